@@ -1,0 +1,373 @@
+//! The front half's driver: sources → checked [`Policy`].
+//!
+//! Reads every input with its front end, merges what the files declare
+//! (context schema, action types), resolves and type-checks every hook's
+//! condition, checks every action, rejects duplicate ids, and sorts the hooks
+//! into evaluation order. Every problem in every file is reported in one run.
+
+use crate::actions::{self, ActionTypes};
+use crate::ast_to_ir::Resolver;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
+use crate::ir::{Events, Expr, Hook, Policy};
+use crate::path::PathTable;
+use crate::schema::ContextSchema;
+use crate::span::{FileId, SourceMap, Span};
+use crate::suggest;
+use crate::tree_to_ir::{TreeResolver, OPERATORS};
+use std::collections::HashMap;
+
+/// One source to compile.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The name diagnostics and default hook ids use (normally the path as given).
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+}
+
+impl Input {
+    /// An input from a name and its text.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Input {
+        Input {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// The input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Hook YAML (seed 000).
+    Yaml,
+    /// Directive XML.
+    Xml,
+}
+
+impl Format {
+    /// By extension (`.xml`, `.yaml`, `.yml`), else by the first non-blank
+    /// character (`<` is XML).
+    pub fn detect(name: &str, text: &str) -> Format {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".xml") {
+            Format::Xml
+        } else if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+            Format::Yaml
+        } else if text.trim_start().starts_with('<') {
+            Format::Xml
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// The result of compiling: the sources (for rendering diagnostics), every
+/// diagnostic, and the policy when there was no error.
+#[derive(Debug)]
+pub struct Compilation {
+    /// Every input, registered.
+    pub sources: SourceMap,
+    /// Errors and warnings, sorted by file and position.
+    pub diagnostics: Diagnostics,
+    /// The checked policy; `None` when any error was reported.
+    pub policy: Option<Policy>,
+}
+
+/// Compiles sources (files in this order define source order).
+pub fn compile(inputs: &[Input]) -> Compilation {
+    let mut sources = SourceMap::new();
+    let mut diags = Diagnostics::new();
+    let mut files: Vec<(FileId, SourceFile)> = Vec::new();
+    for input in inputs {
+        let id = sources.add(input.name.clone(), input.text.clone());
+        if input.text.len() > crate::limits::MAX_INPUT_BYTES {
+            diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    format!(
+                        "`{}` is {} bytes; hookc reads policy files of at most {} bytes",
+                        input.name,
+                        input.text.len(),
+                        crate::limits::MAX_INPUT_BYTES
+                    ),
+                )
+                .at(Span::new(id, 0, 0)),
+            );
+            continue;
+        }
+        let file = match Format::detect(&input.name, &input.text) {
+            Format::Yaml => frontend::yaml::read(&input.text, id, &input.name, &mut diags),
+            Format::Xml => frontend::xml::read(&input.text, id, &mut diags),
+        };
+        files.push((id, file));
+    }
+
+    let (schema, types) = declarations(&files, &sources, &mut diags);
+    let mut paths = PathTable::new();
+    let mut hooks = Vec::new();
+    let total: usize = files.iter().map(|(_, f)| f.hooks.len()).sum();
+    if total > crate::limits::MAX_HOOKS {
+        diags.push(Diagnostic::new(
+            Code::TooLarge,
+            format!(
+                "{total} hooks; hookc compiles at most {} hooks at once",
+                crate::limits::MAX_HOOKS
+            ),
+        ));
+    } else {
+        let mut ids: HashMap<String, Span> = HashMap::new();
+        for (id, file) in &files {
+            let name = sources.name(*id).to_owned();
+            let text = sources.get(*id).map_or("", |f| f.text());
+            for raw in &file.hooks {
+                let cx = HookContext {
+                    file_name: &name,
+                    text,
+                    schema: &schema,
+                    types: &types,
+                    sources: &sources,
+                };
+                if let Some(hook) =
+                    check_hook(&cx, raw, hooks.len(), &mut paths, &mut ids, &mut diags)
+                {
+                    hooks.push(hook);
+                }
+            }
+        }
+    }
+
+    diags.sort();
+    let policy = if diags.has_errors() {
+        None
+    } else {
+        // INVARIANT (evaluation order): priority descending, then directive
+        // before builtin, then source order. `sort_by` is stable, and
+        // `source_order` makes the key total anyway.
+        hooks.sort_by(|a: &Hook, b: &Hook| {
+            b.priority
+                .cmp(&a.priority)
+                .then(a.layer.cmp(&b.layer))
+                .then(a.source_order.cmp(&b.source_order))
+        });
+        Some(Policy {
+            hooks,
+            paths,
+            schema,
+            action_types: types,
+        })
+    };
+    Compilation {
+        sources,
+        diagnostics: diags,
+        policy,
+    }
+}
+
+/// Merges what the files declare: one context schema at most, action types
+/// over the built-ins, and the `operators` documentation section's names.
+fn declarations(
+    files: &[(FileId, SourceFile)],
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) -> (ContextSchema, ActionTypes) {
+    let mut schema: Option<(ContextSchema, Span)> = None;
+    let mut types = ActionTypes::builtin();
+    for (_, file) in files {
+        if let Some(node) = &file.context_schema {
+            match &schema {
+                Some((_, first)) => diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateDefinition,
+                        "`event_context_schema` is declared twice",
+                    )
+                    .at(node.span)
+                    .node("event_context_schema")
+                    .note(format!("first declared at {}", location(sources, *first)))
+                    .help("declare the context schema in one file"),
+                ),
+                None => schema = Some((ContextSchema::from_node(node, diags), node.span)),
+            }
+        }
+        if let Some(node) = &file.action_types {
+            types.declare(node, diags);
+        }
+        if let Some(ops) = file.operators_doc.as_ref().and_then(|n| n.as_map()) {
+            for (key, _) in ops {
+                if !OPERATORS.contains(&key.name.as_str()) {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::UnknownDocOperator,
+                            format!(
+                                "the `operators` section documents `{}`, which is not an operator",
+                                key.name
+                            ),
+                        )
+                        .at(key.span)
+                        .node(format!("operators.{}", key.name))
+                        .maybe_help(suggest::help_for(&key.name, OPERATORS.iter().copied())),
+                    );
+                }
+            }
+        }
+    }
+    (
+        schema.map_or_else(ContextSchema::builtin, |(s, _)| s),
+        types,
+    )
+}
+
+/// `file:line:col` of a span.
+fn location(sources: &SourceMap, span: Span) -> String {
+    let lc = sources.line_col(span.file, span.start);
+    match lc {
+        Some(lc) => format!("{}:{lc}", sources.name(span.file)),
+        None => sources.name(span.file).to_owned(),
+    }
+}
+
+struct HookContext<'a> {
+    file_name: &'a str,
+    text: &'a str,
+    schema: &'a ContextSchema,
+    types: &'a ActionTypes,
+    sources: &'a SourceMap,
+}
+
+fn check_hook(
+    cx: &HookContext<'_>,
+    raw: &SourceHook,
+    source_order: usize,
+    paths: &mut PathTable,
+    ids: &mut HashMap<String, Span>,
+    diags: &mut Diagnostics,
+) -> Option<Hook> {
+    let mut ok = true;
+    let id = match &raw.id {
+        Some(id) => id.value.clone(),
+        None => format!("{}#{}[{}]", cx.file_name, raw.layer.as_str(), raw.index),
+    };
+    let id_span = raw.id.as_ref().map_or(raw.span, |s| s.span);
+    if let Some(first) = ids.get(&id) {
+        let mut d = Diagnostic::new(Code::DuplicateId, format!("hook id `{id}` is used twice"))
+            .at(id_span)
+            .label("second use")
+            .note(format!("first used at {}", location(cx.sources, *first)))
+            .help("hook ids must be unique across all files of a compilation");
+        if let Some(p) = &raw.node_path {
+            d = d.node(format!("{p}.id"));
+        }
+        diags.push(d);
+        ok = false;
+    } else {
+        ids.insert(id.clone(), id_span);
+    }
+
+    let events = if raw.events.iter().any(|e| e.value == "*") {
+        Events::Any
+    } else {
+        let mut names: Vec<String> = Vec::new();
+        for e in &raw.events {
+            if !names.contains(&e.value) {
+                names.push(e.value.clone());
+            }
+        }
+        Events::Named(names)
+    };
+
+    let condition = match &raw.condition {
+        None => None,
+        Some(cond) => {
+            let mut local = Diagnostics::new();
+            let (expr, node_paths, suffix) =
+                resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
+            if let Some(e) = &expr {
+                crate::typeck::check_condition(e, cx.schema, paths, &mut local);
+            }
+            // Name the YAML node of each finding: the innermost condition node
+            // containing it, else the hook's `condition`/`when`.
+            for mut d in local.into_vec() {
+                if d.node_path.is_none() {
+                    if let Some(hook_path) = &raw.node_path {
+                        let inner = d.span.and_then(|s| innermost(&node_paths, s));
+                        d = d.node(inner.unwrap_or_else(|| format!("{hook_path}.{suffix}")));
+                    }
+                }
+                ok &= !d.is_error();
+                diags.push(d);
+            }
+            match expr {
+                Some(e) => Some(e),
+                None => {
+                    ok = false;
+                    None
+                }
+            }
+        }
+    };
+
+    let errors_before = diags.error_count();
+    let action = actions::check_action(&raw.action, cx.types, cx.schema, paths, diags);
+    ok &= diags.error_count() == errors_before;
+    let action = action?;
+    if !ok {
+        return None;
+    }
+    Some(Hook {
+        id,
+        events,
+        priority: raw.priority.as_ref().map_or(0, |p| p.value),
+        layer: raw.layer,
+        condition,
+        action,
+        enabled: raw.enabled,
+        description: raw.description.clone(),
+        source_order,
+        span: raw.span,
+    })
+}
+
+type Resolved = (Option<Expr>, Vec<(Span, String)>, &'static str);
+
+fn resolve_condition(
+    text: &str,
+    cond: &RawCondition,
+    hook_path: Option<&str>,
+    paths: &mut PathTable,
+    diags: &mut Diagnostics,
+) -> Resolved {
+    match cond {
+        RawCondition::When {
+            text: src, origin, ..
+        } => {
+            let expr = match crate::syntax::parse(src, *origin) {
+                Ok(ast) => Resolver::new(paths, diags).resolve(&ast),
+                Err(d) => {
+                    diags.push(d);
+                    None
+                }
+            };
+            (expr, Vec::new(), "when")
+        }
+        RawCondition::Tree(node) => {
+            let at = format!("{}.condition", hook_path.unwrap_or("hook"));
+            let mut tr = TreeResolver {
+                text,
+                paths,
+                diags,
+                node_paths: Vec::new(),
+            };
+            let expr = tr.resolve(node, &at);
+            (expr, tr.node_paths, "condition")
+        }
+    }
+}
+
+/// The node path of the smallest recorded span containing `span`.
+fn innermost(node_paths: &[(Span, String)], span: Span) -> Option<String> {
+    node_paths
+        .iter()
+        .filter(|(s, _)| s.file == span.file && s.start <= span.start && span.end <= s.end)
+        .min_by_key(|(s, _)| s.end - s.start)
+        .map(|(_, p)| p.clone())
+}

@@ -1,0 +1,343 @@
+//! Diagnostics: the stable codes, the [`Diagnostic`] every stage reports, and
+//! the collection a compilation accumulates.
+//!
+//! Rendering (human with a source snippet, or JSON) lives in [`render`].
+//!
+//! Invariant: a code's meaning never changes once released; a retired code is
+//! never reused. Every code has a golden test in `tests/diagnostics/`.
+
+pub mod render;
+
+use crate::span::Span;
+use std::fmt;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Compilation fails.
+    Error,
+    /// Reported; fails the build only with `--deny-warnings`.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = $code:literal, $sev:ident, $title:literal; )*) => {
+        /// A stable diagnostic code. `E…` codes are errors, `W…` warnings.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Code {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as printed, e.g. `E0301`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// Whether it is an error or a warning.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$sev,)* }
+            }
+
+            /// A one-line title for the code table in the README.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    // ---- E00xx: reading the input -------------------------------------------
+    /// The YAML parser rejected the file.
+    YamlSyntax = "E0001", Error, "malformed YAML";
+    /// The XML parser rejected the file.
+    XmlSyntax = "E0002", Error, "malformed XML";
+    /// An expression (a `when`, a path, a template) does not parse.
+    ExprSyntax = "E0003", Error, "expression syntax error";
+    /// Nesting past a limit of `limits.rs` (expression, YAML, XML, condition tree).
+    TooDeep = "E0004", Error, "nesting too deep";
+    /// A literal that cannot be represented: bad escape, integer out of range.
+    BadLiteral = "E0005", Error, "invalid literal";
+    /// An input is larger than a limit of `limits.rs` (file size, hook count, alias expansion).
+    TooLarge = "E0006", Error, "input too large";
+
+    // ---- E01xx: document structure ------------------------------------------
+    /// A key or attribute that the format does not have.
+    UnknownKey = "E0100", Error, "unknown key";
+    /// A mapping repeats a key.
+    DuplicateKey = "E0113", Error, "duplicate key";
+    /// A required key or attribute is missing.
+    MissingKey = "E0101", Error, "missing key";
+    /// A key has a value of the wrong shape (a list where a string is expected, ...).
+    WrongShape = "E0102", Error, "value of the wrong shape";
+    /// A hook gives both `condition` and `when` (or `when` twice in XML).
+    ConditionAndWhen = "E0103", Error, "both `condition` and `when`";
+    /// Two hooks share an id.
+    DuplicateId = "E0104", Error, "duplicate hook id";
+    /// `schema_version` is malformed or of another major version.
+    SchemaVersion = "E0105", Error, "unsupported schema_version";
+    /// A condition leaf names an operator hookc does not have.
+    UnknownOperator = "E0106", Error, "unknown operator";
+    /// A condition leaf without the `value` its operator needs, or with one it must not have.
+    LeafValue = "E0107", Error, "condition leaf value missing or misplaced";
+    /// A `path` that is not a path (`a.b['c'][0]`).
+    InvalidPath = "E0108", Error, "invalid path";
+    /// An XML `<hook>` without exactly one action element.
+    HookAction = "E0109", Error, "hook without exactly one action";
+    /// `event_context_schema` given by two files, or an action type defined twice.
+    DuplicateDefinition = "E0110", Error, "defined twice";
+    /// A `matches` value that is not a supported JSON-Schema fragment.
+    MatchesSchema = "E0111", Error, "unsupported `matches` schema";
+    /// A hook listens to no event, or to an empty event name.
+    NoEvent = "E0112", Error, "hook listens to no event";
+
+    // ---- E02xx: declarations --------------------------------------------------
+    /// `event_context_schema` is not a valid schema of the supported subset.
+    ContextSchema = "E0200", Error, "invalid event_context_schema";
+    /// An `action_types` entry is not a valid action type definition.
+    ActionTypeDef = "E0201", Error, "invalid action type definition";
+
+    // ---- E03xx: types ---------------------------------------------------------
+    /// A path outside a closed (`additionalProperties: false`) object.
+    UnknownPath = "E0300", Error, "path not in a closed schema";
+    /// An operator or function applied to operands of types it does not take.
+    TypeMismatch = "E0301", Error, "operand types do not fit the operator";
+    /// A condition whose value is not a bool.
+    NonBoolCondition = "E0302", Error, "condition is not a bool";
+    /// `==`/`!=` between types that never compare equal.
+    IncomparableTypes = "E0303", Error, "equality between unrelated types";
+    /// A regex that does not compile.
+    BadRegex = "E0304", Error, "invalid regular expression";
+    /// A call of a function or method that does not exist.
+    UnknownFunction = "E0305", Error, "unknown function";
+    /// A call with the wrong number of arguments.
+    WrongArity = "E0306", Error, "wrong number of arguments";
+    /// `has()` of something other than a field selection.
+    BadHasArgument = "E0307", Error, "`has()` needs a field selection";
+    /// `matches()` with a pattern that is not a string literal.
+    NonLiteralPattern = "E0308", Error, "regex pattern must be a literal";
+
+    // ---- E04xx: actions -------------------------------------------------------
+    /// An action type that is neither built in nor declared.
+    UnknownActionType = "E0400", Error, "unknown action type";
+    /// A parameter the action type does not declare.
+    UnknownParameter = "E0401", Error, "unknown action parameter";
+    /// A required parameter is missing.
+    MissingParameter = "E0402", Error, "missing required parameter";
+    /// A parameter value of the wrong type.
+    ParameterType = "E0403", Error, "parameter of the wrong type";
+    /// A parameter value outside the parameter's enum.
+    ParameterEnum = "E0404", Error, "parameter value not allowed";
+    /// A `${...}` template that does not parse.
+    BadTemplate = "E0405", Error, "malformed template";
+
+    // ---- W00xx: warnings ------------------------------------------------------
+    /// A path outside the schema under an open object: typed `any`.
+    PathNotInSchema = "W0001", Warning, "path not in the schema";
+    /// A comparison with a value outside the schema's `enum`: never true.
+    OutsideEnum = "W0002", Warning, "value outside the schema enum";
+    /// The `operators` documentation section names an operator hookc does not have.
+    UnknownDocOperator = "W0003", Warning, "documented operator does not exist";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding, with everything a renderer needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// The stable code; it decides the severity.
+    pub code: Code,
+    /// What is wrong, lowercase, user input in backticks, no final period.
+    pub message: String,
+    /// Where; `None` only for findings about a whole compilation.
+    pub span: Option<Span>,
+    /// A short text under the caret.
+    pub label: Option<String>,
+    /// For YAML, the node path (`hooks[2].condition.all[0].op`).
+    pub node_path: Option<String>,
+    /// What to do about it (did-you-mean, the valid set).
+    pub help: Option<String>,
+    /// Further context.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with a code and message and nothing else yet.
+    #[cold]
+    pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            message: message.into(),
+            span: None,
+            label: None,
+            node_path: None,
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Sets the location.
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    /// Sets the caret label.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Sets the YAML node path (kept if already set by an inner stage).
+    pub fn node(mut self, path: impl Into<String>) -> Self {
+        if self.node_path.is_none() {
+            self.node_path = Some(path.into());
+        }
+        self
+    }
+
+    /// Sets the help line.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds the help line only when there is one.
+    pub fn maybe_help(mut self, help: Option<String>) -> Self {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// The severity, from the code.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity() == Severity::Error
+    }
+}
+
+/// The diagnostics of one compilation, in the order they were found.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+    /// Code, place and message of every recorded finding, to drop repeats.
+    seen: std::collections::HashSet<(Code, Option<Span>, String)>,
+}
+
+impl Diagnostics {
+    /// None yet.
+    pub fn new() -> Self {
+        Diagnostics::default()
+    }
+
+    /// Records one, unless the same finding (code, place and message) is
+    /// already recorded: desugared forms can check one source node twice
+    /// (`exists` reads its path in `has(p)` and in `p != null`).
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.seen.insert((d.code, d.span, d.message.clone())) {
+            self.items.push(d);
+        }
+    }
+
+    /// Whether any is an error.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+
+    /// All of them.
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Sorts by file and position (stable: equal positions keep their order),
+    /// so output does not depend on which stage found what first.
+    pub fn sort(&mut self) {
+        self.items
+            .sort_by_key(|d| d.span.map(|s| (s.file, s.start, s.end)));
+    }
+
+    /// Takes them out.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.items
+    }
+}
+
+impl Extend<Diagnostic> for Diagnostics {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, iter: I) {
+        for d in iter {
+            self.push(d);
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Diagnostics {
+    type Item = &'a Diagnostic;
+    type IntoIter = std::slice::Iter<'a, Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            let prefix = match code.severity() {
+                Severity::Error => 'E',
+                Severity::Warning => 'W',
+            };
+            assert!(s.starts_with(prefix) && s.len() == 5, "bad code {s}");
+        }
+    }
+}
