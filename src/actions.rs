@@ -24,7 +24,7 @@ use crate::doc::{Key, Node, NodeKind};
 use crate::frontend::RawAction;
 use crate::path::PathTable;
 use crate::schema::ContextSchema;
-use crate::span::{FileId, Origin, Span, Spanned};
+use crate::span::{FileId, Span, Spanned};
 use crate::suggest;
 use crate::template::{self, Parsed, Template};
 use crate::ty::{Kinds, Type};
@@ -943,6 +943,7 @@ impl ActionValue {
 /// is rejected: text around a reference makes an enum value only by accident.
 pub fn check_action(
     raw: &RawAction,
+    source: &str,
     types: &ActionTypes,
     schema: &ContextSchema,
     paths: &mut PathTable,
@@ -953,6 +954,7 @@ pub fn check_action(
     let kind = raw.kind.value.as_str();
     let mut cx = Checker {
         kind,
+        source,
         schema,
         paths,
         diags,
@@ -1077,6 +1079,9 @@ struct Slot<'t> {
 struct Checker<'a> {
     /// The action type's name.
     kind: &'a str,
+    /// The text of the file the action is in, so that a template's spans
+    /// point inside its string when the string is written verbatim.
+    source: &'a str,
     schema: &'a ContextSchema,
     paths: &'a mut PathTable,
     diags: &'a mut Diagnostics,
@@ -1434,7 +1439,8 @@ impl Checker<'_> {
 
     /// A string read as a template; `None` (reported) when it does not parse.
     fn string(&mut self, text: &str, node: &Node, np: Option<&str>) -> Option<Parsed> {
-        match template::parse(text, Origin::Whole(node.span), self.paths) {
+        let origin = crate::frontend::yaml_doc::origin_of(self.source, node);
+        match template::parse(text, origin, self.paths) {
             Ok(parsed) => Some(parsed),
             Err(d) => {
                 self.push(d, np);

@@ -307,7 +307,7 @@ fn check_hook(
     };
 
     let errors_before = diags.error_count();
-    let action = actions::check_action(&raw.action, cx.types, cx.schema, paths, diags);
+    let action = actions::check_action(&raw.action, cx.text, cx.types, cx.schema, paths, diags);
     ok &= diags.error_count() == errors_before;
     let action = action?;
     if !ok {
