@@ -1714,7 +1714,7 @@ mod tests {
         paths: &mut PathTable,
     ) -> (Option<Action>, Vec<Diagnostic>) {
         let mut diags = Diagnostics::new();
-        let action = check_action(raw, types, schema, paths, &mut diags);
+        let action = check_action(raw, "", types, schema, paths, &mut diags);
         (action, diags.into_vec())
     }
 
