@@ -66,6 +66,7 @@ pub mod template;
 pub mod tree_to_ir;
 pub mod ty;
 pub mod typeck;
+pub mod value;
 
 /// The one-line summary after diagnostics: `3 files checked: 7 hooks, 1 error, 2 warnings`.
 pub fn summary(c: &compile::Compilation) -> String {

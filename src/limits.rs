@@ -22,3 +22,8 @@ pub const MAX_HOOKS: usize = 100_000;
 
 /// Largest compiled size of one regex (the `regex` crate's `size_limit`).
 pub const MAX_REGEX_SIZE: usize = 1 << 20;
+
+/// Most macro iterations (`exists`, `all`, `exists_one`, over all nesting
+/// levels) one evaluation of one hook may run; past it the macro is an error
+/// value, so a huge context list cannot make evaluation unbounded.
+pub const MAX_MACRO_ITERATIONS: usize = 100_000;
