@@ -50,7 +50,9 @@
 
 pub mod actions;
 pub mod ast_to_ir;
+pub mod bytecode;
 pub mod compile;
+pub mod context;
 pub mod diag;
 pub mod doc;
 pub mod emit;
