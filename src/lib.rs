@@ -69,6 +69,7 @@ pub mod tree_to_ir;
 pub mod ty;
 pub mod typeck;
 pub mod value;
+pub mod verify;
 
 /// The one-line summary after diagnostics: `3 files checked: 7 hooks, 1 error, 2 warnings`.
 pub fn summary(c: &compile::Compilation) -> String {

@@ -496,6 +496,59 @@ pub fn type_is(v: &Val<'_>, kinds: Kinds) -> bool {
     !v.is_error() && v.kind().intersects(kinds)
 }
 
+/// A constant list hashed for `in` (built at load from the constant pool):
+/// membership with exactly the semantics of [`contains_elem`] on the list.
+#[derive(Debug, Clone, Default)]
+pub struct ConstSet {
+    strings: std::collections::HashSet<String>,
+    ints: std::collections::HashSet<i64>,
+    doubles: Vec<f64>,
+    /// Nulls, bools, lists and objects: compared one by one.
+    others: Vec<Value>,
+}
+
+/// Below this magnitude every double with an integral value is exactly one
+/// `i64` (2^53), so a hashed int lookup finds every equal int.
+const EXACT_INT_DOUBLE: f64 = 9_007_199_254_740_992.0;
+
+impl ConstSet {
+    /// The set of a list's items.
+    pub fn new(items: &[Value]) -> ConstSet {
+        let mut set = ConstSet::default();
+        for item in items {
+            match Val::from_json(item) {
+                Val::Str(s) => {
+                    set.strings.insert(s.into_owned());
+                }
+                Val::Int(i) => {
+                    set.ints.insert(i);
+                }
+                Val::Double(d) => set.doubles.push(d),
+                _ => set.others.push(item.clone()),
+            }
+        }
+        set
+    }
+
+    /// `v in set`.
+    pub fn contains<'a>(&self, v: &Val<'a>) -> Val<'a> {
+        Val::Bool(match v {
+            Val::Error(e) => return Val::Error(*e),
+            Val::Str(s) => self.strings.contains(s.as_ref()),
+            Val::Int(i) => self.ints.contains(i) || self.doubles.iter().any(|d| *d == *i as f64),
+            Val::Double(d) => {
+                let as_int = if d.fract() == 0.0 && d.abs() < EXACT_INT_DOUBLE {
+                    self.ints.contains(&(*d as i64))
+                } else {
+                    d.fract() == 0.0 && self.ints.iter().any(|i| *i as f64 == *d)
+                };
+                as_int || self.doubles.iter().any(|x| x == d)
+            }
+            other => self.others.iter().any(|o| eq(other, &Val::from_json(o))),
+        })
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -631,6 +684,23 @@ mod tests {
             Val::Error(EvalError::NoSuchOverload)
         ));
         assert!(has_field(&field(&obj, "a"), "b"));
+    }
+
+    #[test]
+    fn const_sets_agree_with_list_membership() {
+        let l = json!(["a", 1, 2.0, 2.5, null, [1], {"k": true}, 9007199254740993_i64]);
+        let set = ConstSet::new(l.as_array().unwrap());
+        let probes = json!(["a", "b", 1, 1.0, 2, 2.0, 2.5, 3, null, false, [1.0], [2], {"k": true},
+            9007199254740992.0, 9007199254740993_i64]);
+        for p in probes.as_array().unwrap() {
+            let v = Val::from_json(p);
+            let by_list = contains_elem(&v, &Val::from_json(&l));
+            let by_set = set.contains(&v);
+            assert!(
+                matches!((&by_list, &by_set), (Val::Bool(a), Val::Bool(b)) if a == b),
+                "{p}: {by_list:?} vs {by_set:?}"
+            );
+        }
     }
 
     #[test]
