@@ -48,6 +48,8 @@
 //! assert_eq!(policy.hooks()[0].action.kind, "retry");
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod actions;
 pub mod ast_to_ir;
 pub mod bytecode;
@@ -58,6 +60,7 @@ pub mod doc;
 pub mod emit;
 pub mod frontend;
 pub mod ir;
+pub mod json_text;
 pub mod limits;
 pub mod path;
 pub mod schema;

@@ -535,14 +535,14 @@ impl ConstSet {
         Val::Bool(match v {
             Val::Error(e) => return Val::Error(*e),
             Val::Str(s) => self.strings.contains(s.as_ref()),
-            Val::Int(i) => self.ints.contains(i) || self.doubles.iter().any(|d| *d == *i as f64),
+            Val::Int(i) => self.ints.contains(i) || self.doubles.contains(&(*i as f64)),
             Val::Double(d) => {
                 let as_int = if d.fract() == 0.0 && d.abs() < EXACT_INT_DOUBLE {
                     self.ints.contains(&(*d as i64))
                 } else {
                     d.fract() == 0.0 && self.ints.iter().any(|i| *i as f64 == *d)
                 };
-                as_int || self.doubles.iter().any(|x| x == d)
+                as_int || self.doubles.contains(d)
             }
             other => self.others.iter().any(|o| eq(other, &Val::from_json(o))),
         })
