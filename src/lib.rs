@@ -51,6 +51,7 @@
 #![forbid(unsafe_code)]
 
 pub mod actions;
+pub mod artifact;
 pub mod ast_to_ir;
 pub mod bytecode;
 pub mod compile;
@@ -58,11 +59,13 @@ pub mod context;
 pub mod diag;
 pub mod doc;
 pub mod emit;
+pub mod expr_program;
 pub mod frontend;
 pub mod ir;
 pub mod json_text;
 pub mod limits;
 pub mod path;
+pub mod reference;
 pub mod schema;
 pub mod span;
 pub mod suggest;

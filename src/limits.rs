@@ -27,3 +27,29 @@ pub const MAX_REGEX_SIZE: usize = 1 << 20;
 /// levels) one evaluation of one hook may run; past it the macro is an error
 /// value, so a huge context list cannot make evaluation unbounded.
 pub const MAX_MACRO_ITERATIONS: usize = 100_000;
+
+/// Largest `.hkb` artifact [`crate::artifact::decode`] reads, in bytes;
+/// checked before the checksum is computed or anything is allocated.
+pub const MAX_ARTIFACT_BYTES: usize = 256 * 1024 * 1024;
+
+/// Most entries one table of an artifact may claim (strings, paths,
+/// constants, regexes, sets, instructions, hooks, actions, events, and the
+/// items of one list, object, path or template); every count is also
+/// checked against the bytes left, so the decoder never allocates more than
+/// the input justifies.
+pub const MAX_TABLE_LEN: usize = 1 << 24;
+
+/// Deepest operand stack one hook's code may need (the verifier's bound on
+/// [`crate::bytecode::HookEntry::max_stack`]).
+pub const MAX_STACK_DEPTH: usize = 1 << 16;
+
+/// Deepest nesting of macros (`exists`, `all`, `exists_one`) in one hook's
+/// code; a macro needs at least one expression level, so this is
+/// [`MAX_EXPR_DEPTH`].
+pub const MAX_MACRO_NESTING: usize = MAX_EXPR_DEPTH;
+
+/// Deepest nesting of a constant (a JSON value of the constant pool) or of
+/// an action parameter value: constants come from documents
+/// ([`MAX_DOC_DEPTH`]) and expressions ([`MAX_EXPR_DEPTH`]). Checked by the
+/// decoder before it recurses and again by the verifier.
+pub const MAX_VALUE_DEPTH: usize = MAX_DOC_DEPTH + MAX_EXPR_DEPTH;

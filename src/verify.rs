@@ -1,15 +1,116 @@
 //! The verifier: a [`Program`] becomes a [`VerifiedProgram`] only after every
 //! check the VM relies on has passed, whether the program came from the
-//! compiler or from an artifact that travelled.
+//! compiler or from an artifact that travelled (SPEC §5). It works like a
+//! WebAssembly validator: one forward pass over each hook's code, tracking
+//! the operand stack height by abstract interpretation.
 //!
-//! (Being completed: today it compiles the regexes and hashes the sets; the
-//! structural checks of SPEC §5 follow.)
+//! # What is checked, in order
+//!
+//! 1. **Table sizes**: every table fits its `u32` indexes and
+//!    [`MAX_TABLE_LEN`]; at most [`MAX_HOOKS`] hooks.
+//! 2. **Paths**: each root is an identifier (the [`crate::path::Path`]
+//!    invariant).
+//! 3. **Constants**: nested at most [`MAX_VALUE_DEPTH`] deep.
+//! 4. **Sets**: each names a constant that is a list.
+//! 5. **Actions**: the type and parameter names are string indexes,
+//!    parameter names are unique, and every parameter value's constant,
+//!    string and path indexes are in bounds, object keys unique, nesting at
+//!    most [`MAX_VALUE_DEPTH`].
+//! 6. **Hooks**, in order: id, description and action indexes in bounds;
+//!    code ranges inside [`Program::code`], in order and non-overlapping;
+//!    `max_stack` at most [`MAX_STACK_DEPTH`]; then the hook's code (below).
+//! 7. **Event index**: names are string indexes, sorted by their text and
+//!    unique (the runtime binary-searches them); every hook list (and the
+//!    wildcard list) holds hook indexes in strictly increasing order.
+//! 8. **Regexes** compile under [`crate::limits::MAX_REGEX_SIZE`], and sets
+//!    are hashed. (Last: the only expensive step runs on a program already
+//!    known to be well formed.)
+//!
+//! # What a hook's code must satisfy
+//!
+//! A non-empty code range is verified in one pass, instruction by
+//! instruction:
+//! - every table index of an operand is in bounds, `TypeIs` has only known
+//!   kind bits;
+//! - every jump target (`AndShort`, `OrShort`, `Branch`'s `otherwise` and
+//!   `end`, `Jump`, `MacroStart`'s `end`) is forward (`> ip`) and at most the
+//!   hook's last instruction; `Branch` has `otherwise < end`;
+//! - the stack height is the same along every path into an instruction,
+//!   never underflows, never exceeds the hook's `max_stack` nor
+//!   [`MAX_STACK_DEPTH`]; `MakeList(n)` needs `n` values;
+//! - every instruction is reachable (falls through from its predecessor or
+//!   is a jump target), so every instruction has one known height;
+//! - macros nest properly: each `MacroStart`'s `end` is just past its
+//!   matching `MacroNext`, its body leaves exactly one value, nesting is at
+//!   most [`MAX_MACRO_NESTING`], `Var(d)` is inside at least `d + 1` macros,
+//!   and no jump enters or leaves a macro body;
+//! - the last instruction, and only it, is `Return`, popping the only value.
+//!
+//! Each instruction costs O(1) (a `MakeList` too) and the pass keeps one
+//! scratch slot per instruction, so verification is linear in the program.
 
-use crate::bytecode::Program;
+use crate::bytecode::{HookEntry, Op, ParamValue, Program, TemplatePart};
+use crate::limits::{
+    MAX_HOOKS, MAX_MACRO_NESTING, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
+};
+use crate::ty::Kinds;
 use crate::value::ConstSet;
+use std::collections::HashSet;
+use std::fmt;
 use thiserror::Error;
 
-/// Why a program was rejected.
+/// Where in a program a [`VerifyError`] was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Location {
+    /// The program as a whole.
+    Program,
+    /// A path of the path table.
+    Path(u32),
+    /// A constant of the constant pool.
+    Const(u32),
+    /// A set.
+    Set(u32),
+    /// An action.
+    Action(u32),
+    /// A hook.
+    Hook {
+        /// Its index in [`Program::hooks`].
+        hook: u32,
+        /// Its id (or `#n` if the id index itself is bad).
+        id: String,
+    },
+    /// An instruction of a hook's code.
+    Instruction {
+        /// The hook's index in [`Program::hooks`].
+        hook: u32,
+        /// The hook's id.
+        id: String,
+        /// The instruction's index in [`Program::code`].
+        ip: u32,
+    },
+    /// The event index.
+    Events,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Program => f.write_str("program"),
+            Location::Path(i) => write!(f, "path {i}"),
+            Location::Const(i) => write!(f, "constant {i}"),
+            Location::Set(i) => write!(f, "set {i}"),
+            Location::Action(i) => write!(f, "action {i}"),
+            Location::Hook { hook, id } => write!(f, "hook {hook} (`{id}`)"),
+            Location::Instruction { hook, id, ip } => {
+                write!(f, "hook {hook} (`{id}`), instruction {ip}")
+            }
+            Location::Events => f.write_str("event index"),
+        }
+    }
+}
+
+/// Why a program was rejected. Every message names where (a [`Location`]).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum VerifyError {
@@ -31,10 +132,188 @@ pub enum VerifyError {
         /// The constant it names.
         konst: u32,
     },
+    /// A table has more entries than an index can address or the limit allows.
+    #[error("the program has {len} {table}, over the limit of {limit}")]
+    TableTooLarge {
+        /// The table.
+        table: &'static str,
+        /// Its length.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// An index names no entry of its table.
+    #[error("{at}: {table} index {index} is out of bounds (the program has {len})")]
+    IndexOutOfBounds {
+        /// Where.
+        at: Location,
+        /// The table (`strings`, `paths`, ...).
+        table: &'static str,
+        /// The index.
+        index: u32,
+        /// The table's length.
+        len: usize,
+    },
+    /// A path's root is not an identifier.
+    #[error("path {path}: root `{root}` is not an identifier")]
+    BadPathRoot {
+        /// The path's index.
+        path: u32,
+        /// Its root.
+        root: String,
+    },
+    /// A constant or parameter value is nested too deeply.
+    #[error("{at}: value nested deeper than {limit} levels")]
+    TooDeep {
+        /// Where.
+        at: Location,
+        /// The limit.
+        limit: usize,
+    },
+    /// A name appears twice where names must be unique.
+    #[error("{at}: duplicate {what} `{name}`")]
+    Duplicate {
+        /// Where.
+        at: Location,
+        /// What kind of name (`parameter`, `object key`, `event`).
+        what: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A hook's code range is not inside the code, or out of order.
+    #[error("{at}: code range {start}..{end} {reason}")]
+    BadCodeRange {
+        /// The hook.
+        at: Location,
+        /// Range start.
+        start: u32,
+        /// Range end.
+        end: u32,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A hook's declared `max_stack` is below what its code needs, or over the limit.
+    #[error("{at}: declared max_stack {declared}, but {reason} {needed}")]
+    MaxStack {
+        /// The hook.
+        at: Location,
+        /// The declared value.
+        declared: u32,
+        /// What is wrong with it.
+        reason: &'static str,
+        /// The needed height, or the limit.
+        needed: u64,
+    },
+    /// The stack would grow past [`MAX_STACK_DEPTH`].
+    #[error("{at}: operand stack deeper than the limit of {limit}")]
+    StackTooDeep {
+        /// Where.
+        at: Location,
+        /// The limit.
+        limit: usize,
+    },
+    /// A jump target is not forward, past the hook, or crosses a macro body.
+    #[error("{at}: jump target {target} {reason}")]
+    BadJump {
+        /// The jumping instruction.
+        at: Location,
+        /// The target.
+        target: u32,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An instruction pops more values than the stack holds.
+    #[error("{at}: pops {needs} values but the stack holds {height}")]
+    StackUnderflow {
+        /// Where.
+        at: Location,
+        /// Values popped.
+        needs: u32,
+        /// Height before.
+        height: u32,
+    },
+    /// Two paths into an instruction (or a macro body's end) disagree on the stack height.
+    #[error("{at}: stack height {found} here, but {expected} {context}")]
+    StackMismatch {
+        /// Where.
+        at: Location,
+        /// The height required.
+        expected: u32,
+        /// The height found.
+        found: u32,
+        /// Which other path requires `expected`.
+        context: String,
+    },
+    /// An instruction no path reaches.
+    #[error("{at}: unreachable instruction (no fall-through and no jump reaches it)")]
+    Unreachable {
+        /// Where.
+        at: Location,
+    },
+    /// The hook's code does not end with `Return`.
+    #[error("{at}: code does not end with `Return`")]
+    MissingReturn {
+        /// The hook.
+        at: Location,
+    },
+    /// `Return` before the hook's last instruction.
+    #[error("{at}: `Return` before the end of the hook's code")]
+    MisplacedReturn {
+        /// Where.
+        at: Location,
+    },
+    /// `Return` with other than exactly one value on the stack.
+    #[error("{at}: `Return` with {height} values on the stack, expected exactly 1")]
+    ReturnHeight {
+        /// Where.
+        at: Location,
+        /// The height.
+        height: u32,
+    },
+    /// Macros are unbalanced or nested too deeply.
+    #[error("{at}: {reason}")]
+    BadMacro {
+        /// Where.
+        at: Location,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `Var(d)` outside of `d + 1` macros.
+    #[error("{at}: `Var({depth})` needs {} enclosing macros, but there are {nesting}", u32::from(*.depth) + 1)]
+    BadVar {
+        /// Where.
+        at: Location,
+        /// The operand.
+        depth: u16,
+        /// Enclosing macros.
+        nesting: usize,
+    },
+    /// `TypeIs` with bits that name no kind.
+    #[error("{at}: `TypeIs` with unknown kind bits {bits:#04x}")]
+    BadKinds {
+        /// Where.
+        at: Location,
+        /// The operand.
+        bits: u8,
+    },
+    /// The event index is not sorted or its hook lists are not increasing.
+    #[error("{at}: {reason}")]
+    BadEvents {
+        /// Always [`Location::Events`].
+        at: Location,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// A program that passed verification, with its regexes compiled and its
 /// sets hashed. The VM runs only these.
+///
+/// INVARIANT (verified): every check of the module documentation holds for
+/// `program`; `regexes[i]` is `program.regexes[i]` compiled and `sets[i]`
+/// is the list `program.consts[program.sets[i]]` hashed. Established by
+/// [`verify`], the only constructor; the fields are private and the program
+/// is only handed out by shared reference.
 #[derive(Debug, Clone)]
 pub struct VerifiedProgram {
     program: Program,
@@ -59,8 +338,16 @@ impl VerifiedProgram {
     }
 }
 
-/// Verifies a program.
+/// Verifies a program (checks in the order of the module documentation;
+/// the first failure is returned).
 pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
+    check_table_sizes(&program)?;
+    check_paths(&program)?;
+    check_consts(&program)?;
+    check_sets(&program)?;
+    check_actions(&program)?;
+    check_hooks(&program)?;
+    check_events(&program)?;
     let regexes = program
         .regexes
         .iter()
@@ -82,9 +369,639 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
             _ => Err(VerifyError::BadSet { index, konst }),
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // INVARIANT (verified): every check passed; see `VerifiedProgram`.
     Ok(VerifiedProgram {
         program,
         regexes,
         sets,
     })
+}
+
+// ---------------------------------------------------------------------------
+// Locations and index checks.
+
+fn hook_id(p: &Program, hook: u32) -> String {
+    p.hooks
+        .get(hook as usize)
+        .and_then(|h| p.strings.get(h.id as usize))
+        .cloned()
+        .unwrap_or_else(|| format!("#{hook}"))
+}
+
+fn hook_loc(p: &Program, hook: u32) -> Location {
+    Location::Hook {
+        hook,
+        id: hook_id(p, hook),
+    }
+}
+
+fn instr_loc(p: &Program, hook: u32, ip: u32) -> Location {
+    Location::Instruction {
+        hook,
+        id: hook_id(p, hook),
+        ip,
+    }
+}
+
+/// `Ok` if `index` names an entry of a table of `len` entries.
+fn in_bounds(
+    index: u32,
+    len: usize,
+    table: &'static str,
+    at: impl FnOnce() -> Location,
+) -> Result<(), VerifyError> {
+    if (index as usize) < len {
+        Ok(())
+    } else {
+        Err(VerifyError::IndexOutOfBounds {
+            at: at(),
+            table,
+            index,
+            len,
+        })
+    }
+}
+
+/// A table index as `u32` (table sizes are checked first, so this holds).
+fn index_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+// ---------------------------------------------------------------------------
+// 1-5: tables.
+
+fn check_table_sizes(p: &Program) -> Result<(), VerifyError> {
+    let tables: [(&'static str, usize, usize); 9] = [
+        ("strings", p.strings.len(), MAX_TABLE_LEN),
+        ("paths", p.paths.len(), MAX_TABLE_LEN),
+        ("constants", p.consts.len(), MAX_TABLE_LEN),
+        ("regexes", p.regexes.len(), MAX_TABLE_LEN),
+        ("sets", p.sets.len(), MAX_TABLE_LEN),
+        ("instructions", p.code.len(), MAX_TABLE_LEN),
+        ("hooks", p.hooks.len(), MAX_HOOKS.min(MAX_TABLE_LEN)),
+        ("actions", p.actions.len(), MAX_TABLE_LEN),
+        ("named events", p.events.named.len(), MAX_TABLE_LEN),
+    ];
+    for (table, len, limit) in tables {
+        // MAX_TABLE_LEN < u32::MAX, so every index of a table below the limit fits u32.
+        if len > limit {
+            return Err(VerifyError::TableTooLarge { table, len, limit });
+        }
+    }
+    Ok(())
+}
+
+/// Whether `s` is an identifier of the expression language.
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn check_paths(p: &Program) -> Result<(), VerifyError> {
+    for (i, path) in p.paths.iter().enumerate() {
+        if !is_identifier(path.root_name()) {
+            return Err(VerifyError::BadPathRoot {
+                path: index_u32(i),
+                root: path.root_name().to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn check_consts(p: &Program) -> Result<(), VerifyError> {
+    // One explicit stack for all constants: no recursion over the values.
+    let mut stack: Vec<(&serde_json::Value, usize)> = Vec::new();
+    for (i, value) in p.consts.iter().enumerate() {
+        stack.push((value, 1));
+        while let Some((v, depth)) = stack.pop() {
+            if depth > MAX_VALUE_DEPTH {
+                return Err(VerifyError::TooDeep {
+                    at: Location::Const(index_u32(i)),
+                    limit: MAX_VALUE_DEPTH,
+                });
+            }
+            match v {
+                serde_json::Value::Array(items) => {
+                    stack.extend(items.iter().map(|item| (item, depth + 1)));
+                }
+                serde_json::Value::Object(map) => {
+                    stack.extend(map.values().map(|item| (item, depth + 1)));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_sets(p: &Program) -> Result<(), VerifyError> {
+    for (index, &konst) in p.sets.iter().enumerate() {
+        in_bounds(konst, p.consts.len(), "constant", || {
+            Location::Set(index_u32(index))
+        })?;
+        if !matches!(
+            p.consts.get(konst as usize),
+            Some(serde_json::Value::Array(_))
+        ) {
+            return Err(VerifyError::BadSet { index, konst });
+        }
+    }
+    Ok(())
+}
+
+fn check_actions(p: &Program) -> Result<(), VerifyError> {
+    let mut stack: Vec<(&ParamValue, usize)> = Vec::new();
+    let mut names: HashSet<&str> = HashSet::new();
+    for (a, action) in p.actions.iter().enumerate() {
+        let at = || Location::Action(index_u32(a));
+        let string = |i: u32| -> Result<&str, VerifyError> {
+            in_bounds(i, p.strings.len(), "string", at)?;
+            Ok(p.string(i))
+        };
+        string(action.kind)?;
+        names.clear();
+        for (name, value) in &action.params {
+            let name = string(*name)?;
+            if !names.insert(name) {
+                return Err(VerifyError::Duplicate {
+                    at: at(),
+                    what: "parameter",
+                    name: name.to_owned(),
+                });
+            }
+            stack.push((value, 1));
+        }
+        while let Some((value, depth)) = stack.pop() {
+            if depth > MAX_VALUE_DEPTH {
+                return Err(VerifyError::TooDeep {
+                    at: at(),
+                    limit: MAX_VALUE_DEPTH,
+                });
+            }
+            match value {
+                ParamValue::Const(k) => in_bounds(*k, p.consts.len(), "constant", at)?,
+                ParamValue::Template(parts) => {
+                    for part in parts {
+                        match part {
+                            TemplatePart::Lit(s) => in_bounds(*s, p.strings.len(), "string", at)?,
+                            TemplatePart::Path(q) => in_bounds(*q, p.paths.len(), "path", at)?,
+                        }
+                    }
+                }
+                ParamValue::List(items) => {
+                    stack.extend(items.iter().map(|item| (item, depth + 1)));
+                }
+                ParamValue::Object(entries) => {
+                    let mut keys: HashSet<&str> = HashSet::with_capacity(entries.len());
+                    for (key, item) in entries {
+                        let key = string(*key)?;
+                        if !keys.insert(key) {
+                            return Err(VerifyError::Duplicate {
+                                at: at(),
+                                what: "object key",
+                                name: key.to_owned(),
+                            });
+                        }
+                        stack.push((item, depth + 1));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// 6: hooks and their code.
+
+fn check_hooks(p: &Program) -> Result<(), VerifyError> {
+    let mut scratch: Vec<Option<Join>> = Vec::new();
+    let mut prev_end: u32 = 0;
+    for (h, entry) in p.hooks.iter().enumerate() {
+        let hook = index_u32(h);
+        let at = || hook_loc(p, hook);
+        in_bounds(entry.id, p.strings.len(), "string", at)?;
+        if let Some(d) = entry.description {
+            in_bounds(d, p.strings.len(), "string", at)?;
+        }
+        in_bounds(entry.action, p.actions.len(), "action", at)?;
+        let (start, end) = entry.code;
+        let bad_range = |reason| VerifyError::BadCodeRange {
+            at: at(),
+            start,
+            end,
+            reason,
+        };
+        if start > end {
+            return Err(bad_range("is reversed"));
+        }
+        if end as usize > p.code.len() {
+            return Err(bad_range("runs past the end of the code"));
+        }
+        if start < prev_end {
+            return Err(bad_range(
+                "overlaps or precedes the previous hook's code (ranges must be in hook order)",
+            ));
+        }
+        prev_end = end;
+        if entry.max_stack as usize > MAX_STACK_DEPTH {
+            return Err(VerifyError::MaxStack {
+                at: at(),
+                declared: entry.max_stack,
+                reason: "the limit is",
+                needed: MAX_STACK_DEPTH as u64,
+            });
+        }
+        let needed = check_code(p, hook, entry, &mut scratch)?;
+        if needed > entry.max_stack {
+            return Err(VerifyError::MaxStack {
+                at: at(),
+                declared: entry.max_stack,
+                reason: "its code needs",
+                needed: u64::from(needed),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What the verifier knows about an instruction that a jump targets.
+#[derive(Debug, Clone, Copy)]
+struct Join {
+    /// The stack height on arrival.
+    height: u32,
+    /// The innermost macro frame around the jump (0: none).
+    frame: u32,
+    /// The jumping instruction.
+    from: u32,
+}
+
+/// An open macro.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    /// Unique within the hook (0 is "no macro").
+    id: u32,
+    /// The `MacroStart`.
+    start: u32,
+    /// Stack height at the body's start (the range popped).
+    base: u32,
+    /// Where its `MacroNext` must be (`end - 1`).
+    next: u32,
+}
+
+/// The code of one hook: `p.code[start..end]`, a range already checked to be
+/// inside the code. Returns the deepest stack height reached.
+fn check_code(
+    p: &Program,
+    hook: u32,
+    entry: &HookEntry,
+    scratch: &mut Vec<Option<Join>>,
+) -> Result<u32, VerifyError> {
+    let (start, end) = entry.code;
+    let Some(ops) = p.code.get(start as usize..end as usize) else {
+        return Err(VerifyError::BadCodeRange {
+            at: hook_loc(p, hook),
+            start,
+            end,
+            reason: "runs past the end of the code",
+        });
+    };
+    let Some(last) = end.checked_sub(1).filter(|_| start < end) else {
+        return Ok(0); // no condition: always matches
+    };
+    if !matches!(ops.last(), Some(Op::Return)) {
+        return Err(VerifyError::MissingReturn {
+            at: hook_loc(p, hook),
+        });
+    }
+    scratch.clear();
+    scratch.resize(ops.len(), None);
+    let mut cx = CodeCx {
+        p,
+        hook,
+        start,
+        last,
+        scratch,
+        frames: Vec::new(),
+        next_frame: 1,
+    };
+    // INVARIANT (stack height): `height` is `Some(h)` when the previous
+    // instruction falls through with `h` values, `None` after an
+    // unconditional transfer (`Jump`, `Return`).
+    let mut height: Option<u32> = Some(0);
+    let mut max: u32 = 0;
+    for (ip, op) in (start..end).zip(ops) {
+        let at = || instr_loc(p, hook, ip);
+        let frame = cx.frames.last().map_or(0, |f| f.id);
+        let joined = cx.scratch.get((ip - start) as usize).copied().flatten();
+        let h = match (height, joined) {
+            (None, None) => return Err(VerifyError::Unreachable { at: at() }),
+            (Some(h), None) => h,
+            (fall, Some(j)) => {
+                if j.frame != frame {
+                    return Err(VerifyError::BadJump {
+                        at: instr_loc(p, hook, j.from),
+                        target: ip,
+                        reason: "enters or leaves a macro body",
+                    });
+                }
+                if let Some(h) = fall {
+                    if h != j.height {
+                        return Err(VerifyError::StackMismatch {
+                            at: at(),
+                            expected: j.height,
+                            found: h,
+                            context: format!("on the jump from instruction {}", j.from),
+                        });
+                    }
+                }
+                j.height
+            }
+        };
+        if let Some(f) = cx.frames.last() {
+            if f.next == ip && !matches!(op, Op::MacroNext) {
+                return Err(VerifyError::BadMacro {
+                    at: at(),
+                    reason: format!(
+                        "the macro started at instruction {} ends here, but this is not `MacroNext`",
+                        f.start
+                    ),
+                });
+            }
+        }
+        cx.operands(ip, op)?;
+        let (pops, pushes) = op.stack_effect();
+        let below = h.checked_sub(pops).ok_or(VerifyError::StackUnderflow {
+            at: at(),
+            needs: pops,
+            height: h,
+        })?;
+        let after = below
+            .checked_add(pushes)
+            .filter(|&a| a as usize <= MAX_STACK_DEPTH)
+            .ok_or(VerifyError::StackTooDeep {
+                at: at(),
+                limit: MAX_STACK_DEPTH,
+            })?;
+        max = max.max(after);
+        height = Some(after);
+        match *op {
+            Op::AndShort(t) | Op::OrShort(t) => cx.join(ip, t, after, frame)?,
+            Op::Branch { otherwise, end } => {
+                if otherwise >= end {
+                    return Err(VerifyError::BadJump {
+                        at: at(),
+                        target: otherwise,
+                        reason: "(`otherwise`) is not before `end`",
+                    });
+                }
+                cx.join(ip, otherwise, below, frame)?;
+                // Not a bool: an error value is pushed and the jump goes to `end`.
+                cx.join(ip, end, after + 1, frame)?;
+                max = max.max(after + 1);
+            }
+            Op::Jump(t) => {
+                cx.join(ip, t, after, frame)?;
+                height = None;
+            }
+            Op::MacroStart { end, .. } => {
+                if cx.frames.len() >= MAX_MACRO_NESTING {
+                    return Err(VerifyError::BadMacro {
+                        at: at(),
+                        reason: format!("macros nested deeper than {MAX_MACRO_NESTING}"),
+                    });
+                }
+                // The body needs at least one instruction before `MacroNext`.
+                let next = end.checked_sub(1).filter(|&n| n > ip.saturating_add(1));
+                let Some(next) = next else {
+                    return Err(VerifyError::BadJump {
+                        at: at(),
+                        target: end,
+                        reason: "(the macro's end) leaves no room for a body and `MacroNext`",
+                    });
+                };
+                if let Some(parent) = cx.frames.last() {
+                    if next >= parent.next {
+                        return Err(VerifyError::BadMacro {
+                            at: at(),
+                            reason: format!(
+                                "the macro ends at {end}, outside the body of the macro started at instruction {}",
+                                parent.start
+                            ),
+                        });
+                    }
+                }
+                // Empty or not iterable: the result is pushed and the jump goes to `end`.
+                cx.join(ip, end, after + 1, frame)?;
+                max = max.max(after + 1);
+                let id = cx.next_frame;
+                cx.next_frame = id.checked_add(1).unwrap_or(u32::MAX);
+                cx.frames.push(Frame {
+                    id,
+                    start: ip,
+                    base: after,
+                    next,
+                });
+            }
+            Op::MacroNext => {
+                let Some(f) = cx.frames.pop() else {
+                    return Err(VerifyError::BadMacro {
+                        at: at(),
+                        reason: "`MacroNext` outside any macro".to_owned(),
+                    });
+                };
+                if f.next != ip {
+                    return Err(VerifyError::BadMacro {
+                        at: at(),
+                        reason: format!(
+                            "`MacroNext` here, but the macro started at instruction {} ends at {}",
+                            f.start,
+                            u64::from(f.next) + 1
+                        ),
+                    });
+                }
+                if h != f.base + 1 {
+                    return Err(VerifyError::StackMismatch {
+                        at: at(),
+                        expected: f.base + 1,
+                        found: h,
+                        context: format!(
+                            "(one value over the body's start) for the body of the macro started at instruction {}",
+                            f.start
+                        ),
+                    });
+                }
+            }
+            Op::Return => {
+                if ip != last {
+                    return Err(VerifyError::MisplacedReturn { at: at() });
+                }
+                if h != 1 {
+                    return Err(VerifyError::ReturnHeight {
+                        at: at(),
+                        height: h,
+                    });
+                }
+                height = None;
+            }
+            _ => {}
+        }
+    }
+    // Every frame closes before `Return`: each `next` is below its parent's,
+    // the outermost below `last`, and `MacroNext` is required at `next`.
+    Ok(max)
+}
+
+/// State of one hook's code check.
+struct CodeCx<'p, 's> {
+    p: &'p Program,
+    hook: u32,
+    start: u32,
+    last: u32,
+    /// `scratch[ip - start]`: what jumps into `ip` require.
+    scratch: &'s mut Vec<Option<Join>>,
+    /// Open macros, innermost last.
+    frames: Vec<Frame>,
+    next_frame: u32,
+}
+
+impl CodeCx<'_, '_> {
+    fn at(&self, ip: u32) -> Location {
+        instr_loc(self.p, self.hook, ip)
+    }
+
+    /// Records a jump from `from` to `target` arriving with `height` values.
+    fn join(&mut self, from: u32, target: u32, height: u32, frame: u32) -> Result<(), VerifyError> {
+        let bad = |reason| VerifyError::BadJump {
+            at: instr_loc(self.p, self.hook, from),
+            target,
+            reason,
+        };
+        if target <= from {
+            return Err(bad("is not forward"));
+        }
+        if target > self.last {
+            return Err(bad("is past the hook's last instruction"));
+        }
+        let Some(slot) = self.scratch.get_mut((target - self.start) as usize) else {
+            return Err(bad("is past the hook's last instruction"));
+        };
+        match slot {
+            None => {
+                *slot = Some(Join {
+                    height,
+                    frame,
+                    from,
+                });
+                Ok(())
+            }
+            Some(j) if j.frame != frame => Err(bad("enters or leaves a macro body")),
+            Some(j) if j.height != height => Err(VerifyError::StackMismatch {
+                at: instr_loc(self.p, self.hook, from),
+                expected: j.height,
+                found: height,
+                context: format!(
+                    "on the jump from instruction {} to the same target {target}",
+                    j.from
+                ),
+            }),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The operands' table indexes, `Var` depths and `TypeIs` bits.
+    fn operands(&self, ip: u32, op: &Op) -> Result<(), VerifyError> {
+        let p = self.p;
+        let at = || self.at(ip);
+        let string = |i| in_bounds(i, p.strings.len(), "string", at);
+        let path = |i| in_bounds(i, p.paths.len(), "path", at);
+        let konst = |i| in_bounds(i, p.consts.len(), "constant", at);
+        let set = |i| in_bounds(i, p.sets.len(), "set", at);
+        let regex = |i| in_bounds(i, p.regexes.len(), "regex", at);
+        match *op {
+            Op::Const(i) => konst(i),
+            Op::Path(i) | Op::HasPath(i) => path(i),
+            Op::Field(i) | Op::HasField(i) => string(i),
+            Op::InSet(i) => set(i),
+            Op::Matches(i) => regex(i),
+            Op::PathCmpConst {
+                path: q, konst: k, ..
+            } => path(q).and_then(|()| konst(k)),
+            Op::PathInSet { path: q, set: s } => path(q).and_then(|()| set(s)),
+            Op::PathMatches { path: q, regex: r } => path(q).and_then(|()| regex(r)),
+            Op::Var(depth) => {
+                if usize::from(depth) < self.frames.len() {
+                    Ok(())
+                } else {
+                    Err(VerifyError::BadVar {
+                        at: at(),
+                        depth,
+                        nesting: self.frames.len(),
+                    })
+                }
+            }
+            Op::TypeIs(bits) => {
+                if Kinds::from_bits(bits).bits() == bits {
+                    Ok(())
+                } else {
+                    Err(VerifyError::BadKinds { at: at(), bits })
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 7: the event index.
+
+fn check_events(p: &Program) -> Result<(), VerifyError> {
+    let bad = |reason: String| VerifyError::BadEvents {
+        at: Location::Events,
+        reason,
+    };
+    let hooks_list = |what: &dyn Fn() -> String, list: &[u32]| -> Result<(), VerifyError> {
+        if list.len() > MAX_TABLE_LEN {
+            return Err(bad(format!("the hook list of {} is too long", what())));
+        }
+        let mut prev: Option<u32> = None;
+        for &h in list {
+            in_bounds(h, p.hooks.len(), "hook", || Location::Events)?;
+            if prev.is_some_and(|q| q >= h) {
+                return Err(bad(format!(
+                    "the hooks of {} are not in increasing order (hook {h} after hook {})",
+                    what(),
+                    prev.unwrap_or(0)
+                )));
+            }
+            prev = Some(h);
+        }
+        Ok(())
+    };
+    let mut prev: Option<&str> = None;
+    for (name, list) in &p.events.named {
+        in_bounds(*name, p.strings.len(), "string", || Location::Events)?;
+        let text = p.string(*name);
+        if let Some(q) = prev {
+            if q == text {
+                return Err(VerifyError::Duplicate {
+                    at: Location::Events,
+                    what: "event",
+                    name: text.to_owned(),
+                });
+            }
+            if q > text {
+                return Err(bad(format!(
+                    "event names are not sorted (`{text}` after `{q}`)"
+                )));
+            }
+        }
+        prev = Some(text);
+        hooks_list(&|| format!("event `{text}`"), list)?;
+    }
+    hooks_list(&|| "the wildcard".to_owned(), &p.events.wildcard)
 }
