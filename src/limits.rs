@@ -53,3 +53,9 @@ pub const MAX_MACRO_NESTING: usize = MAX_EXPR_DEPTH;
 /// ([`MAX_DOC_DEPTH`]) and expressions ([`MAX_EXPR_DEPTH`]). Checked by the
 /// decoder before it recurses and again by the verifier.
 pub const MAX_VALUE_DEPTH: usize = MAX_DOC_DEPTH + MAX_EXPR_DEPTH;
+
+/// Most segments of one context path after its root. Paths are written as
+/// expressions, so the compiler never makes one longer than
+/// [`MAX_EXPR_DEPTH`]; the artifact decoder and the verifier allow twice
+/// that and reject longer paths before building them.
+pub const MAX_PATH_SEGMENTS: usize = 2 * MAX_EXPR_DEPTH;

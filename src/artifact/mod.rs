@@ -1,0 +1,566 @@
+//! The `.hkb` artifact: a [`Program`](crate::bytecode::Program) as
+//! deterministic bytes ([`encode`]), and back ([`decode`]), with [`load`] =
+//! decode, then [`crate::verify`].
+//!
+//! The decoder treats its input as hostile: every read is bounds-checked
+//! and names the field it reads, every count is checked against the bytes
+//! left and against [`crate::limits`] before anything is allocated, nesting
+//! is bounded before recursion, and the first problem is returned as an
+//! [`ArtifactError`] with its byte offset. No input makes it panic.
+//!
+//! # Format (version 1)
+//!
+//! All fixed-width integers are little-endian. Inside sections, integers are
+//! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
+//! unsigned LEB128), minimally encoded (an over-long or overflowing encoding
+//! is an error), so every program has exactly one encoding.
+//!
+//! ```text
+//! offset size  field
+//! 0      8     magic  "HOOKCBC\0"
+//! 8      2     format version (u16) = 1
+//! 10     2     flags (u16) = 0; any other value is rejected
+//! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
+//! 16     8     body length (u64) = file length - 24
+//! 24     ...   body: exactly these nine sections, once each, in this order
+//! ```
+//!
+//! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
+//! of payload, which its decoder must consume exactly. Ids, in order:
+//! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
+//! 7 `hooks`, 8 `actions`, 9 `events`. Payloads (`str` is `uleb` byte
+//! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
+//! at 1, 0 being invalid, except the description flag):
+//!
+//! - `strings`: `vec<str>`.
+//! - `paths`: `vec<(root: str, segments: vec<segment>)>`; a segment is
+//!   tag 1 + `str` (a field) or tag 2 + `sleb` (an index).
+//! - `consts`: `vec<value>`; a value is a tag then: 1 null, 2 false, 3 true,
+//!   4 int (`sleb` i64), 5 big unsigned int (`uleb`, above `i64::MAX`),
+//!   6 double (8 bytes, IEEE bits; finite), 7 string (`str`), 8 list
+//!   (`vec<value>`), 9 object (`vec<(key: str, value)>`, keys unique, order
+//!   kept). Nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
+//! - `regexes`: `vec<str>` (patterns; compiled at load).
+//! - `sets`: `vec<uleb>` (constant indexes).
+//! - `code`: `vec<instruction>`: an opcode byte, then its operands in
+//!   declaration order: table indexes, jump targets, counts and `Var`
+//!   depths as `uleb`; `TypeIs` bits as one byte; `Cmp` ops as one byte
+//!   (1 `==`, 2 `!=`, 3 `<`, 4 `<=`, 5 `>`, 6 `>=`), macro kinds as one byte
+//!   (1 `exists`, 2 `all`, 3 `exists_one`). Opcodes: see [`OPCODES`].
+//! - `hooks`: `vec<hook>`: id (`uleb` string), priority (`sleb`), layer byte
+//!   (1 directive, 2 builtin), description (byte 0 none, or 1 + `uleb`
+//!   string), code start, code end, max stack, action (each `uleb`).
+//! - `actions`: `vec<(kind: uleb string, params: vec<(name: uleb string, param)>)>`;
+//!   a param is a tag then: 1 constant (`uleb`), 2 template
+//!   (`vec<part>`, a part is tag 1 + `uleb` string or tag 2 + `uleb` path),
+//!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
+//!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
+//! - `events`: `vec<(name: uleb string, hooks: vec<uleb>)>`, then the
+//!   wildcard hooks `vec<uleb>`.
+//!
+//! # Loading
+//!
+//! [`decode`] checks, in order: the magic (else "not a hookc artifact"),
+//! the format version (a clear message naming both versions), the flags,
+//! the size limit [`crate::limits::MAX_ARTIFACT_BYTES`], the body length,
+//! the checksum, then each section's structure. An input shorter than its
+//! header says is "truncated" ([`ArtifactError::Truncated`]); a field that
+//! runs past its own section, once the checksum matched, is "malformed"
+//! ([`ArtifactError::Overrun`]). [`load`] then runs
+//! [`crate::verify::verify`], which checks every index, jump, stack height
+//! and regex before the program can be run.
+
+mod decode;
+mod encode;
+
+pub use decode::decode;
+pub use encode::encode;
+
+use crate::bytecode::{CmpOp, Layer, MacroOp, Op};
+use crate::verify::{VerifiedProgram, VerifyError};
+use decode::Reader;
+use encode::Writer;
+use thiserror::Error;
+
+/// The first 8 bytes of every artifact.
+pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
+
+/// The format version this hookc writes and reads.
+pub const FORMAT_VERSION: u16 = 1;
+
+/// Bytes before the body: magic, version, flags, checksum, body length.
+pub const HEADER_LEN: usize = 24;
+
+/// Decodes and verifies an artifact: the only way from bytes to a program
+/// the VM runs.
+pub fn load(bytes: &[u8]) -> Result<VerifiedProgram, ArtifactError> {
+    let program = decode(bytes)?;
+    Ok(crate::verify::verify(program)?)
+}
+
+/// Why an artifact could not be read. Messages give the byte offset
+/// (`at offset 0x…`) where it is known.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ArtifactError {
+    /// The input does not start with [`MAGIC`].
+    #[error(
+        "not a hookc artifact: it does not start with the `.hkb` magic bytes; \
+         compile policy sources with `hookc compile`, or pass them as sources"
+    )]
+    NotAnArtifact,
+    /// The artifact was written in another format version.
+    #[error(
+        "artifact format version {found} is not supported by this hookc (reads version {}); \
+         recompile the policy with this hookc",
+        FORMAT_VERSION
+    )]
+    UnsupportedVersion {
+        /// The artifact's version.
+        found: u16,
+    },
+    /// Header flags this hookc does not know.
+    #[error(
+        "artifact has unknown flags {flags:#06x} (at offset 0xa); it was written by another \
+         hookc: recompile the policy with this hookc"
+    )]
+    UnsupportedFlags {
+        /// The flags.
+        flags: u16,
+    },
+    /// The input is over [`crate::limits::MAX_ARTIFACT_BYTES`].
+    #[error("artifact is {len} bytes, over the limit of {limit} bytes")]
+    TooLarge {
+        /// Its length.
+        len: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The input ends before a header field or the body does: the file is
+    /// shorter than its header says.
+    #[error(
+        "artifact is truncated: expected {expected} bytes of {what} at offset {offset:#x}, \
+         found {available}; rebuild it with `hookc compile`"
+    )]
+    Truncated {
+        /// The field.
+        what: &'static str,
+        /// Bytes the field needs.
+        expected: u64,
+        /// Where it starts.
+        offset: u64,
+        /// Bytes left there.
+        available: u64,
+    },
+    /// A field runs past the end of its section (or of the body): the
+    /// artifact's own lengths disagree.
+    #[error(
+        "artifact is malformed: {what} at offset {offset:#x} needs {expected} bytes, but \
+         {container} has {available} left"
+    )]
+    Overrun {
+        /// The field.
+        what: &'static str,
+        /// Bytes the field needs.
+        expected: u64,
+        /// Where it starts.
+        offset: u64,
+        /// Bytes left in the container.
+        available: u64,
+        /// The section (or the body) it is in.
+        container: &'static str,
+    },
+    /// The body does not match its checksum.
+    #[error(
+        "artifact is corrupted: checksum mismatch (header says {stored:#010x}, contents give \
+         {computed:#010x}); rebuild it with `hookc compile`"
+    )]
+    ChecksumMismatch {
+        /// The header's checksum.
+        stored: u32,
+        /// The body's checksum.
+        computed: u32,
+    },
+    /// Bytes left over after a section's payload or after the body.
+    #[error(
+        "artifact is malformed: {count} unexpected bytes after {what} (at offset {offset:#x})"
+    )]
+    TrailingBytes {
+        /// What they follow.
+        what: &'static str,
+        /// How many.
+        count: u64,
+        /// Where they start.
+        offset: u64,
+    },
+    /// A section is missing, out of order, repeated or unknown.
+    #[error(
+        "artifact is malformed: expected section `{expected}`, found section id {found} \
+         (at offset {offset:#x})"
+    )]
+    UnexpectedSection {
+        /// The id read.
+        found: u8,
+        /// The section due here.
+        expected: &'static str,
+        /// Where.
+        offset: u64,
+    },
+    /// A byte that is no instruction's opcode.
+    #[error("artifact is malformed: unknown opcode {opcode:#04x} at instruction {index} (at offset {offset:#x})")]
+    UnknownOpcode {
+        /// The byte.
+        opcode: u8,
+        /// The instruction's index in the code.
+        index: u64,
+        /// Where.
+        offset: u64,
+    },
+    /// A tag byte outside its encoding.
+    #[error("artifact is malformed: invalid {what} tag {tag} (at offset {offset:#x})")]
+    BadTag {
+        /// What it tags.
+        what: &'static str,
+        /// The byte.
+        tag: u8,
+        /// Where.
+        offset: u64,
+    },
+    /// A string that is not UTF-8.
+    #[error("artifact is malformed: {what} is not valid UTF-8 (at offset {offset:#x})")]
+    InvalidUtf8 {
+        /// The field.
+        what: &'static str,
+        /// Where the bad byte is.
+        offset: u64,
+    },
+    /// An integer encoding that is over-long, overflows or does not fit its field.
+    #[error("artifact is malformed: {what}: {reason} (at offset {offset:#x})")]
+    BadInteger {
+        /// The field.
+        what: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+        /// Where it starts.
+        offset: u64,
+    },
+    /// A count larger than the bytes left could hold, or than the limit.
+    #[error(
+        "artifact is malformed: {what} claims {count} entries, but at most {max} are possible \
+         here (at offset {offset:#x})"
+    )]
+    TooMany {
+        /// The field.
+        what: &'static str,
+        /// The count read.
+        count: u64,
+        /// The most possible (bytes left, or the limit).
+        max: u64,
+        /// Where.
+        offset: u64,
+    },
+    /// A value nested past [`crate::limits::MAX_VALUE_DEPTH`].
+    #[error(
+        "artifact is malformed: {what} nested deeper than {limit} levels (at offset {offset:#x})"
+    )]
+    TooDeep {
+        /// The field.
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+        /// Where.
+        offset: u64,
+    },
+    /// A field whose value is not allowed (a non-finite double, a duplicate key, ...).
+    #[error("artifact is malformed: {what}: {reason} (at offset {offset:#x})")]
+    Invalid {
+        /// The field.
+        what: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+        /// Where.
+        offset: u64,
+    },
+    /// The decoded program failed verification.
+    #[error("artifact failed verification: {0}; recompile the policy with this hookc")]
+    Verify(#[from] VerifyError),
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`; the checksum of
+/// zip, gzip and PNG) of `data`: the artifact's checksum. CRC-32 detects
+/// every 1-, 2- and 3-bit error and every burst of up to 32 bits.
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        // INVARIANT: a `u8` index is always < 256, the table's length.
+        let index = (crc as u8) ^ byte;
+        crc = CRC_TABLE[usize::from(index)] ^ (crc >> 8);
+    }
+    !crc
+}
+
+const CRC_TABLE: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        table[i] = c;
+        i += 1;
+    }
+    table
+};
+
+/// A section of the body, with the names its errors use.
+#[derive(Debug, Clone, Copy)]
+struct Section {
+    /// Its id byte.
+    id: u8,
+    /// Its name.
+    name: &'static str,
+    /// Its payload, as a field (`section `strings``).
+    payload: &'static str,
+    /// Its entries, as what trailing bytes follow.
+    entries: &'static str,
+}
+
+macro_rules! sections {
+    ($($id:literal $name:literal),+ $(,)?) => {
+        [$(Section {
+            id: $id,
+            name: $name,
+            payload: concat!("section `", $name, "`"),
+            entries: concat!("the entries of section `", $name, "`"),
+        }),+]
+    };
+}
+
+/// The sections, in their required order.
+const SECTIONS: [Section; 9] = sections![
+    1 "strings",
+    2 "paths",
+    3 "consts",
+    4 "regexes",
+    5 "sets",
+    6 "code",
+    7 "hooks",
+    8 "actions",
+    9 "events",
+];
+
+// ---------------------------------------------------------------------------
+// The one opcode table.
+
+/// An instruction operand: how it is written and read.
+trait Operand: Sized {
+    fn put(self, w: &mut Writer);
+    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError>;
+}
+
+impl Operand for u32 {
+    fn put(self, w: &mut Writer) {
+        w.uleb(u64::from(self));
+    }
+    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+        r.u32(what)
+    }
+}
+
+impl Operand for u16 {
+    fn put(self, w: &mut Writer) {
+        w.uleb(u64::from(self));
+    }
+    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+        let offset = r.offset();
+        u16::try_from(r.uleb(what)?).map_err(|_| ArtifactError::BadInteger {
+            what,
+            reason: "does not fit 16 bits",
+            offset,
+        })
+    }
+}
+
+impl Operand for u8 {
+    fn put(self, w: &mut Writer) {
+        w.u8(self);
+    }
+    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+        r.u8(what)
+    }
+}
+
+/// Every comparison operator (for decoding by [`cmp_code`]).
+const CMP_OPS: [CmpOp; 6] = [
+    CmpOp::Eq,
+    CmpOp::Ne,
+    CmpOp::Lt,
+    CmpOp::Le,
+    CmpOp::Gt,
+    CmpOp::Ge,
+];
+
+/// The byte of a comparison operator (the one mapping: decoding searches it).
+fn cmp_code(op: CmpOp) -> u8 {
+    match op {
+        CmpOp::Eq => 1,
+        CmpOp::Ne => 2,
+        CmpOp::Lt => 3,
+        CmpOp::Le => 4,
+        CmpOp::Gt => 5,
+        CmpOp::Ge => 6,
+    }
+}
+
+impl Operand for CmpOp {
+    fn put(self, w: &mut Writer) {
+        w.u8(cmp_code(self));
+    }
+    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+        let offset = r.offset();
+        let tag = r.u8(what)?;
+        CMP_OPS
+            .into_iter()
+            .find(|&op| cmp_code(op) == tag)
+            .ok_or(ArtifactError::BadTag { what, tag, offset })
+    }
+}
+
+/// Every macro kind (for decoding by [`macro_code`]).
+const MACRO_OPS: [MacroOp; 3] = [MacroOp::Exists, MacroOp::All, MacroOp::ExistsOne];
+
+/// The byte of a macro kind.
+fn macro_code(op: MacroOp) -> u8 {
+    match op {
+        MacroOp::Exists => 1,
+        MacroOp::All => 2,
+        MacroOp::ExistsOne => 3,
+    }
+}
+
+impl Operand for MacroOp {
+    fn put(self, w: &mut Writer) {
+        w.u8(macro_code(self));
+    }
+    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+        let offset = r.offset();
+        let tag = r.u8(what)?;
+        MACRO_OPS
+            .into_iter()
+            .find(|&op| macro_code(op) == tag)
+            .ok_or(ArtifactError::BadTag { what, tag, offset })
+    }
+}
+
+/// Every layer (for decoding by [`layer_code`]).
+const LAYERS: [Layer; 2] = [Layer::Directive, Layer::Builtin];
+
+/// The byte of a layer.
+fn layer_code(layer: Layer) -> u8 {
+    match layer {
+        Layer::Directive => 1,
+        Layer::Builtin => 2,
+    }
+}
+
+/// Declares every opcode once: its byte, its [`Op`] variant and its operands
+/// (in encoding order, each an [`Operand`] type). Generates [`OPCODES`], the
+/// encoder [`put_op`] (an exhaustive match: a new `Op` does not compile until
+/// it is given a byte here) and the decoder [`get_op`]; a byte used twice is
+/// an unreachable pattern, which the lints reject.
+macro_rules! op_table {
+    ($(
+        $code:literal $name:ident
+        $( ( $($t:ident : $tty:ident),+ ) )?
+        $( { $($f:ident : $fty:ident),+ } )? ;
+    )+) => {
+        /// Every instruction's opcode byte and name, in opcode order
+        /// (0 is reserved as invalid).
+        pub const OPCODES: &[(u8, &str)] = &[$(($code, stringify!($name))),+];
+
+        /// Writes one instruction.
+        fn put_op(instr: &Op, w: &mut Writer) {
+            match *instr {
+                $(
+                    Op::$name $( ( $($t),+ ) )? $( { $($f),+ } )? => {
+                        w.u8($code);
+                        $( $( Operand::put($t, w); )+ )?
+                        $( $( Operand::put($f, w); )+ )?
+                    }
+                )+
+            }
+        }
+
+        /// Reads the operands of the instruction with opcode `code`;
+        /// `None` if no instruction has that opcode.
+        fn get_op(code: u8, r: &mut Reader<'_>) -> Result<Option<Op>, ArtifactError> {
+            Ok(Some(match code {
+                $(
+                    $code => Op::$name
+                        $( ( $( <$tty as Operand>::get(
+                            r,
+                            concat!("operand `", stringify!($t), "` of `", stringify!($name), "`"),
+                        )? ),+ ) )?
+                        $( { $( $f: <$fty as Operand>::get(
+                            r,
+                            concat!("operand `", stringify!($f), "` of `", stringify!($name), "`"),
+                        )? ),+ } )?,
+                )+
+                _ => return Ok(None),
+            }))
+        }
+    };
+}
+
+op_table! {
+    0x01 Const(index: u32);
+    0x02 True;
+    0x03 False;
+    0x04 Null;
+    0x05 Path(index: u32);
+    0x06 Var(depth: u16);
+    0x07 Field(index: u32);
+    0x08 Index;
+    0x09 HasPath(index: u32);
+    0x0a HasField(index: u32);
+    0x0b Not;
+    0x0c Neg;
+    0x0d Add;
+    0x0e Sub;
+    0x0f Mul;
+    0x10 Div;
+    0x11 Rem;
+    0x12 Cmp(op: CmpOp);
+    0x13 In;
+    0x14 InSet(index: u32);
+    0x15 Size;
+    0x16 Contains;
+    0x17 StartsWith;
+    0x18 EndsWith;
+    0x19 Matches(index: u32);
+    0x1a TypeIs(kinds: u8);
+    0x1b MakeList(count: u32);
+    0x1c PathCmpConst { path: u32, konst: u32, op: CmpOp };
+    0x1d PathInSet { path: u32, set: u32 };
+    0x1e PathMatches { path: u32, regex: u32 };
+    0x1f AndShort(target: u32);
+    0x20 AndJoin;
+    0x21 OrShort(target: u32);
+    0x22 OrJoin;
+    0x23 Branch { otherwise: u32, end: u32 };
+    0x24 Jump(target: u32);
+    0x25 MacroStart { kind: MacroOp, end: u32 };
+    0x26 MacroNext;
+    0x27 Return;
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;

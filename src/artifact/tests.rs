@@ -1,0 +1,539 @@
+//! Unit tests of the artifact codec: the format's fixed points, every
+//! header error, hostile counts and nesting, and mutation fuzzing with a
+//! deterministic PRNG (decode, then verify: never a panic).
+
+use super::*;
+use crate::bytecode::Program;
+use crate::verify::tests::sample;
+
+/// xorshift64*: a small deterministic PRNG (no dependency).
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Rewrites the header's body length and checksum to match the body, so a
+/// mutated body reaches the section decoder.
+fn reseal(bytes: &mut [u8]) {
+    let body_len = (bytes.len() - HEADER_LEN) as u64;
+    let crc = crc32(&bytes[HEADER_LEN..]);
+    bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+    bytes[16..24].copy_from_slice(&body_len.to_le_bytes());
+}
+
+/// An artifact of these sections (`(id, payload)`), sealed.
+fn artifact(sections: &[(u8, Vec<u8>)]) -> Vec<u8> {
+    let mut bytes = vec![0; HEADER_LEN];
+    bytes[..8].copy_from_slice(&MAGIC);
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    for (id, payload) in sections {
+        bytes.push(*id);
+        bytes.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_le_bytes());
+        bytes.extend_from_slice(payload);
+    }
+    reseal(&mut bytes);
+    bytes
+}
+
+/// The nine sections of an empty program, with section `id` replaced.
+fn with_section(id: u8, payload: Vec<u8>) -> Vec<u8> {
+    let sections: Vec<(u8, Vec<u8>)> = (1..=9u8)
+        .map(|i| {
+            if i == id {
+                (i, payload.clone())
+            } else if i == 9 {
+                (i, vec![0, 0])
+            } else {
+                (i, vec![0])
+            }
+        })
+        .collect();
+    artifact(&sections)
+}
+
+#[test]
+fn crc32_test_vector() {
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    assert_eq!(crc32(b""), 0);
+}
+
+#[test]
+fn opcode_table_is_dense_nonzero_and_unique() {
+    let mut seen = std::collections::HashSet::new();
+    for (i, (code, name)) in OPCODES.iter().enumerate() {
+        assert_eq!(usize::from(*code), i + 1, "{name}");
+        assert!(seen.insert(*name));
+    }
+    // Every other byte is rejected.
+    for code in 0..=255u8 {
+        let mut r = Reader::new(&[1; 16], 0);
+        let known = get_op(code, &mut r).unwrap().is_some();
+        assert_eq!(known, OPCODES.iter().any(|(c, _)| *c == code), "{code}");
+    }
+}
+
+#[test]
+fn every_instruction_round_trips() {
+    for op in sample().code {
+        let mut w = Writer::new();
+        put_op(&op, &mut w);
+        let mut r = Reader::new(w.bytes(), 0);
+        let code = r.u8("opcode").unwrap();
+        assert_eq!(get_op(code, &mut r).unwrap(), Some(op));
+        assert_eq!(r.offset(), w.bytes().len() as u64);
+    }
+}
+
+#[test]
+fn round_trip_and_determinism() {
+    let p = sample();
+    let bytes = encode(&p);
+    assert_eq!(bytes, encode(&p.clone()));
+    let back = decode(&bytes).unwrap();
+    assert_eq!(back, p);
+    // Key order of objects and int/double kinds survive.
+    assert_eq!(
+        serde_json::to_string(&back.consts[3]).unwrap(),
+        serde_json::to_string(&p.consts[3]).unwrap()
+    );
+    assert_eq!(encode(&back), bytes);
+    let v = load(&bytes).unwrap();
+    assert_eq!(v.program(), &p);
+    assert_eq!(
+        decode(&encode(&Program::default())).unwrap(),
+        Program::default()
+    );
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    let bytes = encode(&sample());
+    for len in 0..bytes.len() {
+        let e = decode(&bytes[..len]).expect_err("truncated");
+        assert!(matches!(e, ArtifactError::Truncated { .. }), "{len}: {e}");
+        assert!(
+            e.to_string().starts_with("artifact is truncated: expected"),
+            "{e}"
+        );
+    }
+    assert_eq!(
+        decode(&bytes[..30]).unwrap_err().to_string(),
+        format!(
+            "artifact is truncated: expected {} bytes of artifact body at offset 0x18, found 6; \
+             rebuild it with `hookc compile`",
+            bytes.len() - HEADER_LEN
+        )
+    );
+    assert_eq!(
+        decode(b"HOOK").unwrap_err().to_string(),
+        "artifact is truncated: expected 8 bytes of magic at offset 0x0, found 4; \
+         rebuild it with `hookc compile`"
+    );
+}
+
+#[test]
+fn header_errors() {
+    let bytes = encode(&sample());
+    let e = decode(b"hooks:\n  - event: error\n").unwrap_err();
+    assert_eq!(e, ArtifactError::NotAnArtifact);
+    assert!(e.to_string().starts_with("not a hookc artifact"));
+    assert_eq!(
+        decode(b"\x7fELF").unwrap_err(),
+        ArtifactError::NotAnArtifact
+    );
+
+    let mut v7 = bytes.clone();
+    v7[8] = 7;
+    assert_eq!(
+        decode(&v7).unwrap_err().to_string(),
+        "artifact format version 7 is not supported by this hookc (reads version 1); \
+         recompile the policy with this hookc"
+    );
+    // The version is read before the rest of the header.
+    assert_eq!(
+        decode(&v7[..10]).unwrap_err(),
+        ArtifactError::UnsupportedVersion { found: 7 }
+    );
+
+    let mut flags = bytes.clone();
+    flags[11] = 0x80;
+    assert_eq!(
+        decode(&flags).unwrap_err(),
+        ArtifactError::UnsupportedFlags { flags: 0x8000 }
+    );
+
+    let mut corrupt = bytes.clone();
+    let last = corrupt.len() - 1;
+    corrupt[last] ^= 0x10;
+    let e = decode(&corrupt).unwrap_err();
+    assert!(matches!(e, ArtifactError::ChecksumMismatch { .. }));
+    assert!(
+        e.to_string()
+            .starts_with("artifact is corrupted: checksum mismatch"),
+        "{e}"
+    );
+
+    let mut long = bytes.clone();
+    long.push(0);
+    assert_eq!(
+        decode(&long).unwrap_err(),
+        ArtifactError::TrailingBytes {
+            what: "the artifact body",
+            count: 1,
+            offset: bytes.len() as u64
+        }
+    );
+
+    let mut huge = bytes.clone();
+    huge[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(matches!(
+        decode(&huge).unwrap_err(),
+        ArtifactError::Truncated {
+            what: "artifact body",
+            expected: u64::MAX,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn hostile_section_length() {
+    let mut bytes = encode(&sample());
+    bytes[HEADER_LEN + 1..HEADER_LEN + 5].copy_from_slice(&u32::MAX.to_le_bytes());
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ArtifactError::Overrun {
+                what: "section `strings`",
+                expected: 0xFFFF_FFFF,
+                offset: 0x1d,
+                container: "the artifact body",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn hostile_counts_are_rejected_before_allocating() {
+    // 2^32 strings, and u64::MAX strings, claimed in a 6-byte payload.
+    let e = decode(&with_section(1, vec![0x80, 0x80, 0x80, 0x80, 0x10])).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ArtifactError::TooMany {
+                count: 0x1_0000_0000,
+                max: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let max = vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    assert!(matches!(
+        decode(&with_section(1, max)).unwrap_err(),
+        ArtifactError::TooMany { .. }
+    ));
+    // A string claiming 4 GiB.
+    let e = decode(&with_section(1, vec![1, 0x80, 0x80, 0x80, 0x80, 0x10])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "artifact is malformed: string at offset 0x23 needs 4294967296 bytes, but section \
+         `strings` has 0 left"
+    );
+    // A list constant claiming a million items in 3 bytes.
+    let e = decode(&with_section(3, vec![1, 8, 0xc0, 0x84, 0x3d])).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ArtifactError::TooMany {
+                what: "list constant length",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // 2^24 + 1 instructions (over MAX_TABLE_LEN even with the bytes there).
+    let mut code = vec![0x81, 0x80, 0x80, 0x08];
+    code.resize(code.len() + (1 << 24) + 1, 0x02);
+    let e = decode(&with_section(6, code)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ArtifactError::TooMany {
+                max: 0x100_0000,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn long_paths_and_nested_claims() {
+    // A path of 257 segments is rejected before it is built.
+    let mut paths = vec![1, 1, b'a', 0x81, 0x02];
+    for _ in 0..257 {
+        paths.extend_from_slice(&[2, 0]);
+    }
+    let e = decode(&with_section(2, paths)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ArtifactError::TooMany {
+                what: "path segment count",
+                count: 257,
+                max: 256,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Lists nested 200 deep, each claiming nearly all the bytes left: no
+    // level reserves room for its claim, so this is quick and small.
+    let levels = 200;
+    let filler = 1usize << 20;
+    // Tag 8 (list), then the claim 2^20 as LEB128.
+    let level = [8u8, 0x80, 0x80, 0x40];
+    let mut consts = vec![1];
+    consts.extend(level.iter().cycle().take(level.len() * levels));
+    consts.resize(consts.len() + filler, 0);
+    let t = std::time::Instant::now();
+    let e = decode(&with_section(3, consts)).unwrap_err();
+    assert!(matches!(e, ArtifactError::BadTag { tag: 0, .. }), "{e}");
+    assert!(t.elapsed().as_secs() < 2);
+}
+
+#[test]
+fn deep_nesting_is_rejected_quickly() {
+    let start = std::time::Instant::now();
+    // A constant nested 100,000 lists deep.
+    let mut consts = vec![1];
+    for _ in 0..100_000 {
+        consts.extend_from_slice(&[8, 1]);
+    }
+    consts.push(1);
+    let e = decode(&with_section(3, consts)).unwrap_err();
+    assert_eq!(
+        e,
+        ArtifactError::TooDeep {
+            what: "constant",
+            limit: crate::limits::MAX_VALUE_DEPTH,
+            offset: (HEADER_LEN + 6 + 6 + 5 + 1 + 2 * crate::limits::MAX_VALUE_DEPTH) as u64
+        }
+    );
+    // Objects too.
+    let mut consts = vec![1];
+    for _ in 0..100_000 {
+        consts.extend_from_slice(&[9, 1, 1, b'k']);
+    }
+    consts.push(1);
+    assert!(matches!(
+        decode(&with_section(3, consts)).unwrap_err(),
+        ArtifactError::TooDeep { .. }
+    ));
+    // An action parameter nested 100,000 lists deep.
+    let mut actions = vec![1, 0, 1, 0];
+    for _ in 0..100_000 {
+        actions.extend_from_slice(&[3, 1]);
+    }
+    actions.extend_from_slice(&[1, 0]);
+    assert!(matches!(
+        decode(&with_section(8, actions)).unwrap_err(),
+        ArtifactError::TooDeep {
+            what: "parameter value",
+            ..
+        }
+    ));
+    assert!(start.elapsed().as_secs() < 2);
+}
+
+#[test]
+fn section_structure() {
+    // Unknown, repeated and missing sections.
+    let sections: Vec<(u8, Vec<u8>)> = vec![(1, vec![0]), (1, vec![0])];
+    assert_eq!(
+        decode(&artifact(&sections)).unwrap_err().to_string(),
+        "artifact is malformed: expected section `paths`, found section id 1 (at offset 0x1e)"
+    );
+    let sections: Vec<(u8, Vec<u8>)> = vec![(0, vec![])];
+    assert!(matches!(
+        decode(&artifact(&sections)).unwrap_err(),
+        ArtifactError::UnexpectedSection {
+            found: 0,
+            expected: "strings",
+            ..
+        }
+    ));
+    let sections: Vec<(u8, Vec<u8>)> = vec![(1, vec![0])];
+    assert!(matches!(
+        decode(&artifact(&sections)).unwrap_err(),
+        ArtifactError::Overrun {
+            what: "section id",
+            container: "the artifact body",
+            ..
+        }
+    ));
+    // Bytes left inside a section, and after the last.
+    assert!(matches!(
+        decode(&with_section(5, vec![0, 0])).unwrap_err(),
+        ArtifactError::TrailingBytes {
+            what: "the entries of section `sets`",
+            count: 1,
+            ..
+        }
+    ));
+    let mut sections: Vec<(u8, Vec<u8>)> = (1..=9u8).map(|i| (i, vec![0])).collect();
+    sections[8].1 = vec![0, 0];
+    sections.push((10, vec![]));
+    assert!(matches!(
+        decode(&artifact(&sections)).unwrap_err(),
+        ArtifactError::TrailingBytes {
+            what: "the last section",
+            ..
+        }
+    ));
+}
+
+#[test]
+fn bad_values() {
+    let cases: Vec<(u8, Vec<u8>, &str)> = vec![
+        (6, vec![1, 0x00], "unknown opcode 0x00 at instruction 0"),
+        (
+            6,
+            vec![2, 0x02, 0xff],
+            "unknown opcode 0xff at instruction 1",
+        ),
+        (6, vec![1, 0x12, 7], "invalid operand `op` of `Cmp` tag 7"),
+        (
+            6,
+            vec![1, 0x25, 0, 3],
+            "invalid operand `kind` of `MacroStart` tag 0",
+        ),
+        (
+            6,
+            vec![1, 0x06, 0x80, 0x80, 0x04],
+            "operand `depth` of `Var`: does not fit 16 bits",
+        ),
+        (
+            6,
+            vec![1, 0x01, 0x80, 0x80, 0x80, 0x80, 0x10],
+            "operand `index` of `Const`: does not fit 32 bits",
+        ),
+        (3, vec![1, 0], "invalid constant tag 0"),
+        (3, vec![1, 5, 1], "fits i64"),
+        (
+            3,
+            [vec![1, 6], f64::NAN.to_bits().to_le_bytes().to_vec()].concat(),
+            "not a finite number",
+        ),
+        (
+            3,
+            [vec![1, 6], f64::INFINITY.to_bits().to_le_bytes().to_vec()].concat(),
+            "not a finite number",
+        ),
+        (3, vec![1, 9, 2, 1, b'k', 1, 1, b'k', 1], "duplicate key"),
+        (
+            3,
+            vec![1, 7, 2, 0xc3, 0x28],
+            "string constant is not valid UTF-8",
+        ),
+        (1, vec![1, 1, 0x80], "string is not valid UTF-8"),
+        (2, vec![1, 1, b'a', 1, 3, 0], "invalid path segment tag 3"),
+        (
+            7,
+            vec![1, 0, 0, 3, 0, 0, 0, 0, 0],
+            "invalid hook layer tag 3",
+        ),
+        (
+            7,
+            vec![1, 0, 0, 1, 2, 0, 0, 0, 0],
+            "invalid hook description flag tag 2",
+        ),
+        (8, vec![1, 0, 1, 0, 5], "invalid parameter value tag 5"),
+        (
+            8,
+            vec![1, 0, 1, 0, 2, 1, 3, 0],
+            "invalid template part tag 3",
+        ),
+    ];
+    for (section, payload, expected) in cases {
+        let e = decode(&with_section(section, payload))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(expected), "{expected}: {e}");
+        assert!(e.contains("(at offset 0x"), "{e}");
+    }
+}
+
+#[test]
+fn load_wraps_verification_errors() {
+    let mut p = sample();
+    p.code[1] = Op::AndShort(0);
+    let e = load(&encode(&p)).unwrap_err();
+    assert!(matches!(e, ArtifactError::Verify(_)));
+    assert_eq!(
+        e.to_string(),
+        "artifact failed verification: hook 0 (`h0`), instruction 1: jump target 0 is not \
+         forward; recompile the policy with this hookc"
+    );
+}
+
+#[test]
+fn every_single_bit_flip_is_detected() {
+    let bytes = encode(&sample());
+    let mut copy = bytes.clone();
+    for i in 0..bytes.len() * 8 {
+        copy[i / 8] ^= 1 << (i % 8);
+        assert!(decode(&copy).is_err(), "bit {i}");
+        copy[i / 8] ^= 1 << (i % 8);
+    }
+}
+
+/// Random multi-bit flips and byte overwrites; half resealed so that the
+/// section decoders and the verifier see the damage. Never a panic.
+#[test]
+fn random_mutations_never_panic() {
+    let bytes = encode(&sample());
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut loaded, mut rejected_by_decoder, mut rejected_by_verifier) = (0, 0, 0);
+    for round in 0..20_000 {
+        let mut m = bytes.clone();
+        for _ in 0..1 + rng.below(4) {
+            let i = rng.below(m.len());
+            if rng.next() & 1 == 0 {
+                m[i] ^= 1 << rng.below(8);
+            } else {
+                m[i] = rng.next() as u8;
+            }
+        }
+        if round % 2 == 0 && m.len() > HEADER_LEN {
+            m[..12].copy_from_slice(&bytes[..12]);
+            reseal(&mut m);
+        }
+        match load(&m) {
+            Ok(_) => loaded += 1,
+            Err(ArtifactError::Verify(_)) => rejected_by_verifier += 1,
+            Err(ArtifactError::ChecksumMismatch { .. }) => {}
+            Err(_) => rejected_by_decoder += 1,
+        }
+    }
+    // The resealed half reaches both the section decoders and the verifier;
+    // some of it is harmless (a changed string or priority) and loads.
+    assert!(rejected_by_decoder > 1_000, "{rejected_by_decoder}");
+    assert!(rejected_by_verifier > 100, "{rejected_by_verifier}");
+    assert!(loaded > 0 && loaded < 20_000);
+}
