@@ -57,6 +57,7 @@ pub mod bytecode;
 pub mod compile;
 pub mod context;
 pub mod diag;
+pub mod disasm;
 pub mod doc;
 pub mod emit;
 pub mod expr_program;
@@ -64,8 +65,10 @@ pub mod frontend;
 pub mod ir;
 pub mod json_text;
 pub mod limits;
+pub mod lower;
 pub mod path;
 pub mod reference;
+pub mod runtime;
 pub mod schema;
 pub mod span;
 pub mod suggest;
@@ -76,6 +79,7 @@ pub mod ty;
 pub mod typeck;
 pub mod value;
 pub mod verify;
+pub mod vm;
 
 /// The one-line summary after diagnostics: `3 files checked: 7 hooks, 1 error, 2 warnings`.
 pub fn summary(c: &compile::Compilation) -> String {

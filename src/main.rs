@@ -6,7 +6,8 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{compile, Compilation, Input};
 use hookc::diag::render;
-use std::io::Write;
+use hookc::runtime::{Match, Policy};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,20 +32,61 @@ enum Command {
         #[command(flatten)]
         diag: DiagArgs,
     },
-    /// Compile hook policies; `--emit` writes the normalized hooks.
+    /// Compile hook policies into a verified artifact (`-o OUT.hkb`), or
+    /// write the normalized hooks (`--emit yaml|json`).
     Compile {
         /// Policy files (YAML hook files, directive XML), in source order.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// What to write: the normalized hooks as YAML or JSON.
+        /// Write the normalized hooks as YAML or JSON instead of an artifact.
         #[arg(long, value_enum)]
-        emit: Emit,
-        /// Where to write it (default: standard output).
-        #[arg(short, long)]
+        emit: Option<Emit>,
+        /// Where to write (required for an artifact; default for `--emit`: standard output).
+        #[arg(short, long, required_unless_present = "emit")]
         output: Option<PathBuf>,
         #[command(flatten)]
         diag: DiagArgs,
     },
+    /// Evaluate an event against a policy and print the match as JSON.
+    Eval(EvalArgs),
+    /// Print a readable listing of an artifact's bytecode.
+    Disasm {
+        /// The artifact (`.hkb`), or policy sources to compile first.
+        #[arg(required = true)]
+        policy: Vec<PathBuf>,
+    },
+}
+
+#[derive(clap::Args)]
+struct EvalArgs {
+    /// The policy: one artifact (`.hkb`) or policy sources. Not needed with `--expr`.
+    #[arg(required_unless_present = "expr")]
+    policy: Vec<PathBuf>,
+    /// The event to evaluate.
+    #[arg(long, required_unless_present_any = ["events", "expr"])]
+    event: Option<String>,
+    /// The context, a JSON file (`-` for standard input); default `{}`.
+    #[arg(long)]
+    context: Option<PathBuf>,
+    /// Replay a recorded event log: one `{"event": E, "context": {...}}` per line;
+    /// prints one result line per input line.
+    #[arg(long, conflicts_with_all = ["event", "expr"])]
+    events: Option<PathBuf>,
+    /// Print every match in order (a JSON array) instead of the first.
+    #[arg(long)]
+    all: bool,
+    /// After the result, print what happened to every hook of the event.
+    #[arg(long)]
+    explain: bool,
+    /// Switch off a hook for this evaluation (repeatable).
+    #[arg(long = "disable", value_name = "HOOK_ID")]
+    disable: Vec<String>,
+    /// Evaluate one expression against the context and print its value.
+    #[arg(long, conflicts_with_all = ["all", "explain"])]
+    expr: Option<String>,
+    /// Format of `--explain` output.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
 }
 
 #[derive(clap::Args)]
@@ -99,30 +141,203 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => {
             let c = compile(&read_inputs(&files)?);
             let failed = report(&c, &diag)?;
-            let Some(policy) = c.policy.as_ref().filter(|_| !failed) else {
+            if failed {
+                return Ok(exit(true));
+            }
+            let Some(policy) = c.policy.as_ref() else {
                 return Ok(exit(true));
             };
-            let text = match emit {
-                Emit::Yaml => {
-                    hookc::emit::to_yaml(policy).map_err(|e| format!("cannot write YAML: {e}"))?
-                }
-                Emit::Json => {
+            let bytes = match emit {
+                Some(Emit::Yaml) => hookc::emit::to_yaml(policy)
+                    .map_err(|e| format!("cannot write YAML: {e}"))?
+                    .into_bytes(),
+                Some(Emit::Json) => {
                     let mut t = serde_json::to_string_pretty(&hookc::emit::normalized(policy))
                         .map_err(|e| format!("cannot write JSON: {e}"))?;
                     t.push('\n');
-                    t
+                    t.into_bytes()
+                }
+                None => {
+                    let bytes = Policy::from_compilation(c)
+                        .map_err(|e| format!("cannot compile: {e}"))?
+                        .to_artifact();
+                    // What we write must be what a runtime accepts: load it
+                    // back (decode and verify) before writing it.
+                    Policy::from_artifact(&bytes).map_err(|e| {
+                        format!("the compiled artifact does not load ({e}); this is a bug in hookc")
+                    })?;
+                    bytes
                 }
             };
             match output {
-                Some(path) => std::fs::write(&path, text)
+                Some(path) => std::fs::write(&path, bytes)
                     .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?,
                 None => std::io::stdout()
-                    .write_all(text.as_bytes())
+                    .write_all(&bytes)
                     .map_err(|e| format!("cannot write to standard output: {e}"))?,
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Eval(args) => eval(args),
+        Command::Disasm { policy } => {
+            let policy = load_policy(&policy)?;
+            print(&hookc::disasm::disassemble(policy.program()))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// Writes to standard output.
+fn print(text: &str) -> Result<(), String> {
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
+}
+
+/// Loads a policy: one artifact (recognized by its magic bytes), or sources
+/// compiled on the spot (their diagnostics printed if they have errors).
+fn load_policy(files: &[PathBuf]) -> Result<Policy, String> {
+    if let [one] = files {
+        let bytes =
+            std::fs::read(one).map_err(|e| format!("cannot read `{}`: {e}", one.display()))?;
+        if bytes.starts_with(&hookc::artifact::MAGIC) {
+            return Policy::from_artifact(&bytes).map_err(|e| format!("`{}`: {e}", one.display()));
+        }
+    }
+    let c = compile(&read_inputs(files)?);
+    if c.diagnostics.has_errors() {
+        let diags: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+        let text = render::human(&diags, &c.sources);
+        return Err(format!(
+            "the policy has errors:\n{text}{}",
+            hookc::summary(&c)
+        ));
+    }
+    Policy::from_compilation(c).map_err(|e| e.to_string())
+}
+
+/// Reads a context file (`-` is standard input).
+fn read_context(path: Option<&PathBuf>) -> Result<Vec<u8>, String> {
+    match path {
+        None => Ok(b"{}".to_vec()),
+        Some(p) if p.as_os_str() == "-" => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read the context from standard input: {e}"))?;
+            Ok(buf)
+        }
+        Some(p) => std::fs::read(p).map_err(|e| format!("cannot read `{}`: {e}", p.display())),
+    }
+}
+
+fn eval(args: EvalArgs) -> Result<ExitCode, String> {
+    if let Some(expr) = &args.expr {
+        let text = read_context(args.context.as_ref())?;
+        let ctx: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| format!("the context is not valid JSON: {e}"))?;
+        let line = match hookc::runtime::eval_expr(expr, &ctx) {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => serde_json::json!({ "error": e.to_string() }),
+            Err((diags, sources)) => {
+                let refs: Vec<_> = diags.iter().collect();
+                eprint!("{}", render::human(&refs, &sources));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        print(&format!("{line}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let policy = load_policy(&args.policy)?;
+    let overrides = policy
+        .overrides(args.disable.iter().map(String::as_str))
+        .map_err(|e| e.to_string())?;
+    // One evaluation: the result line, then the trace if asked. The CLI's
+    // own contexts are JSON text (the one-pass path); a replayed log line is
+    // already parsed, so it is evaluated as a document.
+    let one = |event: &str, ctx: Ctx<'_>| -> Result<String, String> {
+        let bad = |e: hookc::runtime::ContextError| e.to_string();
+        let mut out = if args.all {
+            let all = match ctx {
+                Ctx::Text(t) => policy
+                    .evaluate_all_json(event, t, &overrides)
+                    .map_err(bad)?,
+                Ctx::Doc(d) => policy.evaluate_all(event, d, &overrides),
+            };
+            serde_json::Value::Array(all.iter().map(Match::to_json).collect()).to_string()
+        } else {
+            let m = match ctx {
+                Ctx::Text(t) => policy
+                    .evaluate_json_with(event, t, &overrides)
+                    .map_err(bad)?,
+                Ctx::Doc(d) => policy.evaluate_with(event, d, &overrides),
+            };
+            m.map_or(serde_json::Value::Null, |m| m.to_json())
+                .to_string()
+        };
+        out.push('\n');
+        if args.explain {
+            let trace = match ctx {
+                Ctx::Text(t) => policy.explain_json(event, t, &overrides).map_err(bad)?,
+                Ctx::Doc(d) => policy.explain(event, d, &overrides),
+            };
+            match args.format {
+                Format::Human => out.push_str(&trace.to_text()),
+                Format::Json => {
+                    out.push_str(&trace.to_json().to_string());
+                    out.push('\n');
+                }
+            }
+        }
+        Ok(out)
+    };
+    if let Some(log) = &args.events {
+        let text = std::fs::read_to_string(log)
+            .map_err(|e| format!("cannot read `{}`: {e}", log.display()))?;
+        let mut bad_lines = 0;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let result = serde_json::from_str::<LogLine>(line)
+                .map_err(|e| format!("not an event record ({e})"))
+                .and_then(|rec| one(&rec.event, Ctx::Doc(&rec.context)));
+            match result {
+                Ok(out) => print(&out)?,
+                Err(e) => {
+                    bad_lines += 1;
+                    let msg = format!("{}:{}: {e}", log.display(), n + 1);
+                    print(&format!("{}\n", serde_json::json!({ "error": msg })))?;
+                }
+            }
+        }
+        return Ok(if bad_lines > 0 {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+    let event = args.event.as_deref().unwrap_or_default();
+    let ctx = read_context(args.context.as_ref())?;
+    print(&one(event, Ctx::Text(&ctx))?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A context as the CLI has it.
+#[derive(Clone, Copy)]
+enum Ctx<'a> {
+    /// JSON text (a file or standard input).
+    Text(&'a [u8]),
+    /// An already parsed document (a line of an event log).
+    Doc(&'a serde_json::Value),
+}
+
+/// One line of an event log.
+#[derive(serde::Deserialize)]
+struct LogLine {
+    event: String,
+    #[serde(default)]
+    context: serde_json::Value,
 }
 
 fn exit(failed: bool) -> ExitCode {

@@ -1,0 +1,582 @@
+//! The runtime library (SPEC §6): what an application embeds to evaluate
+//! events against a compiled policy.
+//!
+//! A [`Policy`] is loaded from artifact bytes (decoded and verified first) or
+//! compiled from sources (checked, lowered and verified the same way), then
+//! evaluates events: the hooks of the event in evaluation order, the first
+//! whose condition is `true` wins, and only that hook's templates are filled.
+//!
+//! A `Policy` is immutable, `Send + Sync`, and can be shared across threads.
+//! Evaluation allocates nothing on the heap until a hook matches (the operand
+//! stack and the path cache live on the call stack; see
+//! [`crate::context::INLINE_PATHS`]).
+
+use crate::bytecode::{Op, Program};
+use crate::compile::{compile, Compilation, Input};
+use crate::context::{PathCache, Source};
+use crate::diag::Diagnostic;
+use crate::json_text::PathTrie;
+use crate::span::SourceMap;
+use crate::value::{EvalError, Val};
+use crate::verify::VerifiedProgram;
+use crate::vm::{self, ErrorSite};
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+/// Why a policy could not be loaded.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The artifact is damaged, from another format version, or fails verification.
+    #[error("cannot load the policy artifact: {0}")]
+    Artifact(#[from] crate::artifact::ArtifactError),
+    /// The sources have errors (every diagnostic is kept, with the sources to render them).
+    #[error("the policy sources have {} error(s)", .diagnostics.iter().filter(|d| d.is_error()).count())]
+    Compile {
+        /// All diagnostics, warnings included.
+        diagnostics: Vec<Diagnostic>,
+        /// The sources, for rendering the diagnostics.
+        sources: Box<SourceMap>,
+    },
+    /// The compiled program failed verification (a compiler bug: please report it).
+    #[error("the compiled program failed verification: {0}")]
+    Verify(#[from] crate::verify::VerifyError),
+}
+
+/// Why a context given as JSON text could not be read.
+#[derive(Debug, Error)]
+#[error("the context is not valid JSON: {0}")]
+pub struct ContextError(#[from] serde_json::Error);
+
+/// An id given to [`Policy::overrides`] that names no hook.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("no hook has the id `{0}`")]
+pub struct UnknownHook(pub String);
+
+/// The first matching hook of an event, with its action's templates filled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Match<'p> {
+    /// The hook's id.
+    pub hook: &'p str,
+    /// `{"type": T, ...params}`: complete parameters, templates filled.
+    pub action: Map<String, Value>,
+}
+
+impl Match<'_> {
+    /// The action type.
+    pub fn action_type(&self) -> &str {
+        self.action
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// `{"hook": ID, "action": {...}}`, the line `hookc eval` prints.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("hook".into(), Value::from(self.hook));
+        m.insert("action".into(), Value::Object(self.action.clone()));
+        Value::Object(m)
+    }
+}
+
+/// Hooks switched off for some evaluations (like seed 004's run overrides),
+/// resolved to hook positions once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// One bit per hook of the program.
+    disabled: Vec<u64>,
+}
+
+impl Overrides {
+    fn is_disabled(&self, hook: u32) -> bool {
+        let (word, bit) = ((hook / 64) as usize, hook % 64);
+        self.disabled.get(word).is_some_and(|w| w & (1 << bit) != 0)
+    }
+}
+
+/// What happened to one hook of an event in an explained evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Its condition was `true` (or it has none).
+    Matched,
+    /// Its condition was `false`.
+    NotMatched,
+    /// Its condition ended in an error value: it does not match.
+    Error {
+        /// The error.
+        error: EvalError,
+        /// What the failing instruction was doing, e.g. "reading `error.headers`".
+        at: Option<String>,
+    },
+    /// Its condition gave a value that is not a bool: it does not match.
+    NotBool(Value),
+    /// Switched off by the call's [`Overrides`].
+    Disabled,
+}
+
+/// One hook's line in a [`Trace`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookTrace {
+    /// The hook's id.
+    pub hook: String,
+    /// Its priority.
+    pub priority: i64,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// Every hook of an event, in evaluation order, with what happened to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// The event.
+    pub event: String,
+    /// The hooks of the event, in evaluation order (all of them are evaluated).
+    pub hooks: Vec<HookTrace>,
+    /// Position in `hooks` of the first match: the one `evaluate` returns.
+    pub winner: Option<usize>,
+}
+
+/// A loaded, verified policy.
+#[derive(Debug)]
+pub struct Policy {
+    program: VerifiedProgram,
+    trie: PathTrie,
+}
+
+impl Policy {
+    /// Loads an artifact (`.hkb` bytes): decoded and verified before use.
+    pub fn from_artifact(bytes: &[u8]) -> Result<Policy, LoadError> {
+        Ok(Policy::new(crate::artifact::load(bytes)?))
+    }
+
+    /// Compiles sources (YAML hook files, directive XML) into a policy.
+    /// Warnings are dropped; use [`Policy::from_compilation`] to see them.
+    pub fn from_sources(inputs: &[Input]) -> Result<Policy, LoadError> {
+        Policy::from_compilation(compile(inputs))
+    }
+
+    /// A policy from a finished compilation (errors become [`LoadError::Compile`]).
+    pub fn from_compilation(c: Compilation) -> Result<Policy, LoadError> {
+        let Some(policy) = c.policy else {
+            return Err(LoadError::Compile {
+                diagnostics: c.diagnostics.into_vec(),
+                sources: Box::new(c.sources),
+            });
+        };
+        let program = crate::lower::lower(&policy);
+        Ok(Policy::new(crate::verify::verify(program)?))
+    }
+
+    fn new(program: VerifiedProgram) -> Policy {
+        let trie = PathTrie::new(&program.program().paths);
+        Policy { program, trie }
+    }
+
+    /// The artifact bytes of this policy (deterministic).
+    pub fn to_artifact(&self) -> Vec<u8> {
+        crate::artifact::encode(self.program.program())
+    }
+
+    /// The verified program (for disassembly and tools).
+    pub fn program(&self) -> &Program {
+        self.program.program()
+    }
+
+    /// Every hook id, in evaluation order.
+    pub fn hook_ids(&self) -> impl Iterator<Item = &str> {
+        let p = self.program.program();
+        p.hooks.iter().map(move |h| p.string(h.id))
+    }
+
+    /// Overrides switching off the hooks with these ids.
+    pub fn overrides<'i, I: IntoIterator<Item = &'i str>>(
+        &self,
+        ids: I,
+    ) -> Result<Overrides, UnknownHook> {
+        let p = self.program.program();
+        let mut disabled = vec![0u64; p.hooks.len().div_ceil(64)];
+        for id in ids {
+            let pos = p
+                .hooks
+                .iter()
+                .position(|h| p.string(h.id) == id)
+                .ok_or_else(|| UnknownHook(id.to_owned()))?;
+            if let Some(word) = disabled.get_mut(pos / 64) {
+                *word |= 1 << (pos % 64);
+            }
+        }
+        Ok(Overrides { disabled })
+    }
+
+    /// The first match for `event` with the context as a `serde_json::Value`.
+    pub fn evaluate(&self, event: &str, ctx: &Value) -> Option<Match<'_>> {
+        self.evaluate_with(event, ctx, &Overrides::default())
+    }
+
+    /// [`Policy::evaluate`] with some hooks switched off.
+    pub fn evaluate_with(
+        &self,
+        event: &str,
+        ctx: &Value,
+        overrides: &Overrides,
+    ) -> Option<Match<'_>> {
+        let mut cache = PathCache::new(&self.program.program().paths, Source::Document(ctx));
+        self.first(event, &mut cache, overrides)
+    }
+
+    /// The first match for `event` with the context as JSON text: one pass
+    /// over the text extracts only the paths the policy reads.
+    pub fn evaluate_json(
+        &self,
+        event: &str,
+        json: &[u8],
+    ) -> Result<Option<Match<'_>>, ContextError> {
+        self.evaluate_json_with(event, json, &Overrides::default())
+    }
+
+    /// [`Policy::evaluate_json`] with some hooks switched off.
+    pub fn evaluate_json_with(
+        &self,
+        event: &str,
+        json: &[u8],
+        overrides: &Overrides,
+    ) -> Result<Option<Match<'_>>, ContextError> {
+        let paths = &self.program.program().paths;
+        let values = self.trie.extract(paths, json)?;
+        let mut cache = PathCache::new(paths, Source::Extracted(&values));
+        Ok(self.first(event, &mut cache, overrides))
+    }
+
+    /// Every match for `event`, in evaluation order (for observers).
+    pub fn evaluate_all(&self, event: &str, ctx: &Value, overrides: &Overrides) -> Vec<Match<'_>> {
+        let mut cache = PathCache::new(&self.program.program().paths, Source::Document(ctx));
+        self.all(event, &mut cache, overrides)
+    }
+
+    /// Every match for `event` from JSON text.
+    pub fn evaluate_all_json(
+        &self,
+        event: &str,
+        json: &[u8],
+        overrides: &Overrides,
+    ) -> Result<Vec<Match<'_>>, ContextError> {
+        let paths = &self.program.program().paths;
+        let values = self.trie.extract(paths, json)?;
+        let mut cache = PathCache::new(paths, Source::Extracted(&values));
+        Ok(self.all(event, &mut cache, overrides))
+    }
+
+    /// Evaluates every hook of `event` and records what happened to each.
+    pub fn explain(&self, event: &str, ctx: &Value, overrides: &Overrides) -> Trace {
+        let mut cache = PathCache::new(&self.program.program().paths, Source::Document(ctx));
+        self.trace(event, &mut cache, overrides)
+    }
+
+    /// [`Policy::explain`] from JSON text.
+    pub fn explain_json(
+        &self,
+        event: &str,
+        json: &[u8],
+        overrides: &Overrides,
+    ) -> Result<Trace, ContextError> {
+        let paths = &self.program.program().paths;
+        let values = self.trie.extract(paths, json)?;
+        let mut cache = PathCache::new(paths, Source::Extracted(&values));
+        Ok(self.trace(event, &mut cache, overrides))
+    }
+
+    // PERF: the no-match path allocates nothing: `hooks_for` borrows the
+    // index, `eval_hook` keeps its stack inline, the cache is on our stack.
+    fn first<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Option<Match<'p>> {
+        let p = self.program.program();
+        for &h in p.hooks_for(event) {
+            if overrides.is_disabled(h) {
+                continue;
+            }
+            if let Val::Bool(true) = vm::eval_hook(&self.program, h, cache, None) {
+                return Some(self.matched(h, cache));
+            }
+        }
+        None
+    }
+
+    fn all<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Vec<Match<'p>> {
+        let mut out = Vec::new();
+        for &h in self.program.program().hooks_for(event) {
+            if overrides.is_disabled(h) {
+                continue;
+            }
+            if let Val::Bool(true) = vm::eval_hook(&self.program, h, cache, None) {
+                out.push(self.matched(h, cache));
+            }
+        }
+        out
+    }
+
+    fn matched<'p: 'c, 'c>(&'p self, hook: u32, cache: &mut PathCache<'c>) -> Match<'p> {
+        let p = self.program.program();
+        let entry = p.hooks.get(hook as usize);
+        Match {
+            hook: entry.map_or("", |h| p.string(h.id)),
+            action: entry.map_or_else(Map::new, |h| {
+                vm::fill_action(&self.program, h.action, cache)
+            }),
+        }
+    }
+
+    fn trace<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Trace {
+        let p = self.program.program();
+        let mut hooks = Vec::new();
+        let mut winner = None;
+        for &h in p.hooks_for(event) {
+            let Some(entry) = p.hooks.get(h as usize) else {
+                continue;
+            };
+            let outcome = if overrides.is_disabled(h) {
+                Outcome::Disabled
+            } else {
+                let mut site = ErrorSite::default();
+                match vm::eval_hook(&self.program, h, cache, Some(&mut site)) {
+                    Val::Bool(true) => Outcome::Matched,
+                    Val::Bool(false) => Outcome::NotMatched,
+                    Val::Error(error) => Outcome::Error {
+                        error,
+                        at: site.op.and_then(|op| self.describe_op(op)),
+                    },
+                    other => Outcome::NotBool(other.to_json().unwrap_or(Value::Null)),
+                }
+            };
+            if outcome == Outcome::Matched && winner.is_none() {
+                winner = Some(hooks.len());
+            }
+            hooks.push(HookTrace {
+                hook: p.string(entry.id).to_owned(),
+                priority: entry.priority,
+                description: entry.description.map(|d| p.string(d).to_owned()),
+                outcome,
+            });
+        }
+        Trace {
+            event: event.to_owned(),
+            hooks,
+            winner,
+        }
+    }
+
+    /// What an instruction was doing, for explain output.
+    fn describe_op(&self, op: u32) -> Option<String> {
+        let p = self.program.program();
+        let path = |i: u32| {
+            p.paths
+                .get(i as usize)
+                .map(|path| format!("reading `{path}`"))
+        };
+        match p.code.get(op as usize)? {
+            Op::Path(i)
+            | Op::PathCmpConst { path: i, .. }
+            | Op::PathInSet { path: i, .. }
+            | Op::PathMatches { path: i, .. } => path(*i),
+            Op::Field(s) | Op::HasField(s) => Some(format!("selecting `{}`", p.string(*s))),
+            Op::Index => Some("indexing".to_owned()),
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem | Op::Neg => {
+                Some("in arithmetic".to_owned())
+            }
+            Op::Cmp(_) => Some("comparing".to_owned()),
+            Op::MacroStart { .. } | Op::MacroNext => Some("in a list macro".to_owned()),
+            other => Some(format!("at `{other:?}`")),
+        }
+    }
+}
+
+impl Trace {
+    /// The trace as JSON: `{"event", "hooks": [{"hook", "priority", "outcome", ...}], "winner"}`.
+    pub fn to_json(&self) -> Value {
+        let hooks: Vec<Value> = self
+            .hooks
+            .iter()
+            .map(|h| {
+                let mut m = Map::new();
+                m.insert("hook".into(), h.hook.clone().into());
+                m.insert("priority".into(), h.priority.into());
+                let (outcome, detail) = match &h.outcome {
+                    Outcome::Matched => ("matched", None),
+                    Outcome::NotMatched => ("not_matched", None),
+                    Outcome::Error { error, at } => (
+                        "error",
+                        Some(match at {
+                            Some(at) => format!("{error} {at}"),
+                            None => error.to_string(),
+                        }),
+                    ),
+                    Outcome::NotBool(v) => {
+                        ("not_bool", Some(format!("condition gave {v}, not a bool")))
+                    }
+                    Outcome::Disabled => ("disabled", None),
+                };
+                m.insert("outcome".into(), outcome.into());
+                if let Some(d) = detail {
+                    m.insert("why".into(), d.into());
+                }
+                if let Some(d) = &h.description {
+                    m.insert("description".into(), d.clone().into());
+                }
+                Value::Object(m)
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert("event".into(), self.event.clone().into());
+        m.insert("hooks".into(), Value::Array(hooks));
+        m.insert(
+            "winner".into(),
+            self.winner
+                .and_then(|w| self.hooks.get(w))
+                .map_or(Value::Null, |h| h.hook.clone().into()),
+        );
+        Value::Object(m)
+    }
+
+    /// The trace for people: one line per hook, then the result.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("event `{}`: {} hook(s)\n", self.event, self.hooks.len());
+        for (i, h) in self.hooks.iter().enumerate() {
+            let what = match &h.outcome {
+                Outcome::Matched if Some(i) == self.winner => {
+                    "matched (first match: this action is returned)".to_owned()
+                }
+                Outcome::Matched => "matched (an earlier hook matched first)".to_owned(),
+                Outcome::NotMatched => "not matched: condition is false".to_owned(),
+                Outcome::Error {
+                    error,
+                    at: Some(at),
+                } => format!("not matched: error ({error}) {at}"),
+                Outcome::Error { error, at: None } => format!("not matched: error ({error})"),
+                Outcome::NotBool(v) => format!("not matched: condition gave {v}, not a bool"),
+                Outcome::Disabled => "skipped: disabled for this call".to_owned(),
+            };
+            out.push_str(&format!(
+                "  {}. {} (priority {}): {what}\n",
+                i + 1,
+                h.hook,
+                h.priority
+            ));
+        }
+        match self.winner.and_then(|w| self.hooks.get(w)) {
+            Some(h) => out.push_str(&format!("result: {}\n", h.hook)),
+            None => out.push_str("result: no hook matched\n"),
+        }
+        out
+    }
+}
+
+/// Evaluates one expression against a context (for `hookc eval --expr`):
+/// parsed, resolved and type-checked against a free-form schema (any result
+/// type is allowed), lowered and verified like a policy, then run. The outer
+/// `Err` holds the diagnostics; the inner one the evaluation error.
+pub fn eval_expr(
+    text: &str,
+    ctx: &Value,
+) -> Result<Result<Value, EvalError>, (Vec<Diagnostic>, SourceMap)> {
+    let (policy, sources) = expr_policy(text)?;
+    let verified = crate::verify::verify(crate::lower::lower(&policy)).map_err(|e| {
+        let d = Diagnostic::new(
+            crate::diag::Code::ExprSyntax,
+            format!("internal error: {e}"),
+        );
+        (vec![d], sources.clone())
+    })?;
+    let mut cache = PathCache::new(&verified.program().paths, Source::Document(ctx));
+    Ok(match vm::eval_hook(&verified, 0, &mut cache, None) {
+        Val::Error(e) => Err(e),
+        v => Ok(v.to_json().unwrap_or(Value::Null)),
+    })
+}
+
+/// A one-hook policy whose condition is `text` (of any type).
+fn expr_policy(text: &str) -> Result<(crate::ir::Policy, SourceMap), (Vec<Diagnostic>, SourceMap)> {
+    use crate::diag::{Code, Diagnostics};
+    use crate::span::{Origin, Span};
+    let mut sources = SourceMap::new();
+    let file = sources.add("<expr>", text);
+    let mut diags = Diagnostics::new();
+    let mut paths = crate::path::PathTable::new();
+    let free_form = crate::doc::Node::from_json(
+        &serde_json::json!({"type": "object"}),
+        Span::new(file, 0, 0),
+    );
+    let schema = crate::schema::ContextSchema::from_node(&free_form, &mut diags);
+    let expr = match crate::syntax::parse(text, Origin::file_start(file)) {
+        Ok(ast) => crate::ast_to_ir::Resolver::new(&mut paths, &mut diags).resolve(&ast),
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
+    if let Some(e) = &expr {
+        let mut found = Diagnostics::new();
+        crate::typeck::check_condition(e, &schema, &paths, &mut found);
+        // An expression may have any type; only a condition must be a bool.
+        diags.extend(
+            found
+                .into_vec()
+                .into_iter()
+                .filter(|d| d.code != Code::NonBoolCondition),
+        );
+    }
+    let expr = match expr {
+        Some(e) if !diags.has_errors() => e,
+        _ => return Err((diags.into_vec(), sources)),
+    };
+    let span = Span::new(file, 0, text.len());
+    let hook = crate::ir::Hook {
+        id: "expr".to_owned(),
+        events: crate::ir::Events::Any,
+        priority: 0,
+        layer: crate::frontend::Layer::Directive,
+        condition: Some(expr),
+        action: crate::actions::Action {
+            kind: "continue".to_owned(),
+            params: Vec::new(),
+            span,
+        },
+        enabled: true,
+        description: None,
+        source_order: 0,
+        span,
+    };
+    let policy = crate::ir::Policy {
+        hooks: vec![hook],
+        paths,
+        schema,
+        action_types: crate::actions::ActionTypes::builtin(),
+    };
+    Ok((policy, sources))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Policy>();
+    }
+}
