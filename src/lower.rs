@@ -15,9 +15,13 @@
 //! [x, y]      [x] [y] MakeList(2)        (items not all constant)
 //! ```
 //!
-//! Like expr's compiler, [`Lowerer::emit`] returns the instruction's position
-//! and forward jumps are emitted with a placeholder target and patched once
-//! the target is known.
+//! Like expr's compiler, `emit` returns the instruction's position and
+//! forward jumps are emitted with a placeholder target and patched once the
+//! target is known.
+//!
+//! Long `&&`/`||` chains (a YAML `all:`/`any:` list is a left-nested chain as
+//! long as the list, which no depth limit bounds) are folded, lowered and
+//! dropped by loops along their left spine, not by recursion.
 //!
 //! Determinism: every table is filled in first-use order while walking the
 //! hooks in evaluation order; the `HashMap`s here are only looked up, never
@@ -39,12 +43,13 @@ use std::collections::{BTreeMap, HashMap};
 /// Smallest constant list that `in` looks up in a hashed set ([`Op::InSet`])
 /// instead of scanning it ([`Op::In`]).
 ///
-/// Why 8: a scan compares the probe with each item ([`value::eq`]: a kind
-/// check and a compare, a few ns each, stopping at a match), while a set
-/// lookup hashes the probe once (SipHash on a short string is ~15–25 ns) and
-/// then compares one candidate; the two cost about the same near 8 items,
-/// and from there the scan grows linearly while the lookup stays flat. Below
-/// it, the plain list also keeps the constant pool free of set entries.
+/// Why 8 (an estimate, not yet measured by a bench): a scan compares the
+/// probe with each item ([`value::eq`]: a kind check and a compare, a few ns
+/// each, stopping at a match), while a set lookup hashes the probe once
+/// (SipHash on a short string costs roughly what 5–10 such compares do) and
+/// then compares one candidate. Near 8 items the two cost about the same;
+/// past it the scan grows linearly while the lookup stays flat. Below it the
+/// plain list also keeps the set table empty.
 pub const SET_THRESHOLD: usize = 8;
 
 /// Lowers a checked policy. Only enabled hooks are emitted, in the policy's
@@ -80,10 +85,20 @@ struct Lowerer<'p> {
     regexes: HashMap<String, u32>,
     /// Const index → set index.
     sets: HashMap<u32, u32>,
+    // INVARIANT (exact max_stack): `depth` is the operand-stack height after
+    // the last emitted instruction along its fall-through path, and
+    // `max_depth` the largest height so far in this hook. Every other path
+    // (a taken short circuit, `Branch`'s error exit, an empty macro range)
+    // reaches its target at the height the fall-through path has there, so
+    // `max_depth` is the exact maximum. Maintained by `emit` (stack effects)
+    // and by `?:`, whose else code restarts from the height `Branch` left.
     /// Operand-stack depth after the last emitted instruction (this hook).
     depth: u32,
     /// Deepest `depth` so far (this hook).
     max_depth: u32,
+    // INVARIANT (binders): the number of macros whose body encloses the
+    // expression being emitted; `Var` converts the IR's outermost-first depth
+    // with it. Incremented around each macro body only.
     /// Macro binders in scope at the expression being lowered.
     binders: u32,
 }
@@ -185,6 +200,9 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Points the forward jump at `at` to `target`.
+    // INVARIANT (forward jumps): every placeholder is patched, once its
+    // target is emitted, to a position after itself and inside the hook (at
+    // most its `Return`).
     fn patch(&mut self, at: u32, target: u32) {
         if let Some(op) = self.prog.code.get_mut(at as usize) {
             match op {

@@ -6,11 +6,14 @@
 //! [`SmallVec`]s: no recursion, and no heap allocation for programs whose
 //! operand stack stays within [`INLINE_STACK`] values and whose macros nest
 //! at most [`INLINE_FRAMES`] deep (only list literals with computed items and
-//! `+` on strings or lists build values on the heap, as they must).
+//! `+` on strings or lists build values on the heap, as they must). One
+//! exception outside the VM's control: the `regex` crate allocates a search
+//! cache the first time a thread runs each regex, so an allocation count
+//! should be taken after a warm-up evaluation.
 //!
 //! Every operation is one of [`crate::value`]'s functions: the VM decides
 //! control flow only (short circuits, `?:`, macro iteration), so it agrees
-//! with the reference evaluator by construction. [`binary`] and [`unary`]
+//! with the reference evaluator by construction. `binary` and `unary`
 //! map the pure instructions to those functions; constant folding in
 //! [`crate::lower`] uses the same two functions, so a folded constant is
 //! exactly what the instruction would have computed.
@@ -61,6 +64,9 @@ pub struct ErrorSite {
 type Stack<'a> = SmallVec<[Val<'a>; INLINE_STACK]>;
 
 /// One running macro (`exists`, `all`, `exists_one`).
+// INVARIANT (frames): `frames` holds one frame per macro whose body is
+// running, innermost last: `MacroStart` pushes one only when it runs the body,
+// and the `MacroNext` that decides pops it. `Var(d)` reads `frames[len-1-d]`.
 struct Frame<'a> {
     /// Which macro.
     kind: MacroOp,

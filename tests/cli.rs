@@ -2,7 +2,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 fn hookc(args: &[&str]) -> Output {
@@ -135,5 +134,207 @@ fn compile_writes_to_a_file_and_refuses_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
-    assert!(!Path::new(&target).exists());
+}
+
+const ALL: [&str; 4] = [SEED[0], SEED[1], SEED[2], "examples/policy.xml"];
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hookc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn compiling_twice_gives_identical_bytes() {
+    let dir = temp_dir("twice");
+    let (a, b) = (dir.join("a.hkb"), dir.join("b.hkb"));
+    for out in [&a, &b] {
+        let mut args = vec!["compile"];
+        args.extend(ALL);
+        args.extend(["-o", out.to_str().unwrap()]);
+        let run = hookc(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    }
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert!(x.starts_with(b"HOOKCBC\0"));
+    assert_eq!(x, y);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_on_the_artifact_and_on_the_sources_prints_the_same() {
+    let dir = temp_dir("same");
+    let hkb = dir.join("p.hkb");
+    let mut args = vec!["compile"];
+    args.extend(ALL);
+    args.extend(["-o", hkb.to_str().unwrap()]);
+    assert_eq!(hookc(&args).status.code(), Some(0));
+    let ctx = dir.join("ctx.json");
+    std::fs::write(
+        &ctx,
+        r#"{"event": {"thread_id": "t1"}, "classification": {"category": "rate_limited"},
+            "error": {"code": "E9", "headers": {"retry-after": "30"}}}"#,
+    )
+    .unwrap();
+    for extra in [
+        &[][..],
+        &["--all"][..],
+        &["--explain"][..],
+        &["--explain", "--format", "json"][..],
+    ] {
+        let run = |policy: &[&str]| {
+            let mut args = vec!["eval"];
+            args.extend(policy);
+            args.extend(["--event", "error", "--context", ctx.to_str().unwrap()]);
+            args.extend(extra);
+            let out = hookc(&args);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            text(&out.stdout)
+        };
+        let from_sources = run(&ALL);
+        assert_eq!(from_sources, run(&[hkb.to_str().unwrap()]), "{extra:?}");
+        if extra.is_empty() {
+            let line: serde_json::Value = serde_json::from_str(&from_sources).unwrap();
+            assert_eq!(line["hook"], "rate_limit_backoff");
+            assert_eq!(line["action"]["parameters"]["retry_after"], "30");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_prints_null_when_nothing_matches_and_reads_stdin() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(["eval", SEED[0], "--event", "limit", "--context", "-"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"event": {}}"#)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "null\n");
+}
+
+#[test]
+fn replaying_an_event_log_prints_one_line_per_record() {
+    let dir = temp_dir("replay");
+    let log = dir.join("events.jsonl");
+    std::fs::write(
+        &log,
+        concat!(
+            r#"{"event": "limit", "context": {"event": {"limit_code": "turns"}}}"#, "\n",
+            r#"{"event": "error", "context": {"classification": {"category": "transient"}}}"#, "\n",
+            "\n",
+            r#"{"event": "context_window_pressure", "context": {"event": {"pressure_ratio": 0.5}}}"#, "\n",
+            "not json\n",
+        ),
+    )
+    .unwrap();
+    let out = hookc(&["eval", SEED[0], "--events", log.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a bad line makes the exit code 2"
+    );
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["hook"], "default_limit_escalation");
+    assert_eq!(lines[0]["action"]["timeout_seconds"], 3600);
+    assert_eq!(lines[1]["hook"], "default_transient_retry");
+    assert_eq!(lines[2], serde_json::Value::Null);
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("events.jsonl:5"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn disabling_a_hook_lets_the_next_one_win() {
+    let dir = temp_dir("disable");
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"classification": {"category": "rate_limited"}, "error": {"code": "E9"}, "event": {"thread_id": "t"}}"#).unwrap();
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend([
+        "--event",
+        "error",
+        "--context",
+        ctx.to_str().unwrap(),
+        "--disable",
+        "rate_limit_backoff",
+    ]);
+    let out = hookc(&args);
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        line["hook"],
+        "examples/seed000/directive_hooks.yaml#directive[0]"
+    );
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "no_such_hook"]);
+    let out = hookc(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no hook has the id `no_such_hook`"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn expr_prints_a_value_or_an_error() {
+    let run = |expr: &str| text(&hookc(&["eval", "--expr", expr]).stdout);
+    assert_eq!(run("1 + 2 * 3"), "7\n");
+    assert_eq!(run("[1, 'a'] + [true]"), "[1,\"a\",true]\n");
+    assert_eq!(run("1 / 0"), "{\"error\":\"division by zero\"}\n");
+    assert_eq!(run("x.y"), "{\"error\":\"no such key\"}\n");
+    let bad = hookc(&["eval", "--expr", "1 +"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("error[E0003]"));
+}
+
+#[test]
+fn disasm_lists_hooks_code_and_tables() {
+    let out = hookc(&["disasm", SEED[0]]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing = text(&out.stdout);
+    for needle in ["default_limit_escalation", "default_compaction", "Return"] {
+        assert!(
+            listing.contains(needle),
+            "{needle} missing from:\n{listing}"
+        );
+    }
+}
+
+#[test]
+fn a_damaged_artifact_is_a_clear_error() {
+    let dir = temp_dir("damaged");
+    let hkb = dir.join("p.hkb");
+    assert_eq!(
+        hookc(&["compile", SEED[0], "-o", hkb.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    let mut bytes = std::fs::read(&hkb).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&hkb, &bytes).unwrap();
+    let out = hookc(&["eval", hkb.to_str().unwrap(), "--event", "limit"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("checksum"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
