@@ -286,10 +286,11 @@ fn check_hook(
             }
             // Name the YAML node of each finding: the innermost condition node
             // containing it, else the hook's `condition`/`when`.
+            let nodes = NodeIndex::new(node_paths);
             for mut d in local.into_vec() {
                 if d.node_path.is_none() {
                     if let Some(hook_path) = &raw.node_path {
-                        let inner = d.span.and_then(|s| innermost(&node_paths, s));
+                        let inner = d.span.and_then(|s| nodes.innermost(s));
                         d = d.node(inner.unwrap_or_else(|| format!("{hook_path}.{suffix}")));
                     }
                 }
@@ -363,11 +364,49 @@ fn resolve_condition(
     }
 }
 
-/// The node path of the smallest recorded span containing `span`.
-fn innermost(node_paths: &[(Span, String)], span: Span) -> Option<String> {
-    node_paths
-        .iter()
-        .filter(|(s, _)| s.file == span.file && s.start <= span.start && span.end <= s.end)
-        .min_by_key(|(s, _)| s.end - s.start)
-        .map(|(_, p)| p.clone())
+/// The YAML nodes of one condition by span, to name the node a finding is
+/// in. Node spans nest (a YAML tree), so each has a parent, and a lookup is a
+/// binary search plus a walk up at most the nesting depth.
+struct NodeIndex {
+    /// `(span, node path, parent)`, sorted by start, then longest first.
+    nodes: Vec<(Span, String, Option<usize>)>,
+}
+
+impl NodeIndex {
+    fn new(mut paths: Vec<(Span, String)>) -> NodeIndex {
+        paths.sort_by(|(a, _), (b, _)| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        let mut nodes = Vec::with_capacity(paths.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (i, (span, path)) in paths.into_iter().enumerate() {
+            while let Some(&top) = open.last() {
+                if nodes
+                    .get(top)
+                    .is_some_and(|(s, _, _): &(Span, String, Option<usize>)| s.end >= span.end)
+                {
+                    break;
+                }
+                open.pop();
+            }
+            nodes.push((span, path, open.last().copied()));
+            open.push(i);
+        }
+        NodeIndex { nodes }
+    }
+
+    /// The node path of the smallest recorded span containing `span`.
+    fn innermost(&self, span: Span) -> Option<String> {
+        let last = self
+            .nodes
+            .partition_point(|(s, _, _)| s.start <= span.start)
+            .checked_sub(1)?;
+        let mut cur = Some(last);
+        while let Some(i) = cur {
+            let (s, path, parent) = self.nodes.get(i)?;
+            if s.file == span.file && s.start <= span.start && span.end <= s.end {
+                return Some(path.clone());
+            }
+            cur = *parent;
+        }
+        None
+    }
 }

@@ -110,26 +110,15 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
         },
         ExprKind::And(..) | ExprKind::Or(..) => {
             let is_and = matches!(e.kind, ExprKind::And(..));
-            // Flatten the left spine only: `a && b && c` parses as `(a && b) && c`.
+            // One list for a whole run of the same operator, however it is
+            // nested: `all` lists re-read into the same chains, so the
+            // output is stable.
             let mut items = Vec::new();
-            let mut cur = e;
-            loop {
-                match (&cur.kind, is_and) {
-                    (ExprKind::And(a, b), true) if !is_exists(a, b) => {
-                        items.push(tree(b, paths)?);
-                        cur = a;
-                    }
-                    (ExprKind::Or(a, b), false) => {
-                        items.push(tree(b, paths)?);
-                        cur = a;
-                    }
-                    _ => {
-                        items.push(tree(cur, paths)?);
-                        break;
-                    }
-                }
-            }
-            items.reverse();
+            flatten(e, is_and, &mut items);
+            let items = items
+                .into_iter()
+                .map(|i| tree(i, paths))
+                .collect::<Option<Vec<_>>>()?;
             let key = if is_and { "all" } else { "any" };
             Some(json!({ key: items }))
         }
@@ -172,6 +161,22 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
             Some(json!({"path": paths.get(*path)?.to_string(), "op": "matches", "value": schema}))
         }
         _ => None,
+    }
+}
+
+/// The operands of a run of `&&` (or `||`), left to right; an `exists`
+/// (`has(p) && p != null`) is one operand, not two.
+fn flatten<'e>(e: &'e Expr, is_and: bool, out: &mut Vec<&'e Expr>) {
+    match (&e.kind, is_and) {
+        (ExprKind::And(a, b), true) if !is_exists(a, b) => {
+            flatten(a, is_and, out);
+            flatten(b, is_and, out);
+        }
+        (ExprKind::Or(a, b), false) => {
+            flatten(a, is_and, out);
+            flatten(b, is_and, out);
+        }
+        _ => out.push(e),
     }
 }
 

@@ -239,11 +239,15 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         let line = match hookc::runtime::eval_expr(expr, &ctx) {
             Ok(Ok(v)) => v,
             Ok(Err(e)) => serde_json::json!({ "error": e.to_string() }),
-            Err((diags, sources)) => {
-                let refs: Vec<_> = diags.iter().collect();
+            Err(hookc::runtime::ExprError::Invalid {
+                diagnostics,
+                sources,
+            }) => {
+                let refs: Vec<_> = diagnostics.iter().collect();
                 eprint!("{}", render::human(&refs, &sources));
                 return Ok(ExitCode::from(1));
             }
+            Err(e) => return Err(e.to_string()),
         };
         print(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);

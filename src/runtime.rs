@@ -53,6 +53,23 @@ pub struct ContextError(#[from] serde_json::Error);
 #[error("no hook has the id `{0}`")]
 pub struct UnknownHook(pub String);
 
+/// Why `--expr` could not evaluate an expression.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ExprError {
+    /// The expression does not parse or type-check.
+    #[error("the expression has errors")]
+    Invalid {
+        /// Every diagnostic.
+        diagnostics: Vec<Diagnostic>,
+        /// The expression as a source, for rendering them.
+        sources: Box<SourceMap>,
+    },
+    /// Its program failed verification (a compiler bug: please report it).
+    #[error("the compiled expression failed verification: {0}")]
+    Verify(#[from] crate::verify::VerifyError),
+}
+
 /// The first matching hook of an event, with its action's templates filled.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Match<'p> {
@@ -488,86 +505,30 @@ impl Trace {
 
 /// Evaluates one expression against a context (for `hookc eval --expr`):
 /// parsed, resolved and type-checked against a free-form schema (any result
-/// type is allowed), lowered and verified like a policy, then run. The outer
-/// `Err` holds the diagnostics; the inner one the evaluation error.
-pub fn eval_expr(
-    text: &str,
-    ctx: &Value,
-) -> Result<Result<Value, EvalError>, (Vec<Diagnostic>, SourceMap)> {
-    let (policy, sources) = expr_policy(text)?;
-    let verified = crate::verify::verify(crate::lower::lower(&policy)).map_err(|e| {
-        let d = Diagnostic::new(
-            crate::diag::Code::ExprSyntax,
-            format!("internal error: {e}"),
-        );
-        (vec![d], sources.clone())
-    })?;
+/// type is allowed), lowered and verified like a policy, then run. The inner
+/// `Err` is the evaluation's error value.
+pub fn eval_expr(text: &str, ctx: &Value) -> Result<Result<Value, EvalError>, ExprError> {
+    use crate::expr_program::{compile_expr, Mode};
+    let mut sources = SourceMap::new();
+    let file = sources.add("<expr>", text);
+    debug_assert_eq!(file, crate::expr_program::EXPR_FILE);
+    let mut sink = crate::diag::Diagnostics::new();
+    let free_form = crate::doc::Node::from_json(
+        &serde_json::json!({"type": "object"}),
+        crate::span::Span::new(file, 0, 0),
+    );
+    let schema = crate::schema::ContextSchema::from_node(&free_form, &mut sink);
+    let compiled =
+        compile_expr(text, &schema, Mode::Value).map_err(|diagnostics| ExprError::Invalid {
+            diagnostics,
+            sources: Box::new(sources),
+        })?;
+    let verified = crate::verify::verify(crate::lower::lower(&compiled.policy()))?;
     let mut cache = PathCache::new(&verified.program().paths, Source::Document(ctx));
     Ok(match vm::eval_hook(&verified, 0, &mut cache, None) {
         Val::Error(e) => Err(e),
         v => Ok(v.to_json().unwrap_or(Value::Null)),
     })
-}
-
-/// A one-hook policy whose condition is `text` (of any type).
-fn expr_policy(text: &str) -> Result<(crate::ir::Policy, SourceMap), (Vec<Diagnostic>, SourceMap)> {
-    use crate::diag::{Code, Diagnostics};
-    use crate::span::{Origin, Span};
-    let mut sources = SourceMap::new();
-    let file = sources.add("<expr>", text);
-    let mut diags = Diagnostics::new();
-    let mut paths = crate::path::PathTable::new();
-    let free_form = crate::doc::Node::from_json(
-        &serde_json::json!({"type": "object"}),
-        Span::new(file, 0, 0),
-    );
-    let schema = crate::schema::ContextSchema::from_node(&free_form, &mut diags);
-    let expr = match crate::syntax::parse(text, Origin::file_start(file)) {
-        Ok(ast) => crate::ast_to_ir::Resolver::new(&mut paths, &mut diags).resolve(&ast),
-        Err(d) => {
-            diags.push(d);
-            None
-        }
-    };
-    if let Some(e) = &expr {
-        let mut found = Diagnostics::new();
-        crate::typeck::check_condition(e, &schema, &paths, &mut found);
-        // An expression may have any type; only a condition must be a bool.
-        diags.extend(
-            found
-                .into_vec()
-                .into_iter()
-                .filter(|d| d.code != Code::NonBoolCondition),
-        );
-    }
-    let expr = match expr {
-        Some(e) if !diags.has_errors() => e,
-        _ => return Err((diags.into_vec(), sources)),
-    };
-    let span = Span::new(file, 0, text.len());
-    let hook = crate::ir::Hook {
-        id: "expr".to_owned(),
-        events: crate::ir::Events::Any,
-        priority: 0,
-        layer: crate::frontend::Layer::Directive,
-        condition: Some(expr),
-        action: crate::actions::Action {
-            kind: "continue".to_owned(),
-            params: Vec::new(),
-            span,
-        },
-        enabled: true,
-        description: None,
-        source_order: 0,
-        span,
-    };
-    let policy = crate::ir::Policy {
-        hooks: vec![hook],
-        paths,
-        schema,
-        action_types: crate::actions::ActionTypes::builtin(),
-    };
-    Ok((policy, sources))
 }
 
 #[cfg(test)]

@@ -147,7 +147,7 @@ impl TreeResolver<'_> {
         Some(expr)
     }
 
-    /// `all`/`any`: fold left like `a && b && c`; empty `all` is true, empty `any` false.
+    /// `all`/`any`: see [`chain`].
     fn fold(&mut self, items: &Node, at: &str, depth: usize, is_all: bool) -> Option<Expr> {
         let Some(seq) = items.as_seq() else {
             self.diags.push(
@@ -166,19 +166,7 @@ impl TreeResolver<'_> {
             .map(|(i, c)| self.node(c, &format!("{at}[{i}]"), depth + 1))
             .collect();
         let converted: Vec<Expr> = converted.into_iter().collect::<Option<_>>()?;
-        let mut iter = converted.into_iter();
-        let Some(first) = iter.next() else {
-            return Some(Expr::constant(Const::Bool(is_all), items.span));
-        };
-        Some(iter.fold(first, |acc, next| {
-            let span = acc.span.to(next.span);
-            let kind = if is_all {
-                ExprKind::And(Box::new(acc), Box::new(next))
-            } else {
-                ExprKind::Or(Box::new(acc), Box::new(next))
-            };
-            Expr::new(kind, span)
-        }))
+        Some(chain(converted, is_all, items.span))
     }
 
     fn leaf(&mut self, node: &Node, at: &str) -> Option<Expr> {
@@ -263,6 +251,19 @@ impl TreeResolver<'_> {
             return None;
         };
         let value_at = format!("{at}.value");
+        if let Some(bad) = nonfinite_in_mapping(value, false) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::BadLiteral,
+                    "a mapping value cannot hold `.inf` or `.nan`",
+                )
+                .at(bad.span)
+                .node(value_at)
+                .label("not a JSON number")
+                .help("JSON objects hold finite numbers only; compare with a finite number"),
+            );
+            return None;
+        }
         let constant = || Expr::constant(const_of(value), value.span);
         let binary = |op: BinaryOp| ExprKind::Binary {
             op,
@@ -570,13 +571,57 @@ impl TreeResolver<'_> {
         if !ok {
             return None;
         }
-        let mut iter = parts.into_iter();
-        let Some(first) = iter.next() else {
-            return Some(Expr::constant(Const::Bool(true), span));
+        Some(chain(parts, true, span))
+    }
+}
+
+/// Lists up to this long fold to the left, exactly as the parser folds
+/// `a && b && c`, so that trees and `when`s of the same meaning give the same
+/// IR. (A `when` cannot chain more: the parser's depth limit counts each link.)
+const LEFT_FOLD_MAX: usize = 64;
+
+/// Joins conditions with `&&` (`is_and`) or `||`: empty is `true`/`false`; up
+/// to [`LEFT_FOLD_MAX`] items fold left; longer lists split in halves, so a
+/// 100,000-item `any:` is a tree of depth about 80, not 100,000 (every later
+/// pass recurses over the IR). `&&` and `||` are associative under CEL's
+/// commutative error absorption, so the shape never changes a result.
+fn chain(items: Vec<Expr>, is_and: bool, empty_span: Span) -> Expr {
+    let join = |a: Expr, b: Expr| {
+        let span = a.span.to(b.span);
+        let kind = if is_and {
+            ExprKind::And(Box::new(a), Box::new(b))
+        } else {
+            ExprKind::Or(Box::new(a), Box::new(b))
         };
-        Some(iter.fold(first, |acc, next| {
-            Expr::new(ExprKind::And(Box::new(acc), Box::new(next)), span)
-        }))
+        Expr::new(kind, span)
+    };
+    if items.len() > LEFT_FOLD_MAX {
+        let mut left = items;
+        let right = left.split_off(left.len() / 2);
+        return join(
+            chain(left, is_and, empty_span),
+            chain(right, is_and, empty_span),
+        );
+    }
+    let mut iter = items.into_iter();
+    match iter.next() {
+        None => Expr::constant(Const::Bool(is_and), empty_span),
+        Some(first) => iter.fold(first, join),
+    }
+}
+
+/// A non-finite number inside a mapping (at any depth), which a constant
+/// object cannot hold: constant objects are JSON.
+fn nonfinite_in_mapping(node: &Node, in_mapping: bool) -> Option<&Node> {
+    match &node.kind {
+        NodeKind::Float(f) if in_mapping && !f.is_finite() => Some(node),
+        NodeKind::Seq(items) => items
+            .iter()
+            .find_map(|n| nonfinite_in_mapping(n, in_mapping)),
+        NodeKind::Map(entries) => entries
+            .iter()
+            .find_map(|(_, n)| nonfinite_in_mapping(n, true)),
+        _ => None,
     }
 }
 
