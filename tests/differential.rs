@@ -12,18 +12,25 @@
 //!   resolve, type-check; expressions the checker rejects are skipped and
 //!   counted) and lowered, then evaluated on several random contexts
 //!   (missing keys, nulls, wrong kinds, ints at the `i64` limits, doubles
-//!   from `-0.0` to `1e300`, unicode strings). The two evaluators must give
-//!   the same value, strictly ([`reference::same_result`]: ints and doubles
-//!   apart, doubles bit for bit), or both an error.
-//! - `trees_and_when_expressions_agree`: random policies written twice,
-//!   once with condition trees and once with the equivalent `when`
-//!   expressions; both compile to the same IR, and give the same first match
-//!   and the same matches on random contexts, by the reference evaluator and
-//!   by the VM.
+//!   from `-0.0` to `1e300`, unicode strings). The VM (with and without
+//!   error tracing, and reading the context from JSON text) must give the
+//!   reference evaluator's value, strictly ([`reference::same_result`]: ints
+//!   and doubles apart, doubles bit for bit), or both an error. Every
+//!   instruction an expression can lower to must occur.
+//! - `trees_and_when_expressions_agree`: random policies (both layers,
+//!   priorities, event lists and `"*"`, disabled hooks) written twice, once
+//!   with condition trees and once with the equivalent `when` expressions.
+//!   Both compile to the same IR, and on random contexts give the same
+//!   matches in the same order by the reference evaluator and by the VM; the
+//!   runtime library (from a `Value`, from JSON text, reloaded from its
+//!   artifact, and its explain trace, hook by hook) agrees. Trees using what
+//!   `when` cannot say (`matches` schemas, object values) are compared
+//!   between the reference evaluator, the VM and the runtime only.
+//! - `the_iteration_budget_is_the_same_in_both_evaluators`: at its edge.
 //!
 //! Seeds are fixed, so every run tests the same cases; on a mismatch proptest
 //! shrinks the case and the message shows the expression, the context and
-//! both results. Run with `--nocapture` for statistics.
+//! all results. Run with `--nocapture` for statistics.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use hookc::bytecode::Op;
@@ -34,6 +41,7 @@ use hookc::expr_program::{compile_expr, Mode};
 use hookc::ir::Policy;
 use hookc::json_text::PathTrie;
 use hookc::reference;
+use hookc::runtime::{self, Outcome, Overrides};
 use hookc::schema::ContextSchema;
 use hookc::span::{FileId, Span};
 use hookc::value::Val;
@@ -1306,6 +1314,35 @@ fn vm_matches(prog: &VerifiedProgram, event: &str, ctx: &Value) -> Vec<String> {
         .collect()
 }
 
+fn ids(matches: Vec<runtime::Match<'_>>) -> Vec<String> {
+    matches.into_iter().map(|m| m.hook.to_owned()).collect()
+}
+
+/// What an explained hook's outcome says its condition gave.
+fn outcome_class(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::Matched => "true",
+        Outcome::NotMatched => "false",
+        Outcome::Error { .. } => "error",
+        Outcome::NotBool(_) => "non-bool",
+        Outcome::Disabled => "disabled",
+    }
+}
+
+/// What the reference evaluator says a hook's condition gives.
+fn reference_class(policy: &Policy, hook: &hookc::ir::Hook, ctx: &Value) -> &'static str {
+    let Some(cond) = &hook.condition else {
+        return "true";
+    };
+    let consts = reference::Constants::new(cond);
+    match reference::eval_with(cond, policy.paths(), ctx, &consts) {
+        Val::Bool(true) => "true",
+        Val::Bool(false) => "false",
+        Val::Error(_) => "error",
+        _ => "non-bool",
+    }
+}
+
 fn reference_matches(policy: &Policy, event: &str, ctx: &Value) -> Vec<String> {
     reference::all_matches(policy, event, ctx)
         .into_iter()
@@ -1367,24 +1404,74 @@ fn trees_and_when_expressions_agree() {
         let vb = pb
             .as_ref()
             .map(|pb| hookc::verify::verify(hookc::lower::lower(pb)).unwrap());
+        // The runtime library over the same sources, and over its own
+        // artifact.
+        let rt = runtime::Policy::from_sources(&[Input::new("trees.yaml", trees.clone())])
+            .map_err(|e| TestCaseError::fail(format!("runtime: {e}")))?;
+        let rt_loaded = runtime::Policy::from_artifact(&rt.to_artifact())
+            .map_err(|e| TestCaseError::fail(format!("artifact: {e}")))?;
+        let none = Overrides::default();
         for ctx in &contexts {
+            // Read back from text, so that every route reads the same numbers.
+            let text = ctx.to_string();
+            let ctx: Value = serde_json::from_str(&text).unwrap();
+            let ctx = &ctx;
             for event in ["e1", "e2", "e3"] {
                 bump(&evaluations);
                 let mut answers = vec![
                     ("reference, trees", reference_matches(&pa, event, ctx)),
                     ("VM, trees", vm_matches(&va, event, ctx)),
+                    (
+                        "runtime, all",
+                        ids(rt.evaluate_all(event, ctx, &none)),
+                    ),
+                    (
+                        "runtime, all, JSON text",
+                        ids(rt.evaluate_all_json(event, text.as_bytes(), &none).unwrap()),
+                    ),
                 ];
                 if let (Some(pb), Some(vb)) = (&pb, &vb) {
                     answers.push(("reference, whens", reference_matches(pb, event, ctx)));
                     answers.push(("VM, whens", vm_matches(vb, event, ctx)));
                 }
-                let first = reference::first_match(&pa, event, ctx).map(|h| h.id.clone());
-                let expected = &answers[0].1;
-                if first.as_ref() != expected.first()
-                    || answers.iter().any(|(_, got)| got != expected)
+                let expected = answers[0].1.clone();
+                let firsts = [
+                    ("reference", reference::first_match(&pa, event, ctx).map(|h| h.id.clone())),
+                    ("runtime", rt.evaluate(event, ctx).map(|m| m.hook.to_owned())),
+                    (
+                        "runtime, JSON text",
+                        rt.evaluate_json(event, text.as_bytes())
+                            .unwrap()
+                            .map(|m| m.hook.to_owned()),
+                    ),
+                    (
+                        "runtime from its artifact",
+                        rt_loaded.evaluate(event, ctx).map(|m| m.hook.to_owned()),
+                    ),
+                ];
+                let trace = rt.explain(event, ctx, &none);
+                let outcomes: Vec<(String, &str)> = trace
+                    .hooks
+                    .iter()
+                    .map(|h| (h.hook.clone(), outcome_class(&h.outcome)))
+                    .collect();
+                let reference_outcomes: Vec<(String, &str)> = pa
+                    .hooks()
+                    .iter()
+                    .filter(|h| h.enabled && h.events.includes(event))
+                    .map(|h| (h.id.clone(), reference_class(&pa, h, ctx)))
+                    .collect();
+                let winner = trace
+                    .winner
+                    .and_then(|i| trace.hooks.get(i))
+                    .map(|h| h.hook.clone());
+                if answers.iter().any(|(_, got)| *got != expected)
+                    || firsts.iter().any(|(_, got)| got.as_ref() != expected.first())
+                    || winner.as_ref() != expected.first()
+                    || outcomes != reference_outcomes
                 {
                     return Err(TestCaseError::fail(format!(
-                        "event {event}, context {ctx}: the evaluations disagree: {answers:?} (first match {first:?})\n{trees}\n{whens}"
+                        "event {event}, context {ctx}: the evaluations disagree:\n  {answers:?}\n  first: {firsts:?}\n  explain: {outcomes:?}, winner {winner:?}\n  reference: {reference_outcomes:?}\n{trees}\n{whens}"
                     )));
                 }
             }
@@ -1406,12 +1493,11 @@ fn trees_and_when_expressions_agree() {
 
 /// A double in a context read from JSON text is the double its digits name,
 /// so it equals the same digits written as a literal (which hookc's lexer
-/// reads exactly). Ignored: `serde_json` without its `float_roundtrip`
-/// feature reads some doubles one ULP off (here `-1.493833152347211e+260`
-/// becomes `-1.4938331523472111e+260`), found by the test above; enabling
-/// the feature on the `serde_json` dependency fixes it.
+/// reads exactly). Regression: `serde_json` without its `float_roundtrip`
+/// feature read some doubles one ULP off (`-1.493833152347211e+260` became
+/// `-1.4938331523472111e+260`), found by the test above; hookc enables the
+/// feature.
 #[test]
-#[ignore = "needs serde_json's `float_roundtrip` feature"]
 fn doubles_read_from_json_text_equal_their_literals() {
     let schema = schema();
     for digits in [
