@@ -53,11 +53,13 @@
 pub mod actions;
 pub mod artifact;
 pub mod ast_to_ir;
+pub mod bench;
 pub mod bytecode;
 pub mod compile;
 pub mod context;
 pub mod diag;
 pub mod disasm;
+pub mod dispatch;
 pub mod doc;
 pub mod emit;
 pub mod expr_program;

@@ -15,6 +15,7 @@ use crate::bytecode::{Op, Program};
 use crate::compile::{compile, Compilation, Input};
 use crate::context::{PathCache, Source};
 use crate::diag::Diagnostic;
+use crate::dispatch::{Plans, Step};
 use crate::json_text::PathTrie;
 use crate::span::SourceMap;
 use crate::value::{EvalError, Val};
@@ -161,6 +162,7 @@ pub struct Trace {
 pub struct Policy {
     program: VerifiedProgram,
     trie: PathTrie,
+    plans: Plans,
 }
 
 impl Policy {
@@ -189,7 +191,12 @@ impl Policy {
 
     fn new(program: VerifiedProgram) -> Policy {
         let trie = PathTrie::new(&program.program().paths);
-        Policy { program, trie }
+        let plans = Plans::new(program.program());
+        Policy {
+            program,
+            trie,
+            plans,
+        }
     }
 
     /// The artifact bytes of this policy (deterministic).
@@ -314,15 +321,46 @@ impl Policy {
         overrides: &Overrides,
     ) -> Option<Match<'p>> {
         let p = self.program.program();
-        for &h in p.hooks_for(event) {
-            if overrides.is_disabled(h) {
-                continue;
-            }
-            if let Val::Bool(true) = vm::eval_hook(&self.program, h, cache, None) {
-                return Some(self.matched(h, cache));
+        for step in self.plans.for_event(p, event) {
+            match *step {
+                Step::Hook(h) => {
+                    if let Some(m) = self.try_hook(h, cache, overrides) {
+                        return Some(m);
+                    }
+                }
+                Step::Dispatch { path, table } => {
+                    // Only hooks requiring the path's actual value can match
+                    // (see `dispatch`); they run in full, in order.
+                    let value = cache.get(path).map_or(Val::Null, Val::from_json);
+                    let candidates = self
+                        .plans
+                        .table(table)
+                        .map_or(&[][..], |t| t.candidates(&value));
+                    for &h in candidates {
+                        if let Some(m) = self.try_hook(h, cache, overrides) {
+                            return Some(m);
+                        }
+                    }
+                }
             }
         }
         None
+    }
+
+    #[inline]
+    fn try_hook<'p: 'c, 'c>(
+        &'p self,
+        h: u32,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Option<Match<'p>> {
+        if overrides.is_disabled(h) {
+            return None;
+        }
+        match vm::eval_hook(&self.program, h, cache, None) {
+            Val::Bool(true) => Some(self.matched(h, cache)),
+            _ => None,
+        }
     }
 
     fn all<'p: 'c, 'c>(
