@@ -6,6 +6,10 @@
 //! `serde_json::Value` the caller built, or the values that
 //! [`crate::json_text`] extracted from JSON text in one pass (only the paths
 //! the program reads; everything else is skipped without building values).
+//!
+//! With a [`PathPlan`] (built once per program), resolution also shares
+//! prefixes: `error.code` and `error.message` look `error` up once, in a slot
+//! of its own, and walk one step each from there.
 
 use crate::path::{Path, Step};
 use serde_json::Value;
@@ -38,37 +42,204 @@ enum Slot<'a> {
 /// Path values of one evaluation.
 #[derive(Debug)]
 pub struct PathCache<'a> {
-    paths: &'a [Path],
+    layout: Layout<'a>,
     source: Source<'a>,
     slots: SmallVec<[Slot<'a>; INLINE_PATHS]>,
 }
 
+/// How a document is walked.
+#[derive(Debug, Clone, Copy)]
+enum Layout<'a> {
+    /// Every path from the document's root.
+    Flat(&'a [Path]),
+    /// Through shared prefixes.
+    Shared(&'a PathPlan),
+}
+
 impl<'a> PathCache<'a> {
-    /// A cache over a program's paths and a source.
+    /// A cache over a program's paths and a source; each path is walked from
+    /// the document's root.
     pub fn new(paths: &'a [Path], source: Source<'a>) -> PathCache<'a> {
-        let mut slots = SmallVec::new();
-        slots.resize(paths.len(), Slot::Unknown);
+        PathCache::with_layout(Layout::Flat(paths), paths.len(), source)
+    }
+
+    /// A cache that walks through the shared prefixes of `plan`.
+    pub fn with_plan(plan: &'a PathPlan, source: Source<'a>) -> PathCache<'a> {
+        let slots = match source {
+            Source::Document(_) => plan.nodes.len(),
+            Source::Extracted(_) => plan.path_count,
+        };
+        PathCache::with_layout(Layout::Shared(plan), slots, source)
+    }
+
+    fn with_layout(layout: Layout<'a>, slots: usize, source: Source<'a>) -> PathCache<'a> {
+        let mut s = SmallVec::new();
+        s.resize(slots, Slot::Unknown);
         PathCache {
-            paths,
+            layout,
             source,
-            slots,
+            slots: s,
         }
     }
 
     /// The value at path `id`, or `None` if it does not resolve (or `id` is
     /// not a path of the program).
     pub fn get(&mut self, id: u32) -> Option<&'a Value> {
-        let slot = self.slots.get_mut(id as usize)?;
-        if let Slot::Known(v) = slot {
+        if let Slot::Known(v) = self.slots.get(id as usize)? {
             return *v;
         }
-        let v = match self.source {
-            Source::Document(doc) => self.paths.get(id as usize).and_then(|p| resolve(doc, p)),
-            Source::Extracted(values) => values.get(id as usize).and_then(Option::as_ref),
+        let v = match (self.source, self.layout) {
+            (Source::Extracted(values), _) => values.get(id as usize).and_then(Option::as_ref),
+            (Source::Document(doc), Layout::Flat(paths)) => {
+                paths.get(id as usize).and_then(|p| resolve(doc, p))
+            }
+            (Source::Document(doc), Layout::Shared(plan)) => {
+                let node = plan.nodes.get(id as usize)?;
+                // INVARIANT: a node's parent has a smaller depth, so this
+                // recursion is bounded by the path's length.
+                let base = match node.parent {
+                    Some(parent) => self.get(parent),
+                    None => Some(doc),
+                };
+                base.and_then(|b| walk(b, &node.steps))
+            }
         };
-        *slot = Slot::Known(v);
+        if let Some(slot) = self.slots.get_mut(id as usize) {
+            *slot = Slot::Known(v);
+        }
         v
     }
+}
+
+/// One step of a path, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum OwnedStep {
+    Field(String),
+    Index(i64),
+}
+
+/// The paths of a program arranged to share prefixes: node `i < n` is path
+/// `i`; the nodes after them are prefixes that two or more paths share. Each
+/// node is reached from its nearest kept ancestor (or the root) by a few
+/// steps.
+#[derive(Debug, Clone, Default)]
+pub struct PathPlan {
+    nodes: Vec<PlanNode>,
+    path_count: usize,
+}
+
+#[derive(Debug, Clone)]
+struct PlanNode {
+    parent: Option<u32>,
+    steps: Vec<OwnedStep>,
+}
+
+impl PathPlan {
+    /// The plan of a program's paths.
+    pub fn new(paths: &[Path]) -> PathPlan {
+        // A trie of every path's steps.
+        #[derive(Default)]
+        struct Trie {
+            children: Vec<(OwnedStep, usize)>,
+            end: Option<u32>,
+        }
+        let mut trie: Vec<Trie> = vec![Trie::default()];
+        for (i, path) in paths.iter().enumerate() {
+            let mut at = 0usize;
+            for step in path.steps() {
+                let owned = match step {
+                    Step::Field(f) => OwnedStep::Field(f.to_owned()),
+                    Step::Index(i) => OwnedStep::Index(i),
+                };
+                let existing = trie.get(at).and_then(|t| {
+                    t.children
+                        .iter()
+                        .find(|(s, _)| *s == owned)
+                        .map(|(_, c)| *c)
+                });
+                at = match existing {
+                    Some(c) => c,
+                    None => {
+                        trie.push(Trie::default());
+                        let child = trie.len() - 1;
+                        if let Some(t) = trie.get_mut(at) {
+                            t.children.push((owned, child));
+                        }
+                        child
+                    }
+                };
+            }
+            if let Some(t) = trie.get_mut(at) {
+                t.end = Some(u32::try_from(i).unwrap_or(u32::MAX));
+            }
+        }
+        // Keep path ends and branching prefixes; everything else is a step.
+        let mut nodes: Vec<Option<PlanNode>> = vec![None; paths.len()];
+        let mut extra: Vec<PlanNode> = Vec::new();
+        let mut stack: Vec<(usize, Option<u32>, Vec<OwnedStep>)> = Vec::new();
+        if let Some(root) = trie.first() {
+            for (step, child) in &root.children {
+                stack.push((*child, None, vec![step.clone()]));
+            }
+        }
+        while let Some((at, parent, steps)) = stack.pop() {
+            let Some(t) = trie.get(at) else { continue };
+            let kept = match t.end {
+                Some(id) => Some(id),
+                None if t.children.len() >= 2 => {
+                    let id = u32::try_from(paths.len() + extra.len()).unwrap_or(u32::MAX);
+                    extra.push(PlanNode {
+                        parent,
+                        steps: steps.clone(),
+                    });
+                    Some(id)
+                }
+                None => None,
+            };
+            let (next_parent, base) = match kept {
+                Some(id) => {
+                    if let Some(slot) = t.end.and_then(|e| nodes.get_mut(e as usize)) {
+                        *slot = Some(PlanNode {
+                            parent,
+                            steps: steps.clone(),
+                        });
+                    }
+                    (Some(id), Vec::new())
+                }
+                None => (parent, steps),
+            };
+            for (step, child) in &t.children {
+                let mut s = base.clone();
+                s.push(step.clone());
+                stack.push((*child, next_parent, s));
+            }
+        }
+        let mut all: Vec<PlanNode> = nodes
+            .into_iter()
+            .map(|n| {
+                n.unwrap_or(PlanNode {
+                    parent: None,
+                    steps: Vec::new(),
+                })
+            })
+            .collect();
+        all.extend(extra);
+        PathPlan {
+            nodes: all,
+            path_count: paths.len(),
+        }
+    }
+}
+
+fn walk<'a>(mut cur: &'a Value, steps: &[OwnedStep]) -> Option<&'a Value> {
+    for step in steps {
+        cur = match (step, cur) {
+            (OwnedStep::Field(name), Value::Object(map)) => map.get(name.as_str())?,
+            (OwnedStep::Index(i), Value::Array(items)) => items.get(usize::try_from(*i).ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
 }
 
 /// Walks a path through a document: fields of objects, indexes of arrays.
@@ -112,6 +283,45 @@ mod tests {
         assert_eq!(cache.get(9), None);
         // Second lookups come from the slots.
         assert_eq!(cache.get(0), Some(&json!("30")));
+    }
+
+    #[test]
+    fn shared_prefixes_resolve_like_flat_paths() {
+        let f = |s: &str| Segment::Field(s.to_owned());
+        let paths = vec![
+            Path::root("error").child(f("code")),
+            Path::root("error")
+                .child(f("headers"))
+                .child(f("retry-after")),
+            Path::root("error").child(f("headers")).child(f("x")),
+            Path::root("error"),
+            Path::root("items").child(Segment::Index(1)).child(f("a")),
+            Path::root("items").child(Segment::Index(1)).child(f("b")),
+            Path::root("n"),
+            Path::root("n").child(f("deeper")),
+        ];
+        let plan = PathPlan::new(&paths);
+        // `error.headers` and `items[1]` are shared prefixes with slots of their own.
+        assert_eq!(plan.nodes.len(), paths.len() + 2);
+        let docs = [
+            json!({"error": {"code": 1, "headers": {"retry-after": "30", "x": null}}, "items": [0, {"a": 1, "b": 2}], "n": 3}),
+            json!({"error": "flat", "items": [], "n": {"deeper": true}}),
+            json!([1, 2]),
+        ];
+        for doc in &docs {
+            let mut flat = PathCache::new(&paths, Source::Document(doc));
+            let mut shared = PathCache::with_plan(&plan, Source::Document(doc));
+            // Ask in both orders so prefixes are sometimes already cached.
+            for id in (0..paths.len()).chain((0..paths.len()).rev()) {
+                let id = u32::try_from(id).unwrap();
+                assert_eq!(
+                    flat.get(id),
+                    shared.get(id),
+                    "{doc} path {}",
+                    paths[id as usize]
+                );
+            }
+        }
     }
 
     #[test]

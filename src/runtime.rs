@@ -13,7 +13,7 @@
 
 use crate::bytecode::{Op, Program};
 use crate::compile::{compile, Compilation, Input};
-use crate::context::{PathCache, Source};
+use crate::context::{PathCache, PathPlan, Source};
 use crate::diag::Diagnostic;
 use crate::dispatch::{Plans, Step};
 use crate::json_text::PathTrie;
@@ -163,6 +163,7 @@ pub struct Policy {
     program: VerifiedProgram,
     trie: PathTrie,
     plans: Plans,
+    paths: PathPlan,
 }
 
 impl Policy {
@@ -192,10 +193,12 @@ impl Policy {
     fn new(program: VerifiedProgram) -> Policy {
         let trie = PathTrie::new(&program.program().paths);
         let plans = Plans::new(program.program());
+        let paths = PathPlan::new(&program.program().paths);
         Policy {
             program,
             trie,
             plans,
+            paths,
         }
     }
 
@@ -247,7 +250,7 @@ impl Policy {
         ctx: &Value,
         overrides: &Overrides,
     ) -> Option<Match<'_>> {
-        let mut cache = PathCache::new(&self.program.program().paths, Source::Document(ctx));
+        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
         self.first(event, &mut cache, overrides)
     }
 
@@ -270,13 +273,13 @@ impl Policy {
     ) -> Result<Option<Match<'_>>, ContextError> {
         let paths = &self.program.program().paths;
         let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::new(paths, Source::Extracted(&values));
+        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
         Ok(self.first(event, &mut cache, overrides))
     }
 
     /// Every match for `event`, in evaluation order (for observers).
     pub fn evaluate_all(&self, event: &str, ctx: &Value, overrides: &Overrides) -> Vec<Match<'_>> {
-        let mut cache = PathCache::new(&self.program.program().paths, Source::Document(ctx));
+        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
         self.all(event, &mut cache, overrides)
     }
 
@@ -289,13 +292,13 @@ impl Policy {
     ) -> Result<Vec<Match<'_>>, ContextError> {
         let paths = &self.program.program().paths;
         let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::new(paths, Source::Extracted(&values));
+        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
         Ok(self.all(event, &mut cache, overrides))
     }
 
     /// Evaluates every hook of `event` and records what happened to each.
     pub fn explain(&self, event: &str, ctx: &Value, overrides: &Overrides) -> Trace {
-        let mut cache = PathCache::new(&self.program.program().paths, Source::Document(ctx));
+        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
         self.trace(event, &mut cache, overrides)
     }
 
@@ -308,7 +311,7 @@ impl Policy {
     ) -> Result<Trace, ContextError> {
         let paths = &self.program.program().paths;
         let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::new(paths, Source::Extracted(&values));
+        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
         Ok(self.trace(event, &mut cache, overrides))
     }
 
