@@ -130,18 +130,23 @@ impl PathTrie {
     ) -> Result<Vec<Option<Value>>, serde_json::Error> {
         let mut out: Vec<Option<Value>> = vec![None; self.count];
         let mut de = serde_json::Deserializer::from_slice(text);
+        let mut below = false;
         Seed {
             node: &self.root,
             out: &mut out,
+            built_above_paths: &mut below,
         }
         .deserialize(&mut de)?;
         de.end()?;
-        // Paths below a built value: resolve them from it.
-        for (i, path) in paths.iter().enumerate() {
-            if out.get(i).is_some_and(Option::is_none) {
-                if let Some(v) = self.below_built(path, &out) {
-                    if let Some(slot) = out.get_mut(i) {
-                        *slot = Some(v);
+        // Paths below a value that was built whole: resolve them from it.
+        // (Rare: only when the program reads both `a` and `a.b`.)
+        if below {
+            for (i, path) in paths.iter().enumerate() {
+                if out.get(i).is_some_and(Option::is_none) {
+                    if let Some(v) = self.below_built(path, &out) {
+                        if let Some(slot) = out.get_mut(i) {
+                            *slot = Some(v);
+                        }
                     }
                 }
             }
@@ -150,14 +155,14 @@ impl PathTrie {
     }
 
     /// A path that continues below a node whose value was built whole: find
-    /// the deepest built prefix and resolve the rest inside it.
+    /// the shallowest built prefix and resolve the rest inside it.
     fn below_built(&self, path: &Path, out: &[Option<Value>]) -> Option<Value> {
-        let steps: Vec<Step<'_>> = path.steps().collect();
         let mut node = &self.root;
-        for (depth, step) in steps.iter().enumerate() {
+        let mut steps = path.steps();
+        while let Some(step) = steps.next() {
             node = match step {
                 Step::Field(name) => node.field(name)?,
-                Step::Index(i) => node.index(usize::try_from(*i).ok()?)?,
+                Step::Index(i) => node.index(usize::try_from(i).ok()?)?,
             };
             let built = node
                 .ends
@@ -165,11 +170,11 @@ impl PathTrie {
                 .find_map(|&e| out.get(e as usize).and_then(Option::as_ref));
             if let Some(value) = built {
                 let mut cur = value;
-                for rest in steps.get(depth + 1..)? {
+                for rest in steps {
                     cur = match (rest, cur) {
-                        (Step::Field(name), Value::Object(map)) => map.get(*name)?,
+                        (Step::Field(name), Value::Object(map)) => map.get(name)?,
                         (Step::Index(i), Value::Array(items)) => {
-                            items.get(usize::try_from(*i).ok()?)?
+                            items.get(usize::try_from(i).ok()?)?
                         }
                         _ => return None,
                     };
@@ -185,6 +190,8 @@ impl PathTrie {
 struct Seed<'t, 'o> {
     node: &'t Node,
     out: &'o mut Vec<Option<Value>>,
+    /// Set when a value was built at a node that other paths continue below.
+    built_above_paths: &'o mut bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
@@ -195,6 +202,9 @@ impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
             // A path ends here: build this value (paths below it are resolved
             // from it afterwards).
             let value = Value::deserialize(de)?;
+            if !self.node.is_leafless() {
+                *self.built_above_paths = true;
+            }
             for &e in &self.node.ends {
                 if let Some(slot) = self.out.get_mut(e as usize) {
                     *slot = Some(value.clone());
@@ -228,6 +238,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                     map.next_value_seed(Seed {
                         node: child,
                         out: self.out,
+                        built_above_paths: self.built_above_paths,
                     })?
                 }
                 None => {
@@ -246,6 +257,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                     .next_element_seed(Seed {
                         node: child,
                         out: self.out,
+                        built_above_paths: self.built_above_paths,
                     })?
                     .is_some(),
                 None => seq.next_element::<IgnoredAny>()?.is_some(),
