@@ -55,6 +55,52 @@ enum Command {
         #[arg(required = true)]
         policy: Vec<PathBuf>,
     },
+    /// Benchmark a policy on your own contexts: ns per evaluation (median,
+    /// p99) and evaluations per second, per context.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("cases").required(true).args(["contexts", "events"])))]
+struct BenchArgs {
+    /// The policy: one artifact (`.hkb`) or policy sources.
+    #[arg(required = true)]
+    policy: Vec<PathBuf>,
+    /// A directory of contexts: every `*.json` file in it, by name. Each is an
+    /// event record `{"event": E, "context": {...}}` or a bare context (then
+    /// `--event` is required).
+    #[arg(long, value_name = "DIR")]
+    contexts: Option<PathBuf>,
+    /// A recorded event log, one `{"event": E, "context": {...}}` per line;
+    /// each line is a case (`line N`).
+    #[arg(long, value_name = "LOG.jsonl", conflicts_with = "event")]
+    events: Option<PathBuf>,
+    /// The event of the bare contexts in `--contexts`.
+    #[arg(long)]
+    event: Option<String>,
+    /// Which runtime call is timed.
+    #[arg(long, value_enum, default_value_t = BenchMode::Json)]
+    mode: BenchMode,
+    /// Seconds of measurement per case (after a warm-up of a tenth of that,
+    /// at most 0.1 s).
+    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
+    time_per_case: f64,
+    /// A short run (CI): `--time-per-case 0.1`.
+    #[arg(long, conflicts_with = "time_per_case")]
+    quick: bool,
+    /// Print one JSON document instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BenchMode {
+    /// `Policy::evaluate_json` on the context text (what other languages and
+    /// the CLI do; extraction included).
+    Json,
+    /// `Policy::evaluate` on a parsed `serde_json::Value` (embedding in Rust;
+    /// parsing not included).
+    Value,
 }
 
 #[derive(clap::Args)]
@@ -184,7 +230,105 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             print(&hookc::disasm::disassemble(policy.program()))?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Bench(args) => bench(args),
     }
+}
+
+fn bench(args: BenchArgs) -> Result<ExitCode, String> {
+    use hookc::bench::{Case, Mode, Settings, TerminalProgress};
+    let secs = if args.quick { 0.1 } else { args.time_per_case };
+    if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
+        return Err(format!(
+            "--time-per-case must be more than 0 and at most 3600 seconds, not {secs}"
+        ));
+    }
+    let policy = load_policy(&args.policy)?;
+    let mut cases = Vec::new();
+    if let Some(dir) = &args.contexts {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read the directory `{}`: {e}", dir.display()))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| format!("cannot read the directory `{}`: {e}", dir.display()))?;
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "json") && path.is_file() {
+                files.push(path);
+            }
+        }
+        files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+        if files.is_empty() {
+            return Err(format!("`{}` has no `*.json` files", dir.display()));
+        }
+        for path in files {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read(&path)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            let value: serde_json::Value = serde_json::from_slice(&text)
+                .map_err(|e| format!("`{}`: not valid JSON: {e}", path.display()))?;
+            // An event record has exactly the keys `event` (a string) and
+            // `context`; anything else is a bare context.
+            let record = value.as_object().and_then(|o| {
+                let event = o.get("event")?.as_str()?;
+                let context = o.get("context")?;
+                (o.len() == 2).then(|| (event.to_owned(), context.clone()))
+            });
+            cases.push(match (record, &args.event) {
+                (Some((event, context)), _) => Case::from_value(name, event, context),
+                (None, Some(event)) => Case {
+                    name,
+                    event: event.clone(),
+                    text,
+                    value,
+                },
+                (None, None) => {
+                    return Err(format!(
+                        "`{}` is a bare context (not {{\"event\": E, \"context\": {{...}}}}): \
+                         give its event with --event",
+                        path.display()
+                    ))
+                }
+            });
+        }
+    }
+    if let Some(log) = &args.events {
+        let text = std::fs::read_to_string(log)
+            .map_err(|e| format!("cannot read `{}`: {e}", log.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let rec = serde_json::from_str::<LogLine>(line)
+                .map_err(|e| format!("{}:{}: not an event record ({e})", log.display(), n + 1))?;
+            cases.push(Case::from_value(
+                format!("line {}", n + 1),
+                rec.event,
+                rec.context,
+            ));
+        }
+        if cases.is_empty() {
+            return Err(format!("`{}` has no event records", log.display()));
+        }
+    }
+    let mode = match args.mode {
+        BenchMode::Json => Mode::Json,
+        BenchMode::Value => Mode::Value,
+    };
+    let settings = Settings::new(mode, std::time::Duration::from_secs_f64(secs));
+    if !hookc::bench::optimized_build() && !args.json {
+        eprintln!("note: this hookc is a debug build; build with --release for meaningful numbers");
+    }
+    let report = hookc::bench::run(&policy, &cases, &settings, &mut TerminalProgress::new())
+        .map_err(|e| e.to_string())?;
+    if args.json {
+        print(&format!("{:#}\n", report.to_json()))?;
+    } else {
+        print(&report.to_table())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes to standard output.
