@@ -16,8 +16,9 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 /// How many path slots live on the stack before the cache spills to the
-/// heap. Policies with more distinct paths than this allocate one buffer per
-/// evaluation.
+/// heap: policies reading more distinct paths (and shared prefixes) than this
+/// allocate one buffer per evaluation. (The cache is moved on every
+/// evaluation, so it is kept small: 8 bytes a slot.)
 pub const INLINE_PATHS: usize = 64;
 
 /// Where path values come from.
@@ -29,22 +30,15 @@ pub enum Source<'a> {
     Extracted(&'a [Option<Value>]),
 }
 
-/// One path's state in a [`PathCache`].
-#[derive(Debug, Clone, Copy, Default)]
-enum Slot<'a> {
-    /// Not looked up yet.
-    #[default]
-    Unknown,
-    /// Looked up: the value, or `None` when some segment did not resolve.
-    Known(Option<&'a Value>),
-}
-
 /// Path values of one evaluation.
 #[derive(Debug)]
 pub struct PathCache<'a> {
     layout: Layout<'a>,
     source: Source<'a>,
-    slots: SmallVec<[Slot<'a>; INLINE_PATHS]>,
+    /// Each slot's value once looked up (`None`: does not resolve).
+    slots: SmallVec<[Option<&'a Value>; INLINE_PATHS]>,
+    /// Bit `i` set: slot `i` has been looked up.
+    known: SmallVec<[u64; INLINE_PATHS / 64 + 1]>,
 }
 
 /// How a document is walked.
@@ -73,20 +67,24 @@ impl<'a> PathCache<'a> {
     }
 
     fn with_layout(layout: Layout<'a>, slots: usize, source: Source<'a>) -> PathCache<'a> {
-        let mut s = SmallVec::new();
-        s.resize(slots, Slot::Unknown);
+        let mut values = SmallVec::new();
+        values.resize(slots, None);
+        let mut known = SmallVec::new();
+        known.resize(slots.div_ceil(64), 0);
         PathCache {
             layout,
             source,
-            slots: s,
+            slots: values,
+            known,
         }
     }
 
     /// The value at path `id`, or `None` if it does not resolve (or `id` is
     /// not a path of the program).
     pub fn get(&mut self, id: u32) -> Option<&'a Value> {
-        if let Slot::Known(v) = self.slots.get(id as usize)? {
-            return *v;
+        let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+        if self.known.get(word)? & bit != 0 {
+            return self.slots.get(id as usize).copied().flatten();
         }
         let v = match (self.source, self.layout) {
             (Source::Extracted(values), _) => values.get(id as usize).and_then(Option::as_ref),
@@ -104,8 +102,9 @@ impl<'a> PathCache<'a> {
                 base.and_then(|b| walk(b, &node.steps))
             }
         };
-        if let Some(slot) = self.slots.get_mut(id as usize) {
-            *slot = Slot::Known(v);
+        if let (Some(slot), Some(w)) = (self.slots.get_mut(id as usize), self.known.get_mut(word)) {
+            *slot = v;
+            *w |= bit;
         }
         v
     }

@@ -16,8 +16,8 @@
 //! [`crate::json_text::PathTrie`], built once per [`crate::runtime::Policy`].
 
 use crate::bytecode::{CmpOp, Op, Program};
+use crate::fnv::FnvMap;
 use crate::value::Val;
-use std::collections::HashMap;
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
 /// much as a few fused comparisons.
@@ -41,7 +41,7 @@ pub enum Step {
 /// The hooks of a run, by the string their condition requires.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
-    by_value: HashMap<String, Vec<u32>>,
+    by_value: FnvMap<String, Vec<u32>>,
 }
 
 impl Table {
@@ -60,6 +60,8 @@ impl Table {
 pub struct Plans {
     /// Parallel to `Program::events.named`.
     named: Vec<Vec<Step>>,
+    /// Event name to its index in `named`.
+    by_name: FnvMap<String, usize>,
     wildcard: Vec<Step>,
     tables: Vec<Table>,
 }
@@ -75,19 +77,22 @@ impl Plans {
             .map(|(_, hooks)| plans.plan(program, hooks))
             .collect();
         plans.named = named;
+        plans.by_name = program
+            .events
+            .named
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (program.string(*name).to_owned(), i))
+            .collect();
         plans.wildcard = plans.plan(program, &program.events.wildcard);
         plans
     }
 
-    /// The plan of `event` (same lookup as [`Program::hooks_for`]).
-    pub fn for_event(&self, program: &Program, event: &str) -> &[Step] {
-        match program
-            .events
-            .named
-            .binary_search_by(|(name, _)| program.string(*name).cmp(event))
-        {
-            Ok(i) => self.named.get(i).map_or(&[], Vec::as_slice),
-            Err(_) => &self.wildcard,
+    /// The plan of `event` (the hooks of [`Program::hooks_for`]).
+    pub fn for_event(&self, event: &str) -> &[Step] {
+        match self.by_name.get(event) {
+            Some(&i) => self.named.get(i).map_or(&[], Vec::as_slice),
+            None => &self.wildcard,
         }
     }
 
@@ -215,7 +220,7 @@ hooks:
         );
         let p = program(&src);
         let plans = Plans::new(&p);
-        let steps = plans.for_event(&p, "e");
+        let steps = plans.for_event("e");
         assert_eq!(steps.len(), 2);
         let Step::Dispatch { table, .. } = steps[0] else {
             panic!("{steps:?}")

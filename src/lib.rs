@@ -63,6 +63,7 @@ pub mod dispatch;
 pub mod doc;
 pub mod emit;
 pub mod expr_program;
+pub mod fnv;
 pub mod frontend;
 pub mod ir;
 pub mod json_text;

@@ -323,8 +323,7 @@ impl Policy {
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
     ) -> Option<Match<'p>> {
-        let p = self.program.program();
-        for step in self.plans.for_event(p, event) {
+        for step in self.plans.for_event(event) {
             match *step {
                 Step::Hook(h) => {
                     if let Some(m) = self.try_hook(h, cache, overrides) {
