@@ -90,7 +90,7 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
         let program = policy.program();
         let plans = hookc::dispatch::Plans::new(program);
         if plans
-            .for_event(program, "e")
+            .for_event("e")
             .iter()
             .any(|s| matches!(s, hookc::dispatch::Step::Dispatch { .. }))
         {
