@@ -586,6 +586,11 @@ fn read_param(
                     bad(format!("`enum` of {what} is empty"), v.span, &knp)
                         .help("list the values the parameter may take, or drop `enum`"),
                 ),
+                Some(items) if items.len() > crate::limits::MAX_LIST_ITEMS => {
+                    if let Some(d) = v.too_large(&format!("the `enum` of {what}")) {
+                        diags.push(d.node(knp.clone()));
+                    }
+                }
                 Some(items) => {
                     let mut ok = true;
                     for item in items {
@@ -720,6 +725,12 @@ fn fixed_value(
             .node(np),
         );
         return None;
+    }
+    if depth == 0 {
+        if let Some(d) = node.too_large(&format!("the definition of {what}")) {
+            diags.push(d.node(np));
+            return None;
+        }
     }
     Some(match &node.kind {
         NodeKind::Null => ActionValue::Null,
@@ -959,6 +970,18 @@ pub fn check_action(
         paths,
         diags,
     };
+    // Strings and lists past the limits, before anything reads them.
+    let mut too_large = false;
+    for (key, value) in raw.params.iter().chain(&raw.xml_params) {
+        let what = format!("parameter `{}` of `{kind}`", key.value);
+        if let Some(d) = value.too_large(&what) {
+            cx.push(d, child(np, &key.value).as_deref());
+            too_large = true;
+        }
+    }
+    if too_large {
+        return None;
+    }
     let Some(ty) = types.get(kind) else {
         let d = Diagnostic::new(
             Code::UnknownActionType,
@@ -1627,7 +1650,12 @@ fn child(np: Option<&str>, key: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 mod tests {
     use super::*;
     use crate::path::{Path, Segment};

@@ -73,7 +73,8 @@ codes! {
     TooDeep = "E0004", Error, "nesting too deep";
     /// A literal that cannot be represented: bad escape, integer out of range.
     BadLiteral = "E0005", Error, "invalid literal";
-    /// An input is larger than a limit of `limits.rs` (file size, hook count, alias expansion).
+    /// An input is larger than a limit of `limits.rs` (file size, hook count, alias
+    /// expansion, the length of a string or list constant).
     TooLarge = "E0006", Error, "input too large";
 
     // ---- E01xx: document structure ------------------------------------------

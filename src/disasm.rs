@@ -388,7 +388,12 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 mod tests {
     use super::*;
     use crate::bytecode::{ActionEntry, EventIndex};

@@ -5,6 +5,8 @@
 //! whose type the reader decides (an action parameter declared `integer`
 //! accepts `timeout_seconds="7200"`).
 
+use crate::diag::{Code, Diagnostic};
+use crate::limits::{MAX_LIST_ITEMS, MAX_STRING_BYTES};
 use crate::span::Span;
 
 /// One node with the span of its source text.
@@ -90,6 +92,58 @@ impl Node {
             .iter()
             .find(|(k, _)| k.name == key)
             .map(|(_, v)| v)
+    }
+
+    /// The first string (value or mapping key) longer than
+    /// [`MAX_STRING_BYTES`] or sequence longer than [`MAX_LIST_ITEMS`] in this
+    /// tree, as an `E0006` diagnostic naming `what` (`a condition value`, ...).
+    /// A walk with an explicit stack: no recursion over the tree.
+    pub fn too_large(&self, what: &str) -> Option<Diagnostic> {
+        let long_string = |len: usize, span: Span| {
+            Diagnostic::new(
+                Code::TooLarge,
+                format!(
+                    "a string of {len} bytes in {what} is longer than the limit of \
+                     {MAX_STRING_BYTES} bytes (MAX_STRING_BYTES)"
+                ),
+            )
+            .at(span)
+            .label("string too long")
+        };
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                NodeKind::Str(s) | NodeKind::Text(s) if s.len() > MAX_STRING_BYTES => {
+                    return Some(long_string(s.len(), node.span));
+                }
+                NodeKind::Seq(items) if items.len() > MAX_LIST_ITEMS => {
+                    return Some(
+                        Diagnostic::new(
+                            Code::TooLarge,
+                            format!(
+                                "a list of {} items in {what} is longer than the limit of \
+                                 {MAX_LIST_ITEMS} items (MAX_LIST_ITEMS)",
+                                items.len()
+                            ),
+                        )
+                        .at(node.span)
+                        .label("list too long"),
+                    );
+                }
+                NodeKind::Seq(items) => stack.extend(items.iter().rev()),
+                NodeKind::Map(entries) => {
+                    if let Some((k, _)) = entries
+                        .iter()
+                        .find(|(k, _)| k.name.len() > MAX_STRING_BYTES)
+                    {
+                        return Some(long_string(k.name.len(), k.span));
+                    }
+                    stack.extend(entries.iter().rev().map(|(_, v)| v));
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// The node as plain JSON (text becomes a string).

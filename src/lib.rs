@@ -29,8 +29,13 @@
 //!
 //! Every input is untrusted. Each bound is in [`limits`] and is checked before
 //! any recursion over the input: expression nesting, YAML/XML nesting, YAML
-//! alias expansion (alias bombs), file size, hook count and compiled regex
-//! size. No input makes hookc panic.
+//! alias expansion (alias bombs), file size, hook count, string and list
+//! constant lengths, compiled regex size and nesting, macro iterations per
+//! evaluation, and every table and nesting of an artifact. No input makes
+//! hookc panic (`clippy::unwrap_used`, `expect_used`, `panic` and
+//! `indexing_slicing` are denied outside tests), and one evaluation of one
+//! hook runs at most `code length × (1 + MAX_MACRO_ITERATIONS)` instructions
+//! (see [`vm`]).
 //!
 //! # Example
 //!
@@ -49,6 +54,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(clippy::indexing_slicing)]
 
 pub mod actions;
 pub mod artifact;

@@ -3,6 +3,9 @@
 //! Exit codes: 0 ok; 1 diagnostics (errors, or warnings with
 //! `--deny-warnings`); 2 usage or I/O errors.
 
+#![forbid(unsafe_code)]
+#![deny(clippy::indexing_slicing)]
+
 use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{compile, Compilation, Input};
 use hookc::diag::render;

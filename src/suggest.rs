@@ -46,21 +46,26 @@ fn distance(a: &str, b: &str) -> usize {
     // Rows i-2, i-1 and i of the DP table.
     let mut prev2: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur: Vec<usize> = vec![0; b.len() + 1];
+    let mut cur: Vec<usize> = Vec::with_capacity(b.len() + 1);
     for (i, &ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
+        cur.clear();
+        // `left` is cur[j], `diag` prev[j], `up` prev[j + 1].
+        let mut left = i + 1;
+        cur.push(left);
+        let cells = b.iter().zip(&prev).zip(prev.iter().skip(1)).enumerate();
+        for (j, ((&cb, &diag), &up)) in cells {
             let cost = usize::from(ca != cb);
-            let mut v = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            let mut v = (diag + cost).min(up + 1).min(left + 1);
             if i > 0 && j > 0 && Some(&ca) == b.get(j - 1) && a.get(i - 1) == Some(&cb) {
-                v = v.min(prev2[j - 1] + 1);
+                v = v.min(prev2.get(j - 1).map_or(usize::MAX, |t| t + 1));
             }
-            cur[j + 1] = v;
+            cur.push(v);
+            left = v;
         }
         std::mem::swap(&mut prev2, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    prev.last().copied().unwrap_or(0)
 }
 
 #[cfg(test)]

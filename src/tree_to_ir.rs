@@ -264,6 +264,10 @@ impl TreeResolver<'_> {
             );
             return None;
         }
+        if let Some(d) = value.too_large("a condition value") {
+            self.diags.push(d.node(value_at));
+            return None;
+        }
         let constant = || Expr::constant(const_of(value), value.span);
         let binary = |op: BinaryOp| ExprKind::Binary {
             op,

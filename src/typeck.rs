@@ -50,6 +50,7 @@ pub fn check_condition(
 pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
     regex::RegexBuilder::new(pattern)
         .size_limit(crate::limits::MAX_REGEX_SIZE)
+        .nest_limit(crate::limits::MAX_REGEX_NESTING)
         .build()
         .map_err(|e| {
             let text = e.to_string();

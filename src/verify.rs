@@ -1017,7 +1017,12 @@ fn check_events(p: &Program) -> Result<(), VerifyError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 pub(crate) mod tests {
     use super::*;
     use crate::bytecode::{ActionEntry, CmpOp, EventIndex, Layer, MacroOp};

@@ -18,10 +18,19 @@
 //! [`crate::lower`] uses the same two functions, so a folded constant is
 //! exactly what the instruction would have computed.
 //!
-//! Termination: every jump is forward (checked again here, so a bad target
-//! ends evaluation instead of looping), and the one backward transfer,
-//! `MacroNext`, is bounded by the range's length and by
-//! [`MAX_MACRO_ITERATIONS`] per hook evaluation.
+//! Termination and cost: every jump is forward (checked again here, so a bad
+//! target ends evaluation instead of looping), and the one backward transfer,
+//! `MacroNext` jumping back to its body, happens only after taking one
+//! iteration from a budget of [`MAX_MACRO_ITERATIONS`] per hook evaluation,
+//! shared by all macros of the hook at every nesting level. Between two
+//! backward transfers the instruction pointer only grows, so at most `L`
+//! instructions run, `L` the hook's code length: one evaluation of one hook
+//! executes at most `L × (1 + MAX_MACRO_ITERATIONS)` instructions
+//! ([`ErrorSite::steps`] counts them when tracing; `tests/limits.rs` checks
+//! the bound). Each instruction costs time linear in the size of the values
+//! it reads and makes ([`crate::value`]: string predicates, `==`, `in`,
+//! `size`, `+`, list literals; `matches` runs the `regex` crate's searches,
+//! linear in the haystack for a compiled regex of bounded size).
 //!
 //! Robustness: the verifier guarantees every index, jump target and stack
 //! depth, but the VM still never panics or indexes unchecked: a state that a
@@ -54,10 +63,18 @@ pub const INLINE_FRAMES: usize = 4;
 /// later (`err || true`); consult it when the hook's result is an error.
 /// Only the first is kept: an `ErrorSite` that already holds a site is not
 /// overwritten.
+///
+/// It also counts the instructions executed (`steps`), which makes the cost
+/// bound testable without timing: one evaluation of one hook executes at most
+/// `L × (1 + MAX_MACRO_ITERATIONS)` instructions, `L` the hook's code length
+/// (see the module documentation).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ErrorSite {
     /// Code index of the first instruction that produced an error value.
     pub op: Option<u32>,
+    /// Instructions executed, added up over every evaluation traced into this
+    /// site (counted only when tracing, so the normal path pays nothing).
+    pub steps: u64,
 }
 
 /// The operand stack.
@@ -260,6 +277,9 @@ fn run<'a, const TRACE: bool>(
 
     loop {
         let Some(op) = code.get(ip) else { bail!() };
+        if TRACE {
+            site.steps = site.steps.saturating_add(1);
+        }
         let mut next = ip + 1;
         match *op {
             Op::Const(i) => match program.consts.get(i as usize) {
@@ -568,7 +588,12 @@ fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Val
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 mod tests {
     use super::*;
     use crate::compile::{compile, Input};
@@ -1072,7 +1097,10 @@ hooks:
         let at = site.op.unwrap() as usize;
         assert!(matches!(prog.program().code[at], Op::PathCmpConst { .. }));
         // An existing site is kept.
-        let mut site = ErrorSite { op: Some(99) };
+        let mut site = ErrorSite {
+            op: Some(99),
+            ..ErrorSite::default()
+        };
         eval_hook(&prog, 0, &mut cache, Some(&mut site));
         assert_eq!(site.op, Some(99));
         // No error, no site.

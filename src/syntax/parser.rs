@@ -28,7 +28,7 @@
 use super::ast::{self, BinaryOp, Expr, ExprKind, UnaryOp};
 use super::lexer::{self, LexError, Token};
 use crate::diag::{Code, Diagnostic};
-use crate::limits::MAX_EXPR_DEPTH;
+use crate::limits::{MAX_EXPR_DEPTH, MAX_LIST_ITEMS, MAX_STRING_BYTES};
 use crate::span::{Origin, Span};
 use logos::Logos;
 
@@ -386,6 +386,9 @@ impl<'t> Parser<'t> {
                 self.bump()?;
                 let value =
                     lexer::decode_string(self.slice(tok)).map_err(|e| self.bad_escape(tok, e))?;
+                if value.len() > MAX_STRING_BYTES {
+                    return Err(self.long_string(tok, value.len()));
+                }
                 Ok(leaf(ExprKind::String(value)))
             }
             Some(Token::True) => self.bump().map(|_| leaf(ExprKind::Bool(true))),
@@ -445,6 +448,10 @@ impl<'t> Parser<'t> {
         let close = loop {
             if let Some(close) = self.eat(Token::RBracket)? {
                 break close;
+            }
+            if elems.len() >= MAX_LIST_ITEMS {
+                let at = self.peek()?;
+                return Err(self.long_list(at));
             }
             let elem = self.parse_expr(depth + 1)?;
             elems_height = elems_height.max(elem.height);
@@ -789,6 +796,35 @@ impl<'t> Parser<'t> {
 
     #[cold]
     #[inline(never)]
+    fn long_string(&self, tok: Tok, len: usize) -> Box<Diagnostic> {
+        Box::new(
+            Diagnostic::new(
+                Code::TooLarge,
+                format!(
+                    "string literal of {len} bytes is longer than the limit of \
+                     {MAX_STRING_BYTES} bytes (MAX_STRING_BYTES)"
+                ),
+            )
+            .at(self.span(tok.start, tok.end))
+            .label("string too long"),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long_list(&self, at: Tok) -> Box<Diagnostic> {
+        Box::new(
+            Diagnostic::new(
+                Code::TooLarge,
+                format!("list literal has more than {MAX_LIST_ITEMS} items (MAX_LIST_ITEMS)"),
+            )
+            .at(self.tok_span(at))
+            .label(format!("item {} of the list", MAX_LIST_ITEMS + 1)),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
     fn bad_escape(&self, tok: Tok, e: lexer::EscapeError) -> Box<Diagnostic> {
         Box::new(
             Diagnostic::new(Code::BadLiteral, e.message)
@@ -917,7 +953,12 @@ fn is_whitespace(c: char) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 mod tests {
     use super::*;
     use crate::span::FileId;
