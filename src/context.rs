@@ -58,6 +58,7 @@ impl<'a> PathCache<'a> {
     }
 
     /// A cache that walks through the shared prefixes of `plan`.
+    #[inline]
     pub fn with_plan(plan: &'a PathPlan, source: Source<'a>) -> PathCache<'a> {
         let slots = match source {
             Source::Document(_) => plan.nodes.len(),
@@ -66,16 +67,13 @@ impl<'a> PathCache<'a> {
         PathCache::with_layout(Layout::Shared(plan), slots, source)
     }
 
+    #[inline(always)]
     fn with_layout(layout: Layout<'a>, slots: usize, source: Source<'a>) -> PathCache<'a> {
-        let mut values = SmallVec::new();
-        values.resize(slots, None);
-        let mut known = SmallVec::new();
-        known.resize(slots.div_ceil(64), 0);
         PathCache {
             layout,
             source,
-            slots: values,
-            known,
+            slots: SmallVec::from_elem(None, slots),
+            known: SmallVec::from_elem(0, slots.div_ceil(64)),
         }
     }
 
@@ -111,7 +109,7 @@ impl<'a> PathCache<'a> {
 }
 
 /// One step of a path, owned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum OwnedStep {
     Field(String),
     Index(i64),
@@ -143,6 +141,8 @@ impl PathPlan {
             end: Option<u32>,
         }
         let mut trie: Vec<Trie> = vec![Trie::default()];
+        let mut edges: crate::fnv::FnvMap<(usize, OwnedStep), usize> =
+            crate::fnv::FnvMap::default();
         for (i, path) in paths.iter().enumerate() {
             let mut at = 0usize;
             for step in path.steps() {
@@ -150,20 +150,18 @@ impl PathPlan {
                     Step::Field(f) => OwnedStep::Field(f.to_owned()),
                     Step::Index(i) => OwnedStep::Index(i),
                 };
-                let existing = trie.get(at).and_then(|t| {
-                    t.children
-                        .iter()
-                        .find(|(s, _)| *s == owned)
-                        .map(|(_, c)| *c)
-                });
-                at = match existing {
-                    Some(c) => c,
+                // Edges by (node, step): a node may have very many children
+                // (100,000 hooks on distinct roots), so no linear search.
+                let key = (at, owned);
+                at = match edges.get(&key) {
+                    Some(&c) => c,
                     None => {
                         trie.push(Trie::default());
                         let child = trie.len() - 1;
-                        if let Some(t) = trie.get_mut(at) {
-                            t.children.push((owned, child));
+                        if let Some(t) = trie.get_mut(key.0) {
+                            t.children.push((key.1.clone(), child));
                         }
+                        edges.insert(key, child);
                         child
                     }
                 };
@@ -233,7 +231,7 @@ impl PathPlan {
 fn walk<'a>(mut cur: &'a Value, steps: &[OwnedStep]) -> Option<&'a Value> {
     for step in steps {
         cur = match (step, cur) {
-            (OwnedStep::Field(name), Value::Object(map)) => map.get(name.as_str())?,
+            (OwnedStep::Field(name), Value::Object(map)) => crate::value::lookup(map, name)?,
             (OwnedStep::Index(i), Value::Array(items)) => items.get(usize::try_from(*i).ok()?)?,
             _ => return None,
         };
@@ -246,7 +244,7 @@ pub fn resolve<'a>(doc: &'a Value, path: &Path) -> Option<&'a Value> {
     let mut cur = doc;
     for step in path.steps() {
         cur = match (step, cur) {
-            (Step::Field(name), Value::Object(map)) => map.get(name)?,
+            (Step::Field(name), Value::Object(map)) => crate::value::lookup(map, name)?,
             (Step::Index(i), Value::Array(items)) => items.get(usize::try_from(i).ok()?)?,
             _ => return None,
         };

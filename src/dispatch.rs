@@ -21,7 +21,7 @@ use crate::value::Val;
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
 /// much as a few fused comparisons.
-pub const MIN_RUN: usize = 4;
+pub const MIN_RUN: usize = 2;
 
 /// One step of an event's plan.
 #[derive(Debug, Clone, PartialEq)]

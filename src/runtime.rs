@@ -164,6 +164,9 @@ pub struct Policy {
     trie: PathTrie,
     plans: Plans,
     paths: PathPlan,
+    /// Per hook: its leaves when its condition is a flat `&&` chain of
+    /// context leaves (evaluated without the interpreter; same semantics).
+    conjunctions: Vec<Option<Vec<crate::bytecode::Op>>>,
 }
 
 impl Policy {
@@ -194,11 +197,22 @@ impl Policy {
         let trie = PathTrie::new(&program.program().paths);
         let plans = Plans::new(program.program());
         let paths = PathPlan::new(&program.program().paths);
+        let p = program.program();
+        let conjunctions = p
+            .hooks
+            .iter()
+            .map(|h| {
+                p.code
+                    .get(h.code.0 as usize..h.code.1 as usize)
+                    .and_then(vm::flat_conjunction)
+            })
+            .collect();
         Policy {
             program,
             trie,
             plans,
             paths,
+            conjunctions,
         }
     }
 
@@ -359,7 +373,11 @@ impl Policy {
         if overrides.is_disabled(h) {
             return None;
         }
-        match vm::eval_hook(&self.program, h, cache, None) {
+        let value = match self.conjunctions.get(h as usize) {
+            Some(Some(leaves)) => vm::eval_conjunction(&self.program, leaves, cache),
+            _ => vm::eval_hook(&self.program, h, cache, None),
+        };
+        match value {
             Val::Bool(true) => Some(self.matched(h, cache)),
             _ => None,
         }

@@ -182,6 +182,21 @@ impl<'a> Val<'a> {
     }
 }
 
+/// Objects with at most this many keys are searched key by key: comparing a
+/// few short keys costs less than hashing the name with the map's SipHash.
+const SMALL_OBJECT: usize = 8;
+
+/// The value of key `name` in an object (the one lookup every field access,
+/// path step and `has` goes through).
+#[inline]
+pub fn lookup<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    if map.len() <= SMALL_OBJECT {
+        map.iter().find(|(k, _)| k.as_str() == name).map(|(_, v)| v)
+    } else {
+        map.get(name)
+    }
+}
+
 /// Equality as in CEL: heterogeneous (different kinds are unequal, never an
 /// error), ints and doubles numerically, NaN unequal to everything, lists
 /// elementwise, objects by keys and values. Errors propagate.
@@ -389,7 +404,7 @@ pub fn contains_elem<'a>(a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
     match (a, b) {
         (Val::Error(e), _) | (_, Val::Error(e)) => Val::Error(*e),
         (x, Val::Object(m)) => match x {
-            Val::Str(k) => Val::Bool(m.contains_key(k.as_ref())),
+            Val::Str(k) => Val::Bool(lookup(m, k.as_ref()).is_some()),
             _ => Val::Bool(false),
         },
         (x, list) if list.list_len().is_some() => {
@@ -460,7 +475,7 @@ pub fn field<'a>(base: &Val<'a>, name: &str) -> Val<'a> {
 
 /// `has(base.name)`: whether `base` is an object with the key. Never an error.
 pub fn has_field(base: &Val<'_>, name: &str) -> bool {
-    matches!(base, Val::Object(m) if m.contains_key(name))
+    matches!(base, Val::Object(m) if lookup(m, name).is_some())
 }
 
 /// `base[index]`: a list by int (or integral double) index, an object by key.

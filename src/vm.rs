@@ -156,6 +156,97 @@ pub(crate) fn cmp<'a>(op: CmpOp, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
     }
 }
 
+/// `paths[path] OP k` for a fused leaf. String (in)equality, the commonest
+/// leaf, is answered on the JSON values directly; everything else goes
+/// through [`cmp`] with the same result.
+#[inline(always)]
+fn leaf<'a>(paths: &mut PathCache<'a>, path: u32, op: CmpOp, k: &'a serde_json::Value) -> Val<'a> {
+    use serde_json::Value;
+    match (paths.get(path), k, op) {
+        (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
+        (Some(Value::String(a)), Value::String(b), CmpOp::Ne) => Val::Bool(a != b),
+        (Some(a), _, _) => cmp(op, &Val::from_json(a), &Val::from_json(k)),
+        (None, _, _) => Val::Error(EvalError::NoSuchKey),
+    }
+}
+
+/// The `0 -> 1` instructions that read the context: a fused leaf
+/// (`PathCmpConst`, `PathInSet`, `PathMatches`) or `HasPath`. `None` for any
+/// other op, or a bad table index (impossible in a verified program).
+#[inline(always)]
+pub(crate) fn context_leaf<'a>(
+    prog: &'a VerifiedProgram,
+    op: &Op,
+    paths: &mut PathCache<'a>,
+) -> Option<Val<'a>> {
+    Some(match *op {
+        Op::PathCmpConst { path, konst, op } => {
+            leaf(paths, path, op, prog.program().consts.get(konst as usize)?)
+        }
+        Op::PathInSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
+        Op::PathMatches { path, regex } => {
+            value::matches(&path_val(paths, path), prog.regex(regex)?)
+        }
+        Op::HasPath(i) => Val::Bool(paths.get(i).is_some()),
+        _ => return None,
+    })
+}
+
+/// The leaves of a hook whose whole condition is a left-folded `&&` chain of
+/// context leaves (`L1 && L2 && …`, each one instruction), as lowered:
+/// `L1 (AndShort L AndJoin)* Return`. `None` for any other code.
+pub fn flat_conjunction(code: &[Op]) -> Option<Vec<Op>> {
+    let (first, mut rest) = code.split_first()?;
+    let is_leaf = |op: &Op| {
+        matches!(
+            op,
+            Op::PathCmpConst { .. }
+                | Op::PathInSet { .. }
+                | Op::PathMatches { .. }
+                | Op::HasPath(_)
+        )
+    };
+    if !is_leaf(first) {
+        return None;
+    }
+    let mut leaves = vec![*first];
+    loop {
+        match rest {
+            [Op::Return] => return Some(leaves),
+            [Op::AndShort(_), l, Op::AndJoin, tail @ ..] if is_leaf(l) => {
+                leaves.push(*l);
+                rest = tail;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Evaluates a flat conjunction (see [`flat_conjunction`]) exactly as the
+/// interpreter runs its code: left to right, a `false` ends it, otherwise
+/// `&&`'s combination (errors absorbed by a later `false`).
+#[inline]
+pub fn eval_conjunction<'a>(
+    prog: &'a VerifiedProgram,
+    leaves: &[Op],
+    paths: &mut PathCache<'a>,
+) -> Val<'a> {
+    let mut acc: Option<Val<'a>> = None;
+    for op in leaves {
+        if matches!(acc, Some(Val::Bool(false))) {
+            break;
+        }
+        let Some(v) = context_leaf(prog, op, paths) else {
+            return invalid();
+        };
+        acc = Some(match acc {
+            None => v,
+            Some(a) => value::and(a, v),
+        });
+    }
+    acc.unwrap_or_else(invalid)
+}
+
 /// The pure `2 -> 1` instructions: `a OP b`. `None` for any other op.
 #[inline(always)]
 pub(crate) fn binary<'a>(op: &Op, a: &Val<'a>, b: &Val<'a>) -> Option<Val<'a>> {
@@ -214,6 +305,14 @@ pub fn eval_hook<'a>(
     let Some(code) = program.code.get(start..end) else {
         return invalid();
     };
+    // PERF: the commonest condition is one fused leaf (`path OP constant`);
+    // answer it without setting up the interpreter. Same helper, same
+    // result as the loop below.
+    if let (None, [single, Op::Return]) = (&trace, code) {
+        if let Some(v) = context_leaf(prog, single, paths) {
+            return v;
+        }
+    }
     match trace {
         None => run::<false>(prog, code, start, paths, &mut ErrorSite::default()),
         Some(site) => run::<true>(prog, code, start, paths, site),
@@ -300,7 +399,10 @@ fn run<'a, const TRACE: bool>(
                     None => bail!(),
                 }
             }
-            Op::HasPath(i) => stack.push(Val::Bool(paths.get(i).is_some())),
+            Op::HasPath(_) => match context_leaf(prog, op, paths) {
+                Some(v) => stack.push(v),
+                None => bail!(),
+            },
             Op::Field(s) => {
                 let Some(name) = program.strings.get(s as usize) else {
                     bail!()
@@ -370,22 +472,11 @@ fn run<'a, const TRACE: bool>(
                 };
                 stack.push(list);
             }
-            Op::PathCmpConst { path, konst, op } => {
-                let Some(k) = program.consts.get(konst as usize) else {
-                    bail!()
-                };
-                let a = path_val(paths, path);
-                stack.push(cmp(op, &a, &Val::from_json(k)));
-            }
-            Op::PathInSet { path, set } => {
-                let Some(set) = prog.set(set) else { bail!() };
-                let a = path_val(paths, path);
-                stack.push(set.contains(&a));
-            }
-            Op::PathMatches { path, regex } => {
-                let Some(re) = prog.regex(regex) else { bail!() };
-                let a = path_val(paths, path);
-                stack.push(value::matches(&a, re));
+            Op::PathCmpConst { .. } | Op::PathInSet { .. } | Op::PathMatches { .. } => {
+                match context_leaf(prog, op, paths) {
+                    Some(v) => stack.push(v),
+                    None => bail!(),
+                }
             }
             Op::AndShort(t) => match stack.last() {
                 Some(Val::Bool(false)) => next = target!(t),
