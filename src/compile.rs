@@ -106,6 +106,8 @@ pub fn compile(inputs: &[Input]) -> Compilation {
     let (schema, types) = declarations(&files, &sources, &mut diags);
     let mut paths = PathTable::new();
     let mut hooks = Vec::new();
+    // Where each checked hook was written (by `source_order`), for the lints.
+    let mut origins = Vec::new();
     let total: usize = files.iter().map(|(_, f)| f.hooks.len()).sum();
     if total > crate::limits::MAX_HOOKS {
         diags.push(Diagnostic::new(
@@ -131,6 +133,7 @@ pub fn compile(inputs: &[Input]) -> Compilation {
                 if let Some(hook) =
                     check_hook(&cx, raw, hooks.len(), &mut paths, &mut ids, &mut diags)
                 {
+                    origins.push(crate::lint::HookOrigin::of(raw));
                     hooks.push(hook);
                 }
             }
@@ -150,12 +153,16 @@ pub fn compile(inputs: &[Input]) -> Compilation {
                 .then(a.layer.cmp(&b.layer))
                 .then(a.source_order.cmp(&b.source_order))
         });
-        Some(Policy {
+        let policy = Policy {
             hooks,
             paths,
             schema,
             action_types: types,
-        })
+        };
+        // Lints are warnings: they never turn a good policy into a failing one.
+        crate::lint::report(&policy, &origins, &sources, &mut diags);
+        diags.sort();
+        Some(policy)
     };
     Compilation {
         sources,

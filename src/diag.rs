@@ -154,6 +154,16 @@ codes! {
     OutsideEnum = "W0002", Warning, "value outside the schema enum";
     /// The `operators` documentation section names an operator hookc does not have.
     UnknownDocOperator = "W0003", Warning, "documented operator does not exist";
+    /// Earlier hooks for the same event always match whenever this one would.
+    ShadowedHook = "W0004", Warning, "shadowed hook";
+    /// A condition that is true in every context, or never true.
+    ConstantCondition = "W0005", Warning, "condition always true or always false";
+    /// An event that no other hook, known event or schema names.
+    UnknownEvent = "W0006", Warning, "event named nowhere else";
+    /// A template path the hook's condition does not guarantee to exist.
+    UnguardedTemplate = "W0007", Warning, "template path not guaranteed by the condition";
+    /// The same condition as an earlier hook on the same event.
+    DuplicateCondition = "W0008", Warning, "duplicate condition";
 }
 
 impl fmt::Display for Code {

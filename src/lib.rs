@@ -21,6 +21,8 @@
 //!    [`template`]).
 //! 4. **Ordering**: hooks sorted into evaluation order, giving a [`ir::Policy`]
 //!    ([`compile`]), which [`emit`] writes as normalized YAML or JSON.
+//! 5. **Lints** ([`lint`]): shadowed hooks, constant conditions, unknown
+//!    events, unguarded templates and duplicate conditions, as warnings.
 //!
 //! Every finding is a [`diag::Diagnostic`] with a stable code, rendered by
 //! [`diag::render`].
@@ -74,6 +76,7 @@ pub mod frontend;
 pub mod ir;
 pub mod json_text;
 pub mod limits;
+pub mod lint;
 pub mod lower;
 pub mod path;
 pub mod reference;

@@ -24,13 +24,16 @@ fn seed_yaml_block_compiles_with_the_expected_warning() {
     let c = compile(&[input("examples/seed000/hooks.yaml")]);
     no_errors(&c);
     // Its builtin hooks read `event.*` paths that its own schema puts at the
-    // top level (`event` lists other properties): warnings, not errors.
+    // top level (`event` lists other properties): warnings, not errors. And
+    // `default_compaction` fills `tokens_used` and `max_tokens` from paths its
+    // condition (`event.pressure_ratio > 0.8`) does not ensure (W0007).
     let warnings: Vec<_> = c
         .diagnostics
         .iter()
         .map(|d| (d.code, d.node_path.clone().unwrap_or_default()))
         .collect();
     let at = |p: &str| (Code::PathNotInSchema, p.to_owned());
+    let unguarded = |p: &str| (Code::UnguardedTemplate, p.to_owned());
     assert_eq!(
         warnings,
         vec![
@@ -38,7 +41,9 @@ fn seed_yaml_block_compiles_with_the_expected_warning() {
             at("builtin_hooks[2].condition.path"),
             at("builtin_hooks[2].action.parameters.pressure_ratio"),
             at("builtin_hooks[2].action.parameters.tokens_used"),
+            unguarded("builtin_hooks[2].action.parameters.tokens_used"),
             at("builtin_hooks[2].action.parameters.max_tokens"),
+            unguarded("builtin_hooks[2].action.parameters.max_tokens"),
         ]
     );
     let p = c.policy.unwrap();
