@@ -1,0 +1,488 @@
+//! hookc and its peers on the same workloads, in one run (`cd bench-peers &&
+//! cargo bench`).
+//!
+//! | id | measures |
+//! |---|---|
+//! | `hookc/seed/<ctx>` | `Policy::evaluate(event, &serde_json::Value)`: the first match with its action filled |
+//! | `hookc-find/seed/<ctx>` | the first matching hook only, by `vm::eval_hook` over the event's hooks (no action, no dispatch tables) |
+//! | `peers/<engine>/convert/seed/<ctx>` | the peer's first matching hook, the context converted from the `serde_json::Value` in the call |
+//! | `peers/<engine>/preconverted/seed/<ctx>` | the same with the context converted before timing, to the engine's own value type |
+//! | `…/scale/<n>/{last,none}` | the scale policy of `n` hooks (`benches/common/mod.rs`): the context matching only the last hook, and none |
+//! | `…/regex_heavy`, `…/template_heavy` | the other inputs of `benches/data/`, where an engine can state them |
+//!
+//! Engines: `cel`, `datalogic` (JSON Logic), `regorus` (Rego interpreter),
+//! `regorus-rvm` (Rego VM). Before anything is timed every engine in every
+//! mode must pick the hook hookc picks on every context (and hookc the hook
+//! the context file names). After the run the tables of the README are
+//! printed and written to `<criterion dir>/peers-report.md`.
+//!
+//! `PEERS_SCALE=10,100,1000` picks the scale sizes (default: 10, 100, 1000,
+//! 10000). Times are this thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`),
+//! which leaves out waiting for a core on a busy machine; `PEERS_CLOCK=wall`
+//! measures wall time instead. `PEERS_FILTER=REGEX` times only the ids the regex finds (every
+//! check still runs; the report shows the other ids' last saved results);
+//! the report lists the benchmarks during which another `rustc` ran, to be
+//! re-run with it when the machine is quiet.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+#[path = "../../benches/common/mod.rs"]
+mod common;
+
+use bench_peers::{compile_model, report, Engine, Mode, Peers, Workload};
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{Criterion, Throughput};
+use datalogic_rs::bumpalo::Bump;
+use hookc::context::{PathCache, Source};
+use hookc::value::Val;
+use hookc::verify::VerifiedProgram;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Everything benchmarked in this run, for the report.
+#[derive(Default)]
+struct Run {
+    ids: BTreeSet<String>,
+    /// Benchmarks during which other processes used more than a quarter of
+    /// the machine's CPU time, with that share.
+    busy: Vec<(String, f64)>,
+    /// The largest share of CPU time other processes used during a benchmark.
+    max_other: f64,
+    notes: Vec<String>,
+    /// `PEERS_FILTER`: only ids this regex finds are timed (the report
+    /// still shows the others' last saved estimates).
+    filter: Option<regex::Regex>,
+}
+
+impl Run {
+    fn bench<M: Measurement + 'static, O>(
+        &mut self,
+        c: &mut Criterion<M>,
+        id: String,
+        mut f: impl FnMut() -> O,
+    ) {
+        if self.filter.as_ref().is_some_and(|re| !re.is_match(&id)) {
+            self.ids.insert(id);
+            return;
+        }
+        let before = CpuTimes::now();
+        c.bench_function(&id, |b| b.iter(&mut f));
+        if let (Some(a), Some(b)) = (before, CpuTimes::now()) {
+            let other = a.other_share(&b);
+            self.max_other = self.max_other.max(other);
+            if other > 0.25 {
+                self.busy.push((id.clone(), other));
+            }
+        }
+        self.ids.insert(id);
+    }
+}
+
+/// The machine's busy and total CPU time and this process's, in ticks.
+struct CpuTimes {
+    busy: u64,
+    total: u64,
+    own: u64,
+}
+
+impl CpuTimes {
+    fn now() -> Option<CpuTimes> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let cpu: Vec<u64> = stat
+            .lines()
+            .next()?
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        // user nice system idle iowait irq softirq steal
+        let idle = cpu.get(3)? + cpu.get(4)?;
+        let total: u64 = cpu.iter().take(8).sum();
+        let own_stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        let fields: Vec<&str> = own_stat.rsplit_once(')')?.1.split_whitespace().collect();
+        // utime and stime: fields 14 and 15 of the line, 12 and 13 after `)`.
+        let own = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(CpuTimes {
+            busy: total - idle,
+            total,
+            own,
+        })
+    }
+
+    /// The share of the machine's CPU time (all cores) that other
+    /// processes used between `self` and `later`.
+    fn other_share(&self, later: &CpuTimes) -> f64 {
+        let total = later.total.saturating_sub(self.total).max(1) as f64;
+        let other = later
+            .busy
+            .saturating_sub(self.busy)
+            .saturating_sub(later.own.saturating_sub(self.own));
+        other as f64 / total
+    }
+}
+
+/// hookc's verified program of some sources.
+fn verified(inputs: &[hookc::compile::Input]) -> VerifiedProgram {
+    let ir = hookc::compile::compile(inputs).policy.unwrap();
+    hookc::verify::verify(hookc::lower::lower(&ir)).unwrap()
+}
+
+/// The first matching hook's index without filling its action: the event's
+/// hooks in order through `vm::eval_hook` with one path cache, as
+/// `benches/eval.rs` times it. Unlike `Policy::evaluate` it does not use
+/// the runtime's equality dispatch tables (not public), so on the scale
+/// policies it is the slower of the two.
+fn find(prog: &VerifiedProgram, event: &str, ctx: &Value) -> Option<u32> {
+    let p = prog.program();
+    let mut cache = PathCache::new(&p.paths, Source::Document(ctx));
+    p.hooks_for(event).iter().copied().find(|&h| {
+        matches!(
+            hookc::vm::eval_hook(prog, h, &mut cache, None),
+            Val::Bool(true)
+        )
+    })
+}
+
+/// Checks every engine and mode on every case, then times hookc and every
+/// peer that can state the policy. `label` is the id part after the engine
+/// and mode: `seed/<ctx>` for each case, or `label` itself for one case.
+fn bench_workload<M: Measurement + 'static>(
+    c: &mut Criterion<M>,
+    run: &mut Run,
+    w: &Workload,
+    label: &dyn Fn(&str) -> String,
+) {
+    let t = Instant::now();
+    let (policy, model) = compile_model(&w.inputs).unwrap();
+    let model = match model {
+        Ok(m) => m,
+        Err(e) => {
+            run.notes
+                .push(format!("{}: no peer can state it: {e}", w.name));
+            return;
+        }
+    };
+    let mut peers = Peers::new(model);
+    run.notes.push(format!(
+        "{}: hookc and the peers compiled in {:.2?}",
+        w.name,
+        t.elapsed()
+    ));
+    let mut ok = Vec::new();
+    for engine in Engine::ALL {
+        match peers.unsupported(engine) {
+            Some(why) => run.notes.push(format!(
+                "{}: {} cannot state it: {why}",
+                w.name,
+                engine.id()
+            )),
+            None => ok.push(engine),
+        }
+    }
+    for case in &w.cases {
+        let want = policy
+            .evaluate(&case.event, &case.context)
+            .map(|m| m.hook.to_owned());
+        assert_eq!(want, case.expect, "hookc on `{}`", case.name);
+        for &engine in &ok {
+            for mode in Mode::ALL {
+                let got = peers.answer(engine, mode, &case.event, &case.context);
+                assert_eq!(
+                    got,
+                    Ok(want.clone()),
+                    "{} {} on `{}` of {}",
+                    engine.id(),
+                    mode.id(),
+                    case.name,
+                    w.name
+                );
+            }
+        }
+    }
+    let verified = verified(&w.inputs);
+    for case in &w.cases {
+        let (event, ctx) = (case.event.as_str(), &case.context);
+        let found = find(&verified, event, ctx).map(|h| {
+            let p = verified.program();
+            p.string(p.hooks[h as usize].id).to_owned()
+        });
+        assert_eq!(found, case.expect, "hookc find-only on `{}`", case.name);
+        let l = label(&case.name);
+        run.bench(c, format!("hookc/{l}"), || {
+            policy.evaluate(black_box(event), black_box(ctx))
+        });
+        run.bench(c, format!("hookc-find/{l}"), || {
+            find(&verified, black_box(event), black_box(ctx))
+        });
+        for &engine in &ok {
+            bench_peer(c, run, &mut peers, engine, event, ctx, &l);
+        }
+    }
+}
+
+fn bench_peer<M: Measurement + 'static>(
+    c: &mut Criterion<M>,
+    run: &mut Run,
+    peers: &mut Peers,
+    engine: Engine,
+    event: &str,
+    ctx: &Value,
+    label: &str,
+) {
+    let id = |mode: Mode| format!("peers/{}/{}/{label}", engine.id(), mode.id());
+    match engine {
+        Engine::Cel => {
+            let p = peers.cel.as_ref().unwrap();
+            run.bench(c, id(Mode::Convert), || {
+                p.first(black_box(event), black_box(ctx))
+            });
+            let prepared = p.prepare(ctx);
+            run.bench(c, id(Mode::Preconverted), || {
+                p.first_prepared(black_box(event), black_box(&prepared))
+            });
+        }
+        Engine::JsonLogic => {
+            let p = peers.jsonlogic.as_ref().unwrap();
+            let mut arena = Bump::new();
+            run.bench(c, id(Mode::Convert), || {
+                p.first(black_box(event), black_box(ctx), &mut arena)
+                    .unwrap()
+            });
+            let prepared = p.prepare(ctx).unwrap();
+            run.bench(c, id(Mode::Preconverted), || {
+                p.first_prepared(black_box(event), black_box(&prepared), &mut arena)
+                    .unwrap()
+            });
+        }
+        Engine::RegoInterp => {
+            let p = peers.rego.as_mut().unwrap();
+            run.bench(c, id(Mode::Convert), || {
+                p.first(black_box(event), black_box(ctx)).unwrap()
+            });
+            let prepared = bench_peers::rego::to_value(ctx).unwrap();
+            run.bench(c, id(Mode::Preconverted), || {
+                p.first_prepared(black_box(event), black_box(&prepared))
+                    .unwrap()
+            });
+        }
+        Engine::RegoRvm => {
+            let p = peers.rvm.as_mut().unwrap();
+            run.bench(c, id(Mode::Convert), || {
+                p.first(black_box(event), black_box(ctx)).unwrap()
+            });
+            let prepared = bench_peers::rego::to_value(ctx).unwrap();
+            run.bench(c, id(Mode::Preconverted), || {
+                p.first_prepared(black_box(event), black_box(&prepared))
+                    .unwrap()
+            });
+        }
+    }
+}
+
+fn scale_sizes() -> Vec<usize> {
+    match std::env::var("PEERS_SCALE") {
+        Ok(s) => s.split(',').filter_map(|n| n.trim().parse().ok()).collect(),
+        Err(_) => common::SCALE_SIZES.to_vec(),
+    }
+}
+
+fn scale<M: Measurement + 'static>(c: &mut Criterion<M>, run: &mut Run) {
+    for n in scale_sizes() {
+        let cases = [common::ScaleCase::Last, common::ScaleCase::None]
+            .into_iter()
+            .map(|which| {
+                let k = common::scale_case(n, which);
+                bench_peers::Case {
+                    name: which.name().to_owned(),
+                    event: k.event,
+                    context: k.context,
+                    expect: k.expect,
+                }
+            })
+            .collect();
+        let w = Workload {
+            name: format!("scale/{n}"),
+            inputs: common::scale_inputs(n),
+            cases,
+        };
+        bench_workload(c, run, &w, &|ctx| format!("scale/{n}/{ctx}"));
+    }
+}
+
+/// Where criterion writes (as criterion finds it: `CRITERION_HOME`, else
+/// `$CARGO_TARGET_DIR/criterion`, else the workspace's `target/criterion`).
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    target.join("criterion")
+}
+
+/// The `rustc` processes and the load average, to say in the report
+/// whether the machine was quiet.
+fn machine_state() -> String {
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let rustc = std::process::Command::new("pgrep")
+        .args(["-c", "rustc"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_else(|_| "?".into());
+    format!(
+        "load average {}, rustc processes: {rustc}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+/// The time this thread spends on the CPU (`CLOCK_THREAD_CPUTIME_ID`): on
+/// a machine shared with other work it leaves out the time the thread waits
+/// for a core, which wall time counts. Single-threaded, CPU-bound routines
+/// take the same time either way on a quiet machine.
+struct ThreadCpu;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = cpu_time::ThreadTime;
+    type Value = Duration;
+
+    fn start(&self) -> Self::Intermediate {
+        cpu_time::ThreadTime::now()
+    }
+    fn end(&self, i: Self::Intermediate) -> Self::Value {
+        i.elapsed()
+    }
+    fn add(&self, a: &Self::Value, b: &Self::Value) -> Self::Value {
+        *a + *b
+    }
+    fn zero(&self) -> Self::Value {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Self::Value) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &Nanoseconds
+    }
+}
+
+/// Formats nanosecond values (criterion's own formatter is private).
+struct Nanoseconds;
+
+impl ValueFormatter for Nanoseconds {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if typical < 1e3 {
+            (1.0, "ns")
+        } else if typical < 1e6 {
+            (1e-3, "µs")
+        } else if typical < 1e9 {
+            (1e-6, "ms")
+        } else {
+            (1e-9, "s")
+        };
+        for v in values {
+            *v *= factor;
+        }
+        unit
+    }
+    fn scale_throughputs(&self, _: f64, _: &Throughput, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+/// Sub-microsecond to millisecond routines: short runs, tight enough
+/// estimates, the whole target in about ten minutes.
+fn config<M: Measurement + 'static>(m: M) -> Criterion<M> {
+    Criterion::default()
+        .with_measurement(m)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(900))
+        .sample_size(30)
+        .configure_from_args()
+}
+
+/// Runs every workload; returns what was benchmarked.
+fn run_all<M: Measurement + 'static>(c: &mut Criterion<M>, run: &mut Run) {
+    let seed = bench_peers::seed().unwrap();
+    bench_workload(c, run, &seed, &|ctx| format!("seed/{ctx}"));
+    scale(c, run);
+    for name in ["regex_heavy", "template_heavy"] {
+        let w = bench_peers::single(name).unwrap();
+        bench_workload(c, run, &w, &|_| name.to_owned());
+    }
+    c.final_summary();
+}
+
+fn main() {
+    let mut run = Run {
+        filter: std::env::var("PEERS_FILTER")
+            .ok()
+            .map(|f| regex::Regex::new(&f).unwrap()),
+        ..Run::default()
+    };
+    let wall = std::env::var("PEERS_CLOCK").is_ok_and(|c| c == "wall");
+    let start = machine_state();
+    let t = Instant::now();
+    if wall {
+        run_all(&mut config(WallTime), &mut run);
+    } else {
+        run_all(&mut config(ThreadCpu), &mut run);
+    }
+    let end = machine_state();
+
+    let all = report::collect(&criterion_dir());
+    let medians: report::Medians = all
+        .into_iter()
+        .filter(|(id, _)| run.ids.contains(id))
+        .collect();
+    let engines: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
+    let modes: Vec<&str> = Mode::ALL.iter().rev().map(|m| m.id()).collect();
+    let mut out = format!(
+        "Run of {:.0?}, {} time. Before: {start}. After: {end}.\n\n",
+        t.elapsed(),
+        if wall { "wall" } else { "thread CPU" }
+    );
+    for n in &run.notes {
+        out.push_str(&format!("- {n}\n"));
+    }
+    out.push_str(&format!(
+        "\nLargest share of the machine's CPU time used by other processes during one benchmark: {:.0}%.\n",
+        run.max_other * 100.0
+    ));
+    if !run.busy.is_empty() {
+        out.push_str(&format!(
+            "Measured while other processes used over 25% ({}): {}\n",
+            run.busy.len(),
+            run.busy
+                .iter()
+                .map(|(id, share)| format!("{id} ({:.0}%)", share * 100.0))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+        out.push_str(&format!(
+            "Re-run them: PEERS_FILTER='^({})$' cargo bench\n",
+            run.busy
+                .iter()
+                .map(|(id, _)| regex::escape(id))
+                .collect::<Vec<_>>()
+                .join("|")
+        ));
+    }
+    out.push('\n');
+    out.push_str(&report::tables(&medians, &engines, &modes));
+    out.push_str(&report::summary(&medians, &engines, &modes));
+    println!("\n{out}");
+    let path = criterion_dir().join("peers-report.md");
+    if std::fs::write(&path, &out).is_ok() {
+        println!("written to {}", path.display());
+    }
+}
