@@ -129,7 +129,13 @@ impl PathTrie {
         text: &[u8],
     ) -> Result<Vec<Option<Value>>, serde_json::Error> {
         let mut out: Vec<Option<Value>> = vec![None; self.count];
-        let mut de = serde_json::Deserializer::from_slice(text);
+        // UTF-8 first, for the whole text: the parts skipped below (with
+        // `IgnoredAny`) are not checked by `serde_json`, which validates only
+        // the strings it builds, so a bad byte in a key or string the policy
+        // does not read would pass here while `serde_json::from_slice`
+        // rejects the text. Valid, it is then read as a `str`.
+        let text = std::str::from_utf8(text).map_err(serde::de::Error::custom)?;
+        let mut de = serde_json::Deserializer::from_str(text);
         let mut below = false;
         Seed {
             node: &self.root,

@@ -37,6 +37,13 @@ pub const MAX_DOC_DEPTH: usize = 128;
 /// [`crate::frontend::yaml_doc`] before an alias is expanded: `E0006`.
 pub const MAX_DOC_NODES: usize = 1_000_000;
 
+/// Most bytes of scalar text that YAML aliases may copy in one document:
+/// with [`MAX_DOC_NODES`], bounds what an alias bomb of long strings
+/// allocates (a 1 MB string aliased ten at a time, three levels deep, is
+/// 1,000 nodes but 1 GB of text). Checked by [`crate::frontend::yaml_doc`]
+/// before an alias is expanded: `E0006`.
+pub const MAX_ALIAS_BYTES: usize = MAX_INPUT_BYTES;
+
 /// Most hooks in one compilation. Checked by each front end as hooks are read
 /// (per file) and by [`crate::compile::compile`] over all files: `E0006`;
 /// the verifier rejects an artifact with more.

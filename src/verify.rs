@@ -9,7 +9,9 @@
 //! 1. **Table sizes**: every table fits its `u32` indexes and
 //!    [`MAX_TABLE_LEN`]; at most [`MAX_HOOKS`] hooks.
 //! 2. **Paths**: each root is an identifier (the [`crate::path::Path`]
-//!    invariant), with at most [`MAX_PATH_SEGMENTS`] segments.
+//!    invariant), with at most [`MAX_PATH_SEGMENTS`] segments, and no two
+//!    paths are equal (the compiler interns them, and the runtime's path
+//!    plan keeps one slot per distinct path).
 //! 3. **Constants**: nested at most [`MAX_VALUE_DEPTH`] deep.
 //! 4. **Sets**: each names a constant that is a list.
 //! 5. **Actions**: the type and parameter names are string indexes,
@@ -176,7 +178,7 @@ pub enum VerifyError {
     Duplicate {
         /// Where.
         at: Location,
-        /// What kind of name (`parameter`, `object key`, `event`).
+        /// What kind of name (`parameter`, `object key`, `event`, `path`).
         what: &'static str,
         /// The name.
         name: String,
@@ -462,6 +464,7 @@ fn is_identifier(s: &str) -> bool {
 }
 
 fn check_paths(p: &Program) -> Result<(), VerifyError> {
+    let mut seen = std::collections::HashSet::with_capacity(p.paths.len());
     for (i, path) in p.paths.iter().enumerate() {
         if !is_identifier(path.root_name()) {
             return Err(VerifyError::BadPathRoot {
@@ -474,6 +477,15 @@ fn check_paths(p: &Program) -> Result<(), VerifyError> {
                 table: "segments in one path",
                 len: path.segments().len(),
                 limit: MAX_PATH_SEGMENTS,
+            });
+        }
+        // INVARIANT (interned paths): `context::PathPlan` gives each distinct
+        // path one slot; a second equal path would never be filled.
+        if !seen.insert(path) {
+            return Err(VerifyError::Duplicate {
+                at: Location::Path(index_u32(i)),
+                what: "path",
+                name: path.to_string(),
             });
         }
     }

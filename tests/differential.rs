@@ -59,23 +59,6 @@ use std::collections::{BTreeMap, HashMap};
 // Shared: the context schema, random contexts, the runner.
 // ---------------------------------------------------------------------------
 
-/// The context schema of every test here: typed roots (so the checker has
-/// something to check), open objects (so deeper paths are `any`).
-fn schema_json() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "a": {"type": "object"},
-            "n": {"type": "integer"},
-            "d": {"type": "number"},
-            "s": {"type": "string"},
-            "b": {"type": "boolean"},
-            "l": {"type": "array"},
-            "o": {"type": "object"}
-        }
-    })
-}
-
 fn schema() -> ContextSchema {
     let mut diags = hookc::diag::Diagnostics::new();
     let node = Node::from_json(&schema_json(), Span::new(FileId(0), 0, 0));
@@ -98,68 +81,11 @@ fn runner(cases: u32, seed: u8) -> TestRunner {
     )
 }
 
-const INTERESTING_INTS: [i64; 12] = [
-    i64::MAX,
-    i64::MIN,
-    i64::MAX - 1,
-    i64::MIN + 1,
-    3_037_000_500,
-    -3_037_000_500,
-    4_611_686_018_427_387_904,
-    9_007_199_254_740_992,
-    9_007_199_254_740_993,
-    1_000_000,
-    -1,
-    0,
-];
-
-const INTERESTING_DOUBLES: [f64; 14] = [
-    0.0,
-    -0.0,
-    0.5,
-    1.5,
-    -2.25,
-    2.0,
-    3.0,
-    1e300,
-    -1e300,
-    1e-300,
-    9_007_199_254_740_992.0,
-    9.223_372_036_854_776e18,
-    100.0,
-    -7.0,
-];
-
-const STRINGS: [&str; 16] = [
-    "",
-    "a",
-    "abc",
-    "b",
-    "ab",
-    "k-1",
-    "k",
-    "K",
-    "héllo",
-    "日本語",
-    "🎉x",
-    "A\nB",
-    "it's",
-    "\\",
-    "0123",
-    "x y",
-];
-
-const PATTERNS: [&str; 9] = [
-    "^a",
-    "b+$",
-    "[0-9]+",
-    "é",
-    "^$",
-    "(?i)k",
-    ".",
-    r"^\p{L}+$",
-    "a|b",
-];
+#[path = "common/interesting.rs"]
+mod interesting;
+use interesting::{
+    leaf_when, schema_json, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS, STRINGS,
+};
 
 fn int_value() -> BoxedStrategy<i64> {
     prop_oneof![
@@ -1203,21 +1129,7 @@ impl Tree {
                     Some(v) => literal(v)?,
                     None => String::new(),
                 };
-                match *op {
-                    "eq" => format!("{path} == {v}"),
-                    "ne" => format!("{path} != {v}"),
-                    "gt" => format!("{path} > {v}"),
-                    "gte" => format!("{path} >= {v}"),
-                    "lt" => format!("{path} < {v}"),
-                    "lte" => format!("{path} <= {v}"),
-                    "in" => format!("{path} in {v}"),
-                    "contains" => format!("{path}.contains({v})"),
-                    "starts_with" => format!("{path}.startsWith({v})"),
-                    "ends_with" => format!("{path}.endsWith({v})"),
-                    "regex" => format!("{path}.matches({v})"),
-                    "exists" => format!("has({path}) && {path} != null"),
-                    _ => return None,
-                }
+                leaf_when(path, op, &v)?
             }
         })
     }

@@ -13,7 +13,10 @@
 //!   neither building nor dropping the tree can overflow the stack;
 //! - the number of nodes, aliases expanded, is bounded by [`MAX_DOC_NODES`]: each
 //!   anchored node remembers its size, and an alias is refused *before* it is
-//!   cloned, so an alias bomb fails after at most that many nodes.
+//!   cloned, so an alias bomb fails after at most that many nodes;
+//! - likewise the scalar text that aliases copy is bounded by
+//!   [`MAX_ALIAS_BYTES`] (each anchored node remembers its bytes too), so a
+//!   few aliases of a long string cannot expand to gigabytes.
 //!
 //! # Spans
 //! `saphyr-parser` reports positions in characters, and its token ends are not
@@ -26,7 +29,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::doc::{Key, Node, NodeKind};
-use crate::limits::{MAX_DOC_DEPTH, MAX_DOC_NODES, MAX_INPUT_BYTES};
+use crate::limits::{MAX_ALIAS_BYTES, MAX_DOC_DEPTH, MAX_DOC_NODES, MAX_INPUT_BYTES};
 use crate::span::{FileId, Origin, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Tag};
 use std::collections::HashMap;
@@ -202,6 +205,8 @@ struct Frame {
     anchor: usize,
     /// Nodes in it, itself included, aliases expanded.
     size: usize,
+    /// Bytes of scalar text in it (keys included), aliases expanded.
+    bytes: usize,
     /// Collections on the longest path down from it, itself included.
     height: usize,
 }
@@ -255,6 +260,8 @@ impl MapBody {
 struct Anchored {
     node: Node,
     size: usize,
+    /// Bytes of scalar text in it, aliases expanded.
+    bytes: usize,
     height: usize,
     /// The scalar's text, for use as a mapping key; `None` for collections.
     key: Option<String>,
@@ -268,6 +275,8 @@ struct Builder<'t> {
     anchors: HashMap<usize, Anchored>,
     /// Nodes produced so far, aliases expanded.
     nodes: usize,
+    /// Bytes of scalar text copied by aliases so far.
+    copied: usize,
     root: Option<Node>,
 }
 
@@ -280,6 +289,7 @@ impl<'t> Builder<'t> {
             stack: Vec::new(),
             anchors: HashMap::new(),
             nodes: 0,
+            copied: 0,
             root: None,
         }
     }
@@ -396,13 +406,14 @@ impl<'t> Builder<'t> {
                 Anchored {
                     node: node.clone(),
                     size: 1,
+                    bytes: value.len(),
                     height: 0,
                     key: Some(value.to_owned()),
                 },
             );
         }
         let key = is_key.then(|| value.to_owned());
-        self.deliver(node, 1, 0, key, span)
+        self.deliver(node, 1, value.len(), 0, key, span)
     }
 
     /// An alias event: the anchored node, cloned once the limits allow it.
@@ -419,16 +430,32 @@ impl<'t> Builder<'t> {
                 .node(self.path()),
             );
         };
-        let (size, height) = (anchored.size, anchored.height);
+        let (size, bytes, height) = (anchored.size, anchored.bytes, anchored.height);
         if self.stack.len().saturating_add(height) > MAX_DOC_DEPTH {
             return fail(self.too_deep(span));
         }
         self.count(size, span, true)?;
+        // Few nodes can still hold much text: `&a "<a megabyte>"`, then lists
+        // of `*a` ten at a time. Bound the text an alias copies as well.
+        let copied = self.copied.saturating_add(bytes);
+        if copied > MAX_ALIAS_BYTES {
+            return fail(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    format!(
+                        "YAML aliases copy more than {MAX_ALIAS_BYTES} bytes of text (alias bomb?)"
+                    ),
+                )
+                .at(span)
+                .node(self.path()),
+            );
+        }
+        self.copied = copied;
         let Some(anchored) = self.anchors.get(&id) else {
             return Ok(());
         };
         let (node, key) = (anchored.node.clone(), anchored.key.clone());
-        self.deliver(node, size, height, key, span)
+        self.deliver(node, size, bytes, height, key, span)
     }
 
     /// A sequence or mapping starts.
@@ -482,6 +509,7 @@ impl<'t> Builder<'t> {
             flow,
             anchor,
             size: 1,
+            bytes: 0,
             height: 1,
         });
         Ok(())
@@ -512,13 +540,14 @@ impl<'t> Builder<'t> {
                 Anchored {
                     node: node.clone(),
                     size: frame.size,
+                    bytes: frame.bytes,
                     height: frame.height,
                     key: None,
                 },
             );
         }
         let at = node.span;
-        self.deliver(node, frame.size, frame.height, None, at)
+        self.deliver(node, frame.size, frame.bytes, frame.height, None, at)
     }
 
     /// Hands a completed node to its parent (or makes it the root). `key` is the
@@ -528,6 +557,7 @@ impl<'t> Builder<'t> {
         &mut self,
         node: Node,
         size: usize,
+        bytes: usize,
         height: usize,
         key: Option<String>,
         at: Span,
@@ -540,6 +570,7 @@ impl<'t> Builder<'t> {
         };
         frame.end = frame.end.max(at.end as usize);
         frame.size = frame.size.saturating_add(size);
+        frame.bytes = frame.bytes.saturating_add(bytes);
         frame.height = frame.height.max(height.saturating_add(1));
         match &mut frame.body {
             Body::Seq(items) => items.push(node),
