@@ -5,9 +5,10 @@
 //! |---|---|
 //! | `eval/seed/<ctx>/value` | `Policy::evaluate` with the context as a `serde_json::Value`: find the match, fill its action |
 //! | `eval/seed/<ctx>/json` | `Policy::evaluate_json` of the context's compact JSON text |
-//! | `eval/seed/<ctx>/find` | finding the match only: `vm::eval_hook` over `hooks_for(event)` with a `PathCache`, as the runtime does |
+//! | `eval/seed/<ctx>/find` | finding the match only: `Policy::decide`, the same path as `evaluate` without building the action |
 //! | `eval/seed/<ctx>/fill` | filling the winner's action only (`vm::fill_action`, fresh path cache) |
-//! | `baseline/hand/seed/<ctx>` | the hand-written Rust function (`common::seed_by_hand`) |
+//! | `baseline/hand/seed/<ctx>` | the hand-written Rust function (`common::seed_by_hand`): decide, then build the action |
+//! | `baseline/hand/seed/<ctx>/find` | its decision alone (`common::seed_hand_decide`; compare with `…/find`) |
 //! | `baseline/reference/seed/<ctx>` | the tree-walking reference evaluator plus a tree-walking action fill: same output as `evaluate` |
 //! | `baseline/reference/seed/<ctx>/find` | `reference::first_match` alone |
 //! | `baseline/serde_parse/seed/<ctx>` | `serde_json::from_str::<Value>` of the same text as `…/json`, alone |
@@ -25,24 +26,10 @@ use common::Case;
 use criterion::{criterion_group, criterion_main, Criterion};
 use hookc::context::{PathCache, Source};
 use hookc::runtime::Policy;
-use hookc::value::Val;
 use hookc::verify::VerifiedProgram;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;
-
-/// The first matching hook's index, as `Policy::evaluate` finds it, without
-/// filling its action.
-fn find(prog: &VerifiedProgram, event: &str, ctx: &Value) -> Option<u32> {
-    let p = prog.program();
-    let mut cache = PathCache::new(&p.paths, Source::Document(ctx));
-    p.hooks_for(event).iter().copied().find(|&h| {
-        matches!(
-            hookc::vm::eval_hook(prog, h, &mut cache, None),
-            Val::Bool(true)
-        )
-    })
-}
 
 /// Hook `h`'s action filled from a fresh path cache.
 fn fill(prog: &VerifiedProgram, h: u32, ctx: &Value) -> serde_json::Map<String, Value> {
@@ -73,18 +60,16 @@ impl Compiled {
     /// Checks `case` every way, returning the winner's index for `fill`.
     fn check(&self, case: &Case) -> Option<u32> {
         let action = common::assert_case(&self.policy, &self.ir, case);
-        let found = find(&self.verified, &case.event, &case.context);
-        let id = found.map(|h| {
-            self.verified
-                .program()
-                .string(self.verified.program().hooks[h as usize].id)
-        });
+        let id = self.policy.decide(&case.event, &case.context);
         assert_eq!(
             id,
             case.expect.as_deref(),
-            "context `{}`: `find` disagrees",
+            "context `{}`: `decide` disagrees",
             case.name
         );
+        let p = self.verified.program();
+        let found = id.and_then(|id| p.hooks.iter().position(|h| p.string(h.id) == id));
+        let found = found.map(|h| u32::try_from(h).unwrap());
         if let Some(h) = found {
             assert_eq!(
                 Some(fill(&self.verified, h, &case.context)),
@@ -110,7 +95,7 @@ impl Compiled {
         });
         let verified = &self.verified;
         c.bench_function(&format!("eval/{name}/find"), |b| {
-            b.iter(|| find(verified, black_box(event), black_box(ctx)))
+            b.iter(|| policy.decide(black_box(event), black_box(ctx)))
         });
         if let Some(h) = winner {
             c.bench_function(&format!("eval/{name}/fill"), |b| {
@@ -155,6 +140,9 @@ fn seed(c: &mut Criterion) {
         let (event, ctx) = (case.event.as_str(), &case.context);
         c.bench_function(&format!("baseline/hand/seed/{}", case.name), |b| {
             b.iter(|| common::seed_by_hand(black_box(event), black_box(ctx)))
+        });
+        c.bench_function(&format!("baseline/hand/seed/{}/find", case.name), |b| {
+            b.iter(|| common::seed_hand_decide(black_box(event), black_box(ctx)))
         });
     }
 }

@@ -232,8 +232,10 @@ pub struct ActionTypes {
     declared: Vec<usize>,
 }
 
-const TYPE_KEYS: [&str; 2] = ["description", "parameters"];
-const PARAM_KEYS: [&str; 6] = [
+/// The keys of an action type definition.
+pub const TYPE_KEYS: [&str; 2] = ["description", "parameters"];
+/// The keys of an action parameter definition.
+pub const PARAM_KEYS: [&str; 6] = [
     "type",
     "enum",
     "default",

@@ -2,10 +2,10 @@
 //!
 //! Identifiers become context paths or macro variables, chains of selections
 //! and constant indexes on a context root become one interned path, methods
-//! become builtins, literal lists become constants, and `matches()` patterns
-//! must be literals. Errors are reported and the offending sub-expression is
-//! dropped (`None`), so one pass reports every resolution error of an
-//! expression.
+//! become builtins, literal lists become constants, and `matches()` and
+//! `glob()` patterns must be literals (globs are translated into regexes).
+//! Errors are reported and the offending sub-expression is dropped
+//! (`None`), so one pass reports every resolution error of an expression.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Const, Expr, ExprKind, Func, MacroKind, Regex};
@@ -21,6 +21,7 @@ const FUNCTIONS: &[&str] = &[
     "startsWith",
     "endsWith",
     "matches",
+    "glob",
     "exists",
     "all",
     "exists_one",
@@ -248,16 +249,16 @@ impl<'a> Resolver<'a> {
                 all.extend(rest?);
                 ExprKind::Call(func, all)
             }
-            (Some(t), "matches") => {
-                arity(1, self.diags, "s.matches('pattern')")?;
+            (Some(t), "matches" | "glob") => {
+                arity(1, self.diags, &format!("s.{name}('pattern')"))?;
                 let recv = self.resolve(t)?;
                 let pattern = args.first()?;
-                return self.matches(recv, pattern, span);
+                return self.pattern(name, recv, pattern, span);
             }
-            (None, "matches") => {
-                arity(2, self.diags, "matches(s, 'pattern')")?;
+            (None, "matches" | "glob") => {
+                arity(2, self.diags, &format!("{name}(s, 'pattern')"))?;
                 let recv = self.resolve(args.first()?)?;
-                return self.matches(recv, args.get(1)?, span);
+                return self.pattern(name, recv, args.get(1)?, span);
             }
             (Some(t), "exists" | "all" | "exists_one") => {
                 let kind = match name {
@@ -306,33 +307,67 @@ impl<'a> Resolver<'a> {
         Some(Expr::new(kind, span))
     }
 
-    fn matches(
+    /// `recv.matches(pattern)` or `recv.glob(pattern)` (`func`): the pattern
+    /// must be a literal; a glob is translated into a regex here.
+    fn pattern(
         &mut self,
+        func: &str,
         recv: Expr,
         pattern: &ast::Expr,
         span: crate::span::Span,
     ) -> Option<Expr> {
         let ast::ExprKind::String(p) = &pattern.kind else {
+            let what = if func == "glob" { "glob" } else { "regex" };
             self.diags.push(
                 Diagnostic::new(
                     Code::NonLiteralPattern,
-                    "the pattern of `matches` must be a string literal",
+                    format!("the pattern of `{func}` must be a string literal"),
                 )
                 .at(pattern.span)
-                .help("patterns are compiled once, at compile time; write the regex as a literal"),
+                .help(format!(
+                    "patterns are compiled once, at compile time; write the {what} as a literal"
+                )),
             );
             return None;
         };
-        Some(Expr::new(
-            ExprKind::Matches(
-                Box::new(recv),
-                Regex {
-                    pattern: p.clone(),
-                    span: pattern.span,
-                },
-            ),
-            span,
-        ))
+        let re = if func == "glob" {
+            let lit = pattern.span;
+            match crate::glob::regex_of(p, lit) {
+                Ok(re) => re,
+                Err(e) => {
+                    self.diags
+                        .push(e.diagnostic(p, |a, b| content_span(lit, p, a, b)));
+                    return None;
+                }
+            }
+        } else {
+            Regex::literal(p.clone(), pattern.span)
+        };
+        Some(Expr::new(ExprKind::Matches(Box::new(recv), re), span))
+    }
+}
+
+/// The file span of bytes `start..end` of a string literal's value, given
+/// the literal's span: exact when the literal is the value between two
+/// quotes, the whole literal otherwise.
+///
+/// The literal is verbatim exactly when its span is two bytes longer than
+/// its value: every escape is longer than what it stands for, a raw or
+/// triple-quoted literal has a longer opening, and a literal whose text was
+/// unescaped on the way (YAML escapes, XML entities: `Origin::Whole`) spans
+/// the whole scalar, which holds more than the literal.
+fn content_span(
+    lit: crate::span::Span,
+    value: &str,
+    start: usize,
+    end: usize,
+) -> crate::span::Span {
+    let verbatim = lit.range().len() == value.len() + 2;
+    if verbatim {
+        let base = lit.start as usize + 1;
+        crate::span::Span::new(lit.file, base + start, base + end)
+    } else {
+        lit
     }
 }
 

@@ -194,16 +194,6 @@ impl Op {
     }
 }
 
-/// A hook's layer, as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Layer {
-    /// `hooks:` and XML.
-    Directive = 0,
-    /// `builtin_hooks:`.
-    Builtin = 1,
-}
-
 /// One hook of the program.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HookEntry {
@@ -211,8 +201,8 @@ pub struct HookEntry {
     pub id: u32,
     /// Priority (higher first).
     pub priority: i64,
-    /// Layer.
-    pub layer: Layer,
+    /// Its layer: an index into [`Program::layers`].
+    pub layer: u32,
     /// `strings` index of its description, if any.
     pub description: Option<u32>,
     /// `[start, end)` of its code in [`Program::code`]; empty = no condition (always matches).
@@ -255,6 +245,42 @@ pub struct ActionEntry {
     pub params: Vec<(u32, ParamValue)>,
 }
 
+/// Where each hook and each of its sub-conditions came from, for explain
+/// traces: the artifact's optional `debug` section (`hookc compile --strip`
+/// leaves it out). Either empty or one entry per hook, in hook order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DebugInfo {
+    /// Per hook (same index as [`Program::hooks`]).
+    pub hooks: Vec<HookDebug>,
+}
+
+/// One hook's source information.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HookDebug {
+    /// `strings` index of the hook's location, `file:line:col`.
+    pub at: u32,
+    /// Its sub-conditions, by ascending [`Mark::op`].
+    pub marks: Vec<Mark>,
+}
+
+/// A sub-condition of a hook: an operand of its `&&`, `||`, `!` and `?:`
+/// that is none of those itself (a comparison, a call, a macro, ...).
+///
+/// Its code ends at `op`: right after that instruction runs, the
+/// sub-condition's value is on top of the stack. Sub-conditions are never
+/// inside a macro body, so `op` runs at most once per evaluation, except
+/// when it is a macro's own last instruction (`MacroNext`), whose last run
+/// gives the value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// Absolute code index of the sub-condition's last instruction.
+    pub op: u32,
+    /// `strings` index of its canonical `when` text.
+    pub text: u32,
+    /// `strings` index of its location, `file:line:col`.
+    pub at: u32,
+}
+
 /// For each event name, the hooks that listen to it, in evaluation order
 /// (`"*"` hooks merged in); events not named get `wildcard`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -286,6 +312,11 @@ pub struct Program {
     pub actions: Vec<ActionEntry>,
     /// Hooks by event.
     pub events: EventIndex,
+    /// Source locations for explain traces (may be empty).
+    pub debug: DebugInfo,
+    /// The layers' names (`strings` indexes), lowest first: at equal
+    /// priority a later layer's hooks run first.
+    pub layers: Vec<u32>,
 }
 
 impl Program {

@@ -74,12 +74,79 @@ pub struct Compilation {
     pub policy: Option<Policy>,
 }
 
-/// Compiles sources (files in this order define source order).
+/// The layers of a compilation without named layers, lowest first: a YAML
+/// file's `builtin_hooks:`, then its `hooks:` and every XML hook.
+pub const DEFAULT_LAYERS: [&str; 2] = ["builtin", "directive"];
+
+/// A layer name for [`compile_layers`]: ASCII letters, digits, `_` and `-`,
+/// starting with a letter or `_`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LayerName(String);
+
+/// A string that is not a [`LayerName`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a layer name: use ASCII letters, digits, `_` and `-`, starting with a letter or `_`")]
+pub struct BadLayerName(pub String);
+
+impl LayerName {
+    /// Checks a layer name.
+    pub fn new(name: &str) -> Result<LayerName, BadLayerName> {
+        let mut chars = name.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            Ok(LayerName(name.to_owned()))
+        } else {
+            Err(BadLayerName(name.to_owned()))
+        }
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Compiles sources (files in this order define source order) into the
+/// [`DEFAULT_LAYERS`]: each hook is in the layer of its YAML section.
 pub fn compile(inputs: &[Input]) -> Compilation {
+    let files: Vec<(&Input, Option<u32>)> = inputs.iter().map(|i| (i, None)).collect();
+    compile_files(&files, DEFAULT_LAYERS.map(String::from).to_vec())
+}
+
+/// Compiles named layers, given lowest first (e.g. `builtin`, `project`,
+/// `directive`, `run`): every hook of a layer's files is in that layer,
+/// whichever YAML section it is written in. Evaluation order is priority,
+/// then layer (later first), then source order, which is the order of the
+/// files as given. A name given again is the same layer, at its first
+/// position.
+pub fn compile_layers(layers: &[(LayerName, Vec<Input>)]) -> Compilation {
+    let mut names: Vec<String> = Vec::new();
+    let mut files = Vec::new();
+    for (name, inputs) in layers {
+        let rank = match names.iter().position(|n| n == name.as_str()) {
+            Some(rank) => rank,
+            None => {
+                names.push(name.as_str().to_owned());
+                names.len().saturating_sub(1)
+            }
+        };
+        let rank = u32::try_from(rank).unwrap_or(u32::MAX);
+        files.extend(inputs.iter().map(|input| (input, Some(rank))));
+    }
+    compile_files(&files, names)
+}
+
+/// The driver: each input with its layer (`None`: by YAML section, in the
+/// default layers), and the layers' names.
+fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compilation {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::new();
     let mut files: Vec<(FileId, SourceFile)> = Vec::new();
-    for input in inputs {
+    // Parallel to `files`: each file's layer.
+    let mut file_layers: Vec<Option<u32>> = Vec::new();
+    for &(input, layer) in inputs {
         let id = sources.add(input.name.clone(), input.text.clone());
         if input.text.len() > crate::limits::MAX_INPUT_BYTES {
             diags.push(
@@ -101,6 +168,7 @@ pub fn compile(inputs: &[Input]) -> Compilation {
             Format::Xml => frontend::xml::read(&input.text, id, &mut diags),
         };
         files.push((id, file));
+        file_layers.push(layer);
     }
 
     let (schema, types) = declarations(&files, &sources, &mut diags);
@@ -119,11 +187,15 @@ pub fn compile(inputs: &[Input]) -> Compilation {
         ));
     } else {
         let mut ids: HashMap<String, Span> = HashMap::new();
-        for (id, file) in &files {
+        for ((id, file), layer) in files.iter().zip(&file_layers) {
             let name = sources.name(*id).to_owned();
             let text = sources.get(*id).map_or("", |f| f.text());
             for raw in &file.hooks {
                 let cx = HookContext {
+                    layer: layer.unwrap_or(match raw.layer {
+                        frontend::Layer::Builtin => 0,
+                        frontend::Layer::Directive => 1,
+                    }),
                     file_name: &name,
                     text,
                     schema: &schema,
@@ -144,13 +216,13 @@ pub fn compile(inputs: &[Input]) -> Compilation {
     let policy = if diags.has_errors() {
         None
     } else {
-        // INVARIANT (evaluation order): priority descending, then directive
-        // before builtin, then source order. `sort_by` is stable, and
-        // `source_order` makes the key total anyway.
+        // INVARIANT (evaluation order): priority descending, then layer
+        // descending (directive before builtin by default), then source
+        // order. `sort_by` is stable, and `source_order` makes the key total.
         hooks.sort_by(|a: &Hook, b: &Hook| {
             b.priority
                 .cmp(&a.priority)
-                .then(a.layer.cmp(&b.layer))
+                .then(b.layer.cmp(&a.layer))
                 .then(a.source_order.cmp(&b.source_order))
         });
         let policy = Policy {
@@ -158,6 +230,7 @@ pub fn compile(inputs: &[Input]) -> Compilation {
             paths,
             schema,
             action_types: types,
+            layers,
         };
         // Lints are warnings: they never turn a good policy into a failing one.
         crate::lint::report(&policy, &origins, &sources, &mut diags);
@@ -190,7 +263,7 @@ fn declarations(
                     )
                     .at(node.span)
                     .node("event_context_schema")
-                    .note(format!("first declared at {}", location(sources, *first)))
+                    .note(format!("first declared at {}", sources.location(*first)))
                     .help("declare the context schema in one file"),
                 ),
                 None => schema = Some((ContextSchema::from_node(node, diags), node.span)),
@@ -224,16 +297,9 @@ fn declarations(
     )
 }
 
-/// `file:line:col` of a span.
-fn location(sources: &SourceMap, span: Span) -> String {
-    let lc = sources.line_col(span.file, span.start);
-    match lc {
-        Some(lc) => format!("{}:{lc}", sources.name(span.file)),
-        None => sources.name(span.file).to_owned(),
-    }
-}
-
 struct HookContext<'a> {
+    /// The hook's layer (an index into the compilation's layers).
+    layer: u32,
     file_name: &'a str,
     text: &'a str,
     schema: &'a ContextSchema,
@@ -259,7 +325,7 @@ fn check_hook(
         let mut d = Diagnostic::new(Code::DuplicateId, format!("hook id `{id}` is used twice"))
             .at(id_span)
             .label("second use")
-            .note(format!("first used at {}", location(cx.sources, *first)))
+            .note(format!("first used at {}", cx.sources.location(*first)))
             .help("hook ids must be unique across all files of a compilation");
         if let Some(p) = &raw.node_path {
             d = d.node(format!("{p}.id"));
@@ -325,7 +391,7 @@ fn check_hook(
         id,
         events,
         priority: raw.priority.as_ref().map_or(0, |p| p.value),
-        layer: raw.layer,
+        layer: cx.layer,
         condition,
         action,
         enabled: raw.enabled,

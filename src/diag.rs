@@ -130,8 +130,12 @@ codes! {
     WrongArity = "E0306", Error, "wrong number of arguments";
     /// `has()` of something other than a field selection.
     BadHasArgument = "E0307", Error, "`has()` needs a field selection";
-    /// `matches()` with a pattern that is not a string literal.
-    NonLiteralPattern = "E0308", Error, "regex pattern must be a literal";
+    /// `matches()` or `glob()` with a pattern that is not a string literal
+    /// (a YAML `regex`/`glob` value that is not a string).
+    NonLiteralPattern = "E0308", Error, "pattern must be a literal";
+    /// A glob that does not parse: an unclosed `[`, a trailing `\`, an empty
+    /// or malformed class.
+    BadGlob = "E0309", Error, "invalid glob pattern";
 
     // ---- E04xx: actions -------------------------------------------------------
     /// An action type that is neither built in nor declared.

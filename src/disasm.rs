@@ -12,7 +12,7 @@
 //! as `<bad index N>` and a bad code range as `<bad code range A..B>`; it
 //! never panics.
 
-use crate::bytecode::{CmpOp, HookEntry, Layer, MacroOp, Op, ParamValue, Program, TemplatePart};
+use crate::bytecode::{CmpOp, HookEntry, MacroOp, Op, ParamValue, Program, TemplatePart};
 use crate::ty::Kinds;
 use std::fmt::{self, Write};
 
@@ -50,10 +50,10 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
 }
 
 fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) -> fmt::Result {
-    let layer = match hook.layer {
-        Layer::Directive => "directive",
-        Layer::Builtin => "builtin",
-    };
+    let layer = prog
+        .layers
+        .get(hook.layer as usize)
+        .map_or("?", |&name| prog.string(name));
     writeln!(
         out,
         "hook {index} {} (priority {}, layer {layer}, events {})",
@@ -413,7 +413,7 @@ builtin_hooks:
     action: {type: fail, error_message: "failed at ${turn_number} ($${literal})"}
 "#;
 
-    const GOLDEN: &str = r#"program: 2 hooks, 12 instructions, 12 strings, 4 paths, 4 constants, 1 regex, 0 sets, 2 actions
+    const GOLDEN: &str = r#"program: 2 hooks, 12 instructions, 14 strings, 4 paths, 4 constants, 1 regex, 0 sets, 2 actions
 
 hook 0 "budget" (priority 10, layer directive, events error, limit)
   description "Escalate big spend"
@@ -439,7 +439,7 @@ hook 1 "fallback" (priority 0, layer builtin, events *)
   action 1 fail
     error_message = `failed at ${turn_number} ($${literal})`
 
-strings (12)
+strings (14)
      0  "budget"
      1  "Escalate big spend"
      2  "escalate"
@@ -452,6 +452,8 @@ strings (12)
      9  " (${literal})"
     10  "error"
     11  "limit"
+    12  "builtin"
+    13  "directive"
 
 paths (4)
      0  limit_code
@@ -510,7 +512,7 @@ events
                 HookEntry {
                     id: 3,
                     priority: -1,
-                    layer: Layer::Builtin,
+                    layer: 0,
                     description: Some(8),
                     code: (0, 10),
                     max_stack: 0,
@@ -519,7 +521,7 @@ events
                 HookEntry {
                     id: 0,
                     priority: 0,
-                    layer: Layer::Directive,
+                    layer: 1,
                     description: None,
                     code: (9, 40),
                     max_stack: 0,

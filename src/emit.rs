@@ -2,11 +2,13 @@
 //! "compiled to this YAML format".
 //!
 //! Every hook with its id, events, priority, condition and complete action
-//! (defaults filled in), each layer's list in evaluation order; disabled hooks
+//! (defaults filled in), each layer's list in evaluation order (named layers:
+//! one `hooks:` list in evaluation order); disabled hooks
 //! are left out. Conditions are written as YAML condition trees where the
 //! tree forms can say them, else as a canonical `when` expression. The output
 //! is itself a valid input that compiles to the same policy (tested).
 
+use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
 use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Hook, Policy, UnaryOp};
 use crate::path::PathTable;
@@ -30,15 +32,23 @@ pub fn normalized(policy: &Policy) -> Value {
     if !custom.is_empty() {
         doc.insert("action_types".into(), Value::Object(custom));
     }
-    for layer in [Layer::Directive, Layer::Builtin] {
+    // The default layers are the two YAML sections. Named layers have no
+    // YAML form: every hook goes under `hooks:` in evaluation order, which
+    // compiles to the same order (priority, then source order).
+    let default = policy.layers() == DEFAULT_LAYERS;
+    let sections = [(1, Layer::Directive), (0, Layer::Builtin)];
+    for (rank, section) in sections {
         let hooks: Vec<Value> = policy
             .hooks()
             .iter()
-            .filter(|h| h.layer == layer && h.enabled)
+            .filter(|h| h.enabled && (!default || h.layer == rank))
             .map(|h| hook(h, policy.paths()))
             .collect();
         if !hooks.is_empty() {
-            doc.insert(layer.yaml_key().into(), Value::Array(hooks));
+            doc.insert(section.yaml_key().into(), Value::Array(hooks));
+        }
+        if !default {
+            break;
         }
     }
     Value::Object(doc)
@@ -155,7 +165,8 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
             leaf(subject, name, Some(c))
         }
         ExprKind::Matches(subject, re) => {
-            leaf(subject, "regex", Some(&Const::String(re.pattern.clone())))
+            let op = if re.glob.is_some() { "glob" } else { "regex" };
+            leaf(subject, op, Some(&Const::String(re.source().to_owned())))
         }
         ExprKind::SchemaMatch { path, schema, .. } => {
             Some(json!({"path": paths.get(*path)?.to_string(), "op": "matches", "value": schema}))

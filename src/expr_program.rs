@@ -111,7 +111,7 @@ impl CompiledExpr {
             id: EXPR_HOOK_ID.to_owned(),
             events: Events::Any,
             priority: 0,
-            layer: crate::frontend::Layer::Directive,
+            layer: 1,
             condition: Some(self.expr.clone()),
             action: Action {
                 kind: "continue".to_owned(),
@@ -128,6 +128,7 @@ impl CompiledExpr {
             paths: self.paths.clone(),
             schema: self.schema.clone(),
             action_types: ActionTypes::builtin(),
+            layers: crate::compile::DEFAULT_LAYERS.map(String::from).to_vec(),
         }
     }
 }

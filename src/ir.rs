@@ -4,12 +4,11 @@
 //! Compared with the syntax tree, names are resolved (context paths are
 //! interned [`PathId`]s, macro variables are [`ExprKind::Var`]s), methods are
 //! builtins, literal lists are constants, and regex patterns are known
-//! literals. The same condition written as a YAML tree or as a `when`
-//! expression gives the same IR (tested), and lowering to bytecode walks it
-//! directly.
+//! literals (globs are translated into regexes, keeping their text). The
+//! same condition written as a YAML tree or as a `when` expression gives the
+//! same IR (tested), and lowering to bytecode walks it directly.
 
 use crate::actions::Action;
-use crate::frontend::Layer;
 use crate::path::{PathId, PathTable};
 use crate::span::Span;
 use crate::ty::Kinds;
@@ -171,13 +170,47 @@ impl MacroKind {
     }
 }
 
-/// A regex literal of `matches()` / `op: regex`.
+/// A regex literal of `matches()` / `op: regex`, or the translation of a
+/// glob of `glob()` / `op: glob` ([`crate::glob`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Regex {
-    /// The pattern (RE2 syntax of the `regex` crate).
+    /// The pattern (RE2 syntax of the `regex` crate): what lowering, the
+    /// artifact, the verifier and the VM see.
     pub pattern: String,
     /// Where the pattern literal is.
     pub span: Span,
+    /// The glob as written, when `pattern` is its translation: what users
+    /// see (diagnostics, `--emit`, `to_source`) and what the reference
+    /// evaluator matches with directly.
+    ///
+    /// INVARIANT (glob translation): `Some(g)` only from
+    /// [`crate::glob::regex_of`], so `pattern` is `g`'s translation.
+    pub glob: Option<String>,
+}
+
+impl Regex {
+    /// A regex literal (not a glob).
+    pub fn literal(pattern: String, span: Span) -> Regex {
+        Regex {
+            pattern,
+            span,
+            glob: None,
+        }
+    }
+
+    /// The user-facing function name: `glob` or `matches`.
+    pub fn func_name(&self) -> &'static str {
+        if self.glob.is_some() {
+            "glob"
+        } else {
+            "matches"
+        }
+    }
+
+    /// The pattern as written: the glob, or the regex.
+    pub fn source(&self) -> &str {
+        self.glob.as_deref().unwrap_or(&self.pattern)
+    }
 }
 
 /// A resolved expression.
@@ -234,7 +267,8 @@ pub enum ExprKind {
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A builtin call; the receiver of a method is the first argument.
     Call(Func, Vec<Expr>),
-    /// `e.matches(pattern)`: unanchored search.
+    /// `e.matches(pattern)`: unanchored search; also `e.glob(g)`, whose
+    /// translation anchors it ([`Regex::glob`]).
     Matches(Box<Expr>, Regex),
     /// A list macro over `range`, binding a variable in `body`.
     Macro {
@@ -307,6 +341,7 @@ impl Expr {
             ) => o == p && a.same_as(b) && x.same_as(y),
             (K::Cond(a, x, m), K::Cond(b, y, n)) => a.same_as(b) && x.same_as(y) && m.same_as(n),
             (K::Call(f, a), K::Call(g, b)) => f == g && all(a, b),
+            // A glob and a regex with the same translation agree everywhere.
             (K::Matches(a, r), K::Matches(b, s)) => r.pattern == s.pattern && a.same_as(b),
             (
                 K::Macro {
@@ -500,8 +535,8 @@ fn write_expr(
         }
         ExprKind::Matches(recv, re) => {
             write_expr(out, recv, paths, 8)?;
-            out.push_str(".matches(");
-            crate::path::write_quoted(out, &re.pattern)?;
+            write!(out, ".{}(", re.func_name())?;
+            crate::path::write_quoted(out, re.source())?;
             out.push(')');
         }
         ExprKind::Macro {
@@ -551,8 +586,9 @@ pub struct Hook {
     pub events: Events,
     /// Higher runs first.
     pub priority: i64,
-    /// Its layer.
-    pub layer: Layer,
+    /// Its layer: an index into [`Policy::layers`] (higher runs first at
+    /// equal priority).
+    pub layer: u32,
     /// `None` = always matches.
     pub condition: Option<Expr>,
     /// What to do, parameters complete.
@@ -570,7 +606,8 @@ pub struct Hook {
 /// A checked policy: hooks in evaluation order and what they refer to.
 ///
 /// Invariant (evaluation order): `hooks` is sorted by priority (descending),
-/// then layer (directive before builtin), then source order. Only
+/// then layer (later in [`Policy::layers`] first: directive before builtin
+/// by default), then source order. Only
 /// [`crate::compile`] builds it, after every check passed.
 #[derive(Debug, Clone)]
 pub struct Policy {
@@ -578,9 +615,16 @@ pub struct Policy {
     pub(crate) paths: PathTable,
     pub(crate) schema: crate::schema::ContextSchema,
     pub(crate) action_types: crate::actions::ActionTypes,
+    pub(crate) layers: Vec<String>,
 }
 
 impl Policy {
+    /// The layers' names, lowest first (`builtin`, `directive` unless the
+    /// compilation named its own).
+    pub fn layers(&self) -> &[String] {
+        &self.layers
+    }
+
     /// The hooks in evaluation order (disabled ones included).
     pub fn hooks(&self) -> &[Hook] {
         &self.hooks

@@ -29,13 +29,12 @@
 
 use crate::actions::ActionValue;
 use crate::bytecode::{
-    ActionEntry, CmpOp, EventIndex, HookEntry, Layer, MacroOp, Op, ParamValue, Program,
-    TemplatePart,
+    ActionEntry, CmpOp, DebugInfo, EventIndex, HookDebug, HookEntry, MacroOp, Mark, Op, ParamValue,
+    Program, TemplatePart,
 };
-use crate::frontend;
 use crate::ir::{BinaryOp, Const, Events, Expr, ExprKind, Func, MacroKind, Policy, UnaryOp};
 use crate::path::{PathId, PathTable};
-use crate::span::Span;
+use crate::span::{SourceMap, Span};
 use crate::value::{self, Val};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -53,17 +52,54 @@ use std::collections::{BTreeMap, HashMap};
 pub const SET_THRESHOLD: usize = 8;
 
 /// Lowers a checked policy. Only enabled hooks are emitted, in the policy's
-/// (evaluation) order.
+/// (evaluation) order. The program has no debug information.
 pub fn lower(policy: &Policy) -> Program {
+    lower_hooks(policy, false).prog
+}
+
+/// [`lower`], plus the debug information explain traces use
+/// ([`Program::debug`]): each hook's location and, for each sub-condition,
+/// its last instruction, canonical text and location. Its strings are
+/// interned after every other string, so the rest of the program is the
+/// same as [`lower`]'s.
+pub fn lower_with_debug(policy: &Policy, sources: &SourceMap) -> Program {
+    let mut l = lower_hooks(policy, true);
+    let location = |span: Span| sources.location(span);
+    let recorded = std::mem::take(&mut l.debug);
+    let hooks = recorded
+        .into_iter()
+        .map(|(span, marks)| HookDebug {
+            at: l.string(&location(span)),
+            marks: marks
+                .into_iter()
+                .map(|(op, span, text)| Mark {
+                    op,
+                    text: l.string(&text),
+                    at: l.string(&location(span)),
+                })
+                .collect(),
+        })
+        .collect();
+    l.prog.debug = DebugInfo { hooks };
+    l.prog
+}
+
+fn lower_hooks(policy: &Policy, record: bool) -> Lowerer<'_> {
     let mut l = Lowerer::new(policy.paths());
+    l.record = record;
     let mut events: Vec<&Events> = Vec::new();
     for hook in policy.hooks().iter().filter(|h| h.enabled) {
         l.hook(hook);
         events.push(&hook.events);
     }
     l.prog.events = l.event_index(&events);
-    l.prog
+    l.prog.layers = policy.layers().iter().map(|name| l.string(name)).collect();
+    l
 }
+
+/// A sub-condition recorded for [`lower_with_debug`]: its last
+/// instruction, span and canonical text.
+type SubCondition = (u32, Span, String);
 
 /// A table length or position as a `u32` index. Tables are bounded far below
 /// `u32::MAX` by the input limits; if one ever were not, the saturated index
@@ -101,6 +137,13 @@ struct Lowerer<'p> {
     // with it. Incremented around each macro body only.
     /// Macro binders in scope at the expression being lowered.
     binders: u32,
+    /// Whether to record sub-conditions for [`lower_with_debug`].
+    record: bool,
+    /// Sub-conditions being lowered around the current expression (0: the
+    /// expression is a sub-condition or a logical operator over them).
+    in_leaf: u32,
+    /// Per hook lowered so far: its span and its sub-conditions.
+    debug: Vec<(Span, Vec<SubCondition>)>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -116,6 +159,9 @@ impl<'p> Lowerer<'p> {
             depth: 0,
             max_depth: 0,
             binders: 0,
+            record: false,
+            in_leaf: 0,
+            debug: Vec::new(),
         }
     }
 
@@ -223,6 +269,9 @@ impl<'p> Lowerer<'p> {
         self.depth = 0;
         self.max_depth = 0;
         self.binders = 0;
+        if self.record {
+            self.debug.push((hook.span, Vec::new()));
+        }
         if let Some(cond) = &hook.condition {
             let folded = fold(cond);
             // INVARIANT (empty code = always): a condition that folds to
@@ -238,10 +287,7 @@ impl<'p> Lowerer<'p> {
         self.prog.hooks.push(HookEntry {
             id,
             priority: hook.priority,
-            layer: match hook.layer {
-                frontend::Layer::Directive => Layer::Directive,
-                frontend::Layer::Builtin => Layer::Builtin,
-            },
+            layer: hook.layer,
             description,
             code: (start, end),
             max_stack: self.max_depth,
@@ -318,7 +364,36 @@ impl<'p> Lowerer<'p> {
     // ---- expressions ------------------------------------------------------
 
     /// Emits code leaving `e`'s value on the stack (`depth + 1`).
+    /// Lowers `e`; when recording, an operand of the logical operators that
+    /// is not one itself is a sub-condition: its last instruction is marked.
     fn expr(&mut self, e: &Expr) {
+        let logical = matches!(
+            e.kind,
+            ExprKind::And(..)
+                | ExprKind::Or(..)
+                | ExprKind::Cond(..)
+                | ExprKind::Unary(UnaryOp::Not, _)
+                | ExprKind::Binary {
+                    op: BinaryOp::And | BinaryOp::Or,
+                    ..
+                }
+        );
+        if !self.record || self.in_leaf > 0 || logical {
+            return self.expr_code(e);
+        }
+        self.in_leaf += 1;
+        self.expr_code(e);
+        self.in_leaf -= 1;
+        let text = e
+            .to_source(self.table)
+            .unwrap_or_else(|| "<condition>".to_owned());
+        if let (Some(last), Some((_, marks))) = (self.here().checked_sub(1), self.debug.last_mut())
+        {
+            marks.push((last, e.span, text));
+        }
+    }
+
+    fn expr_code(&mut self, e: &Expr) {
         use ExprKind as K;
         match &e.kind {
             K::Const(c) => self.constant(c),
@@ -1451,7 +1526,10 @@ hooks:
             .collect();
         assert_eq!(ids, expected);
         assert_eq!(ids, vec!["high", "d_star", "b_star", "low"]);
-        assert_eq!(prog.hooks[2].layer, Layer::Builtin);
+        assert_eq!(
+            prog.string(prog.layers[prog.hooks[2].layer as usize]),
+            "builtin"
+        );
         let names: Vec<&str> = prog
             .events
             .named

@@ -7,8 +7,9 @@
 #![deny(clippy::indexing_slicing)]
 
 use clap::{Parser, Subcommand, ValueEnum};
-use hookc::compile::{compile, Compilation, Input};
+use hookc::compile::{Compilation, LayerName};
 use hookc::diag::render;
+use hookc::files::PolicyFile;
 use hookc::runtime::{Match, Policy};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -29,24 +30,27 @@ struct Cli {
 enum Command {
     /// Parse and type-check hook policies; print diagnostics.
     Check {
-        /// Policy files (YAML hook files, directive XML), in source order.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+        #[command(flatten)]
+        sources: Sources,
         #[command(flatten)]
         diag: DiagArgs,
     },
     /// Compile hook policies into a verified artifact (`-o OUT.hkb`), or
     /// write the normalized hooks (`--emit yaml|json`).
     Compile {
-        /// Policy files (YAML hook files, directive XML), in source order.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+        #[command(flatten)]
+        sources: Sources,
         /// Write the normalized hooks as YAML or JSON instead of an artifact.
         #[arg(long, value_enum)]
         emit: Option<Emit>,
         /// Where to write (required for an artifact; default for `--emit`: standard output).
         #[arg(short, long, required_unless_present = "emit")]
         output: Option<PathBuf>,
+        /// Leave out the debug section (source locations and sub-condition
+        /// texts for explain traces): a smaller artifact whose traces list
+        /// the values each hook reads instead.
+        #[arg(long, conflicts_with = "emit")]
+        strip: bool,
         #[command(flatten)]
         diag: DiagArgs,
     },
@@ -54,21 +58,36 @@ enum Command {
     Eval(EvalArgs),
     /// Print a readable listing of an artifact's bytecode.
     Disasm {
-        /// The artifact (`.hkb`), or policy sources to compile first.
-        #[arg(required = true)]
-        policy: Vec<PathBuf>,
+        #[command(flatten)]
+        sources: Sources,
     },
     /// Benchmark a policy on your own contexts: ns per evaluation (median,
     /// p99) and evaluations per second, per context.
     Bench(BenchArgs),
+    /// Run policy test files: each case's event and context against the
+    /// policy, compared with the hook and action it expects.
+    Test(TestArgs),
+}
+
+#[derive(clap::Args)]
+struct TestArgs {
+    /// Test files (YAML: `policy: [FILE...]` and `cases: [...]`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Test against this policy instead of the one each test file names:
+    /// one artifact (`.hkb`) or sources (repeatable).
+    #[arg(long, value_name = "FILE")]
+    policy: Vec<PathBuf>,
+    /// Print the report as text, or as one JSON document.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
 }
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("cases").required(true).args(["contexts", "events"])))]
 struct BenchArgs {
-    /// The policy: one artifact (`.hkb`) or policy sources.
-    #[arg(required = true)]
-    policy: Vec<PathBuf>,
+    #[command(flatten)]
+    sources: Sources,
     /// A directory of contexts: every `*.json` file in it, by name. Each is an
     /// event record `{"event": E, "context": {...}}` or a bare context (then
     /// `--event` is required).
@@ -108,9 +127,9 @@ enum BenchMode {
 
 #[derive(clap::Args)]
 struct EvalArgs {
-    /// The policy: one artifact (`.hkb`) or policy sources. Not needed with `--expr`.
-    #[arg(required_unless_present = "expr")]
-    policy: Vec<PathBuf>,
+    /// The policy (not needed with `--expr`).
+    #[command(flatten)]
+    sources: Sources,
     /// The event to evaluate.
     #[arg(long, required_unless_present_any = ["events", "expr"])]
     event: Option<String>,
@@ -136,6 +155,62 @@ struct EvalArgs {
     /// Format of `--explain` output.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+}
+
+/// Where a policy comes from: files in source order, or files in named
+/// layers.
+#[derive(clap::Args)]
+struct Sources {
+    /// Policy files (YAML hook files, directive XML) in source order; for
+    /// `eval`, `disasm` and `bench`, one artifact (`.hkb`) instead.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// A policy file in a named layer, instead of FILE (repeatable): every
+    /// hook of FILE is in layer NAME. Layers are ordered by first mention,
+    /// lowest first; at equal priority a later layer's hooks run first
+    /// (`--layer builtin=b.yaml --layer project=p.yaml --layer directive=d.xml --layer run=r.yaml`).
+    #[arg(long = "layer", value_name = "NAME=FILE", value_parser = parse_layer, conflicts_with = "files")]
+    layers: Vec<(LayerName, PathBuf)>,
+}
+
+impl Sources {
+    fn policy_files(&self) -> Result<Vec<PolicyFile>, String> {
+        if self.files.is_empty() && self.layers.is_empty() {
+            return Err("no policy given: name its files, or `--layer NAME=FILE`".to_owned());
+        }
+        Ok(if self.layers.is_empty() {
+            hookc::files::policy_files(&self.files)
+        } else {
+            self.layers
+                .iter()
+                .map(|(name, path)| PolicyFile::in_layer(name.clone(), path))
+                .collect()
+        })
+    }
+
+    /// Reads and compiles the sources.
+    fn compile(&self) -> Result<Compilation, String> {
+        hookc::files::compile_files(&self.policy_files()?).map_err(|e| e.to_string())
+    }
+
+    /// Loads the policy: one artifact, or the sources compiled.
+    fn load(&self) -> Result<Policy, String> {
+        hookc::files::load_policy(&self.policy_files()?).map_err(|e| e.render())
+    }
+}
+
+/// `NAME=FILE` of `--layer`.
+fn parse_layer(arg: &str) -> Result<(LayerName, PathBuf), String> {
+    let Some((name, file)) = arg.split_once('=') else {
+        return Err(format!("expected NAME=FILE, got `{arg}`"));
+    };
+    let name = LayerName::new(name).map_err(|e| e.to_string())?;
+    if file.is_empty() {
+        return Err(format!(
+            "expected NAME=FILE, the file is missing in `{arg}`"
+        ));
+    }
+    Ok((name, PathBuf::from(file)))
 }
 
 #[derive(clap::Args)]
@@ -177,18 +252,19 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Check { files, diag } => {
-            let c = compile(&read_inputs(&files)?);
+        Command::Check { sources, diag } => {
+            let c = sources.compile()?;
             let failed = report(&c, &diag)?;
             Ok(exit(failed))
         }
         Command::Compile {
-            files,
+            sources,
             emit,
             output,
+            strip,
             diag,
         } => {
-            let c = compile(&read_inputs(&files)?);
+            let c = sources.compile()?;
             let failed = report(&c, &diag)?;
             if failed {
                 return Ok(exit(true));
@@ -207,9 +283,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     t.into_bytes()
                 }
                 None => {
-                    let bytes = Policy::from_compilation(c)
-                        .map_err(|e| format!("cannot compile: {e}"))?
-                        .to_artifact();
+                    let policy =
+                        Policy::from_compilation(c).map_err(|e| format!("cannot compile: {e}"))?;
+                    let bytes = if strip {
+                        policy.to_artifact_stripped()
+                    } else {
+                        policy.to_artifact()
+                    };
                     // What we write must be what a runtime accepts: load it
                     // back (decode and verify) before writing it.
                     Policy::from_artifact(&bytes).map_err(|e| {
@@ -228,13 +308,35 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval(args) => eval(args),
-        Command::Disasm { policy } => {
-            let policy = load_policy(&policy)?;
+        Command::Disasm { sources } => {
+            let policy = sources.load()?;
             print(&hookc::disasm::disassemble(policy.program()))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => bench(args),
+        Command::Test(args) => test(args),
     }
+}
+
+fn test(args: TestArgs) -> Result<ExitCode, String> {
+    use hookc::policy_test::{Options, Run};
+    let run = Run::new(
+        &args.files,
+        &Options {
+            policy: args.policy,
+        },
+    );
+    match args.format {
+        Format::Human => {
+            let (out, err) = run.to_text();
+            std::io::stderr()
+                .write_all(err.as_bytes())
+                .map_err(|e| format!("cannot write to standard error: {e}"))?;
+            print(&out)?;
+        }
+        Format::Json => print(&format!("{:#}\n", run.to_json()))?,
+    }
+    Ok(ExitCode::from(run.exit_code()))
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode, String> {
@@ -245,7 +347,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
             "--time-per-case must be more than 0 and at most 3600 seconds, not {secs}"
         ));
     }
-    let policy = load_policy(&args.policy)?;
+    let policy = args.sources.load()?;
     let mut cases = Vec::new();
     if let Some(dir) = &args.contexts {
         let entries = std::fs::read_dir(dir)
@@ -341,28 +443,6 @@ fn print(text: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
-/// Loads a policy: one artifact (recognized by its magic bytes), or sources
-/// compiled on the spot (their diagnostics printed if they have errors).
-fn load_policy(files: &[PathBuf]) -> Result<Policy, String> {
-    if let [one] = files {
-        let bytes =
-            std::fs::read(one).map_err(|e| format!("cannot read `{}`: {e}", one.display()))?;
-        if bytes.starts_with(&hookc::artifact::MAGIC) {
-            return Policy::from_artifact(&bytes).map_err(|e| format!("`{}`: {e}", one.display()));
-        }
-    }
-    let c = compile(&read_inputs(files)?);
-    if c.diagnostics.has_errors() {
-        let diags: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
-        let text = render::human(&diags, &c.sources);
-        return Err(format!(
-            "the policy has errors:\n{text}{}",
-            hookc::summary(&c)
-        ));
-    }
-    Policy::from_compilation(c).map_err(|e| e.to_string())
-}
-
 /// Reads a context file (`-` is standard input).
 fn read_context(path: Option<&PathBuf>) -> Result<Vec<u8>, String> {
     match path {
@@ -399,7 +479,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         print(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let policy = load_policy(&args.policy)?;
+    let policy = args.sources.load()?;
     let overrides = policy
         .overrides(args.disable.iter().map(String::as_str))
         .map_err(|e| e.to_string())?;
@@ -497,31 +577,6 @@ fn exit(failed: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
-    files
-        .iter()
-        .map(|path| {
-            let name = path.display().to_string();
-            let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
-            if meta.len() > hookc::limits::MAX_INPUT_BYTES as u64 {
-                return Err(format!(
-                    "`{name}` is {} bytes; hookc reads policy files of at most {} bytes",
-                    meta.len(),
-                    hookc::limits::MAX_INPUT_BYTES
-                ));
-            }
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                format!(
-                    "`{name}` is not UTF-8 text (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                )
-            })?;
-            Ok(Input::new(name, text))
-        })
-        .collect()
 }
 
 /// Prints the diagnostics and a summary; whether the run failed.

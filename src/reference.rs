@@ -18,9 +18,12 @@
 //! Recursion depth is bounded by the IR's depth, which the parser and the
 //! tree resolver bound ([`crate::limits::MAX_EXPR_DEPTH`],
 //! [`crate::limits::MAX_DOC_DEPTH`]). Regexes are compiled on use (cached per
-//! evaluation), which is fine for an oracle.
+//! evaluation), which is fine for an oracle. Globs are matched directly
+//! ([`crate::glob::Glob::is_match`]), not through the regex they are
+//! compiled to, so that the VM's translation is checked against them.
 
 use crate::context;
+use crate::glob::Glob;
 use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Hook, MacroKind, Policy, UnaryOp};
 use crate::limits::MAX_MACRO_ITERATIONS;
 use crate::path::PathTable;
@@ -121,6 +124,7 @@ pub fn eval_with<'a>(
         env: Vec::new(),
         iterations: 0,
         regexes: Vec::new(),
+        globs: Vec::new(),
     };
     ev.eval(expr)
 }
@@ -212,6 +216,24 @@ struct Evaluator<'a> {
     iterations: usize,
     /// Regexes compiled so far (`None`: does not compile).
     regexes: Vec<(&'a str, Option<regex::Regex>)>,
+    /// Globs parsed so far (`None`: does not parse).
+    globs: Vec<(&'a str, Option<Glob>)>,
+}
+
+/// The entry of `key` in a small per-evaluation cache, made on first use.
+fn cached<'c, 'a, T>(
+    cache: &'c mut Vec<(&'a str, Option<T>)>,
+    key: &'a str,
+    make: impl FnOnce(&str) -> Option<T>,
+) -> Option<&'c T> {
+    let at = match cache.iter().position(|(k, _)| *k == key) {
+        Some(at) => at,
+        None => {
+            cache.push((key, make(key)));
+            cache.len() - 1
+        }
+    };
+    cache.get(at).and_then(|(_, v)| v.as_ref())
 }
 
 impl<'a> Evaluator<'a> {
@@ -290,8 +312,18 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Matches(x, re) => {
                 let v = self.eval(x);
-                match self.regex(&re.pattern) {
-                    Some(compiled) => value::matches(&v, compiled),
+                // A glob is matched directly, not through its translation:
+                // the differential tests then check the translation.
+                let result = match &re.glob {
+                    Some(g) => cached(&mut self.globs, g, |g| crate::glob::parse(g).ok())
+                        .map(|g| value::glob(&v, g)),
+                    None => cached(&mut self.regexes, &re.pattern, |p| {
+                        crate::typeck::compile_regex(p).ok()
+                    })
+                    .map(|re| value::matches(&v, re)),
+                };
+                match result {
+                    Some(r) => r,
                     None if v.is_error() => v,
                     None => Val::Error(EvalError::InvalidArgument),
                 }
@@ -317,19 +349,6 @@ impl<'a> Evaluator<'a> {
                 .get(c)
                 .map_or(Val::Error(EvalError::InvalidArgument), Val::from_json),
         }
-    }
-
-    /// The compiled regex of a pattern (`None` if it does not compile).
-    fn regex(&mut self, pattern: &'a str) -> Option<&regex::Regex> {
-        let at = match self.regexes.iter().position(|(p, _)| *p == pattern) {
-            Some(at) => at,
-            None => {
-                let compiled = crate::typeck::compile_regex(pattern).ok();
-                self.regexes.push((pattern, compiled));
-                self.regexes.len() - 1
-            }
-        };
-        self.regexes.get(at).and_then(|(_, r)| r.as_ref())
     }
 
     /// A list macro as CEL's fold: `exists` is `false || p(e1) || ...`

@@ -11,7 +11,7 @@
 //! stack and the path cache live on the call stack; see
 //! [`crate::context::INLINE_PATHS`]).
 
-use crate::bytecode::{Op, Program};
+use crate::bytecode::{HookDebug, Op, Program};
 use crate::compile::{compile, Compilation, Input};
 use crate::context::{PathCache, PathPlan, Source};
 use crate::diag::Diagnostic;
@@ -142,8 +142,41 @@ pub struct HookTrace {
     pub priority: i64,
     /// Its description, if any.
     pub description: Option<String>,
+    /// Where it is in the sources (`file:line:col`), when the policy kept
+    /// debug information (policies compiled from sources, and artifacts not
+    /// written with `--strip`).
+    pub at: Option<String>,
     /// What happened.
     pub outcome: Outcome,
+    /// With debug information: its sub-conditions in the order they ran
+    /// (short-circuiting skips some). The last one decided the outcome.
+    pub evaluated: Vec<SubCondition>,
+    /// Without debug information: every context path its condition reads,
+    /// with the value found.
+    pub reads: Vec<Read>,
+}
+
+/// A sub-condition that ran in an explained hook: an operand of `&&`, `||`,
+/// `!` or `?:` that is none of those itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubCondition {
+    /// Its canonical `when` text.
+    pub condition: String,
+    /// Where it is in the sources, `file:line:col`.
+    pub at: String,
+    /// Its value; an error value is `Err`.
+    pub result: Result<Value, EvalError>,
+    /// The context paths it reads, with the values found.
+    pub reads: Vec<Read>,
+}
+
+/// A context path a condition reads, and what the context holds there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The path, as written in policies.
+    pub path: String,
+    /// The value found; `None` when the path does not resolve.
+    pub value: Option<Value>,
 }
 
 /// Every hook of an event, in evaluation order, with what happened to it.
@@ -189,7 +222,7 @@ impl Policy {
                 sources: Box::new(c.sources),
             });
         };
-        let program = crate::lower::lower(&policy);
+        let program = crate::lower::lower_with_debug(&policy, &c.sources);
         Ok(Policy::new(crate::verify::verify(program)?))
     }
 
@@ -219,6 +252,15 @@ impl Policy {
     /// The artifact bytes of this policy (deterministic).
     pub fn to_artifact(&self) -> Vec<u8> {
         crate::artifact::encode(self.program.program())
+    }
+
+    /// [`Policy::to_artifact`] without the debug section (`hookc compile
+    /// --strip`): smaller, and explain traces of the loaded artifact list
+    /// the paths each hook reads instead of its sub-conditions.
+    pub fn to_artifact_stripped(&self) -> Vec<u8> {
+        let mut program = self.program.program().clone();
+        program.debug = crate::bytecode::DebugInfo::default();
+        crate::artifact::encode(&program)
     }
 
     /// The verified program (for disassembly and tools).
@@ -265,7 +307,32 @@ impl Policy {
         overrides: &Overrides,
     ) -> Option<Match<'_>> {
         let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        self.first(event, &mut cache, overrides)
+        let hook = self.first(event, &mut cache, overrides)?;
+        Some(self.matched(hook, &mut cache))
+    }
+
+    /// The id of the first matching hook, without building its action: the
+    /// decision alone, on the same path as [`Policy::evaluate`] (for callers
+    /// that only route on the hook, and for measuring the decision apart
+    /// from template filling).
+    pub fn decide(&self, event: &str, ctx: &Value) -> Option<&str> {
+        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
+        let hook = self.first(event, &mut cache, &Overrides::default())?;
+        Some(self.hook_id(hook))
+    }
+
+    /// [`Policy::decide`] with the context as JSON text.
+    pub fn decide_json(&self, event: &str, json: &[u8]) -> Result<Option<&str>, ContextError> {
+        let paths = &self.program.program().paths;
+        let values = self.trie.extract(paths, json)?;
+        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
+        let hook = self.first(event, &mut cache, &Overrides::default());
+        Ok(hook.map(|h| self.hook_id(h)))
+    }
+
+    fn hook_id(&self, hook: u32) -> &str {
+        let p = self.program.program();
+        p.hooks.get(hook as usize).map_or("", |h| p.string(h.id))
     }
 
     /// The first match for `event` with the context as JSON text: one pass
@@ -288,7 +355,8 @@ impl Policy {
         let paths = &self.program.program().paths;
         let values = self.trie.extract(paths, json)?;
         let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
-        Ok(self.first(event, &mut cache, overrides))
+        let hook = self.first(event, &mut cache, overrides);
+        Ok(hook.map(|h| self.matched(h, &mut cache)))
     }
 
     /// Every match for `event`, in evaluation order (for observers).
@@ -331,17 +399,18 @@ impl Policy {
 
     // PERF: the no-match path allocates nothing: `hooks_for` borrows the
     // index, `eval_hook` keeps its stack inline, the cache is on our stack.
+    /// The first matching hook of `event`, by index.
     fn first<'p: 'c, 'c>(
         &'p self,
         event: &str,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
-    ) -> Option<Match<'p>> {
+    ) -> Option<u32> {
         for step in self.plans.for_event(event) {
             match *step {
                 Step::Hook(h) => {
-                    if let Some(m) = self.try_hook(h, cache, overrides) {
-                        return Some(m);
+                    if self.try_hook(h, cache, overrides) {
+                        return Some(h);
                     }
                 }
                 Step::Dispatch { path, table } => {
@@ -353,8 +422,8 @@ impl Policy {
                         .table(table)
                         .map_or(&[][..], |t| t.candidates(&value));
                     for &h in candidates {
-                        if let Some(m) = self.try_hook(h, cache, overrides) {
-                            return Some(m);
+                        if self.try_hook(h, cache, overrides) {
+                            return Some(h);
                         }
                     }
                 }
@@ -369,18 +438,15 @@ impl Policy {
         h: u32,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
-    ) -> Option<Match<'p>> {
+    ) -> bool {
         if overrides.is_disabled(h) {
-            return None;
+            return false;
         }
         let value = match self.conjunctions.get(h as usize) {
             Some(Some(leaves)) => vm::eval_conjunction(&self.program, leaves, cache),
             _ => vm::eval_hook(&self.program, h, cache, None),
         };
-        match value {
-            Val::Bool(true) => Some(self.matched(h, cache)),
-            _ => None,
-        }
+        matches!(value, Val::Bool(true))
     }
 
     fn all<'p: 'c, 'c>(
@@ -425,10 +491,14 @@ impl Policy {
             let Some(entry) = p.hooks.get(h as usize) else {
                 continue;
             };
+            let debug = p.debug.hooks.get(h as usize);
+            let mut site = ErrorSite {
+                watch: debug.map_or_else(Vec::new, |d| d.marks.iter().map(|m| m.op).collect()),
+                ..ErrorSite::default()
+            };
             let outcome = if overrides.is_disabled(h) {
                 Outcome::Disabled
             } else {
-                let mut site = ErrorSite::default();
                 match vm::eval_hook(&self.program, h, cache, Some(&mut site)) {
                     Val::Bool(true) => Outcome::Matched,
                     Val::Bool(false) => Outcome::NotMatched,
@@ -442,11 +512,21 @@ impl Policy {
             if outcome == Outcome::Matched && winner.is_none() {
                 winner = Some(hooks.len());
             }
+            let (evaluated, reads) = match debug {
+                Some(d) => (self.steps(entry.code.0, d, site.values, cache), Vec::new()),
+                None if outcome != Outcome::Disabled => {
+                    (Vec::new(), self.reads(entry.code.0, entry.code.1, cache))
+                }
+                None => (Vec::new(), Vec::new()),
+            };
             hooks.push(HookTrace {
                 hook: p.string(entry.id).to_owned(),
                 priority: entry.priority,
                 description: entry.description.map(|d| p.string(d).to_owned()),
+                at: debug.map(|d| p.string(d.at).to_owned()),
                 outcome,
+                evaluated,
+                reads,
             });
         }
         Trace {
@@ -454,6 +534,64 @@ impl Policy {
             hooks,
             winner,
         }
+    }
+
+    /// The sub-conditions that ran, from the values the VM recorded at their
+    /// marks. A sub-condition's code is what follows the previous mark (or
+    /// the hook's start) up to its own: the paths read there are its reads.
+    fn steps(
+        &self,
+        start: u32,
+        debug: &HookDebug,
+        values: Vec<(u32, Result<Value, EvalError>)>,
+        cache: &mut PathCache<'_>,
+    ) -> Vec<SubCondition> {
+        let p = self.program.program();
+        values
+            .into_iter()
+            .filter_map(|(op, result)| {
+                let k = debug.marks.binary_search_by_key(&op, |m| m.op).ok()?;
+                let mark = debug.marks.get(k)?;
+                let from = match k.checked_sub(1) {
+                    Some(prev) => debug.marks.get(prev)?.op.saturating_add(1),
+                    None => start,
+                };
+                Some(SubCondition {
+                    condition: p.string(mark.text).to_owned(),
+                    at: p.string(mark.at).to_owned(),
+                    result,
+                    reads: self.reads(from, op.saturating_add(1), cache),
+                })
+            })
+            .collect()
+    }
+
+    /// The context paths read by the code in `[from, to)`, each once, with
+    /// their values.
+    fn reads(&self, from: u32, to: u32, cache: &mut PathCache<'_>) -> Vec<Read> {
+        let p = self.program.program();
+        let code = p.code.get(from as usize..to as usize).unwrap_or_default();
+        let mut seen: Vec<u32> = Vec::new();
+        for op in code {
+            if let Op::Path(i)
+            | Op::HasPath(i)
+            | Op::PathCmpConst { path: i, .. }
+            | Op::PathInSet { path: i, .. }
+            | Op::PathMatches { path: i, .. } = *op
+            {
+                if !seen.contains(&i) {
+                    seen.push(i);
+                }
+            }
+        }
+        seen.into_iter()
+            .filter_map(|i| {
+                Some(Read {
+                    path: p.paths.get(i as usize)?.to_string(),
+                    value: cache.get(i).cloned(),
+                })
+            })
+            .collect()
     }
 
     /// What an instruction was doing, for explain output.
@@ -513,6 +651,17 @@ impl Trace {
                 if let Some(d) = &h.description {
                     m.insert("description".into(), d.clone().into());
                 }
+                if let Some(at) = &h.at {
+                    m.insert("at".into(), at.clone().into());
+                }
+                if !h.evaluated.is_empty() {
+                    let evaluated = h.evaluated.iter().map(SubCondition::to_json).collect();
+                    m.insert("evaluated".into(), Value::Array(evaluated));
+                    m.insert("decided_by".into(), (h.evaluated.len() - 1).into());
+                }
+                if !h.reads.is_empty() {
+                    m.insert("reads".into(), reads_json(&h.reads));
+                }
                 Value::Object(m)
             })
             .collect();
@@ -546,12 +695,31 @@ impl Trace {
                 Outcome::NotBool(v) => format!("not matched: condition gave {v}, not a bool"),
                 Outcome::Disabled => "skipped: disabled for this call".to_owned(),
             };
+            let at = h.at.as_deref().map_or(String::new(), |a| format!(", {a}"));
             out.push_str(&format!(
-                "  {}. {} (priority {}): {what}\n",
+                "  {}. {} (priority {}{at}): {what}\n",
                 i + 1,
                 h.hook,
                 h.priority
             ));
+            let last = h.evaluated.len().checked_sub(1);
+            for (k, c) in h.evaluated.iter().enumerate() {
+                let result = match &c.result {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("error ({e})"),
+                };
+                let decided = if Some(k) == last { "  <- decided" } else { "" };
+                out.push_str(&format!(
+                    "       {}  `{}` -> {result}{decided}\n",
+                    c.at, c.condition
+                ));
+                for r in &c.reads {
+                    out.push_str(&format!("           {}\n", r.to_text()));
+                }
+            }
+            for r in &h.reads {
+                out.push_str(&format!("       read {}\n", r.to_text()));
+            }
         }
         match self.winner.and_then(|w| self.hooks.get(w)) {
             Some(h) => out.push_str(&format!("result: {}\n", h.hook)),
@@ -559,6 +727,50 @@ impl Trace {
         }
         out
     }
+}
+
+impl SubCondition {
+    /// `{"condition", "at", "result" | "error", "reads"}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("condition".into(), self.condition.clone().into());
+        m.insert("at".into(), self.at.clone().into());
+        match &self.result {
+            Ok(v) => m.insert("result".into(), v.clone()),
+            Err(e) => m.insert("error".into(), e.to_string().into()),
+        };
+        m.insert("reads".into(), reads_json(&self.reads));
+        Value::Object(m)
+    }
+}
+
+impl Read {
+    /// `path = value`, or `path is missing`.
+    pub fn to_text(&self) -> String {
+        match &self.value {
+            Some(v) => format!("{} = {v}", self.path),
+            None => format!("{} is missing", self.path),
+        }
+    }
+}
+
+/// Reads as JSON: `[{"path", "value"}, ...]`, with `"missing": true`
+/// instead of a value where the path does not resolve.
+fn reads_json(reads: &[Read]) -> Value {
+    Value::Array(
+        reads
+            .iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("path".into(), r.path.clone().into());
+                match &r.value {
+                    Some(v) => m.insert("value".into(), v.clone()),
+                    None => m.insert("missing".into(), true.into()),
+                };
+                Value::Object(m)
+            })
+            .collect(),
+    )
 }
 
 /// Evaluates one expression against a context (for `hookc eval --expr`):

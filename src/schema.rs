@@ -66,7 +66,8 @@ pub struct ContextSchema {
     source: Option<serde_json::Value>,
 }
 
-const SUPPORTED: &[&str] = &[
+/// The context-schema keywords that type paths.
+pub const SUPPORTED: &[&str] = &[
     "type",
     "properties",
     "items",
@@ -78,7 +79,9 @@ const SUPPORTED: &[&str] = &[
     "description",
 ];
 
-const IGNORED: &[&str] = &[
+/// The context-schema keywords accepted and ignored (annotations, value
+/// constraints that do not change a type).
+pub const IGNORED: &[&str] = &[
     "title",
     "$schema",
     "$id",

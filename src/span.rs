@@ -162,6 +162,15 @@ impl SourceMap {
         self.get(id).map_or("<unknown>", |f| f.name())
     }
 
+    /// `file:line:col` of a span's start (just the file name if the offset
+    /// is not in it).
+    pub fn location(&self, span: Span) -> String {
+        match self.line_col(span.file, span.start) {
+            Some(lc) => format!("{}:{lc}", self.name(span.file)),
+            None => self.name(span.file).to_owned(),
+        }
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> Option<LineCol> {
         let f = self.get(file)?;

@@ -4,6 +4,7 @@
 //! `{path: p, op: gt, value: 5}` becomes the IR of `p > 5`, so a tree and a
 //! `when` of the same meaning compile to the same IR. `all`/`any` fold
 //! left-associatively like `&&`/`||` chains; `exists` is `has(p) && p != null`;
+//! `glob` is `p.glob(v)` (translated into a regex, [`crate::glob`]);
 //! `matches` compiles a JSON-Schema fragment into a predicate.
 //!
 //! Every IR node made from a YAML node is recorded with that node's path, so
@@ -31,13 +32,16 @@ pub const OPERATORS: &[&str] = &[
     "starts_with",
     "ends_with",
     "regex",
+    "glob",
     "exists",
     "matches",
 ];
 
-const NODE_KEYS: &[&str] = &["all", "any", "not", "path", "op", "value"];
+/// The keys of a condition tree node: a combinator or a leaf.
+pub const NODE_KEYS: &[&str] = &["all", "any", "not", "path", "op", "value"];
 
-const SCHEMA_KEYWORDS: &[&str] = &[
+/// The JSON-Schema keywords a `matches` leaf's value may use.
+pub const SCHEMA_KEYWORDS: &[&str] = &[
     "type",
     "const",
     "enum",
@@ -303,11 +307,34 @@ impl TreeResolver<'_> {
                 };
                 ExprKind::Matches(
                     Box::new(subject()),
-                    Regex {
-                        pattern: pattern.to_owned(),
-                        span: value.span,
-                    },
+                    Regex::literal(pattern.to_owned(), value.span),
                 )
+            }
+            "glob" => {
+                let Some(text) = value.as_str() else {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::NonLiteralPattern,
+                            format!(
+                                "the `value` of `glob` must be a string pattern, found {}",
+                                value.kind_name()
+                            ),
+                        )
+                        .at(value.span)
+                        .node(value_at)
+                        .help("write the glob as a string, e.g. `value: 'Bash(git:*)'`"),
+                    );
+                    return None;
+                };
+                match crate::glob::regex_of(text, value.span) {
+                    Ok(re) => ExprKind::Matches(Box::new(subject()), re),
+                    Err(e) => {
+                        let origin = yaml_doc::origin_of(self.text, value);
+                        let d = e.diagnostic(text, |a, b| origin.span(a, b));
+                        self.diags.push(d.node(value_at));
+                        return None;
+                    }
+                }
             }
             _ => {
                 // "matches": a JSON-Schema fragment.
@@ -549,10 +576,7 @@ impl TreeResolver<'_> {
                     let m = Expr::new(
                         ExprKind::Matches(
                             Box::new(subject()),
-                            Regex {
-                                pattern: p.to_owned(),
-                                span: value.span,
-                            },
+                            Regex::literal(p.to_owned(), value.span),
                         ),
                         span,
                     );

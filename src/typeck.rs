@@ -223,14 +223,18 @@ impl Checker<'_> {
             ExprKind::Call(func, args) => self.call(*func, args, e),
             ExprKind::Matches(recv, re) => {
                 let t = self.check(recv);
-                self.expect(recv, &t, Kinds::STRING, "`matches`");
+                self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
                 if let Err(msg) = compile_regex(&re.pattern) {
-                    self.diags.push(
-                        Diagnostic::new(Code::BadRegex, format!("invalid regex `{}`: {msg}", re.pattern))
-                            .at(re.span)
-                            .label("this pattern does not compile")
+                    let d = match &re.glob {
+                        // Valid (checked when translated), but its regex
+                        // passes a size or nesting limit: say so in glob terms.
+                        Some(g) => Diagnostic::new(Code::BadGlob, format!("invalid glob `{g}`: {msg}"))
+                            .help("split the glob into several conditions, or shorten it"),
+                        None => Diagnostic::new(Code::BadRegex, format!("invalid regex `{}`: {msg}", re.pattern))
                             .help("patterns use the syntax of Rust's `regex` crate (RE2-like: no look-around or backreferences)"),
-                    );
+                    };
+                    self.diags
+                        .push(d.at(re.span).label("this pattern does not compile"));
                 }
                 Type::bool()
             }

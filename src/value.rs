@@ -455,8 +455,20 @@ pub fn str_pred<'a>(op: StrPred, s: &Val<'a>, t: &Val<'a>) -> Val<'a> {
 
 /// `s.matches(re)`: unanchored search.
 pub fn matches<'a>(s: &Val<'a>, re: &regex::Regex) -> Val<'a> {
+    pattern_test(s, |s| re.is_match(s))
+}
+
+/// `s.glob(g)` matched directly, without its regex translation (the VM runs
+/// the translation through [`matches`]; the reference evaluator runs this,
+/// so that the two are checked against each other).
+pub fn glob<'a>(s: &Val<'a>, g: &crate::glob::Glob) -> Val<'a> {
+    pattern_test(s, |s| g.is_match(s))
+}
+
+/// A pattern test of a string: an error on anything else.
+fn pattern_test<'a>(s: &Val<'a>, test: impl FnOnce(&str) -> bool) -> Val<'a> {
     match s {
-        Val::Str(s) => Val::Bool(re.is_match(s)),
+        Val::Str(s) => Val::Bool(test(s)),
         Val::Error(e) => Val::Error(*e),
         _ => Val::Error(EvalError::NoSuchOverload),
     }

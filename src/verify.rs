@@ -8,6 +8,7 @@
 //!
 //! 1. **Table sizes**: every table fits its `u32` indexes and
 //!    [`MAX_TABLE_LEN`]; at most [`MAX_HOOKS`] hooks.
+//!    Layer names are string indexes, unique.
 //! 2. **Paths**: each root is an identifier (the [`crate::path::Path`]
 //!    invariant), with at most [`MAX_PATH_SEGMENTS`] segments, and no two
 //!    paths are equal (the compiler interns them, and the runtime's path
@@ -18,13 +19,17 @@
 //!    parameter names are unique, and every parameter value's constant,
 //!    string and path indexes are in bounds, object keys unique, nesting at
 //!    most [`MAX_VALUE_DEPTH`].
-//! 6. **Hooks**, in order: id, description and action indexes in bounds;
+//! 6. **Hooks**, in order: id, layer, description and action indexes in
+//!    bounds; in evaluation order (priority, then layer, descending);
 //!    code ranges inside [`Program::code`], in order and non-overlapping;
 //!    `max_stack` at most [`MAX_STACK_DEPTH`]; then the hook's code (below).
 //! 7. **Event index**: names are string indexes, sorted by their text and
 //!    unique (the runtime binary-searches them); every hook list (and the
 //!    wildcard list) holds hook indexes in strictly increasing order.
-//! 8. **Regexes** compile under [`crate::limits::MAX_REGEX_SIZE`], and sets
+//! 8. **Debug information**: none, or one entry per hook; string indexes in
+//!    bounds; each hook's sub-condition marks inside its code range, in
+//!    strictly increasing order (explain traces rely on both).
+//! 9. **Regexes** compile under [`crate::limits::MAX_REGEX_SIZE`], and sets
 //!    are hashed. (Last: the only expensive step runs on a program already
 //!    known to be well formed.)
 //!
@@ -307,6 +312,21 @@ pub enum VerifyError {
         /// What is wrong.
         reason: String,
     },
+    /// A hook comes before one of higher priority, or of the same priority
+    /// and a later layer.
+    #[error("{at}: hooks are not in evaluation order (priority, then layer, both descending)")]
+    OutOfOrder {
+        /// The hook that should come earlier.
+        at: Location,
+    },
+    /// The debug section is inconsistent with the program.
+    #[error("debug information: {at}: {reason}")]
+    BadDebug {
+        /// The hook it describes (or the program).
+        at: Location,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// A program that passed verification, with its regexes compiled and its
@@ -345,12 +365,14 @@ impl VerifiedProgram {
 /// the first failure is returned).
 pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_table_sizes(&program)?;
+    check_layers(&program)?;
     check_paths(&program)?;
     check_consts(&program)?;
     check_sets(&program)?;
     check_actions(&program)?;
     check_hooks(&program)?;
     check_events(&program)?;
+    check_debug(&program)?;
     let regexes = program
         .regexes
         .iter()
@@ -434,7 +456,7 @@ fn index_u32(i: usize) -> u32 {
 // 1-5: tables.
 
 fn check_table_sizes(p: &Program) -> Result<(), VerifyError> {
-    let tables: [(&'static str, usize, usize); 9] = [
+    let tables: [(&'static str, usize, usize); 10] = [
         ("strings", p.strings.len(), MAX_TABLE_LEN),
         ("paths", p.paths.len(), MAX_TABLE_LEN),
         ("constants", p.consts.len(), MAX_TABLE_LEN),
@@ -444,6 +466,7 @@ fn check_table_sizes(p: &Program) -> Result<(), VerifyError> {
         ("hooks", p.hooks.len(), MAX_HOOKS.min(MAX_TABLE_LEN)),
         ("actions", p.actions.len(), MAX_TABLE_LEN),
         ("named events", p.events.named.len(), MAX_TABLE_LEN),
+        ("layers", p.layers.len(), MAX_TABLE_LEN),
     ];
     for (table, len, limit) in tables {
         // MAX_TABLE_LEN < u32::MAX, so every index of a table below the limit fits u32.
@@ -598,13 +621,37 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
 // ---------------------------------------------------------------------------
 // 6: hooks and their code.
 
+fn check_layers(p: &Program) -> Result<(), VerifyError> {
+    let mut seen = std::collections::HashSet::with_capacity(p.layers.len());
+    for (i, &name) in p.layers.iter().enumerate() {
+        in_bounds(name, p.strings.len(), "string", || Location::Program)?;
+        if !seen.insert(p.string(name)) {
+            return Err(VerifyError::Duplicate {
+                at: Location::Program,
+                what: "layer",
+                name: format!("{} (layer {i})", p.string(name)),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn check_hooks(p: &Program) -> Result<(), VerifyError> {
     let mut scratch: Vec<Option<Join>> = Vec::new();
     let mut prev_end: u32 = 0;
+    let mut prev_key: Option<(i64, u32)> = None;
     for (h, entry) in p.hooks.iter().enumerate() {
         let hook = index_u32(h);
         let at = || hook_loc(p, hook);
         in_bounds(entry.id, p.strings.len(), "string", at)?;
+        in_bounds(entry.layer, p.layers.len(), "layer", at)?;
+        // INVARIANT (evaluation order): the runtime tries hooks in index
+        // order, which must be priority, then layer, both descending.
+        let key = (entry.priority, entry.layer);
+        if prev_key.is_some_and(|prev| prev < key) {
+            return Err(VerifyError::OutOfOrder { at: at() });
+        }
+        prev_key = Some(key);
         if let Some(d) = entry.description {
             in_bounds(d, p.strings.len(), "string", at)?;
         }
@@ -979,6 +1026,50 @@ impl CodeCx<'_, '_> {
 }
 
 // ---------------------------------------------------------------------------
+// 8: debug information.
+
+fn check_debug(p: &Program) -> Result<(), VerifyError> {
+    let hooks = &p.debug.hooks;
+    if !hooks.is_empty() && hooks.len() != p.hooks.len() {
+        return Err(VerifyError::BadDebug {
+            at: Location::Program,
+            reason: format!(
+                "{} entries for {} hooks (expected none or one per hook)",
+                hooks.len(),
+                p.hooks.len()
+            ),
+        });
+    }
+    for (i, (debug, hook)) in hooks.iter().zip(&p.hooks).enumerate() {
+        let at = || hook_loc(p, index_u32(i));
+        in_bounds(debug.at, p.strings.len(), "string", at)?;
+        let mut prev: Option<u32> = None;
+        for mark in &debug.marks {
+            in_bounds(mark.text, p.strings.len(), "string", at)?;
+            in_bounds(mark.at, p.strings.len(), "string", at)?;
+            let inside = (hook.code.0..hook.code.1).contains(&mark.op);
+            let ordered = prev.is_none_or(|q| q < mark.op);
+            if !inside || !ordered {
+                return Err(VerifyError::BadDebug {
+                    at: at(),
+                    reason: format!(
+                        "sub-condition at instruction {} is {}",
+                        mark.op,
+                        if inside {
+                            "not after the previous one"
+                        } else {
+                            "outside the hook's code"
+                        }
+                    ),
+                });
+            }
+            prev = Some(mark.op);
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
 // 7: the event index.
 
 fn check_events(p: &Program) -> Result<(), VerifyError> {
@@ -1037,7 +1128,7 @@ fn check_events(p: &Program) -> Result<(), VerifyError> {
 )]
 pub(crate) mod tests {
     use super::*;
-    use crate::bytecode::{ActionEntry, CmpOp, EventIndex, Layer, MacroOp};
+    use crate::bytecode::{ActionEntry, CmpOp, EventIndex, MacroOp};
     use crate::path::{Path, Segment};
     use serde_json::json;
 
@@ -1058,6 +1149,8 @@ pub(crate) mod tests {
             "msg: ",
             "desc",
             "k",
+            "builtin",
+            "directive",
         ];
         let path = |root: &str, segs: &[Segment]| {
             segs.iter()
@@ -1140,12 +1233,14 @@ pub(crate) mod tests {
             ],
             regexes: vec!["^rate".to_owned()],
             sets: vec![2],
+            layers: vec![12, 13],
+            debug: crate::bytecode::DebugInfo::default(),
             code,
             hooks: vec![
-                hook(0, 10, Layer::Directive, Some(10), (0, 9), 2, 0),
-                hook(1, 5, Layer::Builtin, None, (9, 25), 2, 1),
-                hook(2, 0, Layer::Directive, None, (25, 25), 0, 1),
-                hook(7, -4, Layer::Directive, None, (25, 67), 4, 0),
+                hook(0, 10, 1, Some(10), (0, 9), 2, 0),
+                hook(1, 5, 0, None, (9, 25), 2, 1),
+                hook(2, 0, 1, None, (25, 25), 0, 1),
+                hook(7, -4, 1, None, (25, 67), 4, 0),
             ],
             actions: vec![
                 ActionEntry {
@@ -1738,7 +1833,7 @@ pub(crate) mod tests {
                 HookEntry {
                     id: 0,
                     priority: 0,
-                    layer: Layer::Directive,
+                    layer: 1,
                     description: None,
                     code: (0, 0),
                     max_stack: 0,

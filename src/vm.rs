@@ -68,13 +68,24 @@ pub const INLINE_FRAMES: usize = 4;
 /// bound testable without timing: one evaluation of one hook executes at most
 /// `L × (1 + MAX_MACRO_ITERATIONS)` instructions, `L` the hook's code length
 /// (see the module documentation).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+///
+/// Explain traces also set `watch`: the code indexes of sub-conditions'
+/// last instructions ([`crate::bytecode::Mark::op`], ascending). Right
+/// after one of them runs, the value on top of the stack is appended to
+/// `values` (a `MacroNext` that runs again replaces its own entry: its last
+/// run gives the macro's value).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ErrorSite {
     /// Code index of the first instruction that produced an error value.
     pub op: Option<u32>,
     /// Instructions executed, added up over every evaluation traced into this
     /// site (counted only when tracing, so the normal path pays nothing).
     pub steps: u64,
+    /// Instructions whose result to record, ascending.
+    pub watch: Vec<u32>,
+    /// `(instruction, its result)` for each watched instruction run, in
+    /// execution order.
+    pub values: Vec<(u32, Result<Value, EvalError>)>,
 }
 
 /// The operand stack.
@@ -597,6 +608,20 @@ fn run<'a, const TRACE: bool>(
                 }
             }
             Op::Return => return pop!(),
+        }
+        if TRACE && !site.watch.is_empty() {
+            let at = u32::try_from(base + ip).unwrap_or(u32::MAX);
+            if site.watch.binary_search(&at).is_ok() {
+                let value = match stack.last() {
+                    Some(Val::Error(e)) => Err(*e),
+                    Some(v) => Ok(v.to_json().unwrap_or(Value::Null)),
+                    None => Ok(Value::Null),
+                };
+                match site.values.last_mut() {
+                    Some(last) if last.0 == at => last.1 = value,
+                    _ => site.values.push((at, value)),
+                }
+            }
         }
         if TRACE && site.op.is_none() {
             // Every error on the stack was on top right after the instruction

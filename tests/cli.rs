@@ -338,3 +338,83 @@ fn a_damaged_artifact_is_a_clear_error() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn layers_on_the_command_line_order_hooks_and_refuse_misuse() {
+    let dir = temp_dir("layers");
+    let out_path = dir.join("layered.hkb");
+    let out = hookc(&[
+        "compile",
+        "--layer",
+        "base=fuzz/seed_sources/small.yaml",
+        "--layer",
+        "run=examples/seed000/hooks.yaml",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing = text(&hookc(&["disasm", out_path.to_str().unwrap()]).stdout);
+    let heads: Vec<&str> = listing.lines().filter(|l| l.starts_with("hook ")).collect();
+    // Priority 5 first; at priority 0 the later layer (`run`) before `base`.
+    assert!(
+        heads[0].contains("\"rate\" (priority 5, layer base"),
+        "{listing}"
+    );
+    assert!(heads[2].contains("(priority 0, layer run"), "{listing}");
+    assert!(
+        heads[5].contains("\"tool\" (priority 0, layer base"),
+        "{listing}"
+    );
+
+    let bad = hookc(&["check", "--layer", "2x=a.yaml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("`2x` is not a layer name"));
+    let mixed = hookc(&["check", SEED[0], "--layer", "x=b.yaml"]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(text(&mixed.stderr).contains("cannot be used with"));
+    let none = hookc(&["check"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(text(&none.stderr).contains("no policy given"));
+}
+
+#[test]
+fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
+    let dir = temp_dir("strip");
+    let (full, stripped) = (dir.join("full.hkb"), dir.join("stripped.hkb"));
+    for (path, extra) in [(&full, None), (&stripped, Some("--strip"))] {
+        let mut args = vec!["compile", SEED[0], SEED[1], "-o", path.to_str().unwrap()];
+        args.extend(extra);
+        assert_eq!(hookc(&args).status.code(), Some(0));
+    }
+    let (a, b) = (
+        std::fs::read(&full).unwrap(),
+        std::fs::read(&stripped).unwrap(),
+    );
+    assert!(b.len() < a.len(), "{} vs {}", b.len(), a.len());
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"classification": {"category": "permanent"}}"#).unwrap();
+    let explain = |artifact: &std::path::Path| {
+        let out = hookc(&[
+            "eval",
+            artifact.to_str().unwrap(),
+            "--event",
+            "error",
+            "--context",
+            ctx.to_str().unwrap(),
+            "--explain",
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        text(&out.stdout)
+    };
+    let with = explain(&full);
+    assert!(
+        with.contains("examples/seed000/directive_hooks.yaml:43:7  `classification.category == 'permanent'` -> true  <- decided"),
+        "{with}"
+    );
+    let without = explain(&stripped);
+    assert!(
+        without.contains("read classification.category = \"permanent\""),
+        "{without}"
+    );
+    assert!(!without.contains("<- decided"), "{without}");
+}

@@ -5,8 +5,10 @@
 //!
 //! - `vm_agrees_with_the_reference_evaluator`: thousands of random `when`
 //!   expressions (a type-directed generator over the whole surface: every
-//!   operator, `has`, `size`, the string functions, `matches`, nested macros
-//!   with their variables, `?:`, list literals, `in` on short lists and on
+//!   operator, `has`, `size`, the string functions, `matches`, `glob`
+//!   (whose regex translation the VM runs, the reference evaluator matching
+//!   the glob directly), nested macros with their variables, `?:`, list
+//!   literals, `in` on short lists and on
 //!   long constant lists (which the VM hashes), selections and indexes on
 //!   computed values), each compiled through the real pipeline (parse,
 //!   resolve, type-check; expressions the checker rejects are skipped and
@@ -84,7 +86,7 @@ fn runner(cases: u32, seed: u8) -> TestRunner {
 #[path = "common/interesting.rs"]
 mod interesting;
 use interesting::{
-    leaf_when, schema_json, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS, STRINGS,
+    leaf_when, schema_json, GLOBS, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS, STRINGS,
 };
 
 fn int_value() -> BoxedStrategy<i64> {
@@ -552,6 +554,18 @@ impl Gen {
         )
             .prop_map(|(r, p)| format!("{r}.matches({})", quote(p)))
             .boxed();
+        // Globs: the VM runs their regex translation, the reference
+        // evaluator matches them directly. Random ones (some invalid, which
+        // the checker rejects) reach corners the fixed list does not.
+        let globs = (
+            union(vec![(3, g(Ty::Str)), (1, g(Ty::Any))]),
+            prop_oneof![
+                3 => select(GLOBS.to_vec()).prop_map(str::to_owned),
+                1 => r"[ab*?\[\]!\-é\\.(]{0,6}",
+            ],
+        )
+            .prop_map(|(r, p)| format!("{r}.glob({})", quote(&p)))
+            .boxed();
         let membership = union(vec![
             (2, bin(g(Ty::Int), "in", g(Ty::List))),
             (2, bin(g(Ty::Str), "in", g(Ty::List))),
@@ -574,6 +588,7 @@ impl Gen {
             (5, ordering),
             (2, strings),
             (2, matches),
+            (2, globs),
             (4, membership),
             (
                 1,
@@ -993,9 +1008,11 @@ fn op_value(t: PathTy, tree_only: bool) -> OpValue {
             .boxed()
     };
     let regex = || {
-        select(PATTERNS.to_vec())
-            .prop_map(|p| ("regex", Some(Value::String(p.to_owned()))))
-            .boxed()
+        prop_oneof![
+            select(PATTERNS.to_vec()).prop_map(|p| ("regex", Some(Value::String(p.to_owned())))),
+            select(GLOBS.to_vec()).prop_map(|p| ("glob", Some(Value::String(p.to_owned())))),
+        ]
+        .boxed()
     };
     let exists = || Just(("exists", None)).boxed();
     let schema = || {

@@ -103,6 +103,12 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
             let by_trace = trace.winner.map(|w| trace.hooks[w].hook.clone());
             let by_reference = hookc::reference::first_match(&ir, "e", &ctx).map(|h| h.id.clone());
             assert_eq!(by_dispatch, by_trace, "{src}\n{ctx}");
+            // The decision alone is the same decision, from either context form.
+            let decided = policy.decide("e", &ctx).map(str::to_owned);
+            assert_eq!(decided, by_dispatch, "{src}\n{ctx}");
+            let text = serde_json::to_vec(&ctx).unwrap();
+            let decided_json = policy.decide_json("e", &text).unwrap().map(str::to_owned);
+            assert_eq!(decided_json, by_dispatch, "{src}\n{ctx}");
             assert_eq!(by_dispatch, by_reference, "{src}\n{ctx}");
             // With the winner switched off, the next one wins, also through dispatch.
             if let Some(w) = &by_dispatch {

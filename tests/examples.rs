@@ -74,11 +74,13 @@ fn all_examples_compile_together() {
     no_errors(&c);
     let p = c.policy.unwrap();
     assert!(p.hooks().len() >= 3 + 4 + 1 + 8);
-    // Evaluation order: priority descending, directive layer before builtin, source order.
+    // Evaluation order: priority descending, later layer (directive) before
+    // earlier (builtin), source order.
+    assert_eq!(p.layers(), ["builtin", "directive"]);
     let keys: Vec<_> = p
         .hooks()
         .iter()
-        .map(|h| (-h.priority, h.layer, h.source_order))
+        .map(|h| (-h.priority, std::cmp::Reverse(h.layer), h.source_order))
         .collect();
     let mut sorted = keys.clone();
     sorted.sort();

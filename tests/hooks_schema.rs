@@ -1,8 +1,14 @@
 //! `grammar/hooks.schema.json`, the JSON Schema editors use for hook YAML
-//! files: it is a valid draft-07 schema, every example YAML file passes it, and
-//! documents that hookc rejects for their structure fail it.
+//! files: it is a valid draft-07 schema, every example YAML file passes it,
+//! documents that hookc rejects for their structure fail it, and it is
+//! complete: every key, operator, keyword, action type and parameter that
+//! hookc's own tables declare is in it (and nothing they do not), so an
+//! addition to the code without the schema fails here.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "common/walk.rs"]
+mod walk;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use boon::{Compiler, Draft, SchemaIndex, Schemas};
@@ -41,20 +47,12 @@ fn check(schemas: &Schemas, index: SchemaIndex, doc: &Value) -> Result<(), Strin
     schemas.validate(doc, index).map_err(|e| format!("{e}"))
 }
 
-/// Every `*.yaml` / `*.yml` under `dir`, recursively, sorted.
+/// Every `*.yaml` / `*.yml` under `dir`, recursively, sorted, but for
+/// `*.test.yaml` (`hookc test` files, not hook files).
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
+    out.extend(walk::files_under(dir, &|name| {
+        (name.ends_with(".yaml") || name.ends_with(".yml")) && !name.ends_with(".test.yaml")
+    }));
 }
 
 #[test]
@@ -312,4 +310,226 @@ fn invalid_documents_fail() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The names under `properties` at a JSON pointer of the schema.
+fn property_names(schema: &Value, pointer: &str) -> BTreeSet<String> {
+    schema
+        .pointer(pointer)
+        .and_then(Value::as_object)
+        .unwrap_or_else(|| panic!("the schema has no object at `{pointer}`"))
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// The strings of an array at a JSON pointer of the schema.
+fn strings_at(schema: &Value, pointer: &str) -> BTreeSet<String> {
+    schema
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("the schema has no array at `{pointer}`"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Records how the schema's set differs from the code's.
+fn same<'a>(
+    what: &str,
+    code: impl IntoIterator<Item = &'a str>,
+    schema: &BTreeSet<String>,
+    problems: &mut Vec<String>,
+) {
+    let code: BTreeSet<String> = code.into_iter().map(str::to_owned).collect();
+    let missing: Vec<_> = code.difference(schema).collect();
+    let extra: Vec<_> = schema.difference(&code).collect();
+    if !missing.is_empty() {
+        problems.push(format!("{what}: missing from the schema: {missing:?}"));
+    }
+    if !extra.is_empty() {
+        problems.push(format!("{what}: in the schema but not in hookc: {extra:?}"));
+    }
+}
+
+#[test]
+fn schema_has_every_key_operator_and_keyword_of_the_code() {
+    use hookc::{actions, frontend::yaml, schema, tree_to_ir};
+    let s = schema_json();
+    let mut problems = Vec::new();
+    same(
+        "top-level keys (frontend::yaml::TOP_LEVEL_KEYS)",
+        yaml::TOP_LEVEL_KEYS.iter().copied(),
+        &property_names(&s, "/properties"),
+        &mut problems,
+    );
+    same(
+        "hook keys (frontend::yaml::HOOK_KEYS)",
+        yaml::HOOK_KEYS.iter().copied(),
+        &property_names(&s, "/definitions/hook/properties"),
+        &mut problems,
+    );
+    let mut node_keys = BTreeSet::new();
+    for def in ["all", "any", "not", "leaf"] {
+        node_keys.extend(property_names(
+            &s,
+            &format!("/definitions/{def}/properties"),
+        ));
+    }
+    same(
+        "condition tree keys (tree_to_ir::NODE_KEYS)",
+        tree_to_ir::NODE_KEYS.iter().copied(),
+        &node_keys,
+        &mut problems,
+    );
+    same(
+        "leaf operators (tree_to_ir::OPERATORS)",
+        tree_to_ir::OPERATORS.iter().copied(),
+        &strings_at(&s, "/definitions/leaf/properties/op/enum"),
+        &mut problems,
+    );
+    same(
+        "`matches` keywords (tree_to_ir::SCHEMA_KEYWORDS)",
+        tree_to_ir::SCHEMA_KEYWORDS.iter().copied(),
+        &property_names(&s, "/definitions/matchesSchema/properties"),
+        &mut problems,
+    );
+    same(
+        "context schema keywords (schema::SUPPORTED and schema::IGNORED)",
+        schema::SUPPORTED.iter().chain(schema::IGNORED).copied(),
+        &property_names(&s, "/definitions/contextSchema/properties"),
+        &mut problems,
+    );
+    same(
+        "action type definition keys (actions::TYPE_KEYS)",
+        actions::TYPE_KEYS,
+        &property_names(&s, "/definitions/actionType/properties"),
+        &mut problems,
+    );
+    same(
+        "action parameter definition keys (actions::PARAM_KEYS)",
+        actions::PARAM_KEYS,
+        &property_names(&s, "/definitions/parameter/properties"),
+        &mut problems,
+    );
+    same(
+        "action parameter types (actions::ParamType::ALL)",
+        actions::ParamType::ALL.iter().map(|t| t.name()),
+        &strings_at(&s, "/definitions/paramType/enum"),
+        &mut problems,
+    );
+    // Schema type names: the standard seven, as far as hookc accepts them.
+    let standard = [
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ];
+    same(
+        "schema type names (ty::Kinds::from_schema_name)",
+        standard
+            .into_iter()
+            .filter(|n| hookc::ty::Kinds::from_schema_name(n).is_some()),
+        &strings_at(&s, "/definitions/jsonType/enum"),
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn schema_has_every_built_in_action_type_with_its_parameters() {
+    let s = schema_json();
+    let types = hookc::actions::ActionTypes::builtin();
+    let branches = s
+        .pointer("/definitions/action/allOf")
+        .and_then(Value::as_array)
+        .unwrap();
+    let mut problems = Vec::new();
+    same(
+        "action types with a parameters branch (actions::ActionTypes::builtin)",
+        types.names(),
+        &branches
+            .iter()
+            .filter_map(|b| b.pointer("/if/properties/type/const")?.as_str())
+            .map(str::to_owned)
+            .collect(),
+        &mut problems,
+    );
+    same(
+        "action types offered for `type` (actions::ActionTypes::builtin)",
+        types.names(),
+        &strings_at(&s, "/definitions/action/properties/type/examples"),
+        &mut problems,
+    );
+    for t in types.iter() {
+        let name = t.name();
+        let Some(then) = branches
+            .iter()
+            .find(|b| b.pointer("/if/properties/type/const") == Some(&Value::from(name)))
+            .map(|b| &b["then"])
+        else {
+            continue;
+        };
+        let mut params = property_names(then, "/properties");
+        params.remove("type");
+        same(
+            &format!("parameters of `{name}`"),
+            t.params().iter().map(|p| p.name()),
+            &params,
+            &mut problems,
+        );
+        if then["additionalProperties"] != Value::Bool(false) {
+            problems.push(format!("`{name}` allows parameters it does not have"));
+        }
+        let required: BTreeSet<String> = then
+            .get("required")
+            .map(|_| strings_at(then, "/required"))
+            .unwrap_or_default();
+        same(
+            &format!("required parameters of `{name}`"),
+            t.params()
+                .iter()
+                .filter(|p| p.is_required())
+                .map(|p| p.name()),
+            &required,
+            &mut problems,
+        );
+        for p in t.params() {
+            let Some(sp) = then["properties"].get(p.name()) else {
+                continue;
+            };
+            let at = format!("`{name}.{}`", p.name());
+            let want_type = p.ty().map(|t| Value::from(t.name()));
+            if sp.get("type") != want_type.as_ref() {
+                problems.push(format!(
+                    "{at}: type {:?} in the schema, {want_type:?} in hookc",
+                    sp.get("type")
+                ));
+            }
+            let want_enum = p
+                .allowed()
+                .map(|vs| Value::Array(vs.iter().filter_map(|v| v.const_json()).collect()));
+            if sp.get("enum") != want_enum.as_ref() {
+                problems.push(format!(
+                    "{at}: enum {:?} in the schema, {want_enum:?} in hookc",
+                    sp.get("enum")
+                ));
+            }
+            let want_default = p.default().and_then(|d| d.const_json());
+            if sp.get("default") != want_default.as_ref() {
+                problems.push(format!(
+                    "{at}: default {:?} in the schema, {want_default:?} in hookc",
+                    sp.get("default")
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn matches_values_are_checked_against_the_keywords() {
+    let (schemas, index) = compiled();
+    let ok = "hooks: [{event: error, condition: {path: error, op: matches, value: {type: [object, 'null'], required: [code], properties: {code: {type: string, pattern: '^E', maxLength: 9}}}}, action: {type: abort}}]";
+    check(&schemas, index, &yaml(ok)).unwrap();
+    let bad = "hooks: [{event: error, condition: {path: error, op: matches, value: {properties: {code: {typ: string}}}}, action: {type: abort}}]";
+    let e = check(&schemas, index, &yaml(bad)).unwrap_err();
+    assert!(e.contains("'typ' not allowed"), "{e}");
 }

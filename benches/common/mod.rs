@@ -139,53 +139,27 @@ pub fn template_heavy() -> (Vec<Input>, Case) {
 
 /// What a careful person writes for the seed set by hand against a
 /// `serde_json::Value`: the same hooks in the same order (for each event the
-/// directive hooks, then the builtin one), the same complete action
-/// parameters (defaults included) and the same template filling (a whole
-/// `${path}` keeps the value, `null` when absent). `get` chains, no
-/// precomputation across calls.
+/// directive hooks, then the builtin one), deciding first
+/// ([`seed_hand_decide`]), then building the winner's complete action
+/// (defaults included) with the same template filling (a whole `${path}`
+/// keeps the value, `null` when absent). `get` chains, no precomputation
+/// across calls.
 pub fn seed_by_hand(event: &str, ctx: &Value) -> Option<(&'static str, Map<String, Value>)> {
-    fn action(kind: &str) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("type".to_owned(), Value::String(kind.to_owned()));
-        m
-    }
-    fn at<'a>(v: &'a Value, a: &str, b: &str) -> Option<&'a Value> {
-        v.get(a)?.get(b)
-    }
+    let id = seed_hand_decide(event, ctx)?;
+    Some((id, seed_hand_action(id, ctx)))
+}
+
+fn at<'a>(v: &'a Value, a: &str, b: &str) -> Option<&'a Value> {
+    v.get(a)?.get(b)
+}
+
+/// The decision alone, by hand: the winning hook's id.
+pub fn seed_hand_decide(event: &str, ctx: &Value) -> Option<&'static str> {
     match event {
         "error" => match at(ctx, "classification", "category").and_then(Value::as_str)? {
-            "rate_limited" => {
-                let retry_after = ctx
-                    .get("error")
-                    .and_then(|e| e.get("headers"))
-                    .and_then(|h| h.get("retry-after"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                let mut params = Map::new();
-                params.insert("retry_after".to_owned(), retry_after);
-                let mut a = action("call_directive");
-                a.insert("directive".to_owned(), "my_app/custom_backoff".into());
-                a.insert("parameters".to_owned(), Value::Object(params));
-                a.insert("inherit_token".to_owned(), Value::Bool(true));
-                Some(("policy.yaml#directive[0]", a))
-            }
-            "permanent" => {
-                let error = ctx.get("error");
-                let field = |k: &str| error.and_then(|e| e.get(k)).cloned().unwrap_or(Value::Null);
-                let mut payload = Map::new();
-                payload.insert("error_type".to_owned(), field("type"));
-                payload.insert("message".to_owned(), field("message"));
-                let mut a = action("emit_event");
-                a.insert("event_type".to_owned(), "my_app/error_notification".into());
-                a.insert("payload".to_owned(), Value::Object(payload));
-                Some(("policy.yaml#directive[3]", a))
-            }
-            "transient" => {
-                let mut a = action("retry");
-                a.insert("max_attempts".to_owned(), 3.into());
-                a.insert("backoff_policy".to_owned(), "inherit".into());
-                Some(("default_transient_retry", a))
-            }
+            "rate_limited" => Some("policy.yaml#directive[0]"),
+            "permanent" => Some("policy.yaml#directive[3]"),
+            "transient" => Some("default_transient_retry"),
             _ => None,
         },
         "limit" => {
@@ -196,15 +170,9 @@ pub fn seed_by_hand(event: &str, ctx: &Value) -> Option<(&'static str, Map<Strin
                     .and_then(Value::as_f64)
                     .is_some_and(|spend| spend > 10.0)
             {
-                let mut a = action("escalate");
-                a.insert("target".to_owned(), "user_approval".into());
-                a.insert("timeout_seconds".to_owned(), 7200.into());
-                Some(("policy.yaml#directive[1]", a))
+                Some("policy.yaml#directive[1]")
             } else if at(ctx, "event", "limit_code").is_some_and(|v| !v.is_null()) {
-                let mut a = action("escalate");
-                a.insert("target".to_owned(), "user_approval".into());
-                a.insert("timeout_seconds".to_owned(), 3600.into());
-                Some(("default_limit_escalation", a))
+                Some("default_limit_escalation")
             } else {
                 None
             }
@@ -214,33 +182,87 @@ pub fn seed_by_hand(event: &str, ctx: &Value) -> Option<(&'static str, Map<Strin
                 v.and_then(Value::as_f64).is_some_and(|r| r > limit)
             };
             if over(ctx.get("pressure_ratio"), 0.85) {
-                let mut a = action("call_directive");
-                a.insert("directive".to_owned(), "my_app/smart_summarizer".into());
-                a.insert("parameters".to_owned(), Value::Object(Map::new()));
-                a.insert("inherit_token".to_owned(), Value::Bool(true));
-                Some(("policy.yaml#directive[2]", a))
-            } else if let Some(ev) = ctx
-                .get("event")
-                .filter(|ev| over(ev.get("pressure_ratio"), 0.8))
-            {
-                let field = |k: &str| ev.get(k).cloned().unwrap_or(Value::Null);
-                let mut params = Map::new();
-                params.insert("pressure_ratio".to_owned(), field("pressure_ratio"));
-                params.insert("tokens_used".to_owned(), field("tokens_used"));
-                params.insert("max_tokens".to_owned(), field("max_tokens"));
-                let mut a = action("call_directive");
-                a.insert(
-                    "directive".to_owned(),
-                    "rye/agent/threads/default_compaction".into(),
-                );
-                a.insert("parameters".to_owned(), Value::Object(params));
-                a.insert("inherit_token".to_owned(), Value::Bool(true));
-                Some(("default_compaction", a))
+                Some("policy.yaml#directive[2]")
+            } else if over(at(ctx, "event", "pressure_ratio"), 0.8) {
+                Some("default_compaction")
             } else {
                 None
             }
         }
         _ => None,
+    }
+}
+
+/// The winning hook's action, by hand.
+fn seed_hand_action(id: &str, ctx: &Value) -> Map<String, Value> {
+    fn action(kind: &str) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("type".to_owned(), Value::String(kind.to_owned()));
+        m
+    }
+    let field =
+        |v: Option<&Value>, k: &str| v.and_then(|v| v.get(k)).cloned().unwrap_or(Value::Null);
+    match id {
+        "policy.yaml#directive[0]" => {
+            let headers = ctx.get("error").and_then(|e| e.get("headers"));
+            let mut params = Map::new();
+            params.insert("retry_after".to_owned(), field(headers, "retry-after"));
+            let mut a = action("call_directive");
+            a.insert("directive".to_owned(), "my_app/custom_backoff".into());
+            a.insert("parameters".to_owned(), Value::Object(params));
+            a.insert("inherit_token".to_owned(), Value::Bool(true));
+            a
+        }
+        "policy.yaml#directive[3]" => {
+            let error = ctx.get("error");
+            let mut payload = Map::new();
+            payload.insert("error_type".to_owned(), field(error, "type"));
+            payload.insert("message".to_owned(), field(error, "message"));
+            let mut a = action("emit_event");
+            a.insert("event_type".to_owned(), "my_app/error_notification".into());
+            a.insert("payload".to_owned(), Value::Object(payload));
+            a
+        }
+        "default_transient_retry" => {
+            let mut a = action("retry");
+            a.insert("max_attempts".to_owned(), 3.into());
+            a.insert("backoff_policy".to_owned(), "inherit".into());
+            a
+        }
+        "policy.yaml#directive[1]" | "default_limit_escalation" => {
+            let timeout = if id == "default_limit_escalation" {
+                3600
+            } else {
+                7200
+            };
+            let mut a = action("escalate");
+            a.insert("target".to_owned(), "user_approval".into());
+            a.insert("timeout_seconds".to_owned(), timeout.into());
+            a
+        }
+        "policy.yaml#directive[2]" => {
+            let mut a = action("call_directive");
+            a.insert("directive".to_owned(), "my_app/smart_summarizer".into());
+            a.insert("parameters".to_owned(), Value::Object(Map::new()));
+            a.insert("inherit_token".to_owned(), Value::Bool(true));
+            a
+        }
+        _ => {
+            // "default_compaction"
+            let ev = ctx.get("event");
+            let mut params = Map::new();
+            for k in ["pressure_ratio", "tokens_used", "max_tokens"] {
+                params.insert(k.to_owned(), field(ev, k));
+            }
+            let mut a = action("call_directive");
+            a.insert(
+                "directive".to_owned(),
+                "rye/agent/threads/default_compaction".into(),
+            );
+            a.insert("parameters".to_owned(), Value::Object(params));
+            a.insert("inherit_token".to_owned(), Value::Bool(true));
+            a
+        }
     }
 }
 

@@ -99,8 +99,14 @@ pub fn check_agreement(
         .map(|h| h.hook.clone())
         .collect();
     let again = reloaded.evaluate(event, ctx);
+    let decided = rt.decide(event, ctx);
 
     let first = by_value.as_ref().map(|m| m.hook.to_owned());
+    assert_eq!(
+        decided,
+        by_value.as_ref().map(|m| m.hook),
+        "decide and evaluate disagree on event `{event}`"
+    );
     let context = String::from_utf8_lossy(text);
     assert_eq!(
         by_value, by_text,

@@ -7,11 +7,11 @@
 //! [`MAX_VALUE_DEPTH`] before each recursive step. The result is only
 //! structurally sound: [`super::load`] verifies it before use.
 
-use super::{
-    crc32, get_op, layer_code, ArtifactError, Section, FORMAT_VERSION, HEADER_LEN, LAYERS, MAGIC,
-    SECTIONS,
+use super::{crc32, get_op, ArtifactError, Section, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use crate::bytecode::{
+    ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, Program,
+    TemplatePart,
 };
-use crate::bytecode::{ActionEntry, EventIndex, HookEntry, ParamValue, Program, TemplatePart};
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use crate::path::{Path, Segment};
 use serde_json::{Map, Number, Value};
@@ -218,7 +218,8 @@ impl<'a> Reader<'a> {
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let body = header(bytes)?;
     let mut r = Reader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events] = SECTIONS;
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
+        SECTIONS;
     let program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
         paths: read_section(&mut r, paths, read_paths)?,
@@ -229,6 +230,10 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         hooks: read_section(&mut r, hooks, read_hooks)?,
         actions: read_section(&mut r, actions, read_actions)?,
         events: read_section(&mut r, events, read_events)?,
+        debug: read_section(&mut r, debug, read_debug)?,
+        layers: read_section(&mut r, layers, |r| {
+            read_u32s(r, "layer count", "layer name")
+        })?,
     };
     r.finish("the last section")?;
     Ok(program)
@@ -486,17 +491,7 @@ fn read_hooks(r: &mut Reader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
     for _ in 0..n {
         let id = r.u32("hook id")?;
         let priority = r.sleb("hook priority")?;
-        let offset = r.offset();
-        let tag = r.u8("hook layer")?;
-        let layer =
-            LAYERS
-                .into_iter()
-                .find(|&l| layer_code(l) == tag)
-                .ok_or(ArtifactError::BadTag {
-                    what: "hook layer",
-                    tag,
-                    offset,
-                })?;
+        let layer = r.u32("hook layer")?;
         let offset = r.offset();
         let description = match r.u8("hook description flag")? {
             0 => None,
@@ -607,6 +602,25 @@ fn read_events(r: &mut Reader<'_>) -> Result<EventIndex, ArtifactError> {
     }
     let wildcard = read_u32s(r, "wildcard hook count", "wildcard hook")?;
     Ok(EventIndex { named, wildcard })
+}
+
+fn read_debug(r: &mut Reader<'_>) -> Result<DebugInfo, ArtifactError> {
+    let n = r.count("debug hook count", 2)?;
+    let mut hooks = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.u32("hook location")?;
+        let m = r.count("sub-condition count", 3)?;
+        let mut marks = Vec::with_capacity(m);
+        for _ in 0..m {
+            marks.push(Mark {
+                op: r.u32("sub-condition instruction")?,
+                text: r.u32("sub-condition text")?,
+                at: r.u32("sub-condition location")?,
+            });
+        }
+        hooks.push(HookDebug { at, marks });
+    }
+    Ok(DebugInfo { hooks })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! program (tables in order, object keys in their stored order, minimal
 //! LEB128), never on addresses, hashing or time.
 
-use super::{crc32, layer_code, put_op, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{crc32, put_op, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
 use crate::bytecode::{ParamValue, Program, TemplatePart};
 use crate::path::Segment;
 use serde_json::Value;
@@ -84,7 +84,8 @@ impl Writer {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = Writer::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events] = SECTIONS;
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
+        SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
         for s in &prog.strings {
@@ -139,7 +140,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         for h in &prog.hooks {
             w.u32(h.id);
             w.sleb(h.priority);
-            w.u8(layer_code(h.layer));
+            w.u32(h.layer);
             match h.description {
                 None => w.u8(0),
                 Some(d) => {
@@ -172,6 +173,19 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         }
         put_u32s(w, &prog.events.wildcard);
     });
+    body.section(debug.id, |w| {
+        w.len(prog.debug.hooks.len());
+        for h in &prog.debug.hooks {
+            w.u32(h.at);
+            w.len(h.marks.len());
+            for m in &h.marks {
+                w.u32(m.op);
+                w.u32(m.text);
+                w.u32(m.at);
+            }
+        }
+    });
+    body.section(layers.id, |w| put_u32s(w, &prog.layers));
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
@@ -308,17 +322,19 @@ mod tests {
     fn header_layout() {
         let bytes = encode(&Program::default());
         assert_eq!(&bytes[..8], b"HOOKCBC\0");
-        assert_eq!(&bytes[8..10], [1, 0]);
+        assert_eq!(&bytes[8..10], [2, 0]);
         assert_eq!(&bytes[10..12], [0, 0]);
         let body = &bytes[HEADER_LEN..];
         assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());
         assert_eq!(&bytes[16..24], (body.len() as u64).to_le_bytes());
-        // Nine empty sections: id, length 1, count 0 (events: two counts).
+        // Eleven empty sections: id, length 1, count 0 (events: two counts).
         let mut expected = Vec::new();
         for id in 1..=8u8 {
             expected.extend_from_slice(&[id, 1, 0, 0, 0, 0]);
         }
         expected.extend_from_slice(&[9, 2, 0, 0, 0, 0, 0]);
+        expected.extend_from_slice(&[10, 1, 0, 0, 0, 0]);
+        expected.extend_from_slice(&[11, 1, 0, 0, 0, 0]);
         assert_eq!(body, expected);
     }
 

@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -18,17 +18,17 @@
 //! ```text
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
-//! 8      2     format version (u16) = 1
+//! 8      2     format version (u16) = 2
 //! 10     2     flags (u16) = 0; any other value is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
-//! 24     ...   body: exactly these nine sections, once each, in this order
+//! 24     ...   body: exactly these eleven sections, once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
-//! 7 `hooks`, 8 `actions`, 9 `events`. Payloads (`str` is `uleb` byte
+//! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`. Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
 //!
@@ -47,8 +47,8 @@
 //!   depths as `uleb`; `TypeIs` bits as one byte; `Cmp` ops as one byte
 //!   (1 `==`, 2 `!=`, 3 `<`, 4 `<=`, 5 `>`, 6 `>=`), macro kinds as one byte
 //!   (1 `exists`, 2 `all`, 3 `exists_one`). Opcodes: see [`OPCODES`].
-//! - `hooks`: `vec<hook>`: id (`uleb` string), priority (`sleb`), layer byte
-//!   (1 directive, 2 builtin), description (byte 0 none, or 1 + `uleb`
+//! - `hooks`: `vec<hook>`: id (`uleb` string), priority (`sleb`), layer
+//!   (`uleb` index into `layers`), description (byte 0 none, or 1 + `uleb`
 //!   string), code start, code end, max stack, action (each `uleb`).
 //! - `actions`: `vec<(kind: uleb string, params: vec<(name: uleb string, param)>)>`;
 //!   a param is a tag then: 1 constant (`uleb`), 2 template
@@ -57,6 +57,14 @@
 //!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
 //! - `events`: `vec<(name: uleb string, hooks: vec<uleb>)>`, then the
 //!   wildcard hooks `vec<uleb>`.
+//! - `debug`: `vec<(at: uleb string, marks: vec<(op: uleb, text: uleb
+//!   string, at: uleb string)>)>`, empty or one entry per hook: where the
+//!   hook and each of its sub-conditions are in the sources
+//!   (`file:line:col`), for explain traces; see
+//!   [`DebugInfo`](crate::bytecode::DebugInfo). `hookc compile --strip`
+//!   writes it empty.
+//! - `layers`: `vec<uleb string>`: the layers' names, lowest first
+//!   (`builtin`, `directive` unless the compilation named its own).
 //!
 //! # Loading
 //!
@@ -76,7 +84,7 @@ mod encode;
 pub use decode::decode;
 pub use encode::encode;
 
-use crate::bytecode::{CmpOp, Layer, MacroOp, Op};
+use crate::bytecode::{CmpOp, MacroOp, Op};
 use crate::verify::{VerifiedProgram, VerifyError};
 use decode::Reader;
 use encode::Writer;
@@ -86,7 +94,7 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
 /// The format version this hookc writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
 
 /// Bytes before the body: magic, version, flags, checksum, body length.
 pub const HEADER_LEN: usize = 24;
@@ -352,7 +360,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 9] = sections![
+const SECTIONS: [Section; 11] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -362,6 +370,8 @@ const SECTIONS: [Section; 9] = sections![
     7 "hooks",
     8 "actions",
     9 "events",
+    10 "debug",
+    11 "layers",
 ];
 
 // ---------------------------------------------------------------------------
@@ -464,17 +474,6 @@ impl Operand for MacroOp {
             .into_iter()
             .find(|&op| macro_code(op) == tag)
             .ok_or(ArtifactError::BadTag { what, tag, offset })
-    }
-}
-
-/// Every layer (for decoding by [`layer_code`]).
-const LAYERS: [Layer; 2] = [Layer::Directive, Layer::Builtin];
-
-/// The byte of a layer.
-fn layer_code(layer: Layer) -> u8 {
-    match layer {
-        Layer::Directive => 1,
-        Layer::Builtin => 2,
     }
 }
 

@@ -47,7 +47,7 @@ fn artifact(sections: &[(u8, Vec<u8>)]) -> Vec<u8> {
 
 /// The nine sections of an empty program, with section `id` replaced.
 fn with_section(id: u8, payload: Vec<u8>) -> Vec<u8> {
-    let sections: Vec<(u8, Vec<u8>)> = (1..=9u8)
+    let sections: Vec<(u8, Vec<u8>)> = (1..=11u8)
         .map(|i| {
             if i == id {
                 (i, payload.clone())
@@ -156,7 +156,7 @@ fn header_errors() {
     v7[8] = 7;
     assert_eq!(
         decode(&v7).unwrap_err().to_string(),
-        "artifact format version 7 is not supported by this hookc (reads version 1); \
+        "artifact format version 7 is not supported by this hookc (reads version 2); \
          recompile the policy with this hookc"
     );
     // The version is read before the rest of the header.
@@ -396,9 +396,9 @@ fn section_structure() {
             ..
         }
     ));
-    let mut sections: Vec<(u8, Vec<u8>)> = (1..=9u8).map(|i| (i, vec![0])).collect();
+    let mut sections: Vec<(u8, Vec<u8>)> = (1..=11u8).map(|i| (i, vec![0])).collect();
     sections[8].1 = vec![0, 0];
-    sections.push((10, vec![]));
+    sections.push((12, vec![]));
     assert!(matches!(
         decode(&artifact(&sections)).unwrap_err(),
         ArtifactError::TrailingBytes {
@@ -453,11 +453,7 @@ fn bad_values() {
         ),
         (1, vec![1, 1, 0x80], "string is not valid UTF-8"),
         (2, vec![1, 1, b'a', 1, 3, 0], "invalid path segment tag 3"),
-        (
-            7,
-            vec![1, 0, 0, 3, 0, 0, 0, 0, 0],
-            "invalid hook layer tag 3",
-        ),
+        (10, vec![1, 0, 1, 0, 0], "sub-condition count"),
         (
             7,
             vec![1, 0, 0, 1, 2, 0, 0, 0, 0],

@@ -13,8 +13,9 @@
 //! - `!a` swaps true and false; `c ? x : y` is true ⇔ (c ∧ x) ∨ (¬c ∧ y).
 //!
 //! Leaves of the domain (a path compared with a constant, `in` a constant
-//! list, `startsWith`, `has`, a bool path, the type tests of `matches`) are
-//! exact. Any other leaf (`matches`, `size(x) > 3`, arithmetic, macros) is
+//! list, `startsWith`, a glob that is a literal or a literal then `*`, `has`,
+//! a bool path, the type tests of `matches`) are exact. Any other leaf
+//! (`matches`, other globs, `size(x) > 3`, arithmetic, macros) is
 //! an *atom*: a pseudo-path of its own whose state is the leaf's value
 //! (`true`, `false`, or "missing" for an error). A leaf has no free variable
 //! (variables are bound inside macros, which are leaves whole), so it is a
@@ -890,15 +891,32 @@ fn exact_leaf(e: &Expr) -> Option<(PathId, LeafSets)> {
             if *f != Func::StartsWith {
                 return None;
             }
-            let yes = StrSet::starting_with(s);
-            let no = StrSet::full().minus(&yes);
-            Some((
-                *p,
-                LeafSets::exact(ValueSet::strings(yes), ValueSet::strings(no)),
-            ))
+            Some((*p, string_leaf(StrSet::starting_with(s))))
+        }
+        ExprKind::Matches(recv, re) => {
+            // A glob without wildcards or classes is an equality on strings,
+            // one that is literal up to its only `*` (at the end) a
+            // `startsWith`. Any other glob, and every regex, is an atom.
+            let ExprKind::Path(p) = recv.kind else {
+                return None;
+            };
+            let g = crate::glob::parse(re.glob.as_deref()?).ok()?;
+            let yes = match g.as_literal() {
+                Some(lit) => StrSet::of([lit.as_str()]),
+                None => StrSet::starting_with(&g.as_prefix()?),
+            };
+            Some((p, string_leaf(yes)))
         }
         _ => None,
     }
+}
+
+/// A string test that is true on the strings of `yes`, false on the other
+/// strings, and an error (neither) on every other state: `startsWith` and
+/// the globs read exactly. Unlike `==`, which is false on other kinds.
+fn string_leaf(yes: StrSet) -> LeafSets {
+    let no = StrSet::full().minus(&yes);
+    LeafSets::exact(ValueSet::strings(yes), ValueSet::strings(no))
 }
 
 /// `x OP c` for an ordering operator: numbers by value, bools
@@ -1111,6 +1129,39 @@ mod tests {
         assert!(!never_true("x.matches('a') && x.matches('b')"));
         assert!(never_true("x.matches('a') && !x.matches('a')"));
         assert!(never_true("x.matches('a') && x == 1"));
+    }
+
+    #[test]
+    fn literal_and_prefix_globs_are_exact() {
+        // A literal glob is `==` on strings, a trailing `*` a `startsWith`.
+        assert!(implies("x.glob('Bash')", "x == 'Bash'"));
+        assert!(implies("x == 'Bash'", "x.glob('Bash')"));
+        assert!(implies(
+            "x.glob('Bash(git:status)')",
+            "x.glob('Bash(git:*')"
+        ));
+        assert!(implies("x.glob('Bash(git:*')", "x.startsWith('Bash(git:')"));
+        assert!(implies("x.glob('ab*')", "x.glob('a*')"));
+        assert!(!implies("x.glob('a*')", "x.glob('ab*')"));
+        assert!(implies("x.glob('Read')", "x.glob('*')"));
+        assert!(never_true("x.glob('Bash') && x.glob('Read')"));
+        assert!(never_true("x.glob('Bash') && x == 1"));
+        // On a non-string a glob is an error, not false (unlike `!=`).
+        assert!(!implies("x == 1", "!x.glob('Bash')"));
+        assert!(implies("x == 'Read'", "!x.glob('Bash')"));
+        assert!(!implies("true", "x.glob('*')"));
+        assert!(implies("x.startsWith('')", "x.glob('*')"));
+        // Other globs are atoms: only identical ones are related.
+        assert!(!implies(
+            "x.glob('Bash(git:status)')",
+            "x.glob('Bash(git:*)')"
+        ));
+        assert!(!implies("x.glob('Bash(git:*)')", "x.glob('Bash(*)')"));
+        assert!(implies("x.glob('a?') && y", "x.glob('a?')"));
+        assert!(implies("x.glob('a?')", "has(x)"));
+        assert!(never_true("x.glob('a?') && x == 1"));
+        // A glob is not the regex of its text.
+        assert!(!implies("x.matches('Bash')", "x.glob('Bash')"));
     }
 
     #[test]

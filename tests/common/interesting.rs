@@ -3,7 +3,7 @@
 //! target of the same name (`fuzz/fuzz_targets/differential.rs`): integers at
 //! the edges of overflow and of exact doubles, doubles at the edges of
 //! integer conversion, strings with multi-byte characters and escapes, and
-//! regex patterns over them.
+//! regex and glob patterns over them.
 
 pub const INTERESTING_INTS: [i64; 12] = [
     i64::MAX,
@@ -68,6 +68,36 @@ pub const PATTERNS: [&str; 9] = [
     "a|b",
 ];
 
+/// Glob patterns over [`STRINGS`] (`glob()` / `op: glob`): wildcards,
+/// classes, escapes, multi-byte characters, regex metacharacters that are
+/// literal in a glob, and `?` against the newline of `"A\nB"`.
+// The fuzz target shares this file without using every item.
+#[allow(dead_code)]
+pub const GLOBS: [&str; 22] = [
+    "*",
+    "",
+    "a*",
+    "*b",
+    "?",
+    "??",
+    "a?c",
+    "[a-c]*",
+    "[!a-z]*",
+    "[^ab]?",
+    "h?llo",
+    "*é*",
+    "日本?",
+    "🎉?",
+    "A?B",
+    r"\\",
+    "k-[0-9]",
+    "it's",
+    "*'*",
+    "[kK]",
+    "x y",
+    "Bash(git:*)",
+];
+
 /// The `when` text of a YAML leaf `{path, op, value}` (SPEC §1.2), `v` being
 /// the value already written as a literal; `None` for an operator with no
 /// `when` form here.
@@ -84,6 +114,7 @@ pub fn leaf_when(path: &str, op: &str, v: &str) -> Option<String> {
         "starts_with" => format!("{path}.startsWith({v})"),
         "ends_with" => format!("{path}.endsWith({v})"),
         "regex" => format!("{path}.matches({v})"),
+        "glob" => format!("{path}.glob({v})"),
         "exists" => format!("has({path}) && {path} != null"),
         _ => return None,
     })
