@@ -13,7 +13,6 @@
 
 use crate::path::{Path, Step};
 use serde_json::Value;
-use smallvec::SmallVec;
 
 /// How many path slots live on the stack before the cache spills to the
 /// heap: policies reading more distinct paths (and shared prefixes) than this
@@ -30,15 +29,25 @@ pub enum Source<'a> {
     Extracted(&'a [Option<Value>]),
 }
 
-/// Path values of one evaluation.
+/// Path values of one evaluation: each slot's value once looked up
+/// (`None`: does not resolve), and which slots have been looked up.
+// PERF: the slots are a plain array field, not a `SmallVec` or an enum:
+// the array is set in place (one memset) and not copied on its way to the
+// caller, where a `SmallVec` cost two copies of its whole inline buffer per
+// evaluation and an enum one (callgrind).
 #[derive(Debug)]
 pub struct PathCache<'a> {
     layout: Layout<'a>,
     source: Source<'a>,
-    /// Each slot's value once looked up (`None`: does not resolve).
-    slots: SmallVec<[Option<&'a Value>; INLINE_PATHS]>,
-    /// Bit `i` set: slot `i` has been looked up.
-    known: SmallVec<[u64; INLINE_PATHS / 64 + 1]>,
+    /// Slots `0..INLINE_PATHS`, when there are at most that many.
+    inline: [Option<&'a Value>; INLINE_PATHS],
+    /// Bit `i`: inline slot `i` has been looked up.
+    inline_known: u64,
+    /// Every slot when there are more (then `inline` is unused); empty, and
+    /// not allocated, otherwise.
+    heap: Vec<Option<&'a Value>>,
+    /// Bit `i % 64` of word `i / 64`: heap slot `i` has been looked up.
+    heap_known: Vec<u64>,
 }
 
 /// How a document is walked.
@@ -58,7 +67,7 @@ impl<'a> PathCache<'a> {
     }
 
     /// A cache that walks through the shared prefixes of `plan`.
-    #[inline]
+    #[inline(always)]
     pub fn with_plan(plan: &'a PathPlan, source: Source<'a>) -> PathCache<'a> {
         let slots = match source {
             Source::Document(_) => plan.nodes.len(),
@@ -69,11 +78,18 @@ impl<'a> PathCache<'a> {
 
     #[inline(always)]
     fn with_layout(layout: Layout<'a>, slots: usize, source: Source<'a>) -> PathCache<'a> {
+        let spill = slots > INLINE_PATHS;
         PathCache {
             layout,
             source,
-            slots: SmallVec::from_elem(None, slots),
-            known: SmallVec::from_elem(0, slots.div_ceil(64)),
+            inline: [None; INLINE_PATHS],
+            inline_known: 0,
+            heap: if spill { vec![None; slots] } else { Vec::new() },
+            heap_known: if spill {
+                vec![0; slots.div_ceil(64)]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -81,8 +97,15 @@ impl<'a> PathCache<'a> {
     /// not a path of the program).
     pub fn get(&mut self, id: u32) -> Option<&'a Value> {
         let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-        if self.known.get(word)? & bit != 0 {
-            return self.slots.get(id as usize).copied().flatten();
+        let spilled = !self.heap.is_empty();
+        let known = match spilled {
+            false if word == 0 => self.inline_known,
+            false => return None,
+            true => *self.heap_known.get(word)?,
+        };
+        if known & bit != 0 {
+            let slots: &[Option<&'a Value>] = if spilled { &self.heap } else { &self.inline };
+            return slots.get(id as usize).copied().flatten();
         }
         let v = match (self.source, self.layout) {
             (Source::Extracted(values), _) => values.get(id as usize).and_then(Option::as_ref),
@@ -100,7 +123,18 @@ impl<'a> PathCache<'a> {
                 base.and_then(|b| walk(b, &node.steps))
             }
         };
-        if let (Some(slot), Some(w)) = (self.slots.get_mut(id as usize), self.known.get_mut(word)) {
+        let (slot, w) = if spilled {
+            (
+                self.heap.get_mut(id as usize),
+                self.heap_known.get_mut(word),
+            )
+        } else {
+            (
+                self.inline.get_mut(id as usize),
+                Some(&mut self.inline_known),
+            )
+        };
+        if let (Some(slot), Some(w)) = (slot, w) {
             *slot = v;
             *w |= bit;
         }
@@ -333,5 +367,32 @@ mod tests {
         let mut cache = PathCache::new(&paths, Source::Extracted(&values));
         assert_eq!(cache.get(0), Some(&json!(1)));
         assert_eq!(cache.get(1), None);
+    }
+
+    #[test]
+    fn more_paths_than_inline_slots_spill_and_still_resolve_once() {
+        // Around the boundary: all inline, exactly full, one over, many over.
+        for n in [3, INLINE_PATHS, INLINE_PATHS + 1, 3 * INLINE_PATHS + 5] {
+            let paths: Vec<Path> = (0..n)
+                .map(|i| Path::root("r").child(Segment::Field(format!("k{i}"))))
+                .collect();
+            let doc = json!({"r": (0..n).filter(|i| i % 3 != 0)
+                .map(|i| (format!("k{i}"), json!(i)))
+                .collect::<serde_json::Map<_, _>>()});
+            let plan = PathPlan::new(&paths);
+            for mut cache in [
+                PathCache::new(&paths, Source::Document(&doc)),
+                PathCache::with_plan(&plan, Source::Document(&doc)),
+            ] {
+                for round in 0..2 {
+                    for i in 0..n {
+                        let want = (i % 3 != 0).then(|| json!(i));
+                        let id = u32::try_from(i).unwrap();
+                        assert_eq!(cache.get(id), want.as_ref(), "n={n} i={i} round={round}");
+                    }
+                }
+                assert_eq!(cache.get(u32::try_from(n + 1000).unwrap()), None);
+            }
+        }
     }
 }

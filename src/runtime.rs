@@ -416,11 +416,11 @@ impl Policy {
                 Step::Dispatch { path, table } => {
                     // Only hooks requiring the path's actual value can match
                     // (see `dispatch`); they run in full, in order.
-                    let value = cache.get(path).map_or(Val::Null, Val::from_json);
+                    let value = cache.get(path);
                     let candidates = self
                         .plans
                         .table(table)
-                        .map_or(&[][..], |t| t.candidates(&value));
+                        .map_or(&[][..], |t| t.candidates(value));
                     for &h in candidates {
                         if self.try_hook(h, cache, overrides) {
                             return Some(h);
