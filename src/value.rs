@@ -86,13 +86,19 @@ impl<'a> Val<'a> {
         match v {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => Val::Int(i),
-                None => Val::Double(n.as_f64().unwrap_or(f64::NAN)),
-            },
+            Value::Number(n) => Val::from_number(n),
             Value::String(s) => Val::Str(Cow::Borrowed(s)),
             Value::Array(items) => Val::Array(items),
             Value::Object(map) => Val::Object(map),
+        }
+    }
+
+    /// Views a JSON number: an int when it fits `i64`, else a double.
+    #[inline(always)]
+    pub fn from_number(n: &serde_json::Number) -> Val<'a> {
+        match n.as_i64() {
+            Some(i) => Val::Int(i),
+            None => Val::Double(n.as_f64().unwrap_or(f64::NAN)),
         }
     }
 

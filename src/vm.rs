@@ -176,6 +176,11 @@ fn leaf<'a>(paths: &mut PathCache<'a>, path: u32, op: CmpOp, k: &'a serde_json::
     match (paths.get(path), k, op) {
         (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
         (Some(Value::String(a)), Value::String(b), CmpOp::Ne) => Val::Bool(a != b),
+        // PERF: numbers viewed as numbers, whose drop the compiler sees is a
+        // no-op (`from_json`'s result could be a string or a list).
+        (Some(Value::Number(a)), Value::Number(b), _) => {
+            cmp(op, &Val::from_number(a), &Val::from_number(b))
+        }
         (Some(a), _, _) => cmp(op, &Val::from_json(a), &Val::from_json(k)),
         (None, _, _) => Val::Error(EvalError::NoSuchKey),
     }
@@ -238,6 +243,32 @@ pub fn flat_conjunction(code: &[Op]) -> Option<Vec<Op>> {
 /// `&&`'s combination (errors absorbed by a later `false`).
 #[inline]
 pub fn eval_conjunction<'a>(
+    prog: &'a VerifiedProgram,
+    leaves: &[Op],
+    paths: &mut PathCache<'a>,
+) -> Val<'a> {
+    // PERF: context leaves give bools or errors, and over those `&&` is:
+    // the first `false`, else the first error, else `true`. Tracking that
+    // needs no `Val` kept and dropped per leaf. Any other value (none is
+    // known) takes the general fold, which `&&` defines.
+    let mut first_error = None;
+    for op in leaves {
+        match context_leaf(prog, op, paths) {
+            Some(Val::Bool(true)) => {}
+            Some(Val::Bool(false)) => return Val::Bool(false),
+            Some(Val::Error(e)) => {
+                first_error.get_or_insert(e);
+            }
+            Some(_) => return fold_conjunction(prog, leaves, paths),
+            None => return invalid(),
+        }
+    }
+    first_error.map_or(Val::Bool(true), Val::Error)
+}
+
+/// [`eval_conjunction`] by `value::and`, for any leaf values.
+#[cold]
+fn fold_conjunction<'a>(
     prog: &'a VerifiedProgram,
     leaves: &[Op],
     paths: &mut PathCache<'a>,

@@ -4,7 +4,7 @@
 //! | id | measures |
 //! |---|---|
 //! | `hookc/seed/<ctx>` | `Policy::evaluate(event, &serde_json::Value)`: the first match with its action filled |
-//! | `hookc-find/seed/<ctx>` | the first matching hook only, by `vm::eval_hook` over the event's hooks (no action, no dispatch tables) |
+//! | `hookc-find/seed/<ctx>` | the first matching hook only: `Policy::decide` (the same path as `evaluate`, no action built) |
 //! | `peers/<engine>/convert/seed/<ctx>` | the peer's first matching hook, the context converted from the `serde_json::Value` in the call |
 //! | `peers/<engine>/preconverted/seed/<ctx>` | the same with the context converted before timing, to the engine's own value type |
 //! | `…/scale/<n>/{last,none}` | the scale policy of `n` hooks (`benches/common/mod.rs`): the context matching only the last hook, and none |
@@ -33,9 +33,6 @@ use bench_peers::{compile_model, report, Engine, Mode, Peers, Workload};
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput};
 use datalogic_rs::bumpalo::Bump;
-use hookc::context::{PathCache, Source};
-use hookc::value::Val;
-use hookc::verify::VerifiedProgram;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::hint::black_box;
@@ -124,28 +121,6 @@ impl CpuTimes {
     }
 }
 
-/// hookc's verified program of some sources.
-fn verified(inputs: &[hookc::compile::Input]) -> VerifiedProgram {
-    let ir = hookc::compile::compile(inputs).policy.unwrap();
-    hookc::verify::verify(hookc::lower::lower(&ir)).unwrap()
-}
-
-/// The first matching hook's index without filling its action: the event's
-/// hooks in order through `vm::eval_hook` with one path cache, as
-/// `benches/eval.rs` times it. Unlike `Policy::evaluate` it does not use
-/// the runtime's equality dispatch tables (not public), so on the scale
-/// policies it is the slower of the two.
-fn find(prog: &VerifiedProgram, event: &str, ctx: &Value) -> Option<u32> {
-    let p = prog.program();
-    let mut cache = PathCache::new(&p.paths, Source::Document(ctx));
-    p.hooks_for(event).iter().copied().find(|&h| {
-        matches!(
-            hookc::vm::eval_hook(prog, h, &mut cache, None),
-            Val::Bool(true)
-        )
-    })
-}
-
 /// Checks every engine and mode on every case, then times hookc and every
 /// peer that can state the policy. `label` is the id part after the engine
 /// and mode: `seed/<ctx>` for each case, or `label` itself for one case.
@@ -202,20 +177,16 @@ fn bench_workload<M: Measurement + 'static>(
             }
         }
     }
-    let verified = verified(&w.inputs);
     for case in &w.cases {
         let (event, ctx) = (case.event.as_str(), &case.context);
-        let found = find(&verified, event, ctx).map(|h| {
-            let p = verified.program();
-            p.string(p.hooks[h as usize].id).to_owned()
-        });
-        assert_eq!(found, case.expect, "hookc find-only on `{}`", case.name);
+        let found = policy.decide(event, ctx).map(str::to_owned);
+        assert_eq!(found, case.expect, "hookc decide on `{}`", case.name);
         let l = label(&case.name);
         run.bench(c, format!("hookc/{l}"), || {
             policy.evaluate(black_box(event), black_box(ctx))
         });
         run.bench(c, format!("hookc-find/{l}"), || {
-            find(&verified, black_box(event), black_box(ctx))
+            policy.decide(black_box(event), black_box(ctx))
         });
         for &engine in &ok {
             bench_peer(c, run, &mut peers, engine, event, ctx, &l);
