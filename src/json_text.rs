@@ -3,8 +3,8 @@
 //!
 //! The program's paths form a trie. A streaming `serde_json` deserializer walks
 //! the text; at each object key or array position it either descends into the
-//! trie node that asks for it, or skips the whole subtree with
-//! [`serde::de::IgnoredAny`] without building anything. Where a path ends, the
+//! trie node that asks for it, or skips the whole subtree ([`Skip`]) without
+//! building anything. Where a path ends, the
 //! value there is built (a `serde_json::Value`, usually a scalar), and the
 //! paths that continue below it are resolved from that value afterwards.
 //!
@@ -12,7 +12,7 @@
 //! policy actually reads — not a `Value` tree of the whole context.
 
 use crate::path::{Path, Step};
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
 
@@ -129,10 +129,9 @@ impl PathTrie {
         text: &[u8],
     ) -> Result<Vec<Option<Value>>, serde_json::Error> {
         let mut out: Vec<Option<Value>> = vec![None; self.count];
-        // UTF-8 first, for the whole text: the parts skipped below (with
-        // `IgnoredAny`) are not checked by `serde_json`, which validates only
-        // the strings it builds, so a bad byte in a key or string the policy
-        // does not read would pass here while `serde_json::from_slice`
+        // UTF-8 first, for the whole text: `serde_json` validates UTF-8 only
+        // in the strings it hands out, so a bad byte in a key or string the
+        // policy does not read would pass here while `serde_json::from_slice`
         // rejects the text. Valid, it is then read as a `str`.
         let text = std::str::from_utf8(text).map_err(serde::de::Error::custom)?;
         let mut de = serde_json::Deserializer::from_str(text);
@@ -192,6 +191,61 @@ impl PathTrie {
     }
 }
 
+/// A JSON value read and dropped: nothing is built, but everything
+/// `serde_json::from_slice::<Value>` checks is checked, so the extractor
+/// accepts exactly the texts it does.
+// Not `serde::de::IgnoredAny`: `serde_json` skips those by scanning, which
+// accepts numbers out of `f64`'s range (`1E400`, a 400-digit integer) that
+// building a `Value` rejects (found by the `compile` fuzz target).
+// `deserialize_any` parses each scalar as `Value` would (a string into a
+// scratch buffer, no allocation per value).
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Skip, D::Error> {
+        de.deserialize_any(Skip)
+    }
+}
+
+impl<'de> Visitor<'de> for Skip {
+    type Value = Skip;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+        while map.next_key::<Skip>()?.is_some() {
+            map.next_value::<Skip>()?;
+        }
+        Ok(Skip)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_unit<E>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+}
+
 /// Deserializes one JSON value at a trie node.
 struct Seed<'t, 'o> {
     node: &'t Node,
@@ -219,8 +273,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
             return Ok(());
         }
         if self.node.is_leafless() {
-            de.deserialize_ignored_any(IgnoredAny)?;
-            return Ok(());
+            return Skip::deserialize(de).map(|_| ());
         }
         de.deserialize_any(self)
     }
@@ -248,7 +301,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                     })?
                 }
                 None => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value::<Skip>()?;
                 }
             }
         }
@@ -266,7 +319,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                         built_above_paths: self.built_above_paths,
                     })?
                     .is_some(),
-                None => seq.next_element::<IgnoredAny>()?.is_some(),
+                None => seq.next_element::<Skip>()?.is_some(),
             };
             if !more {
                 return Ok(());
@@ -360,16 +413,15 @@ mod tests {
         let trie = PathTrie::new(&paths);
         assert!(trie.extract(&paths, b"{\"a\": ").is_err());
         assert!(trie.extract(&paths, b"{} x").is_err());
-        // Nesting 100,000 deep where no path reads is skipped without
-        // recursion; where a path's value must be built, serde_json's
-        // recursion limit makes it an error, never a stack overflow.
+        // Nesting 100,000 deep, read or not: serde_json's recursion limit
+        // makes it an error (as `from_slice::<Value>` does), never a stack
+        // overflow.
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        let skipped = format!(r#"{{"b": {deep}, "a": 1}}"#);
-        assert_eq!(
-            trie.extract(&paths, skipped.as_bytes()).unwrap()[0],
-            Some(json!(1))
-        );
-        let read = format!(r#"{{"a": {deep}}}"#);
-        assert!(trie.extract(&paths, read.as_bytes()).is_err());
+        for text in [
+            format!(r#"{{"b": {deep}, "a": 1}}"#),
+            format!(r#"{{"a": {deep}}}"#),
+        ] {
+            assert!(trie.extract(&paths, text.as_bytes()).is_err());
+        }
     }
 }

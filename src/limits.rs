@@ -86,11 +86,12 @@ pub const MAX_REGEX_NESTING: u32 = 250;
 pub const MAX_MACRO_ITERATIONS: usize = 100_000;
 
 /// Deepest nesting of a context given as JSON text (arrays and objects,
-/// counted from the document's root) around a value the policy reads: the
-/// value is built with `serde_json`, whose fixed recursion limit of 128
-/// admits 127 levels. Nesting in parts no path reads is skipped without
-/// recursion, at any depth. Past it, [`crate::runtime::Policy::evaluate_json`]
-/// (and the other `*_json` methods) return a `ContextError`.
+/// counted from the document's root), anywhere in the text: it is read with
+/// `serde_json`, whose fixed recursion limit of 128 admits 127 levels, the
+/// parts no path reads too (parsed, not built), so the text is accepted
+/// exactly when `serde_json::from_slice::<Value>` accepts it. Past it,
+/// [`crate::runtime::Policy::evaluate_json`] (and the other `*_json`
+/// methods) return a `ContextError`.
 pub const MAX_CONTEXT_DEPTH: usize = 127;
 
 // ---- Artifacts ----------------------------------------------------------------

@@ -118,3 +118,51 @@ fn artifact_with_two_equal_paths_is_rejected() {
     // The policy as compiled still loads back from its own artifact.
     assert!(Policy::from_artifact(&policy.to_artifact()).is_ok());
 }
+
+/// Target `compile` (753,204 runs in; input: an empty policy, the context
+/// `4440755095629703E250956297`): `evaluate_json` accepted a number that
+/// `serde_json::from_slice::<Value>` rejects as out of range. The extractor
+/// skipped what no path reads with `IgnoredAny`, which `serde_json` scans
+/// without parsing numbers (nor checking `\u` surrogates); it now skips by
+/// parsing each scalar as `Value` would, building nothing. Each text here is
+/// accepted by the extractor exactly when `serde_json` accepts it, wherever
+/// it sits: at the root, under a key no path reads, or on a path.
+#[test]
+fn json_context_is_accepted_exactly_when_serde_json_accepts_it() {
+    use hookc::compile::Input;
+    use hookc::runtime::Policy;
+    let policy = Policy::from_sources(&[Input::new(
+        "p.yaml",
+        "hooks:\n  - event: e\n    when: \"error.code == 'E9'\"\n    action: {type: abort}\n",
+    )])
+    .unwrap();
+    let scalars = [
+        "4440755095629703E250956297",
+        "1E400",
+        "-1e309",
+        "1E308",
+        "1e-400",
+        &"9".repeat(400),
+        &"9".repeat(300),
+        "18446744073709551616",
+        r#""\ud800""#,
+        r#""\udc00x""#,
+        r#""\ud83d\ude00""#,
+        r#""\q""#,
+        r#""\u12""#,
+        "0.5",
+        "-0",
+    ];
+    for scalar in scalars {
+        for text in [
+            scalar.to_owned(),
+            format!(r#"{{"error": {{"code": "E9"}}, "other": [{scalar}]}}"#),
+            format!(r#"{{"error": {{"code": {scalar}}}}}"#),
+            format!(r#"{{"error": {{"code": "E9", "x": {{"y": {scalar}}}}}}}"#),
+        ] {
+            let serde_ok = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+            let ours = policy.evaluate_json("e", text.as_bytes());
+            assert_eq!(ours.is_ok(), serde_ok, "{text}: {ours:?}");
+        }
+    }
+}
