@@ -187,6 +187,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
         ));
     } else {
         let mut ids: HashMap<String, Span> = HashMap::new();
+        let mut regexes = crate::typeck::RegexMemo::default();
         for ((id, file), layer) in files.iter().zip(&file_layers) {
             let name = sources.name(*id).to_owned();
             let text = sources.get(*id).map_or("", |f| f.text());
@@ -202,9 +203,15 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
                     types: &types,
                     sources: &sources,
                 };
-                if let Some(hook) =
-                    check_hook(&cx, raw, hooks.len(), &mut paths, &mut ids, &mut diags)
-                {
+                if let Some(hook) = check_hook(
+                    &cx,
+                    raw,
+                    hooks.len(),
+                    &mut paths,
+                    &mut regexes,
+                    &mut ids,
+                    &mut diags,
+                ) {
                     origins.push(crate::lint::HookOrigin::of(raw));
                     hooks.push(hook);
                 }
@@ -312,6 +319,7 @@ fn check_hook(
     raw: &SourceHook,
     source_order: usize,
     paths: &mut PathTable,
+    regexes: &mut crate::typeck::RegexMemo,
     ids: &mut HashMap<String, Span>,
     diags: &mut Diagnostics,
 ) -> Option<Hook> {
@@ -355,7 +363,7 @@ fn check_hook(
             let (expr, node_paths, suffix) =
                 resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
             if let Some(e) = &expr {
-                crate::typeck::check_condition(e, cx.schema, paths, &mut local);
+                crate::typeck::check_condition(e, cx.schema, paths, regexes, &mut local);
             }
             // Name the YAML node of each finding: the innermost condition node
             // containing it, else the hook's `condition`/`when`.

@@ -66,7 +66,8 @@ pub fn compile_expr(
     };
     if let (Some(e), Mode::Condition | Mode::Value) = (&expr, mode) {
         let mut found = Diagnostics::new();
-        crate::typeck::check_condition(e, schema, &paths, &mut found);
+        let mut regexes = crate::typeck::RegexMemo::default();
+        crate::typeck::check_condition(e, schema, &paths, &mut regexes, &mut found);
         for d in found.into_vec() {
             if mode == Mode::Condition || d.code != Code::NonBoolCondition {
                 diags.push(d);

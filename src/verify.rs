@@ -802,15 +802,20 @@ fn check_code(
         }
         cx.operands(ip, op)?;
         let (pops, pushes) = op.stack_effect();
-        let below = h.checked_sub(pops).ok_or(VerifyError::StackUnderflow {
-            at: at(),
-            needs: pops,
-            height: h,
-        })?;
+        // `_else`: a location names the hook by its id, a `String`; build
+        // it only for an error (eagerly, it was two allocations per
+        // instruction of every verified program).
+        let below = h
+            .checked_sub(pops)
+            .ok_or_else(|| VerifyError::StackUnderflow {
+                at: at(),
+                needs: pops,
+                height: h,
+            })?;
         let after = below
             .checked_add(pushes)
             .filter(|&a| a as usize <= MAX_STACK_DEPTH)
-            .ok_or(VerifyError::StackTooDeep {
+            .ok_or_else(|| VerifyError::StackTooDeep {
                 at: at(),
                 limit: MAX_STACK_DEPTH,
             })?;
