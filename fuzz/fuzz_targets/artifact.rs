@@ -3,7 +3,7 @@
 //! The seeds are valid artifacts written by `hookc compile`; mutations of
 //! them are mostly caught by the header's CRC-32, so the target runs the
 //! input twice: as is (header checks), and with the header repaired
-//! (version 1, flags 0, the body length and the checksum of the actual
+//! (the current format version, flags 0, the body length and the checksum of the actual
 //! body), so that the mutated body reaches the section decoders and the
 //! verifier. Checks:
 //! - [`hookc::artifact::decode`] and [`hookc::verify::verify`] return
@@ -31,7 +31,12 @@ fn repaired(data: &[u8]) -> Option<Vec<u8>> {
     let mut fixed = data.to_vec();
     let body_len = (fixed.len() - HEADER_LEN) as u64;
     let crc = crc32(fixed.get(HEADER_LEN..)?);
-    fixed.get_mut(8..10)?.copy_from_slice(&1u16.to_le_bytes());
+    // The version this hookc reads (a constant here went stale when the
+    // format moved to version 2, and every repaired input stopped at the
+    // version check: coverage fell from 8,344 edges to 36).
+    fixed
+        .get_mut(8..10)?
+        .copy_from_slice(&hookc::artifact::FORMAT_VERSION.to_le_bytes());
     fixed.get_mut(10..12)?.copy_from_slice(&0u16.to_le_bytes());
     fixed.get_mut(12..16)?.copy_from_slice(&crc.to_le_bytes());
     fixed
