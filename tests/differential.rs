@@ -86,7 +86,8 @@ fn runner(cases: u32, seed: u8) -> TestRunner {
 #[path = "common/interesting.rs"]
 mod interesting;
 use interesting::{
-    leaf_when, schema_json, GLOBS, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS, STRINGS,
+    double_literal, leaf_when, literal, quote, schema_json, GLOBS, INTERESTING_DOUBLES,
+    INTERESTING_INTS, PATTERNS, STRINGS,
 };
 
 fn int_value() -> BoxedStrategy<i64> {
@@ -221,17 +222,6 @@ fn context() -> BoxedStrategy<Value> {
             Value::Object(map)
         })
         .boxed()
-}
-
-fn quote(s: &str) -> String {
-    let mut out = String::new();
-    hookc::path::write_quoted(&mut out, s).unwrap();
-    out
-}
-
-/// A double as an expression literal (always with `.` or an exponent).
-fn double_literal(f: f64) -> String {
-    format!("{f:?}")
 }
 
 fn show(v: &Val<'_>) -> String {
@@ -1150,29 +1140,6 @@ impl Tree {
             }
         })
     }
-}
-
-/// A JSON value as an expression literal (`None` for objects: there are no
-/// map literals).
-fn literal(v: &Value) -> Option<String> {
-    Some(match v {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) if !n.is_f64() => i.to_string(),
-            _ => double_literal(n.as_f64()?),
-        },
-        Value::String(s) => quote(s),
-        Value::Array(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(literal)
-                .collect::<Option<Vec<_>>>()?
-                .join(", ")
-        ),
-        Value::Object(_) => return None,
-    })
 }
 
 /// One hook of a random policy.

@@ -40,7 +40,8 @@ const MAX_DEPTH: usize = 8;
 #[path = "../../tests/common/interesting.rs"]
 mod interesting;
 use interesting::{
-    leaf_when, schema_json, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS, STRINGS,
+    leaf_when, literal, quote, schema_json, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS,
+    STRINGS,
 };
 
 fn pick<T: Copy>(items: &[T], i: u8) -> T {
@@ -124,35 +125,6 @@ impl Lit {
             Lit::List(_) => Value::Array(Vec::new()),
         }
     }
-}
-
-/// A JSON value as a `when` literal (`None` for objects: there are no map
-/// literals).
-fn literal(v: &Value) -> Option<String> {
-    Some(match v {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) if !n.is_f64() => i.to_string(),
-            _ => format!("{:?}", n.as_f64()?),
-        },
-        Value::String(s) => quote(s),
-        Value::Array(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(literal)
-                .collect::<Option<Vec<_>>>()?
-                .join(", ")
-        ),
-        Value::Object(_) => return None,
-    })
-}
-
-fn quote(s: &str) -> String {
-    let mut out = String::new();
-    let _ = hookc::path::write_quoted(&mut out, s);
-    out
 }
 
 /// The paths conditions read (those of `tests/differential.rs`).

@@ -6,7 +6,7 @@
 //! rendered (human and JSON), which must not panic on any span either.
 #![no_main]
 
-use hookc::diag::{render, Diagnostics};
+use hookc::diag::Diagnostics;
 use hookc::span::SourceMap;
 use libfuzzer_sys::fuzz_target;
 
@@ -17,10 +17,5 @@ fuzz_target!(|data: &[u8]| {
     let mut diags = Diagnostics::new();
     let source = hookc::frontend::yaml::read(&text, file, "f.yaml", &mut diags);
     std::hint::black_box(&source);
-    diags.sort();
-    let all: Vec<_> = diags.iter().collect();
-    let _ = render::human(&all, &sources);
-    for d in &all {
-        let _ = render::json(d, &sources);
-    }
+    hookc_fuzz::render_all(&mut diags, &sources);
 });

@@ -166,3 +166,15 @@ pub fn events_of(rt: &Policy) -> Vec<String> {
     events.push("no_hook_names_this_event".to_owned());
     events
 }
+
+/// Renders every diagnostic, sorted, both ways (human and JSON): what the
+/// front-end targets require never to panic, whatever the spans.
+pub fn render_all(diags: &mut hookc::diag::Diagnostics, sources: &hookc::span::SourceMap) {
+    use hookc::diag::render;
+    diags.sort();
+    let all: Vec<_> = diags.iter().collect();
+    let _ = render::human(&all, sources);
+    for d in &all {
+        let _ = render::json(d, sources);
+    }
+}

@@ -137,3 +137,40 @@ pub fn schema_json() -> serde_json::Value {
         }
     })
 }
+
+/// A string as an expression literal (quoted and escaped as paths are).
+pub fn quote(s: &str) -> String {
+    let mut out = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = hookc::path::write_quoted(&mut out, s);
+    out
+}
+
+/// A double as an expression literal (always with `.` or an exponent).
+pub fn double_literal(f: f64) -> String {
+    format!("{f:?}")
+}
+
+/// A JSON value as a `when` literal (`None` for objects: there are no map
+/// literals).
+pub fn literal(v: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    Some(match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) if !n.is_f64() => i.to_string(),
+            _ => double_literal(n.as_f64()?),
+        },
+        Value::String(s) => quote(s),
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(literal)
+                .collect::<Option<Vec<_>>>()?
+                .join(", ")
+        ),
+        Value::Object(_) => return None,
+    })
+}
