@@ -188,6 +188,9 @@ pub struct Trace {
     pub hooks: Vec<HookTrace>,
     /// Position in `hooks` of the first match: the one `evaluate` returns.
     pub winner: Option<usize>,
+    /// The policy's other hooks, skipped because they listen to other
+    /// events (counted, not listed).
+    pub other_events: usize,
 }
 
 /// A loaded, verified policy.
@@ -531,6 +534,7 @@ impl Policy {
         }
         Trace {
             event: event.to_owned(),
+            other_events: p.hooks.len().saturating_sub(hooks.len()),
             hooks,
             winner,
         }
@@ -668,6 +672,7 @@ impl Trace {
         let mut m = Map::new();
         m.insert("event".into(), self.event.clone().into());
         m.insert("hooks".into(), Value::Array(hooks));
+        m.insert("other_events".into(), self.other_events.into());
         m.insert(
             "winner".into(),
             self.winner
@@ -679,7 +684,12 @@ impl Trace {
 
     /// The trace for people: one line per hook, then the result.
     pub fn to_text(&self) -> String {
-        let mut out = format!("event `{}`: {} hook(s)\n", self.event, self.hooks.len());
+        let mut out = format!(
+            "event `{}`: {} hook(s); {} skipped (other events)\n",
+            self.event,
+            self.hooks.len(),
+            self.other_events
+        );
         for (i, h) in self.hooks.iter().enumerate() {
             let what = match &h.outcome {
                 Outcome::Matched if Some(i) == self.winner => {

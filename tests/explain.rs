@@ -132,6 +132,15 @@ fn short_circuits_show_only_what_ran_and_missing_paths_say_so() {
         json!([{"path": "error.code", "missing": true}])
     );
     assert!(trace.to_text().contains("error.code is missing"));
+    assert_eq!(trace.other_events, 0);
+    // Hooks of other events are skipped: counted, not listed.
+    let other = policy().explain("limit", &ctx, &Overrides::default());
+    assert!(other.hooks.is_empty());
+    assert_eq!(other.other_events, 2);
+    assert_eq!(other.to_json()["other_events"], 2);
+    assert!(other
+        .to_text()
+        .starts_with("event `limit`: 0 hook(s); 2 skipped (other events)\n"));
 }
 
 #[test]
