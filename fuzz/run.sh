@@ -10,7 +10,9 @@ secs=${2:-600}
 shift $(( $# >= 2 ? 2 : 1 ))
 cd "$(dirname "$0")"
 mkdir -p "corpus/$target"
-cp -n "seeds/$target"/* "corpus/$target/" 2>/dev/null || true
+# The seeds are authoritative: refresh them (a stale seed of the same name,
+# e.g. an artifact of an older format, would otherwise stay).
+cp "seeds/$target"/* "corpus/$target/" 2>/dev/null || true
 exec nice -n 19 cargo fuzz run --sanitizer none -O "$target" "corpus/$target" -- \
     -jobs=1 -workers=1 -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
     -print_final_stats=1 "$@"
