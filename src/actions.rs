@@ -20,7 +20,7 @@
 //! - Templates in enum parameters: see [`check_action`].
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::doc::{Key, Node, NodeKind};
+use crate::doc::{child_path, Key, Node, NodeKind};
 use crate::frontend::RawAction;
 use crate::path::PathTable;
 use crate::schema::ContextSchema;
@@ -1628,23 +1628,6 @@ fn kinds_phrase(kinds: Kinds) -> String {
         }
     }
     parts.join(" or ")
-}
-
-/// The node path of `key` under `base`: `base.key`, or `base['odd key']`.
-fn child_path(base: &str, key: &str) -> String {
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        format!("{base}.{key}")
-    } else {
-        let mut out = format!("{base}[");
-        let _ = crate::path::write_quoted(&mut out, key);
-        out.push(']');
-        out
-    }
 }
 
 fn child(np: Option<&str>, key: &str) -> Option<String> {

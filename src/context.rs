@@ -16,8 +16,9 @@ use serde_json::Value;
 
 /// How many path slots live on the stack before the cache spills to the
 /// heap: policies reading more distinct paths (and shared prefixes) than this
-/// allocate one buffer per evaluation. (The cache is moved on every
-/// evaluation, so it is kept small: 8 bytes a slot.)
+/// allocate two buffers (slots and their looked-up bits) per evaluation.
+/// (The inline array is cleared on every evaluation, so it is kept small:
+/// 8 bytes a slot, 512 bytes in all.)
 pub const INLINE_PATHS: usize = 64;
 
 /// Where path values come from.

@@ -9,6 +9,21 @@ use crate::diag::{Code, Diagnostic};
 use crate::limits::{MAX_LIST_ITEMS, MAX_STRING_BYTES};
 use crate::span::Span;
 
+/// The node path of `key` under the node path `base`, as diagnostics name
+/// nodes: `base.key`, or `base['odd key']` for keys that are not
+/// identifiers.
+pub fn child_path(base: &str, key: &str) -> String {
+    if crate::path::is_identifier(key) {
+        format!("{base}.{key}")
+    } else {
+        let mut out = format!("{base}[");
+        // Writing to a `String` cannot fail.
+        let _ = crate::path::write_quoted(&mut out, key);
+        out.push(']');
+        out
+    }
+}
+
 /// One node with the span of its source text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {

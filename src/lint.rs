@@ -31,6 +31,7 @@ pub mod domain;
 
 use crate::actions::ActionValue;
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::doc::child_path;
 use crate::frontend::{RawCondition, SourceHook};
 use crate::ir::{Events, Hook, Policy};
 use crate::path::{Path, PathId, Segment};
@@ -527,23 +528,6 @@ fn template_refs(value: &ActionValue, at: String, out: &mut Vec<(PathId, Span, b
             }
         }
         _ => {}
-    }
-}
-
-/// `base.key`, or `base['key']` for keys that are not identifiers.
-fn child_path(base: &str, key: &str) -> String {
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        format!("{base}.{key}")
-    } else {
-        let mut out = format!("{base}[");
-        let _ = crate::path::write_quoted(&mut out, key);
-        out.push(']');
-        out
     }
 }
 

@@ -111,15 +111,19 @@ pub enum Step<'a> {
     Index(i64),
 }
 
+/// Whether `s` is an identifier: an ASCII letter or `_`, then letters,
+/// digits and `_`.
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Whether `s` can be written as `.s` (an identifier that is not a keyword).
 pub fn is_plain_field(s: &str) -> bool {
-    let mut chars = s.chars();
-    let head_ok = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    head_ok
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !crate::syntax::ast::is_keyword(s)
+    is_identifier(s) && !crate::syntax::ast::is_keyword(s)
 }
 
 /// Writes a string literal in single quotes with CEL escapes.

@@ -477,19 +477,10 @@ fn check_table_sizes(p: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
-/// Whether `s` is an identifier of the expression language.
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 fn check_paths(p: &Program) -> Result<(), VerifyError> {
     let mut seen = std::collections::HashSet::with_capacity(p.paths.len());
     for (i, path) in p.paths.iter().enumerate() {
-        if !is_identifier(path.root_name()) {
+        if !crate::path::is_identifier(path.root_name()) {
             return Err(VerifyError::BadPathRoot {
                 path: index_u32(i),
                 root: path.root_name().to_owned(),
@@ -1031,50 +1022,6 @@ impl CodeCx<'_, '_> {
 }
 
 // ---------------------------------------------------------------------------
-// 8: debug information.
-
-fn check_debug(p: &Program) -> Result<(), VerifyError> {
-    let hooks = &p.debug.hooks;
-    if !hooks.is_empty() && hooks.len() != p.hooks.len() {
-        return Err(VerifyError::BadDebug {
-            at: Location::Program,
-            reason: format!(
-                "{} entries for {} hooks (expected none or one per hook)",
-                hooks.len(),
-                p.hooks.len()
-            ),
-        });
-    }
-    for (i, (debug, hook)) in hooks.iter().zip(&p.hooks).enumerate() {
-        let at = || hook_loc(p, index_u32(i));
-        in_bounds(debug.at, p.strings.len(), "string", at)?;
-        let mut prev: Option<u32> = None;
-        for mark in &debug.marks {
-            in_bounds(mark.text, p.strings.len(), "string", at)?;
-            in_bounds(mark.at, p.strings.len(), "string", at)?;
-            let inside = (hook.code.0..hook.code.1).contains(&mark.op);
-            let ordered = prev.is_none_or(|q| q < mark.op);
-            if !inside || !ordered {
-                return Err(VerifyError::BadDebug {
-                    at: at(),
-                    reason: format!(
-                        "sub-condition at instruction {} is {}",
-                        mark.op,
-                        if inside {
-                            "not after the previous one"
-                        } else {
-                            "outside the hook's code"
-                        }
-                    ),
-                });
-            }
-            prev = Some(mark.op);
-        }
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------
 // 7: the event index.
 
 fn check_events(p: &Program) -> Result<(), VerifyError> {
@@ -1122,6 +1069,50 @@ fn check_events(p: &Program) -> Result<(), VerifyError> {
         hooks_list(&|| format!("event `{text}`"), list)?;
     }
     hooks_list(&|| "the wildcard".to_owned(), &p.events.wildcard)
+}
+
+// ---------------------------------------------------------------------------
+// 8: debug information.
+
+fn check_debug(p: &Program) -> Result<(), VerifyError> {
+    let hooks = &p.debug.hooks;
+    if !hooks.is_empty() && hooks.len() != p.hooks.len() {
+        return Err(VerifyError::BadDebug {
+            at: Location::Program,
+            reason: format!(
+                "{} entries for {} hooks (expected none or one per hook)",
+                hooks.len(),
+                p.hooks.len()
+            ),
+        });
+    }
+    for (i, (debug, hook)) in hooks.iter().zip(&p.hooks).enumerate() {
+        let at = || hook_loc(p, index_u32(i));
+        in_bounds(debug.at, p.strings.len(), "string", at)?;
+        let mut prev: Option<u32> = None;
+        for mark in &debug.marks {
+            in_bounds(mark.text, p.strings.len(), "string", at)?;
+            in_bounds(mark.at, p.strings.len(), "string", at)?;
+            let inside = (hook.code.0..hook.code.1).contains(&mark.op);
+            let ordered = prev.is_none_or(|q| q < mark.op);
+            if !inside || !ordered {
+                return Err(VerifyError::BadDebug {
+                    at: at(),
+                    reason: format!(
+                        "sub-condition at instruction {} is {}",
+                        mark.op,
+                        if inside {
+                            "not after the previous one"
+                        } else {
+                            "outside the hook's code"
+                        }
+                    ),
+                });
+            }
+            prev = Some(mark.op);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
