@@ -26,7 +26,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
-#[path = "../../benches/common/mod.rs"]
+#[path = "../../crates/hookc/benches/common/mod.rs"]
 mod common;
 
 use bench_peers::{compile_model, report, Engine, Mode, Peers, Workload};

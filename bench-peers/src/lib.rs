@@ -29,7 +29,7 @@ use std::path::PathBuf;
 
 /// The project's `benches/data` (the inputs hookc's own benches read).
 pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benches/data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../crates/hookc/benches/data")
 }
 
 /// One context to evaluate: `{"event": E, "context": {...}, "expect": ID}`.
@@ -131,14 +131,14 @@ pub fn single(name: &str) -> Result<Workload, String> {
 /// hookc's runtime policy and the model the translators read, from sources.
 pub fn compile_model(
     inputs: &[Input],
-) -> Result<(hookc::runtime::Policy, Result<Model, Unsupported>), String> {
+) -> Result<(hookc_runtime::Policy, Result<Model, Unsupported>), String> {
     let c = compile(inputs);
     if c.diagnostics.has_errors() {
         return Err(format!("the policy does not compile: {:?}", c.diagnostics));
     }
     let ir = c.policy.ok_or("no policy")?;
     let model = Model::from_ir(&ir);
-    let runtime = hookc::runtime::Policy::from_compilation(hookc::compile::Compilation {
+    let runtime = hookc::compile::Compilation::into_policy(hookc::compile::Compilation {
         sources: c.sources,
         diagnostics: c.diagnostics,
         policy: Some(ir),

@@ -18,9 +18,9 @@
 //! a negation must say exactly when the node is *false*, not merely "not
 //! true": see [`Leaf`] for each leaf's outcomes.
 
+use hookc::check::ty::Kinds;
 use hookc::ir::{self, BinaryOp, Const, ExprKind, Func, UnaryOp};
-use hookc::path::Step as HStep;
-use hookc::ty::Kinds;
+use hookc_runtime::bytecode::path::Step as HStep;
 use serde_json::Value;
 use std::fmt;
 
@@ -310,7 +310,10 @@ impl Model {
     }
 }
 
-fn path_of(id: hookc::path::PathId, paths: &hookc::path::PathTable) -> Result<CtxPath, String> {
+fn path_of(
+    id: hookc_runtime::bytecode::path::PathId,
+    paths: &hookc_runtime::bytecode::path::PathTable,
+) -> Result<CtxPath, String> {
     let p = paths
         .get(id)
         .ok_or_else(|| "a path id outside the path table".to_owned())?;
@@ -346,7 +349,7 @@ fn leaf(path: CtxPath, test: Test) -> Cond {
 }
 
 /// The condition of one IR expression in a bool position.
-fn cond(e: &ir::Expr, paths: &hookc::path::PathTable) -> Result<Cond, String> {
+fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Result<Cond, String> {
     let unsupported = |what: &str| Err(format!("{what} has no translation"));
     match &e.kind {
         ExprKind::Const(Const::Bool(b)) => Ok(Cond::Const(*b)),

@@ -10,7 +10,7 @@ use hookc::compile::Input;
 use serde_json::{json, Value};
 
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#[path = "../../benches/common/mod.rs"]
+#[path = "../../crates/hookc/benches/common/mod.rs"]
 mod common;
 
 /// Leaf conditions over `a.b` (and a few other paths), as YAML flow mappings.

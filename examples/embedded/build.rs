@@ -6,7 +6,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     // Every problem is printed as `cargo::error=` lines, which fail the
     // build once this script ends: the error needs no other handling.
-    hookc::build::Builder::new("policies")
+    hookc::build_script::Builder::new("policies")
         .out_name("policy.hkb")
         .deny_warnings(true)
         .compile()

@@ -6,19 +6,19 @@
 //! (the current format version, flags 0, the body length and the checksum of the actual
 //! body), so that the mutated body reaches the section decoders and the
 //! verifier. Checks:
-//! - [`hookc::artifact::decode`] and [`hookc::verify::verify`] return
+//! - [`hookc_runtime::artifact::decode`] and [`hookc_runtime::verify::verify`] return
 //!   errors, never panic or hang;
 //! - a decoded program re-encodes to exactly the same bytes (the format
 //!   promises one encoding per program);
 //! - a verified program disassembles, loads as a
-//!   [`hookc::runtime::Policy`], and on a few fixed contexts every way of
+//!   [`hookc_runtime::Policy`], and on a few fixed contexts every way of
 //!   evaluating each of its events agrees (the dispatch path, `explain`,
 //!   `evaluate_all`, `evaluate_json`, and the policy reloaded from its own
 //!   artifact; [`hookc_fuzz::check_agreement`]).
 #![no_main]
 
-use hookc::artifact::{crc32, decode, encode, HEADER_LEN, MAGIC};
-use hookc::runtime::Policy;
+use hookc_runtime::artifact::{crc32, decode, encode, HEADER_LEN, MAGIC};
+use hookc_runtime::Policy;
 use hookc_fuzz::{check_agreement, events_of, expression_contexts};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
@@ -36,7 +36,7 @@ fn repaired(data: &[u8]) -> Option<Vec<u8>> {
     // version check: coverage fell from 8,344 edges to 36).
     fixed
         .get_mut(8..10)?
-        .copy_from_slice(&hookc::artifact::FORMAT_VERSION.to_le_bytes());
+        .copy_from_slice(&hookc_runtime::artifact::FORMAT_VERSION.to_le_bytes());
     fixed.get_mut(10..12)?.copy_from_slice(&0u16.to_le_bytes());
     fixed.get_mut(12..16)?.copy_from_slice(&crc.to_le_bytes());
     fixed
@@ -62,10 +62,10 @@ fuzz_target!(|data: &[u8]| {
         encode(&program) == bytes,
         "a decoded program does not re-encode to its bytes"
     );
-    let Ok(verified) = hookc::verify::verify(program) else {
+    let Ok(verified) = hookc_runtime::verify::verify(program) else {
         return;
     };
-    let _ = hookc::disasm::disassemble(verified.program());
+    let _ = hookc_runtime::bytecode::disasm::disassemble(verified.program());
     let rt = Policy::from_artifact(&bytes).expect("decoded and verified above");
     let reloaded = Policy::from_artifact(&rt.to_artifact())
         .unwrap_or_else(|e| panic!("a loaded policy's own artifact does not load: {e}"));

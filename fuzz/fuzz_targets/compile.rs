@@ -10,7 +10,7 @@
 //! Checks, in order:
 //! - [`hookc::compile::compile`] and rendering every diagnostic (human and
 //!   JSON) do not panic or hang;
-//! - a policy without errors emits normalized YAML ([`hookc::emit`]) that
+//! - a policy without errors emits normalized YAML ([`hookc::normalize`]) that
 //!   compiles without errors and emits the same YAML again;
 //! - it lowers and verifies ([`Policy::from_compilation`]; a verification
 //!   failure is a compiler bug), and its artifact loads back;
@@ -26,7 +26,7 @@
 
 use hookc::compile::{compile, Input};
 use hookc::diag::render;
-use hookc::runtime::Policy;
+use hookc_runtime::Policy;
 use hookc_fuzz::{check_agreement, events_of};
 use libfuzzer_sys::fuzz_target;
 
@@ -56,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
 
-    let emitted = hookc::emit::to_yaml(&ir).expect("normalized YAML serializes");
+    let emitted = hookc::normalize::to_yaml(&ir).expect("normalized YAML serializes");
     let again = compile(&[Input::new("emitted.yaml", emitted.clone())]);
     if again.diagnostics.has_errors() {
         let errors: Vec<_> = again.diagnostics.iter().collect();
@@ -68,14 +68,14 @@ fuzz_target!(|data: &[u8]| {
     let reemitted = again
         .policy
         .as_ref()
-        .map(|p| hookc::emit::to_yaml(p).expect("normalized YAML serializes"));
+        .map(|p| hookc::normalize::to_yaml(p).expect("normalized YAML serializes"));
     assert_eq!(
         Some(&emitted),
         reemitted.as_ref(),
         "emitting the emitted policy again changes it"
     );
 
-    let rt = Policy::from_compilation(c)
+    let rt = hookc::compile::Compilation::into_policy(c)
         .unwrap_or_else(|e| panic!("a checked policy fails to lower and verify: {e}"));
     let reloaded = Policy::from_artifact(&rt.to_artifact())
         .unwrap_or_else(|e| panic!("the policy's own artifact does not load: {e}"));

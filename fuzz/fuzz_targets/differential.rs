@@ -19,8 +19,8 @@
 //! rejects is skipped); then for every context and each of `e1`, `e2`,
 //! `e3` the runtime (`evaluate`, the `explain` winner, `evaluate_json` on
 //! the serialized context, `evaluate_all`, and the policy reloaded from
-//! its artifact) and [`hookc::reference::first_match`] /
-//! [`hookc::reference::all_matches`] on the IR must name the same hooks
+//! its artifact) and [`hookc::testing::reference::first_match`] /
+//! [`hookc::testing::reference::all_matches`] on the IR must name the same hooks
 //! ([`hookc_fuzz::check_agreement`]).
 //!
 //! With `HOOKC_FUZZ_PRINT=1` in the environment, each input's policy YAML
@@ -29,7 +29,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use hookc::compile::{compile, Input};
-use hookc::runtime::Policy;
+use hookc_runtime::Policy;
 use hookc_fuzz::check_agreement;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Map, Value};
@@ -37,7 +37,7 @@ use serde_json::{json, Map, Value};
 /// Deepest condition rendered; anything deeper becomes `true`.
 const MAX_DEPTH: usize = 8;
 
-#[path = "../../tests/common/interesting.rs"]
+#[path = "../../crates/hookc/tests/common/interesting.rs"]
 mod interesting;
 use interesting::{
     leaf_when, literal, quote, schema_json, INTERESTING_DOUBLES, INTERESTING_INTS, PATTERNS,
@@ -632,7 +632,7 @@ fuzz_target!(|data: &[u8]| {
     let Some(ir) = c.policy.clone() else {
         return;
     };
-    let rt = Policy::from_compilation(c)
+    let rt = hookc::compile::Compilation::into_policy(c)
         .unwrap_or_else(|e| panic!("a checked policy fails to lower and verify: {e}\n{yaml}"));
     let reloaded = Policy::from_artifact(&rt.to_artifact())
         .unwrap_or_else(|e| panic!("the policy's own artifact does not load: {e}\n{yaml}"));

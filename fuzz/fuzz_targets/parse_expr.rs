@@ -7,15 +7,15 @@
 //! type, by [`hookc::expr_program::compile_expr`]), lowered and verified
 //! (a verification failure is a compiler bug), and evaluated on a few fixed
 //! contexts by the VM (with and without error tracing) and by the reference
-//! evaluator, which must agree strictly ([`hookc::reference::same_result`]).
+//! evaluator, which must agree strictly ([`hookc::testing::reference::same_result`]).
 //! Diagnostics of a rejected expression are rendered too.
 #![no_main]
 
 use hookc::diag::render;
-use hookc::doc::Node;
+use hookc::frontend::doc::Node;
 use hookc::expr_program::{compile_expr, Mode, EXPR_FILE};
-use hookc::reference;
-use hookc::schema::ContextSchema;
+use hookc::testing::reference;
+use hookc::check::schema::ContextSchema;
 use hookc::span::{Origin, SourceMap, Span};
 use hookc_fuzz::{expression_contexts, vm_value};
 use libfuzzer_sys::fuzz_target;
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let program = hookc::verify::verify(hookc::lower::lower(&compiled.policy()))
+    let program = hookc_runtime::verify::verify(hookc::lower::lower(&compiled.policy()))
         .unwrap_or_else(|e| panic!("`{text}`: the compiled expression fails verification: {e}"));
     for ctx in &fixed.contexts {
         let by_reference = reference::eval(compiled.expr(), compiled.paths(), ctx);

@@ -4,12 +4,12 @@
 //! A failed check panics with a message naming the inputs, which libFuzzer
 //! reports as a crash (with the input saved under `artifacts/<target>/`).
 
-use hookc::context::{PathCache, Source};
-use hookc::reference;
-use hookc::runtime::{Match, Outcome, Overrides, Policy};
-use hookc::value::Val;
-use hookc::verify::VerifiedProgram;
-use hookc::vm::{eval_hook, ErrorSite};
+use hookc_runtime::internals::context::{PathCache, Source};
+use hookc::testing::reference;
+use hookc_runtime::{Match, Outcome, Overrides, Policy};
+use hookc_runtime::internals::value::Val;
+use hookc_runtime::verify::VerifiedProgram;
+use hookc_runtime::internals::vm::{eval_hook, ErrorSite};
 use serde_json::{json, Value};
 
 /// Contexts the expression target evaluates every compiled expression on:

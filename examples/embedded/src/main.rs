@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo run -p hookc-embedded`.
 
-use hookc::runtime::Policy;
+use hookc_runtime::Policy;
 use serde_json::json;
 use std::process::ExitCode;
 

@@ -1,0 +1,612 @@
+//! The `hookc` command line: a thin clap layer over the library.
+//!
+//! Exit codes: 0 ok; 1 diagnostics (errors, or warnings with
+//! `--deny-warnings`); 2 usage or I/O errors.
+
+#![forbid(unsafe_code)]
+#![deny(clippy::indexing_slicing)]
+
+mod bench;
+mod policy_test;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use hookc::compile::{Compilation, LayerName};
+use hookc::diag::render;
+use hookc::files::PolicyFile;
+use hookc_runtime::{Match, Policy};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "hookc",
+    version,
+    about = "A policy compiler and bytecode evaluator for agent hooks"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and type-check hook policies; print diagnostics.
+    Check {
+        #[command(flatten)]
+        sources: Sources,
+        #[command(flatten)]
+        diag: DiagArgs,
+    },
+    /// Compile hook policies into a verified artifact (`-o OUT.hkb`), or
+    /// write the normalized hooks (`--emit yaml|json`).
+    Compile {
+        #[command(flatten)]
+        sources: Sources,
+        /// Write the normalized hooks as YAML or JSON instead of an artifact.
+        #[arg(long, value_enum)]
+        emit: Option<Emit>,
+        /// Where to write (required for an artifact; default for `--emit`: standard output).
+        #[arg(short, long, required_unless_present = "emit")]
+        output: Option<PathBuf>,
+        /// Leave out the debug section (source locations and sub-condition
+        /// texts for explain traces): a smaller artifact whose traces list
+        /// the values each hook reads instead.
+        #[arg(long, conflicts_with = "emit")]
+        strip: bool,
+        #[command(flatten)]
+        diag: DiagArgs,
+    },
+    /// Evaluate an event against a policy and print the match as JSON.
+    Eval(EvalArgs),
+    /// Print a readable listing of an artifact's bytecode.
+    Disasm {
+        #[command(flatten)]
+        sources: Sources,
+    },
+    /// Benchmark a policy on your own contexts: ns per evaluation (median,
+    /// p99) and evaluations per second, per context.
+    Bench(BenchArgs),
+    /// Run policy test files: each case's event and context against the
+    /// policy, compared with the hook and action it expects.
+    Test(TestArgs),
+}
+
+#[derive(clap::Args)]
+struct TestArgs {
+    /// Test files (YAML: `policy: [FILE...]` and `cases: [...]`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Test against this policy instead of the one each test file names:
+    /// one artifact (`.hkb`) or sources (repeatable).
+    #[arg(long, value_name = "FILE")]
+    policy: Vec<PathBuf>,
+    /// Print the report as text, or as one JSON document.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("cases").required(true).args(["contexts", "events"])))]
+struct BenchArgs {
+    #[command(flatten)]
+    sources: Sources,
+    /// A directory of contexts: every `*.json` file in it, by name. Each is an
+    /// event record `{"event": E, "context": {...}}` or a bare context (then
+    /// `--event` is required).
+    #[arg(long, value_name = "DIR")]
+    contexts: Option<PathBuf>,
+    /// A recorded event log, one `{"event": E, "context": {...}}` per line;
+    /// each line is a case (`line N`).
+    #[arg(long, value_name = "LOG.jsonl", conflicts_with = "event")]
+    events: Option<PathBuf>,
+    /// The event of the bare contexts in `--contexts`.
+    #[arg(long)]
+    event: Option<String>,
+    /// Which runtime call is timed.
+    #[arg(long, value_enum, default_value_t = BenchMode::Json)]
+    mode: BenchMode,
+    /// Seconds of measurement per case (after a warm-up of a tenth of that,
+    /// at most 0.1 s).
+    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
+    time_per_case: f64,
+    /// A short run (CI): `--time-per-case 0.1`.
+    #[arg(long, conflicts_with = "time_per_case")]
+    quick: bool,
+    /// Print one JSON document instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BenchMode {
+    /// `Policy::evaluate_json` on the context text (what other languages and
+    /// the CLI do; extraction included).
+    Json,
+    /// `Policy::evaluate` on a parsed `serde_json::Value` (embedding in Rust;
+    /// parsing not included).
+    Value,
+}
+
+#[derive(clap::Args)]
+struct EvalArgs {
+    /// The policy (not needed with `--expr`).
+    #[command(flatten)]
+    sources: Sources,
+    /// The event to evaluate.
+    #[arg(long, required_unless_present_any = ["events", "expr"])]
+    event: Option<String>,
+    /// The context, a JSON file (`-` for standard input); default `{}`.
+    #[arg(long)]
+    context: Option<PathBuf>,
+    /// Replay a recorded event log: one `{"event": E, "context": {...}}` per line;
+    /// prints one result line per input line.
+    #[arg(long, conflicts_with_all = ["event", "expr"])]
+    events: Option<PathBuf>,
+    /// Print every match in order (a JSON array) instead of the first.
+    #[arg(long)]
+    all: bool,
+    /// After the result, print what happened to every hook of the event.
+    #[arg(long)]
+    explain: bool,
+    /// Switch off a hook for this evaluation (repeatable).
+    #[arg(long = "disable", value_name = "HOOK_ID")]
+    disable: Vec<String>,
+    /// Evaluate one expression against the context and print its value.
+    #[arg(long, conflicts_with_all = ["all", "explain"])]
+    expr: Option<String>,
+    /// Format of `--explain` output.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// Where a policy comes from: files in source order, or files in named
+/// layers.
+#[derive(clap::Args)]
+struct Sources {
+    /// Policy files (YAML hook files, directive XML) in source order; for
+    /// `eval`, `disasm` and `bench`, one artifact (`.hkb`) instead.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// A policy file in a named layer, instead of FILE (repeatable): every
+    /// hook of FILE is in layer NAME. Layers are ordered by first mention,
+    /// lowest first; at equal priority a later layer's hooks run first
+    /// (`--layer builtin=b.yaml --layer project=p.yaml --layer directive=d.xml --layer run=r.yaml`).
+    #[arg(long = "layer", value_name = "NAME=FILE", value_parser = parse_layer, conflicts_with = "files")]
+    layers: Vec<(LayerName, PathBuf)>,
+}
+
+impl Sources {
+    fn policy_files(&self) -> Result<Vec<PolicyFile>, String> {
+        if self.files.is_empty() && self.layers.is_empty() {
+            return Err("no policy given: name its files, or `--layer NAME=FILE`".to_owned());
+        }
+        Ok(if self.layers.is_empty() {
+            hookc::files::policy_files(&self.files)
+        } else {
+            self.layers
+                .iter()
+                .map(|(name, path)| PolicyFile::in_layer(name.clone(), path))
+                .collect()
+        })
+    }
+
+    /// Reads and compiles the sources.
+    fn compile(&self) -> Result<Compilation, String> {
+        hookc::files::compile_files(&self.policy_files()?).map_err(|e| e.to_string())
+    }
+
+    /// Loads the policy: one artifact, or the sources compiled.
+    fn load(&self) -> Result<Policy, String> {
+        hookc::files::load_policy(&self.policy_files()?).map_err(|e| e.render())
+    }
+}
+
+/// `NAME=FILE` of `--layer`.
+fn parse_layer(arg: &str) -> Result<(LayerName, PathBuf), String> {
+    let Some((name, file)) = arg.split_once('=') else {
+        return Err(format!("expected NAME=FILE, got `{arg}`"));
+    };
+    let name = LayerName::new(name).map_err(|e| e.to_string())?;
+    if file.is_empty() {
+        return Err(format!(
+            "expected NAME=FILE, the file is missing in `{arg}`"
+        ));
+    }
+    Ok((name, PathBuf::from(file)))
+}
+
+#[derive(clap::Args)]
+struct DiagArgs {
+    /// How to print diagnostics.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// Source snippets with carets, on standard error.
+    Human,
+    /// One JSON object per diagnostic per line, on standard output.
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Emit {
+    /// Normalized hooks as YAML.
+    Yaml,
+    /// Normalized hooks as JSON.
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Check { sources, diag } => {
+            let c = sources.compile()?;
+            let failed = report(&c, &diag)?;
+            Ok(exit(failed))
+        }
+        Command::Compile {
+            sources,
+            emit,
+            output,
+            strip,
+            diag,
+        } => {
+            let c = sources.compile()?;
+            let failed = report(&c, &diag)?;
+            if failed {
+                return Ok(exit(true));
+            }
+            let Some(policy) = c.policy.as_ref() else {
+                return Ok(exit(true));
+            };
+            let bytes = match emit {
+                Some(Emit::Yaml) => hookc::normalize::to_yaml(policy)
+                    .map_err(|e| format!("cannot write YAML: {e}"))?
+                    .into_bytes(),
+                Some(Emit::Json) => {
+                    let mut t = serde_json::to_string_pretty(&hookc::normalize::normalized(policy))
+                        .map_err(|e| format!("cannot write JSON: {e}"))?;
+                    t.push('\n');
+                    t.into_bytes()
+                }
+                None => {
+                    let policy = c
+                        .into_policy()
+                        .map_err(|e| format!("cannot compile: {e}"))?;
+                    let bytes = if strip {
+                        policy.to_artifact_stripped()
+                    } else {
+                        policy.to_artifact()
+                    };
+                    // What we write must be what a runtime accepts: load it
+                    // back (decode and verify) before writing it.
+                    Policy::from_artifact(&bytes).map_err(|e| {
+                        format!("the compiled artifact does not load ({e}); this is a bug in hookc")
+                    })?;
+                    bytes
+                }
+            };
+            match output {
+                Some(path) => std::fs::write(&path, bytes)
+                    .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?,
+                None => std::io::stdout()
+                    .write_all(&bytes)
+                    .map_err(|e| format!("cannot write to standard output: {e}"))?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval(args) => eval(args),
+        Command::Disasm { sources } => {
+            let policy = sources.load()?;
+            print(&hookc_runtime::bytecode::disasm::disassemble(
+                policy.program(),
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench(args) => bench(args),
+        Command::Test(args) => test(args),
+    }
+}
+
+fn test(args: TestArgs) -> Result<ExitCode, String> {
+    use crate::policy_test::{Options, Run};
+    let run = Run::new(
+        &args.files,
+        &Options {
+            policy: args.policy,
+        },
+    );
+    match args.format {
+        Format::Human => {
+            let (out, err) = run.to_text();
+            std::io::stderr()
+                .write_all(err.as_bytes())
+                .map_err(|e| format!("cannot write to standard error: {e}"))?;
+            print(&out)?;
+        }
+        Format::Json => print(&format!("{:#}\n", run.to_json()))?,
+    }
+    Ok(ExitCode::from(run.exit_code()))
+}
+
+fn bench(args: BenchArgs) -> Result<ExitCode, String> {
+    use crate::bench::{Case, Mode, Settings, TerminalProgress};
+    let secs = if args.quick { 0.1 } else { args.time_per_case };
+    if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
+        return Err(format!(
+            "--time-per-case must be more than 0 and at most 3600 seconds, not {secs}"
+        ));
+    }
+    let policy = args.sources.load()?;
+    let mut cases = Vec::new();
+    if let Some(dir) = &args.contexts {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read the directory `{}`: {e}", dir.display()))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| format!("cannot read the directory `{}`: {e}", dir.display()))?;
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "json") && path.is_file() {
+                files.push(path);
+            }
+        }
+        files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+        if files.is_empty() {
+            return Err(format!("`{}` has no `*.json` files", dir.display()));
+        }
+        for path in files {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read(&path)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            let value: serde_json::Value = serde_json::from_slice(&text)
+                .map_err(|e| format!("`{}`: not valid JSON: {e}", path.display()))?;
+            // An event record has exactly the keys `event` (a string) and
+            // `context`; anything else is a bare context.
+            let record = value.as_object().and_then(|o| {
+                let event = o.get("event")?.as_str()?;
+                let context = o.get("context")?;
+                (o.len() == 2).then(|| (event.to_owned(), context.clone()))
+            });
+            cases.push(match (record, &args.event) {
+                (Some((event, context)), _) => Case::from_value(name, event, context),
+                (None, Some(event)) => Case {
+                    name,
+                    event: event.clone(),
+                    text,
+                    value,
+                },
+                (None, None) => {
+                    return Err(format!(
+                        "`{}` is a bare context (not {{\"event\": E, \"context\": {{...}}}}): \
+                         give its event with --event",
+                        path.display()
+                    ))
+                }
+            });
+        }
+    }
+    if let Some(log) = &args.events {
+        let text = std::fs::read_to_string(log)
+            .map_err(|e| format!("cannot read `{}`: {e}", log.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let rec = serde_json::from_str::<LogLine>(line)
+                .map_err(|e| format!("{}:{}: not an event record ({e})", log.display(), n + 1))?;
+            cases.push(Case::from_value(
+                format!("line {}", n + 1),
+                rec.event,
+                rec.context,
+            ));
+        }
+        if cases.is_empty() {
+            return Err(format!("`{}` has no event records", log.display()));
+        }
+    }
+    let mode = match args.mode {
+        BenchMode::Json => Mode::Json,
+        BenchMode::Value => Mode::Value,
+    };
+    let settings = Settings::new(mode, std::time::Duration::from_secs_f64(secs));
+    if !crate::bench::optimized_build() && !args.json {
+        eprintln!("note: this hookc is a debug build; build with --release for meaningful numbers");
+    }
+    let report = crate::bench::run(&policy, &cases, &settings, &mut TerminalProgress::new())
+        .map_err(|e| e.to_string())?;
+    if args.json {
+        print(&format!("{:#}\n", report.to_json()))?;
+    } else {
+        print(&report.to_table())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes to standard output.
+fn print(text: &str) -> Result<(), String> {
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
+}
+
+/// Reads a context file (`-` is standard input).
+fn read_context(path: Option<&PathBuf>) -> Result<Vec<u8>, String> {
+    match path {
+        None => Ok(b"{}".to_vec()),
+        Some(p) if p.as_os_str() == "-" => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read the context from standard input: {e}"))?;
+            Ok(buf)
+        }
+        Some(p) => std::fs::read(p).map_err(|e| format!("cannot read `{}`: {e}", p.display())),
+    }
+}
+
+fn eval(args: EvalArgs) -> Result<ExitCode, String> {
+    if let Some(expr) = &args.expr {
+        let text = read_context(args.context.as_ref())?;
+        let ctx: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| format!("the context is not valid JSON: {e}"))?;
+        let line = match hookc::expr_program::eval_expr(expr, &ctx) {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => serde_json::json!({ "error": e.to_string() }),
+            Err(hookc::expr_program::ExprError::Invalid {
+                diagnostics,
+                sources,
+            }) => {
+                let refs: Vec<_> = diagnostics.iter().collect();
+                eprint!("{}", render::human(&refs, &sources));
+                return Ok(ExitCode::from(1));
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        print(&format!("{line}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let policy = args.sources.load()?;
+    let overrides = policy
+        .overrides(args.disable.iter().map(String::as_str))
+        .map_err(|e| e.to_string())?;
+    // One evaluation: the result line, then the trace if asked. The CLI's
+    // own contexts are JSON text (the one-pass path); a replayed log line is
+    // already parsed, so it is evaluated as a document.
+    let one = |event: &str, ctx: Ctx<'_>| -> Result<String, String> {
+        let bad = |e: hookc_runtime::ContextError| e.to_string();
+        let mut out = if args.all {
+            let all = match ctx {
+                Ctx::Text(t) => policy
+                    .evaluate_all_json(event, t, &overrides)
+                    .map_err(bad)?,
+                Ctx::Doc(d) => policy.evaluate_all(event, d, &overrides),
+            };
+            serde_json::Value::Array(all.iter().map(Match::to_json).collect()).to_string()
+        } else {
+            let m = match ctx {
+                Ctx::Text(t) => policy
+                    .evaluate_json_with(event, t, &overrides)
+                    .map_err(bad)?,
+                Ctx::Doc(d) => policy.evaluate_with(event, d, &overrides),
+            };
+            m.map_or(serde_json::Value::Null, |m| m.to_json())
+                .to_string()
+        };
+        out.push('\n');
+        if args.explain {
+            let trace = match ctx {
+                Ctx::Text(t) => policy.explain_json(event, t, &overrides).map_err(bad)?,
+                Ctx::Doc(d) => policy.explain(event, d, &overrides),
+            };
+            match args.format {
+                Format::Human => out.push_str(&trace.to_text()),
+                Format::Json => {
+                    out.push_str(&trace.to_json().to_string());
+                    out.push('\n');
+                }
+            }
+        }
+        Ok(out)
+    };
+    if let Some(log) = &args.events {
+        let text = std::fs::read_to_string(log)
+            .map_err(|e| format!("cannot read `{}`: {e}", log.display()))?;
+        let mut bad_lines = 0;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let result = serde_json::from_str::<LogLine>(line)
+                .map_err(|e| format!("not an event record ({e})"))
+                .and_then(|rec| one(&rec.event, Ctx::Doc(&rec.context)));
+            match result {
+                Ok(out) => print(&out)?,
+                Err(e) => {
+                    bad_lines += 1;
+                    let msg = format!("{}:{}: {e}", log.display(), n + 1);
+                    print(&format!("{}\n", serde_json::json!({ "error": msg })))?;
+                }
+            }
+        }
+        return Ok(if bad_lines > 0 {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+    let event = args.event.as_deref().unwrap_or_default();
+    let ctx = read_context(args.context.as_ref())?;
+    print(&one(event, Ctx::Text(&ctx))?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A context as the CLI has it.
+#[derive(Clone, Copy)]
+enum Ctx<'a> {
+    /// JSON text (a file or standard input).
+    Text(&'a [u8]),
+    /// An already parsed document (a line of an event log).
+    Doc(&'a serde_json::Value),
+}
+
+/// One line of an event log.
+#[derive(serde::Deserialize)]
+struct LogLine {
+    event: String,
+    #[serde(default)]
+    context: serde_json::Value,
+}
+
+fn exit(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints the diagnostics and a summary; whether the run failed.
+fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
+    let diags: Vec<_> = c.diagnostics.iter().collect();
+    match args.format {
+        Format::Human => {
+            let mut text = render::human(&diags, &c.sources);
+            text.push_str(&hookc::summary(c));
+            text.push('\n');
+            std::io::stderr()
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write to standard error: {e}"))?;
+        }
+        Format::Json => {
+            let mut out = std::io::stdout().lock();
+            for d in &diags {
+                let line = render::json(d, &c.sources);
+                writeln!(out, "{line}")
+                    .map_err(|e| format!("cannot write to standard output: {e}"))?;
+            }
+        }
+    }
+    let errors = c.diagnostics.error_count();
+    let warnings = c.diagnostics.warning_count();
+    Ok(errors > 0 || (args.deny_warnings && warnings > 0))
+}

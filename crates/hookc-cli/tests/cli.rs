@@ -1,0 +1,426 @@
+//! The `hookc` binary: exit codes, output channels and formats.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::process::{Command, Output};
+
+fn hookc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+const SEED: [&str; 3] = [
+    "examples/seed000/hooks.yaml",
+    "examples/seed000/directive_hooks.yaml",
+    "examples/seed000/directive.xml",
+];
+
+#[test]
+fn check_of_the_examples_exits_0_with_warnings_on_stderr() {
+    let out = hookc(&["check", SEED[0], SEED[1], SEED[2], "examples/policy.xml"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("warning[W0001]"), "{err}");
+    assert!(err.trim_end().ends_with("warnings"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn deny_warnings_turns_warnings_into_failure() {
+    let out = hookc(&["check", "--deny-warnings", SEED[0]]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn errors_exit_1() {
+    let out = hookc(&[
+        "check",
+        "crates/hookc/tests/diagnostics/e0106_unknown_operator.yaml",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("error[E0106]: unknown operator `startswith`"));
+}
+
+#[test]
+fn json_format_prints_one_object_per_diagnostic_on_stdout() {
+    let out = hookc(&[
+        "check",
+        "--format",
+        "json",
+        "crates/hookc/tests/diagnostics/e0106_unknown_operator.yaml",
+        SEED[0],
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // One error, then seed 000's five `event.*` paths outside its own schema.
+    assert_eq!(lines.len(), 6);
+    let e = &lines[0];
+    assert_eq!(e["code"], "E0106");
+    assert_eq!(e["severity"], "error");
+    assert_eq!(
+        e["file"],
+        "crates/hookc/tests/diagnostics/e0106_unknown_operator.yaml"
+    );
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(5), Some(11))
+    );
+    assert_eq!(e["node_path"], "hooks[0].condition.op");
+    assert_eq!(e["help"], "did you mean `starts_with`?");
+    assert!(lines[1..]
+        .iter()
+        .all(|w| w["code"] == "W0001" && w["severity"] == "warning"));
+}
+
+#[test]
+fn missing_file_is_a_usage_error() {
+    let out = hookc(&["check", "no/such/file.yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read `no/such/file.yaml`"));
+}
+
+#[test]
+fn compile_emits_normalized_yaml_and_json() {
+    let out = hookc(&["compile", SEED[0], SEED[1], SEED[2], "--emit", "yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let yaml = text(&out.stdout);
+    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
+    // Seed 000: the XML `when` is "compiled to" a condition tree.
+    let hooks = doc["hooks"].as_sequence().unwrap();
+    let xml_hook = hooks
+        .iter()
+        .find(|h| h["id"] == "examples/seed000/directive.xml#directive[0]")
+        .unwrap();
+    assert_eq!(xml_hook["condition"]["op"], "eq");
+    assert_eq!(xml_hook["condition"]["path"], "classification.category");
+    assert_eq!(xml_hook["action"]["type"], "call_directive");
+    // Defaults filled in.
+    assert_eq!(xml_hook["action"]["inherit_token"], true);
+
+    let out = hookc(&["compile", SEED[0], "--emit", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["builtin_hooks"][0]["id"], "default_limit_escalation");
+    assert_eq!(json["builtin_hooks"][0]["action"]["timeout_seconds"], 3600);
+}
+
+#[test]
+fn compile_writes_to_a_file_and_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("hookc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("normalized.yaml");
+    let out = hookc(&[
+        "compile",
+        SEED[0],
+        "--emit",
+        "yaml",
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .contains("default_compaction"));
+    let out = hookc(&[
+        "compile",
+        "crates/hookc/tests/diagnostics/e0404_parameter_enum.yaml",
+        "--emit",
+        "yaml",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const ALL: [&str; 4] = [SEED[0], SEED[1], SEED[2], "examples/policy.xml"];
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hookc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn compiling_twice_gives_identical_bytes() {
+    let dir = temp_dir("twice");
+    let (a, b) = (dir.join("a.hkb"), dir.join("b.hkb"));
+    for out in [&a, &b] {
+        let mut args = vec!["compile"];
+        args.extend(ALL);
+        args.extend(["-o", out.to_str().unwrap()]);
+        let run = hookc(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    }
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert!(x.starts_with(b"HOOKCBC\0"));
+    assert_eq!(x, y);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_on_the_artifact_and_on_the_sources_prints_the_same() {
+    let dir = temp_dir("same");
+    let hkb = dir.join("p.hkb");
+    let mut args = vec!["compile"];
+    args.extend(ALL);
+    args.extend(["-o", hkb.to_str().unwrap()]);
+    assert_eq!(hookc(&args).status.code(), Some(0));
+    let ctx = dir.join("ctx.json");
+    std::fs::write(
+        &ctx,
+        r#"{"event": {"thread_id": "t1"}, "classification": {"category": "rate_limited"},
+            "error": {"code": "E9", "headers": {"retry-after": "30"}}}"#,
+    )
+    .unwrap();
+    for extra in [
+        &[][..],
+        &["--all"][..],
+        &["--explain"][..],
+        &["--explain", "--format", "json"][..],
+    ] {
+        let run = |policy: &[&str]| {
+            let mut args = vec!["eval"];
+            args.extend(policy);
+            args.extend(["--event", "error", "--context", ctx.to_str().unwrap()]);
+            args.extend(extra);
+            let out = hookc(&args);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            text(&out.stdout)
+        };
+        let from_sources = run(&ALL);
+        assert_eq!(from_sources, run(&[hkb.to_str().unwrap()]), "{extra:?}");
+        if extra.is_empty() {
+            let line: serde_json::Value = serde_json::from_str(&from_sources).unwrap();
+            assert_eq!(line["hook"], "rate_limit_backoff");
+            assert_eq!(line["action"]["parameters"]["retry_after"], "30");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_prints_null_when_nothing_matches_and_reads_stdin() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(["eval", SEED[0], "--event", "limit", "--context", "-"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"event": {}}"#)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "null\n");
+}
+
+#[test]
+fn replaying_an_event_log_prints_one_line_per_record() {
+    let dir = temp_dir("replay");
+    let log = dir.join("events.jsonl");
+    std::fs::write(
+        &log,
+        concat!(
+            r#"{"event": "limit", "context": {"event": {"limit_code": "turns"}}}"#, "\n",
+            r#"{"event": "error", "context": {"classification": {"category": "transient"}}}"#, "\n",
+            "\n",
+            r#"{"event": "context_window_pressure", "context": {"event": {"pressure_ratio": 0.5}}}"#, "\n",
+            "not json\n",
+        ),
+    )
+    .unwrap();
+    let out = hookc(&["eval", SEED[0], "--events", log.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a bad line makes the exit code 2"
+    );
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["hook"], "default_limit_escalation");
+    assert_eq!(lines[0]["action"]["timeout_seconds"], 3600);
+    assert_eq!(lines[1]["hook"], "default_transient_retry");
+    assert_eq!(lines[2], serde_json::Value::Null);
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("events.jsonl:5"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn disabling_a_hook_lets_the_next_one_win() {
+    let dir = temp_dir("disable");
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"classification": {"category": "rate_limited"}, "error": {"code": "E9"}, "event": {"thread_id": "t"}}"#).unwrap();
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend([
+        "--event",
+        "error",
+        "--context",
+        ctx.to_str().unwrap(),
+        "--disable",
+        "rate_limit_backoff",
+    ]);
+    let out = hookc(&args);
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        line["hook"],
+        "examples/seed000/directive_hooks.yaml#directive[0]"
+    );
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "no_such_hook"]);
+    let out = hookc(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no hook has the id `no_such_hook`"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn expr_prints_a_value_or_an_error() {
+    let run = |expr: &str| text(&hookc(&["eval", "--expr", expr]).stdout);
+    assert_eq!(run("1 + 2 * 3"), "7\n");
+    assert_eq!(run("[1, 'a'] + [true]"), "[1,\"a\",true]\n");
+    assert_eq!(run("1 / 0"), "{\"error\":\"division by zero\"}\n");
+    assert_eq!(run("x.y"), "{\"error\":\"no such key\"}\n");
+    let bad = hookc(&["eval", "--expr", "1 +"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("error[E0003]"));
+}
+
+#[test]
+fn disasm_lists_hooks_code_and_tables() {
+    let out = hookc(&["disasm", SEED[0]]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing = text(&out.stdout);
+    for needle in ["default_limit_escalation", "default_compaction", "Return"] {
+        assert!(
+            listing.contains(needle),
+            "{needle} missing from:\n{listing}"
+        );
+    }
+}
+
+#[test]
+fn a_damaged_artifact_is_a_clear_error() {
+    let dir = temp_dir("damaged");
+    let hkb = dir.join("p.hkb");
+    assert_eq!(
+        hookc(&["compile", SEED[0], "-o", hkb.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    let mut bytes = std::fs::read(&hkb).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&hkb, &bytes).unwrap();
+    let out = hookc(&["eval", hkb.to_str().unwrap(), "--event", "limit"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("checksum"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn layers_on_the_command_line_order_hooks_and_refuse_misuse() {
+    let dir = temp_dir("layers");
+    let out_path = dir.join("layered.hkb");
+    let out = hookc(&[
+        "compile",
+        "--layer",
+        "base=fuzz/seed_sources/small.yaml",
+        "--layer",
+        "run=examples/seed000/hooks.yaml",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing = text(&hookc(&["disasm", out_path.to_str().unwrap()]).stdout);
+    let heads: Vec<&str> = listing.lines().filter(|l| l.starts_with("hook ")).collect();
+    // Priority 5 first; at priority 0 the later layer (`run`) before `base`.
+    assert!(
+        heads[0].contains("\"rate\" (priority 5, layer base"),
+        "{listing}"
+    );
+    assert!(heads[2].contains("(priority 0, layer run"), "{listing}");
+    assert!(
+        heads[5].contains("\"tool\" (priority 0, layer base"),
+        "{listing}"
+    );
+
+    let bad = hookc(&["check", "--layer", "2x=a.yaml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("`2x` is not a layer name"));
+    let mixed = hookc(&["check", SEED[0], "--layer", "x=b.yaml"]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(text(&mixed.stderr).contains("cannot be used with"));
+    let none = hookc(&["check"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(text(&none.stderr).contains("no policy given"));
+}
+
+#[test]
+fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
+    let dir = temp_dir("strip");
+    let (full, stripped) = (dir.join("full.hkb"), dir.join("stripped.hkb"));
+    for (path, extra) in [(&full, None), (&stripped, Some("--strip"))] {
+        let mut args = vec!["compile", SEED[0], SEED[1], "-o", path.to_str().unwrap()];
+        args.extend(extra);
+        assert_eq!(hookc(&args).status.code(), Some(0));
+    }
+    let (a, b) = (
+        std::fs::read(&full).unwrap(),
+        std::fs::read(&stripped).unwrap(),
+    );
+    assert!(b.len() < a.len(), "{} vs {}", b.len(), a.len());
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"classification": {"category": "permanent"}}"#).unwrap();
+    let explain = |artifact: &std::path::Path| {
+        let out = hookc(&[
+            "eval",
+            artifact.to_str().unwrap(),
+            "--event",
+            "error",
+            "--context",
+            ctx.to_str().unwrap(),
+            "--explain",
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        text(&out.stdout)
+    };
+    let with = explain(&full);
+    assert!(
+        with.contains("examples/seed000/directive_hooks.yaml:43:7  `classification.category == 'permanent'` -> true  <- decided"),
+        "{with}"
+    );
+    let without = explain(&stripped);
+    assert!(
+        without.contains("read classification.category = \"permanent\""),
+        "{without}"
+    );
+    assert!(!without.contains("<- decided"), "{without}");
+}

@@ -1,0 +1,225 @@
+//! Equality dispatch: hooks whose condition requires `path == 'constant'`
+//! are found through a hash table instead of being tried one by one.
+//!
+//! A hook *requires* `P == c` when its condition is `P == c` alone or an `&&`
+//! chain whose leftmost operand is `P == c`: such a condition is `true` only
+//! if `P == c` is `true` (CEL's `&&` is `false` when either side is `false`,
+//! and an error or a non-bool otherwise — never `true`). So, for a run of
+//! consecutive hooks (in evaluation order) that all require `P == <string>`
+//! for the same path `P`, only the hooks whose string equals the context's
+//! value at `P` can match; the others are skipped without running them. The
+//! candidates are still run in full, in order, so the result is exactly the
+//! one-by-one result.
+//!
+//! The plan is derived at load time from the verified bytecode (the artifact
+//! format does not change): it is an acceleration structure like
+//! [`crate::context::json_text::PathTrie`], built once per [`crate::eval::Policy`].
+
+use crate::accel::fnv::FnvMap;
+use crate::bytecode::{CmpOp, Op, Program};
+
+/// Runs shorter than this are tried one by one: a hash lookup costs about as
+/// much as a few fused comparisons.
+pub const MIN_RUN: usize = 2;
+
+/// One step of an event's plan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Try this hook.
+    Hook(u32),
+    /// A run of hooks that each require `paths[path] == <string>`: look the
+    /// context's value up in `tables[table]`.
+    Dispatch {
+        /// The path every hook of the run compares.
+        path: u32,
+        /// Index into [`Plans::tables`].
+        table: u32,
+    },
+}
+
+/// The hooks of a run, by the string their condition requires.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    by_value: FnvMap<String, Vec<u32>>,
+}
+
+impl Table {
+    /// The hooks (in evaluation order) that can match when the path's value
+    /// is `v` (`None`: the path does not resolve): none unless `v` is a
+    /// string.
+    pub fn candidates(&self, v: Option<&serde_json::Value>) -> &[u32] {
+        match v {
+            Some(serde_json::Value::String(s)) => {
+                self.by_value.get(s.as_str()).map_or(&[], Vec::as_slice)
+            }
+            _ => &[],
+        }
+    }
+}
+
+/// The dispatch plans of a program: one per named event, plus the wildcard's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plans {
+    /// Parallel to `Program::events.named`.
+    named: Vec<Vec<Step>>,
+    /// Event name to its index in `named`.
+    by_name: EventNames,
+    wildcard: Vec<Step>,
+    tables: Vec<Table>,
+}
+
+/// Most named events looked up by a linear scan instead of hashing.
+// PERF: a policy names a handful of events; comparing the name with each
+// (lengths first) costs less than hashing it (callgrind: the FNV hash and
+// probe were ~55 instructions of a ~900-instruction evaluation).
+pub const SCAN_EVENTS: usize = 8;
+
+/// Event names to their index in [`Plans::named`].
+#[derive(Debug, Clone, PartialEq)]
+enum EventNames {
+    /// At most [`SCAN_EVENTS`]: scanned.
+    Few(Vec<(Box<str>, usize)>),
+    /// More: hashed.
+    Many(FnvMap<String, usize>),
+}
+
+impl Default for EventNames {
+    fn default() -> EventNames {
+        EventNames::Few(Vec::new())
+    }
+}
+
+impl EventNames {
+    fn new(names: Vec<(String, usize)>) -> EventNames {
+        if names.len() <= SCAN_EVENTS {
+            EventNames::Few(names.into_iter().map(|(n, i)| (n.into(), i)).collect())
+        } else {
+            EventNames::Many(names.into_iter().collect())
+        }
+    }
+
+    fn get(&self, event: &str) -> Option<usize> {
+        match self {
+            EventNames::Few(names) => names
+                .iter()
+                .find(|(name, _)| name.len() == event.len() && **name == *event)
+                .map(|&(_, i)| i),
+            EventNames::Many(map) => map.get(event).copied(),
+        }
+    }
+}
+
+impl Plans {
+    /// Plans for every event of a (verified) program.
+    pub fn new(program: &Program) -> Plans {
+        let mut plans = Plans::default();
+        let named: Vec<Vec<Step>> = program
+            .events
+            .named
+            .iter()
+            .map(|(_, hooks)| plans.plan(program, hooks))
+            .collect();
+        plans.named = named;
+        plans.by_name = EventNames::new(
+            program
+                .events
+                .named
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| (program.string(*name).to_owned(), i))
+                .collect(),
+        );
+        plans.wildcard = plans.plan(program, &program.events.wildcard);
+        plans
+    }
+
+    /// Whether event names are found by a linear scan (at most
+    /// [`SCAN_EVENTS`] names) rather than through a hash map.
+    pub fn scans_event_names(&self) -> bool {
+        matches!(self.by_name, EventNames::Few(_))
+    }
+
+    /// The plan of `event` (the hooks of [`Program::hooks_for`]).
+    pub fn for_event(&self, event: &str) -> &[Step] {
+        match self.by_name.get(event) {
+            Some(i) => self.named.get(i).map_or(&[], Vec::as_slice),
+            None => &self.wildcard,
+        }
+    }
+
+    /// A dispatch table.
+    pub fn table(&self, i: u32) -> Option<&Table> {
+        self.tables.get(i as usize)
+    }
+
+    fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<Step> {
+        let keys: Vec<Option<(u32, &str)>> =
+            hooks.iter().map(|&h| required_eq(program, h)).collect();
+        let mut steps = Vec::new();
+        let mut i = 0;
+        while i < hooks.len() {
+            let run_path = keys.get(i).copied().flatten().map(|(p, _)| p);
+            let run_len = match run_path {
+                Some(p) => keys.get(i..).map_or(0, |rest| {
+                    rest.iter()
+                        .take_while(|k| matches!(k, Some((q, _)) if *q == p))
+                        .count()
+                }),
+                None => 0,
+            };
+            match run_path {
+                Some(path) if run_len >= MIN_RUN => {
+                    let mut table = Table::default();
+                    for (&h, key) in hooks.iter().zip(&keys).skip(i).take(run_len) {
+                        if let Some((_, value)) = key {
+                            table
+                                .by_value
+                                .entry((*value).to_owned())
+                                .or_default()
+                                .push(h);
+                        }
+                    }
+                    let index = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
+                    self.tables.push(table);
+                    steps.push(Step::Dispatch { path, table: index });
+                    i += run_len;
+                }
+                _ => {
+                    if let Some(&h) = hooks.get(i) {
+                        steps.push(Step::Hook(h));
+                    }
+                    i += 1;
+                }
+            }
+        }
+        steps
+    }
+}
+
+/// `Some((path, s))` when hook `h`'s condition requires `paths[path] == s`
+/// for a string constant `s`: its code starts with that fused comparison and
+/// every `&&` above it continues the chain up to `Return` (see the module doc).
+pub fn required_eq(program: &Program, h: u32) -> Option<(u32, &str)> {
+    let entry = program.hooks.get(h as usize)?;
+    let (start, end) = (entry.code.0 as usize, entry.code.1 as usize);
+    let code = program.code.get(start..end)?;
+    let Some(Op::PathCmpConst {
+        path,
+        konst,
+        op: CmpOp::Eq,
+    }) = code.first()
+    else {
+        return None;
+    };
+    let value = program.consts.get(*konst as usize)?.as_str()?;
+    // Follow the chain: after the first operand, each `AndShort` jumps past
+    // its `AndJoin`, where the next link (or the end) must be.
+    let mut ip = 1usize;
+    loop {
+        match code.get(ip)? {
+            Op::Return => return Some((*path, value)),
+            Op::AndShort(target) => ip = (*target as usize).checked_sub(start)?,
+            _ => return None,
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Accelerations derived at load from the verified program: the per-event
+//! evaluation plans with their equality-dispatch tables. Each is exact: it
+//! only skips hooks that cannot match, and runs the rest in full.
+
+pub mod dispatch;
+pub mod fnv;

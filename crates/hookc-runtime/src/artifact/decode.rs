@@ -1,0 +1,736 @@
+//! Artifact bytes → [`Program`], for untrusted input.
+//!
+//! [`Reader`] is the one place bytes are read: every read is bounds-checked
+//! and names its field in the error (as regex's `util/wire.rs` does), every
+//! count is checked against the bytes left and [`MAX_TABLE_LEN`] before a
+//! table is allocated, and value nesting is checked against
+//! [`MAX_VALUE_DEPTH`] before each recursive step. The result is only
+//! structurally sound: [`super::load`] verifies it before use.
+
+use super::{crc32, get_op, ArtifactError, Section, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use crate::bytecode::path::{Path, Segment};
+use crate::bytecode::{
+    ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, Program,
+    TemplatePart,
+};
+use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
+use serde_json::{Map, Number, Value};
+
+/// A bounds-checked cursor over a slice of the artifact.
+///
+/// INVARIANT (reader position): `pos <= bytes.len()`; `base` is the offset
+/// of `bytes[0]` in the whole artifact, so errors give absolute offsets.
+pub(super) struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    base: u64,
+    /// `None` over the whole input (running out: [`ArtifactError::Truncated`]);
+    /// else the body or section read (running out: [`ArtifactError::Overrun`]).
+    container: Option<&'static str>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of the whole input.
+    pub(super) fn new(bytes: &'a [u8], base: u64) -> Reader<'a> {
+        Reader {
+            bytes,
+            pos: 0,
+            base,
+            container: None,
+        }
+    }
+
+    /// A reader of a part whose length the artifact itself gave.
+    pub(super) fn within(bytes: &'a [u8], base: u64, container: &'static str) -> Reader<'a> {
+        Reader {
+            container: Some(container),
+            ..Reader::new(bytes, base)
+        }
+    }
+
+    /// The error for a field of `expected` bytes at `offset` that does not fit.
+    fn short(&self, what: &'static str, expected: u64, offset: u64) -> ArtifactError {
+        let available = self.remaining() as u64;
+        match self.container {
+            None => ArtifactError::Truncated {
+                what,
+                expected,
+                offset,
+                available,
+            },
+            Some(container) => ArtifactError::Overrun {
+                what,
+                expected,
+                offset,
+                available,
+                container,
+            },
+        }
+    }
+
+    /// The absolute offset of the next byte.
+    pub(super) fn offset(&self) -> u64 {
+        self.base.saturating_add(self.pos as u64)
+    }
+
+    fn remaining(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
+    /// The next `n` bytes of field `what`.
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], ArtifactError> {
+        let slice = self
+            .pos
+            .checked_add(n)
+            .and_then(|end| self.bytes.get(self.pos..end));
+        match slice {
+            Some(s) => {
+                // INVARIANT (reader position): `pos + n <= bytes.len()` by `get`.
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.short(what, n as u64, self.offset())),
+        }
+    }
+
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], ArtifactError> {
+        let offset = self.offset();
+        let short = self.short(what, N as u64, offset);
+        self.take(N, what)?.try_into().map_err(|_| short)
+    }
+
+    /// One byte.
+    pub(super) fn u8(&mut self, what: &'static str) -> Result<u8, ArtifactError> {
+        let [b] = self.array::<1>(what)?;
+        Ok(b)
+    }
+
+    /// Unsigned LEB128, minimally encoded, at most 64 bits.
+    pub(super) fn uleb(&mut self, what: &'static str) -> Result<u64, ArtifactError> {
+        let offset = self.offset();
+        let bad = |reason| ArtifactError::BadInteger {
+            what,
+            reason,
+            offset,
+        };
+        let mut value = 0u64;
+        let mut shift = 0u32;
+        loop {
+            let byte = self.u8(what)?;
+            let low = u64::from(byte & 0x7f);
+            if shift == 63 && low > 1 {
+                return Err(bad("LEB128 value overflows 64 bits"));
+            }
+            value |= low << shift;
+            if byte & 0x80 == 0 {
+                if byte == 0 && shift > 0 {
+                    return Err(bad("LEB128 value is not minimally encoded"));
+                }
+                return Ok(value);
+            }
+            shift += 7;
+            if shift > 63 {
+                return Err(bad("LEB128 value is longer than 10 bytes"));
+            }
+        }
+    }
+
+    /// A `u32` field.
+    pub(super) fn u32(&mut self, what: &'static str) -> Result<u32, ArtifactError> {
+        let offset = self.offset();
+        u32::try_from(self.uleb(what)?).map_err(|_| ArtifactError::BadInteger {
+            what,
+            reason: "does not fit 32 bits",
+            offset,
+        })
+    }
+
+    /// A zigzag LEB128 signed integer.
+    fn sleb(&mut self, what: &'static str) -> Result<i64, ArtifactError> {
+        let v = self.uleb(what)?;
+        Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+    }
+
+    /// A count of entries each at least `min_bytes` long: rejected before
+    /// anything is allocated if the bytes left cannot hold that many, or it
+    /// is over [`MAX_TABLE_LEN`].
+    fn count(&mut self, what: &'static str, min_bytes: usize) -> Result<usize, ArtifactError> {
+        let offset = self.offset();
+        let count = self.uleb(what)?;
+        let max = (self.remaining() / min_bytes.max(1)).min(MAX_TABLE_LEN);
+        match usize::try_from(count) {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(ArtifactError::TooMany {
+                what,
+                count,
+                max: max as u64,
+                offset,
+            }),
+        }
+    }
+
+    /// A length-prefixed UTF-8 string.
+    fn str(&mut self, what: &'static str) -> Result<&'a str, ArtifactError> {
+        let offset = self.offset();
+        let len = self.uleb(what)?;
+        let len = usize::try_from(len).map_err(|_| self.short(what, len, offset))?;
+        let start = self.offset();
+        let bytes = self.take(len, what)?;
+        std::str::from_utf8(bytes).map_err(|e| ArtifactError::InvalidUtf8 {
+            what,
+            offset: start.saturating_add(e.valid_up_to() as u64),
+        })
+    }
+
+    /// Error unless every byte was read.
+    fn finish(&self, what: &'static str) -> Result<(), ArtifactError> {
+        match self.remaining() {
+            0 => Ok(()),
+            count => Err(ArtifactError::TrailingBytes {
+                what,
+                count: count as u64,
+                offset: self.offset(),
+            }),
+        }
+    }
+
+    /// The next section, which must be `section`: a reader over its payload.
+    fn section(&mut self, section: Section) -> Result<Reader<'a>, ArtifactError> {
+        let offset = self.offset();
+        let found = self.u8("section id")?;
+        if found != section.id {
+            return Err(ArtifactError::UnexpectedSection {
+                found,
+                expected: section.name,
+                offset,
+            });
+        }
+        let len = u32::from_le_bytes(self.array::<4>("section length")?);
+        let base = self.offset();
+        let payload = self.take(len as usize, section.payload)?;
+        Ok(Reader::within(payload, base, section.payload))
+    }
+}
+
+/// Decodes an artifact into a program (layout in the [module docs](super)),
+/// checking the header, the checksum and every section's structure. The
+/// program is not verified yet: use [`super::load`] to run it.
+pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
+    let body = header(bytes)?;
+    let mut r = Reader::within(body, HEADER_LEN as u64, "the artifact body");
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
+        SECTIONS;
+    let program = Program {
+        strings: read_section(&mut r, strings, read_strings)?,
+        paths: read_section(&mut r, paths, read_paths)?,
+        consts: read_section(&mut r, consts, read_consts)?,
+        regexes: read_section(&mut r, regexes, read_regexes)?,
+        sets: read_section(&mut r, sets, |r| read_u32s(r, "set count", "set constant"))?,
+        code: read_section(&mut r, code, read_code)?,
+        hooks: read_section(&mut r, hooks, read_hooks)?,
+        actions: read_section(&mut r, actions, read_actions)?,
+        events: read_section(&mut r, events, read_events)?,
+        debug: read_section(&mut r, debug, read_debug)?,
+        layers: read_section(&mut r, layers, |r| {
+            read_u32s(r, "layer count", "layer name")
+        })?,
+    };
+    r.finish("the last section")?;
+    Ok(program)
+}
+
+/// Checks the header and the checksum; returns the body.
+fn header(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
+    // The magic first: a short input that is a prefix of it is a truncated
+    // artifact, anything else is not an artifact at all.
+    match bytes.get(..MAGIC.len()) {
+        Some(magic) if magic == MAGIC => {}
+        Some(_) => return Err(ArtifactError::NotAnArtifact),
+        None if MAGIC.starts_with(bytes) => {
+            return Err(ArtifactError::Truncated {
+                what: "magic",
+                expected: MAGIC.len() as u64,
+                offset: 0,
+                available: bytes.len() as u64,
+            })
+        }
+        None => return Err(ArtifactError::NotAnArtifact),
+    }
+    let mut r = Reader::new(bytes, 0);
+    r.take(MAGIC.len(), "magic")?;
+    // The version before anything else: another version may lay out the
+    // rest of the header differently.
+    let version = u16::from_le_bytes(r.array::<2>("format version")?);
+    if version != FORMAT_VERSION {
+        return Err(ArtifactError::UnsupportedVersion { found: version });
+    }
+    let flags = u16::from_le_bytes(r.array::<2>("flags")?);
+    if flags != 0 {
+        return Err(ArtifactError::UnsupportedFlags { flags });
+    }
+    let stored = u32::from_le_bytes(r.array::<4>("checksum")?);
+    let body_len = u64::from_le_bytes(r.array::<8>("body length")?);
+    if bytes.len() > MAX_ARTIFACT_BYTES {
+        return Err(ArtifactError::TooLarge {
+            len: bytes.len() as u64,
+            limit: MAX_ARTIFACT_BYTES as u64,
+        });
+    }
+    let body = bytes.get(HEADER_LEN..).unwrap_or_default();
+    let actual = body.len() as u64;
+    if actual < body_len {
+        return Err(ArtifactError::Truncated {
+            what: "artifact body",
+            expected: body_len,
+            offset: HEADER_LEN as u64,
+            available: actual,
+        });
+    }
+    if actual > body_len {
+        return Err(ArtifactError::TrailingBytes {
+            what: "the artifact body",
+            count: actual - body_len,
+            offset: (HEADER_LEN as u64).saturating_add(body_len),
+        });
+    }
+    let computed = crc32(body);
+    if computed != stored {
+        return Err(ArtifactError::ChecksumMismatch { stored, computed });
+    }
+    Ok(body)
+}
+
+/// Reads `section` with `read`, which must consume its payload.
+fn read_section<'a, T>(
+    r: &mut Reader<'a>,
+    section: Section,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T, ArtifactError>,
+) -> Result<T, ArtifactError> {
+    let mut payload = r.section(section)?;
+    let value = read(&mut payload)?;
+    payload.finish(section.entries)?;
+    Ok(value)
+}
+
+fn read_strings(r: &mut Reader<'_>) -> Result<Vec<String>, ArtifactError> {
+    let n = r.count("string count", 1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(r.str("string")?.to_owned());
+    }
+    Ok(out)
+}
+
+fn read_paths(r: &mut Reader<'_>) -> Result<Vec<Path>, ArtifactError> {
+    let n = r.count("path count", 2)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut path = Path::root(r.str("path root")?);
+        let offset = r.offset();
+        let segments = r.count("path segment count", 2)?;
+        if segments > MAX_PATH_SEGMENTS {
+            return Err(ArtifactError::TooMany {
+                what: "path segment count",
+                count: segments as u64,
+                max: MAX_PATH_SEGMENTS as u64,
+                offset,
+            });
+        }
+        // Each `child` copies the path: quadratic in the segments, which
+        // are bounded just above.
+        for _ in 0..segments {
+            let offset = r.offset();
+            let segment = match r.u8("path segment tag")? {
+                1 => Segment::Field(r.str("path field")?.to_owned()),
+                2 => Segment::Index(r.sleb("path index")?),
+                tag => {
+                    return Err(ArtifactError::BadTag {
+                        what: "path segment",
+                        tag,
+                        offset,
+                    })
+                }
+            };
+            path = path.child(segment);
+        }
+        out.push(path);
+    }
+    Ok(out)
+}
+
+fn read_consts(r: &mut Reader<'_>) -> Result<Vec<Value>, ArtifactError> {
+    let n = r.count("constant count", 1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(read_value(r, 1)?);
+    }
+    Ok(out)
+}
+
+/// One constant at nesting `depth` (1 = top level); the depth is checked
+/// before anything else, so recursion stops at [`MAX_VALUE_DEPTH`].
+fn read_value(r: &mut Reader<'_>, depth: usize) -> Result<Value, ArtifactError> {
+    let offset = r.offset();
+    if depth > MAX_VALUE_DEPTH {
+        return Err(ArtifactError::TooDeep {
+            what: "constant",
+            limit: MAX_VALUE_DEPTH,
+            offset,
+        });
+    }
+    Ok(match r.u8("constant tag")? {
+        1 => Value::Null,
+        2 => Value::Bool(false),
+        3 => Value::Bool(true),
+        4 => Value::from(r.sleb("integer constant")?),
+        5 => {
+            let u = r.uleb("unsigned integer constant")?;
+            if i64::try_from(u).is_ok() {
+                return Err(ArtifactError::Invalid {
+                    what: "unsigned integer constant",
+                    reason: "fits i64, so it must be written as an int (tag 4)",
+                    offset,
+                });
+            }
+            Value::from(u)
+        }
+        6 => {
+            let bits = u64::from_le_bytes(r.array::<8>("double constant")?);
+            let number = Number::from_f64(f64::from_bits(bits)).ok_or(ArtifactError::Invalid {
+                what: "double constant",
+                reason: "not a finite number",
+                offset,
+            })?;
+            Value::Number(number)
+        }
+        7 => Value::String(r.str("string constant")?.to_owned()),
+        8 => {
+            let n = r.count("list constant length", 1)?;
+            // No capacity from the count: nested lists each claiming all the
+            // bytes left would reserve that much once per level. Growing
+            // keeps memory proportional to the items actually read.
+            let mut items = Vec::new();
+            for _ in 0..n {
+                items.push(read_value(r, depth + 1)?);
+            }
+            Value::Array(items)
+        }
+        9 => {
+            let n = r.count("object constant size", 2)?;
+            let mut map = Map::new(); // as for lists
+            for _ in 0..n {
+                let key_offset = r.offset();
+                let key = r.str("object constant key")?;
+                if map.contains_key(key) {
+                    return Err(ArtifactError::Invalid {
+                        what: "object constant key",
+                        reason: "duplicate key",
+                        offset: key_offset,
+                    });
+                }
+                let key = key.to_owned();
+                map.insert(key, read_value(r, depth + 1)?);
+            }
+            Value::Object(map)
+        }
+        tag => {
+            return Err(ArtifactError::BadTag {
+                what: "constant",
+                tag,
+                offset,
+            })
+        }
+    })
+}
+
+fn read_regexes(r: &mut Reader<'_>) -> Result<Vec<String>, ArtifactError> {
+    let n = r.count("regex count", 1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(r.str("regex pattern")?.to_owned());
+    }
+    Ok(out)
+}
+
+fn read_u32s(
+    r: &mut Reader<'_>,
+    count: &'static str,
+    item: &'static str,
+) -> Result<Vec<u32>, ArtifactError> {
+    let n = r.count(count, 1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(r.u32(item)?);
+    }
+    Ok(out)
+}
+
+fn read_code(r: &mut Reader<'_>) -> Result<Vec<crate::bytecode::Op>, ArtifactError> {
+    let n = r.count("instruction count", 1)?;
+    let mut out = Vec::with_capacity(n);
+    for index in 0..n {
+        let offset = r.offset();
+        let opcode = r.u8("opcode")?;
+        match get_op(opcode, r)? {
+            Some(op) => out.push(op),
+            None => {
+                return Err(ArtifactError::UnknownOpcode {
+                    opcode,
+                    index: index as u64,
+                    offset,
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn read_hooks(r: &mut Reader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
+    let n = r.count("hook count", 8)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let id = r.u32("hook id")?;
+        let priority = r.sleb("hook priority")?;
+        let layer = r.u32("hook layer")?;
+        let offset = r.offset();
+        let description = match r.u8("hook description flag")? {
+            0 => None,
+            1 => Some(r.u32("hook description")?),
+            tag => {
+                return Err(ArtifactError::BadTag {
+                    what: "hook description flag",
+                    tag,
+                    offset,
+                })
+            }
+        };
+        let start = r.u32("hook code start")?;
+        let end = r.u32("hook code end")?;
+        out.push(HookEntry {
+            id,
+            priority,
+            layer,
+            description,
+            code: (start, end),
+            max_stack: r.u32("hook max stack")?,
+            action: r.u32("hook action")?,
+        });
+    }
+    Ok(out)
+}
+
+fn read_actions(r: &mut Reader<'_>) -> Result<Vec<ActionEntry>, ArtifactError> {
+    let n = r.count("action count", 2)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let kind = r.u32("action type")?;
+        let count = r.count("action parameter count", 2)?;
+        let mut params = Vec::with_capacity(count);
+        for _ in 0..count {
+            let name = r.u32("action parameter name")?;
+            params.push((name, read_param(r, 1)?));
+        }
+        out.push(ActionEntry { kind, params });
+    }
+    Ok(out)
+}
+
+/// One parameter value at nesting `depth` (1 = a parameter itself).
+fn read_param(r: &mut Reader<'_>, depth: usize) -> Result<ParamValue, ArtifactError> {
+    let offset = r.offset();
+    if depth > MAX_VALUE_DEPTH {
+        return Err(ArtifactError::TooDeep {
+            what: "parameter value",
+            limit: MAX_VALUE_DEPTH,
+            offset,
+        });
+    }
+    Ok(match r.u8("parameter value tag")? {
+        1 => ParamValue::Const(r.u32("parameter constant")?),
+        2 => {
+            let n = r.count("template part count", 2)?;
+            let mut parts = Vec::with_capacity(n);
+            for _ in 0..n {
+                let offset = r.offset();
+                parts.push(match r.u8("template part tag")? {
+                    1 => TemplatePart::Lit(r.u32("template text")?),
+                    2 => TemplatePart::Path(r.u32("template path")?),
+                    tag => {
+                        return Err(ArtifactError::BadTag {
+                            what: "template part",
+                            tag,
+                            offset,
+                        })
+                    }
+                });
+            }
+            ParamValue::Template(parts)
+        }
+        3 => {
+            let n = r.count("parameter list length", 1)?;
+            let mut items = Vec::new(); // as for constant lists
+            for _ in 0..n {
+                items.push(read_param(r, depth + 1)?);
+            }
+            ParamValue::List(items)
+        }
+        4 => {
+            let n = r.count("parameter object size", 2)?;
+            let mut entries = Vec::new(); // as for constant lists
+            for _ in 0..n {
+                let key = r.u32("parameter object key")?;
+                entries.push((key, read_param(r, depth + 1)?));
+            }
+            ParamValue::Object(entries)
+        }
+        tag => {
+            return Err(ArtifactError::BadTag {
+                what: "parameter value",
+                tag,
+                offset,
+            })
+        }
+    })
+}
+
+fn read_events(r: &mut Reader<'_>) -> Result<EventIndex, ArtifactError> {
+    let n = r.count("event count", 2)?;
+    let mut named = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = r.u32("event name")?;
+        named.push((name, read_u32s(r, "event hook count", "event hook")?));
+    }
+    let wildcard = read_u32s(r, "wildcard hook count", "wildcard hook")?;
+    Ok(EventIndex { named, wildcard })
+}
+
+fn read_debug(r: &mut Reader<'_>) -> Result<DebugInfo, ArtifactError> {
+    let n = r.count("debug hook count", 2)?;
+    let mut hooks = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.u32("hook location")?;
+        let m = r.count("sub-condition count", 3)?;
+        let mut marks = Vec::with_capacity(m);
+        for _ in 0..m {
+            marks.push(Mark {
+                op: r.u32("sub-condition instruction")?,
+                text: r.u32("sub-condition text")?,
+                at: r.u32("sub-condition location")?,
+            });
+        }
+        hooks.push(HookDebug { at, marks });
+    }
+    Ok(DebugInfo { hooks })
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+
+    fn uleb(bytes: &[u8]) -> Result<u64, ArtifactError> {
+        let mut r = Reader::new(bytes, 0);
+        let v = r.uleb("test")?;
+        r.finish("test")?;
+        Ok(v)
+    }
+
+    #[test]
+    fn leb128_rejects_non_canonical_and_overflow() {
+        assert_eq!(uleb(&[0]).unwrap(), 0);
+        assert_eq!(uleb(&[0xe5, 0x8e, 0x26]).unwrap(), 624_485);
+        let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+        assert_eq!(uleb(&max).unwrap(), u64::MAX);
+        let e = |b: &[u8]| uleb(b).unwrap_err().to_string();
+        assert!(
+            e(&[0x80, 0x00]).contains("not minimally encoded"),
+            "{}",
+            e(&[0x80, 0x00])
+        );
+        let mut over = max;
+        over[9] = 0x02;
+        assert!(e(&over).contains("overflows 64 bits"));
+        let mut long = max;
+        long[9] = 0x81;
+        assert!(e(&[long.as_slice(), &[0x00]].concat()).contains("longer than 10 bytes"));
+        assert!(e(&[0x80]).contains("truncated"));
+        let mut r = Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10], 0);
+        assert!(r
+            .u32("x")
+            .unwrap_err()
+            .to_string()
+            .contains("does not fit 32 bits"));
+    }
+
+    #[test]
+    fn sleb_round_trips() {
+        for v in [0i64, 1, -1, 63, -64, 64, i64::MAX, i64::MIN] {
+            let z = ((v << 1) ^ (v >> 63)) as u64;
+            let mut bytes = Vec::new();
+            let mut x = z;
+            loop {
+                let low = (x & 0x7f) as u8;
+                x >>= 7;
+                if x == 0 {
+                    bytes.push(low);
+                    break;
+                }
+                bytes.push(low | 0x80);
+            }
+            assert_eq!(Reader::new(&bytes, 0).sleb("x").unwrap(), v);
+        }
+    }
+
+    #[test]
+    fn counts_are_checked_against_bytes_left() {
+        // 2^32 entries claimed with 3 bytes left.
+        let mut r = Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10, 1, 2, 3], 0x40);
+        let err = r.count("string count", 1).unwrap_err();
+        assert_eq!(
+            err,
+            ArtifactError::TooMany {
+                what: "string count",
+                count: 1 << 32,
+                max: 3,
+                offset: 0x40
+            }
+        );
+        assert!(err.to_string().contains("(at offset 0x40)"), "{err}");
+    }
+
+    #[test]
+    fn strings_name_their_field_on_truncation_and_bad_utf8() {
+        let mut r = Reader::new(&[5, b'a', b'b'], 0x10);
+        assert_eq!(
+            r.str("path root").unwrap_err().to_string(),
+            "artifact is truncated: expected 5 bytes of path root at offset 0x11, found 2; \
+             rebuild it with `hookc compile`"
+        );
+        let mut r = Reader::new(&[3, b'a', 0xff, b'b'], 0);
+        assert_eq!(
+            r.str("string").unwrap_err(),
+            ArtifactError::InvalidUtf8 {
+                what: "string",
+                offset: 2
+            }
+        );
+    }
+
+    #[test]
+    fn cmp_codes_decode_back() {
+        for op in super::super::CMP_OPS {
+            let mut r = Reader::new(&[0], 0);
+            let code = [super::super::cmp_code(op)];
+            r.bytes = &code;
+            assert_eq!(
+                <crate::bytecode::CmpOp as super::super::Operand>::get(&mut r, "x").unwrap(),
+                op
+            );
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! Program → artifact bytes. Deterministic: the bytes depend only on the
+//! program (tables in order, object keys in their stored order, minimal
+//! LEB128), never on addresses, hashing or time.
+
+use super::{crc32, put_op, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use crate::bytecode::path::Segment;
+use crate::bytecode::{ParamValue, Program, TemplatePart};
+use serde_json::Value;
+
+/// A growing byte buffer with the artifact's integer encodings.
+pub(super) struct Writer {
+    buf: Vec<u8>,
+}
+
+impl Writer {
+    pub(super) fn new() -> Writer {
+        Writer { buf: Vec::new() }
+    }
+
+    /// The bytes written so far.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// One byte.
+    pub(super) fn u8(&mut self, b: u8) {
+        self.buf.push(b);
+    }
+
+    /// Unsigned LEB128, minimal.
+    pub(super) fn uleb(&mut self, mut v: u64) {
+        loop {
+            let low = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                self.buf.push(low);
+                return;
+            }
+            self.buf.push(low | 0x80);
+        }
+    }
+
+    /// A `u32` field (an index, a position, a count).
+    fn u32(&mut self, v: u32) {
+        self.uleb(u64::from(v));
+    }
+
+    /// A length or count.
+    fn len(&mut self, n: usize) {
+        self.uleb(n as u64);
+    }
+
+    /// A signed integer: zigzag, then LEB128.
+    fn sleb(&mut self, v: i64) {
+        self.uleb(((v << 1) ^ (v >> 63)) as u64);
+    }
+
+    /// A length-prefixed UTF-8 string.
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+
+    /// A section: id, a `u32` length patched after the payload, the payload.
+    fn section(&mut self, id: u8, payload: impl FnOnce(&mut Writer)) {
+        self.u8(id);
+        let at = self.buf.len();
+        self.buf.extend_from_slice(&[0; 4]);
+        payload(self);
+        let len = self.buf.len().saturating_sub(at + 4);
+        // A payload over 4 GiB (far past MAX_ARTIFACT_BYTES) gets a length
+        // the decoder rejects; encoding itself cannot fail.
+        let len = u32::try_from(len).unwrap_or(u32::MAX).to_le_bytes();
+        if let Some(slot) = self.buf.get_mut(at..at + 4) {
+            slot.copy_from_slice(&len);
+        }
+    }
+}
+
+/// The artifact bytes of a program (layout in the [module docs](super)).
+///
+/// The same program always gives the same bytes. Encoding does not verify:
+/// [`super::load`] does, on the way back.
+pub fn encode(prog: &Program) -> Vec<u8> {
+    let mut body = Writer::new();
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
+        SECTIONS;
+    body.section(strings.id, |w| {
+        w.len(prog.strings.len());
+        for s in &prog.strings {
+            w.str(s);
+        }
+    });
+    body.section(paths.id, |w| {
+        w.len(prog.paths.len());
+        for path in &prog.paths {
+            w.str(path.root_name());
+            w.len(path.segments().len());
+            for seg in path.segments() {
+                match seg {
+                    Segment::Field(name) => {
+                        w.u8(1);
+                        w.str(name);
+                    }
+                    Segment::Index(i) => {
+                        w.u8(2);
+                        w.sleb(*i);
+                    }
+                }
+            }
+        }
+    });
+    body.section(consts.id, |w| {
+        w.len(prog.consts.len());
+        for value in &prog.consts {
+            put_value(w, value);
+        }
+    });
+    body.section(regexes.id, |w| {
+        w.len(prog.regexes.len());
+        for re in &prog.regexes {
+            w.str(re);
+        }
+    });
+    body.section(sets.id, |w| {
+        w.len(prog.sets.len());
+        for &k in &prog.sets {
+            w.u32(k);
+        }
+    });
+    body.section(code.id, |w| {
+        w.len(prog.code.len());
+        for op in &prog.code {
+            put_op(op, w);
+        }
+    });
+    body.section(hooks.id, |w| {
+        w.len(prog.hooks.len());
+        for h in &prog.hooks {
+            w.u32(h.id);
+            w.sleb(h.priority);
+            w.u32(h.layer);
+            match h.description {
+                None => w.u8(0),
+                Some(d) => {
+                    w.u8(1);
+                    w.u32(d);
+                }
+            }
+            w.u32(h.code.0);
+            w.u32(h.code.1);
+            w.u32(h.max_stack);
+            w.u32(h.action);
+        }
+    });
+    body.section(actions.id, |w| {
+        w.len(prog.actions.len());
+        for a in &prog.actions {
+            w.u32(a.kind);
+            w.len(a.params.len());
+            for (name, value) in &a.params {
+                w.u32(*name);
+                put_param(w, value);
+            }
+        }
+    });
+    body.section(events.id, |w| {
+        w.len(prog.events.named.len());
+        for (name, hooks) in &prog.events.named {
+            w.u32(*name);
+            put_u32s(w, hooks);
+        }
+        put_u32s(w, &prog.events.wildcard);
+    });
+    body.section(debug.id, |w| {
+        w.len(prog.debug.hooks.len());
+        for h in &prog.debug.hooks {
+            w.u32(h.at);
+            w.len(h.marks.len());
+            for m in &h.marks {
+                w.u32(m.op);
+                w.u32(m.text);
+                w.u32(m.at);
+            }
+        }
+    });
+    body.section(layers.id, |w| put_u32s(w, &prog.layers));
+
+    let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&crc32(&body.buf).to_le_bytes());
+    out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body.buf);
+    out
+}
+
+fn put_u32s(w: &mut Writer, items: &[u32]) {
+    w.len(items.len());
+    for &i in items {
+        w.u32(i);
+    }
+}
+
+/// A constant. Recursion depth is the value's nesting, which the compiler
+/// bounds ([`crate::limits::MAX_VALUE_DEPTH`]).
+fn put_value(w: &mut Writer, value: &Value) {
+    match value {
+        Value::Null => w.u8(1),
+        Value::Bool(false) => w.u8(2),
+        Value::Bool(true) => w.u8(3),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                w.u8(4);
+                w.sleb(i);
+            } else if let Some(u) = n.as_u64() {
+                w.u8(5);
+                w.uleb(u);
+            } else {
+                // serde_json numbers are finite: NaN and infinities have no Number.
+                w.u8(6);
+                w.buf
+                    .extend_from_slice(&n.as_f64().unwrap_or(0.0).to_bits().to_le_bytes());
+            }
+        }
+        Value::String(s) => {
+            w.u8(7);
+            w.str(s);
+        }
+        Value::Array(items) => {
+            w.u8(8);
+            w.len(items.len());
+            for item in items {
+                put_value(w, item);
+            }
+        }
+        Value::Object(map) => {
+            w.u8(9);
+            w.len(map.len());
+            for (k, v) in map {
+                w.str(k);
+                put_value(w, v);
+            }
+        }
+    }
+}
+
+/// An action parameter value.
+fn put_param(w: &mut Writer, value: &ParamValue) {
+    match value {
+        ParamValue::Const(k) => {
+            w.u8(1);
+            w.u32(*k);
+        }
+        ParamValue::Template(parts) => {
+            w.u8(2);
+            w.len(parts.len());
+            for part in parts {
+                match part {
+                    TemplatePart::Lit(s) => {
+                        w.u8(1);
+                        w.u32(*s);
+                    }
+                    TemplatePart::Path(p) => {
+                        w.u8(2);
+                        w.u32(*p);
+                    }
+                }
+            }
+        }
+        ParamValue::List(items) => {
+            w.u8(3);
+            w.len(items.len());
+            for item in items {
+                put_param(w, item);
+            }
+        }
+        ParamValue::Object(entries) => {
+            w.u8(4);
+            w.len(entries.len());
+            for (k, v) in entries {
+                w.u32(*k);
+                put_param(w, v);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+
+    fn uleb(v: u64) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.uleb(v);
+        w.buf
+    }
+
+    #[test]
+    fn leb128_is_minimal() {
+        assert_eq!(uleb(0), [0]);
+        assert_eq!(uleb(127), [0x7f]);
+        assert_eq!(uleb(128), [0x80, 0x01]);
+        assert_eq!(uleb(624_485), [0xe5, 0x8e, 0x26]);
+        assert_eq!(uleb(u64::MAX).len(), 10);
+        let mut w = Writer::new();
+        for v in [0, -1, 1, -2, i64::MAX, i64::MIN] {
+            w.sleb(v);
+        }
+        assert_eq!(&w.buf[..4], [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn header_layout() {
+        let bytes = encode(&Program::default());
+        assert_eq!(&bytes[..8], b"HOOKCBC\0");
+        assert_eq!(&bytes[8..10], [2, 0]);
+        assert_eq!(&bytes[10..12], [0, 0]);
+        let body = &bytes[HEADER_LEN..];
+        assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());
+        assert_eq!(&bytes[16..24], (body.len() as u64).to_le_bytes());
+        // Eleven empty sections: id, length 1, count 0 (events: two counts).
+        let mut expected = Vec::new();
+        for id in 1..=8u8 {
+            expected.extend_from_slice(&[id, 1, 0, 0, 0, 0]);
+        }
+        expected.extend_from_slice(&[9, 2, 0, 0, 0, 0, 0]);
+        expected.extend_from_slice(&[10, 1, 0, 0, 0, 0]);
+        expected.extend_from_slice(&[11, 1, 0, 0, 0, 0]);
+        assert_eq!(body, expected);
+    }
+
+    #[test]
+    fn cmp_codes_are_distinct_and_nonzero() {
+        let mut seen = std::collections::HashSet::new();
+        for op in super::super::CMP_OPS {
+            let code = super::super::cmp_code(op);
+            assert!(code != 0 && seen.insert(code));
+        }
+    }
+}

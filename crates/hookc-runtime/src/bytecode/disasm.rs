@@ -1,0 +1,388 @@
+//! The disassembler: a readable, deterministic listing of a [`Program`]
+//! (`hookc disasm`).
+//!
+//! Layout: a header with the table sizes; then each hook (id, priority,
+//! layer, events, description), its code as `ip  Op  operands  ; resolved`
+//! with absolute instruction positions, and its action; then every table and
+//! the event index. Operands that index a table are shown with what they
+//! resolve to (the path text, the constant as JSON, the regex pattern, the
+//! jump target).
+//!
+//! The listing works on any `Program`, verified or not: a bad index prints
+//! as `<bad index N>` and a bad code range as `<bad code range A..B>`; it
+//! never panics.
+
+use crate::bytecode::Kinds;
+use crate::bytecode::{CmpOp, HookEntry, MacroOp, Op, ParamValue, Program, TemplatePart};
+use std::fmt::{self, Write};
+
+/// Longest constant shown inline in a code listing (the tables show it all).
+const MAX_INLINE: usize = 60;
+
+/// The listing of a program.
+pub fn disassemble(prog: &Program) -> String {
+    let mut out = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = write_program(&mut out, prog);
+    out
+}
+
+fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    writeln!(
+        out,
+        "program: {}, {}, {}, {}, {}, {}, {}, {}",
+        plural(prog.hooks.len(), "hook", "hooks"),
+        plural(prog.code.len(), "instruction", "instructions"),
+        plural(prog.strings.len(), "string", "strings"),
+        plural(prog.paths.len(), "path", "paths"),
+        plural(prog.consts.len(), "constant", "constants"),
+        plural(prog.regexes.len(), "regex", "regexes"),
+        plural(prog.sets.len(), "set", "sets"),
+        plural(prog.actions.len(), "action", "actions"),
+    )?;
+    for (i, hook) in prog.hooks.iter().enumerate() {
+        out.push('\n');
+        write_hook(out, prog, i, hook)?;
+    }
+    write_tables(out, prog)
+}
+
+fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) -> fmt::Result {
+    let layer = prog
+        .layers
+        .get(hook.layer as usize)
+        .map_or("?", |&name| prog.string(name));
+    writeln!(
+        out,
+        "hook {index} {} (priority {}, layer {layer}, events {})",
+        string(prog, hook.id),
+        hook.priority,
+        hook_events(prog, index)
+    )?;
+    if let Some(d) = hook.description {
+        writeln!(out, "  description {}", string(prog, d))?;
+    }
+    let (start, end) = hook.code;
+    match prog.code.get(start as usize..end as usize) {
+        Some([]) => writeln!(out, "  code: none (always matches)")?,
+        Some(code) => {
+            writeln!(out, "  code {start}..{end}, max stack {}", hook.max_stack)?;
+            for (k, op) in code.iter().enumerate() {
+                write_op(out, prog, start as usize + k, op)?;
+            }
+        }
+        None => writeln!(out, "  code <bad code range {start}..{end}>")?,
+    }
+    match prog.actions.get(hook.action as usize) {
+        Some(action) => {
+            writeln!(
+                out,
+                "  action {} {}",
+                hook.action,
+                raw_string(prog, action.kind)
+            )?;
+            for (name, value) in &action.params {
+                write!(out, "    {} = ", raw_string(prog, *name))?;
+                write_param(out, prog, value)?;
+                out.push('\n');
+            }
+        }
+        None => writeln!(out, "  action <bad index {}>", hook.action)?,
+    }
+    Ok(())
+}
+
+/// The events a hook is listed under: `*`, or the event names.
+fn hook_events(prog: &Program, hook: usize) -> String {
+    let Ok(h) = u32::try_from(hook) else {
+        return "none".to_owned();
+    };
+    if prog.events.wildcard.contains(&h) {
+        return "*".to_owned();
+    }
+    let names: Vec<String> = prog
+        .events
+        .named
+        .iter()
+        .filter(|(_, hooks)| hooks.contains(&h))
+        .map(|(name, _)| raw_string(prog, *name))
+        .collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// One instruction line: `  ip  Name  operands  ; resolved`.
+fn write_op(out: &mut String, prog: &Program, ip: usize, op: &Op) -> fmt::Result {
+    let (name, operands, note) = describe(prog, op);
+    let line = if note.is_empty() {
+        format!("{ip:>6}  {name:<14}{operands}")
+    } else {
+        format!("{ip:>6}  {name:<14}{operands:<22}; {note}")
+    };
+    writeln!(out, "{}", line.trim_end())
+}
+
+/// An instruction's name, its operands, and what they resolve to.
+fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
+    let none = || (String::new(), String::new());
+    let (name, (operands, note)) = match op {
+        Op::Const(i) => ("Const", (i.to_string(), konst(prog, *i, true))),
+        Op::True => ("True", none()),
+        Op::False => ("False", none()),
+        Op::Null => ("Null", none()),
+        Op::Path(i) => ("Path", (i.to_string(), path(prog, *i))),
+        Op::Var(d) => ("Var", (d.to_string(), String::new())),
+        Op::Field(i) => ("Field", (i.to_string(), string(prog, *i))),
+        Op::Index => ("Index", none()),
+        Op::HasPath(i) => ("HasPath", (i.to_string(), path(prog, *i))),
+        Op::HasField(i) => ("HasField", (i.to_string(), string(prog, *i))),
+        Op::Not => ("Not", none()),
+        Op::Neg => ("Neg", none()),
+        Op::Add => ("Add", none()),
+        Op::Sub => ("Sub", none()),
+        Op::Mul => ("Mul", none()),
+        Op::Div => ("Div", none()),
+        Op::Rem => ("Rem", none()),
+        Op::Cmp(c) => ("Cmp", (cmp_symbol(*c).to_owned(), String::new())),
+        Op::In => ("In", none()),
+        Op::InSet(i) => ("InSet", (i.to_string(), set(prog, *i))),
+        Op::Size => ("Size", none()),
+        Op::Contains => ("Contains", none()),
+        Op::StartsWith => ("StartsWith", none()),
+        Op::EndsWith => ("EndsWith", none()),
+        Op::Matches(i) => ("Matches", (i.to_string(), regex(prog, *i))),
+        Op::TypeIs(bits) => (
+            "TypeIs",
+            (bits.to_string(), Kinds::from_bits(*bits).to_string()),
+        ),
+        Op::MakeList(n) => ("MakeList", (n.to_string(), String::new())),
+        Op::PathCmpConst {
+            path: p,
+            konst: k,
+            op: c,
+        } => (
+            "PathCmpConst",
+            (
+                format!("path {p} {} const {k}", cmp_symbol(*c)),
+                format!(
+                    "{} {} {}",
+                    path(prog, *p),
+                    cmp_symbol(*c),
+                    konst(prog, *k, true)
+                ),
+            ),
+        ),
+        Op::PathInSet { path: p, set: s } => (
+            "PathInSet",
+            (
+                format!("path {p} in set {s}"),
+                format!("{} in {}", path(prog, *p), set(prog, *s)),
+            ),
+        ),
+        Op::PathMatches { path: p, regex: r } => (
+            "PathMatches",
+            (
+                format!("path {p}, regex {r}"),
+                format!("{}.matches({})", path(prog, *p), regex(prog, *r)),
+            ),
+        ),
+        Op::AndShort(t) => ("AndShort", (format!("-> {t}"), String::new())),
+        Op::AndJoin => ("AndJoin", none()),
+        Op::OrShort(t) => ("OrShort", (format!("-> {t}"), String::new())),
+        Op::OrJoin => ("OrJoin", none()),
+        Op::Branch { otherwise, end } => (
+            "Branch",
+            (format!("else -> {otherwise}, end -> {end}"), String::new()),
+        ),
+        Op::Jump(t) => ("Jump", (format!("-> {t}"), String::new())),
+        Op::MacroStart { kind, end } => (
+            "MacroStart",
+            (
+                format!("{}, end -> {end}", macro_name(*kind)),
+                String::new(),
+            ),
+        ),
+        Op::MacroNext => ("MacroNext", none()),
+        Op::Return => ("Return", none()),
+    };
+    (name, operands, note)
+}
+
+fn cmp_symbol(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+    }
+}
+
+fn macro_name(kind: MacroOp) -> &'static str {
+    match kind {
+        MacroOp::Exists => "exists",
+        MacroOp::All => "all",
+        MacroOp::ExistsOne => "exists_one",
+    }
+}
+
+fn bad(i: u32) -> String {
+    format!("<bad index {i}>")
+}
+
+/// A string of the table, quoted as JSON (so control characters show).
+fn string(prog: &Program, i: u32) -> String {
+    prog.strings.get(i as usize).map_or_else(
+        || bad(i),
+        |s| json_text(&serde_json::Value::String(s.clone())),
+    )
+}
+
+/// A string of the table as it is (names, kinds, event names).
+fn raw_string(prog: &Program, i: u32) -> String {
+    prog.strings
+        .get(i as usize)
+        .map_or_else(|| bad(i), Clone::clone)
+}
+
+fn path(prog: &Program, i: u32) -> String {
+    prog.paths
+        .get(i as usize)
+        .map_or_else(|| bad(i), ToString::to_string)
+}
+
+fn regex(prog: &Program, i: u32) -> String {
+    prog.regexes.get(i as usize).map_or_else(
+        || bad(i),
+        |r| json_text(&serde_json::Value::String(r.clone())),
+    )
+}
+
+/// Constant `i` as compact JSON, cut short for inline use.
+fn konst(prog: &Program, i: u32, inline: bool) -> String {
+    let Some(v) = prog.consts.get(i as usize) else {
+        return bad(i);
+    };
+    let text = json_text(v);
+    if inline && text.chars().count() > MAX_INLINE {
+        let cut: String = text.chars().take(MAX_INLINE - 1).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
+
+/// Set `i`: its constant and item count.
+fn set(prog: &Program, i: u32) -> String {
+    let Some(&k) = prog.sets.get(i as usize) else {
+        return bad(i);
+    };
+    match prog.consts.get(k as usize) {
+        Some(serde_json::Value::Array(items)) => {
+            let n = items.len();
+            format!(
+                "set {i} (const {k}, {n} item{})",
+                if n == 1 { "" } else { "s" }
+            )
+        }
+        Some(_) => format!("set {i} (const {k}, not a list)"),
+        None => format!("set {i} (const {})", bad(k)),
+    }
+}
+
+fn json_text(v: &serde_json::Value) -> String {
+    // Serializing a `Value` cannot fail (its keys are strings).
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// An action parameter: constants as JSON, templates in backticks with
+/// references as `${path}` (a literal `${` written `$${`, as in the source).
+fn write_param(out: &mut String, prog: &Program, value: &ParamValue) -> fmt::Result {
+    match value {
+        ParamValue::Const(i) => out.push_str(&konst(prog, *i, false)),
+        ParamValue::Template(parts) => {
+            out.push('`');
+            for part in parts {
+                match part {
+                    TemplatePart::Lit(s) => match prog.strings.get(*s as usize) {
+                        Some(text) => out.push_str(&crate::bytecode::escape_template_literal(text)),
+                        None => out.push_str(&bad(*s)),
+                    },
+                    TemplatePart::Path(p) => write!(out, "${{{}}}", path(prog, *p))?,
+                }
+            }
+            out.push('`');
+        }
+        ParamValue::List(items) => {
+            out.push('[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                write_param(out, prog, item)?;
+            }
+            out.push(']');
+        }
+        ParamValue::Object(entries) => {
+            out.push('{');
+            for (k, (name, item)) in entries.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                write!(out, "{}: ", string(prog, *name))?;
+                write_param(out, prog, item)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
+    fn section<T>(
+        out: &mut String,
+        title: &str,
+        items: &[T],
+        show: impl Fn(&T) -> String,
+    ) -> fmt::Result {
+        writeln!(out, "\n{title} ({})", items.len())?;
+        for (i, item) in items.iter().enumerate() {
+            writeln!(out, "{i:>6}  {}", show(item))?;
+        }
+        Ok(())
+    }
+    section(out, "strings", &prog.strings, |s| {
+        json_text(&serde_json::Value::String(s.clone()))
+    })?;
+    section(out, "paths", &prog.paths, ToString::to_string)?;
+    section(out, "constants", &prog.consts, json_text)?;
+    section(out, "regexes", &prog.regexes, |r| {
+        json_text(&serde_json::Value::String(r.clone()))
+    })?;
+    let sets: Vec<u32> = (0..prog.sets.len())
+        .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+        .collect();
+    section(out, "sets", &sets, |&i| set(prog, i))?;
+    writeln!(out, "\nevents")?;
+    let list = |hooks: &[u32]| {
+        if hooks.is_empty() {
+            "(none)".to_owned()
+        } else {
+            hooks
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    for (name, hooks) in &prog.events.named {
+        writeln!(out, "  {} -> {}", raw_string(prog, *name), list(hooks))?;
+    }
+    writeln!(out, "  * -> {}", list(&prog.events.wildcard))
+}

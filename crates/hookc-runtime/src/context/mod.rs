@@ -1,0 +1,401 @@
+//! Reading the event context: interned paths resolved at most once per
+//! evaluation and shared by every hook of the event.
+//!
+//! A [`PathCache`] answers "the value at path `i`" for the VM and remembers
+//! the answer for the rest of the evaluation. Its source is either a
+//! `serde_json::Value` the caller built, or the values that
+//! [`crate::context::json_text`] extracted from JSON text in one pass (only the paths
+//! the program reads; everything else is skipped without building values).
+//!
+//! With a [`PathPlan`] (built once per program), resolution also shares
+//! prefixes: `error.code` and `error.message` look `error` up once, in a slot
+//! of its own, and walk one step each from there.
+
+use crate::bytecode::path::{Path, Step};
+use serde_json::Value;
+
+pub mod json_text;
+
+/// How many path slots live on the stack before the cache spills to the
+/// heap: policies reading more distinct paths (and shared prefixes) than this
+/// allocate two buffers (slots and their looked-up bits) per evaluation.
+/// (The inline array is cleared on every evaluation, so it is kept small:
+/// 8 bytes a slot, 512 bytes in all.)
+pub const INLINE_PATHS: usize = 64;
+
+/// Where path values come from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// A whole context document.
+    Document(&'a Value),
+    /// One pre-resolved value per program path (`None`: did not resolve).
+    Extracted(&'a [Option<Value>]),
+}
+
+/// Path values of one evaluation: each slot's value once looked up
+/// (`None`: does not resolve), and which slots have been looked up.
+// PERF: the slots are a plain array field, not a `SmallVec` or an enum:
+// the array is set in place (one memset) and not copied on its way to the
+// caller, where a `SmallVec` cost two copies of its whole inline buffer per
+// evaluation and an enum one (callgrind).
+#[derive(Debug)]
+pub struct PathCache<'a> {
+    layout: Layout<'a>,
+    source: Source<'a>,
+    /// Slots `0..INLINE_PATHS`, when there are at most that many.
+    inline: [Option<&'a Value>; INLINE_PATHS],
+    /// Bit `i`: inline slot `i` has been looked up.
+    inline_known: u64,
+    /// Every slot when there are more (then `inline` is unused); empty, and
+    /// not allocated, otherwise.
+    heap: Vec<Option<&'a Value>>,
+    /// Bit `i % 64` of word `i / 64`: heap slot `i` has been looked up.
+    heap_known: Vec<u64>,
+}
+
+/// How a document is walked.
+#[derive(Debug, Clone, Copy)]
+enum Layout<'a> {
+    /// Every path from the document's root.
+    Flat(&'a [Path]),
+    /// Through shared prefixes.
+    Shared(&'a PathPlan),
+}
+
+impl<'a> PathCache<'a> {
+    /// A cache over a program's paths and a source; each path is walked from
+    /// the document's root.
+    pub fn new(paths: &'a [Path], source: Source<'a>) -> PathCache<'a> {
+        PathCache::with_layout(Layout::Flat(paths), paths.len(), source)
+    }
+
+    /// A cache that walks through the shared prefixes of `plan`.
+    #[inline(always)]
+    pub fn with_plan(plan: &'a PathPlan, source: Source<'a>) -> PathCache<'a> {
+        let slots = match source {
+            Source::Document(_) => plan.nodes.len(),
+            Source::Extracted(_) => plan.path_count,
+        };
+        PathCache::with_layout(Layout::Shared(plan), slots, source)
+    }
+
+    #[inline(always)]
+    fn with_layout(layout: Layout<'a>, slots: usize, source: Source<'a>) -> PathCache<'a> {
+        let spill = slots > INLINE_PATHS;
+        PathCache {
+            layout,
+            source,
+            inline: [None; INLINE_PATHS],
+            inline_known: 0,
+            heap: if spill { vec![None; slots] } else { Vec::new() },
+            heap_known: if spill {
+                vec![0; slots.div_ceil(64)]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The value at path `id`, or `None` if it does not resolve (or `id` is
+    /// not a path of the program).
+    pub fn get(&mut self, id: u32) -> Option<&'a Value> {
+        let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+        let spilled = !self.heap.is_empty();
+        let known = match spilled {
+            false if word == 0 => self.inline_known,
+            false => return None,
+            true => *self.heap_known.get(word)?,
+        };
+        if known & bit != 0 {
+            let slots: &[Option<&'a Value>] = if spilled { &self.heap } else { &self.inline };
+            return slots.get(id as usize).copied().flatten();
+        }
+        let v = match (self.source, self.layout) {
+            (Source::Extracted(values), _) => values.get(id as usize).and_then(Option::as_ref),
+            (Source::Document(doc), Layout::Flat(paths)) => {
+                paths.get(id as usize).and_then(|p| resolve(doc, p))
+            }
+            (Source::Document(doc), Layout::Shared(plan)) => {
+                let node = plan.nodes.get(id as usize)?;
+                // INVARIANT: a node's parent has a smaller depth, so this
+                // recursion is bounded by the path's length.
+                let base = match node.parent {
+                    Some(parent) => self.get(parent),
+                    None => Some(doc),
+                };
+                base.and_then(|b| walk(b, &node.steps))
+            }
+        };
+        let (slot, w) = if spilled {
+            (
+                self.heap.get_mut(id as usize),
+                self.heap_known.get_mut(word),
+            )
+        } else {
+            (
+                self.inline.get_mut(id as usize),
+                Some(&mut self.inline_known),
+            )
+        };
+        if let (Some(slot), Some(w)) = (slot, w) {
+            *slot = v;
+            *w |= bit;
+        }
+        v
+    }
+}
+
+/// One step of a path, owned.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum OwnedStep {
+    Field(String),
+    Index(i64),
+}
+
+/// The paths of a program arranged to share prefixes: node `i < n` is path
+/// `i`; the nodes after them are prefixes that two or more paths share. Each
+/// node is reached from its nearest kept ancestor (or the root) by a few
+/// steps.
+#[derive(Debug, Clone, Default)]
+pub struct PathPlan {
+    nodes: Vec<PlanNode>,
+    path_count: usize,
+}
+
+#[derive(Debug, Clone)]
+struct PlanNode {
+    parent: Option<u32>,
+    steps: Vec<OwnedStep>,
+}
+
+impl PathPlan {
+    /// The plan of a program's paths.
+    pub fn new(paths: &[Path]) -> PathPlan {
+        // A trie of every path's steps.
+        #[derive(Default)]
+        struct Trie {
+            children: Vec<(OwnedStep, usize)>,
+            end: Option<u32>,
+        }
+        let mut trie: Vec<Trie> = vec![Trie::default()];
+        let mut edges: crate::accel::fnv::FnvMap<(usize, OwnedStep), usize> =
+            crate::accel::fnv::FnvMap::default();
+        for (i, path) in paths.iter().enumerate() {
+            let mut at = 0usize;
+            for step in path.steps() {
+                let owned = match step {
+                    Step::Field(f) => OwnedStep::Field(f.to_owned()),
+                    Step::Index(i) => OwnedStep::Index(i),
+                };
+                // Edges by (node, step): a node may have very many children
+                // (100,000 hooks on distinct roots), so no linear search.
+                let key = (at, owned);
+                at = match edges.get(&key) {
+                    Some(&c) => c,
+                    None => {
+                        trie.push(Trie::default());
+                        let child = trie.len() - 1;
+                        if let Some(t) = trie.get_mut(key.0) {
+                            t.children.push((key.1.clone(), child));
+                        }
+                        edges.insert(key, child);
+                        child
+                    }
+                };
+            }
+            if let Some(t) = trie.get_mut(at) {
+                t.end = Some(u32::try_from(i).unwrap_or(u32::MAX));
+            }
+        }
+        // Keep path ends and branching prefixes; everything else is a step.
+        let mut nodes: Vec<Option<PlanNode>> = vec![None; paths.len()];
+        let mut extra: Vec<PlanNode> = Vec::new();
+        let mut stack: Vec<(usize, Option<u32>, Vec<OwnedStep>)> = Vec::new();
+        if let Some(root) = trie.first() {
+            for (step, child) in &root.children {
+                stack.push((*child, None, vec![step.clone()]));
+            }
+        }
+        while let Some((at, parent, steps)) = stack.pop() {
+            let Some(t) = trie.get(at) else { continue };
+            let kept = match t.end {
+                Some(id) => Some(id),
+                None if t.children.len() >= 2 => {
+                    let id = u32::try_from(paths.len() + extra.len()).unwrap_or(u32::MAX);
+                    extra.push(PlanNode {
+                        parent,
+                        steps: steps.clone(),
+                    });
+                    Some(id)
+                }
+                None => None,
+            };
+            let (next_parent, base) = match kept {
+                Some(id) => {
+                    if let Some(slot) = t.end.and_then(|e| nodes.get_mut(e as usize)) {
+                        *slot = Some(PlanNode {
+                            parent,
+                            steps: steps.clone(),
+                        });
+                    }
+                    (Some(id), Vec::new())
+                }
+                None => (parent, steps),
+            };
+            for (step, child) in &t.children {
+                let mut s = base.clone();
+                s.push(step.clone());
+                stack.push((*child, next_parent, s));
+            }
+        }
+        let mut all: Vec<PlanNode> = nodes
+            .into_iter()
+            .map(|n| {
+                n.unwrap_or(PlanNode {
+                    parent: None,
+                    steps: Vec::new(),
+                })
+            })
+            .collect();
+        all.extend(extra);
+        PathPlan {
+            nodes: all,
+            path_count: paths.len(),
+        }
+    }
+}
+
+fn walk<'a>(mut cur: &'a Value, steps: &[OwnedStep]) -> Option<&'a Value> {
+    for step in steps {
+        cur = match (step, cur) {
+            (OwnedStep::Field(name), Value::Object(map)) => crate::eval::value::lookup(map, name)?,
+            (OwnedStep::Index(i), Value::Array(items)) => items.get(usize::try_from(*i).ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Walks a path through a document: fields of objects, indexes of arrays.
+pub fn resolve<'a>(doc: &'a Value, path: &Path) -> Option<&'a Value> {
+    let mut cur = doc;
+    for step in path.steps() {
+        cur = match (step, cur) {
+            (Step::Field(name), Value::Object(map)) => crate::eval::value::lookup(map, name)?,
+            (Step::Index(i), Value::Array(items)) => items.get(usize::try_from(i).ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+    use crate::bytecode::path::Segment;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_fields_and_indexes_once() {
+        let doc = json!({"error": {"headers": {"retry-after": "30"}}, "items": [1, {"a": true}]});
+        let paths = vec![
+            Path::root("error")
+                .child(Segment::Field("headers".into()))
+                .child(Segment::Field("retry-after".into())),
+            Path::root("items")
+                .child(Segment::Index(1))
+                .child(Segment::Field("a".into())),
+            Path::root("items").child(Segment::Index(-1)),
+            Path::root("error").child(Segment::Field("code".into())),
+        ];
+        let mut cache = PathCache::new(&paths, Source::Document(&doc));
+        assert_eq!(cache.get(0), Some(&json!("30")));
+        assert_eq!(cache.get(1), Some(&json!(true)));
+        assert_eq!(cache.get(2), None);
+        assert_eq!(cache.get(3), None);
+        assert_eq!(cache.get(9), None);
+        // Second lookups come from the slots.
+        assert_eq!(cache.get(0), Some(&json!("30")));
+    }
+
+    #[test]
+    fn shared_prefixes_resolve_like_flat_paths() {
+        let f = |s: &str| Segment::Field(s.to_owned());
+        let paths = vec![
+            Path::root("error").child(f("code")),
+            Path::root("error")
+                .child(f("headers"))
+                .child(f("retry-after")),
+            Path::root("error").child(f("headers")).child(f("x")),
+            Path::root("error"),
+            Path::root("items").child(Segment::Index(1)).child(f("a")),
+            Path::root("items").child(Segment::Index(1)).child(f("b")),
+            Path::root("n"),
+            Path::root("n").child(f("deeper")),
+        ];
+        let plan = PathPlan::new(&paths);
+        // `error.headers` and `items[1]` are shared prefixes with slots of their own.
+        assert_eq!(plan.nodes.len(), paths.len() + 2);
+        let docs = [
+            json!({"error": {"code": 1, "headers": {"retry-after": "30", "x": null}}, "items": [0, {"a": 1, "b": 2}], "n": 3}),
+            json!({"error": "flat", "items": [], "n": {"deeper": true}}),
+            json!([1, 2]),
+        ];
+        for doc in &docs {
+            let mut flat = PathCache::new(&paths, Source::Document(doc));
+            let mut shared = PathCache::with_plan(&plan, Source::Document(doc));
+            // Ask in both orders so prefixes are sometimes already cached.
+            for id in (0..paths.len()).chain((0..paths.len()).rev()) {
+                let id = u32::try_from(id).unwrap();
+                assert_eq!(
+                    flat.get(id),
+                    shared.get(id),
+                    "{doc} path {}",
+                    paths[id as usize]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn extracted_values_are_used_as_given() {
+        let paths = vec![Path::root("a"), Path::root("b")];
+        let values = vec![Some(json!(1)), None];
+        let mut cache = PathCache::new(&paths, Source::Extracted(&values));
+        assert_eq!(cache.get(0), Some(&json!(1)));
+        assert_eq!(cache.get(1), None);
+    }
+
+    #[test]
+    fn more_paths_than_inline_slots_spill_and_still_resolve_once() {
+        // Around the boundary: all inline, exactly full, one over, many over.
+        for n in [3, INLINE_PATHS, INLINE_PATHS + 1, 3 * INLINE_PATHS + 5] {
+            let paths: Vec<Path> = (0..n)
+                .map(|i| Path::root("r").child(Segment::Field(format!("k{i}"))))
+                .collect();
+            let doc = json!({"r": (0..n).filter(|i| i % 3 != 0)
+                .map(|i| (format!("k{i}"), json!(i)))
+                .collect::<serde_json::Map<_, _>>()});
+            let plan = PathPlan::new(&paths);
+            for mut cache in [
+                PathCache::new(&paths, Source::Document(&doc)),
+                PathCache::with_plan(&plan, Source::Document(&doc)),
+            ] {
+                for round in 0..2 {
+                    for i in 0..n {
+                        let want = (i % 3 != 0).then(|| json!(i));
+                        let id = u32::try_from(i).unwrap();
+                        assert_eq!(cache.get(id), want.as_ref(), "n={n} i={i} round={round}");
+                    }
+                }
+                assert_eq!(cache.get(u32::try_from(n + 1000).unwrap()), None);
+            }
+        }
+    }
+}

@@ -1,0 +1,760 @@
+//! Runtime values and the operations of the `when` language on them (SPEC §2):
+//! the one definition of the semantics, shared by the VM and the reference
+//! evaluator.
+//!
+//! Values borrow from the context wherever they can: a path load yields the
+//! context's own `serde_json::Value`, viewed as a [`Val`] without copying.
+//! Errors are values ([`Val::Error`]) that propagate through operations,
+//! except where CEL absorbs them (`&&`, `||`, the macros, the untaken branch
+//! of `?:`); evaluation never panics.
+//!
+//! Numbers: ints and doubles are distinct kinds that compare and test equal
+//! across kinds (`1 == 1.0`); mixed ordering converts the int to double, as
+//! CEL does. Arithmetic follows CEL on ints (overflow, division and modulus
+//! by zero are errors) and IEEE on doubles, except that mixing an int and a
+//! double promotes to double instead of failing (SPEC §2). `%` on doubles is
+//! an error, as in CEL. A JSON number that does not fit `i64` is a double.
+
+use crate::bytecode::Kinds;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Why an evaluation produced an error value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EvalError {
+    /// A selected key is missing, or a path does not resolve.
+    NoSuchKey,
+    /// An operator applied to kinds it does not take.
+    NoSuchOverload,
+    /// Int division or modulus by zero.
+    DivisionByZero,
+    /// Int overflow.
+    Overflow,
+    /// A list index outside the list.
+    IndexOutOfRange,
+    /// A double list index that is not integral, or similar bad argument.
+    InvalidArgument,
+    /// A macro ran past [`crate::limits::MAX_MACRO_ITERATIONS`].
+    IterationLimit,
+    /// `exists_one`, `all` or `exists` received a non-bool predicate value.
+    NonBoolPredicate,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EvalError::NoSuchKey => "no such key",
+            EvalError::NoSuchOverload => "no such overload",
+            EvalError::DivisionByZero => "division by zero",
+            EvalError::Overflow => "integer overflow",
+            EvalError::IndexOutOfRange => "index out of range",
+            EvalError::InvalidArgument => "invalid argument",
+            EvalError::IterationLimit => "macro iteration limit exceeded",
+            EvalError::NonBoolPredicate => "predicate is not a bool",
+        })
+    }
+}
+
+/// A runtime value, borrowing from the context (and the constant pool) for `'a`.
+#[derive(Debug, Clone)]
+pub enum Val<'a> {
+    /// `null`
+    Null,
+    /// A bool.
+    Bool(bool),
+    /// A 64-bit int.
+    Int(i64),
+    /// A double.
+    Double(f64),
+    /// A string, borrowed or built (by `+`).
+    Str(Cow<'a, str>),
+    /// A JSON array from the context or the constant pool.
+    Array(&'a [Value]),
+    /// A list built at evaluation (a list literal with computed items, `+`).
+    List(Vec<Val<'a>>),
+    /// A JSON object.
+    Object(&'a Map<String, Value>),
+    /// An error value.
+    Error(EvalError),
+}
+
+impl<'a> Val<'a> {
+    /// Views a JSON value.
+    pub fn from_json(v: &'a Value) -> Val<'a> {
+        match v {
+            Value::Null => Val::Null,
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Number(n) => Val::from_number(n),
+            Value::String(s) => Val::Str(Cow::Borrowed(s)),
+            Value::Array(items) => Val::Array(items),
+            Value::Object(map) => Val::Object(map),
+        }
+    }
+
+    /// Views a JSON number: an int when it fits `i64`, else a double.
+    #[inline(always)]
+    pub fn from_number(n: &serde_json::Number) -> Val<'a> {
+        match n.as_i64() {
+            Some(i) => Val::Int(i),
+            None => Val::Double(n.as_f64().unwrap_or(f64::NAN)),
+        }
+    }
+
+    /// The kind of this value (`NONE` for an error).
+    pub fn kind(&self) -> Kinds {
+        match self {
+            Val::Null => Kinds::NULL,
+            Val::Bool(_) => Kinds::BOOL,
+            Val::Int(_) => Kinds::INT,
+            Val::Double(_) => Kinds::DOUBLE,
+            Val::Str(_) => Kinds::STRING,
+            Val::Array(_) | Val::List(_) => Kinds::LIST,
+            Val::Object(_) => Kinds::OBJECT,
+            Val::Error(_) => Kinds::NONE,
+        }
+    }
+
+    /// Whether this is an error value.
+    pub fn is_error(&self) -> bool {
+        matches!(self, Val::Error(_))
+    }
+
+    /// The value as JSON (errors have no JSON form: `None`; non-finite
+    /// doubles become `null`).
+    pub fn to_json(&self) -> Option<Value> {
+        Some(match self {
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Int(i) => Value::from(*i),
+            Val::Double(d) => serde_json::Number::from_f64(*d).map_or(Value::Null, Value::Number),
+            Val::Str(s) => Value::String(s.to_string()),
+            Val::Array(items) => Value::Array(items.to_vec()),
+            Val::List(items) => {
+                Value::Array(items.iter().map(Val::to_json).collect::<Option<_>>()?)
+            }
+            Val::Object(map) => Value::Object((*map).clone()),
+            Val::Error(_) => return None,
+        })
+    }
+
+    /// The number of list items, for both list forms.
+    fn list_len(&self) -> Option<usize> {
+        match self {
+            Val::Array(a) => Some(a.len()),
+            Val::List(l) => Some(l.len()),
+            _ => None,
+        }
+    }
+
+    /// Item `i` of a list.
+    fn list_item(&self, i: usize) -> Option<Val<'a>> {
+        match self {
+            Val::Array(a) => a.get(i).map(Val::from_json),
+            Val::List(l) => l.get(i).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The items of a list, or the keys of an object (what a macro ranges over).
+    pub fn elements(&self) -> Option<Vec<Val<'a>>> {
+        match self {
+            Val::Array(a) => Some(a.iter().map(Val::from_json).collect()),
+            Val::List(l) => Some(l.clone()),
+            Val::Object(m) => Some(
+                m.keys()
+                    .map(|k| Val::Str(Cow::Borrowed(k.as_str())))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// How many elements [`Val::elements`] would give, without building them.
+    pub fn element_count(&self) -> Option<usize> {
+        match self {
+            Val::Object(m) => Some(m.len()),
+            other => other.list_len(),
+        }
+    }
+
+    /// Element `i` of a list, or key `i` of an object.
+    pub fn element(&self, i: usize) -> Option<Val<'a>> {
+        match self {
+            Val::Object(m) => m.keys().nth(i).map(|k| Val::Str(Cow::Borrowed(k.as_str()))),
+            other => other.list_item(i),
+        }
+    }
+}
+
+/// Objects with at most this many keys are searched key by key: comparing a
+/// few short keys costs less than hashing the name with the map's SipHash.
+const SMALL_OBJECT: usize = 8;
+
+/// The value of key `name` in an object (the one lookup every field access,
+/// path step and `has` goes through).
+#[inline]
+pub fn lookup<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    if map.len() <= SMALL_OBJECT {
+        map.iter().find(|(k, _)| k.as_str() == name).map(|(_, v)| v)
+    } else {
+        map.get(name)
+    }
+}
+
+/// Equality as in CEL: heterogeneous (different kinds are unequal, never an
+/// error), ints and doubles numerically, NaN unequal to everything, lists
+/// elementwise, objects by keys and values. Errors propagate.
+pub fn equals<'a>(a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
+    if let Val::Error(e) = a {
+        return Val::Error(*e);
+    }
+    if let Val::Error(e) = b {
+        return Val::Error(*e);
+    }
+    Val::Bool(eq(a, b))
+}
+
+/// The boolean part of [`equals`] for two non-error values.
+pub fn eq(a: &Val<'_>, b: &Val<'_>) -> bool {
+    match (a, b) {
+        (Val::Null, Val::Null) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Object(x), Val::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| {
+                    y.get(k)
+                        .is_some_and(|w| eq(&Val::from_json(v), &Val::from_json(w)))
+                })
+        }
+        (x, y) if x.list_len().is_some() && y.list_len().is_some() => {
+            let n = x.list_len().unwrap_or(0);
+            n == y.list_len().unwrap_or(usize::MAX)
+                && (0..n).all(|i| match (x.list_item(i), y.list_item(i)) {
+                    (Some(p), Some(q)) => eq(&p, &q),
+                    _ => false,
+                })
+        }
+        (x, y) => num_cmp(x, y) == Some(Ordering::Equal),
+    }
+}
+
+/// Numeric comparison across int and double: int/int exactly, otherwise as
+/// doubles (CEL converts the int). `None` for NaN or non-numbers.
+fn num_cmp(a: &Val<'_>, b: &Val<'_>) -> Option<Ordering> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
+        (Val::Int(x), Val::Double(y)) => (*x as f64).partial_cmp(y),
+        (Val::Double(x), Val::Int(y)) => x.partial_cmp(&(*y as f64)),
+        (Val::Double(x), Val::Double(y)) => x.partial_cmp(y),
+        _ => None,
+    }
+}
+
+/// The ordering operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// `a < b` etc.: numbers (mixed too), strings by code point, bools
+/// (`false < true`); any other pair is an error. NaN compares false.
+pub fn compare<'a>(op: Order, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
+    let ord = match (a, b) {
+        (Val::Error(e), _) | (_, Val::Error(e)) => return Val::Error(*e),
+        (Val::Str(x), Val::Str(y)) => Some(x.as_ref().cmp(y.as_ref())),
+        (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
+        (x, y) if is_number(x) && is_number(y) => num_cmp(x, y),
+        _ => return Val::Error(EvalError::NoSuchOverload),
+    };
+    Val::Bool(match (op, ord) {
+        (_, None) => false,
+        (Order::Lt, Some(o)) => o == Ordering::Less,
+        (Order::Le, Some(o)) => o != Ordering::Greater,
+        (Order::Gt, Some(o)) => o == Ordering::Greater,
+        (Order::Ge, Some(o)) => o != Ordering::Less,
+    })
+}
+
+fn is_number(v: &Val<'_>) -> bool {
+    matches!(v, Val::Int(_) | Val::Double(_))
+}
+
+/// The arithmetic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+}
+
+/// `a OP b`: ints with overflow checks, doubles by IEEE, mixed promoted to
+/// double; `+` also joins strings and lists.
+pub fn arith<'a>(op: Arith, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
+    use Val::{Double, Int};
+    let err = Val::Error;
+    match (a, b) {
+        (Val::Error(e), _) | (_, Val::Error(e)) => err(*e),
+        (Int(x), Int(y)) => {
+            let r = match op {
+                Arith::Add => x.checked_add(*y),
+                Arith::Sub => x.checked_sub(*y),
+                Arith::Mul => x.checked_mul(*y),
+                Arith::Div | Arith::Rem if *y == 0 => return err(EvalError::DivisionByZero),
+                Arith::Div => x.checked_div(*y),
+                Arith::Rem => x.checked_rem(*y),
+            };
+            r.map_or(err(EvalError::Overflow), Int)
+        }
+        (x, y) if is_number(x) && is_number(y) => {
+            let (x, y) = (as_f64(x), as_f64(y));
+            match op {
+                Arith::Add => Double(x + y),
+                Arith::Sub => Double(x - y),
+                Arith::Mul => Double(x * y),
+                Arith::Div => Double(x / y),
+                Arith::Rem => err(EvalError::NoSuchOverload),
+            }
+        }
+        (Val::Str(x), Val::Str(y)) if op == Arith::Add => {
+            let mut s = String::with_capacity(x.len() + y.len());
+            s.push_str(x);
+            s.push_str(y);
+            Val::Str(Cow::Owned(s))
+        }
+        (x, y) if op == Arith::Add && x.list_len().is_some() && y.list_len().is_some() => {
+            let mut items = Vec::new();
+            for v in [x, y] {
+                for i in 0..v.list_len().unwrap_or(0) {
+                    if let Some(item) = v.list_item(i) {
+                        items.push(item);
+                    }
+                }
+            }
+            Val::List(items)
+        }
+        _ => err(EvalError::NoSuchOverload),
+    }
+}
+
+fn as_f64(v: &Val<'_>) -> f64 {
+    match v {
+        Val::Int(i) => *i as f64,
+        Val::Double(d) => *d,
+        _ => f64::NAN,
+    }
+}
+
+/// Unary `-`.
+pub fn negate<'a>(a: &Val<'a>) -> Val<'a> {
+    match a {
+        Val::Int(i) => i
+            .checked_neg()
+            .map_or(Val::Error(EvalError::Overflow), Val::Int),
+        Val::Double(d) => Val::Double(-d),
+        Val::Error(e) => Val::Error(*e),
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `!`.
+pub fn not<'a>(a: &Val<'a>) -> Val<'a> {
+    match a {
+        Val::Bool(b) => Val::Bool(!b),
+        Val::Error(e) => Val::Error(*e),
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `a && b` once both sides are known, commutative in errors: a `false` on
+/// either side decides; otherwise an error (or a non-bool) on either side is
+/// the result.
+pub fn and<'a>(a: Val<'a>, b: Val<'a>) -> Val<'a> {
+    logic(a, b, false)
+}
+
+/// `a || b` once both sides are known: a `true` on either side decides.
+pub fn or<'a>(a: Val<'a>, b: Val<'a>) -> Val<'a> {
+    logic(a, b, true)
+}
+
+fn logic<'a>(a: Val<'a>, b: Val<'a>, decider: bool) -> Val<'a> {
+    match (&a, &b) {
+        (Val::Bool(x), _) if *x == decider => a,
+        (_, Val::Bool(y)) if *y == decider => b,
+        (Val::Bool(_), Val::Bool(_)) => b,
+        (Val::Error(_), _) => a,
+        (_, Val::Error(_)) => b,
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `a in b`: list membership by [`eq`], or key presence in an object.
+pub fn contains_elem<'a>(a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
+    match (a, b) {
+        (Val::Error(e), _) | (_, Val::Error(e)) => Val::Error(*e),
+        (x, Val::Object(m)) => match x {
+            Val::Str(k) => Val::Bool(lookup(m, k.as_ref()).is_some()),
+            _ => Val::Bool(false),
+        },
+        (x, list) if list.list_len().is_some() => {
+            let n = list.list_len().unwrap_or(0);
+            Val::Bool((0..n).any(|i| list.list_item(i).is_some_and(|item| eq(x, &item))))
+        }
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `size(x)`: code points of a string, items of a list, keys of an object.
+pub fn size<'a>(a: &Val<'a>) -> Val<'a> {
+    let n = match a {
+        Val::Str(s) => s.chars().count(),
+        Val::Object(m) => m.len(),
+        Val::Error(e) => return Val::Error(*e),
+        other => match other.list_len() {
+            Some(n) => n,
+            None => return Val::Error(EvalError::NoSuchOverload),
+        },
+    };
+    i64::try_from(n).map_or(Val::Error(EvalError::Overflow), Val::Int)
+}
+
+/// The string predicates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrPred {
+    /// `s.contains(t)`
+    Contains,
+    /// `s.startsWith(t)`
+    StartsWith,
+    /// `s.endsWith(t)`
+    EndsWith,
+}
+
+/// `s.contains(t)`, `s.startsWith(t)`, `s.endsWith(t)`; both strings.
+pub fn str_pred<'a>(op: StrPred, s: &Val<'a>, t: &Val<'a>) -> Val<'a> {
+    match (s, t) {
+        (Val::Error(e), _) | (_, Val::Error(e)) => Val::Error(*e),
+        (Val::Str(s), Val::Str(t)) => Val::Bool(match op {
+            StrPred::Contains => s.contains(t.as_ref()),
+            StrPred::StartsWith => s.starts_with(t.as_ref()),
+            StrPred::EndsWith => s.ends_with(t.as_ref()),
+        }),
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `s.matches(re)`: unanchored search.
+pub fn matches<'a>(s: &Val<'a>, re: &regex::Regex) -> Val<'a> {
+    pattern_test(s, |s| re.is_match(s))
+}
+
+/// A pattern test of a string: an error on anything else. The reference
+/// evaluator matches globs through here with its own matcher.
+pub fn pattern_test<'a>(s: &Val<'a>, test: impl FnOnce(&str) -> bool) -> Val<'a> {
+    match s {
+        Val::Str(s) => Val::Bool(test(s)),
+        Val::Error(e) => Val::Error(*e),
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `base.name`: a key of an object; missing keys and non-objects are errors.
+pub fn field<'a>(base: &Val<'a>, name: &str) -> Val<'a> {
+    match base {
+        Val::Object(m) => m
+            .get(name)
+            .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
+        Val::Error(e) => Val::Error(*e),
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// `has(base.name)`: whether `base` is an object with the key. Never an error.
+pub fn has_field(base: &Val<'_>, name: &str) -> bool {
+    matches!(base, Val::Object(m) if lookup(m, name).is_some())
+}
+
+/// `base[index]`: a list by int (or integral double) index, an object by key.
+pub fn index<'a>(base: &Val<'a>, idx: &Val<'a>) -> Val<'a> {
+    match (base, idx) {
+        (Val::Error(e), _) | (_, Val::Error(e)) => Val::Error(*e),
+        (Val::Object(m), Val::Str(k)) => m
+            .get(k.as_ref())
+            .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
+        (list, i) if list.list_len().is_some() => {
+            let i = match i {
+                Val::Int(i) => *i,
+                Val::Double(d) if d.fract() == 0.0 && d.is_finite() => {
+                    if *d < i64::MIN as f64 || *d >= i64::MAX as f64 {
+                        return Val::Error(EvalError::IndexOutOfRange);
+                    }
+                    *d as i64
+                }
+                Val::Double(_) => return Val::Error(EvalError::InvalidArgument),
+                _ => return Val::Error(EvalError::NoSuchOverload),
+            };
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| list.list_item(i))
+                .unwrap_or(Val::Error(EvalError::IndexOutOfRange))
+        }
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
+}
+
+/// Whether the value's kind is in `kinds` (false for errors).
+pub fn type_is(v: &Val<'_>, kinds: Kinds) -> bool {
+    !v.is_error() && v.kind().intersects(kinds)
+}
+
+/// A constant list hashed for `in` (built at load from the constant pool):
+/// membership with exactly the semantics of [`contains_elem`] on the list.
+#[derive(Debug, Clone, Default)]
+pub struct ConstSet {
+    strings: std::collections::HashSet<String>,
+    ints: std::collections::HashSet<i64>,
+    doubles: Vec<f64>,
+    /// Nulls, bools, lists and objects: compared one by one.
+    others: Vec<Value>,
+}
+
+/// Below this magnitude every double with an integral value is exactly one
+/// `i64` (2^53), so a hashed int lookup finds every equal int.
+const EXACT_INT_DOUBLE: f64 = 9_007_199_254_740_992.0;
+
+impl ConstSet {
+    /// The set of a list's items.
+    pub fn new(items: &[Value]) -> ConstSet {
+        let mut set = ConstSet::default();
+        for item in items {
+            match Val::from_json(item) {
+                Val::Str(s) => {
+                    set.strings.insert(s.into_owned());
+                }
+                Val::Int(i) => {
+                    set.ints.insert(i);
+                }
+                Val::Double(d) => set.doubles.push(d),
+                _ => set.others.push(item.clone()),
+            }
+        }
+        set
+    }
+
+    /// `v in set`.
+    pub fn contains<'a>(&self, v: &Val<'a>) -> Val<'a> {
+        Val::Bool(match v {
+            Val::Error(e) => return Val::Error(*e),
+            Val::Str(s) => self.strings.contains(s.as_ref()),
+            Val::Int(i) => self.ints.contains(i) || self.doubles.contains(&(*i as f64)),
+            Val::Double(d) => {
+                let as_int = if d.fract() == 0.0 && d.abs() < EXACT_INT_DOUBLE {
+                    self.ints.contains(&(*d as i64))
+                } else {
+                    d.fract() == 0.0 && self.ints.iter().any(|i| *i as f64 == *d)
+                };
+                as_int || self.doubles.contains(d)
+            }
+            other => self.others.iter().any(|o| eq(other, &Val::from_json(o))),
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn s(x: &str) -> Val<'_> {
+        Val::Str(Cow::Borrowed(x))
+    }
+
+    #[test]
+    fn equality_is_heterogeneous_and_numeric() {
+        assert!(eq(&Val::Int(1), &Val::Double(1.0)));
+        assert!(!eq(&Val::Int(1), &s("1")));
+        assert!(!eq(&Val::Double(f64::NAN), &Val::Double(f64::NAN)));
+        let a = json!([1, "dos"]);
+        let b = json!([1.0, "dos"]);
+        assert!(eq(&Val::from_json(&a), &Val::from_json(&b)));
+        let built = Val::List(vec![Val::Int(1), s("dos")]);
+        assert!(eq(&built, &Val::from_json(&a)));
+        let o1 = json!({"a": 1, "b": [true]});
+        let o2 = json!({"b": [true], "a": 1.0});
+        assert!(eq(&Val::from_json(&o1), &Val::from_json(&o2)));
+    }
+
+    #[test]
+    fn ordering_is_defined_on_numbers_strings_and_bools_only() {
+        assert!(matches!(
+            compare(Order::Lt, &Val::Int(1), &Val::Double(1.5)),
+            Val::Bool(true)
+        ));
+        assert!(matches!(
+            compare(Order::Lt, &s("a"), &s("b")),
+            Val::Bool(true)
+        ));
+        assert!(matches!(
+            compare(Order::Lt, &Val::Bool(false), &Val::Bool(true)),
+            Val::Bool(true)
+        ));
+        assert!(matches!(
+            compare(Order::Lt, &Val::Null, &Val::Null),
+            Val::Error(EvalError::NoSuchOverload)
+        ));
+        assert!(matches!(
+            compare(Order::Gt, &s("a"), &Val::Int(1)),
+            Val::Error(_)
+        ));
+        // The int converts to double: i64::MAX and 2^63 compare equal.
+        assert!(matches!(
+            compare(
+                Order::Lt,
+                &Val::Int(i64::MAX),
+                &Val::Double(9223372036854775808.0)
+            ),
+            Val::Bool(false)
+        ));
+    }
+
+    #[test]
+    fn int_arithmetic_checks_and_mixing_promotes() {
+        assert!(matches!(
+            arith(Arith::Add, &Val::Int(i64::MAX), &Val::Int(1)),
+            Val::Error(EvalError::Overflow)
+        ));
+        assert!(matches!(
+            arith(Arith::Div, &Val::Int(1), &Val::Int(0)),
+            Val::Error(EvalError::DivisionByZero)
+        ));
+        assert!(matches!(
+            arith(Arith::Rem, &Val::Int(-7), &Val::Int(2)),
+            Val::Int(-1)
+        ));
+        assert!(matches!(
+            arith(Arith::Div, &Val::Int(-7), &Val::Int(2)),
+            Val::Int(-3)
+        ));
+        assert!(
+            matches!(arith(Arith::Add, &Val::Int(1), &Val::Double(0.5)), Val::Double(d) if d == 1.5)
+        );
+        assert!(matches!(
+            arith(Arith::Rem, &Val::Double(4.5), &Val::Double(2.0)),
+            Val::Error(_)
+        ));
+        assert!(
+            matches!(arith(Arith::Div, &Val::Double(0.0), &Val::Double(0.0)), Val::Double(d) if d.is_nan())
+        );
+        assert!(matches!(arith(Arith::Add, &s("a"), &s("b")), Val::Str(x) if x == "ab"));
+        assert!(matches!(
+            negate(&Val::Int(i64::MIN)),
+            Val::Error(EvalError::Overflow)
+        ));
+    }
+
+    #[test]
+    fn logic_absorbs_errors_commutatively() {
+        let e = || Val::Error(EvalError::NoSuchKey);
+        assert!(matches!(and(Val::Bool(false), e()), Val::Bool(false)));
+        assert!(matches!(and(e(), Val::Bool(false)), Val::Bool(false)));
+        assert!(matches!(and(Val::Bool(true), e()), Val::Error(_)));
+        assert!(matches!(or(e(), Val::Bool(true)), Val::Bool(true)));
+        assert!(matches!(or(Val::Bool(false), e()), Val::Error(_)));
+        assert!(matches!(and(s("x"), Val::Bool(true)), Val::Error(_)));
+        assert!(matches!(and(s("x"), Val::Bool(false)), Val::Bool(false)));
+    }
+
+    #[test]
+    fn indexing_and_fields() {
+        let l = json!([7, 8, 9]);
+        let list = Val::from_json(&l);
+        assert!(matches!(index(&list, &Val::Double(0.0)), Val::Int(7)));
+        assert!(matches!(
+            index(&list, &Val::Double(0.1)),
+            Val::Error(EvalError::InvalidArgument)
+        ));
+        assert!(matches!(
+            index(&list, &Val::Int(3)),
+            Val::Error(EvalError::IndexOutOfRange)
+        ));
+        assert!(matches!(
+            index(&list, &Val::Int(-1)),
+            Val::Error(EvalError::IndexOutOfRange)
+        ));
+        assert!(matches!(
+            index(&list, &s("")),
+            Val::Error(EvalError::NoSuchOverload)
+        ));
+        let o = json!({"a": {"b": null}});
+        let obj = Val::from_json(&o);
+        assert!(matches!(field(&field(&obj, "a"), "b"), Val::Null));
+        assert!(matches!(field(&obj, "x"), Val::Error(EvalError::NoSuchKey)));
+        assert!(matches!(
+            field(&Val::Int(15), "x"),
+            Val::Error(EvalError::NoSuchOverload)
+        ));
+        assert!(has_field(&field(&obj, "a"), "b"));
+    }
+
+    #[test]
+    fn const_sets_agree_with_list_membership() {
+        let l = json!(["a", 1, 2.0, 2.5, null, [1], {"k": true}, 9007199254740993_i64]);
+        let set = ConstSet::new(l.as_array().unwrap());
+        let probes = json!(["a", "b", 1, 1.0, 2, 2.0, 2.5, 3, null, false, [1.0], [2], {"k": true},
+            9007199254740992.0, 9007199254740993_i64]);
+        for p in probes.as_array().unwrap() {
+            let v = Val::from_json(p);
+            let by_list = contains_elem(&v, &Val::from_json(&l));
+            let by_set = set.contains(&v);
+            assert!(
+                matches!((&by_list, &by_set), (Val::Bool(a), Val::Bool(b)) if a == b),
+                "{p}: {by_list:?} vs {by_set:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn membership_size_and_strings() {
+        let l = json!([5, 4, 3]);
+        assert!(matches!(
+            contains_elem(&Val::Double(3.0), &Val::from_json(&l)),
+            Val::Bool(true)
+        ));
+        let o = json!({"k": 1});
+        assert!(matches!(
+            contains_elem(&s("k"), &Val::from_json(&o)),
+            Val::Bool(true)
+        ));
+        assert!(matches!(size(&s("ίσος")), Val::Int(4)));
+        assert!(matches!(
+            str_pred(StrPred::StartsWith, &s("hello"), &s("he")),
+            Val::Bool(true)
+        ));
+        assert!(matches!(
+            str_pred(StrPred::Contains, &Val::Int(1), &s("1")),
+            Val::Error(_)
+        ));
+    }
+}

@@ -1,0 +1,735 @@
+//! The interpreter: runs one hook's condition code of a [`VerifiedProgram`]
+//! against a [`PathCache`], and fills a matched hook's action templates.
+//!
+//! The hot loop ([`eval_hook`]) is a flat `match` over the hook's `&[Op]`
+//! with an explicit operand stack and an explicit stack of macro frames, both
+//! [`SmallVec`]s: no recursion, and no heap allocation for programs whose
+//! operand stack stays within [`INLINE_STACK`] values and whose macros nest
+//! at most [`INLINE_FRAMES`] deep (only list literals with computed items and
+//! `+` on strings or lists build values on the heap, as they must). One
+//! exception outside the VM's control: the `regex` crate allocates a search
+//! cache the first time a thread runs each regex, so an allocation count
+//! should be taken after a warm-up evaluation.
+//!
+//! Every operation is one of [`crate::eval::value`]'s functions: the VM decides
+//! control flow only (short circuits, `?:`, macro iteration), so it agrees
+//! with the reference evaluator by construction. `binary` and `unary`
+//! map the pure instructions to those functions; constant folding in
+//! [`crate::lower`] uses the same two functions, so a folded constant is
+//! exactly what the instruction would have computed.
+//!
+//! Termination and cost: every jump is forward (checked again here, so a bad
+//! target ends evaluation instead of looping), and the one backward transfer,
+//! `MacroNext` jumping back to its body, happens only after taking one
+//! iteration from a budget of [`MAX_MACRO_ITERATIONS`] per hook evaluation,
+//! shared by all macros of the hook at every nesting level. Between two
+//! backward transfers the instruction pointer only grows, so at most `L`
+//! instructions run, `L` the hook's code length: one evaluation of one hook
+//! executes at most `L × (1 + MAX_MACRO_ITERATIONS)` instructions
+//! ([`ErrorSite::steps`] counts them when tracing; `tests/limits.rs` checks
+//! the bound). Each instruction costs time linear in the size of the values
+//! it reads and makes ([`crate::eval::value`]: string predicates, `==`, `in`,
+//! `size`, `+`, list literals; `matches` runs the `regex` crate's searches,
+//! linear in the haystack for a compiled regex of bounded size).
+//!
+//! Robustness: the verifier guarantees every index, jump target and stack
+//! depth, but the VM still never panics or indexes unchecked: a state that a
+//! verified program cannot reach (an empty stack, a bad index, running off
+//! the end of the code) ends the evaluation with
+//! `Val::Error(EvalError::InvalidArgument)`.
+
+use crate::bytecode::Kinds;
+use crate::bytecode::{CmpOp, MacroOp, Op, ParamValue, Program, TemplatePart};
+use crate::context::PathCache;
+use crate::eval::value::{self, Arith, EvalError, Order, StrPred, Val};
+use crate::limits::MAX_MACRO_ITERATIONS;
+use crate::verify::VerifiedProgram;
+use serde_json::{Map, Value};
+use smallvec::SmallVec;
+use std::borrow::Cow;
+
+/// Operand-stack values held inline before the stack spills to the heap.
+pub const INLINE_STACK: usize = 16;
+
+/// Macro nesting held inline before the frame stack spills to the heap.
+pub const INLINE_FRAMES: usize = 4;
+
+/// Where the first error value of an evaluation came from, for explain output.
+///
+/// `op` is the absolute code index (into [`Program::code`]) of the first
+/// instruction, in execution order, whose result was an error value. Errors
+/// are created at one instruction and then only propagate, so this is where
+/// an error originated. It is recorded whether or not the error was absorbed
+/// later (`err || true`); consult it when the hook's result is an error.
+/// Only the first is kept: an `ErrorSite` that already holds a site is not
+/// overwritten.
+///
+/// It also counts the instructions executed (`steps`), which makes the cost
+/// bound testable without timing: one evaluation of one hook executes at most
+/// `L × (1 + MAX_MACRO_ITERATIONS)` instructions, `L` the hook's code length
+/// (see the module documentation).
+///
+/// Explain traces also set `watch`: the code indexes of sub-conditions'
+/// last instructions ([`crate::bytecode::Mark::op`], ascending). Right
+/// after one of them runs, the value on top of the stack is appended to
+/// `values` (a `MacroNext` that runs again replaces its own entry: its last
+/// run gives the macro's value).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ErrorSite {
+    /// Code index of the first instruction that produced an error value.
+    pub op: Option<u32>,
+    /// Instructions executed, added up over every evaluation traced into this
+    /// site (counted only when tracing, so the normal path pays nothing).
+    pub steps: u64,
+    /// Instructions whose result to record, ascending.
+    pub watch: Vec<u32>,
+    /// `(instruction, its result)` for each watched instruction run, in
+    /// execution order.
+    pub values: Vec<(u32, Result<Value, EvalError>)>,
+}
+
+/// The operand stack.
+type Stack<'a> = SmallVec<[Val<'a>; INLINE_STACK]>;
+
+/// One running macro (`exists`, `all`, `exists_one`).
+// INVARIANT (frames): `frames` holds one frame per macro whose body is
+// running, innermost last: `MacroStart` pushes one only when it runs the body,
+// and the `MacroNext` that decides pops it. `Var(d)` reads `frames[len-1-d]`.
+struct Frame<'a> {
+    /// Which macro.
+    kind: MacroOp,
+    /// Local index of the body's first instruction (just after `MacroStart`).
+    body: usize,
+    /// The range value (kept so that borrowed elements stay valid).
+    range: Val<'a>,
+    /// For an object range: its keys, walked once (an object has no O(1)
+    /// access to its `i`th key, so indexing would make iteration quadratic).
+    keys: Option<serde_json::map::Keys<'a>>,
+    /// For a list range: the index of the next element to bind.
+    next: usize,
+    /// The variable's current value.
+    elem: Val<'a>,
+    /// `exists_one`: how many elements gave `true` so far.
+    trues: usize,
+    /// `exists` / `all`: the first error (or non-bool) seen so far, which is
+    /// the result unless a deciding element comes later.
+    error: Option<EvalError>,
+}
+
+impl<'a> Frame<'a> {
+    /// The next element of the range, or `None` when it is exhausted (or
+    /// not iterable).
+    fn advance(&mut self) -> Option<Val<'a>> {
+        if let Some(keys) = &mut self.keys {
+            return keys.next().map(|k| Val::Str(Cow::Borrowed(k.as_str())));
+        }
+        let v = self.range.element(self.next)?;
+        self.next += 1;
+        Some(v)
+    }
+
+    /// The result once every element has run without deciding.
+    fn exhausted(&self) -> Val<'a> {
+        match self.kind {
+            MacroOp::Exists => self.error.map_or(Val::Bool(false), Val::Error),
+            MacroOp::All => self.error.map_or(Val::Bool(true), Val::Error),
+            MacroOp::ExistsOne => Val::Bool(self.trues == 1),
+        }
+    }
+}
+
+/// The value of an impossible state (unreachable for verified programs).
+#[cold]
+#[inline(never)]
+fn invalid<'a>() -> Val<'a> {
+    Val::Error(EvalError::InvalidArgument)
+}
+
+/// The value at path `i`, or the error a path that does not resolve gives.
+/// Shared by `Path` and the fused `Path*` instructions.
+#[inline(always)]
+fn path_val<'a>(paths: &mut PathCache<'a>, i: u32) -> Val<'a> {
+    paths
+        .get(i)
+        .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json)
+}
+
+/// `a OP b` for the comparison instructions (`Cmp` and `PathCmpConst`).
+#[inline(always)]
+pub(crate) fn cmp<'a>(op: CmpOp, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
+    match op {
+        CmpOp::Eq => value::equals(a, b),
+        CmpOp::Ne => value::not(&value::equals(a, b)),
+        CmpOp::Lt => value::compare(Order::Lt, a, b),
+        CmpOp::Le => value::compare(Order::Le, a, b),
+        CmpOp::Gt => value::compare(Order::Gt, a, b),
+        CmpOp::Ge => value::compare(Order::Ge, a, b),
+    }
+}
+
+/// `paths[path] OP k` for a fused leaf. String (in)equality, the commonest
+/// leaf, is answered on the JSON values directly; everything else goes
+/// through [`cmp`] with the same result.
+#[inline(always)]
+fn leaf<'a>(paths: &mut PathCache<'a>, path: u32, op: CmpOp, k: &'a serde_json::Value) -> Val<'a> {
+    use serde_json::Value;
+    match (paths.get(path), k, op) {
+        (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
+        (Some(Value::String(a)), Value::String(b), CmpOp::Ne) => Val::Bool(a != b),
+        // PERF: numbers viewed as numbers, whose drop the compiler sees is a
+        // no-op (`from_json`'s result could be a string or a list).
+        (Some(Value::Number(a)), Value::Number(b), _) => {
+            cmp(op, &Val::from_number(a), &Val::from_number(b))
+        }
+        (Some(a), _, _) => cmp(op, &Val::from_json(a), &Val::from_json(k)),
+        (None, _, _) => Val::Error(EvalError::NoSuchKey),
+    }
+}
+
+/// The `0 -> 1` instructions that read the context: a fused leaf
+/// (`PathCmpConst`, `PathInSet`, `PathMatches`) or `HasPath`. `None` for any
+/// other op, or a bad table index (impossible in a verified program).
+#[inline(always)]
+pub(crate) fn context_leaf<'a>(
+    prog: &'a VerifiedProgram,
+    op: &Op,
+    paths: &mut PathCache<'a>,
+) -> Option<Val<'a>> {
+    Some(match *op {
+        Op::PathCmpConst { path, konst, op } => {
+            leaf(paths, path, op, prog.program().consts.get(konst as usize)?)
+        }
+        Op::PathInSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
+        Op::PathMatches { path, regex } => {
+            value::matches(&path_val(paths, path), prog.regex(regex)?)
+        }
+        Op::HasPath(i) => Val::Bool(paths.get(i).is_some()),
+        _ => return None,
+    })
+}
+
+/// The leaves of a hook whose whole condition is a left-folded `&&` chain of
+/// context leaves (`L1 && L2 && …`, each one instruction), as lowered:
+/// `L1 (AndShort L AndJoin)* Return`. `None` for any other code.
+pub fn flat_conjunction(code: &[Op]) -> Option<Vec<Op>> {
+    let (first, mut rest) = code.split_first()?;
+    let is_leaf = |op: &Op| {
+        matches!(
+            op,
+            Op::PathCmpConst { .. }
+                | Op::PathInSet { .. }
+                | Op::PathMatches { .. }
+                | Op::HasPath(_)
+        )
+    };
+    if !is_leaf(first) {
+        return None;
+    }
+    let mut leaves = vec![*first];
+    loop {
+        match rest {
+            [Op::Return] => return Some(leaves),
+            [Op::AndShort(_), l, Op::AndJoin, tail @ ..] if is_leaf(l) => {
+                leaves.push(*l);
+                rest = tail;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Evaluates a flat conjunction (see [`flat_conjunction`]) exactly as the
+/// interpreter runs its code: left to right, a `false` ends it, otherwise
+/// `&&`'s combination (errors absorbed by a later `false`).
+#[inline]
+pub fn eval_conjunction<'a>(
+    prog: &'a VerifiedProgram,
+    leaves: &[Op],
+    paths: &mut PathCache<'a>,
+) -> Val<'a> {
+    // PERF: context leaves give bools or errors, and over those `&&` is:
+    // the first `false`, else the first error, else `true`. Tracking that
+    // needs no `Val` kept and dropped per leaf. Any other value (none is
+    // known) takes the general fold, which `&&` defines.
+    let mut first_error = None;
+    for op in leaves {
+        match context_leaf(prog, op, paths) {
+            Some(Val::Bool(true)) => {}
+            Some(Val::Bool(false)) => return Val::Bool(false),
+            Some(Val::Error(e)) => {
+                first_error.get_or_insert(e);
+            }
+            Some(_) => return fold_conjunction(prog, leaves, paths),
+            None => return invalid(),
+        }
+    }
+    first_error.map_or(Val::Bool(true), Val::Error)
+}
+
+/// [`eval_conjunction`] by `value::and`, for any leaf values.
+#[cold]
+fn fold_conjunction<'a>(
+    prog: &'a VerifiedProgram,
+    leaves: &[Op],
+    paths: &mut PathCache<'a>,
+) -> Val<'a> {
+    let mut acc: Option<Val<'a>> = None;
+    for op in leaves {
+        if matches!(acc, Some(Val::Bool(false))) {
+            break;
+        }
+        let Some(v) = context_leaf(prog, op, paths) else {
+            return invalid();
+        };
+        acc = Some(match acc {
+            None => v,
+            Some(a) => value::and(a, v),
+        });
+    }
+    acc.unwrap_or_else(invalid)
+}
+
+/// The pure `2 -> 1` instructions: `a OP b`. `None` for any other op.
+#[inline(always)]
+pub fn binary<'a>(op: &Op, a: &Val<'a>, b: &Val<'a>) -> Option<Val<'a>> {
+    Some(match op {
+        Op::Index => value::index(a, b),
+        Op::Add => value::arith(Arith::Add, a, b),
+        Op::Sub => value::arith(Arith::Sub, a, b),
+        Op::Mul => value::arith(Arith::Mul, a, b),
+        Op::Div => value::arith(Arith::Div, a, b),
+        Op::Rem => value::arith(Arith::Rem, a, b),
+        Op::Cmp(c) => cmp(*c, a, b),
+        Op::In => value::contains_elem(a, b),
+        Op::Contains => value::str_pred(StrPred::Contains, a, b),
+        Op::StartsWith => value::str_pred(StrPred::StartsWith, a, b),
+        Op::EndsWith => value::str_pred(StrPred::EndsWith, a, b),
+        _ => return None,
+    })
+}
+
+/// The pure `1 -> 1` instructions that need no table: `OP a`. `None` for
+/// any other op.
+#[inline(always)]
+pub fn unary<'a>(op: &Op, a: &Val<'a>) -> Option<Val<'a>> {
+    Some(match op {
+        Op::Not => value::not(a),
+        Op::Neg => value::negate(a),
+        Op::Size => value::size(a),
+        Op::TypeIs(bits) => Val::Bool(value::type_is(a, Kinds::from_bits(*bits))),
+        _ => return None,
+    })
+}
+
+/// Evaluates hook `hook`'s condition: its value (`Val::Bool(true)` for a
+/// hook without a condition). The hook matches when this is `Bool(true)`;
+/// an error value or a non-bool does not match.
+///
+/// `paths` must be a cache over this program's paths; values it resolves are
+/// shared with the other hooks of the same evaluation. With `trace`, the
+/// first instruction that produced an error value is recorded in it (see
+/// [`ErrorSite`]); without, tracing costs nothing.
+#[inline(never)]
+pub fn eval_hook<'a>(
+    prog: &'a VerifiedProgram,
+    hook: u32,
+    paths: &mut PathCache<'a>,
+    trace: Option<&mut ErrorSite>,
+) -> Val<'a> {
+    let program = prog.program();
+    let Some(entry) = program.hooks.get(hook as usize) else {
+        return invalid();
+    };
+    let (start, end) = (entry.code.0 as usize, entry.code.1 as usize);
+    if start == end {
+        return Val::Bool(true);
+    }
+    let Some(code) = program.code.get(start..end) else {
+        return invalid();
+    };
+    // PERF: the commonest condition is one fused leaf (`path OP constant`);
+    // answer it without setting up the interpreter. Same helper, same
+    // result as the loop below.
+    if let (None, [single, Op::Return]) = (&trace, code) {
+        if let Some(v) = context_leaf(prog, single, paths) {
+            return v;
+        }
+    }
+    match trace {
+        None => run::<false>(prog, code, start, paths, &mut ErrorSite::default()),
+        Some(site) => run::<true>(prog, code, start, paths, site),
+    }
+}
+
+/// The interpreter loop over one hook's code (`base` is its absolute start),
+/// specialised on whether errors are traced.
+#[inline(always)]
+fn run<'a, const TRACE: bool>(
+    prog: &'a VerifiedProgram,
+    code: &[Op],
+    base: usize,
+    paths: &mut PathCache<'a>,
+    site: &mut ErrorSite,
+) -> Val<'a> {
+    let program = prog.program();
+    let mut stack: Stack<'a> = SmallVec::new();
+    let mut frames: SmallVec<[Frame<'a>; INLINE_FRAMES]> = SmallVec::new();
+    let mut budget = MAX_MACRO_ITERATIONS;
+    let mut ip = 0usize;
+
+    // A jump target as a local index; `None` unless strictly forward and
+    // inside the hook (past its last instruction counts as inside: the
+    // missing `Return` is then reported as an impossible state).
+    let forward = |target: u32, ip: usize| -> Option<usize> {
+        (target as usize)
+            .checked_sub(base)
+            .filter(|&t| t > ip && t <= code.len())
+    };
+
+    macro_rules! bail {
+        () => {
+            return invalid()
+        };
+    }
+    macro_rules! pop {
+        () => {
+            match stack.pop() {
+                Some(v) => v,
+                None => bail!(),
+            }
+        };
+    }
+    macro_rules! top {
+        () => {
+            match stack.last_mut() {
+                Some(v) => v,
+                None => bail!(),
+            }
+        };
+    }
+    macro_rules! target {
+        ($t:expr) => {
+            match forward($t, ip) {
+                Some(t) => t,
+                None => bail!(),
+            }
+        };
+    }
+
+    loop {
+        let Some(op) = code.get(ip) else { bail!() };
+        if TRACE {
+            site.steps = site.steps.saturating_add(1);
+        }
+        let mut next = ip + 1;
+        match *op {
+            Op::Const(i) => match program.consts.get(i as usize) {
+                Some(v) => stack.push(Val::from_json(v)),
+                None => bail!(),
+            },
+            Op::True => stack.push(Val::Bool(true)),
+            Op::False => stack.push(Val::Bool(false)),
+            Op::Null => stack.push(Val::Null),
+            Op::Path(i) => stack.push(path_val(paths, i)),
+            Op::Var(d) => {
+                let frame = frames
+                    .len()
+                    .checked_sub(1 + usize::from(d))
+                    .and_then(|k| frames.get(k));
+                match frame {
+                    Some(f) => stack.push(f.elem.clone()),
+                    None => bail!(),
+                }
+            }
+            Op::HasPath(_) => match context_leaf(prog, op, paths) {
+                Some(v) => stack.push(v),
+                None => bail!(),
+            },
+            Op::Field(s) => {
+                let Some(name) = program.strings.get(s as usize) else {
+                    bail!()
+                };
+                let a = top!();
+                *a = value::field(a, name);
+            }
+            Op::HasField(s) => {
+                let Some(name) = program.strings.get(s as usize) else {
+                    bail!()
+                };
+                let a = top!();
+                *a = Val::Bool(value::has_field(a, name));
+            }
+            Op::Not | Op::Neg | Op::Size | Op::TypeIs(_) => {
+                let a = top!();
+                match unary(op, a) {
+                    Some(r) => *a = r,
+                    None => bail!(),
+                }
+            }
+            Op::Index
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Rem
+            | Op::Cmp(_)
+            | Op::In
+            | Op::Contains
+            | Op::StartsWith
+            | Op::EndsWith => {
+                let b = pop!();
+                let a = top!();
+                match binary(op, a, &b) {
+                    Some(r) => *a = r,
+                    None => bail!(),
+                }
+            }
+            Op::InSet(i) => {
+                let Some(set) = prog.set(i) else { bail!() };
+                let a = top!();
+                *a = set.contains(a);
+            }
+            Op::Matches(i) => {
+                let Some(re) = prog.regex(i) else { bail!() };
+                let a = top!();
+                *a = value::matches(a, re);
+            }
+            Op::MakeList(n) => {
+                let Some(at) = stack.len().checked_sub(n as usize) else {
+                    bail!()
+                };
+                // CEL: a list literal with an error item is that error (the first).
+                let error = stack.get(at..).and_then(|items| {
+                    items.iter().find_map(|v| match v {
+                        Val::Error(e) => Some(*e),
+                        _ => None,
+                    })
+                });
+                let list = match error {
+                    Some(e) => {
+                        stack.truncate(at);
+                        Val::Error(e)
+                    }
+                    None => Val::List(stack.drain(at..).collect()),
+                };
+                stack.push(list);
+            }
+            Op::PathCmpConst { .. } | Op::PathInSet { .. } | Op::PathMatches { .. } => {
+                match context_leaf(prog, op, paths) {
+                    Some(v) => stack.push(v),
+                    None => bail!(),
+                }
+            }
+            Op::AndShort(t) => match stack.last() {
+                Some(Val::Bool(false)) => next = target!(t),
+                Some(_) => {}
+                None => bail!(),
+            },
+            Op::OrShort(t) => match stack.last() {
+                Some(Val::Bool(true)) => next = target!(t),
+                Some(_) => {}
+                None => bail!(),
+            },
+            Op::AndJoin => {
+                let b = pop!();
+                let a = top!();
+                *a = value::and(std::mem::replace(a, Val::Null), b);
+            }
+            Op::OrJoin => {
+                let b = pop!();
+                let a = top!();
+                *a = value::or(std::mem::replace(a, Val::Null), b);
+            }
+            Op::Branch { otherwise, end } => match pop!() {
+                Val::Bool(true) => {}
+                Val::Bool(false) => next = target!(otherwise),
+                Val::Error(e) => {
+                    stack.push(Val::Error(e));
+                    next = target!(end);
+                }
+                _ => {
+                    stack.push(Val::Error(EvalError::NoSuchOverload));
+                    next = target!(end);
+                }
+            },
+            Op::Jump(t) => next = target!(t),
+            Op::MacroStart { kind, end } => {
+                let range = pop!();
+                let end = target!(end);
+                let keys = match &range {
+                    Val::Object(m) => {
+                        let m: &'a Map<String, Value> = m;
+                        Some(m.keys())
+                    }
+                    _ => None,
+                };
+                let mut frame = Frame {
+                    kind,
+                    body: ip + 1,
+                    range,
+                    keys,
+                    next: 0,
+                    elem: Val::Null,
+                    trues: 0,
+                    error: None,
+                };
+                match frame.advance() {
+                    None => {
+                        let result = match &frame.range {
+                            Val::Error(e) => Val::Error(*e),
+                            r if r.element_count().is_none() => {
+                                Val::Error(EvalError::NoSuchOverload)
+                            }
+                            _ => frame.exhausted(),
+                        };
+                        stack.push(result);
+                        next = end;
+                    }
+                    Some(_) if budget == 0 => {
+                        stack.push(Val::Error(EvalError::IterationLimit));
+                        next = end;
+                    }
+                    Some(first) => {
+                        budget -= 1;
+                        frame.elem = first;
+                        frames.push(frame);
+                    }
+                }
+            }
+            Op::MacroNext => {
+                let v = pop!();
+                let Some(frame) = frames.last_mut() else {
+                    bail!()
+                };
+                let decided = match (frame.kind, v) {
+                    (MacroOp::Exists, Val::Bool(true)) => Some(Val::Bool(true)),
+                    (MacroOp::All, Val::Bool(false)) => Some(Val::Bool(false)),
+                    (MacroOp::Exists | MacroOp::All, Val::Bool(_)) => None,
+                    (MacroOp::Exists | MacroOp::All, Val::Error(e)) => {
+                        frame.error.get_or_insert(e);
+                        None
+                    }
+                    (MacroOp::Exists | MacroOp::All, _) => {
+                        frame.error.get_or_insert(EvalError::NonBoolPredicate);
+                        None
+                    }
+                    (MacroOp::ExistsOne, Val::Bool(b)) => {
+                        frame.trues += usize::from(b);
+                        None
+                    }
+                    (MacroOp::ExistsOne, Val::Error(e)) => Some(Val::Error(e)),
+                    (MacroOp::ExistsOne, _) => Some(Val::Error(EvalError::NonBoolPredicate)),
+                };
+                let result = match decided {
+                    Some(r) => Some(r),
+                    None => match frame.advance() {
+                        Some(_) if budget == 0 => Some(Val::Error(EvalError::IterationLimit)),
+                        Some(elem) => {
+                            budget -= 1;
+                            frame.elem = elem;
+                            next = frame.body;
+                            None
+                        }
+                        None => Some(frame.exhausted()),
+                    },
+                };
+                if let Some(r) = result {
+                    frames.pop();
+                    stack.push(r);
+                }
+            }
+            Op::Return => return pop!(),
+        }
+        if TRACE && !site.watch.is_empty() {
+            let at = u32::try_from(base + ip).unwrap_or(u32::MAX);
+            if site.watch.binary_search(&at).is_ok() {
+                let value = match stack.last() {
+                    Some(Val::Error(e)) => Err(*e),
+                    Some(v) => Ok(v.to_json().unwrap_or(Value::Null)),
+                    None => Ok(Value::Null),
+                };
+                match site.values.last_mut() {
+                    Some(last) if last.0 == at => last.1 = value,
+                    _ => site.values.push((at, value)),
+                }
+            }
+        }
+        if TRACE && site.op.is_none() {
+            // Every error on the stack was on top right after the instruction
+            // that produced it, so the first time one is seen here is its origin.
+            if let Some(Val::Error(_)) = stack.last() {
+                site.op = u32::try_from(base + ip).ok();
+            }
+        }
+        ip = next;
+    }
+}
+
+/// A matched hook's action as the runtime returns it: `{"type": KIND,
+/// ...params}` with every template filled in (SPEC §4).
+///
+/// A whole template (`"${path}"`) keeps the referenced value's JSON type and
+/// is `null` when the path does not resolve; references inside a longer
+/// string are stringified (strings as they are; numbers, bools, `null`,
+/// arrays and objects as compact JSON) and are the empty string when they do
+/// not resolve. A bad action index (impossible for verified programs) gives
+/// an empty map.
+pub fn fill_action(
+    prog: &VerifiedProgram,
+    action: u32,
+    paths: &mut PathCache<'_>,
+) -> Map<String, Value> {
+    let program = prog.program();
+    let mut out = Map::new();
+    let Some(entry) = program.actions.get(action as usize) else {
+        return out;
+    };
+    out.insert(
+        "type".to_owned(),
+        Value::String(program.string(entry.kind).to_owned()),
+    );
+    for (name, value) in &entry.params {
+        out.insert(
+            program.string(*name).to_owned(),
+            fill(program, value, paths),
+        );
+    }
+    out
+}
+
+/// One parameter value with its templates filled.
+fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Value {
+    match value {
+        ParamValue::Const(i) => program
+            .consts
+            .get(*i as usize)
+            .cloned()
+            .unwrap_or(Value::Null),
+        ParamValue::Template(parts) => match parts.as_slice() {
+            [TemplatePart::Path(p)] => paths.get(*p).cloned().unwrap_or(Value::Null),
+            parts => {
+                let mut text = String::new();
+                for part in parts {
+                    match part {
+                        TemplatePart::Lit(s) => text.push_str(program.string(*s)),
+                        TemplatePart::Path(p) => match paths.get(*p) {
+                            Some(Value::String(s)) => text.push_str(s),
+                            Some(other) => text.push_str(&other.to_string()),
+                            None => {}
+                        },
+                    }
+                }
+                Value::String(text)
+            }
+        },
+        ParamValue::List(items) => {
+            Value::Array(items.iter().map(|v| fill(program, v, paths)).collect())
+        }
+        ParamValue::Object(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (program.string(*k).to_owned(), fill(program, v, paths)))
+                .collect(),
+        ),
+    }
+}

@@ -1,0 +1,142 @@
+//! Every bound hookc enforces on its input, in one place.
+//!
+//! Each is checked at the earliest stage that can see it, before any recursion
+//! over the input, so that hostile input gets a clear error instead of a stack
+//! overflow or an unbounded allocation. Each constant's doc says where it is
+//! checked and what happens past it; `tests/limits.rs` goes one past every
+//! one of them (the README's "Limits" table lists the test of each).
+//!
+//! Not bounded separately: the number of `${...}` references in one string
+//! (each takes at least four bytes, `${a}`, so [`MAX_STRING_BYTES`] bounds it,
+//! and the artifact decoder bounds template parts by [`MAX_TABLE_LEN`]), and
+//! the number of arguments of a call (every function has a fixed arity, and
+//! [`MAX_INPUT_BYTES`] bounds the text).
+
+// ---- Policy sources ---------------------------------------------------------
+
+/// Largest policy source file read, in bytes. Checked by `hookc` on the file's
+/// metadata before reading it, by each front end
+/// ([`crate::frontend::yaml_doc`], [`crate::frontend::xml`]) before parsing,
+/// and by [`crate::compile::compile`] for each input: `E0006`.
+pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Deepest nesting of an expression (parentheses, operators, calls, lists).
+/// Checked by the parser ([`crate::syntax::parser`]) as it descends, before
+/// it recurses further: `E0004`.
+pub const MAX_EXPR_DEPTH: usize = 128;
+
+/// Deepest nesting of a YAML or XML document (mappings, sequences, elements).
+/// Checked while the document's events arrive ([`crate::frontend::yaml_doc`],
+/// [`crate::frontend::xml`]), so no tree deeper than this is ever built, and
+/// again by every recursive reader of a document tree (condition trees in
+/// [`crate::tree_to_ir`], schemas, action values): `E0004`.
+pub const MAX_DOC_DEPTH: usize = 128;
+
+/// Most nodes a YAML document may expand to, aliases included: stops alias
+/// bombs ("billion laughs") before they allocate. Checked by
+/// [`crate::frontend::yaml_doc`] before an alias is expanded: `E0006`.
+pub const MAX_DOC_NODES: usize = 1_000_000;
+
+/// Most bytes of scalar text that YAML aliases may copy in one document:
+/// with [`MAX_DOC_NODES`], bounds what an alias bomb of long strings
+/// allocates (a 1 MB string aliased ten at a time, three levels deep, is
+/// 1,000 nodes but 1 GB of text). Checked by [`crate::frontend::yaml_doc`]
+/// before an alias is expanded: `E0006`.
+pub const MAX_ALIAS_BYTES: usize = MAX_INPUT_BYTES;
+
+/// Most hooks in one compilation. Checked by each front end as hooks are read
+/// (per file) and by [`crate::compile::compile`] over all files: `E0006`;
+/// the verifier rejects an artifact with more.
+pub const MAX_HOOKS: usize = 100_000;
+
+/// Longest string constant in a policy, in bytes (after escapes are
+/// decoded): a string literal in an expression (checked by the parser), a
+/// string in a condition leaf's `value:` (checked by [`crate::tree_to_ir`]),
+/// and a string in an action parameter value (checked by the action checker,
+/// [`crate::actions::check_action`]); mapping keys inside such values count
+/// too: `E0006`.
+pub const MAX_STRING_BYTES: usize = 1 << 20;
+
+/// Most items of one list constant in a policy: a list literal in an
+/// expression (checked by the parser as items arrive), a list in a condition
+/// leaf's `value:` (checked by [`crate::tree_to_ir`]), and a list in an
+/// action parameter value (checked by the action checker): `E0006`.
+pub const MAX_LIST_ITEMS: usize = 100_000;
+
+/// Largest compiled size of one regex, in bytes (the `regex` crate's
+/// `size_limit`). Checked when the regex is compiled: by the type checker
+/// (`E0304`) and at artifact load (a verification error).
+pub const MAX_REGEX_SIZE: usize = 1 << 20;
+
+/// Deepest nesting of one regex pattern (groups, repetitions, alternations;
+/// the `regex` crate's `nest_limit`, its default made explicit). Checked by
+/// the regex parser, before its recursive passes: `E0304` and at artifact
+/// load a verification error.
+pub const MAX_REGEX_NESTING: u32 = 250;
+
+// ---- Evaluation -------------------------------------------------------------
+
+/// Most macro iterations (`exists`, `all`, `exists_one`, over all nesting
+/// levels) one evaluation of one hook may run; past it the macro is an error
+/// value (`EvalError::IterationLimit`), so the hook does not match and a huge
+/// context list cannot make evaluation unbounded. Counted by the VM
+/// ([`crate::eval::vm`]) and the reference evaluator. With forward-only jumps it
+/// bounds one hook's evaluation to `code length × (1 + MAX_MACRO_ITERATIONS)`
+/// instructions (see [`crate::eval::vm::ErrorSite::steps`]).
+pub const MAX_MACRO_ITERATIONS: usize = 100_000;
+
+/// Deepest nesting of a context given as JSON text (arrays and objects,
+/// counted from the document's root), anywhere in the text: it is read with
+/// `serde_json`, whose fixed recursion limit of 128 admits 127 levels, the
+/// parts no path reads too (parsed, not built), so the text is accepted
+/// exactly when `serde_json::from_slice::<Value>` accepts it. Past it,
+/// [`crate::eval::Policy::evaluate_json`] (and the other `*_json`
+/// methods) return a `ContextError`.
+pub const MAX_CONTEXT_DEPTH: usize = 127;
+
+// ---- Artifacts ----------------------------------------------------------------
+
+/// Largest `.hkb` artifact [`crate::artifact::decode`] reads, in bytes;
+/// checked before the checksum is computed or anything is allocated.
+pub const MAX_ARTIFACT_BYTES: usize = 256 * 1024 * 1024;
+
+/// Most entries one table of an artifact may claim (strings, paths,
+/// constants, regexes, sets, instructions, hooks, actions, events, and the
+/// items of one list, object, path or template); every count is also
+/// checked against the bytes left, so the decoder never allocates more than
+/// the input justifies. Checked by the decoder and again by the verifier.
+pub const MAX_TABLE_LEN: usize = 1 << 24;
+
+/// Deepest operand stack one hook's code may need (the verifier's bound on
+/// [`crate::bytecode::HookEntry::max_stack`]).
+pub const MAX_STACK_DEPTH: usize = 1 << 16;
+
+/// Deepest nesting of macros (`exists`, `all`, `exists_one`) in one hook's
+/// code; a macro needs at least one expression level, so this is
+/// [`MAX_EXPR_DEPTH`]. Checked by the verifier.
+pub const MAX_MACRO_NESTING: usize = MAX_EXPR_DEPTH;
+
+/// Deepest nesting of a constant (a JSON value of the constant pool) or of
+/// an action parameter value: constants come from documents
+/// ([`MAX_DOC_DEPTH`]) and expressions ([`MAX_EXPR_DEPTH`]). Checked by the
+/// decoder before it recurses and again by the verifier.
+pub const MAX_VALUE_DEPTH: usize = MAX_DOC_DEPTH + MAX_EXPR_DEPTH;
+
+/// Most segments of one context path after its root. Paths are written as
+/// expressions, so the compiler never makes one longer than
+/// [`MAX_EXPR_DEPTH`]; the artifact decoder and the verifier allow twice
+/// that and reject longer paths before building them.
+pub const MAX_PATH_SEGMENTS: usize = 2 * MAX_EXPR_DEPTH;
+
+// The bounds agree, checked at compile time: the artifact bounds admit every
+// program the compiler writes, and every table index fits a `u32`.
+const _: () = {
+    assert!(MAX_MACRO_NESTING >= MAX_EXPR_DEPTH);
+    assert!(MAX_VALUE_DEPTH >= MAX_DOC_DEPTH + MAX_EXPR_DEPTH);
+    assert!(MAX_PATH_SEGMENTS >= MAX_EXPR_DEPTH);
+    assert!(MAX_HOOKS <= MAX_TABLE_LEN);
+    assert!(MAX_LIST_ITEMS <= MAX_TABLE_LEN);
+    assert!(MAX_STRING_BYTES <= MAX_INPUT_BYTES);
+    assert!(MAX_INPUT_BYTES <= MAX_ARTIFACT_BYTES);
+    assert!(MAX_TABLE_LEN < u32::MAX as usize);
+};

@@ -1,0 +1,9 @@
+//! Checking: conditions against the context schema, actions against their
+//! action types, templates and globs.
+
+pub mod actions;
+pub mod glob;
+pub mod schema;
+pub mod template;
+pub mod ty;
+pub mod typeck;

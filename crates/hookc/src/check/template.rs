@@ -1,0 +1,504 @@
+//! `${path}` templates in action parameter strings (SPEC §4): parsing, the
+//! checked form ([`Template`]) and its canonical source text.
+//!
+//! A string parameter may hold `${path}` references; `$${` is a literal `${`.
+//! The text inside `${...}` is a context path (`error.headers['retry-after']`)
+//! read with [`crate::resolve::path::parse`], so a template reference and a YAML `path:` accept
+//! exactly the same spellings. A string with no reference is not a template:
+//! [`parse`] returns it as [`Parsed::Literal`], with the `$${` escapes resolved.
+//!
+//! Escapes are scanned left to right: `$${` is always the escape, `${` starts a
+//! reference, any other `$` is itself. So a `$` written directly before a
+//! reference (`$${x}`) reads as the escape; there is no way to write a literal
+//! `$` immediately followed by a reference, as in HCL.
+
+use crate::diag::{Code, Diagnostic};
+use crate::span::{Origin, Span};
+use hookc_runtime::bytecode::path::{PathId, PathTable};
+
+/// A string parameter as read: plain text, or a template.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    /// No `${...}` reference; the text with every `$${` turned into `${`.
+    Literal(String),
+    /// At least one reference.
+    Template(Template),
+}
+
+/// A string with at least one `${path}` reference, split into literal text and
+/// interned paths.
+///
+/// INVARIANT (template shape): there is at least one [`TemplatePart::Path`];
+/// literal parts are non-empty and never adjacent; a literal part followed by
+/// a path never ends in `$` (the text `$${` is the escape, so such a template
+/// could not be written). Only [`parse`] builds templates, and it maintains
+/// all three, which is what makes [`Template::source_text`] round-trip.
+///
+/// Equality compares the parts only, not where the references were written.
+#[derive(Debug, Clone)]
+pub struct Template {
+    parts: Vec<TemplatePart>,
+    /// The source span of each path part, in order.
+    spans: Vec<Span>,
+}
+
+impl PartialEq for Template {
+    fn eq(&self, other: &Template) -> bool {
+        self.parts == other.parts
+    }
+}
+
+/// One piece of a template.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TemplatePart {
+    /// Literal text, escapes resolved (a written `$${` is `${` here).
+    Lit(String),
+    /// A reference: the value at this context path.
+    Path(PathId),
+}
+
+impl Template {
+    /// The parts in order.
+    pub fn parts(&self) -> &[TemplatePart] {
+        &self.parts
+    }
+
+    /// Whether the template is exactly one reference and nothing else
+    /// (`"${event.tokens_used}"`): its value keeps the referenced value's JSON
+    /// type instead of being stringified.
+    pub fn is_whole(&self) -> bool {
+        matches!(self.parts.as_slice(), [TemplatePart::Path(_)])
+    }
+
+    /// The path of a whole template ([`Template::is_whole`]).
+    pub fn whole_path(&self) -> Option<PathId> {
+        match self.parts.as_slice() {
+            [TemplatePart::Path(id)] => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Every referenced path with the span it was written at, in order
+    /// (a path referenced twice appears twice).
+    pub fn refs(&self) -> impl Iterator<Item = (PathId, Span)> + '_ {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                TemplatePart::Path(id) => Some(*id),
+                TemplatePart::Lit(_) => None,
+            })
+            .zip(self.spans.iter().copied())
+    }
+
+    /// The canonical text: literals with `${` written back as `$${`, paths in
+    /// their canonical spelling. `parse(t.source_text(paths))` gives `t` again
+    /// (with the same table). An id that is not in `paths` is written as
+    /// `${<unknown>}`, which does not parse.
+    pub fn source_text(&self, paths: &PathTable) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                TemplatePart::Lit(text) => out.push_str(&escape_literal(text)),
+                TemplatePart::Path(id) => {
+                    out.push_str("${");
+                    match paths.get(*id) {
+                        Some(path) => out.push_str(&path.to_string()),
+                        None => out.push_str("<unknown>"),
+                    }
+                    out.push('}');
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Reads a parameter string: a [`Parsed::Literal`] when it holds no `${`
+/// reference, else a [`Parsed::Template`] with its paths interned in `paths`.
+///
+/// `origin` maps offsets in `text` to the file. Errors: an unterminated or
+/// empty `${` ([`Code::BadTemplate`]), and whatever [`crate::resolve::path::parse`] reports for
+/// the text inside the braces.
+#[allow(clippy::result_large_err)] // cold path: one diagnostic per bad template
+pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed, Diagnostic> {
+    let mut pieces = scan(text, origin)?;
+    match pieces.as_mut_slice() {
+        [] => return Ok(Parsed::Literal(String::new())),
+        [Piece::Lit(s)] => return Ok(Parsed::Literal(std::mem::take(s))),
+        _ => {}
+    }
+    let mut parts = Vec::with_capacity(pieces.len());
+    let mut spans = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Lit(s) => parts.push(TemplatePart::Lit(s)),
+            Piece::Ref { inner, inner_start } => {
+                let (path, span) =
+                    crate::resolve::path::parse(inner, shift(origin, inner_start))
+                        .map_err(|d| d.note(format!("in the template reference `${{{inner}}}`")))?;
+                parts.push(TemplatePart::Path(paths.intern(path)));
+                spans.push(span);
+            }
+        }
+    }
+    Ok(Parsed::Template(Template { parts, spans }))
+}
+
+/// The text of a string that holds no `${` reference, with `$${` escapes
+/// resolved; `None` when it holds a reference (or a malformed `${`).
+///
+/// For places where a template is not allowed, such as an action type's
+/// default values: they follow the same escaping as parameters.
+pub fn literal_text(text: &str) -> Option<String> {
+    match scan(text, Origin::Whole(Span::new(crate::span::FileId(0), 0, 0))) {
+        Ok(pieces) => match pieces.as_slice() {
+            [] => Some(String::new()),
+            [Piece::Lit(s)] => Some(s.clone()),
+            _ => None,
+        },
+        Err(_) => None,
+    }
+}
+
+/// Writes `text` so that [`parse`] reads it back as this literal: every `${`
+/// becomes `$${`.
+pub fn escape_literal(text: &str) -> String {
+    text.replace("${", "$${")
+}
+
+/// A scanned piece of a parameter string.
+enum Piece<'a> {
+    /// Literal text, escapes resolved; never empty, never two in a row.
+    Lit(String),
+    /// The text between `${` and `}`, and its offset in the string.
+    Ref { inner: &'a str, inner_start: usize },
+}
+
+/// Splits a parameter string into literal text and references.
+#[allow(clippy::result_large_err)] // cold path: one diagnostic per bad template
+fn scan(text: &str, origin: Origin) -> Result<Vec<Piece<'_>>, Diagnostic> {
+    let mut pieces = Vec::new();
+    let mut lit = String::new();
+    let mut i = 0;
+    while let Some(rest) = text.get(i..) {
+        // Copy everything up to the next `$` as is.
+        let Some(dollar) = rest.find('$') else {
+            lit.push_str(rest);
+            break;
+        };
+        lit.push_str(rest.get(..dollar).unwrap_or_default());
+        i += dollar;
+        let rest = rest.get(dollar..).unwrap_or_default();
+        if rest.starts_with("$${") {
+            lit.push_str("${");
+            i += 3;
+        } else if rest.starts_with("${") {
+            let inner_start = i + 2;
+            let close = find_close(text, inner_start)
+                .map_err(|in_quote| unterminated(text, origin, i, in_quote))?;
+            let inner = text.get(inner_start..close).unwrap_or_default();
+            if inner.trim().is_empty() {
+                return Err(Diagnostic::new(Code::BadTemplate, "empty `${}` in template")
+                    .at(origin.span(i, close + 1))
+                    .label("no path inside")
+                    .help("write a path inside, as in `${error.message}`, or write `$${` for a literal `${`"));
+            }
+            if !lit.is_empty() {
+                pieces.push(Piece::Lit(std::mem::take(&mut lit)));
+            }
+            pieces.push(Piece::Ref { inner, inner_start });
+            i = close + 1;
+        } else {
+            lit.push('$');
+            i += 1;
+        }
+    }
+    if !lit.is_empty() {
+        pieces.push(Piece::Lit(lit));
+    }
+    Ok(pieces)
+}
+
+/// The offset of the `}` closing a reference whose text starts at `from`,
+/// skipping quoted strings (`['a}b']`). `Err(true)` when the text ends inside
+/// a quoted string, `Err(false)` when it ends outside one.
+fn find_close(text: &str, from: usize) -> Result<usize, bool> {
+    let inner = text.get(from..).ok_or(false)?;
+    // The open quote and whether the string is raw (`r'...'`: no escapes).
+    let mut quote: Option<(char, bool)> = None;
+    let mut escaped = false;
+    let mut prev: Option<char> = None;
+    for (offset, c) in inner.char_indices() {
+        match quote {
+            Some((q, raw)) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && !raw {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => quote = Some((c, matches!(prev, Some('r' | 'R')))),
+                '}' => return Ok(from + offset),
+                _ => {}
+            },
+        }
+        prev = Some(c);
+    }
+    Err(quote.is_some())
+}
+
+fn unterminated(text: &str, origin: Origin, start: usize, in_quote: bool) -> Diagnostic {
+    let d = Diagnostic::new(Code::BadTemplate, "unterminated `${` in template")
+        .at(origin.span(start, text.len()))
+        .label("this `${` is never closed")
+        .help("close the reference with `}`, or write `$${` for a literal `${`");
+    if in_quote {
+        d.note("a quoted key inside the reference is not closed either")
+    } else {
+        d
+    }
+}
+
+/// The origin of a text that starts `offset` bytes into the text of `origin`.
+fn shift(origin: Origin, offset: usize) -> Origin {
+    match origin {
+        Origin::Exact { file, base } => Origin::Exact {
+            file,
+            base: base.saturating_add(u32::try_from(offset).unwrap_or(u32::MAX)),
+        },
+        Origin::Whole(span) => Origin::Whole(span),
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+    use crate::span::FileId;
+    use hookc_runtime::bytecode::path::{Path, Segment};
+
+    const F: FileId = FileId(0);
+
+    fn exact(base: u32) -> Origin {
+        Origin::Exact { file: F, base }
+    }
+
+    fn template(text: &str, paths: &mut PathTable) -> Template {
+        match parse(text, exact(0), paths) {
+            Ok(Parsed::Template(t)) => t,
+            other => panic!("expected a template for {text:?}, got {other:?}"),
+        }
+    }
+
+    fn error(text: &str) -> Diagnostic {
+        match parse(text, exact(100), &mut PathTable::new()) {
+            Err(d) => d,
+            other => panic!("expected an error for {text:?}, got {other:?}"),
+        }
+    }
+
+    fn field_path(root: &str, fields: &[&str]) -> Path {
+        fields.iter().fold(Path::root(root), |p, f| {
+            p.child(Segment::Field((*f).to_owned()))
+        })
+    }
+
+    #[test]
+    fn strings_without_references_are_literals() {
+        let mut paths = PathTable::new();
+        let lit = |t: &str, paths: &mut PathTable| parse(t, exact(0), paths).unwrap();
+        assert_eq!(lit("", &mut paths), Parsed::Literal(String::new()));
+        assert_eq!(
+            lit("plain $5 {x}", &mut paths),
+            Parsed::Literal("plain $5 {x}".into())
+        );
+        assert_eq!(
+            lit("cost $${amount}", &mut paths),
+            Parsed::Literal("cost ${amount}".into())
+        );
+        assert_eq!(lit("$$${", &mut paths), Parsed::Literal("$${".into()));
+        assert_eq!(lit("a$", &mut paths), Parsed::Literal("a$".into()));
+        assert!(paths.is_empty());
+    }
+
+    #[test]
+    fn literal_text_and_escape() {
+        assert_eq!(literal_text("a $${b}").as_deref(), Some("a ${b}"));
+        assert_eq!(literal_text(""), Some(String::new()));
+        assert_eq!(literal_text("a ${b}"), None);
+        assert_eq!(literal_text("a ${b"), None);
+        assert_eq!(escape_literal("x ${y} $z"), "x $${y} $z");
+    }
+
+    #[test]
+    fn scanning_finds_references_and_escapes() {
+        let pieces = scan("a $${b} ${c.d} $ ${e['}']}", exact(0)).unwrap();
+        let shape: Vec<String> = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Lit(s) => format!("lit:{s}"),
+                Piece::Ref { inner, inner_start } => format!("ref:{inner}@{inner_start}"),
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            ["lit:a ${b} ", "ref:c.d@10", "lit: $ ", "ref:e['}']@19"]
+        );
+    }
+
+    #[test]
+    fn closing_brace_skips_quoted_keys() {
+        assert_eq!(find_close("a['}'] }", 0), Ok(7));
+        assert_eq!(find_close(r#"a["\"}"]}"#, 0), Ok(8));
+        assert_eq!(find_close(r"a[r'\']}", 0), Ok(7));
+        assert_eq!(find_close("a['}", 0), Err(true));
+        assert_eq!(find_close("a.b", 0), Err(false));
+    }
+
+    #[test]
+    fn unterminated_and_empty_references_are_errors() {
+        let d = error("x ${error.code");
+        assert_eq!(d.code, Code::BadTemplate);
+        assert_eq!(d.message, "unterminated `${` in template");
+        assert_eq!(d.span, Some(Span::new(F, 102, 114)));
+        assert_eq!(
+            d.help.as_deref(),
+            Some("close the reference with `}`, or write `$${` for a literal `${`")
+        );
+
+        let d = error("${a['}x");
+        assert_eq!(d.message, "unterminated `${` in template");
+        assert_eq!(
+            d.notes,
+            ["a quoted key inside the reference is not closed either"]
+        );
+
+        let d = error("ab ${ } cd");
+        assert_eq!(d.code, Code::BadTemplate);
+        assert_eq!(d.message, "empty `${}` in template");
+        assert_eq!(d.span, Some(Span::new(F, 103, 107)));
+        assert_eq!(
+            d.help.as_deref(),
+            Some(
+                "write a path inside, as in `${error.message}`, or write `$${` for a literal `${`"
+            )
+        );
+
+        // Whole-scalar origins point at the scalar.
+        let whole = Span::new(F, 5, 20);
+        let d = parse("${}", Origin::Whole(whole), &mut PathTable::new()).unwrap_err();
+        assert_eq!(d.span, Some(whole));
+    }
+
+    // The tests below need the expression parser (`crate::syntax::parse`).
+
+    #[test]
+    fn whole_template_keeps_one_path() {
+        let mut paths = PathTable::new();
+        let t = template("${event.tokens_used}", &mut paths);
+        assert!(t.is_whole());
+        let id = t.whole_path().unwrap();
+        assert_eq!(paths.get(id), Some(&field_path("event", &["tokens_used"])));
+        let refs: Vec<_> = t.refs().collect();
+        assert_eq!(refs, [(id, Span::new(F, 2, 19))]);
+    }
+
+    #[test]
+    fn embedded_templates_split_into_parts() {
+        let mut paths = PathTable::new();
+        let t = template(
+            "err ${error.code}: ${error.message}${error.code} $${x}",
+            &mut paths,
+        );
+        assert!(!t.is_whole());
+        assert_eq!(t.whole_path(), None);
+        let code = paths.intern(field_path("error", &["code"]));
+        let message = paths.intern(field_path("error", &["message"]));
+        assert_eq!(
+            t.parts(),
+            [
+                TemplatePart::Lit("err ".into()),
+                TemplatePart::Path(code),
+                TemplatePart::Lit(": ".into()),
+                TemplatePart::Path(message),
+                TemplatePart::Path(code),
+                TemplatePart::Lit(" ${x}".into()),
+            ]
+        );
+        assert_eq!(t.refs().count(), 3);
+    }
+
+    #[test]
+    fn quoted_keys_and_indexes() {
+        let mut paths = PathTable::new();
+        let t = template("${error.headers['retry-after']}", &mut paths);
+        let id = t.whole_path().unwrap();
+        assert_eq!(
+            paths.get(id),
+            Some(&field_path("error", &["headers", "retry-after"]))
+        );
+
+        let t = template("<${a['x}y'][0]}>", &mut paths);
+        let expected = field_path("a", &["x}y"]).child(Segment::Index(0));
+        assert_eq!(
+            t.parts().get(1),
+            Some(&TemplatePart::Path(paths.intern(expected)))
+        );
+    }
+
+    #[test]
+    fn spans_of_references_follow_the_origin() {
+        let mut paths = PathTable::new();
+        let t = match parse("ab ${ x.y }", exact(50), &mut paths).unwrap() {
+            Parsed::Template(t) => t,
+            other => panic!("{other:?}"),
+        };
+        let (_, span) = t.refs().next().unwrap();
+        assert_eq!(span, Span::new(F, 56, 59));
+    }
+
+    #[test]
+    fn bad_paths_are_reported_with_context() {
+        let d = error("${a + b}");
+        assert_eq!(d.code, Code::InvalidPath);
+        assert!(
+            d.notes
+                .iter()
+                .any(|n| n == "in the template reference `${a + b}`"),
+            "{d:?}"
+        );
+        let d = error("${a..b}");
+        assert_eq!(d.code, Code::ExprSyntax);
+    }
+
+    #[test]
+    fn source_text_round_trips() {
+        let mut paths = PathTable::new();
+        for text in [
+            "${event.tokens_used}",
+            "err ${error.code}: ${ error.message } $${x} $$${y} $",
+            "${error.headers[\"retry-after\"]}!",
+            "${a['x}y'][0]}${b}",
+            "$5 ${a}",
+        ] {
+            let t = template(text, &mut paths);
+            let again = t.source_text(&paths);
+            assert_eq!(template(&again, &mut paths), t, "{text} -> {again}");
+            // Canonical text is a fixed point.
+            assert_eq!(template(&again, &mut paths).source_text(&paths), again);
+        }
+        let t = template("h: ${error.headers[\"retry-after\"]} $${", &mut paths);
+        assert_eq!(
+            t.source_text(&paths),
+            "h: ${error.headers['retry-after']} $${"
+        );
+    }
+}

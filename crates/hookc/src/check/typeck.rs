@@ -1,0 +1,682 @@
+//! Type checking of conditions against the context schema (SPEC §3).
+//!
+//! Types are sets of JSON kinds ([`crate::check::ty`]). An operation is an error only
+//! when no combination of its operands' kinds is valid, so data typed `any`
+//! (outside the schema, or in a free-form object) is never an error, while
+//! `classification.category > 5` (a string and an int) is. Regex literals are
+//! compiled here, under the size limit, so a bad pattern is reported at its
+//! place in the source.
+
+use crate::check::schema::ContextSchema;
+use crate::check::ty::{Kinds, Type};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, MacroKind, UnaryOp};
+use hookc_runtime::bytecode::path::{PathTable, Step};
+
+/// Regex patterns already compiled successfully in this compilation: each
+/// distinct pattern is compiled once, however many hooks use it.
+// PERF: compiling a regex costs microseconds to milliseconds; 10,000 hooks
+// sharing 9 patterns spent 11% of their compile time here (callgrind).
+#[derive(Debug, Default)]
+pub struct RegexMemo(std::collections::HashSet<String>);
+
+impl RegexMemo {
+    /// [`compile_regex`]'s verdict on `pattern`, compiling it only once.
+    fn check(&mut self, pattern: &str) -> Result<(), String> {
+        if self.0.contains(pattern) {
+            return Ok(());
+        }
+        compile_regex(pattern)?;
+        self.0.insert(pattern.to_owned());
+        Ok(())
+    }
+}
+
+/// Checks one condition: every operation, then that the whole is a bool.
+pub fn check_condition(
+    expr: &Expr,
+    schema: &ContextSchema,
+    paths: &PathTable,
+    regexes: &mut RegexMemo,
+    diags: &mut Diagnostics,
+) {
+    let mut checker = Checker {
+        schema,
+        paths,
+        regexes,
+        diags,
+        vars: Vec::new(),
+    };
+    let ty = checker.check(expr);
+    if !ty.kinds.is_empty() && !ty.kinds.intersects(Kinds::BOOL) {
+        checker.diags.push(
+            Diagnostic::new(
+                Code::NonBoolCondition,
+                format!(
+                    "a condition must be a bool, but `{}` is {}",
+                    checker.show(expr),
+                    ty
+                ),
+            )
+            .at(expr.span)
+            .label(format!("this is {}", ty.kinds.with_article()))
+            .help("compare it with something, e.g. `x == 'value'` or `x > 0`"),
+        );
+    }
+}
+
+pub use hookc_runtime::verify::compile_regex;
+
+struct Checker<'a> {
+    schema: &'a ContextSchema,
+    paths: &'a PathTable,
+    regexes: &'a mut RegexMemo,
+    diags: &'a mut Diagnostics,
+    /// Types of macro variables in scope, outermost first.
+    vars: Vec<Type>,
+}
+
+const MAX_SHOWN: usize = 48;
+
+impl Checker<'_> {
+    /// Short source text of an expression for messages.
+    fn show(&self, e: &Expr) -> String {
+        let text = match &e.kind {
+            ExprKind::SchemaMatch { path, .. } => self
+                .paths
+                .get(*path)
+                .map_or_else(String::new, ToString::to_string),
+            _ => e.to_source(self.paths).unwrap_or_default(),
+        };
+        if text.chars().count() > MAX_SHOWN {
+            let cut: String = text.chars().take(MAX_SHOWN - 1).collect();
+            format!("{cut}…")
+        } else {
+            text
+        }
+    }
+
+    fn mismatch(&mut self, at: crate::span::Span, message: String, label: String) {
+        self.diags.push(
+            Diagnostic::new(Code::TypeMismatch, message)
+                .at(at)
+                .label(label),
+        );
+    }
+
+    /// Requires `e` (of type `ty`) to possibly be one of `want`; reports otherwise.
+    fn expect(&mut self, e: &Expr, ty: &Type, want: Kinds, what: &str) {
+        if !ty.kinds.is_empty() && !ty.kinds.intersects(want) {
+            let shown = self.show(e);
+            self.mismatch(
+                e.span,
+                format!(
+                    "{what} needs {}, but `{shown}` is {}",
+                    want.with_article(),
+                    ty.kinds.with_article()
+                ),
+                format!("this is {}", ty.kinds.with_article()),
+            );
+        }
+    }
+
+    fn check(&mut self, e: &Expr) -> Type {
+        match &e.kind {
+            ExprKind::Const(c) => const_type(c),
+            ExprKind::List(items) => {
+                let elem = items
+                    .iter()
+                    .map(|i| self.check(i))
+                    .reduce(|a, b| a.union(&b))
+                    .unwrap_or_else(|| Type::of(Kinds::NONE));
+                Type {
+                    kinds: Kinds::LIST,
+                    schema: None,
+                    elem: Some(Box::new(elem)),
+                }
+            }
+            ExprKind::Path(id) => match self.paths.get(*id) {
+                Some(path) => self.schema.type_of_path(path, e.span, self.diags),
+                None => Type::any(),
+            },
+            ExprKind::Var { depth, .. } => self
+                .vars
+                .get(*depth as usize)
+                .cloned()
+                .unwrap_or_else(Type::any),
+            ExprKind::Field(base, name) => {
+                let bt = self.check(base);
+                self.field(base, &bt, name, e)
+            }
+            ExprKind::Index(base, index) => {
+                let bt = self.check(base);
+                let it = self.check(index);
+                if bt.kinds.is_empty() || it.kinds.is_empty() {
+                    return Type::of(Kinds::NONE);
+                }
+                let list_ok =
+                    bt.kinds.intersects(Kinds::LIST) && it.kinds.intersects(Kinds::NUMBER);
+                let obj_ok =
+                    bt.kinds.intersects(Kinds::OBJECT) && it.kinds.intersects(Kinds::STRING);
+                if !list_ok && !obj_ok {
+                    let (b, i) = (self.show(base), self.show(index));
+                    self.mismatch(
+                        index.span,
+                        format!("cannot index `{b}` ({bt}) with `{i}` ({it})"),
+                        "lists take an int index, objects a string key".to_owned(),
+                    );
+                    return Type::of(Kinds::NONE);
+                }
+                match (&bt.elem, bt.schema) {
+                    (Some(elem), _) if !obj_ok => (**elem).clone(),
+                    (_, Some(id)) => {
+                        let items = self.schema.node(id).and_then(|n| n.items);
+                        match items.and_then(|i| self.schema.node(i)) {
+                            Some(node) if !obj_ok => Type {
+                                kinds: node.kinds,
+                                schema: items,
+                                elem: None,
+                            },
+                            _ => Type::any(),
+                        }
+                    }
+                    _ => Type::any(),
+                }
+            }
+            ExprKind::HasPath(id) => {
+                if let Some(path) = self.paths.get(*id) {
+                    self.schema.type_of_path(path, e.span, self.diags);
+                }
+                Type::bool()
+            }
+            ExprKind::HasField(base, _) => {
+                let bt = self.check(base);
+                self.expect(base, &bt, Kinds::OBJECT, "`has()`");
+                Type::bool()
+            }
+            ExprKind::Unary(UnaryOp::Not, operand) => {
+                let t = self.check(operand);
+                self.expect(operand, &t, Kinds::BOOL, "`!`");
+                Type::bool()
+            }
+            ExprKind::Unary(UnaryOp::Neg, operand) => {
+                let t = self.check(operand);
+                self.expect(operand, &t, Kinds::NUMBER, "`-`");
+                Type::of(t.kinds.and(Kinds::NUMBER))
+            }
+            ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+                let what = if matches!(e.kind, ExprKind::And(..)) {
+                    "`&&`"
+                } else {
+                    "`||`"
+                };
+                let (ta, tb) = (self.check(a), self.check(b));
+                self.expect(a, &ta, Kinds::BOOL, what);
+                self.expect(b, &tb, Kinds::BOOL, what);
+                Type::bool()
+            }
+            ExprKind::Cond(c, a, b) => {
+                let tc = self.check(c);
+                self.expect(c, &tc, Kinds::BOOL, "the condition of `?:`");
+                let (ta, tb) = (self.check(a), self.check(b));
+                ta.union(&tb)
+            }
+            ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.binary(*op, *op_span, lhs, rhs),
+            ExprKind::Call(func, args) => self.call(*func, args, e),
+            ExprKind::Matches(recv, re) => {
+                let t = self.check(recv);
+                self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
+                if let Err(msg) = self.regexes.check(&re.pattern) {
+                    let d = match &re.glob {
+                        // Valid (checked when translated), but its regex
+                        // passes a size or nesting limit: say so in glob terms.
+                        Some(g) => Diagnostic::new(Code::BadGlob, format!("invalid glob `{g}`: {msg}"))
+                            .help("split the glob into several conditions, or shorten it"),
+                        None => Diagnostic::new(Code::BadRegex, format!("invalid regex `{}`: {msg}", re.pattern))
+                            .help("patterns use the syntax of Rust's `regex` crate (RE2-like: no look-around or backreferences)"),
+                    };
+                    self.diags
+                        .push(d.at(re.span).label("this pattern does not compile"));
+                }
+                Type::bool()
+            }
+            ExprKind::Macro {
+                kind, range, body, ..
+            } => {
+                let rt = self.check(range);
+                self.expect(
+                    range,
+                    &rt,
+                    Kinds::LIST.or(Kinds::OBJECT),
+                    &format!("`{}`", kind.name()),
+                );
+                let var = self.element_type(&rt);
+                self.vars.push(var);
+                let bt = self.check(body);
+                self.vars.pop();
+                let what = match kind {
+                    MacroKind::Exists => "the predicate of `exists`",
+                    MacroKind::All => "the predicate of `all`",
+                    MacroKind::ExistsOne => "the predicate of `exists_one`",
+                };
+                self.expect(body, &bt, Kinds::BOOL, what);
+                Type::bool()
+            }
+            ExprKind::TypeIs(inner, _) => {
+                self.check(inner);
+                Type::bool()
+            }
+            ExprKind::SchemaMatch { check, .. } => {
+                self.check(check);
+                Type::bool()
+            }
+        }
+    }
+
+    /// The type of a macro variable ranging over a value of type `range`:
+    /// list elements, or an object's keys.
+    fn element_type(&self, range: &Type) -> Type {
+        if range.kinds == Kinds::OBJECT {
+            return Type::of(Kinds::STRING);
+        }
+        if let Some(elem) = &range.elem {
+            return (**elem).clone();
+        }
+        let items = range
+            .schema
+            .and_then(|id| self.schema.node(id))
+            .and_then(|n| n.items);
+        match items.and_then(|i| self.schema.node(i)) {
+            Some(node) if range.kinds == Kinds::LIST => Type {
+                kinds: node.kinds,
+                schema: items,
+                elem: None,
+            },
+            _ => Type::any(),
+        }
+    }
+
+    fn field(&mut self, base: &Expr, bt: &Type, name: &str, whole: &Expr) -> Type {
+        if bt.kinds.is_empty() {
+            return Type::of(Kinds::NONE);
+        }
+        if !bt.kinds.intersects(Kinds::OBJECT) {
+            let shown = self.show(base);
+            self.mismatch(
+                whole.span,
+                format!(
+                    "`{shown}` is {} and has no field `{name}`",
+                    bt.kinds.with_article()
+                ),
+                format!("`{shown}` is {}", bt.kinds.with_article()),
+            );
+            return Type::of(Kinds::NONE);
+        }
+        let Some(id) = bt.schema else {
+            return Type::any();
+        };
+        let prefix = self.show(base);
+        match self.schema.resolve_from(
+            Some(id),
+            bt.kinds,
+            std::iter::once(Step::Field(name)),
+            prefix.clone(),
+        ) {
+            Ok(r) => {
+                if let Some(out) = r.outside {
+                    let code = if out.closed {
+                        Code::UnknownPath
+                    } else {
+                        Code::PathNotInSchema
+                    };
+                    let what = if out.closed {
+                        "is not allowed by the schema"
+                    } else {
+                        "is not in the schema"
+                    };
+                    self.diags.push(
+                        Diagnostic::new(
+                            code,
+                            format!("`{prefix}.{name}` {what}: `{prefix}` has no key `{name}`"),
+                        )
+                        .at(whole.span)
+                        .maybe_help(
+                            crate::suggest::did_you_mean(
+                                name,
+                                out.candidates.iter().map(String::as_str),
+                            )
+                            .map(|b| format!("did you mean `{b}`?")),
+                        ),
+                    );
+                }
+                r.ty
+            }
+            Err(_) => Type::any(),
+        }
+    }
+
+    fn call(&mut self, func: Func, args: &[Expr], whole: &Expr) -> Type {
+        let types: Vec<Type> = args.iter().map(|a| self.check(a)).collect();
+        match func {
+            Func::Size => {
+                if let (Some(a), Some(t)) = (args.first(), types.first()) {
+                    self.expect(
+                        a,
+                        t,
+                        Kinds::STRING.or(Kinds::LIST).or(Kinds::OBJECT),
+                        "`size`",
+                    );
+                }
+                Type::of(Kinds::INT)
+            }
+            Func::Contains | Func::StartsWith | Func::EndsWith => {
+                let what = format!("`{}`", func.name());
+                for (a, t) in args.iter().zip(&types) {
+                    self.expect(a, t, Kinds::STRING, &what);
+                }
+                let _ = whole;
+                Type::bool()
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, op_span: crate::span::Span, lhs: &Expr, rhs: &Expr) -> Type {
+        let (lt, rt) = (self.check(lhs), self.check(rhs));
+        if lt.kinds.is_empty() || rt.kinds.is_empty() {
+            return Type::of(Kinds::NONE);
+        }
+        let (l, r) = (lt.kinds, rt.kinds);
+        let sym = op.symbol();
+        match op {
+            BinaryOp::Eq | BinaryOp::Ne => {
+                let is_null = |e: &Expr| matches!(e.kind, ExprKind::Const(Const::Null));
+                // Comparing with `null` is how absent-or-null is tested: always allowed.
+                if !is_null(lhs) && !is_null(rhs) && !comparable(l, r) {
+                    let (a, b) = (self.show(lhs), self.show(rhs));
+                    let outcome = if op == BinaryOp::Eq { "false" } else { "true" };
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::IncomparableTypes,
+                            format!(
+                                "`{a}` is {} and `{b}` is {}: `{sym}` is always {outcome}",
+                                l.with_article(),
+                                r.with_article()
+                            ),
+                        )
+                        .at(op_span)
+                        .label(format!("{lt} {sym} {rt}"))
+                        .help(format!("compare `{a}` with {}", l.with_article())),
+                    );
+                }
+                self.enum_check(op, lhs, &lt, rhs);
+                self.enum_check(op, rhs, &rt, lhs);
+                Type::bool()
+            }
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                let ok = (l.intersects(Kinds::NUMBER) && r.intersects(Kinds::NUMBER))
+                    || (l.intersects(Kinds::STRING) && r.intersects(Kinds::STRING))
+                    || (l.intersects(Kinds::BOOL) && r.intersects(Kinds::BOOL));
+                if !ok {
+                    let (a, b) = (self.show(lhs), self.show(rhs));
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::TypeMismatch,
+                            format!("cannot order `{a}` ({lt}) and `{b}` ({rt}) with `{sym}`"),
+                        )
+                        .at(op_span)
+                        .label(format!("{lt} {sym} {rt}"))
+                        .help("ordering is defined between two numbers, two strings or two bools"),
+                    );
+                }
+                Type::bool()
+            }
+            BinaryOp::In => {
+                if !r.intersects(Kinds::LIST.or(Kinds::OBJECT)) {
+                    let b = self.show(rhs);
+                    self.mismatch(
+                        rhs.span,
+                        format!(
+                            "`in` needs a list (or an object's keys) on its right, but `{b}` is {}",
+                            r.with_article()
+                        ),
+                        format!("this is {}", r.with_article()),
+                    );
+                } else if let (Some(elem), ExprKind::Const(Const::List(items))) =
+                    (&rt.elem, &rhs.kind)
+                {
+                    if !items.is_empty() && !comparable(l, elem.kinds) {
+                        let a = self.show(lhs);
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::IncomparableTypes,
+                                format!(
+                                    "`{a}` is {} but the list holds values {}: `in` is always false",
+                                    l.with_article(),
+                                    elem.kinds.with_article()
+                                ),
+                            )
+                            .at(op_span)
+                            .label(format!("{lt} in list of {}", elem.kinds)),
+                        );
+                    }
+                }
+                self.enum_in_check(lhs, &lt, rhs);
+                Type::bool()
+            }
+            BinaryOp::Add => {
+                let num = l.intersects(Kinds::NUMBER) && r.intersects(Kinds::NUMBER);
+                let string = l.intersects(Kinds::STRING) && r.intersects(Kinds::STRING);
+                let list = l.intersects(Kinds::LIST) && r.intersects(Kinds::LIST);
+                if !(num || string || list) {
+                    self.arith_error(
+                        op,
+                        op_span,
+                        lhs,
+                        &lt,
+                        rhs,
+                        &rt,
+                        "`+` adds two numbers, or joins two strings or two lists",
+                    );
+                    return Type::of(Kinds::NONE);
+                }
+                let mut k = Kinds::NONE;
+                if num {
+                    k = k.or(arith_result(l, r));
+                }
+                if string {
+                    k = k.or(Kinds::STRING);
+                }
+                if list {
+                    k = k.or(Kinds::LIST);
+                }
+                Type::of(k)
+            }
+            BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div => {
+                if !(l.intersects(Kinds::NUMBER) && r.intersects(Kinds::NUMBER)) {
+                    self.arith_error(
+                        op,
+                        op_span,
+                        lhs,
+                        &lt,
+                        rhs,
+                        &rt,
+                        "arithmetic is defined on numbers",
+                    );
+                    return Type::of(Kinds::NONE);
+                }
+                Type::of(arith_result(l, r))
+            }
+            BinaryOp::Rem => {
+                if !(l.intersects(Kinds::INT) && r.intersects(Kinds::INT)) {
+                    self.arith_error(
+                        op,
+                        op_span,
+                        lhs,
+                        &lt,
+                        rhs,
+                        &rt,
+                        "`%` is defined on two ints",
+                    );
+                    return Type::of(Kinds::NONE);
+                }
+                Type::of(Kinds::INT)
+            }
+            BinaryOp::And | BinaryOp::Or => Type::bool(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn arith_error(
+        &mut self,
+        op: BinaryOp,
+        op_span: crate::span::Span,
+        lhs: &Expr,
+        lt: &Type,
+        rhs: &Expr,
+        rt: &Type,
+        help: &str,
+    ) {
+        let (a, b, sym) = (self.show(lhs), self.show(rhs), op.symbol());
+        self.diags.push(
+            Diagnostic::new(
+                Code::TypeMismatch,
+                format!("cannot apply `{sym}` to `{a}` ({lt}) and `{b}` ({rt})"),
+            )
+            .at(op_span)
+            .label(format!("{lt} {sym} {rt}"))
+            .help(help.to_owned()),
+        );
+    }
+
+    /// `x == c` where `x`'s schema has an `enum` without `c`: never true.
+    fn enum_check(&mut self, op: BinaryOp, subject: &Expr, st: &Type, other: &Expr) {
+        let ExprKind::Const(c) = &other.kind else {
+            return;
+        };
+        let Some(allowed) = self.schema.allowed(st.schema) else {
+            return;
+        };
+        if matches!(c, Const::Null) || allowed.iter().any(|v| c.equals_json(v)) {
+            return;
+        }
+        let (s, shown) = (self.show(subject), self.show(other));
+        let outcome = if op == BinaryOp::Eq {
+            "never true"
+        } else {
+            "always true"
+        };
+        let close = match c {
+            Const::String(text) => {
+                crate::suggest::did_you_mean(text, allowed.iter().filter_map(|v| v.as_str()))
+            }
+            _ => None,
+        };
+        let help = match close {
+            Some(best) => format!("did you mean {}?", literal(&serde_json::Value::from(best))),
+            None => format!("`{s}` is one of {}", list_values(allowed)),
+        };
+        self.diags.push(
+            Diagnostic::new(
+                Code::OutsideEnum,
+                format!("`{shown}` is not a value the schema allows for `{s}`: this comparison is {outcome}"),
+            )
+            .at(other.span)
+            .label("not in the schema's enum")
+            .help(help),
+        );
+    }
+
+    /// `x in [..]` where no listed value is in `x`'s schema enum.
+    fn enum_in_check(&mut self, subject: &Expr, st: &Type, list: &Expr) {
+        let ExprKind::Const(Const::List(items)) = &list.kind else {
+            return;
+        };
+        let Some(allowed) = self.schema.allowed(st.schema) else {
+            return;
+        };
+        if items.is_empty()
+            || items
+                .iter()
+                .any(|c| allowed.iter().any(|v| c.equals_json(v)))
+        {
+            return;
+        }
+        let s = self.show(subject);
+        self.diags.push(
+            Diagnostic::new(
+                Code::OutsideEnum,
+                format!(
+                    "no value of this list is one the schema allows for `{s}`: `in` is never true"
+                ),
+            )
+            .at(list.span)
+            .label("none of these is in the schema's enum")
+            .help(format!("`{s}` is one of {}", list_values(allowed))),
+        );
+    }
+}
+
+fn list_values(values: &[serde_json::Value]) -> String {
+    values.iter().map(literal).collect::<Vec<_>>().join(", ")
+}
+
+/// A JSON value as the expression literal that denotes it, in backticks.
+fn literal(v: &serde_json::Value) -> String {
+    let e = Expr::constant(
+        Const::from_json(v),
+        crate::span::Span::new(crate::span::FileId(0), 0, 0),
+    );
+    format!(
+        "`{}`",
+        e.to_source(&PathTable::new())
+            .unwrap_or_else(|| v.to_string())
+    )
+}
+
+/// Whether values of these kinds can ever be equal (ints and doubles compare).
+fn comparable(a: Kinds, b: Kinds) -> bool {
+    let widen = |k: Kinds| {
+        if k.intersects(Kinds::NUMBER) {
+            k.or(Kinds::NUMBER)
+        } else {
+            k
+        }
+    };
+    widen(a).intersects(widen(b))
+}
+
+/// The kinds of `a OP b` on numbers: int with int stays int; any double makes
+/// a double (SPEC §2: mixing promotes to double).
+fn arith_result(a: Kinds, b: Kinds) -> Kinds {
+    let mut k = Kinds::NONE;
+    if a.intersects(Kinds::INT) && b.intersects(Kinds::INT) {
+        k = k.or(Kinds::INT);
+    }
+    if a.intersects(Kinds::DOUBLE) || b.intersects(Kinds::DOUBLE) {
+        k = k.or(Kinds::DOUBLE);
+    }
+    k
+}
+
+fn const_type(c: &Const) -> Type {
+    match c {
+        Const::List(items) => {
+            let elem = items
+                .iter()
+                .map(const_type)
+                .reduce(|a, b| a.union(&b))
+                .unwrap_or_else(|| Type::of(Kinds::NONE));
+            Type {
+                kinds: Kinds::LIST,
+                schema: None,
+                elem: Some(Box::new(elem)),
+            }
+        }
+        c => Type::of(c.kinds()),
+    }
+}

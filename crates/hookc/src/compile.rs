@@ -1,0 +1,532 @@
+//! The front half's driver: sources → checked [`Policy`].
+//!
+//! Reads every input with its front end, merges what the files declare
+//! (context schema, action types), resolves and type-checks every hook's
+//! condition, checks every action, rejects duplicate ids, and sorts the hooks
+//! into evaluation order. Every problem in every file is reported in one run.
+
+use crate::check::actions::{self, ActionTypes};
+use crate::check::schema::ContextSchema;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
+use crate::ir::{Events, Expr, Hook, Policy};
+use crate::resolve::ast_to_ir::Resolver;
+use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
+use crate::span::{FileId, SourceMap, Span};
+use crate::suggest;
+use hookc_runtime::bytecode::path::PathTable;
+use std::collections::HashMap;
+
+/// One source to compile.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The name diagnostics and default hook ids use (normally the path as given).
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+}
+
+impl Input {
+    /// An input from a name and its text.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Input {
+        Input {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// The input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Hook YAML (seed 000).
+    Yaml,
+    /// Directive XML.
+    Xml,
+}
+
+impl Format {
+    /// By extension (`.xml`, `.yaml`, `.yml`), else by the first non-blank
+    /// character (`<` is XML).
+    pub fn detect(name: &str, text: &str) -> Format {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".xml") {
+            Format::Xml
+        } else if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+            Format::Yaml
+        } else if text.trim_start().starts_with('<') {
+            Format::Xml
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// The result of compiling: the sources (for rendering diagnostics), every
+/// diagnostic, and the policy when there was no error.
+#[derive(Debug)]
+pub struct Compilation {
+    /// Every input, registered.
+    pub sources: SourceMap,
+    /// Errors and warnings, sorted by file and position.
+    pub diagnostics: Diagnostics,
+    /// The checked policy; `None` when any error was reported.
+    pub policy: Option<Policy>,
+}
+
+/// Why sources could not become a runtime [`hookc_runtime::Policy`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SourcesError {
+    /// The sources have errors (every diagnostic is kept, with the sources to render them).
+    #[error("the policy sources have {} error(s)", .diagnostics.iter().filter(|d| d.is_error()).count())]
+    Invalid {
+        /// All diagnostics, warnings included.
+        diagnostics: Vec<Diagnostic>,
+        /// The sources, for rendering the diagnostics.
+        sources: Box<SourceMap>,
+    },
+    /// The lowered program does not load (a compiler bug: please report it).
+    #[error(transparent)]
+    Load(#[from] hookc_runtime::LoadError),
+}
+
+impl Compilation {
+    /// The runtime policy of a finished compilation: lowered with debug
+    /// information (for explain traces) and verified like any artifact.
+    /// Errors become [`SourcesError::Invalid`]; warnings are dropped.
+    pub fn into_policy(self) -> Result<hookc_runtime::Policy, SourcesError> {
+        let Some(policy) = self.policy else {
+            return Err(SourcesError::Invalid {
+                diagnostics: self.diagnostics.into_vec(),
+                sources: Box::new(self.sources),
+            });
+        };
+        let program = crate::lower::lower_with_debug(&policy, &self.sources);
+        Ok(hookc_runtime::Policy::from_program(program)?)
+    }
+}
+
+/// Compiles sources (YAML hook files, directive XML) straight into a runtime
+/// policy; see [`Compilation::into_policy`].
+pub fn policy_from_sources(inputs: &[Input]) -> Result<hookc_runtime::Policy, SourcesError> {
+    compile(inputs).into_policy()
+}
+
+/// The layers of a compilation without named layers, lowest first: a YAML
+/// file's `builtin_hooks:`, then its `hooks:` and every XML hook.
+pub const DEFAULT_LAYERS: [&str; 2] = ["builtin", "directive"];
+
+/// A layer name for [`compile_layers`]: ASCII letters, digits, `_` and `-`,
+/// starting with a letter or `_`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LayerName(String);
+
+/// A string that is not a [`LayerName`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a layer name: use ASCII letters, digits, `_` and `-`, starting with a letter or `_`")]
+pub struct BadLayerName(pub String);
+
+impl LayerName {
+    /// Checks a layer name.
+    pub fn new(name: &str) -> Result<LayerName, BadLayerName> {
+        let mut chars = name.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            Ok(LayerName(name.to_owned()))
+        } else {
+            Err(BadLayerName(name.to_owned()))
+        }
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Compiles sources (files in this order define source order) into the
+/// [`DEFAULT_LAYERS`]: each hook is in the layer of its YAML section.
+pub fn compile(inputs: &[Input]) -> Compilation {
+    let files: Vec<(&Input, Option<u32>)> = inputs.iter().map(|i| (i, None)).collect();
+    compile_files(&files, DEFAULT_LAYERS.map(String::from).to_vec())
+}
+
+/// Compiles named layers, given lowest first (e.g. `builtin`, `project`,
+/// `directive`, `run`): every hook of a layer's files is in that layer,
+/// whichever YAML section it is written in. Evaluation order is priority,
+/// then layer (later first), then source order, which is the order of the
+/// files as given. A name given again is the same layer, at its first
+/// position.
+pub fn compile_layers(layers: &[(LayerName, Vec<Input>)]) -> Compilation {
+    let mut names: Vec<String> = Vec::new();
+    let mut files = Vec::new();
+    for (name, inputs) in layers {
+        let rank = match names.iter().position(|n| n == name.as_str()) {
+            Some(rank) => rank,
+            None => {
+                names.push(name.as_str().to_owned());
+                names.len().saturating_sub(1)
+            }
+        };
+        let rank = u32::try_from(rank).unwrap_or(u32::MAX);
+        files.extend(inputs.iter().map(|input| (input, Some(rank))));
+    }
+    compile_files(&files, names)
+}
+
+/// The driver: each input with its layer (`None`: by YAML section, in the
+/// default layers), and the layers' names.
+fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compilation {
+    let mut sources = SourceMap::new();
+    let mut diags = Diagnostics::new();
+    let mut files: Vec<(FileId, SourceFile)> = Vec::new();
+    // Parallel to `files`: each file's layer.
+    let mut file_layers: Vec<Option<u32>> = Vec::new();
+    for &(input, layer) in inputs {
+        let id = sources.add(input.name.clone(), input.text.clone());
+        if input.text.len() > hookc_runtime::limits::MAX_INPUT_BYTES {
+            diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    format!(
+                        "`{}` is {} bytes; hookc reads policy files of at most {} bytes",
+                        input.name,
+                        input.text.len(),
+                        hookc_runtime::limits::MAX_INPUT_BYTES
+                    ),
+                )
+                .at(Span::new(id, 0, 0)),
+            );
+            continue;
+        }
+        let file = match Format::detect(&input.name, &input.text) {
+            Format::Yaml => frontend::yaml::read(&input.text, id, &input.name, &mut diags),
+            Format::Xml => frontend::xml::read(&input.text, id, &mut diags),
+        };
+        files.push((id, file));
+        file_layers.push(layer);
+    }
+
+    let (schema, types) = declarations(&files, &sources, &mut diags);
+    let mut paths = PathTable::new();
+    let mut hooks = Vec::new();
+    // Where each checked hook was written (by `source_order`), for the lints.
+    let mut origins = Vec::new();
+    let total: usize = files.iter().map(|(_, f)| f.hooks.len()).sum();
+    if total > hookc_runtime::limits::MAX_HOOKS {
+        diags.push(Diagnostic::new(
+            Code::TooLarge,
+            format!(
+                "{total} hooks; hookc compiles at most {} hooks at once",
+                hookc_runtime::limits::MAX_HOOKS
+            ),
+        ));
+    } else {
+        let mut ids: HashMap<String, Span> = HashMap::new();
+        let mut regexes = crate::check::typeck::RegexMemo::default();
+        for ((id, file), layer) in files.iter().zip(&file_layers) {
+            let name = sources.name(*id).to_owned();
+            let text = sources.get(*id).map_or("", |f| f.text());
+            for raw in &file.hooks {
+                let cx = HookContext {
+                    layer: layer.unwrap_or(match raw.layer {
+                        frontend::Layer::Builtin => 0,
+                        frontend::Layer::Directive => 1,
+                    }),
+                    file_name: &name,
+                    text,
+                    schema: &schema,
+                    types: &types,
+                    sources: &sources,
+                };
+                if let Some(hook) = check_hook(
+                    &cx,
+                    raw,
+                    hooks.len(),
+                    &mut paths,
+                    &mut regexes,
+                    &mut ids,
+                    &mut diags,
+                ) {
+                    origins.push(crate::lint::HookOrigin::of(raw));
+                    hooks.push(hook);
+                }
+            }
+        }
+    }
+
+    diags.sort();
+    let policy = if diags.has_errors() {
+        None
+    } else {
+        // INVARIANT (evaluation order): priority descending, then layer
+        // descending (directive before builtin by default), then source
+        // order. `sort_by` is stable, and `source_order` makes the key total.
+        hooks.sort_by(|a: &Hook, b: &Hook| {
+            b.priority
+                .cmp(&a.priority)
+                .then(b.layer.cmp(&a.layer))
+                .then(a.source_order.cmp(&b.source_order))
+        });
+        let policy = Policy {
+            hooks,
+            paths,
+            schema,
+            action_types: types,
+            layers,
+        };
+        // Lints are warnings: they never turn a good policy into a failing one.
+        crate::lint::report(&policy, &origins, &sources, &mut diags);
+        diags.sort();
+        Some(policy)
+    };
+    Compilation {
+        sources,
+        diagnostics: diags,
+        policy,
+    }
+}
+
+/// Merges what the files declare: one context schema at most, action types
+/// over the built-ins, and the `operators` documentation section's names.
+fn declarations(
+    files: &[(FileId, SourceFile)],
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) -> (ContextSchema, ActionTypes) {
+    let mut schema: Option<(ContextSchema, Span)> = None;
+    let mut types = ActionTypes::builtin();
+    for (_, file) in files {
+        if let Some(node) = &file.context_schema {
+            match &schema {
+                Some((_, first)) => diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateDefinition,
+                        "`event_context_schema` is declared twice",
+                    )
+                    .at(node.span)
+                    .node("event_context_schema")
+                    .note(format!("first declared at {}", sources.location(*first)))
+                    .help("declare the context schema in one file"),
+                ),
+                None => schema = Some((ContextSchema::from_node(node, diags), node.span)),
+            }
+        }
+        if let Some(node) = &file.action_types {
+            types.declare(node, diags);
+        }
+        if let Some(ops) = file.operators_doc.as_ref().and_then(|n| n.as_map()) {
+            for (key, _) in ops {
+                if !OPERATORS.contains(&key.name.as_str()) {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::UnknownDocOperator,
+                            format!(
+                                "the `operators` section documents `{}`, which is not an operator",
+                                key.name
+                            ),
+                        )
+                        .at(key.span)
+                        .node(format!("operators.{}", key.name))
+                        .maybe_help(suggest::help_for(&key.name, OPERATORS.iter().copied())),
+                    );
+                }
+            }
+        }
+    }
+    (
+        schema.map_or_else(ContextSchema::builtin, |(s, _)| s),
+        types,
+    )
+}
+
+struct HookContext<'a> {
+    /// The hook's layer (an index into the compilation's layers).
+    layer: u32,
+    file_name: &'a str,
+    text: &'a str,
+    schema: &'a ContextSchema,
+    types: &'a ActionTypes,
+    sources: &'a SourceMap,
+}
+
+fn check_hook(
+    cx: &HookContext<'_>,
+    raw: &SourceHook,
+    source_order: usize,
+    paths: &mut PathTable,
+    regexes: &mut crate::check::typeck::RegexMemo,
+    ids: &mut HashMap<String, Span>,
+    diags: &mut Diagnostics,
+) -> Option<Hook> {
+    let mut ok = true;
+    let id = match &raw.id {
+        Some(id) => id.value.clone(),
+        None => format!("{}#{}[{}]", cx.file_name, raw.layer.as_str(), raw.index),
+    };
+    let id_span = raw.id.as_ref().map_or(raw.span, |s| s.span);
+    if let Some(first) = ids.get(&id) {
+        let mut d = Diagnostic::new(Code::DuplicateId, format!("hook id `{id}` is used twice"))
+            .at(id_span)
+            .label("second use")
+            .note(format!("first used at {}", cx.sources.location(*first)))
+            .help("hook ids must be unique across all files of a compilation");
+        if let Some(p) = &raw.node_path {
+            d = d.node(format!("{p}.id"));
+        }
+        diags.push(d);
+        ok = false;
+    } else {
+        ids.insert(id.clone(), id_span);
+    }
+
+    let events = if raw.events.iter().any(|e| e.value == "*") {
+        Events::Any
+    } else {
+        let mut names: Vec<String> = Vec::new();
+        for e in &raw.events {
+            if !names.contains(&e.value) {
+                names.push(e.value.clone());
+            }
+        }
+        Events::Named(names)
+    };
+
+    let condition = match &raw.condition {
+        None => None,
+        Some(cond) => {
+            let mut local = Diagnostics::new();
+            let (expr, node_paths, suffix) =
+                resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
+            if let Some(e) = &expr {
+                crate::check::typeck::check_condition(e, cx.schema, paths, regexes, &mut local);
+            }
+            // Name the YAML node of each finding: the innermost condition node
+            // containing it, else the hook's `condition`/`when`.
+            let nodes = NodeIndex::new(node_paths);
+            for mut d in local.into_vec() {
+                if d.node_path.is_none() {
+                    if let Some(hook_path) = &raw.node_path {
+                        let inner = d.span.and_then(|s| nodes.innermost(s));
+                        d = d.node(inner.unwrap_or_else(|| format!("{hook_path}.{suffix}")));
+                    }
+                }
+                ok &= !d.is_error();
+                diags.push(d);
+            }
+            match expr {
+                Some(e) => Some(e),
+                None => {
+                    ok = false;
+                    None
+                }
+            }
+        }
+    };
+
+    let errors_before = diags.error_count();
+    let action = actions::check_action(&raw.action, cx.text, cx.types, cx.schema, paths, diags);
+    ok &= diags.error_count() == errors_before;
+    let action = action?;
+    if !ok {
+        return None;
+    }
+    Some(Hook {
+        id,
+        events,
+        priority: raw.priority.as_ref().map_or(0, |p| p.value),
+        layer: cx.layer,
+        condition,
+        action,
+        enabled: raw.enabled,
+        description: raw.description.clone(),
+        source_order,
+        span: raw.span,
+    })
+}
+
+type Resolved = (Option<Expr>, Vec<(Span, String)>, &'static str);
+
+fn resolve_condition(
+    text: &str,
+    cond: &RawCondition,
+    hook_path: Option<&str>,
+    paths: &mut PathTable,
+    diags: &mut Diagnostics,
+) -> Resolved {
+    match cond {
+        RawCondition::When {
+            text: src, origin, ..
+        } => {
+            let expr = match crate::syntax::parse(src, *origin) {
+                Ok(ast) => Resolver::new(paths, diags).resolve(&ast),
+                Err(d) => {
+                    diags.push(d);
+                    None
+                }
+            };
+            (expr, Vec::new(), "when")
+        }
+        RawCondition::Tree(node) => {
+            let at = format!("{}.condition", hook_path.unwrap_or("hook"));
+            let mut tr = TreeResolver {
+                text,
+                paths,
+                diags,
+                node_paths: Vec::new(),
+            };
+            let expr = tr.resolve(node, &at);
+            (expr, tr.node_paths, "condition")
+        }
+    }
+}
+
+/// The YAML nodes of one condition by span, to name the node a finding is
+/// in. Node spans nest (a YAML tree), so each has a parent, and a lookup is a
+/// binary search plus a walk up at most the nesting depth.
+struct NodeIndex {
+    /// `(span, node path, parent)`, sorted by start, then longest first.
+    nodes: Vec<(Span, String, Option<usize>)>,
+}
+
+impl NodeIndex {
+    fn new(mut paths: Vec<(Span, String)>) -> NodeIndex {
+        paths.sort_by(|(a, _), (b, _)| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        let mut nodes = Vec::with_capacity(paths.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (i, (span, path)) in paths.into_iter().enumerate() {
+            while let Some(&top) = open.last() {
+                if nodes
+                    .get(top)
+                    .is_some_and(|(s, _, _): &(Span, String, Option<usize>)| s.end >= span.end)
+                {
+                    break;
+                }
+                open.pop();
+            }
+            nodes.push((span, path, open.last().copied()));
+            open.push(i);
+        }
+        NodeIndex { nodes }
+    }
+
+    /// The node path of the smallest recorded span containing `span`.
+    fn innermost(&self, span: Span) -> Option<String> {
+        let last = self
+            .nodes
+            .partition_point(|(s, _, _)| s.start <= span.start)
+            .checked_sub(1)?;
+        let mut cur = Some(last);
+        while let Some(i) = cur {
+            let (s, path, parent) = self.nodes.get(i)?;
+            if s.file == span.file && s.start <= span.start && span.end <= s.end {
+                return Some(path.clone());
+            }
+            cur = *parent;
+        }
+        None
+    }
+}

@@ -1,0 +1,291 @@
+//! Reading policies from files: the one place that turns paths into
+//! [`Input`]s (size limit and UTF-8 checked before anything is parsed) and
+//! into a loaded [`Policy`] (an artifact, recognized by its magic bytes, or
+//! sources compiled on the spot).
+//!
+//! The CLI (`check`, `compile`, `eval`, ...), `hookc test` ([`crate::policy_test`])
+//! and the build-script API ([`crate::build_script`]) all read through here, so a
+//! file is accepted or refused, and named in messages, the same way everywhere.
+
+use crate::compile::{compile, compile_layers, Compilation, Input, LayerName};
+use crate::diag::render;
+use hookc_runtime::limits::MAX_INPUT_BYTES;
+use hookc_runtime::{LoadError, Policy};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a policy file could not be read.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The file does not exist or cannot be read.
+    #[error("cannot read `{name}`: {source}")]
+    Io {
+        /// The file's name as shown to the user.
+        name: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The file is larger than [`MAX_INPUT_BYTES`].
+    #[error(
+        "`{name}` is {size} bytes; hookc reads policy files of at most {MAX_INPUT_BYTES} bytes"
+    )]
+    TooLarge {
+        /// The file's name as shown to the user.
+        name: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// Some files name a layer and this one does not.
+    #[error("`{name}` has no layer, but other policy files name theirs: give every file a layer (`--layer NAME=FILE`)")]
+    MissingLayer {
+        /// The file's name as shown to the user.
+        name: String,
+    },
+    /// The file is not UTF-8 text.
+    #[error("`{name}` is not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// The file's name as shown to the user.
+        name: String,
+        /// Offset of the first invalid byte.
+        offset: usize,
+    },
+}
+
+/// A policy file: where to read it, the name it goes by in diagnostics
+/// and in default hook ids (`<name>#<section>[<index>]`), and its layer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyFile {
+    /// The name diagnostics and default hook ids use.
+    pub name: String,
+    /// Where the file is.
+    pub path: PathBuf,
+    /// Its named layer ([`compile_layers`]), or `None` for the default
+    /// layers (by YAML section). Either every file of a policy names one, or
+    /// none does.
+    pub layer: Option<LayerName>,
+}
+
+impl PolicyFile {
+    /// A file named by its path as given (what the CLI does).
+    pub fn new(path: impl Into<PathBuf>) -> PolicyFile {
+        let path = path.into();
+        PolicyFile {
+            name: path.display().to_string(),
+            path,
+            layer: None,
+        }
+    }
+
+    /// A file of a named layer, named by its path as given (`--layer NAME=FILE`).
+    pub fn in_layer(layer: LayerName, path: impl Into<PathBuf>) -> PolicyFile {
+        PolicyFile {
+            layer: Some(layer),
+            ..PolicyFile::new(path)
+        }
+    }
+
+    /// A file read from `path` but named `name`.
+    pub fn named(name: impl Into<String>, path: impl Into<PathBuf>) -> PolicyFile {
+        PolicyFile {
+            name: name.into(),
+            path: path.into(),
+            layer: None,
+        }
+    }
+}
+
+/// Why a policy could not be loaded from files.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// A file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The one file is an artifact that does not load (damaged, another
+    /// format version, or failing verification).
+    #[error("`{name}`: {source}")]
+    Artifact {
+        /// The artifact's name.
+        name: String,
+        /// Why it does not load.
+        source: LoadError,
+    },
+    /// The sources have errors; [`PolicyError::render`] shows them.
+    #[error("the policy has errors")]
+    Compile(Box<Compilation>),
+    /// The checked sources did not give a policy (a compiler bug).
+    #[error(transparent)]
+    Load(crate::compile::SourcesError),
+}
+
+impl PolicyError {
+    /// The message for people: for [`PolicyError::Compile`], the error
+    /// diagnostics rendered with their snippets and the summary line.
+    pub fn render(&self) -> String {
+        match self {
+            PolicyError::Compile(c) => {
+                let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+                format!(
+                    "the policy has errors:\n{}{}",
+                    render::human(&errors, &c.sources),
+                    crate::summary(c)
+                )
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// Reads one policy source: at most [`MAX_INPUT_BYTES`] of UTF-8 text.
+pub fn read_input(file: &PolicyFile) -> Result<Input, ReadError> {
+    let name = &file.name;
+    let io = |source| ReadError::Io {
+        name: name.clone(),
+        source,
+    };
+    let size = std::fs::metadata(&file.path).map_err(io)?.len();
+    if size > MAX_INPUT_BYTES as u64 {
+        return Err(ReadError::TooLarge {
+            name: name.clone(),
+            size,
+        });
+    }
+    let bytes = std::fs::read(&file.path).map_err(io)?;
+    let text = String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+        name: name.clone(),
+        offset: e.utf8_error().valid_up_to(),
+    })?;
+    Ok(Input::new(name.clone(), text))
+}
+
+/// Reads policy sources named by their paths as given, in order.
+pub fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, ReadError> {
+    paths
+        .iter()
+        .map(|p| read_input(&PolicyFile::new(p.clone())))
+        .collect()
+}
+
+/// Whether these bytes are a compiled artifact (start with its magic).
+pub fn is_artifact(bytes: &[u8]) -> bool {
+    bytes.starts_with(&hookc_runtime::artifact::MAGIC)
+}
+
+/// Loads a policy: one artifact (recognized by its magic bytes, decoded and
+/// verified), or sources compiled on the spot, in the order given.
+pub fn load_policy(files: &[PolicyFile]) -> Result<Policy, PolicyError> {
+    if let [one] = files {
+        let bytes = std::fs::read(&one.path).map_err(|source| ReadError::Io {
+            name: one.name.clone(),
+            source,
+        })?;
+        if is_artifact(&bytes) {
+            return Policy::from_artifact(&bytes).map_err(|source| PolicyError::Artifact {
+                name: one.name.clone(),
+                source,
+            });
+        }
+    }
+    let c = compile_files(files)?;
+    if c.diagnostics.has_errors() {
+        return Err(PolicyError::Compile(Box::new(c)));
+    }
+    c.into_policy().map_err(PolicyError::Load)
+}
+
+/// Reads and compiles policy sources in the order given: into the default
+/// layers, or, when the files name layers, into those ([`compile_layers`]:
+/// layers ordered by first mention).
+pub fn compile_files(files: &[PolicyFile]) -> Result<Compilation, ReadError> {
+    if files.iter().all(|f| f.layer.is_none()) {
+        let inputs = files
+            .iter()
+            .map(read_input)
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(compile(&inputs));
+    }
+    let mut layers = Vec::with_capacity(files.len());
+    for file in files {
+        let Some(layer) = &file.layer else {
+            return Err(ReadError::MissingLayer {
+                name: file.name.clone(),
+            });
+        };
+        layers.push((layer.clone(), vec![read_input(file)?]));
+    }
+    Ok(compile_layers(&layers))
+}
+
+/// Every file named by `paths`, named as given.
+pub fn policy_files(paths: &[PathBuf]) -> Vec<PolicyFile> {
+    paths.iter().cloned().map(PolicyFile::new).collect()
+}
+
+/// `base` joined with `rel`, with `.` segments and `dir/..` pairs removed
+/// lexically (no file system access), so a name like `tests/x/../p.yaml`
+/// reads `tests/p.yaml`. A leading `..` stays.
+pub fn join_lexically(base: &Path, rel: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in base.components().chain(rel.components()) {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            Component::RootDir | Component::Prefix(_) => {
+                // An absolute `rel` replaces the base, as `Path::join` does.
+                if matches!(c, Component::RootDir) {
+                    out.retain(|k| matches!(k, Component::Prefix(_)));
+                } else {
+                    out.clear();
+                }
+                out.push(c);
+            }
+            Component::Normal(_) => out.push(c),
+        }
+    }
+    let path: PathBuf = out.iter().collect();
+    if path.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        path
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_lexically() {
+        let j = |a: &str, b: &str| join_lexically(Path::new(a), Path::new(b));
+        assert_eq!(
+            j("examples/seed000", "hooks.yaml"),
+            Path::new("examples/seed000/hooks.yaml")
+        );
+        assert_eq!(
+            j("examples/seed000", "../policy.xml"),
+            Path::new("examples/policy.xml")
+        );
+        assert_eq!(j("", "./p.yaml"), Path::new("p.yaml"));
+        assert_eq!(j("a", "../../p.yaml"), Path::new("../p.yaml"));
+        assert_eq!(j("a/b", "/abs/p.yaml"), Path::new("/abs/p.yaml"));
+        assert_eq!(j("a", ".."), Path::new("."));
+    }
+
+    #[test]
+    fn missing_file_names_it() {
+        let e = read_input(&PolicyFile::named("shown.yaml", "/no/such/file.yaml")).unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot read `shown.yaml`: "),
+            "{e}"
+        );
+    }
+}

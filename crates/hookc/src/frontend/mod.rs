@@ -1,0 +1,116 @@
+//! Front ends: YAML hook files and directive XML, read into one shape,
+//! [`SourceFile`], before anything is resolved or checked.
+//!
+//! A front end checks only the document's structure (keys, shapes, required
+//! fields); conditions stay raw (expression text or a YAML condition tree) and
+//! actions stay untyped until [`crate::check`] resolves them against the
+//! declared action types and context schema.
+
+pub mod doc;
+pub mod xml;
+pub mod yaml;
+pub mod yaml_doc;
+
+use crate::frontend::doc::Node;
+use crate::span::{Origin, Span, Spanned};
+
+/// The two layers of seed 000. At equal priority the directive layer runs first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Layer {
+    /// `hooks:` in YAML, and every XML hook.
+    Directive,
+    /// `builtin_hooks:` in YAML.
+    Builtin,
+}
+
+impl Layer {
+    /// `directive` or `builtin`, as used in default hook ids.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Directive => "directive",
+            Layer::Builtin => "builtin",
+        }
+    }
+
+    /// The YAML key that holds this layer's hooks.
+    pub fn yaml_key(self) -> &'static str {
+        match self {
+            Layer::Directive => "hooks",
+            Layer::Builtin => "builtin_hooks",
+        }
+    }
+}
+
+/// Everything one input file declares.
+#[derive(Debug, Clone, Default)]
+pub struct SourceFile {
+    /// `schema_version`, if given.
+    pub schema_version: Option<Spanned<String>>,
+    /// The hooks of both layers, in file order.
+    pub hooks: Vec<SourceHook>,
+    /// `event_context_schema`, unparsed.
+    pub context_schema: Option<Node>,
+    /// `action_types`, unparsed.
+    pub action_types: Option<Node>,
+    /// The `operators` documentation section, unparsed (names are checked).
+    pub operators_doc: Option<Node>,
+}
+
+/// One hook as written.
+#[derive(Debug, Clone)]
+pub struct SourceHook {
+    /// Its layer.
+    pub layer: Layer,
+    /// Position within its layer in its file, from 0 (for the default id).
+    pub index: usize,
+    /// YAML node path of the hook (`hooks[2]`); `None` for XML.
+    pub node_path: Option<String>,
+    /// The whole hook.
+    pub span: Span,
+    /// `id`, if given.
+    pub id: Option<Spanned<String>>,
+    /// The event names (`"*"` = every event), at least one.
+    pub events: Vec<Spanned<String>>,
+    /// `priority`, if given (default 0).
+    pub priority: Option<Spanned<i64>>,
+    /// `enabled` (default true).
+    pub enabled: bool,
+    /// `description`, if given.
+    pub description: Option<String>,
+    /// `condition` or `when`; `None` = always.
+    pub condition: Option<RawCondition>,
+    /// The action.
+    pub action: RawAction,
+}
+
+/// A condition before resolution.
+#[derive(Debug, Clone)]
+pub enum RawCondition {
+    /// A `when` expression.
+    When {
+        /// The expression text.
+        text: String,
+        /// How offsets in `text` map to the file.
+        origin: Origin,
+        /// The whole scalar or attribute.
+        span: Span,
+    },
+    /// A YAML condition tree (`all`/`any`/`not`/leaf).
+    Tree(Node),
+}
+
+/// An action before it is checked against its action type.
+#[derive(Debug, Clone)]
+pub struct RawAction {
+    /// The action type's name.
+    pub kind: Spanned<String>,
+    /// The parameters as written, in order. XML attributes are [`crate::frontend::doc::NodeKind::Text`].
+    pub params: Vec<(Spanned<String>, Node)>,
+    /// XML `<param name="k">v</param>` children: they fill the action type's
+    /// object parameter (`parameters` of `call_directive`, `payload` of `emit_event`).
+    pub xml_params: Vec<(Spanned<String>, Node)>,
+    /// The whole action (YAML mapping or XML element).
+    pub span: Span,
+    /// YAML node path of the action (`hooks[2].action`); `None` for XML.
+    pub node_path: Option<String>,
+}

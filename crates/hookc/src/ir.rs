@@ -1,0 +1,647 @@
+//! The intermediate representation: resolved hook conditions and whole
+//! policies, the one form both front ends produce.
+//!
+//! Compared with the syntax tree, names are resolved (context paths are
+//! interned [`PathId`]s, macro variables are [`ExprKind::Var`]s), methods are
+//! builtins, literal lists are constants, and regex patterns are known
+//! literals (globs are translated into regexes, keeping their text). The
+//! same condition written as a YAML tree or as a `when` expression gives the
+//! same IR (tested), and lowering to bytecode walks it directly.
+
+use crate::check::actions::Action;
+use crate::check::ty::Kinds;
+use crate::span::Span;
+use hookc_runtime::bytecode::path::{PathId, PathTable};
+use std::fmt::{self, Write};
+
+pub use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// A constant value: JSON's data model with ints and doubles apart.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Const {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A 64-bit int.
+    Int(i64),
+    /// A double.
+    Double(f64),
+    /// A string.
+    String(String),
+    /// A list of constants.
+    List(Vec<Const>),
+    /// An object (only from YAML `value:` mappings; the expression syntax has no map literals).
+    Object(Vec<(String, Const)>),
+}
+
+impl Const {
+    /// The kinds of this value (a one-kind set).
+    pub fn kinds(&self) -> Kinds {
+        match self {
+            Const::Null => Kinds::NULL,
+            Const::Bool(_) => Kinds::BOOL,
+            Const::Int(_) => Kinds::INT,
+            Const::Double(_) => Kinds::DOUBLE,
+            Const::String(_) => Kinds::STRING,
+            Const::List(_) => Kinds::LIST,
+            Const::Object(_) => Kinds::OBJECT,
+        }
+    }
+
+    /// As JSON (non-finite doubles become `null`, as JSON has none).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Const::Null => Value::Null,
+            Const::Bool(b) => Value::Bool(*b),
+            Const::Int(i) => Value::from(*i),
+            Const::Double(d) => serde_json::Number::from_f64(*d).map_or(Value::Null, Value::Number),
+            Const::String(s) => Value::String(s.clone()),
+            Const::List(items) => Value::Array(items.iter().map(Const::to_json).collect()),
+            Const::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// From JSON (numbers that fit `i64` are ints).
+    pub fn from_json(value: &serde_json::Value) -> Const {
+        use serde_json::Value;
+        match value {
+            Value::Null => Const::Null,
+            Value::Bool(b) => Const::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Const::Int(i),
+                None => Const::Double(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => Const::String(s.clone()),
+            Value::Array(items) => Const::List(items.iter().map(Const::from_json).collect()),
+            Value::Object(map) => Const::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), Const::from_json(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// JSON-number-aware equality as in CEL: `1 == 1.0`, lists elementwise,
+    /// different kinds unequal. Used for enum checks at compile time.
+    pub fn equals_json(&self, other: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (self, other) {
+            (Const::Null, Value::Null) => true,
+            (Const::Bool(a), Value::Bool(b)) => a == b,
+            (Const::Int(_) | Const::Double(_), Value::Number(n)) => {
+                let a = match self {
+                    Const::Int(i) => *i as f64,
+                    Const::Double(d) => *d,
+                    _ => return false,
+                };
+                n.as_i64().map_or_else(
+                    || n.as_f64() == Some(a),
+                    |i| match self {
+                        Const::Int(x) => *x == i,
+                        _ => a == i as f64,
+                    },
+                )
+            }
+            (Const::String(a), Value::String(b)) => a == b,
+            (Const::List(a), Value::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.equals_json(y))
+            }
+            (Const::Object(a), Value::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(k, v)| b.get(k).is_some_and(|w| v.equals_json(w)))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A builtin function (methods and global calls alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Func {
+    /// `size(x)` / `x.size()`: code points of a string, items of a list, keys of an object.
+    Size,
+    /// `s.contains(t)`
+    Contains,
+    /// `s.startsWith(t)`
+    StartsWith,
+    /// `s.endsWith(t)`
+    EndsWith,
+}
+
+impl Func {
+    /// The method name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Size => "size",
+            Func::Contains => "contains",
+            Func::StartsWith => "startsWith",
+            Func::EndsWith => "endsWith",
+        }
+    }
+}
+
+/// A list macro.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MacroKind {
+    /// `l.exists(v, p)`
+    Exists,
+    /// `l.all(v, p)`
+    All,
+    /// `l.exists_one(v, p)`
+    ExistsOne,
+}
+
+impl MacroKind {
+    /// The macro's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MacroKind::Exists => "exists",
+            MacroKind::All => "all",
+            MacroKind::ExistsOne => "exists_one",
+        }
+    }
+}
+
+/// A regex literal of `matches()` / `op: regex`, or the translation of a
+/// glob of `glob()` / `op: glob` ([`crate::check::glob`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Regex {
+    /// The pattern (RE2 syntax of the `regex` crate): what lowering, the
+    /// artifact, the verifier and the VM see.
+    pub pattern: String,
+    /// Where the pattern literal is.
+    pub span: Span,
+    /// The glob as written, when `pattern` is its translation: what users
+    /// see (diagnostics, `--emit`, `to_source`) and what the reference
+    /// evaluator matches with directly.
+    ///
+    /// INVARIANT (glob translation): `Some(g)` only from
+    /// [`crate::check::glob::regex_of`], so `pattern` is `g`'s translation.
+    pub glob: Option<String>,
+}
+
+impl Regex {
+    /// A regex literal (not a glob).
+    pub fn literal(pattern: String, span: Span) -> Regex {
+        Regex {
+            pattern,
+            span,
+            glob: None,
+        }
+    }
+
+    /// The user-facing function name: `glob` or `matches`.
+    pub fn func_name(&self) -> &'static str {
+        if self.glob.is_some() {
+            "glob"
+        } else {
+            "matches"
+        }
+    }
+
+    /// The pattern as written: the glob, or the regex.
+    pub fn source(&self) -> &str {
+        self.glob.as_deref().unwrap_or(&self.pattern)
+    }
+}
+
+/// A resolved expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Its source.
+    pub span: Span,
+}
+
+/// The forms of the IR.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// A constant (literal lists of constants included).
+    Const(Const),
+    /// A list literal with non-constant items.
+    List(Vec<Expr>),
+    /// A context path.
+    Path(PathId),
+    /// A macro variable: `depth` counts binders from the outermost (0).
+    Var {
+        /// Binder depth.
+        depth: u32,
+        /// The name as written.
+        name: String,
+    },
+    /// `e.name` on a value that is not a context path (a macro variable, ...).
+    Field(Box<Expr>, String),
+    /// `e[i]` with a computed operand or index.
+    Index(Box<Expr>, Box<Expr>),
+    /// `has(p)` of a context path: every segment resolves. Never an error.
+    HasPath(PathId),
+    /// `has(e.name)` of a computed value: `e` is an object with key `name`.
+    HasField(Box<Expr>, String),
+    /// `!e` / `-e`
+    Unary(UnaryOp, Box<Expr>),
+    /// Arithmetic, comparison and `in` (not `&&`/`||`).
+    Binary {
+        /// Which.
+        op: BinaryOp,
+        /// Where the operator (or the YAML `op:`) is.
+        op_span: Span,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `a && b` (CEL error absorption).
+    And(Box<Expr>, Box<Expr>),
+    /// `a || b` (CEL error absorption).
+    Or(Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A builtin call; the receiver of a method is the first argument.
+    Call(Func, Vec<Expr>),
+    /// `e.matches(pattern)`: unanchored search; also `e.glob(g)`, whose
+    /// translation anchors it ([`Regex::glob`]).
+    Matches(Box<Expr>, Regex),
+    /// A list macro over `range`, binding a variable in `body`.
+    Macro {
+        /// Which macro.
+        kind: MacroKind,
+        /// The list (or object: its keys).
+        range: Box<Expr>,
+        /// The variable's name.
+        var: String,
+        /// The predicate.
+        body: Box<Expr>,
+    },
+    /// Internal: whether the value's kind is in the set (false when missing).
+    /// Produced only by YAML `matches` schemas.
+    TypeIs(Box<Expr>, Kinds),
+    /// A YAML `matches` leaf: `check` is the compiled predicate; the schema is
+    /// kept for normalized output.
+    SchemaMatch {
+        /// The path validated.
+        path: PathId,
+        /// The JSON-Schema fragment as written.
+        schema: serde_json::Value,
+        /// The compiled predicate.
+        check: Box<Expr>,
+    },
+}
+
+impl Expr {
+    /// An expression at a span.
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+
+    /// A constant.
+    pub fn constant(c: Const, span: Span) -> Expr {
+        Expr::new(ExprKind::Const(c), span)
+    }
+
+    /// Whether two expressions are the same but for spans.
+    pub fn same_as(&self, other: &Expr) -> bool {
+        fn all(a: &[Expr], b: &[Expr]) -> bool {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
+        }
+        use ExprKind as K;
+        match (&self.kind, &other.kind) {
+            (K::Const(a), K::Const(b)) => a == b,
+            (K::List(a), K::List(b)) => all(a, b),
+            (K::Path(a), K::Path(b)) | (K::HasPath(a), K::HasPath(b)) => a == b,
+            (K::Var { depth: a, name: x }, K::Var { depth: b, name: y }) => a == b && x == y,
+            (K::Field(a, x), K::Field(b, y)) | (K::HasField(a, x), K::HasField(b, y)) => {
+                x == y && a.same_as(b)
+            }
+            (K::Index(a, i), K::Index(b, j))
+            | (K::And(a, i), K::And(b, j))
+            | (K::Or(a, i), K::Or(b, j)) => a.same_as(b) && i.same_as(j),
+            (K::Unary(o, a), K::Unary(p, b)) => o == p && a.same_as(b),
+            (
+                K::Binary {
+                    op: o,
+                    lhs: a,
+                    rhs: x,
+                    ..
+                },
+                K::Binary {
+                    op: p,
+                    lhs: b,
+                    rhs: y,
+                    ..
+                },
+            ) => o == p && a.same_as(b) && x.same_as(y),
+            (K::Cond(a, x, m), K::Cond(b, y, n)) => a.same_as(b) && x.same_as(y) && m.same_as(n),
+            (K::Call(f, a), K::Call(g, b)) => f == g && all(a, b),
+            // A glob and a regex with the same translation agree everywhere.
+            (K::Matches(a, r), K::Matches(b, s)) => r.pattern == s.pattern && a.same_as(b),
+            (
+                K::Macro {
+                    kind: k,
+                    range: a,
+                    var: v,
+                    body: x,
+                },
+                K::Macro {
+                    kind: l,
+                    range: b,
+                    var: w,
+                    body: y,
+                },
+            ) => k == l && v == w && a.same_as(b) && x.same_as(y),
+            (K::TypeIs(a, k), K::TypeIs(b, l)) => k == l && a.same_as(b),
+            (
+                K::SchemaMatch {
+                    path: p,
+                    schema: s,
+                    check: a,
+                },
+                K::SchemaMatch {
+                    path: q,
+                    schema: t,
+                    check: b,
+                },
+            ) => p == q && s == t && a.same_as(b),
+            _ => false,
+        }
+    }
+
+    /// The expression as canonical `when` text (`&&`, not `and`; minimal
+    /// parentheses). `None` if it contains internal forms the surface syntax
+    /// cannot express (a `matches` schema).
+    pub fn to_source(&self, paths: &PathTable) -> Option<String> {
+        let mut out = String::new();
+        write_expr(&mut out, self, paths, 0).ok()?;
+        Some(out)
+    }
+}
+
+/// Precedence of an IR node for printing (higher binds tighter).
+fn precedence(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Cond(..) => 1,
+        ExprKind::Or(..) => 2,
+        ExprKind::And(..) => 3,
+        ExprKind::Binary { op, .. } => op.precedence(),
+        ExprKind::Unary(..) => 7,
+        ExprKind::Const(Const::Int(i)) if *i < 0 => 7,
+        ExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 7,
+        _ => 8,
+    }
+}
+
+fn write_const(out: &mut String, c: &Const) -> Result<(), fmt::Error> {
+    match c {
+        Const::Null => out.push_str("null"),
+        Const::Bool(b) => write!(out, "{b}")?,
+        Const::Int(i) => write!(out, "{i}")?,
+        Const::Double(d) => {
+            if d.is_finite() && d.fract() == 0.0 && d.abs() < 1e16 {
+                write!(out, "{d:.1}")?;
+            } else if d.is_finite() {
+                write!(out, "{d:?}")?;
+            } else {
+                // No literal for these; the folded forms of CEL.
+                out.push_str(if d.is_nan() {
+                    "(0.0 / 0.0)"
+                } else if *d > 0.0 {
+                    "(1.0 / 0.0)"
+                } else {
+                    "(-1.0 / 0.0)"
+                });
+            }
+        }
+        Const::String(s) => hookc_runtime::bytecode::path::write_quoted(out, s)?,
+        Const::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_const(out, item)?;
+            }
+            out.push(']');
+        }
+        // The surface syntax has no map literals.
+        Const::Object(_) => return Err(fmt::Error),
+    }
+    Ok(())
+}
+
+fn write_expr(
+    out: &mut String,
+    e: &Expr,
+    paths: &PathTable,
+    min_prec: u8,
+) -> Result<(), fmt::Error> {
+    let prec = precedence(e);
+    let paren = prec < min_prec;
+    if paren {
+        out.push('(');
+    }
+    match &e.kind {
+        ExprKind::Const(c) => write_const(out, c)?,
+        ExprKind::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(out, item, paths, 0)?;
+            }
+            out.push(']');
+        }
+        ExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
+        ExprKind::Var { name, .. } => out.push_str(name),
+        ExprKind::Field(base, name) => {
+            write_expr(out, base, paths, 8)?;
+            if hookc_runtime::bytecode::path::is_plain_field(name) {
+                write!(out, ".{name}")?;
+            } else {
+                out.push('[');
+                hookc_runtime::bytecode::path::write_quoted(out, name)?;
+                out.push(']');
+            }
+        }
+        ExprKind::Index(base, index) => {
+            write_expr(out, base, paths, 8)?;
+            out.push('[');
+            write_expr(out, index, paths, 0)?;
+            out.push(']');
+        }
+        ExprKind::HasPath(id) => write!(out, "has({})", paths.get(*id).ok_or(fmt::Error)?)?,
+        ExprKind::HasField(base, name) => {
+            out.push_str("has(");
+            let field = Expr::new(ExprKind::Field(base.clone(), name.clone()), e.span);
+            write_expr(out, &field, paths, 0)?;
+            out.push(')');
+        }
+        ExprKind::Unary(op, operand) => {
+            out.push_str(op.symbol());
+            write_expr(out, operand, paths, 7)?;
+        }
+        ExprKind::Binary { op, lhs, rhs, .. } => {
+            // Left-associative: the right side needs parentheses at equal precedence.
+            write_expr(out, lhs, paths, op.precedence())?;
+            write!(out, " {} ", op.symbol())?;
+            write_expr(out, rhs, paths, op.precedence() + 1)?;
+        }
+        ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+            let sym = if matches!(e.kind, ExprKind::And(..)) {
+                "&&"
+            } else {
+                "||"
+            };
+            write_expr(out, a, paths, prec)?;
+            write!(out, " {sym} ")?;
+            write_expr(out, b, paths, prec + 1)?;
+        }
+        ExprKind::Cond(c, a, b) => {
+            write_expr(out, c, paths, 2)?;
+            out.push_str(" ? ");
+            write_expr(out, a, paths, 2)?;
+            out.push_str(" : ");
+            write_expr(out, b, paths, 1)?;
+        }
+        ExprKind::Call(Func::Size, args) => {
+            out.push_str("size(");
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(out, a, paths, 0)?;
+            }
+            out.push(')');
+        }
+        ExprKind::Call(f, args) => {
+            let (recv, rest) = args.split_first().ok_or(fmt::Error)?;
+            write_expr(out, recv, paths, 8)?;
+            write!(out, ".{}(", f.name())?;
+            for (i, a) in rest.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(out, a, paths, 0)?;
+            }
+            out.push(')');
+        }
+        ExprKind::Matches(recv, re) => {
+            write_expr(out, recv, paths, 8)?;
+            write!(out, ".{}(", re.func_name())?;
+            hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
+            out.push(')');
+        }
+        ExprKind::Macro {
+            kind,
+            range,
+            var,
+            body,
+        } => {
+            write_expr(out, range, paths, 8)?;
+            write!(out, ".{}({var}, ", kind.name())?;
+            write_expr(out, body, paths, 0)?;
+            out.push(')');
+        }
+        ExprKind::TypeIs(..) | ExprKind::SchemaMatch { .. } => return Err(fmt::Error),
+    }
+    if paren {
+        out.push(')');
+    }
+    Ok(())
+}
+
+/// Which events a hook listens to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Events {
+    /// `"*"`: every event.
+    Any,
+    /// These names, deduplicated, in the order written.
+    Named(Vec<String>),
+}
+
+impl Events {
+    /// Whether the hook listens to `event`.
+    pub fn includes(&self, event: &str) -> bool {
+        match self {
+            Events::Any => true,
+            Events::Named(names) => names.iter().any(|n| n == event),
+        }
+    }
+}
+
+/// One checked hook.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// Unique id (given, or `<file>#<layer>[<index>]`).
+    pub id: String,
+    /// Events it listens to.
+    pub events: Events,
+    /// Higher runs first.
+    pub priority: i64,
+    /// Its layer: an index into [`Policy::layers`] (higher runs first at
+    /// equal priority).
+    pub layer: u32,
+    /// `None` = always matches.
+    pub condition: Option<Expr>,
+    /// What to do, parameters complete.
+    pub action: Action,
+    /// Disabled hooks are checked but not emitted.
+    pub enabled: bool,
+    /// Carried into the artifact for explain output.
+    pub description: Option<String>,
+    /// Position in source order across the compilation (files in command-line order).
+    pub source_order: usize,
+    /// The hook's source.
+    pub span: Span,
+}
+
+/// A checked policy: hooks in evaluation order and what they refer to.
+///
+/// Invariant (evaluation order): `hooks` is sorted by priority (descending),
+/// then layer (later in [`Policy::layers`] first: directive before builtin
+/// by default), then source order. Only
+/// [`crate::compile`] builds it, after every check passed.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub(crate) hooks: Vec<Hook>,
+    pub(crate) paths: PathTable,
+    pub(crate) schema: crate::check::schema::ContextSchema,
+    pub(crate) action_types: crate::check::actions::ActionTypes,
+    pub(crate) layers: Vec<String>,
+}
+
+impl Policy {
+    /// The layers' names, lowest first (`builtin`, `directive` unless the
+    /// compilation named its own).
+    pub fn layers(&self) -> &[String] {
+        &self.layers
+    }
+
+    /// The hooks in evaluation order (disabled ones included).
+    pub fn hooks(&self) -> &[Hook] {
+        &self.hooks
+    }
+
+    /// The interned paths.
+    pub fn paths(&self) -> &PathTable {
+        &self.paths
+    }
+
+    /// The context schema the policy was checked against.
+    pub fn schema(&self) -> &crate::check::schema::ContextSchema {
+        &self.schema
+    }
+
+    /// The action types in force.
+    pub fn action_types(&self) -> &crate::check::actions::ActionTypes {
+        &self.action_types
+    }
+}

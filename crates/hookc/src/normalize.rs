@@ -1,0 +1,202 @@
+//! The normalized policy (`hookc compile --emit yaml|json`): seed 000's
+//! "compiled to this YAML format".
+//!
+//! Every hook with its id, events, priority, condition and complete action
+//! (defaults filled in), each layer's list in evaluation order (named layers:
+//! one `hooks:` list in evaluation order); disabled hooks
+//! are left out. Conditions are written as YAML condition trees where the
+//! tree forms can say them, else as a canonical `when` expression. The output
+//! is itself a valid input that compiles to the same policy (tested).
+
+use crate::compile::DEFAULT_LAYERS;
+use crate::frontend::Layer;
+use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Hook, Policy, UnaryOp};
+use hookc_runtime::bytecode::path::PathTable;
+use serde_json::{json, Map, Value};
+
+/// The schema version written into normalized output.
+pub const SCHEMA_VERSION: &str = "1.0.0";
+
+/// The normalized document as JSON.
+pub fn normalized(policy: &Policy) -> Value {
+    let mut doc = Map::new();
+    doc.insert("schema_version".into(), SCHEMA_VERSION.into());
+    if let Some(schema) = policy.schema().source() {
+        doc.insert("event_context_schema".into(), schema.clone());
+    }
+    let custom: Map<String, Value> = policy
+        .action_types()
+        .custom_definitions()
+        .map(|(name, def)| (name.to_owned(), def.clone()))
+        .collect();
+    if !custom.is_empty() {
+        doc.insert("action_types".into(), Value::Object(custom));
+    }
+    // The default layers are the two YAML sections. Named layers have no
+    // YAML form: every hook goes under `hooks:` in evaluation order, which
+    // compiles to the same order (priority, then source order).
+    let default = policy.layers() == DEFAULT_LAYERS;
+    let sections = [(1, Layer::Directive), (0, Layer::Builtin)];
+    for (rank, section) in sections {
+        let hooks: Vec<Value> = policy
+            .hooks()
+            .iter()
+            .filter(|h| h.enabled && (!default || h.layer == rank))
+            .map(|h| hook(h, policy.paths()))
+            .collect();
+        if !hooks.is_empty() {
+            doc.insert(section.yaml_key().into(), Value::Array(hooks));
+        }
+        if !default {
+            break;
+        }
+    }
+    Value::Object(doc)
+}
+
+/// The normalized document as YAML text.
+pub fn to_yaml(policy: &Policy) -> Result<String, serde_yaml::Error> {
+    serde_yaml::to_string(&normalized(policy))
+}
+
+fn hook(h: &Hook, paths: &PathTable) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), h.id.clone().into());
+    let event = match &h.events {
+        crate::ir::Events::Any => Value::from("*"),
+        crate::ir::Events::Named(names) => match names.as_slice() {
+            [only] => Value::from(only.clone()),
+            _ => Value::from(names.clone()),
+        },
+    };
+    m.insert("event".into(), event);
+    m.insert("priority".into(), h.priority.into());
+    if let Some(c) = &h.condition {
+        match tree(c, paths) {
+            Some(t) => {
+                m.insert("condition".into(), t);
+            }
+            None => {
+                if let Some(text) = c.to_source(paths) {
+                    m.insert("when".into(), text.into());
+                }
+            }
+        }
+    }
+    let mut action = Map::new();
+    action.insert("type".into(), h.action.kind.clone().into());
+    for (name, value) in &h.action.params {
+        action.insert(name.clone(), value.to_json(paths));
+    }
+    m.insert("action".into(), Value::Object(action));
+    if let Some(d) = &h.description {
+        m.insert("description".into(), d.clone().into());
+    }
+    Value::Object(m)
+}
+
+/// The condition as a YAML tree, if every node has a tree form.
+fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
+    let path_of = |e: &Expr| match &e.kind {
+        ExprKind::Path(id) => paths.get(*id).map(ToString::to_string),
+        _ => None,
+    };
+    let leaf = |p: &Expr, op: &str, value: Option<&Const>| {
+        let mut m = Map::new();
+        m.insert("path".into(), path_of(p)?.into());
+        m.insert("op".into(), op.into());
+        if let Some(v) = value {
+            m.insert("value".into(), v.to_json());
+        }
+        Some(Value::Object(m))
+    };
+    match &e.kind {
+        ExprKind::Const(Const::Bool(true)) => Some(json!({"all": []})),
+        ExprKind::Const(Const::Bool(false)) => Some(json!({"any": []})),
+        // `exists` is `has(p) && p != null`.
+        ExprKind::And(a, b) if is_exists(a, b) => match &b.kind {
+            ExprKind::Binary { lhs, .. } => leaf(lhs, "exists", None),
+            _ => None,
+        },
+        ExprKind::And(..) | ExprKind::Or(..) => {
+            let is_and = matches!(e.kind, ExprKind::And(..));
+            // One list for a whole run of the same operator, however it is
+            // nested: `all` lists re-read into the same chains, so the
+            // output is stable.
+            let mut items = Vec::new();
+            flatten(e, is_and, &mut items);
+            let items = items
+                .into_iter()
+                .map(|i| tree(i, paths))
+                .collect::<Option<Vec<_>>>()?;
+            let key = if is_and { "all" } else { "any" };
+            Some(json!({ key: items }))
+        }
+        ExprKind::Unary(UnaryOp::Not, inner) => Some(json!({"not": tree(inner, paths)?})),
+        ExprKind::Binary { op, lhs, rhs, .. } => {
+            let ExprKind::Const(c) = &rhs.kind else {
+                return None;
+            };
+            let name = match op {
+                BinaryOp::Eq => "eq",
+                BinaryOp::Ne => "ne",
+                BinaryOp::Gt => "gt",
+                BinaryOp::Ge => "gte",
+                BinaryOp::Lt => "lt",
+                BinaryOp::Le => "lte",
+                BinaryOp::In => "in",
+                _ => return None,
+            };
+            leaf(lhs, name, Some(c))
+        }
+        ExprKind::Call(func, args) => {
+            let name = match func {
+                Func::Contains => "contains",
+                Func::StartsWith => "starts_with",
+                Func::EndsWith => "ends_with",
+                Func::Size => return None,
+            };
+            let [subject, value] = args.as_slice() else {
+                return None;
+            };
+            let ExprKind::Const(c) = &value.kind else {
+                return None;
+            };
+            leaf(subject, name, Some(c))
+        }
+        ExprKind::Matches(subject, re) => {
+            let op = if re.glob.is_some() { "glob" } else { "regex" };
+            leaf(subject, op, Some(&Const::String(re.source().to_owned())))
+        }
+        ExprKind::SchemaMatch { path, schema, .. } => {
+            Some(json!({"path": paths.get(*path)?.to_string(), "op": "matches", "value": schema}))
+        }
+        _ => None,
+    }
+}
+
+/// The operands of a run of `&&` (or `||`), left to right; an `exists`
+/// (`has(p) && p != null`) is one operand, not two.
+fn flatten<'e>(e: &'e Expr, is_and: bool, out: &mut Vec<&'e Expr>) {
+    match (&e.kind, is_and) {
+        (ExprKind::And(a, b), true) if !is_exists(a, b) => {
+            flatten(a, is_and, out);
+            flatten(b, is_and, out);
+        }
+        (ExprKind::Or(a, b), false) => {
+            flatten(a, is_and, out);
+            flatten(b, is_and, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Whether `a && b` is the IR of `exists`: `has(p) && p != null`.
+fn is_exists(a: &Expr, b: &Expr) -> bool {
+    let ExprKind::HasPath(id) = a.kind else {
+        return false;
+    };
+    matches!(&b.kind, ExprKind::Binary { op: BinaryOp::Ne, lhs, rhs, .. }
+        if matches!(lhs.kind, ExprKind::Path(p) if p == id)
+            && matches!(rhs.kind, ExprKind::Const(Const::Null)))
+}

@@ -1,0 +1,388 @@
+//! Resolution: syntax tree → IR.
+//!
+//! Identifiers become context paths or macro variables, chains of selections
+//! and constant indexes on a context root become one interned path, methods
+//! become builtins, literal lists become constants, and `matches()` and
+//! `glob()` patterns must be literals (globs are translated into regexes).
+//! Errors are reported and the offending sub-expression is dropped
+//! (`None`), so one pass reports every resolution error of an expression.
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{Const, Expr, ExprKind, Func, MacroKind, Regex};
+use crate::suggest;
+use crate::syntax::ast::{self, UnaryOp};
+use hookc_runtime::bytecode::path::{Path, PathTable, Segment};
+
+/// Every function and method name, for did-you-mean.
+const FUNCTIONS: &[&str] = &[
+    "has",
+    "size",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "matches",
+    "glob",
+    "exists",
+    "all",
+    "exists_one",
+];
+
+/// Resolves one expression.
+pub struct Resolver<'a> {
+    paths: &'a mut PathTable,
+    diags: &'a mut Diagnostics,
+    /// Macro variables in scope, outermost first.
+    scopes: Vec<String>,
+}
+
+/// A value being resolved: either still a context path (so that further
+/// selections extend it) or a general expression.
+enum Partial {
+    Path(Path, crate::span::Span),
+    Expr(Expr),
+}
+
+impl<'a> Resolver<'a> {
+    /// A resolver interning into `paths` and reporting into `diags`.
+    pub fn new(paths: &'a mut PathTable, diags: &'a mut Diagnostics) -> Self {
+        Resolver {
+            paths,
+            diags,
+            scopes: Vec::new(),
+        }
+    }
+
+    /// Resolves an expression; `None` if any part failed (reported).
+    pub fn resolve(&mut self, e: &ast::Expr) -> Option<Expr> {
+        let p = self.partial(e)?;
+        Some(self.finish(p))
+    }
+
+    fn finish(&mut self, p: Partial) -> Expr {
+        match p {
+            Partial::Path(path, span) => Expr::new(ExprKind::Path(self.paths.intern(path)), span),
+            Partial::Expr(e) => e,
+        }
+    }
+
+    fn partial(&mut self, e: &ast::Expr) -> Option<Partial> {
+        use ast::ExprKind as A;
+        let span = e.span;
+        let kind = match &e.kind {
+            A::Null => ExprKind::Const(Const::Null),
+            A::Bool(b) => ExprKind::Const(Const::Bool(*b)),
+            A::Int(i) => ExprKind::Const(Const::Int(*i)),
+            A::Double(d) => ExprKind::Const(Const::Double(*d)),
+            A::String(s) => ExprKind::Const(Const::String(s.clone())),
+            A::List(items) => {
+                let items = self.all(items)?;
+                list(items)
+            }
+            A::Ident(name) => {
+                if let Some(depth) = self.scopes.iter().rposition(|v| v == name) {
+                    ExprKind::Var {
+                        depth: u32::try_from(depth).unwrap_or(u32::MAX),
+                        name: name.clone(),
+                    }
+                } else {
+                    return Some(Partial::Path(Path::root(name.clone()), span));
+                }
+            }
+            A::Select { target, field, .. } => match self.partial(target)? {
+                Partial::Path(p, _) => {
+                    return Some(Partial::Path(p.child(Segment::Field(field.clone())), span))
+                }
+                Partial::Expr(base) => ExprKind::Field(Box::new(base), field.clone()),
+            },
+            A::Index { target, index } => {
+                let base = self.partial(target)?;
+                let index = self.resolve(index)?;
+                match (base, &index.kind) {
+                    (Partial::Path(p, _), ExprKind::Const(Const::String(k))) => {
+                        return Some(Partial::Path(p.child(Segment::Field(k.clone())), span))
+                    }
+                    (Partial::Path(p, _), ExprKind::Const(Const::Int(i))) => {
+                        return Some(Partial::Path(p.child(Segment::Index(*i)), span))
+                    }
+                    (base, _) => {
+                        let base = self.finish(base);
+                        ExprKind::Index(Box::new(base), Box::new(index))
+                    }
+                }
+            }
+            A::Call {
+                target,
+                name,
+                name_span,
+                args,
+            } => {
+                return self
+                    .call(e, target.as_deref(), name, *name_span, args)
+                    .map(Partial::Expr)
+            }
+            A::Unary { op, operand, .. } => {
+                let operand = self.resolve(operand)?;
+                match (op, &operand.kind) {
+                    // Fold `-` into numeric constants so that `-1.5` in a `when`
+                    // and `-1.5` in YAML give the same IR.
+                    (UnaryOp::Neg, ExprKind::Const(Const::Double(d))) => {
+                        ExprKind::Const(Const::Double(-d))
+                    }
+                    (UnaryOp::Neg, ExprKind::Const(Const::Int(i))) if i.checked_neg().is_some() => {
+                        ExprKind::Const(Const::Int(-i))
+                    }
+                    _ => ExprKind::Unary(*op, Box::new(operand)),
+                }
+            }
+            A::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let lhs = self.resolve(lhs);
+                let rhs = self.resolve(rhs);
+                let (lhs, rhs) = (Box::new(lhs?), Box::new(rhs?));
+                match op {
+                    ast::BinaryOp::And => ExprKind::And(lhs, rhs),
+                    ast::BinaryOp::Or => ExprKind::Or(lhs, rhs),
+                    op => ExprKind::Binary {
+                        op: *op,
+                        op_span: *op_span,
+                        lhs,
+                        rhs,
+                    },
+                }
+            }
+            A::Cond {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.resolve(cond);
+                let a = self.resolve(then);
+                let b = self.resolve(otherwise);
+                ExprKind::Cond(Box::new(c?), Box::new(a?), Box::new(b?))
+            }
+        };
+        Some(Partial::Expr(Expr::new(kind, span)))
+    }
+
+    /// Resolves every item, reporting all failures.
+    fn all(&mut self, items: &[ast::Expr]) -> Option<Vec<Expr>> {
+        let resolved: Vec<Option<Expr>> = items.iter().map(|i| self.resolve(i)).collect();
+        resolved.into_iter().collect()
+    }
+
+    fn call(
+        &mut self,
+        whole: &ast::Expr,
+        target: Option<&ast::Expr>,
+        name: &str,
+        name_span: crate::span::Span,
+        args: &[ast::Expr],
+    ) -> Option<Expr> {
+        let span = whole.span;
+        let arity = |n: usize, diags: &mut Diagnostics, form: &str| -> Option<()> {
+            if args.len() == n {
+                return Some(());
+            }
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongArity,
+                    format!(
+                        "`{name}` takes {n} argument{}, found {}",
+                        if n == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                )
+                .at(name_span)
+                .help(format!("write `{form}`")),
+            );
+            None
+        };
+        let kind = match (target, name) {
+            (None, "has") => {
+                arity(1, self.diags, "has(a.b)")?;
+                let arg = args.first()?;
+                match self.partial(arg)? {
+                    Partial::Path(p, _) => ExprKind::HasPath(self.paths.intern(p)),
+                    Partial::Expr(Expr {
+                        kind: ExprKind::Field(base, field),
+                        ..
+                    }) => ExprKind::HasField(base, field),
+                    Partial::Expr(other) => {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::BadHasArgument,
+                                "`has()` needs a field selection",
+                            )
+                            .at(other.span)
+                            .label("not a field selection")
+                            .help("write `has(a.b)` to test whether `a` has the key `b`"),
+                        );
+                        return None;
+                    }
+                }
+            }
+            (None, "size") | (Some(_), "size") => {
+                let mut all = Vec::new();
+                if let Some(t) = target {
+                    arity(0, self.diags, "x.size()")?;
+                    all.push(self.resolve(t)?);
+                } else {
+                    arity(1, self.diags, "size(x)")?;
+                    all = self.all(args)?;
+                }
+                ExprKind::Call(Func::Size, all)
+            }
+            (Some(t), "contains" | "startsWith" | "endsWith") => {
+                let func = match name {
+                    "contains" => Func::Contains,
+                    "startsWith" => Func::StartsWith,
+                    _ => Func::EndsWith,
+                };
+                arity(1, self.diags, &format!("s.{name}(t)"))?;
+                let recv = self.resolve(t);
+                let rest = self.all(args);
+                let mut all = vec![recv?];
+                all.extend(rest?);
+                ExprKind::Call(func, all)
+            }
+            (Some(t), "matches" | "glob") => {
+                arity(1, self.diags, &format!("s.{name}('pattern')"))?;
+                let recv = self.resolve(t)?;
+                let pattern = args.first()?;
+                return self.pattern(name, recv, pattern, span);
+            }
+            (None, "matches" | "glob") => {
+                arity(2, self.diags, &format!("{name}(s, 'pattern')"))?;
+                let recv = self.resolve(args.first()?)?;
+                return self.pattern(name, recv, args.get(1)?, span);
+            }
+            (Some(t), "exists" | "all" | "exists_one") => {
+                let kind = match name {
+                    "exists" => MacroKind::Exists,
+                    "all" => MacroKind::All,
+                    _ => MacroKind::ExistsOne,
+                };
+                arity(2, self.diags, &format!("list.{name}(x, predicate)"))?;
+                let range = self.resolve(t)?;
+                let var_expr = args.first()?;
+                let ast::ExprKind::Ident(var) = &var_expr.kind else {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::ExprSyntax,
+                            format!("the first argument of `{name}` must be a variable name"),
+                        )
+                        .at(var_expr.span)
+                        .help(format!("write `list.{name}(x, predicate)`")),
+                    );
+                    return None;
+                };
+                self.scopes.push(var.clone());
+                let body = self.resolve(args.get(1)?);
+                self.scopes.pop();
+                ExprKind::Macro {
+                    kind,
+                    range: Box::new(range),
+                    var: var.clone(),
+                    body: Box::new(body?),
+                }
+            }
+            (target, _) => {
+                let what = if target.is_some() {
+                    "method"
+                } else {
+                    "function"
+                };
+                self.diags.push(
+                    Diagnostic::new(Code::UnknownFunction, format!("unknown {what} `{name}`"))
+                        .at(name_span)
+                        .maybe_help(suggest::help_for(name, FUNCTIONS.iter().copied())),
+                );
+                return None;
+            }
+        };
+        Some(Expr::new(kind, span))
+    }
+
+    /// `recv.matches(pattern)` or `recv.glob(pattern)` (`func`): the pattern
+    /// must be a literal; a glob is translated into a regex here.
+    fn pattern(
+        &mut self,
+        func: &str,
+        recv: Expr,
+        pattern: &ast::Expr,
+        span: crate::span::Span,
+    ) -> Option<Expr> {
+        let ast::ExprKind::String(p) = &pattern.kind else {
+            let what = if func == "glob" { "glob" } else { "regex" };
+            self.diags.push(
+                Diagnostic::new(
+                    Code::NonLiteralPattern,
+                    format!("the pattern of `{func}` must be a string literal"),
+                )
+                .at(pattern.span)
+                .help(format!(
+                    "patterns are compiled once, at compile time; write the {what} as a literal"
+                )),
+            );
+            return None;
+        };
+        let re = if func == "glob" {
+            let lit = pattern.span;
+            match crate::check::glob::regex_of(p, lit) {
+                Ok(re) => re,
+                Err(e) => {
+                    self.diags
+                        .push(e.diagnostic(p, |a, b| content_span(lit, p, a, b)));
+                    return None;
+                }
+            }
+        } else {
+            Regex::literal(p.clone(), pattern.span)
+        };
+        Some(Expr::new(ExprKind::Matches(Box::new(recv), re), span))
+    }
+}
+
+/// The file span of bytes `start..end` of a string literal's value, given
+/// the literal's span: exact when the literal is the value between two
+/// quotes, the whole literal otherwise.
+///
+/// The literal is verbatim exactly when its span is two bytes longer than
+/// its value: every escape is longer than what it stands for, a raw or
+/// triple-quoted literal has a longer opening, and a literal whose text was
+/// unescaped on the way (YAML escapes, XML entities: `Origin::Whole`) spans
+/// the whole scalar, which holds more than the literal.
+fn content_span(
+    lit: crate::span::Span,
+    value: &str,
+    start: usize,
+    end: usize,
+) -> crate::span::Span {
+    let verbatim = lit.range().len() == value.len() + 2;
+    if verbatim {
+        let base = lit.start as usize + 1;
+        crate::span::Span::new(lit.file, base + start, base + end)
+    } else {
+        lit
+    }
+}
+
+/// A list literal: a constant when every item is one.
+pub(crate) fn list(items: Vec<Expr>) -> ExprKind {
+    if items.iter().all(|i| matches!(i.kind, ExprKind::Const(_))) {
+        let consts = items
+            .into_iter()
+            .filter_map(|i| match i.kind {
+                ExprKind::Const(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        ExprKind::Const(Const::List(consts))
+    } else {
+        ExprKind::List(items)
+    }
+}

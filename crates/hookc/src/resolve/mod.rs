@@ -1,0 +1,7 @@
+//! Resolution into the IR: `when` expressions ([`ast_to_ir`]) and YAML
+//! condition trees ([`tree_to_ir`]) become the same [`crate::ir`]; paths
+//! written in text are read by [`path`].
+
+pub mod ast_to_ir;
+pub mod path;
+pub mod tree_to_ir;

@@ -1,0 +1,538 @@
+//! The reference evaluator: a small tree-walking interpreter of the IR, kept
+//! obviously correct, used as the test oracle for the bytecode VM.
+//!
+//! Property and differential tests run random policies and contexts through
+//! both this evaluator and the VM and require the same answers; the CEL
+//! conformance test runs every case through both. It is kept apart from the
+//! VM on purpose: the VM is optimized (lowering fuses instructions, hashes
+//! constant sets, caches paths, runs macros as loops over a flat stack),
+//! and an oracle sharing that machinery would share its bugs. This one walks
+//! the IR directly, recursively, with an explicit variable environment.
+//!
+//! It adds no semantics of its own: every operation on values is the one of
+//! [`hookc_runtime::internals::value`] (as in the VM), and only control flow lives here: the
+//! order and short-circuiting of `&&`/`||`, which branch of `?:` runs, and
+//! the iteration of the list macros (CEL's folds, with the shared
+//! [`hookc_runtime::limits::MAX_MACRO_ITERATIONS`] budget per evaluation).
+//!
+//! Recursion depth is bounded by the IR's depth, which the parser and the
+//! tree resolver bound ([`hookc_runtime::limits::MAX_EXPR_DEPTH`],
+//! [`hookc_runtime::limits::MAX_DOC_DEPTH`]). Regexes are compiled on use (cached per
+//! evaluation), which is fine for an oracle. Globs are matched directly
+//! ([`crate::check::glob::Glob::is_match`]), not through the regex they are
+//! compiled to, so that the VM's translation is checked against them.
+
+use crate::check::glob::Glob;
+use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Hook, MacroKind, Policy, UnaryOp};
+use hookc_runtime::bytecode::path::PathTable;
+use hookc_runtime::internals::context;
+use hookc_runtime::internals::value::{self, Arith, EvalError, Order, StrPred, Val};
+use hookc_runtime::limits::MAX_MACRO_ITERATIONS;
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// The object constants of an expression, as JSON.
+///
+/// A [`Val`] can only borrow an object, and an object constant of the IR
+/// (`Const::Object`, made only from a YAML `value:` mapping; the `when`
+/// syntax has no map literals) is not a `serde_json::Map`. This holds each
+/// one converted, for [`eval_with`] to borrow, as the VM borrows its
+/// constant pool.
+#[derive(Debug, Default)]
+pub struct Constants<'e> {
+    /// Each object constant of the expression (by identity) and its JSON.
+    objects: Vec<(&'e Const, Value)>,
+}
+
+/// No object constants (for [`eval`]).
+static NO_CONSTANTS: Constants<'static> = Constants {
+    objects: Vec::new(),
+};
+
+impl<'e> Constants<'e> {
+    /// Collects the object constants of `expr` (also those inside list constants).
+    pub fn new(expr: &'e Expr) -> Constants<'e> {
+        let mut objects = Vec::new();
+        let mut todo = vec![expr];
+        while let Some(e) = todo.pop() {
+            if let ExprKind::Const(c) = &e.kind {
+                collect_objects(c, &mut objects);
+            }
+            todo.extend(children(e));
+        }
+        Constants { objects }
+    }
+
+    /// The JSON of an object constant of the expression.
+    fn get(&self, c: &Const) -> Option<&Value> {
+        self.objects
+            .iter()
+            .find(|(k, _)| std::ptr::eq(*k, c))
+            .map(|(_, v)| v)
+    }
+}
+
+fn collect_objects<'e>(c: &'e Const, out: &mut Vec<(&'e Const, Value)>) {
+    match c {
+        Const::Object(_) => out.push((c, c.to_json())),
+        Const::List(items) => items.iter().for_each(|i| collect_objects(i, out)),
+        _ => {}
+    }
+}
+
+/// The direct sub-expressions of an expression.
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Path(_) | ExprKind::Var { .. } | ExprKind::HasPath(_) => {
+            Vec::new()
+        }
+        ExprKind::List(items) | ExprKind::Call(_, items) => items.iter().collect(),
+        ExprKind::Field(x, _)
+        | ExprKind::HasField(x, _)
+        | ExprKind::Unary(_, x)
+        | ExprKind::Matches(x, _)
+        | ExprKind::TypeIs(x, _) => vec![x],
+        ExprKind::SchemaMatch { check, .. } => vec![check],
+        ExprKind::Index(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) => vec![a, b],
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Cond(c, a, b) => vec![c, a, b],
+        ExprKind::Macro { range, body, .. } => vec![range, body],
+    }
+}
+
+/// Evaluates an expression without object constants (every `when`
+/// expression) against a context.
+///
+/// An object constant (from a YAML `value:` mapping) evaluates to an error
+/// here, as there is nothing for it to borrow; use [`eval_with`] for those.
+pub fn eval<'a>(expr: &'a Expr, paths: &'a PathTable, ctx: &'a Value) -> Val<'a> {
+    eval_with(expr, paths, ctx, &NO_CONSTANTS)
+}
+
+/// Evaluates any expression against a context, its object constants taken
+/// from `consts` (built by [`Constants::new`] from the same expression).
+pub fn eval_with<'a>(
+    expr: &'a Expr,
+    paths: &'a PathTable,
+    ctx: &'a Value,
+    consts: &'a Constants<'a>,
+) -> Val<'a> {
+    let mut ev = Evaluator {
+        paths,
+        ctx,
+        consts,
+        env: Vec::new(),
+        iterations: 0,
+        regexes: Vec::new(),
+        globs: Vec::new(),
+    };
+    ev.eval(expr)
+}
+
+/// Whether a hook runs for `event` on `ctx`: enabled, listening to the
+/// event, and its condition absent or evaluating to `true` (an error or a
+/// non-bool does not match).
+pub fn hook_matches(policy: &Policy, hook: &Hook, event: &str, ctx: &Value) -> bool {
+    if !hook.enabled || !hook.events.includes(event) {
+        return false;
+    }
+    match &hook.condition {
+        None => true,
+        Some(cond) => {
+            let consts = Constants::new(cond);
+            matches!(
+                eval_with(cond, policy.paths(), ctx, &consts),
+                Val::Bool(true)
+            )
+        }
+    }
+}
+
+/// The reference semantics of evaluating a policy: the first hook, in
+/// evaluation order ([`Policy::hooks`]), that runs for `event` on `ctx`
+/// (see [`hook_matches`]).
+pub fn first_match<'p>(policy: &'p Policy, event: &str, ctx: &Value) -> Option<&'p Hook> {
+    policy
+        .hooks()
+        .iter()
+        .find(|h| hook_matches(policy, h, event, ctx))
+}
+
+/// Every hook that runs for `event` on `ctx`, in evaluation order.
+pub fn all_matches<'p>(policy: &'p Policy, event: &str, ctx: &Value) -> Vec<&'p Hook> {
+    policy
+        .hooks()
+        .iter()
+        .filter(|h| hook_matches(policy, h, event, ctx))
+        .collect()
+}
+
+/// Whether two evaluation results are the same, strictly, as differential
+/// tests compare the VM with this evaluator: any two errors are the same
+/// (which error is an explain detail); otherwise the same kind (an int is
+/// not a double, although `1 == 1.0` in the language), doubles bit for bit
+/// (`-0.0` is not `0.0`) except that NaN is NaN, strings equal, lists
+/// elementwise (a context array and a built list alike), objects with the
+/// same keys and the same values.
+pub fn same_result(a: &Val<'_>, b: &Val<'_>) -> bool {
+    fn items<'v>(v: &Val<'v>) -> Option<Vec<Val<'v>>> {
+        match v {
+            Val::Array(_) | Val::List(_) => v.elements(),
+            _ => None,
+        }
+    }
+    match (a, b) {
+        (Val::Error(_), Val::Error(_)) | (Val::Null, Val::Null) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Double(x), Val::Double(y)) => {
+            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+        }
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Object(x), Val::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| {
+                    y.get(k)
+                        .is_some_and(|w| same_result(&Val::from_json(v), &Val::from_json(w)))
+                })
+        }
+        _ => match (items(a), items(b)) {
+            (Some(x), Some(y)) => {
+                x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| same_result(p, q))
+            }
+            _ => false,
+        },
+    }
+}
+
+/// One evaluation's state.
+struct Evaluator<'a> {
+    paths: &'a PathTable,
+    ctx: &'a Value,
+    consts: &'a Constants<'a>,
+    /// Macro variables in scope, outermost first (indexed by `Var::depth`).
+    env: Vec<Val<'a>>,
+    /// Macro body runs so far, over all macros of this evaluation.
+    iterations: usize,
+    /// Regexes compiled so far (`None`: does not compile).
+    regexes: Vec<(&'a str, Option<regex::Regex>)>,
+    /// Globs parsed so far (`None`: does not parse).
+    globs: Vec<(&'a str, Option<Glob>)>,
+}
+
+/// The entry of `key` in a small per-evaluation cache, made on first use.
+fn cached<'c, 'a, T>(
+    cache: &'c mut Vec<(&'a str, Option<T>)>,
+    key: &'a str,
+    make: impl FnOnce(&str) -> Option<T>,
+) -> Option<&'c T> {
+    let at = match cache.iter().position(|(k, _)| *k == key) {
+        Some(at) => at,
+        None => {
+            cache.push((key, make(key)));
+            cache.len() - 1
+        }
+    };
+    cache.get(at).and_then(|(_, v)| v.as_ref())
+}
+
+impl<'a> Evaluator<'a> {
+    fn eval(&mut self, e: &'a Expr) -> Val<'a> {
+        match &e.kind {
+            ExprKind::Const(c) => self.constant(c),
+            ExprKind::List(items) => {
+                // Every item is evaluated, then the first error (if any) is the result.
+                let vals: Vec<Val<'a>> = items.iter().map(|i| self.eval(i)).collect();
+                match vals.iter().find(|v| v.is_error()) {
+                    Some(err) => err.clone(),
+                    None => Val::List(vals),
+                }
+            }
+            ExprKind::Path(id) => self
+                .paths
+                .get(*id)
+                .and_then(|p| context::resolve(self.ctx, p))
+                .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
+            ExprKind::Var { depth, .. } => self
+                .env
+                .get(*depth as usize)
+                .cloned()
+                .unwrap_or(Val::Error(EvalError::NoSuchKey)),
+            ExprKind::Field(base, name) => value::field(&self.eval(base), name),
+            ExprKind::Index(base, index) => {
+                let b = self.eval(base);
+                let i = self.eval(index);
+                value::index(&b, &i)
+            }
+            ExprKind::HasPath(id) => Val::Bool(
+                self.paths
+                    .get(*id)
+                    .and_then(|p| context::resolve(self.ctx, p))
+                    .is_some(),
+            ),
+            ExprKind::HasField(base, name) => Val::Bool(value::has_field(&self.eval(base), name)),
+            ExprKind::Unary(UnaryOp::Not, x) => value::not(&self.eval(x)),
+            ExprKind::Unary(UnaryOp::Neg, x) => value::negate(&self.eval(x)),
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                let l = self.eval(lhs);
+                let r = self.eval(rhs);
+                binary(*op, l, r)
+            }
+            ExprKind::And(a, b) => {
+                let l = self.eval(a);
+                if matches!(l, Val::Bool(false)) {
+                    return l;
+                }
+                let r = self.eval(b);
+                value::and(l, r)
+            }
+            ExprKind::Or(a, b) => {
+                let l = self.eval(a);
+                if matches!(l, Val::Bool(true)) {
+                    return l;
+                }
+                let r = self.eval(b);
+                value::or(l, r)
+            }
+            ExprKind::Cond(c, then, otherwise) => match self.eval(c) {
+                Val::Bool(true) => self.eval(then),
+                Val::Bool(false) => self.eval(otherwise),
+                Val::Error(err) => Val::Error(err),
+                _ => Val::Error(EvalError::NoSuchOverload),
+            },
+            ExprKind::Call(func, args) => {
+                let vals: Vec<Val<'a>> = args.iter().map(|a| self.eval(a)).collect();
+                match (func, vals.as_slice()) {
+                    (Func::Size, [x]) => value::size(x),
+                    (Func::Contains, [s, t]) => value::str_pred(StrPred::Contains, s, t),
+                    (Func::StartsWith, [s, t]) => value::str_pred(StrPred::StartsWith, s, t),
+                    (Func::EndsWith, [s, t]) => value::str_pred(StrPred::EndsWith, s, t),
+                    _ => Val::Error(EvalError::NoSuchOverload),
+                }
+            }
+            ExprKind::Matches(x, re) => {
+                let v = self.eval(x);
+                // A glob is matched directly, not through its translation:
+                // the differential tests then check the translation.
+                let result = match &re.glob {
+                    Some(g) => cached(&mut self.globs, g, |g| crate::check::glob::parse(g).ok())
+                        .map(|g| value::pattern_test(&v, |s| g.is_match(s))),
+                    None => cached(&mut self.regexes, &re.pattern, |p| {
+                        hookc_runtime::verify::compile_regex(p).ok()
+                    })
+                    .map(|re| value::matches(&v, re)),
+                };
+                match result {
+                    Some(r) => r,
+                    None if v.is_error() => v,
+                    None => Val::Error(EvalError::InvalidArgument),
+                }
+            }
+            ExprKind::Macro {
+                kind, range, body, ..
+            } => self.macro_fold(*kind, range, body),
+            ExprKind::TypeIs(x, kinds) => Val::Bool(value::type_is(&self.eval(x), *kinds)),
+            ExprKind::SchemaMatch { check, .. } => self.eval(check),
+        }
+    }
+
+    fn constant(&self, c: &'a Const) -> Val<'a> {
+        match c {
+            Const::Null => Val::Null,
+            Const::Bool(b) => Val::Bool(*b),
+            Const::Int(i) => Val::Int(*i),
+            Const::Double(d) => Val::Double(*d),
+            Const::String(s) => Val::Str(Cow::Borrowed(s)),
+            Const::List(items) => Val::List(items.iter().map(|i| self.constant(i)).collect()),
+            Const::Object(_) => self
+                .consts
+                .get(c)
+                .map_or(Val::Error(EvalError::InvalidArgument), Val::from_json),
+        }
+    }
+
+    /// A list macro as CEL's fold: `exists` is `false || p(e1) || ...`
+    /// stopping at the first `true`; `all` is `true && p(e1) && ...`
+    /// stopping at the first `false`; `exists_one` counts `true`s and fails
+    /// on the first error. A predicate value that is not a bool counts as an
+    /// error. Each body run takes one unit of the evaluation's budget.
+    fn macro_fold(&mut self, kind: MacroKind, range: &'a Expr, body: &'a Expr) -> Val<'a> {
+        let r = self.eval(range);
+        if let Val::Error(err) = r {
+            return Val::Error(err);
+        }
+        let Some(n) = r.element_count() else {
+            return Val::Error(EvalError::NoSuchOverload);
+        };
+        let mut acc = Val::Bool(kind == MacroKind::All);
+        let mut trues = 0usize;
+        for i in 0..n {
+            if self.iterations >= MAX_MACRO_ITERATIONS {
+                return Val::Error(EvalError::IterationLimit);
+            }
+            self.iterations += 1;
+            let Some(elem) = r.element(i) else {
+                return Val::Error(EvalError::InvalidArgument);
+            };
+            self.env.push(elem);
+            let v = self.eval(body);
+            self.env.pop();
+            let v = match v {
+                Val::Bool(_) | Val::Error(_) => v,
+                _ => Val::Error(EvalError::NonBoolPredicate),
+            };
+            match kind {
+                MacroKind::Exists => {
+                    acc = value::or(acc, v);
+                    if matches!(acc, Val::Bool(true)) {
+                        return acc;
+                    }
+                }
+                MacroKind::All => {
+                    acc = value::and(acc, v);
+                    if matches!(acc, Val::Bool(false)) {
+                        return acc;
+                    }
+                }
+                MacroKind::ExistsOne => match v {
+                    Val::Bool(true) => trues += 1,
+                    Val::Bool(false) => {}
+                    err => return err,
+                },
+            }
+        }
+        match kind {
+            MacroKind::ExistsOne => Val::Bool(trues == 1),
+            _ => acc,
+        }
+    }
+}
+
+/// An operator of [`ExprKind::Binary`] on its two evaluated operands.
+fn binary<'a>(op: BinaryOp, l: Val<'a>, r: Val<'a>) -> Val<'a> {
+    match op {
+        BinaryOp::Eq => value::equals(&l, &r),
+        BinaryOp::Ne => value::not(&value::equals(&l, &r)),
+        BinaryOp::Lt => value::compare(Order::Lt, &l, &r),
+        BinaryOp::Le => value::compare(Order::Le, &l, &r),
+        BinaryOp::Gt => value::compare(Order::Gt, &l, &r),
+        BinaryOp::Ge => value::compare(Order::Ge, &l, &r),
+        BinaryOp::In => value::contains_elem(&l, &r),
+        BinaryOp::Add => value::arith(Arith::Add, &l, &r),
+        BinaryOp::Sub => value::arith(Arith::Sub, &l, &r),
+        BinaryOp::Mul => value::arith(Arith::Mul, &l, &r),
+        BinaryOp::Div => value::arith(Arith::Div, &l, &r),
+        BinaryOp::Rem => value::arith(Arith::Rem, &l, &r),
+        // The IR uses `And`/`Or` nodes; a `Binary` of them is both sides known.
+        BinaryOp::And => value::and(l, r),
+        BinaryOp::Or => value::or(l, r),
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::resolve::ast_to_ir::Resolver;
+    use crate::span::{FileId, Origin};
+    use serde_json::json;
+
+    fn run(text: &str, ctx: &Value) -> Option<Value> {
+        let ast = crate::syntax::parse(
+            text,
+            Origin::Exact {
+                file: FileId(0),
+                base: 0,
+            },
+        )
+        .unwrap();
+        let mut paths = PathTable::new();
+        let mut diags = Diagnostics::new();
+        let ir = Resolver::new(&mut paths, &mut diags).resolve(&ast).unwrap();
+        eval(&ir, &paths, ctx).to_json()
+    }
+
+    #[test]
+    fn evaluates_operators_paths_and_errors() {
+        let ctx = json!({"a": {"b": [1, 2, 3]}, "s": "héllo", "n": null});
+        assert_eq!(run("a.b[1] + 1", &ctx), Some(json!(3)));
+        assert_eq!(
+            run("size(s) == 5 && s.startsWith('h')", &ctx),
+            Some(json!(true))
+        );
+        assert_eq!(run("has(n) && !has(a.c)", &ctx), Some(json!(true)));
+        assert_eq!(run("a.c", &ctx), None);
+        assert_eq!(run("1 / 0 > 1 || true", &ctx), Some(json!(true)));
+        assert_eq!(run("false && a.c", &ctx), Some(json!(false)));
+        assert_eq!(run("a.c && false", &ctx), Some(json!(false)));
+        assert_eq!(run("true ? 1 : 1 / 0", &ctx), Some(json!(1)));
+        assert_eq!(run("'x' ? 1 : 2", &ctx), None);
+        assert_eq!(run("s.matches('^h.l')", &ctx), Some(json!(true)));
+        assert_eq!(run("[a.b[0], 2.5]", &ctx), Some(json!([1, 2.5])));
+        assert_eq!(run("[a.c, 2]", &ctx), None);
+    }
+
+    #[test]
+    fn macros_follow_cel_folds() {
+        let ctx = json!({"l": [0, 1, 2], "o": {"x": 1, "y": 2}});
+        assert_eq!(run("l.exists(e, 1 / e == 1)", &ctx), Some(json!(true)));
+        assert_eq!(run("l.all(e, 1 / e == 1)", &ctx), Some(json!(false)));
+        assert_eq!(run("l.all(e, 1 / e >= 0)", &ctx), None);
+        assert_eq!(run("l.exists_one(e, e == 1)", &ctx), Some(json!(true)));
+        assert_eq!(run("l.exists_one(e, e > 0)", &ctx), Some(json!(false)));
+        assert_eq!(run("l.exists_one(e, 1 / e == 1)", &ctx), None);
+        assert_eq!(run("l.exists(e, e)", &ctx), None);
+        assert_eq!(run("o.all(k, k in ['x', 'y'])", &ctx), Some(json!(true)));
+        assert_eq!(run("1.exists(e, true)", &ctx), None);
+        // Nested: the inner variable shadows nothing, the outer stays visible.
+        assert_eq!(
+            run("l.exists(x, l.exists(y, x + y == 4 && x == y))", &ctx),
+            Some(json!(true))
+        );
+        assert_eq!(
+            run("l.all(x, l.exists(x, x == 2))", &ctx),
+            Some(json!(true))
+        );
+    }
+
+    #[test]
+    fn the_iteration_budget_bounds_nested_macros() {
+        let big: Vec<i64> = (0..1000).collect();
+        let ctx = json!({ "l": big });
+        // 1000 × 1000 body runs: past the budget.
+        assert_eq!(run("l.all(x, l.all(y, true))", &ctx), None);
+        assert_eq!(run("l.all(x, x >= 0)", &ctx), Some(json!(true)));
+    }
+
+    #[test]
+    fn object_constants_come_from_the_constants() {
+        let obj = Const::Object(vec![("k".into(), Const::Int(1))]);
+        let span = crate::span::Span::new(FileId(0), 0, 0);
+        let expr = Expr::new(
+            ExprKind::Binary {
+                op: BinaryOp::Eq,
+                op_span: span,
+                lhs: Box::new(Expr::constant(obj.clone(), span)),
+                rhs: Box::new(Expr::constant(
+                    Const::Object(vec![("k".into(), Const::Double(1.0))]),
+                    span,
+                )),
+            },
+            span,
+        );
+        let paths = PathTable::new();
+        let ctx = json!({});
+        let consts = Constants::new(&expr);
+        assert!(matches!(
+            eval_with(&expr, &paths, &ctx, &consts),
+            Val::Bool(true)
+        ));
+        assert!(eval(&expr, &paths, &ctx).is_error());
+    }
+}

@@ -1,0 +1,103 @@
+//! Evaluation allocates nothing on the heap when no hook matches (SPEC §6),
+//! checked with a counting global allocator. Counting is per thread, so the
+//! test harness's own threads do not disturb it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use hookc::compile::Input;
+use serde_json::json;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn example(rel: &str) -> Input {
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(rel);
+    Input::new(rel, std::fs::read_to_string(path).unwrap())
+}
+
+#[test]
+fn no_match_evaluation_does_not_allocate() {
+    let policy = hookc::compile::policy_from_sources(&[
+        example("examples/seed000/hooks.yaml"),
+        example("examples/seed000/directive_hooks.yaml"),
+        example("examples/seed000/directive.xml"),
+        example("examples/policy.xml"),
+    ])
+    .unwrap();
+    // Contexts under which no hook of the event matches, with the paths the
+    // hooks read present, absent and of the wrong kind.
+    let cases = [
+        (
+            "error",
+            json!({"event": {"thread_id": "t1"}, "classification": {"category": "other", "retryable": false},
+                          "error": {"type": "x", "message": "fine", "code": "E1"}}),
+        ),
+        (
+            "error",
+            json!({"event": {"thread_id": "t1"}, "classification": {"category": "other"}}),
+        ),
+        (
+            "limit",
+            json!({"event": {"thread_id": "t1"}, "limit_code": null, "limit_value": 1, "limit_max": 100}),
+        ),
+        (
+            "context_window_pressure",
+            json!({"event": {"thread_id": "t1", "pressure_ratio": 0.1}, "pressure_ratio": 0.2,
+                          "tokens_used": 10, "max_tokens": 100000}),
+        ),
+        ("unknown_event", json!({"event": {"thread_id": "t1"}})),
+    ];
+    for (event, ctx) in &cases {
+        assert!(
+            policy.evaluate(event, ctx).is_none(),
+            "{event} {ctx} should not match"
+        );
+    }
+    let before = allocations();
+    for _ in 0..100 {
+        for (event, ctx) in &cases {
+            std::hint::black_box(
+                policy.evaluate(std::hint::black_box(event), std::hint::black_box(ctx)),
+            );
+        }
+    }
+    assert_eq!(allocations() - before, 0, "no-match evaluations allocated");
+
+    // The counter works: a match fills templates and allocates.
+    let hit = json!({"event": {"thread_id": "t1"}, "classification": {"category": "permanent"},
+                     "error": {"type": "x", "message": "boom"}});
+    let before = allocations();
+    assert!(policy.evaluate("error", &hit).is_some());
+    assert!(allocations() > before);
+}
