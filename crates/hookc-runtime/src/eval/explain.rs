@@ -1,0 +1,393 @@
+//! Explained evaluations: every hook of an event in evaluation order, what
+//! happened to it, and (from the artifact's debug section) the
+//! sub-conditions that ran with the context values they read.
+
+use super::{Overrides, Policy};
+use crate::bytecode::{HookDebug, Op};
+use crate::context::PathCache;
+use crate::eval::value::{EvalError, Val};
+use crate::eval::vm::{self, ErrorSite};
+use serde_json::{Map, Value};
+
+/// What happened to one hook of an event in an explained evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Its condition was `true` (or it has none).
+    Matched,
+    /// Its condition was `false`.
+    NotMatched,
+    /// Its condition ended in an error value: it does not match.
+    Error {
+        /// The error.
+        error: EvalError,
+        /// What the failing instruction was doing, e.g. "reading `error.headers`".
+        at: Option<String>,
+    },
+    /// Its condition gave a value that is not a bool: it does not match.
+    NotBool(Value),
+    /// Switched off by the call's [`Overrides`].
+    Disabled,
+}
+
+/// One hook's line in a [`Trace`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookTrace {
+    /// The hook's id.
+    pub hook: String,
+    /// Its priority.
+    pub priority: i64,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// Where it is in the sources (`file:line:col`), when the policy kept
+    /// debug information (policies compiled from sources, and artifacts not
+    /// written with `--strip`).
+    pub at: Option<String>,
+    /// What happened.
+    pub outcome: Outcome,
+    /// With debug information: its sub-conditions in the order they ran
+    /// (short-circuiting skips some). The last one decided the outcome.
+    pub evaluated: Vec<SubCondition>,
+    /// Without debug information: every context path its condition reads,
+    /// with the value found.
+    pub reads: Vec<Read>,
+}
+
+/// A sub-condition that ran in an explained hook: an operand of `&&`, `||`,
+/// `!` or `?:` that is none of those itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubCondition {
+    /// Its canonical `when` text.
+    pub condition: String,
+    /// Where it is in the sources, `file:line:col`.
+    pub at: String,
+    /// Its value; an error value is `Err`.
+    pub result: Result<Value, EvalError>,
+    /// The context paths it reads, with the values found.
+    pub reads: Vec<Read>,
+}
+
+/// A context path a condition reads, and what the context holds there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The path, as written in policies.
+    pub path: String,
+    /// The value found; `None` when the path does not resolve.
+    pub value: Option<Value>,
+}
+
+/// Every hook of an event, in evaluation order, with what happened to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// The event.
+    pub event: String,
+    /// The hooks of the event, in evaluation order (all of them are evaluated).
+    pub hooks: Vec<HookTrace>,
+    /// Position in `hooks` of the first match: the one `evaluate` returns.
+    pub winner: Option<usize>,
+    /// The policy's other hooks, skipped because they listen to other
+    /// events (counted, not listed).
+    pub other_events: usize,
+}
+
+impl Policy {
+    pub(super) fn trace<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Trace {
+        let p = self.program.program();
+        let mut hooks = Vec::new();
+        let mut winner = None;
+        for &h in p.hooks_for(event) {
+            let Some(entry) = p.hooks.get(h as usize) else {
+                continue;
+            };
+            let debug = p.debug.hooks.get(h as usize);
+            let mut site = ErrorSite {
+                watch: debug.map_or_else(Vec::new, |d| d.marks.iter().map(|m| m.op).collect()),
+                ..ErrorSite::default()
+            };
+            let outcome = if overrides.is_disabled(h) {
+                Outcome::Disabled
+            } else {
+                match vm::eval_hook(&self.program, h, cache, Some(&mut site)) {
+                    Val::Bool(true) => Outcome::Matched,
+                    Val::Bool(false) => Outcome::NotMatched,
+                    Val::Error(error) => Outcome::Error {
+                        error,
+                        at: site.op.and_then(|op| self.describe_op(op)),
+                    },
+                    other => Outcome::NotBool(other.to_json().unwrap_or(Value::Null)),
+                }
+            };
+            if outcome == Outcome::Matched && winner.is_none() {
+                winner = Some(hooks.len());
+            }
+            let (evaluated, reads) = match debug {
+                Some(d) => (self.steps(entry.code.0, d, site.values, cache), Vec::new()),
+                None if outcome != Outcome::Disabled => {
+                    (Vec::new(), self.reads(entry.code.0, entry.code.1, cache))
+                }
+                None => (Vec::new(), Vec::new()),
+            };
+            hooks.push(HookTrace {
+                hook: p.string(entry.id).to_owned(),
+                priority: entry.priority,
+                description: entry.description.map(|d| p.string(d).to_owned()),
+                at: debug.map(|d| p.string(d.at).to_owned()),
+                outcome,
+                evaluated,
+                reads,
+            });
+        }
+        Trace {
+            event: event.to_owned(),
+            other_events: p.hooks.len().saturating_sub(hooks.len()),
+            hooks,
+            winner,
+        }
+    }
+
+    /// The sub-conditions that ran, from the values the VM recorded at their
+    /// marks. A sub-condition's code is what follows the previous mark (or
+    /// the hook's start) up to its own: the paths read there are its reads.
+    fn steps(
+        &self,
+        start: u32,
+        debug: &HookDebug,
+        values: Vec<(u32, Result<Value, EvalError>)>,
+        cache: &mut PathCache<'_>,
+    ) -> Vec<SubCondition> {
+        let p = self.program.program();
+        values
+            .into_iter()
+            .filter_map(|(op, result)| {
+                let k = debug.marks.binary_search_by_key(&op, |m| m.op).ok()?;
+                let mark = debug.marks.get(k)?;
+                let from = match k.checked_sub(1) {
+                    Some(prev) => debug.marks.get(prev)?.op.saturating_add(1),
+                    None => start,
+                };
+                Some(SubCondition {
+                    condition: p.string(mark.text).to_owned(),
+                    at: p.string(mark.at).to_owned(),
+                    result,
+                    reads: self.reads(from, op.saturating_add(1), cache),
+                })
+            })
+            .collect()
+    }
+
+    /// The context paths read by the code in `[from, to)`, each once, with
+    /// their values.
+    fn reads(&self, from: u32, to: u32, cache: &mut PathCache<'_>) -> Vec<Read> {
+        let p = self.program.program();
+        let code = p.code.get(from as usize..to as usize).unwrap_or_default();
+        let mut seen: Vec<u32> = Vec::new();
+        for op in code {
+            if let Op::Path(i)
+            | Op::HasPath(i)
+            | Op::PathCmpConst { path: i, .. }
+            | Op::PathInSet { path: i, .. }
+            | Op::PathMatches { path: i, .. } = *op
+            {
+                if !seen.contains(&i) {
+                    seen.push(i);
+                }
+            }
+        }
+        seen.into_iter()
+            .filter_map(|i| {
+                Some(Read {
+                    path: p.paths.get(i as usize)?.to_string(),
+                    value: cache.get(i).cloned(),
+                })
+            })
+            .collect()
+    }
+
+    /// What an instruction was doing, for explain output.
+    fn describe_op(&self, op: u32) -> Option<String> {
+        let p = self.program.program();
+        let path = |i: u32| {
+            p.paths
+                .get(i as usize)
+                .map(|path| format!("reading `{path}`"))
+        };
+        match p.code.get(op as usize)? {
+            Op::Path(i)
+            | Op::PathCmpConst { path: i, .. }
+            | Op::PathInSet { path: i, .. }
+            | Op::PathMatches { path: i, .. } => path(*i),
+            Op::Field(s) | Op::HasField(s) => Some(format!("selecting `{}`", p.string(*s))),
+            Op::Index => Some("indexing".to_owned()),
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem | Op::Neg => {
+                Some("in arithmetic".to_owned())
+            }
+            Op::Cmp(_) => Some("comparing".to_owned()),
+            Op::MacroStart { .. } | Op::MacroNext => Some("in a list macro".to_owned()),
+            other => Some(format!("at `{other:?}`")),
+        }
+    }
+}
+
+impl Trace {
+    /// The trace as JSON: `{"event", "hooks": [{"hook", "priority", "outcome", ...}], "winner"}`.
+    pub fn to_json(&self) -> Value {
+        let hooks: Vec<Value> = self
+            .hooks
+            .iter()
+            .map(|h| {
+                let mut m = Map::new();
+                m.insert("hook".into(), h.hook.clone().into());
+                m.insert("priority".into(), h.priority.into());
+                let (outcome, detail) = match &h.outcome {
+                    Outcome::Matched => ("matched", None),
+                    Outcome::NotMatched => ("not_matched", None),
+                    Outcome::Error { error, at } => (
+                        "error",
+                        Some(match at {
+                            Some(at) => format!("{error} {at}"),
+                            None => error.to_string(),
+                        }),
+                    ),
+                    Outcome::NotBool(v) => {
+                        ("not_bool", Some(format!("condition gave {v}, not a bool")))
+                    }
+                    Outcome::Disabled => ("disabled", None),
+                };
+                m.insert("outcome".into(), outcome.into());
+                if let Some(d) = detail {
+                    m.insert("why".into(), d.into());
+                }
+                if let Some(d) = &h.description {
+                    m.insert("description".into(), d.clone().into());
+                }
+                if let Some(at) = &h.at {
+                    m.insert("at".into(), at.clone().into());
+                }
+                if !h.evaluated.is_empty() {
+                    let evaluated = h.evaluated.iter().map(SubCondition::to_json).collect();
+                    m.insert("evaluated".into(), Value::Array(evaluated));
+                    m.insert("decided_by".into(), (h.evaluated.len() - 1).into());
+                }
+                if !h.reads.is_empty() {
+                    m.insert("reads".into(), reads_json(&h.reads));
+                }
+                Value::Object(m)
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert("event".into(), self.event.clone().into());
+        m.insert("hooks".into(), Value::Array(hooks));
+        m.insert("other_events".into(), self.other_events.into());
+        m.insert(
+            "winner".into(),
+            self.winner
+                .and_then(|w| self.hooks.get(w))
+                .map_or(Value::Null, |h| h.hook.clone().into()),
+        );
+        Value::Object(m)
+    }
+
+    /// The trace for people: one line per hook, then the result.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "event `{}`: {} hook(s); {} skipped (other events)\n",
+            self.event,
+            self.hooks.len(),
+            self.other_events
+        );
+        for (i, h) in self.hooks.iter().enumerate() {
+            let what = match &h.outcome {
+                Outcome::Matched if Some(i) == self.winner => {
+                    "matched (first match: this action is returned)".to_owned()
+                }
+                Outcome::Matched => "matched (an earlier hook matched first)".to_owned(),
+                Outcome::NotMatched => "not matched: condition is false".to_owned(),
+                Outcome::Error {
+                    error,
+                    at: Some(at),
+                } => format!("not matched: error ({error}) {at}"),
+                Outcome::Error { error, at: None } => format!("not matched: error ({error})"),
+                Outcome::NotBool(v) => format!("not matched: condition gave {v}, not a bool"),
+                Outcome::Disabled => "skipped: disabled for this call".to_owned(),
+            };
+            let at = h.at.as_deref().map_or(String::new(), |a| format!(", {a}"));
+            out.push_str(&format!(
+                "  {}. {} (priority {}{at}): {what}\n",
+                i + 1,
+                h.hook,
+                h.priority
+            ));
+            let last = h.evaluated.len().checked_sub(1);
+            for (k, c) in h.evaluated.iter().enumerate() {
+                let result = match &c.result {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("error ({e})"),
+                };
+                let decided = if Some(k) == last { "  <- decided" } else { "" };
+                out.push_str(&format!(
+                    "       {}  `{}` -> {result}{decided}\n",
+                    c.at, c.condition
+                ));
+                for r in &c.reads {
+                    out.push_str(&format!("           {}\n", r.to_text()));
+                }
+            }
+            for r in &h.reads {
+                out.push_str(&format!("       read {}\n", r.to_text()));
+            }
+        }
+        match self.winner.and_then(|w| self.hooks.get(w)) {
+            Some(h) => out.push_str(&format!("result: {}\n", h.hook)),
+            None => out.push_str("result: no hook matched\n"),
+        }
+        out
+    }
+}
+
+impl SubCondition {
+    /// `{"condition", "at", "result" | "error", "reads"}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("condition".into(), self.condition.clone().into());
+        m.insert("at".into(), self.at.clone().into());
+        match &self.result {
+            Ok(v) => m.insert("result".into(), v.clone()),
+            Err(e) => m.insert("error".into(), e.to_string().into()),
+        };
+        m.insert("reads".into(), reads_json(&self.reads));
+        Value::Object(m)
+    }
+}
+
+impl Read {
+    /// `path = value`, or `path is missing`.
+    pub fn to_text(&self) -> String {
+        match &self.value {
+            Some(v) => format!("{} = {v}", self.path),
+            None => format!("{} is missing", self.path),
+        }
+    }
+}
+
+/// Reads as JSON: `[{"path", "value"}, ...]`, with `"missing": true`
+/// instead of a value where the path does not resolve.
+fn reads_json(reads: &[Read]) -> Value {
+    Value::Array(
+        reads
+            .iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("path".into(), r.path.clone().into());
+                match &r.value {
+                    Some(v) => m.insert("value".into(), v.clone()),
+                    None => m.insert("missing".into(), true.into()),
+                };
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
