@@ -179,14 +179,21 @@ fn bench_workload<M: Measurement + 'static>(
     }
     for case in &w.cases {
         let (event, ctx) = (case.event.as_str(), &case.context);
-        let found = policy.decide(event, ctx).map(str::to_owned);
+        let found = policy
+            .query(event, ctx)
+            .decide()
+            .unwrap()
+            .map(str::to_owned);
         assert_eq!(found, case.expect, "hookc decide on `{}`", case.name);
         let l = label(&case.name);
         run.bench(c, format!("hookc/{l}"), || {
             policy.evaluate(black_box(event), black_box(ctx))
         });
         run.bench(c, format!("hookc-find/{l}"), || {
-            policy.decide(black_box(event), black_box(ctx))
+            policy
+                .query(black_box(event), black_box(ctx))
+                .decide()
+                .unwrap()
         });
         for &engine in &ok {
             bench_peer(c, run, &mut peers, engine, event, ctx, &l);

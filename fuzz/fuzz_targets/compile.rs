@@ -85,7 +85,7 @@ fuzz_target!(|data: &[u8]| {
         Err(_) => {
             for event in events_of(&rt) {
                 assert!(
-                    rt.evaluate_json(&event, context).is_err(),
+                    rt.query(&event, hookc_runtime::Context::json(context)).first().is_err(),
                     "evaluate_json accepts a context serde_json rejects: {}",
                     String::from_utf8_lossy(context)
                 );

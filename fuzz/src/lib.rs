@@ -81,16 +81,16 @@ pub fn check_agreement(
     };
     let by_value = rt.evaluate(event, ctx);
     let by_text = rt
-        .evaluate_json(event, text)
+        .query(event, hookc_runtime::Context::json(text)).first()
         .unwrap_or_else(|e| panic!("evaluate_json rejects a context serde_json reads: {e}"));
-    let trace = rt.explain(event, ctx, &none);
+    let trace = rt.query(event, ctx).with_overrides(&none).explain().unwrap();
     let winner = trace
         .winner
         .and_then(|w| trace.hooks.get(w))
         .map(|h| h.hook.clone());
-    let all = rt.evaluate_all(event, ctx, &none);
+    let all = rt.query(event, ctx).with_overrides(&none).all().unwrap();
     let all_text = rt
-        .evaluate_all_json(event, text, &none)
+        .query(event, hookc_runtime::Context::json(text)).with_overrides(&none).all()
         .unwrap_or_else(|e| panic!("evaluate_all_json rejects a context serde_json reads: {e}"));
     let traced_matches: Vec<String> = trace
         .hooks
@@ -99,7 +99,7 @@ pub fn check_agreement(
         .map(|h| h.hook.clone())
         .collect();
     let again = reloaded.evaluate(event, ctx);
-    let decided = rt.decide(event, ctx);
+    let decided = rt.query(event, ctx).decide().unwrap();
 
     let first = by_value.as_ref().map(|m| m.hook.to_owned());
     assert_eq!(

@@ -36,14 +36,14 @@
 //!
 //! # Modes
 //!
-//! [`Mode::Json`] (the default of `hookc bench`) times
+//! [`ContextForm::Json`] (the default of `hookc bench`) times
 //! [`Policy::evaluate_json`] on the context's JSON text: what a runtime in
 //! another language does, and what the CLI does; the time includes the
-//! one-pass extraction of the paths the policy reads. [`Mode::Value`] times
+//! one-pass extraction of the paths the policy reads. [`ContextForm::Value`] times
 //! [`Policy::evaluate`] on a parsed `serde_json::Value`: an application in
 //! Rust that already has its context as a `Value`; parsing is not included.
 
-use hookc_runtime::{ContextError, Match, Policy};
+use hookc_runtime::{Context, ContextError, Match, Policy};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -63,31 +63,31 @@ const MAX_WARMUP_BATCHES: u64 = 1_000_000;
 /// How often, at most, the progress reporter hears from a running case.
 const PROGRESS_EVERY: Duration = Duration::from_millis(25);
 
-/// How contexts are handed to the policy.
+/// The form in which contexts are handed to the policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// [`Policy::evaluate_json`] on the context's JSON text, extraction
-    /// included: a runtime in another language, or the CLI.
+pub enum ContextForm {
+    /// [`Context::Json`]: the context's JSON text, extraction included (a
+    /// runtime in another language, or the CLI).
     Json,
-    /// [`Policy::evaluate`] on a pre-parsed `serde_json::Value`, parsing not
-    /// included: an application in Rust that has its context as a `Value`.
+    /// [`Context::Value`]: a pre-parsed `serde_json::Value`, parsing not
+    /// included (an application in Rust that has its context as a `Value`).
     Value,
 }
 
-impl Mode {
+impl ContextForm {
     /// `"json"` or `"value"`.
     pub fn name(self) -> &'static str {
         match self {
-            Mode::Json => "json",
-            Mode::Value => "value",
+            ContextForm::Json => "json",
+            ContextForm::Value => "value",
         }
     }
 
     /// The runtime call this mode times.
     pub fn call(self) -> &'static str {
         match self {
-            Mode::Json => "Policy::evaluate_json on the context text",
-            Mode::Value => "Policy::evaluate on a parsed serde_json::Value",
+            ContextForm::Json => "Policy::query(event, Context::json(text)).first()",
+            ContextForm::Value => "Policy::query(event, &value).first()",
         }
     }
 }
@@ -99,13 +99,21 @@ pub struct Case {
     pub name: String,
     /// The event.
     pub event: String,
-    /// The context as JSON text ([`Mode::Json`]).
+    /// The context as JSON text ([`ContextForm::Json`]).
     pub text: Vec<u8>,
-    /// The same context parsed ([`Mode::Value`]).
+    /// The same context parsed ([`ContextForm::Value`]).
     pub value: Value,
 }
 
 impl Case {
+    /// The context in the given form.
+    pub fn context(&self, form: ContextForm) -> Context<'_> {
+        match form {
+            ContextForm::Json => Context::json(&self.text),
+            ContextForm::Value => Context::Value(&self.value),
+        }
+    }
+
     /// A case whose JSON text is the compact serialization of `value` (for
     /// contexts that only exist parsed, like a line of an event log).
     pub fn from_value(name: impl Into<String>, event: impl Into<String>, value: Value) -> Case {
@@ -122,7 +130,7 @@ impl Case {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
     /// Which runtime call is timed.
-    pub mode: Mode,
+    pub mode: ContextForm,
     /// How long each case is sampled, after its warm-up.
     pub time_per_case: Duration,
     /// How long each case runs before sampling starts (calibration included).
@@ -134,7 +142,7 @@ pub struct Settings {
 impl Settings {
     /// The default settings for a time budget per case: a warm-up of a tenth
     /// of it (at least 1 ms, at most 100 ms) and batches of at least 50 µs.
-    pub fn new(mode: Mode, time_per_case: Duration) -> Settings {
+    pub fn new(mode: ContextForm, time_per_case: Duration) -> Settings {
         Settings {
             mode,
             time_per_case,
@@ -308,7 +316,7 @@ impl Progress for TerminalProgress {
 
 /// Benchmarks every case, in order.
 ///
-/// Errors before any timing if there are no cases or, in [`Mode::Json`], if
+/// Errors before any timing if there are no cases or, in [`ContextForm::Json`], if
 /// a case's text is not JSON the policy can read.
 pub fn run(
     policy: &Policy,
@@ -322,15 +330,13 @@ pub fn run(
     // Check every case before timing any, so that a bad one fails fast.
     let mut matches = Vec::with_capacity(cases.len());
     for case in cases {
-        let m = match settings.mode {
-            Mode::Json => policy
-                .evaluate_json(&case.event, &case.text)
-                .map_err(|source| BenchError::Context {
-                    case: case.name.clone(),
-                    source,
-                })?,
-            Mode::Value => policy.evaluate(&case.event, &case.value),
-        };
+        let m = policy
+            .query(&case.event, case.context(settings.mode))
+            .first()
+            .map_err(|source| BenchError::Context {
+                case: case.name.clone(),
+                source,
+            })?;
         matches.push((
             m.as_ref().map(|m| m.hook.to_owned()),
             m.as_ref().map(|m| Match::action_type(m).to_owned()),
@@ -345,35 +351,17 @@ pub fn run(
         progress.case(index, &case.name);
         let mut clock = RealClock(Instant::now());
         let mut tick = |ns: u64| progress.advance(Duration::from_nanos(ns));
-        let samples = match settings.mode {
-            Mode::Json => {
-                let (event, text) = (case.event.as_str(), case.text.as_slice());
-                measure(
-                    &mut clock,
-                    &mut |n| {
-                        for _ in 0..n {
-                            let _ =
-                                black_box(policy.evaluate_json(black_box(event), black_box(text)));
-                        }
-                    },
-                    settings,
-                    &mut tick,
-                )
-            }
-            Mode::Value => {
-                let (event, value) = (case.event.as_str(), &case.value);
-                measure(
-                    &mut clock,
-                    &mut |n| {
-                        for _ in 0..n {
-                            let _ = black_box(policy.evaluate(black_box(event), black_box(value)));
-                        }
-                    },
-                    settings,
-                    &mut tick,
-                )
-            }
-        };
+        let (event, context) = (case.event.as_str(), case.context(settings.mode));
+        let samples = measure(
+            &mut clock,
+            &mut |n| {
+                for _ in 0..n {
+                    let _ = black_box(policy.query(black_box(event), black_box(context)).first());
+                }
+            },
+            settings,
+            &mut tick,
+        );
         results.push(samples.into_result(case, matched, action));
     }
     progress.end();
@@ -764,7 +752,7 @@ mod tests {
     }
 
     fn settings(time_per_case: Duration) -> Settings {
-        Settings::new(Mode::Json, time_per_case)
+        Settings::new(ContextForm::Json, time_per_case)
     }
 
     /// Measures code whose evaluations cost `cost(i)` ns each (`i` counts
@@ -878,7 +866,7 @@ hooks:
             Case::from_value("miss", "error", json!({})),
             Case::from_value("other event", "limit", json!({})),
         ];
-        for mode in [Mode::Json, Mode::Value] {
+        for mode in [ContextForm::Json, ContextForm::Value] {
             let s = Settings::new(mode, Duration::from_millis(2));
             let report = run(&policy, &cases, &s, &mut NoProgress).unwrap();
             let names: Vec<_> = report.cases.iter().map(|c| c.name.as_str()).collect();
@@ -906,7 +894,7 @@ hooks:
     #[test]
     fn run_rejects_no_cases_and_bad_text() {
         let policy = seed_policy();
-        let s = Settings::new(Mode::Json, Duration::from_millis(1));
+        let s = Settings::new(ContextForm::Json, Duration::from_millis(1));
         assert!(matches!(
             run(&policy, &[], &s, &mut NoProgress),
             Err(BenchError::NoCases)
@@ -941,7 +929,7 @@ hooks:
             Case::from_value("b", "error", json!({})),
         ];
         let mut log = Log::default();
-        let s = Settings::new(Mode::Value, Duration::from_millis(1));
+        let s = Settings::new(ContextForm::Value, Duration::from_millis(1));
         run(&policy, &cases, &s, &mut log).unwrap();
         assert_eq!(log.0, ["begin 2 4", "case 0 a", "case 1 b", "end"]);
     }

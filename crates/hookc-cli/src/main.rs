@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{Compilation, LayerName};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
-use hookc_runtime::{Match, Policy};
+use hookc_runtime::{Context, Match, Policy};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -346,7 +346,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode, String> {
-    use crate::bench::{Case, Mode, Settings, TerminalProgress};
+    use crate::bench::{Case, ContextForm, Settings, TerminalProgress};
     let secs = if args.quick { 0.1 } else { args.time_per_case };
     if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
         return Err(format!(
@@ -425,8 +425,8 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
         }
     }
     let mode = match args.mode {
-        BenchMode::Json => Mode::Json,
-        BenchMode::Value => Mode::Value,
+        BenchMode::Json => ContextForm::Json,
+        BenchMode::Value => ContextForm::Value,
     };
     let settings = Settings::new(mode, std::time::Duration::from_secs_f64(secs));
     if !crate::bench::optimized_build() && !args.json {
@@ -492,32 +492,21 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     // One evaluation: the result line, then the trace if asked. The CLI's
     // own contexts are JSON text (the one-pass path); a replayed log line is
     // already parsed, so it is evaluated as a document.
-    let one = |event: &str, ctx: Ctx<'_>| -> Result<String, String> {
+    let one = |event: &str, ctx: Context<'_>| -> Result<String, String> {
+        let query = policy.query(event, ctx).with_overrides(&overrides);
         let bad = |e: hookc_runtime::ContextError| e.to_string();
         let mut out = if args.all {
-            let all = match ctx {
-                Ctx::Text(t) => policy
-                    .evaluate_all_json(event, t, &overrides)
-                    .map_err(bad)?,
-                Ctx::Doc(d) => policy.evaluate_all(event, d, &overrides),
-            };
+            let all = query.all().map_err(bad)?;
             serde_json::Value::Array(all.iter().map(Match::to_json).collect()).to_string()
         } else {
-            let m = match ctx {
-                Ctx::Text(t) => policy
-                    .evaluate_json_with(event, t, &overrides)
-                    .map_err(bad)?,
-                Ctx::Doc(d) => policy.evaluate_with(event, d, &overrides),
-            };
-            m.map_or(serde_json::Value::Null, |m| m.to_json())
+            let first = query.first().map_err(bad)?;
+            first
+                .map_or(serde_json::Value::Null, |m| m.to_json())
                 .to_string()
         };
         out.push('\n');
         if args.explain {
-            let trace = match ctx {
-                Ctx::Text(t) => policy.explain_json(event, t, &overrides).map_err(bad)?,
-                Ctx::Doc(d) => policy.explain(event, d, &overrides),
-            };
+            let trace = query.explain().map_err(bad)?;
             match args.format {
                 Format::Human => out.push_str(&trace.to_text()),
                 Format::Json => {
@@ -538,7 +527,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
             }
             let result = serde_json::from_str::<LogLine>(line)
                 .map_err(|e| format!("not an event record ({e})"))
-                .and_then(|rec| one(&rec.event, Ctx::Doc(&rec.context)));
+                .and_then(|rec| one(&rec.event, Context::Value(&rec.context)));
             match result {
                 Ok(out) => print(&out)?,
                 Err(e) => {
@@ -556,17 +545,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     }
     let event = args.event.as_deref().unwrap_or_default();
     let ctx = read_context(args.context.as_ref())?;
-    print(&one(event, Ctx::Text(&ctx))?)?;
+    print(&one(event, Context::json(&ctx))?)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// A context as the CLI has it.
-#[derive(Clone, Copy)]
-enum Ctx<'a> {
-    /// JSON text (a file or standard input).
-    Text(&'a [u8]),
-    /// An already parsed document (a line of an event log).
-    Doc(&'a serde_json::Value),
 }
 
 /// One line of an event log.

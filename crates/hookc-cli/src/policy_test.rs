@@ -40,7 +40,7 @@ use hookc::frontend::doc::{Key, Node, NodeKind};
 use hookc::frontend::yaml_doc;
 use hookc::span::{FileId, SourceMap, Span, Spanned};
 use hookc::suggest;
-use hookc_runtime::{Match, Policy, Trace};
+use hookc_runtime::{Context, Match, Policy, Trace};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -632,16 +632,25 @@ pub fn run_case(policy: &Policy, case: &Case, location: String) -> CaseResult {
         // the case fails rather than run with the hook switched on.
         Err(e) => (Default::default(), vec![Mismatch::Overrides(e.to_string())]),
     };
-    let by_value = policy.evaluate_with(&case.event, &case.context, &overrides);
+    // The case runs from the parsed context and from its JSON text: the two
+    // must agree (a disagreement is a bug in hookc, reported as such).
+    let answer = |ctx: Context<'_>| {
+        policy
+            .query(&case.event, ctx)
+            .with_overrides(&overrides)
+            .first()
+            .map_err(|e| e.to_string())
+    };
+    let by_value = answer(Context::Value(&case.context));
     let by_text = serde_json::to_vec(&case.context)
         .map_err(|e| e.to_string())
-        .and_then(|text| {
-            policy
-                .evaluate_json_with(&case.event, &text, &overrides)
-                .map(|m| m.as_ref().map_or(Value::Null, Match::to_json))
-                .map_err(|e| e.to_string())
-        });
-    let actual = by_value.as_ref().map_or(Value::Null, Match::to_json);
+        .and_then(|text| answer(Context::json(&text)))
+        .map(|m| m.as_ref().map_or(Value::Null, Match::to_json));
+    let matched = by_value.as_ref().ok().and_then(Option::as_ref);
+    let actual = match &by_value {
+        Ok(m) => m.as_ref().map_or(Value::Null, Match::to_json),
+        Err(e) => json!({ "error": e }),
+    };
     if by_text.as_ref() != Ok(&actual) {
         mismatches.push(Mismatch::Disagreement {
             value: actual.clone(),
@@ -649,13 +658,13 @@ pub fn run_case(policy: &Policy, case: &Case, location: String) -> CaseResult {
         });
     }
     let expected_hook = case.expect.hook.value.as_deref();
-    let actual_hook = by_value.as_ref().map(|m| m.hook);
+    let actual_hook = matched.map(|m| m.hook);
     if expected_hook != actual_hook {
         mismatches.push(Mismatch::Hook {
             expected: expected_hook.map(str::to_owned),
             actual: actual_hook.map(str::to_owned),
         });
-    } else if let (Some(fields), Some(m)) = (&case.expect.action, &by_value) {
+    } else if let (Some(fields), Some(m)) = (&case.expect.action, matched) {
         for (field, want) in fields {
             let got = m.action.get(field);
             if got != Some(want) {
@@ -675,8 +684,15 @@ pub fn run_case(policy: &Policy, case: &Case, location: String) -> CaseResult {
     if let Some(fields) = &case.expect.action {
         expected.insert("action".into(), Value::Object(fields.clone()));
     }
-    let trace =
-        (!mismatches.is_empty()).then(|| policy.explain(&case.event, &case.context, &overrides));
+    let trace = if mismatches.is_empty() {
+        None
+    } else {
+        policy
+            .query(&case.event, &case.context)
+            .with_overrides(&overrides)
+            .explain()
+            .ok()
+    };
     CaseResult {
         name: case.name.clone(),
         location,

@@ -54,7 +54,7 @@ fn run() -> Result<usize, String> {
         .ok_or_else(|| format!("`{context}` has no `context`"))?;
     let mut hits = 0;
     for _ in 0..n {
-        if black_box(policy.decide(black_box(event), black_box(ctx))).is_some() {
+        if let Ok(Some(_)) = black_box(policy.query(black_box(event), black_box(ctx)).decide()) {
             hits += 1;
         }
     }

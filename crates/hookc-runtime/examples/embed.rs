@@ -84,7 +84,8 @@ fn run() -> Result<(), String> {
     let text = br#"{"event": {"thread_id": "t2"}, "classification": {"category": "permanent"},
                     "error": {"type": "tool_error", "message": "disk full"}}"#;
     match policy
-        .evaluate_json("error", text)
+        .query("error", hookc_runtime::Context::json(text))
+        .first()
         .map_err(|e| e.to_string())?
     {
         Some(m) => println!("from JSON text: hook `{}` ({})", m.hook, m.action_type()),

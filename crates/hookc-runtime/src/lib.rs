@@ -14,7 +14,7 @@ mod eval;
 pub mod limits;
 pub mod verify;
 
-pub use eval::{ContextError, LoadError, Match, Overrides, Policy, UnknownHook};
+pub use eval::{Context, ContextError, LoadError, Match, Overrides, Policy, Query, UnknownHook};
 pub use eval::{HookTrace, Outcome, Read, SubCondition, Trace};
 
 /// The evaluator's building blocks, shared with the hookc compiler (constant

@@ -60,7 +60,11 @@ impl Compiled {
     /// Checks `case` every way, returning the winner's index for `fill`.
     fn check(&self, case: &Case) -> Option<u32> {
         let action = common::assert_case(&self.policy, &self.ir, case);
-        let id = self.policy.decide(&case.event, &case.context);
+        let id = self
+            .policy
+            .query(&case.event, &case.context)
+            .decide()
+            .unwrap();
         assert_eq!(
             id,
             case.expect.as_deref(),
@@ -91,11 +95,23 @@ impl Compiled {
             b.iter(|| policy.evaluate(black_box(event), black_box(ctx)))
         });
         c.bench_function(&format!("eval/{name}/json"), |b| {
-            b.iter(|| policy.evaluate_json(black_box(event), black_box(text.as_bytes())))
+            b.iter(|| {
+                policy
+                    .query(
+                        black_box(event),
+                        hookc_runtime::Context::json(black_box(text.as_bytes())),
+                    )
+                    .first()
+            })
         });
         let verified = &self.verified;
         c.bench_function(&format!("eval/{name}/find"), |b| {
-            b.iter(|| policy.decide(black_box(event), black_box(ctx)))
+            b.iter(|| {
+                policy
+                    .query(black_box(event), black_box(ctx))
+                    .decide()
+                    .unwrap()
+            })
         });
         if let Some(h) = winner {
             c.bench_function(&format!("eval/{name}/fill"), |b| {

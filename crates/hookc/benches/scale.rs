@@ -37,7 +37,14 @@ fn scale(c: &mut Criterion) {
                 b.iter(|| policy.evaluate(black_box(event), black_box(ctx)))
             });
             c.bench_function(&format!("scale/{name}/json"), |b| {
-                b.iter(|| policy.evaluate_json(black_box(event), black_box(text.as_bytes())))
+                b.iter(|| {
+                    policy
+                        .query(
+                            black_box(event),
+                            hookc_runtime::Context::json(black_box(text.as_bytes())),
+                        )
+                        .first()
+                })
             });
             // The reference walks every hook's tree: milliseconds at 10,000.
             let mut group = c.benchmark_group("baseline/reference/scale");

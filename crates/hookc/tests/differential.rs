@@ -1320,11 +1320,11 @@ fn trees_and_when_expressions_agree() {
                     ("VM, trees", vm_matches(&va, event, ctx)),
                     (
                         "runtime, all",
-                        ids(rt.evaluate_all(event, ctx, &none)),
+                        ids(rt.query(event, ctx).with_overrides(&none).all().unwrap()),
                     ),
                     (
                         "runtime, all, JSON text",
-                        ids(rt.evaluate_all_json(event, text.as_bytes(), &none).unwrap()),
+                        ids(rt.query(event, hookc_runtime::Context::json(text.as_bytes())).with_overrides(&none).all().unwrap()),
                     ),
                 ];
                 if let (Some(pb), Some(vb)) = (&pb, &vb) {
@@ -1337,7 +1337,7 @@ fn trees_and_when_expressions_agree() {
                     ("runtime", rt.evaluate(event, ctx).map(|m| m.hook.to_owned())),
                     (
                         "runtime, JSON text",
-                        rt.evaluate_json(event, text.as_bytes())
+                        rt.query(event, hookc_runtime::Context::json(text.as_bytes())).first()
                             .unwrap()
                             .map(|m| m.hook.to_owned()),
                     ),
@@ -1346,7 +1346,7 @@ fn trees_and_when_expressions_agree() {
                         rt_loaded.evaluate(event, ctx).map(|m| m.hook.to_owned()),
                     ),
                 ];
-                let trace = rt.explain(event, ctx, &none);
+                let trace = rt.query(event, ctx).with_overrides(&none).explain().unwrap();
                 let outcomes: Vec<(String, &str)> = trace
                     .hooks
                     .iter()

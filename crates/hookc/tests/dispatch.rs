@@ -98,25 +98,40 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
         for _ in 0..40 {
             let ctx = context(&mut rng);
             let by_dispatch = policy.evaluate("e", &ctx).map(|m| m.hook.to_owned());
-            let trace = policy.explain("e", &ctx, &Default::default());
+            let trace = policy
+                .query("e", &ctx)
+                .with_overrides(&Default::default())
+                .explain()
+                .unwrap();
             let by_trace = trace.winner.map(|w| trace.hooks[w].hook.clone());
             let by_reference =
                 hookc::testing::reference::first_match(&ir, "e", &ctx).map(|h| h.id.clone());
             assert_eq!(by_dispatch, by_trace, "{src}\n{ctx}");
             // The decision alone is the same decision, from either context form.
-            let decided = policy.decide("e", &ctx).map(str::to_owned);
+            let decided = policy.query("e", &ctx).decide().unwrap().map(str::to_owned);
             assert_eq!(decided, by_dispatch, "{src}\n{ctx}");
             let text = serde_json::to_vec(&ctx).unwrap();
-            let decided_json = policy.decide_json("e", &text).unwrap().map(str::to_owned);
+            let decided_json = policy
+                .query("e", hookc_runtime::Context::json(&text))
+                .decide()
+                .unwrap()
+                .map(str::to_owned);
             assert_eq!(decided_json, by_dispatch, "{src}\n{ctx}");
             assert_eq!(by_dispatch, by_reference, "{src}\n{ctx}");
             // With the winner switched off, the next one wins, also through dispatch.
             if let Some(w) = &by_dispatch {
                 let off = policy.overrides([w.as_str()]).unwrap();
                 let next = policy
-                    .evaluate_with("e", &ctx, &off)
+                    .query("e", &ctx)
+                    .with_overrides(&off)
+                    .first()
+                    .unwrap()
                     .map(|m| m.hook.to_owned());
-                let trace = policy.explain("e", &ctx, &off);
+                let trace = policy
+                    .query("e", &ctx)
+                    .with_overrides(&off)
+                    .explain()
+                    .unwrap();
                 assert_eq!(
                     next,
                     trace.winner.map(|i| trace.hooks[i].hook.clone()),

@@ -55,7 +55,11 @@ fn the_sub_condition_that_decided_with_its_location_and_values() {
         "error": {"code": "rate_limit", "message": "slow down"},
         "classification": {"category": "permanent"}
     });
-    let trace = policy().explain("error", &ctx, &Overrides::default());
+    let trace = policy()
+        .query("error", &ctx)
+        .with_overrides(&Overrides::default())
+        .explain()
+        .unwrap();
     let [first, second] = trace.hooks.as_slice() else {
         panic!("{trace:?}")
     };
@@ -109,7 +113,11 @@ fn the_sub_condition_that_decided_with_its_location_and_values() {
 #[test]
 fn short_circuits_show_only_what_ran_and_missing_paths_say_so() {
     let ctx = json!({"error": {"message": "quota exceeded"}});
-    let trace = policy().explain("error", &ctx, &Overrides::default());
+    let trace = policy()
+        .query("error", &ctx)
+        .with_overrides(&Overrides::default())
+        .explain()
+        .unwrap();
     let [first, second] = trace.hooks.as_slice() else {
         panic!("{trace:?}")
     };
@@ -134,7 +142,11 @@ fn short_circuits_show_only_what_ran_and_missing_paths_say_so() {
     assert!(trace.to_text().contains("error.code is missing"));
     assert_eq!(trace.other_events, 0);
     // Hooks of other events are skipped: counted, not listed.
-    let other = policy().explain("limit", &ctx, &Overrides::default());
+    let other = policy()
+        .query("limit", &ctx)
+        .with_overrides(&Overrides::default())
+        .explain()
+        .unwrap();
     assert!(other.hooks.is_empty());
     assert_eq!(other.other_events, 2);
     assert_eq!(other.to_json()["other_events"], 2);
@@ -149,14 +161,29 @@ fn artifacts_keep_the_trace_and_stripped_ones_list_reads() {
     let ctx = json!({"error": {"code": "overloaded", "message": "x"},
                      "classification": {"category": "transient"}});
     let none = Overrides::default();
-    let direct = p.explain("error", &ctx, &none);
+    let direct = p
+        .query("error", &ctx)
+        .with_overrides(&none)
+        .explain()
+        .unwrap();
     let loaded = Policy::from_artifact(&p.to_artifact()).unwrap();
-    assert_eq!(loaded.explain("error", &ctx, &none), direct);
+    assert_eq!(
+        loaded
+            .query("error", &ctx)
+            .with_overrides(&none)
+            .explain()
+            .unwrap(),
+        direct
+    );
 
     let stripped_bytes = p.to_artifact_stripped();
     assert!(stripped_bytes.len() < p.to_artifact().len());
     let stripped = Policy::from_artifact(&stripped_bytes).unwrap();
-    let trace = stripped.explain("error", &ctx, &none);
+    let trace = stripped
+        .query("error", &ctx)
+        .with_overrides(&none)
+        .explain()
+        .unwrap();
     let first = &trace.hooks[0];
     assert_eq!(first.at, None);
     assert!(first.evaluated.is_empty());

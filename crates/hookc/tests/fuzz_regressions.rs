@@ -71,19 +71,33 @@ fn json_context_with_invalid_utf8_where_no_path_reads_is_an_error() {
     )])
     .unwrap();
     let good: &[u8] = br#"{"error": {"code": "E9", "headers": {"retry-after": "30"}}}"#;
-    assert!(policy.evaluate_json("e", good).unwrap().is_some());
+    assert!(policy
+        .query("e", hookc_runtime::Context::json(good))
+        .first()
+        .unwrap()
+        .is_some());
     for bad in [
         &b"{\"error\": {\"code\": \"E9\", \"headers\": {\"retr\x89\xd2after\": \"30\"}}}"[..],
         &b"{\"error\": {\"code\": \"E9\"}, \"other\": \"\xff\"}"[..],
         &b"{\"error\": {\"code\": \"E9\"}, \"\xc3\": 1}"[..],
     ] {
         assert!(serde_json::from_slice::<serde_json::Value>(bad).is_err());
-        assert!(policy.evaluate_json("e", bad).is_err(), "{bad:?}");
+        assert!(
+            policy
+                .query("e", hookc_runtime::Context::json(bad))
+                .first()
+                .is_err(),
+            "{bad:?}"
+        );
         assert!(policy
-            .evaluate_all_json("e", bad, &Overrides::default())
+            .query("e", hookc_runtime::Context::json(bad))
+            .with_overrides(&Overrides::default())
+            .all()
             .is_err());
         assert!(policy
-            .explain_json("e", bad, &Overrides::default())
+            .query("e", hookc_runtime::Context::json(bad))
+            .with_overrides(&Overrides::default())
+            .explain()
             .is_err());
     }
 }
@@ -161,7 +175,9 @@ fn json_context_is_accepted_exactly_when_serde_json_accepts_it() {
             format!(r#"{{"error": {{"code": "E9", "x": {{"y": {scalar}}}}}}}"#),
         ] {
             let serde_ok = serde_json::from_str::<serde_json::Value>(&text).is_ok();
-            let ours = policy.evaluate_json("e", text.as_bytes());
+            let ours = policy
+                .query("e", hookc_runtime::Context::json(text.as_bytes()))
+                .first();
             assert_eq!(ours.is_ok(), serde_ok, "{text}: {ours:?}");
         }
     }

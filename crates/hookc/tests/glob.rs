@@ -72,7 +72,8 @@ fn first(ir: &hookc::ir::Policy, policy: &Policy, event: &str, ctx: &Value) -> O
     let by_value = policy.evaluate(event, ctx).map(|m| m.hook.to_owned());
     let text = serde_json::to_vec(ctx).unwrap();
     let by_text = policy
-        .evaluate_json(event, &text)
+        .query(event, hookc_runtime::Context::json(&text))
+        .first()
         .unwrap()
         .map(|m| m.hook.to_owned());
     let reloaded = Policy::from_artifact(&policy.to_artifact()).unwrap();

@@ -29,7 +29,10 @@ fn layer(name: &str) -> LayerName {
 }
 
 fn order(p: &Policy) -> Vec<String> {
-    p.explain("error", &json!({}), &Overrides::default())
+    p.query("error", &json!({}))
+        .with_overrides(&Overrides::default())
+        .explain()
+        .unwrap()
         .hooks
         .into_iter()
         .map(|h| h.hook)

@@ -461,7 +461,11 @@ fn macro_iterations() {
     // One more: the macro is an error value, so no match, and explain says why.
     let past = json!({"l": vec![1; MAX_MACRO_ITERATIONS + 1]});
     assert!(policy.evaluate("e", &past).is_none());
-    let trace = policy.explain("e", &past, &Overrides::default());
+    let trace = policy
+        .query("e", &past)
+        .with_overrides(&Overrides::default())
+        .explain()
+        .unwrap();
     assert!(
         matches!(
             &trace.hooks[0].outcome,
@@ -479,11 +483,14 @@ fn a_huge_context_list_under_a_macro() {
             .unwrap();
     let text = format!(r#"{{"l": [{}]}}"#, ints(200_000));
     assert!(policy
-        .evaluate_json("e", text.as_bytes())
+        .query("e", hookc_runtime::Context::json(text.as_bytes()))
+        .first()
         .unwrap()
         .is_none());
     let trace = policy
-        .explain_json("e", text.as_bytes(), &Overrides::default())
+        .query("e", hookc_runtime::Context::json(text.as_bytes()))
+        .with_overrides(&Overrides::default())
+        .explain()
         .unwrap();
     assert!(
         matches!(
@@ -506,7 +513,11 @@ fn a_huge_context_list_under_a_macro() {
     let keys: serde_json::Map<String, Value> = (0..=MAX_MACRO_ITERATIONS)
         .map(|i| (i.to_string(), json!(1)))
         .collect();
-    let trace = policy.explain("e", &json!({ "o": keys }), &Overrides::default());
+    let trace = policy
+        .query("e", &json!({ "o": keys }))
+        .with_overrides(&Overrides::default())
+        .explain()
+        .unwrap();
     assert!(matches!(
         trace.hooks[0].outcome,
         Outcome::Error {
@@ -534,29 +545,36 @@ fn context_nesting() {
     let at = ctx(MAX_CONTEXT_DEPTH);
     assert_eq!(
         reads_a
-            .evaluate_json("e", at.as_bytes())
+            .query("e", hookc_runtime::Context::json(at.as_bytes()))
+            .first()
             .unwrap()
             .map(|m| m.hook),
         Some("h")
     );
     // One past, where the policy builds the value: a clean context error.
     let past = ctx(MAX_CONTEXT_DEPTH + 1);
-    let e = reads_a.evaluate_json("e", past.as_bytes()).unwrap_err();
+    let e = reads_a
+        .query("e", hookc_runtime::Context::json(past.as_bytes()))
+        .first()
+        .unwrap_err();
     assert!(e.to_string().contains("recursion limit"), "{e}");
     // 100,000 deep, as JSON text, on a small stack.
     let results = on_small_stack(move || {
         let deep = ctx(100_000);
         (
             reads_a
-                .evaluate_json("e", deep.as_bytes())
+                .query("e", hookc_runtime::Context::json(deep.as_bytes()))
+                .first()
                 .map(|m| m.is_some())
                 .map_err(|e| e.to_string()),
             reads_below_a
-                .evaluate_json("e", deep.as_bytes())
+                .query("e", hookc_runtime::Context::json(deep.as_bytes()))
+                .first()
                 .map(|m| m.is_some())
                 .map_err(|e| e.to_string()),
             reads_b
-                .evaluate_json("e", deep.as_bytes())
+                .query("e", hookc_runtime::Context::json(deep.as_bytes()))
+                .first()
                 .map(|m| m.is_some())
                 .map_err(|e| e.to_string()),
         )

@@ -1,8 +1,8 @@
-//! The runtime library (SPEC §6): what an application embeds to evaluate
-//! events against a compiled policy.
+//! Evaluation: a loaded [`Policy`] and the [`Query`] API that evaluates an
+//! event against it (semantics in `docs/semantics.md`).
 //!
 //! A [`Policy`] is loaded from artifact bytes (decoded and verified first) or
-//! compiled from sources (checked, lowered and verified the same way), then
+//! from a program the compiler just lowered (verified the same way), then
 //! evaluates events: the hooks of the event in evaluation order, the first
 //! whose condition is `true` wins, and only that hook's templates are filled.
 //!
@@ -21,10 +21,12 @@ use serde_json::{Map, Value};
 use thiserror::Error;
 
 mod explain;
+mod query;
 pub mod value;
 pub mod vm;
 
 pub use explain::{HookTrace, Outcome, Read, SubCondition, Trace};
+pub use query::{Context, Query};
 
 /// Why a policy could not be loaded.
 #[derive(Debug, Error)]
@@ -76,8 +78,8 @@ impl Match<'_> {
     }
 }
 
-/// Hooks switched off for some evaluations (like seed 004's run overrides),
-/// resolved to hook positions once.
+/// Hooks switched off for some evaluations (run overrides), resolved to hook
+/// positions once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Overrides {
     /// One bit per hook of the program.
@@ -85,6 +87,11 @@ pub struct Overrides {
 }
 
 impl Overrides {
+    /// No hook switched off.
+    pub(crate) const NONE: Overrides = Overrides {
+        disabled: Vec::new(),
+    };
+
     fn is_disabled(&self, hook: u32) -> bool {
         let (word, bit) = ((hook / 64) as usize, hook % 64);
         self.disabled.get(word).is_some_and(|w| w & (1 << bit) != 0)
@@ -184,40 +191,26 @@ impl Policy {
         Ok(Overrides { disabled })
     }
 
-    /// The first match for `event` with the context as a `serde_json::Value`.
+    /// The first match for `event`, its action's templates filled: the
+    /// one-line form of `policy.query(event, ctx).first()` for a context
+    /// that is already a `serde_json::Value` (which cannot fail to read).
     pub fn evaluate(&self, event: &str, ctx: &Value) -> Option<Match<'_>> {
-        self.evaluate_with(event, ctx, &Overrides::default())
-    }
-
-    /// [`Policy::evaluate`] with some hooks switched off.
-    pub fn evaluate_with(
-        &self,
-        event: &str,
-        ctx: &Value,
-        overrides: &Overrides,
-    ) -> Option<Match<'_>> {
         let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        let hook = self.first(event, &mut cache, overrides)?;
+        let hook = self.first(event, &mut cache, &Overrides::NONE)?;
         Some(self.matched(hook, &mut cache))
     }
 
-    /// The id of the first matching hook, without building its action: the
-    /// decision alone, on the same path as [`Policy::evaluate`] (for callers
-    /// that only route on the hook, and for measuring the decision apart
-    /// from template filling).
-    pub fn decide(&self, event: &str, ctx: &Value) -> Option<&str> {
-        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        let hook = self.first(event, &mut cache, &Overrides::default())?;
-        Some(self.hook_id(hook))
-    }
-
-    /// [`Policy::decide`] with the context as JSON text.
-    pub fn decide_json(&self, event: &str, json: &[u8]) -> Result<Option<&str>, ContextError> {
-        let paths = &self.program.program().paths;
-        let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
-        let hook = self.first(event, &mut cache, &Overrides::default());
-        Ok(hook.map(|h| self.hook_id(h)))
+    /// An evaluation of `event` against `context` (a `&serde_json::Value`,
+    /// or JSON text through [`Context::json`]), to be narrowed with
+    /// [`Query::with_overrides`] and asked for the first match, the deciding
+    /// hook's id, every match, or an explain trace.
+    #[inline]
+    pub fn query<'p, 'c>(
+        &'p self,
+        event: &'c str,
+        context: impl Into<Context<'c>>,
+    ) -> Query<'p, 'c> {
+        Query::new(self, event, context.into())
     }
 
     fn hook_id(&self, hook: u32) -> &str {
@@ -225,81 +218,51 @@ impl Policy {
         p.hooks.get(hook as usize).map_or("", |h| p.string(h.id))
     }
 
-    /// The first match for `event` with the context as JSON text: one pass
-    /// over the text extracts only the paths the policy reads.
-    pub fn evaluate_json(
-        &self,
-        event: &str,
-        json: &[u8],
-    ) -> Result<Option<Match<'_>>, ContextError> {
-        self.evaluate_json_with(event, json, &Overrides::default())
-    }
-
-    /// [`Policy::evaluate_json`] with some hooks switched off.
-    pub fn evaluate_json_with(
-        &self,
-        event: &str,
-        json: &[u8],
-        overrides: &Overrides,
-    ) -> Result<Option<Match<'_>>, ContextError> {
-        let paths = &self.program.program().paths;
-        let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
-        let hook = self.first(event, &mut cache, overrides);
-        Ok(hook.map(|h| self.matched(h, &mut cache)))
-    }
-
-    /// Every match for `event`, in evaluation order (for observers).
-    pub fn evaluate_all(&self, event: &str, ctx: &Value, overrides: &Overrides) -> Vec<Match<'_>> {
-        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        self.all(event, &mut cache, overrides)
-    }
-
-    /// Every match for `event` from JSON text.
-    pub fn evaluate_all_json(
-        &self,
-        event: &str,
-        json: &[u8],
-        overrides: &Overrides,
-    ) -> Result<Vec<Match<'_>>, ContextError> {
-        let paths = &self.program.program().paths;
-        let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
-        Ok(self.all(event, &mut cache, overrides))
-    }
-
-    /// Evaluates every hook of `event` and records what happened to each.
-    pub fn explain(&self, event: &str, ctx: &Value, overrides: &Overrides) -> Trace {
-        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        self.trace(event, &mut cache, overrides)
-    }
-
-    /// [`Policy::explain`] from JSON text.
-    pub fn explain_json(
-        &self,
-        event: &str,
-        json: &[u8],
-        overrides: &Overrides,
-    ) -> Result<Trace, ContextError> {
-        let paths = &self.program.program().paths;
-        let values = self.trie.extract(paths, json)?;
-        let mut cache = PathCache::with_plan(&self.paths, Source::Extracted(&values));
-        Ok(self.trace(event, &mut cache, overrides))
-    }
-
-    // PERF: the no-match path allocates nothing: `hooks_for` borrows the
-    // index, `eval_hook` keeps its stack inline, the cache is on our stack.
+    // PERF: the no-match path allocates nothing: `for_event` borrows the
+    // plan, `eval_hook` keeps its stack inline, the cache is on our stack.
     /// The first matching hook of `event`, by index.
+    #[inline]
     fn first<'p: 'c, 'c>(
         &'p self,
         event: &str,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
     ) -> Option<u32> {
+        self.each_match(event, cache, overrides, |_, _| true)
+    }
+
+    /// Every matching hook of `event`, in evaluation order, with its action.
+    fn all<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Vec<Match<'p>> {
+        let mut out = Vec::new();
+        self.each_match(event, cache, overrides, |h, cache| {
+            out.push(self.matched(h, cache));
+            false
+        });
+        out
+    }
+
+    /// Calls `stop` on each hook of `event` whose condition is `true`, in
+    /// evaluation order, until it returns `true`; returns that hook. Hooks
+    /// that the event's plan proves cannot match (see `accel::dispatch`)
+    /// are skipped without running; every other hook runs in full, so the
+    /// matches are exactly those of evaluating the hooks one by one.
+    #[inline(always)]
+    fn each_match<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+        mut stop: impl FnMut(u32, &mut PathCache<'c>) -> bool,
+    ) -> Option<u32> {
         for step in self.plans.for_event(event) {
             match *step {
                 Step::Hook(h) => {
-                    if self.try_hook(h, cache, overrides) {
+                    if self.try_hook(h, cache, overrides) && stop(h, cache) {
                         return Some(h);
                     }
                 }
@@ -312,7 +275,7 @@ impl Policy {
                         .table(table)
                         .map_or(&[][..], |t| t.candidates(value));
                     for &h in candidates {
-                        if self.try_hook(h, cache, overrides) {
+                        if self.try_hook(h, cache, overrides) && stop(h, cache) {
                             return Some(h);
                         }
                     }
@@ -337,24 +300,6 @@ impl Policy {
             _ => vm::eval_hook(&self.program, h, cache, None),
         };
         matches!(value, Val::Bool(true))
-    }
-
-    fn all<'p: 'c, 'c>(
-        &'p self,
-        event: &str,
-        cache: &mut PathCache<'c>,
-        overrides: &Overrides,
-    ) -> Vec<Match<'p>> {
-        let mut out = Vec::new();
-        for &h in self.program.program().hooks_for(event) {
-            if overrides.is_disabled(h) {
-                continue;
-            }
-            if let Val::Bool(true) = vm::eval_hook(&self.program, h, cache, None) {
-                out.push(self.matched(h, cache));
-            }
-        }
-        out
     }
 
     fn matched<'p: 'c, 'c>(&'p self, hook: u32, cache: &mut PathCache<'c>) -> Match<'p> {

@@ -375,7 +375,11 @@ pub fn assert_case(policy: &Policy, ir: &ir::Policy, case: &Case) -> Option<Map<
         case.expect
     );
     let from_text = policy
-        .evaluate_json(&case.event, case.text.as_bytes())
+        .query(
+            &case.event,
+            hookc_runtime::Context::json(case.text.as_bytes()),
+        )
+        .first()
         .unwrap_or_else(|e| panic!("context `{name}`: {e}"));
     assert_eq!(
         from_text, from_value,

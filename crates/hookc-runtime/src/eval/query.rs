@@ -1,0 +1,160 @@
+//! The one evaluation API: a [`Query`] on an event and its [`Context`],
+//! optionally narrowed by [`Overrides`], asked for one of four answers.
+//!
+//! | answer | method | what it builds |
+//! |---|---|---|
+//! | the first match, its action's templates filled | [`Query::first`] | one [`Match`] |
+//! | the id of the deciding hook only | [`Query::decide`] | nothing |
+//! | every match, in evaluation order | [`Query::all`] | a [`Match`] per matching hook |
+//! | what happened to every hook, and why | [`Query::explain`] | a [`Trace`] |
+//!
+//! Every answer is available for either kind of context and with or without
+//! overrides, through the same code: the context is read into a path cache
+//! once per answer (from a `serde_json::Value`, or in one pass over JSON text
+//! that extracts only the paths the policy reads), then the event's hooks run
+//! in evaluation order. The semantics are in `docs/semantics.md`.
+//!
+//! ```
+//! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::ContextError> {
+//! use hookc_runtime::Context;
+//! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
+//! // The one-line form, from a Value:
+//! let first = policy.evaluate("error", &ctx);
+//! // The same through a query, then other answers:
+//! assert_eq!(policy.query("error", &ctx).first()?, first);
+//! let text = br#"{"classification": {"category": "rate_limited"}}"#;
+//! let id = policy.query("error", Context::json(text)).decide()?;
+//! let off = policy.overrides(["rate_limit_backoff"]).unwrap_or_default();
+//! let trace = policy.query("error", &ctx).with_overrides(&off).explain()?;
+//! # let _ = (id, trace); Ok(()) }
+//! ```
+
+use super::{ContextError, Match, Overrides, Policy, Trace};
+use crate::context::{PathCache, Source};
+use serde_json::Value;
+
+/// Reads the query's context into a path cache, then evaluates `$answer`
+/// with the policy, the cache and the overrides bound to the given names.
+/// (A macro rather than a closure-taking method: the cache borrows the
+/// policy and the context for a lifetime local to each arm, which a
+/// closure's signature cannot name.)
+macro_rules! read {
+    ($query:expr, |$policy:ident, $cache:ident, $overrides:ident| $answer:expr) => {{
+        let query = $query;
+        let $policy = query.policy;
+        let $overrides = query.overrides;
+        match query.context {
+            Context::Value(value) => {
+                let mut cache = PathCache::with_plan(&$policy.paths, Source::Document(value));
+                let $cache = &mut cache;
+                Ok($answer)
+            }
+            Context::Json(text) => {
+                let values = $policy
+                    .trie
+                    .extract(&$policy.program.program().paths, text)?;
+                let mut cache = PathCache::with_plan(&$policy.paths, Source::Extracted(&values));
+                let $cache = &mut cache;
+                Ok($answer)
+            }
+        }
+    }};
+}
+
+/// The event context of one evaluation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Context<'c> {
+    /// A context the caller already holds as a `serde_json::Value`.
+    Value(&'c Value),
+    /// JSON text (UTF-8). Read in one pass that builds only the values at
+    /// the paths the policy reads; any text `serde_json` rejects is a
+    /// [`ContextError`], and any text it accepts evaluates exactly as its
+    /// parsed `Value` would.
+    Json(&'c [u8]),
+}
+
+impl<'c> Context<'c> {
+    /// JSON text: a `&str`, `&String`, `&[u8]` or `&Vec<u8>`.
+    #[inline]
+    pub fn json<T: AsRef<[u8]> + ?Sized>(text: &'c T) -> Context<'c> {
+        Context::Json(text.as_ref())
+    }
+}
+
+impl<'c> From<&'c Value> for Context<'c> {
+    #[inline]
+    fn from(value: &'c Value) -> Context<'c> {
+        Context::Value(value)
+    }
+}
+
+/// No hook switched off: the overrides of a query until
+/// [`Query::with_overrides`].
+static NO_OVERRIDES: Overrides = Overrides::NONE;
+
+/// An evaluation of one event against one policy: built by
+/// [`Policy::query`], narrowed by [`Query::with_overrides`], answered by
+/// [`Query::first`], [`Query::decide`], [`Query::all`] or
+/// [`Query::explain`]. Cheap to build and to copy; answering it twice
+/// evaluates twice.
+#[derive(Debug, Clone, Copy)]
+#[must_use = "a query does nothing until it is answered (first, decide, all, explain)"]
+pub struct Query<'p, 'c> {
+    policy: &'p Policy,
+    event: &'c str,
+    context: Context<'c>,
+    overrides: &'c Overrides,
+}
+
+impl<'p, 'c> Query<'p, 'c> {
+    #[inline]
+    pub(super) fn new(policy: &'p Policy, event: &'c str, context: Context<'c>) -> Query<'p, 'c> {
+        Query {
+            policy,
+            event,
+            context,
+            overrides: &NO_OVERRIDES,
+        }
+    }
+
+    /// The same query with some hooks switched off (see
+    /// [`Policy::overrides`]): they neither match nor run.
+    #[inline]
+    pub fn with_overrides(self, overrides: &'c Overrides) -> Query<'p, 'c> {
+        Query { overrides, ..self }
+    }
+
+    /// The first matching hook in evaluation order, with its action's
+    /// templates filled; `None` when no hook matches.
+    #[inline]
+    pub fn first(&self) -> Result<Option<Match<'p>>, ContextError> {
+        read!(self, |policy, cache, overrides| policy
+            .first(self.event, cache, overrides)
+            .map(|hook| policy.matched(hook, cache)))
+    }
+
+    /// The id of the hook [`Query::first`] would return, without building
+    /// its action: the decision alone, on the same path.
+    #[inline]
+    pub fn decide(&self) -> Result<Option<&'p str>, ContextError> {
+        read!(self, |policy, cache, overrides| policy
+            .first(self.event, cache, overrides)
+            .map(|hook| policy.hook_id(hook)))
+    }
+
+    /// Every matching hook, in evaluation order, each with its action's
+    /// templates filled.
+    #[inline]
+    pub fn all(&self) -> Result<Vec<Match<'p>>, ContextError> {
+        read!(self, |policy, cache, overrides| policy
+            .all(self.event, cache, overrides))
+    }
+
+    /// Every hook of the event in evaluation order and what happened to it
+    /// (matched, not matched, error, disabled), with the sub-conditions that
+    /// ran and the context values they read.
+    pub fn explain(&self) -> Result<Trace, ContextError> {
+        read!(self, |policy, cache, overrides| policy
+            .trace(self.event, cache, overrides))
+    }
+}
