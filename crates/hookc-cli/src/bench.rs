@@ -2,7 +2,7 @@
 //!
 //! This module is a user tool, not hookc's own performance suite (that is
 //! `benches/`, with criterion). It answers "how long does *my* policy take on
-//! *my* events?": for each [`Case`] (a name, an event and a context) it
+//! *my* events?": for each [`BenchCase`] (a name, an event and a context) it
 //! reports the nanoseconds per evaluation (median and p99) and the
 //! evaluations per second, with the hook that matched.
 //!
@@ -94,7 +94,7 @@ impl ContextForm {
 
 /// One thing to benchmark: an event and its context, under a name.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Case {
+pub struct BenchCase {
     /// Shown in the report (a file name, `line 3`, ...).
     pub name: String,
     /// The event.
@@ -105,7 +105,7 @@ pub struct Case {
     pub value: Value,
 }
 
-impl Case {
+impl BenchCase {
     /// The context in the given form.
     pub fn context(&self, form: ContextForm) -> Context<'_> {
         match form {
@@ -116,8 +116,12 @@ impl Case {
 
     /// A case whose JSON text is the compact serialization of `value` (for
     /// contexts that only exist parsed, like a line of an event log).
-    pub fn from_value(name: impl Into<String>, event: impl Into<String>, value: Value) -> Case {
-        Case {
+    pub fn from_value(
+        name: impl Into<String>,
+        event: impl Into<String>,
+        value: Value,
+    ) -> BenchCase {
+        BenchCase {
             name: name.into(),
             event: event.into(),
             text: value.to_string().into_bytes(),
@@ -162,7 +166,7 @@ impl Settings {
 
 /// The measurements of one case.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CaseResult {
+pub struct BenchResult {
     /// The case's name.
     pub name: String,
     /// The case's event.
@@ -187,7 +191,7 @@ pub struct CaseResult {
     pub mean_ns: f64,
 }
 
-impl CaseResult {
+impl BenchResult {
     /// Evaluations per second: 1e9 / the mean (0 when nothing was measured).
     pub fn evals_per_sec(&self) -> f64 {
         per_second(self.mean_ns)
@@ -200,7 +204,7 @@ pub struct Report {
     /// How it was measured.
     pub settings: Settings,
     /// One result per case.
-    pub cases: Vec<CaseResult>,
+    pub cases: Vec<BenchResult>,
 }
 
 /// Why a run could not start.
@@ -320,7 +324,7 @@ impl Progress for TerminalProgress {
 /// a case's text is not JSON the policy can read.
 pub fn run(
     policy: &Policy,
-    cases: &[Case],
+    cases: &[BenchCase],
     settings: &Settings,
     progress: &mut dyn Progress,
 ) -> Result<Report, BenchError> {
@@ -398,17 +402,17 @@ struct Samples {
 impl Samples {
     fn into_result(
         mut self,
-        case: &Case,
+        case: &BenchCase,
         matched: Option<String>,
         action: Option<String>,
-    ) -> CaseResult {
+    ) -> BenchResult {
         self.per_eval_ns.sort_by(f64::total_cmp);
         let mean_ns = if self.evaluations == 0 {
             0.0
         } else {
             self.sampled_ns as f64 / self.evaluations as f64
         };
-        CaseResult {
+        BenchResult {
             name: case.name.clone(),
             event: case.event.clone(),
             matched,
@@ -787,7 +791,7 @@ mod tests {
         assert!(samples.sampled_ns >= budget);
         assert!(samples.sampled_ns < budget + 4096 * 20);
         assert_eq!(samples.evaluations, samples.per_eval_ns.len() as u64 * 4096);
-        let r = samples.into_result(&Case::from_value("c", "e", json!({})), None, None);
+        let r = samples.into_result(&BenchCase::from_value("c", "e", json!({})), None, None);
         assert_eq!((r.median_ns, r.p99_ns, r.mean_ns), (20.0, 20.0, 20.0));
         assert_eq!(r.evals_per_sec(), 5e7);
     }
@@ -828,7 +832,7 @@ mod tests {
             ..settings(Duration::from_millis(2))
         };
         let (samples, _) = fake_measure(&s, |i| if i % 3200 == 1600 { 1000 } else { 10 });
-        let r = samples.into_result(&Case::from_value("c", "e", json!({})), None, None);
+        let r = samples.into_result(&BenchCase::from_value("c", "e", json!({})), None, None);
         assert_eq!(r.median_ns, 10.0);
         assert!(r.p99_ns > 10.0, "{r:?}");
         assert!(r.mean_ns > 10.0);
@@ -858,13 +862,13 @@ hooks:
     fn run_reports_every_case_in_order_with_its_match() {
         let policy = seed_policy();
         let cases = [
-            Case::from_value(
+            BenchCase::from_value(
                 "hit",
                 "error",
                 json!({"classification": {"category": "rate_limited"}}),
             ),
-            Case::from_value("miss", "error", json!({})),
-            Case::from_value("other event", "limit", json!({})),
+            BenchCase::from_value("miss", "error", json!({})),
+            BenchCase::from_value("other event", "limit", json!({})),
         ];
         for mode in [ContextForm::Json, ContextForm::Value] {
             let s = Settings::new(mode, Duration::from_millis(2));
@@ -899,9 +903,9 @@ hooks:
             run(&policy, &[], &s, &mut NoProgress),
             Err(BenchError::NoCases)
         ));
-        let bad = Case {
+        let bad = BenchCase {
             text: b"{\"classification\": ".to_vec(),
-            ..Case::from_value("bad", "error", json!({}))
+            ..BenchCase::from_value("bad", "error", json!({}))
         };
         let e = run(&policy, &[bad], &s, &mut NoProgress).unwrap_err();
         assert!(e.to_string().starts_with("case `bad`: "), "{e}");
@@ -925,8 +929,8 @@ hooks:
         }
         let policy = seed_policy();
         let cases = [
-            Case::from_value("a", "error", json!({})),
-            Case::from_value("b", "error", json!({})),
+            BenchCase::from_value("a", "error", json!({})),
+            BenchCase::from_value("b", "error", json!({})),
         ];
         let mut log = Log::default();
         let s = Settings::new(ContextForm::Value, Duration::from_millis(1));

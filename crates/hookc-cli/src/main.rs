@@ -346,7 +346,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode, String> {
-    use crate::bench::{Case, ContextForm, Settings, TerminalProgress};
+    use crate::bench::{BenchCase, ContextForm, Settings, TerminalProgress};
     let secs = if args.quick { 0.1 } else { args.time_per_case };
     if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
         return Err(format!(
@@ -388,8 +388,8 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
                 (o.len() == 2).then(|| (event.to_owned(), context.clone()))
             });
             cases.push(match (record, &args.event) {
-                (Some((event, context)), _) => Case::from_value(name, event, context),
-                (None, Some(event)) => Case {
+                (Some((event, context)), _) => BenchCase::from_value(name, event, context),
+                (None, Some(event)) => BenchCase {
                     name,
                     event: event.clone(),
                     text,
@@ -414,7 +414,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
             }
             let rec = serde_json::from_str::<LogLine>(line)
                 .map_err(|e| format!("{}:{}: not an event record ({e})", log.display(), n + 1))?;
-            cases.push(Case::from_value(
+            cases.push(BenchCase::from_value(
                 format!("line {}", n + 1),
                 rec.event,
                 rec.context,

@@ -64,12 +64,12 @@ pub struct TestFile {
     /// `policy`, resolved against the test file's folder.
     policy: Option<Vec<PolicyFile>>,
     /// The cases, in file order.
-    cases: Vec<Case>,
+    cases: Vec<TestCase>,
 }
 
 /// One case of a test file.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Case {
+pub struct TestCase {
     /// Its name.
     pub name: String,
     /// The event to evaluate.
@@ -278,7 +278,7 @@ impl TestFile {
 
     /// Runs every case against `policy` (whose ids [`TestFile::check_ids`]
     /// accepted).
-    pub fn run(&self, policy: &Policy) -> Vec<CaseResult> {
+    pub fn run(&self, policy: &Policy) -> Vec<TestResult> {
         self.cases
             .iter()
             .map(|case| run_case(policy, case, self.location(case.span)))
@@ -292,7 +292,7 @@ struct Reader<'a> {
     diags: Vec<Diagnostic>,
 }
 
-type Parts = (Span, Option<Vec<PolicyFile>>, Vec<Case>);
+type Parts = (Span, Option<Vec<PolicyFile>>, Vec<TestCase>);
 
 impl Reader<'_> {
     fn wrong_shape(&mut self, node: &Node, at: &str, expected: &str) {
@@ -424,12 +424,12 @@ impl Reader<'_> {
         }
     }
 
-    fn cases(&mut self, value: &Node) -> Option<Vec<Case>> {
+    fn cases(&mut self, value: &Node) -> Option<Vec<TestCase>> {
         let Some(items) = value.as_seq() else {
             self.wrong_shape(value, "cases", "a list of cases");
             return None;
         };
-        let mut out: Vec<Case> = Vec::new();
+        let mut out: Vec<TestCase> = Vec::new();
         for (index, item) in items.iter().enumerate() {
             let Some(case) = self.case(item, index) else {
                 continue;
@@ -453,7 +453,7 @@ impl Reader<'_> {
         Some(out)
     }
 
-    fn case(&mut self, node: &Node, index: usize) -> Option<Case> {
+    fn case(&mut self, node: &Node, index: usize) -> Option<TestCase> {
         let at = format!("cases[{index}]");
         let entries = self.mapping(node, &at, "a case (a mapping)", CASE_KEYS)?;
         let errors_before = self.diags.len();
@@ -501,7 +501,7 @@ impl Reader<'_> {
         if self.diags.len() > errors_before {
             return None;
         }
-        Some(Case {
+        Some(TestCase {
             name: name?,
             event: event?,
             context,
@@ -599,7 +599,7 @@ pub enum Mismatch {
 
 /// The result of one case.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CaseResult {
+pub struct TestResult {
     /// The case's name.
     pub name: String,
     /// `file:line:column` of the case.
@@ -616,7 +616,7 @@ pub struct CaseResult {
     pub trace: Option<Trace>,
 }
 
-impl CaseResult {
+impl TestResult {
     /// Whether the case passed.
     pub fn passed(&self) -> bool {
         self.mismatches.is_empty()
@@ -624,7 +624,7 @@ impl CaseResult {
 }
 
 /// Evaluates one case (both ways) and compares the result.
-pub fn run_case(policy: &Policy, case: &Case, location: String) -> CaseResult {
+pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResult {
     let ids = case.disabled.iter().map(|d| d.value.as_str());
     let (overrides, mut mismatches) = match policy.overrides(ids) {
         Ok(o) => (o, Vec::new()),
@@ -693,7 +693,7 @@ pub fn run_case(policy: &Policy, case: &Case, location: String) -> CaseResult {
             .explain()
             .ok()
     };
-    CaseResult {
+    TestResult {
         name: case.name.clone(),
         location,
         event: case.event.clone(),
@@ -720,7 +720,7 @@ pub struct FileRun {
     /// The names of the policy files used (empty when the file did not parse).
     pub policy: Vec<String>,
     /// The cases' results, or why none ran.
-    pub result: Result<Vec<CaseResult>, FileError>,
+    pub result: Result<Vec<TestResult>, FileError>,
 }
 
 /// Reads, checks and runs one test file.
@@ -741,7 +741,7 @@ fn load_and_run(
     file: &str,
     options: &Options,
     names: &mut Vec<String>,
-) -> Result<Vec<CaseResult>, FileError> {
+) -> Result<Vec<TestResult>, FileError> {
     let invalid = |invalid| FileError::Invalid {
         file: file.to_owned(),
         invalid,
@@ -780,7 +780,7 @@ impl Run {
         }
     }
 
-    fn results(&self) -> impl Iterator<Item = &CaseResult> {
+    fn results(&self) -> impl Iterator<Item = &TestResult> {
         self.files
             .iter()
             .filter_map(|f| f.result.as_ref().ok())
@@ -882,7 +882,7 @@ impl Run {
 }
 
 /// One test file's block of the text report.
-fn file_text(f: &FileRun, results: &[CaseResult]) -> String {
+fn file_text(f: &FileRun, results: &[TestResult]) -> String {
     let mut out = format!(
         "running {} case{} from {}\n",
         results.len(),
@@ -893,7 +893,7 @@ fn file_text(f: &FileRun, results: &[CaseResult]) -> String {
         let verdict = if r.passed() { "ok" } else { "FAILED" };
         out.push_str(&format!("case {} ... {verdict}\n", r.name));
     }
-    let failed: Vec<&CaseResult> = results.iter().filter(|r| !r.passed()).collect();
+    let failed: Vec<&TestResult> = results.iter().filter(|r| !r.passed()).collect();
     if !failed.is_empty() {
         out.push_str("\nfailures:\n");
         for r in &failed {
@@ -961,7 +961,7 @@ fn mismatch_text(m: &Mismatch, actual: &Value) -> String {
     }
 }
 
-fn case_json(r: &CaseResult) -> Value {
+fn case_json(r: &TestResult) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), r.name.clone().into());
     m.insert("location".into(), r.location.clone().into());
@@ -1122,7 +1122,7 @@ hooks:
         );
     }
 
-    fn run_one(case_yaml: &str) -> CaseResult {
+    fn run_one(case_yaml: &str) -> TestResult {
         let t = parse(&format!("cases:\n  - {case_yaml}\n")).unwrap();
         let p = policy();
         t.check_ids(&p).unwrap();
