@@ -55,8 +55,8 @@ fn ids(matches: &[Match<'_>]) -> Vec<String> {
 
 /// Checks that every way of evaluating `event` on `ctx` gives the same
 /// answer: [`Policy::evaluate`] (the dispatch path), the winner of
-/// [`Policy::explain`], [`Policy::evaluate_json`] on the context's text,
-/// [`Policy::evaluate_all`] and the explain trace against each other,
+/// the explain trace, the first match from the context's JSON text, every
+/// match ([`hookc_runtime::Query::all`]) and the explain trace against each other,
 /// `reloaded` (the policy read back from its artifact) against `rt`, and,
 /// given the IR, [`reference::first_match`] and [`reference::all_matches`].
 ///

@@ -37,10 +37,10 @@
 //! # Modes
 //!
 //! [`ContextForm::Json`] (the default of `hookc bench`) times
-//! [`Policy::evaluate_json`] on the context's JSON text: what a runtime in
+//! [`Policy::query`] on the context's JSON text: what a runtime in
 //! another language does, and what the CLI does; the time includes the
 //! one-pass extraction of the paths the policy reads. [`ContextForm::Value`] times
-//! [`Policy::evaluate`] on a parsed `serde_json::Value`: an application in
+//! the same query on a parsed `serde_json::Value`: an application in
 //! Rust that already has its context as a `Value`; parsing is not included.
 
 use hookc_runtime::{Context, ContextError, Match, Policy};

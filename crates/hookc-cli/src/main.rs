@@ -120,11 +120,11 @@ struct BenchArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum BenchMode {
-    /// `Policy::evaluate_json` on the context text (what other languages and
-    /// the CLI do; extraction included).
+    /// A query on the context's JSON text (what other languages and the CLI
+    /// do; extraction included).
     Json,
-    /// `Policy::evaluate` on a parsed `serde_json::Value` (embedding in Rust;
-    /// parsing not included).
+    /// A query on a parsed `serde_json::Value` (embedding in Rust; parsing
+    /// not included).
     Value,
 }
 

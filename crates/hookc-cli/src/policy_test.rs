@@ -29,10 +29,10 @@
 //!   be given complete).
 //! - `context` is a mapping, `{}` when absent.
 //!
-//! Every case is evaluated twice, with [`Policy::evaluate_with`] on the
-//! context as a `serde_json::Value` and with [`Policy::evaluate_json_with`]
-//! on its JSON text; a disagreement fails the case (it is a bug in hookc).
-//! A failing case carries the [`Trace`] of [`Policy::explain`].
+//! Every case is evaluated twice, with [`Policy::query`] on the context as a
+//! `serde_json::Value` and on its JSON text ([`Context::json`]); a
+//! disagreement fails the case (it is a bug in hookc). A failing case
+//! carries the explain [`Trace`] of its query.
 
 use hookc::diag::{render, Code, Diagnostic};
 use hookc::files::{self, PolicyError, PolicyFile, ReadError};
@@ -587,12 +587,12 @@ pub enum Mismatch {
     },
     /// The case's `disabled` hooks could not be switched off.
     Overrides(String),
-    /// [`Policy::evaluate_with`] and [`Policy::evaluate_json_with`] gave
+    /// The query on the context as a `Value` and on its JSON text gave
     /// different results: a bug in hookc.
     Disagreement {
-        /// The result of `evaluate_with` (a `Match` as JSON, or `null`).
+        /// The result from the `Value` (a `Match` as JSON, or `null`).
         value: Value,
-        /// The result of `evaluate_json_with`, or why it failed.
+        /// The result from the JSON text, or why it failed.
         json: Result<Value, String>,
     },
 }

@@ -1,9 +1,67 @@
 //! hookc-runtime: load a compiled hookc policy and evaluate agent-hook events
 //! against it.
 //!
-//! (crate docs are completed below)
+//! An agent runtime raises events (`error`, `limit`, `PreToolUse`, …) with a
+//! JSON context; a hook policy, compiled by the `hookc` compiler into a `.hkb`
+//! artifact, says what to do about them. This crate is what an application
+//! embeds: it depends on `serde`, `serde_json`, `regex`, `smallvec` and
+//! `thiserror`, and on nothing that parses YAML or XML or renders
+//! diagnostics.
+//!
+//! ```
+//! use hookc_runtime::{Context, Policy};
+//! # fn load() -> Vec<u8> { hookc_runtime::artifact::encode(&Default::default()) }
+//! // Bytes written by `hookc compile policy.yaml -o policy.hkb`, typically
+//! // embedded with `include_bytes!` or read at start-up.
+//! let bytes: Vec<u8> = load();
+//! // Decoded and verified before anything runs: damaged or hostile bytes are
+//! // an error here, never a crash later.
+//! let policy = Policy::from_artifact(&bytes)?;
+//!
+//! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
+//! match policy.evaluate("error", &ctx) {
+//!     Some(m) => println!("hook {} says {}", m.hook, m.action_type()),
+//!     None => println!("no hook matched"),
+//! }
+//! // Other answers and JSON text go through a query:
+//! let text = br#"{"classification": {"category": "rate_limited"}}"#;
+//! let trace = policy.query("error", Context::json(text)).explain()?;
+//! print!("{}", trace.to_text());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What is here
+//!
+//! - [`Policy`]: a loaded, verified policy; immutable, `Send + Sync`.
+//!   [`Policy::evaluate`] is the one-line first match from a
+//!   `serde_json::Value`; [`Policy::query`] gives a [`Query`] that answers
+//!   with the first match, the deciding hook's id, every match, or an
+//!   explain [`Trace`], from a `Value` or from JSON text ([`Context`]), with
+//!   hooks switched off by [`Overrides`].
+//! - [`artifact`]: the `.hkb` wire format (encode, decode, load).
+//! - [`bytecode`]: the instruction set and the [`bytecode::Program`] a policy
+//!   compiles to, with its disassembler.
+//! - [`verify`]: the verifier every program passes before it runs.
+//! - [`limits`]: every bound on untrusted input, in one place.
+//!
+//! The evaluation semantics (hook order, first match, the `when` language's
+//! values and errors, templates) are written down in `docs/semantics.md` of
+//! the repository; the code map is `ARCHITECTURE.md`.
+//!
+//! # Input safety
+//!
+//! Artifacts, contexts and JSON text are untrusted. An artifact is decoded
+//! with every length and index checked, then verified (every table index,
+//! jump target and stack height; regexes compiled under size limits) before
+//! a [`Policy`] exists: the interpreter runs only verified programs. Every
+//! bound is in [`limits`]. Nothing panics on bad input (`unwrap`, `expect`,
+//! `panic!` and unchecked indexing are denied by lints), and one evaluation
+//! of one hook runs a number of instructions bounded by its code length (see
+//! [`limits::MAX_MACRO_ITERATIONS`]). Evaluation allocates nothing on the
+//! heap until a hook matches.
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 #![deny(clippy::indexing_slicing)]
 
 mod accel;

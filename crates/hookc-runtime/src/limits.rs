@@ -3,8 +3,8 @@
 //! Each is checked at the earliest stage that can see it, before any recursion
 //! over the input, so that hostile input gets a clear error instead of a stack
 //! overflow or an unbounded allocation. Each constant's doc says where it is
-//! checked and what happens past it; `tests/limits.rs` goes one past every
-//! one of them (the README's "Limits" table lists the test of each).
+//! checked and what happens past it; `crates/hookc/tests/limits.rs` goes one
+//! past every one of them.
 //!
 //! Not bounded separately: the number of `${...}` references in one string
 //! (each takes at least four bytes, `${a}`, so [`MAX_STRING_BYTES`] bounds it,
@@ -16,50 +16,50 @@
 
 /// Largest policy source file read, in bytes. Checked by `hookc` on the file's
 /// metadata before reading it, by each front end
-/// ([`crate::frontend::yaml_doc`], [`crate::frontend::xml`]) before parsing,
-/// and by [`crate::compile::compile`] for each input: `E0006`.
+/// (`hookc::frontend::yaml_doc`, `hookc::frontend::xml`) before parsing,
+/// and by `hookc::compile::compile` for each input: `E0006`.
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Deepest nesting of an expression (parentheses, operators, calls, lists).
-/// Checked by the parser ([`crate::syntax::parser`]) as it descends, before
+/// Checked by the parser (`hookc::syntax::parser`) as it descends, before
 /// it recurses further: `E0004`.
 pub const MAX_EXPR_DEPTH: usize = 128;
 
 /// Deepest nesting of a YAML or XML document (mappings, sequences, elements).
-/// Checked while the document's events arrive ([`crate::frontend::yaml_doc`],
-/// [`crate::frontend::xml`]), so no tree deeper than this is ever built, and
+/// Checked while the document's events arrive (`hookc::frontend::yaml_doc`,
+/// `hookc::frontend::xml`), so no tree deeper than this is ever built, and
 /// again by every recursive reader of a document tree (condition trees in
-/// [`crate::tree_to_ir`], schemas, action values): `E0004`.
+/// `hookc::resolve::tree_to_ir`, schemas, action values): `E0004`.
 pub const MAX_DOC_DEPTH: usize = 128;
 
 /// Most nodes a YAML document may expand to, aliases included: stops alias
 /// bombs ("billion laughs") before they allocate. Checked by
-/// [`crate::frontend::yaml_doc`] before an alias is expanded: `E0006`.
+/// `hookc::frontend::yaml_doc` before an alias is expanded: `E0006`.
 pub const MAX_DOC_NODES: usize = 1_000_000;
 
 /// Most bytes of scalar text that YAML aliases may copy in one document:
 /// with [`MAX_DOC_NODES`], bounds what an alias bomb of long strings
 /// allocates (a 1 MB string aliased ten at a time, three levels deep, is
-/// 1,000 nodes but 1 GB of text). Checked by [`crate::frontend::yaml_doc`]
+/// 1,000 nodes but 1 GB of text). Checked by `hookc::frontend::yaml_doc`
 /// before an alias is expanded: `E0006`.
 pub const MAX_ALIAS_BYTES: usize = MAX_INPUT_BYTES;
 
 /// Most hooks in one compilation. Checked by each front end as hooks are read
-/// (per file) and by [`crate::compile::compile`] over all files: `E0006`;
+/// (per file) and by `hookc::compile::compile` over all files: `E0006`;
 /// the verifier rejects an artifact with more.
 pub const MAX_HOOKS: usize = 100_000;
 
 /// Longest string constant in a policy, in bytes (after escapes are
 /// decoded): a string literal in an expression (checked by the parser), a
-/// string in a condition leaf's `value:` (checked by [`crate::tree_to_ir`]),
+/// string in a condition leaf's `value:` (checked by `hookc::resolve::tree_to_ir`),
 /// and a string in an action parameter value (checked by the action checker,
-/// [`crate::actions::check_action`]); mapping keys inside such values count
+/// `hookc::check::actions::check_action`); mapping keys inside such values count
 /// too: `E0006`.
 pub const MAX_STRING_BYTES: usize = 1 << 20;
 
 /// Most items of one list constant in a policy: a list literal in an
 /// expression (checked by the parser as items arrive), a list in a condition
-/// leaf's `value:` (checked by [`crate::tree_to_ir`]), and a list in an
+/// leaf's `value:` (checked by `hookc::resolve::tree_to_ir`), and a list in an
 /// action parameter value (checked by the action checker): `E0006`.
 pub const MAX_LIST_ITEMS: usize = 100_000;
 
@@ -80,18 +80,18 @@ pub const MAX_REGEX_NESTING: u32 = 250;
 /// levels) one evaluation of one hook may run; past it the macro is an error
 /// value (`EvalError::IterationLimit`), so the hook does not match and a huge
 /// context list cannot make evaluation unbounded. Counted by the VM
-/// ([`crate::eval::vm`]) and the reference evaluator. With forward-only jumps it
+/// and by the compiler's reference evaluator. With forward-only jumps it
 /// bounds one hook's evaluation to `code length × (1 + MAX_MACRO_ITERATIONS)`
-/// instructions (see [`crate::eval::vm::ErrorSite::steps`]).
+/// instructions (the VM counts them while tracing errors).
 pub const MAX_MACRO_ITERATIONS: usize = 100_000;
 
 /// Deepest nesting of a context given as JSON text (arrays and objects,
 /// counted from the document's root), anywhere in the text: it is read with
 /// `serde_json`, whose fixed recursion limit of 128 admits 127 levels, the
 /// parts no path reads too (parsed, not built), so the text is accepted
-/// exactly when `serde_json::from_slice::<Value>` accepts it. Past it,
-/// [`crate::eval::Policy::evaluate_json`] (and the other `*_json`
-/// methods) return a `ContextError`.
+/// exactly when `serde_json::from_slice::<Value>` accepts it. Past it, a
+/// [`crate::Query`] on [`Context::Json`](crate::Context::Json) answers with a
+/// `ContextError`.
 pub const MAX_CONTEXT_DEPTH: usize = 127;
 
 // ---- Artifacts ----------------------------------------------------------------

@@ -4,8 +4,8 @@
 //! | id | measures |
 //! |---|---|
 //! | `eval/seed/<ctx>/value` | `Policy::evaluate` with the context as a `serde_json::Value`: find the match, fill its action |
-//! | `eval/seed/<ctx>/json` | `Policy::evaluate_json` of the context's compact JSON text |
-//! | `eval/seed/<ctx>/find` | finding the match only: `Policy::decide`, the same path as `evaluate` without building the action |
+//! | `eval/seed/<ctx>/json` | `Policy::query(event, Context::json(text)).first()` on the context's compact JSON text |
+//! | `eval/seed/<ctx>/find` | finding the match only: `Policy::query(..).decide()`, the same path as `evaluate` without building the action |
 //! | `eval/seed/<ctx>/fill` | filling the winner's action only (`vm::fill_action`, fresh path cache) |
 //! | `baseline/hand/seed/<ctx>` | the hand-written Rust function (`common::seed_by_hand`): decide, then build the action |
 //! | `baseline/hand/seed/<ctx>/find` | its decision alone (`common::seed_hand_decide`; compare with `…/find`) |

@@ -11,7 +11,7 @@
 //! | `load/<input>` | `artifact::load` of the artifact bytes: decode + verify (what loading guarantees) |
 //! | `load/<input>/decode` | `artifact::decode` alone |
 //! | `load/<input>/runtime` | `Policy::from_artifact`: decode, verify and the runtime's load-time indexes |
-//! | `compile/<input>` | the whole build step: `Policy::from_sources` (check, lower, verify) then `to_artifact` |
+//! | `compile/<input>` | the whole build step: `hookc::compile::policy_from_sources` (check, lower, verify) then `to_artifact` |
 //!
 //! Inputs: `seed` (`benches/data/seed/policy.yaml`), `seed_set` and
 //! `policy_xml` (the bundled examples), `scale_<N>` (N hooks).

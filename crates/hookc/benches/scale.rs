@@ -5,7 +5,7 @@
 //! | id | measures |
 //! |---|---|
 //! | `scale/<N>/last/value` | `Policy::evaluate`, context as a `Value`, matching only the last hook in evaluation order |
-//! | `scale/<N>/last/json` | `Policy::evaluate_json` of the same context as compact JSON text |
+//! | `scale/<N>/last/json` | `Policy::query(event, Context::json(text)).first()` on the same context as compact JSON text |
 //! | `scale/<N>/none/{value,json}` | the same with a context matching no hook |
 //! | `baseline/reference/scale/<N>/{last,none}` | the tree-walking reference evaluator (`first_match`, plus the action fill for `last`) |
 //!

@@ -3,7 +3,7 @@
 //!
 //! The program's paths form a trie. A streaming `serde_json` deserializer walks
 //! the text; at each object key or array position it either descends into the
-//! trie node that asks for it, or skips the whole subtree ([`Skip`]) without
+//! trie node that asks for it, or skips the whole subtree (`Skip`) without
 //! building anything. Where a path ends, the
 //! value there is built (a `serde_json::Value`, usually a scalar), and the
 //! paths that continue below it are resolved from that value afterwards.
