@@ -82,8 +82,8 @@ struct TestArgs {
     #[arg(long, value_name = "FILE")]
     policy: Vec<PathBuf>,
     /// Print the report as text, or as one JSON document.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
 }
 
 #[derive(clap::Args)]
@@ -156,8 +156,8 @@ struct EvalArgs {
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
     /// Format of `--explain` output.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
 }
 
 /// Where a policy comes from: files in source order, or files in named
@@ -219,15 +219,15 @@ fn parse_layer(arg: &str) -> Result<(LayerName, PathBuf), String> {
 #[derive(clap::Args)]
 struct DiagArgs {
     /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
     /// Treat warnings as errors.
     #[arg(long)]
     deny_warnings: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Format {
+enum OutputFormat {
     /// Source snippets with carets, on standard error.
     Human,
     /// One JSON object per diagnostic per line, on standard output.
@@ -333,14 +333,14 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         },
     );
     match args.format {
-        Format::Human => {
+        OutputFormat::Human => {
             let (out, err) = run.to_text();
             std::io::stderr()
                 .write_all(err.as_bytes())
                 .map_err(|e| format!("cannot write to standard error: {e}"))?;
             print(&out)?;
         }
-        Format::Json => print(&format!("{:#}\n", run.to_json()))?,
+        OutputFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
     }
     Ok(ExitCode::from(run.exit_code()))
 }
@@ -508,8 +508,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         if args.explain {
             let trace = query.explain().map_err(bad)?;
             match args.format {
-                Format::Human => out.push_str(&trace.to_text()),
-                Format::Json => {
+                OutputFormat::Human => out.push_str(&trace.to_text()),
+                OutputFormat::Json => {
                     out.push_str(&trace.to_json().to_string());
                     out.push('\n');
                 }
@@ -569,7 +569,7 @@ fn exit(failed: bool) -> ExitCode {
 fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
     let diags: Vec<_> = c.diagnostics.iter().collect();
     match args.format {
-        Format::Human => {
+        OutputFormat::Human => {
             let mut text = render::human(&diags, &c.sources);
             text.push_str(&hookc::summary(c));
             text.push('\n');
@@ -577,7 +577,7 @@ fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
                 .write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write to standard error: {e}"))?;
         }
-        Format::Json => {
+        OutputFormat::Json => {
             let mut out = std::io::stdout().lock();
             for d in &diags {
                 let line = render::json(d, &c.sources);

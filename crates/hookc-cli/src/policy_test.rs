@@ -181,7 +181,7 @@ impl TestFile {
     pub fn parse(name: &str, text: &str, dir: &Path) -> Result<TestFile, Invalid> {
         let mut sources = SourceMap::new();
         let file = sources.add(name, text);
-        let mut reader = Reader {
+        let mut reader = CaseReader {
             dir,
             diags: Vec::new(),
         };
@@ -287,14 +287,14 @@ impl TestFile {
 }
 
 /// Reads a test file's structure and reports every problem.
-struct Reader<'a> {
+struct CaseReader<'a> {
     dir: &'a Path,
     diags: Vec<Diagnostic>,
 }
 
 type Parts = (Span, Option<Vec<PolicyFile>>, Vec<TestCase>);
 
-impl Reader<'_> {
+impl CaseReader<'_> {
     fn wrong_shape(&mut self, node: &Node, at: &str, expected: &str) {
         self.diags.push(
             Diagnostic::new(

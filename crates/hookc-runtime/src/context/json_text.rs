@@ -19,26 +19,26 @@ use std::fmt;
 /// The paths of a program as a trie: what to extract from a document.
 #[derive(Debug, Clone, Default)]
 pub struct PathTrie {
-    root: Node,
+    root: TrieNode,
     count: usize,
 }
 
 #[derive(Debug, Clone, Default)]
-struct Node {
+struct TrieNode {
     /// Paths (by program index) that end at this node.
     ends: Vec<u32>,
     /// Object keys to descend into, sorted for binary search.
-    fields: Vec<(String, Node)>,
+    fields: Vec<(String, TrieNode)>,
     /// Array positions to descend into, sorted.
-    indexes: Vec<(usize, Node)>,
+    indexes: Vec<(usize, TrieNode)>,
 }
 
-impl Node {
+impl TrieNode {
     fn is_leafless(&self) -> bool {
         self.fields.is_empty() && self.indexes.is_empty()
     }
 
-    fn field(&self, key: &str) -> Option<&Node> {
+    fn field(&self, key: &str) -> Option<&TrieNode> {
         self.fields
             .binary_search_by(|(k, _)| k.as_str().cmp(key))
             .ok()
@@ -62,7 +62,7 @@ impl Node {
         }
     }
 
-    fn index(&self, i: usize) -> Option<&Node> {
+    fn index(&self, i: usize) -> Option<&TrieNode> {
         self.indexes
             .binary_search_by(|(k, _)| k.cmp(&i))
             .ok()
@@ -75,7 +75,7 @@ impl PathTrie {
     /// The trie of `paths`; path `i` of the slice is reported as index `i`.
     /// Negative indexes never resolve and are left out.
     pub fn new(paths: &[Path]) -> PathTrie {
-        let mut root = Node::default();
+        let mut root = TrieNode::default();
         'paths: for (i, path) in paths.iter().enumerate() {
             let mut node = &mut root;
             for step in path.steps() {
@@ -85,7 +85,8 @@ impl PathTrie {
                         {
                             Ok(pos) => pos,
                             Err(pos) => {
-                                node.fields.insert(pos, (name.to_owned(), Node::default()));
+                                node.fields
+                                    .insert(pos, (name.to_owned(), TrieNode::default()));
                                 pos
                             }
                         };
@@ -101,7 +102,7 @@ impl PathTrie {
                         let pos = match node.indexes.binary_search_by(|(k, _)| k.cmp(&idx)) {
                             Ok(pos) => pos,
                             Err(pos) => {
-                                node.indexes.insert(pos, (idx, Node::default()));
+                                node.indexes.insert(pos, (idx, TrieNode::default()));
                                 pos
                             }
                         };
@@ -248,7 +249,7 @@ impl<'de> Visitor<'de> for Skip {
 
 /// Deserializes one JSON value at a trie node.
 struct Seed<'t, 'o> {
-    node: &'t Node,
+    node: &'t TrieNode,
     out: &'o mut Vec<Option<Value>>,
     /// Set when a value was built at a node that other paths continue below.
     built_above_paths: &'o mut bool,
