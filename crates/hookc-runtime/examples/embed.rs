@@ -3,7 +3,7 @@
 //! agent runtime raises.
 //!
 //! ```sh
-//! cargo run -p hookc-runtime --example embed -- crates/hookc-runtime/tests/wire/examples.hkb
+//! cargo run -p hookc-runtime --example embed -- crates/hookc/tests/wire/examples.hkb
 //! ```
 //!
 //! (that artifact is the bundled examples, compiled and checked in for the
