@@ -4,7 +4,7 @@
 # example, and seed_sources/small.yaml compiled in two named layers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-hookc() { cargo run -q -- "$@"; }
+hookc() { cargo run -q -p hookc-cli -- "$@"; }
 out=fuzz/seeds/artifact
 ex=examples/seed000
 hookc compile $ex/hooks.yaml $ex/directive_hooks.yaml $ex/directive.xml -o $out/seed000_full.hkb
