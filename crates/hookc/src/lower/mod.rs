@@ -313,10 +313,10 @@ impl<'p> Lowerer<'p> {
                 t.parts()
                     .iter()
                     .map(|p| match p {
-                        crate::check::template::TemplatePart::Lit(s) => {
+                        crate::check::template::TemplatePiece::Lit(s) => {
                             TemplatePart::Lit(self.string(s))
                         }
-                        crate::check::template::TemplatePart::Path(id) => {
+                        crate::check::template::TemplatePiece::Path(id) => {
                             TemplatePart::Path(self.path_id(*id))
                         }
                     })
