@@ -13,7 +13,7 @@
 use crate::check::actions::{Action, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Events, Expr, Hook, Policy};
+use crate::ir::{Events, Hook, IrExpr, Policy};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::span::{FileId, Origin, SourceMap};
 use hookc_runtime::bytecode::path::PathTable;
@@ -39,7 +39,7 @@ pub enum ExprMode {
 /// An expression that parsed, resolved and type-checked without error.
 #[derive(Debug, Clone)]
 pub struct CompiledExpr {
-    expr: Expr,
+    expr: IrExpr,
     paths: PathTable,
     schema: ContextSchema,
     warnings: Vec<Diagnostic>,
@@ -92,7 +92,7 @@ pub fn compile_expr(
 
 impl CompiledExpr {
     /// The expression's IR.
-    pub fn expr(&self) -> &Expr {
+    pub fn expr(&self) -> &IrExpr {
         &self.expr
     }
 

@@ -421,8 +421,11 @@ pub fn analyze(policy: &Policy) -> Vec<Finding> {
 }
 
 /// A hash key for identical conditions (equal keys are confirmed with
-/// [`crate::ir::Expr::same_as`]).
-fn condition_key(e: &crate::ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> String {
+/// [`crate::ir::IrExpr::same_as`]).
+fn condition_key(
+    e: &crate::ir::IrExpr,
+    paths: &hookc_runtime::bytecode::path::PathTable,
+) -> String {
     e.to_source(paths)
         .unwrap_or_else(|| "\u{0}matches".to_owned())
 }

@@ -4,7 +4,7 @@
 
 use super::{Cube, Dnf, LeafId, MAX_DEPTH};
 use crate::check::ty::Kinds;
-use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, UnaryOp};
+use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, UnaryOp};
 use crate::lint::domain::{Bits, Cmp, NumSet, StrSet, ValueSet};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use std::collections::{BTreeSet, HashMap};
@@ -82,10 +82,10 @@ impl LeafSets {
 #[derive(Debug)]
 pub struct Analyzer<'a> {
     /// The leaves seen, by [`LeafId`].
-    pub leaves: Vec<&'a Expr>,
+    pub leaves: Vec<&'a IrExpr>,
     paths: &'a PathTable,
     /// Atoms by canonical text (confirmed with `same_as`).
-    atoms: HashMap<String, Vec<(&'a Expr, PathId)>>,
+    atoms: HashMap<String, Vec<(&'a IrExpr, PathId)>>,
     /// Atom ids count down from the top of the id space, far above any
     /// interned path ([`hookc_runtime::limits`] bounds those).
     next_atom: u32,
@@ -103,7 +103,7 @@ impl<'a> Analyzer<'a> {
     }
 
     /// The atom of an opaque leaf: the same id for identical leaves.
-    fn atom(&mut self, e: &'a Expr) -> Option<PathId> {
+    fn atom(&mut self, e: &'a IrExpr) -> Option<PathId> {
         let key = e.to_source(self.paths)?;
         let list = self.atoms.entry(key).or_default();
         if let Some((_, id)) = list.iter().find(|(x, _)| x.same_as(e)) {
@@ -116,23 +116,23 @@ impl<'a> Analyzer<'a> {
     }
 
     /// The approximations of a condition.
-    pub fn condition(&mut self, e: &'a Expr) -> Approx {
+    pub fn condition(&mut self, e: &'a IrExpr) -> Approx {
         self.expr(e, 0)
     }
 
-    fn leaf_id(&mut self, e: &'a Expr) -> LeafId {
+    fn leaf_id(&mut self, e: &'a IrExpr) -> LeafId {
         let id = LeafId::try_from(self.leaves.len()).unwrap_or(LeafId::MAX);
         self.leaves.push(e);
         id
     }
 
-    fn expr(&mut self, e: &'a Expr, depth: usize) -> Approx {
+    fn expr(&mut self, e: &'a IrExpr, depth: usize) -> Approx {
         if depth > MAX_DEPTH {
             return unknown(BTreeSet::new(), Vec::new());
         }
         let d = depth + 1;
         match &e.kind {
-            ExprKind::Const(Const::Bool(b)) => {
+            IrExprKind::Const(Const::Bool(b)) => {
                 let id = self.leaf_id(e);
                 let yes = Bounds::exact(Dnf::top());
                 let no = Bounds::exact(Dnf::bottom(Some(vec![id])));
@@ -142,7 +142,7 @@ impl<'a> Analyzer<'a> {
                     Approx { t: no, f: yes }
                 }
             }
-            ExprKind::Const(_) => {
+            IrExprKind::Const(_) => {
                 // Not a bool: the condition is neither true nor false.
                 let id = self.leaf_id(e);
                 let none = Bounds::exact(Dnf::bottom(Some(vec![id])));
@@ -151,34 +151,34 @@ impl<'a> Analyzer<'a> {
                     f: none,
                 }
             }
-            ExprKind::And(a, b) => {
+            IrExprKind::And(a, b) => {
                 let (a, b) = (self.expr(a, d), self.expr(b, d));
                 Approx {
                     t: Bounds::and(a.t, b.t),
                     f: Bounds::or(a.f, b.f),
                 }
             }
-            ExprKind::Or(a, b) => {
+            IrExprKind::Or(a, b) => {
                 let (a, b) = (self.expr(a, d), self.expr(b, d));
                 Approx {
                     t: Bounds::or(a.t, b.t),
                     f: Bounds::and(a.f, b.f),
                 }
             }
-            ExprKind::Unary(UnaryOp::Not, a) => self.expr(a, d).not(),
-            ExprKind::Cond(c, x, y) => {
+            IrExprKind::Unary(UnaryOp::Not, a) => self.expr(a, d).not(),
+            IrExprKind::Cond(c, x, y) => {
                 let (c, x, y) = (self.expr(c, d), self.expr(x, d), self.expr(y, d));
                 Approx {
                     t: Bounds::or(Bounds::and(c.t.clone(), x.t), Bounds::and(c.f.clone(), y.t)),
                     f: Bounds::or(Bounds::and(c.t, x.f), Bounds::and(c.f, y.f)),
                 }
             }
-            ExprKind::SchemaMatch { check, .. } => self.expr(check, d),
+            IrExprKind::SchemaMatch { check, .. } => self.expr(check, d),
             _ => self.leaf(e),
         }
     }
 
-    fn leaf(&mut self, e: &'a Expr) -> Approx {
+    fn leaf(&mut self, e: &'a IrExpr) -> Approx {
         let id = self.leaf_id(e);
         match exact_leaf(e) {
             Some((path, sets)) => {
@@ -227,19 +227,19 @@ impl<'a> Analyzer<'a> {
 
 /// The path a string method or a string ordering is applied to: a string
 /// whenever the leaf is true or false.
-fn string_receiver(e: &Expr) -> Option<PathId> {
+fn string_receiver(e: &IrExpr) -> Option<PathId> {
     match &e.kind {
-        ExprKind::Matches(recv, _) => match recv.kind {
-            ExprKind::Path(p) => Some(p),
+        IrExprKind::Matches(recv, _) => match recv.kind {
+            IrExprKind::Path(p) => Some(p),
             _ => None,
         },
-        ExprKind::Call(Func::Contains | Func::StartsWith | Func::EndsWith, args) => {
+        IrExprKind::Call(Func::Contains | Func::StartsWith | Func::EndsWith, args) => {
             match args.first().map(|a| &a.kind) {
-                Some(ExprKind::Path(p)) => Some(*p),
+                Some(IrExprKind::Path(p)) => Some(*p),
                 _ => None,
             }
         }
-        ExprKind::Binary {
+        IrExprKind::Binary {
             op: BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge,
             lhs,
             rhs,
@@ -272,48 +272,48 @@ fn unknown(strict: BTreeSet<PathId>, why: Vec<LeafId>) -> Approx {
 }
 
 /// Paths whose absence makes `e` an error for certain.
-fn strict_paths(e: &Expr, out: &mut BTreeSet<PathId>, depth: usize) {
+fn strict_paths(e: &IrExpr, out: &mut BTreeSet<PathId>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     let d = depth + 1;
     match &e.kind {
-        ExprKind::Path(p) => {
+        IrExprKind::Path(p) => {
             out.insert(*p);
         }
-        ExprKind::Unary(_, a)
-        | ExprKind::Matches(a, _)
-        | ExprKind::Field(a, _)
-        | ExprKind::Macro { range: a, .. } => strict_paths(a, out, d),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Index(lhs, rhs) => {
+        IrExprKind::Unary(_, a)
+        | IrExprKind::Matches(a, _)
+        | IrExprKind::Field(a, _)
+        | IrExprKind::Macro { range: a, .. } => strict_paths(a, out, d),
+        IrExprKind::Binary { lhs, rhs, .. } | IrExprKind::Index(lhs, rhs) => {
             strict_paths(lhs, out, d);
             strict_paths(rhs, out, d);
         }
-        ExprKind::Call(_, args) => {
+        IrExprKind::Call(_, args) => {
             for a in args {
                 strict_paths(a, out, d);
             }
         }
-        ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+        IrExprKind::And(a, b) | IrExprKind::Or(a, b) => {
             let (mut x, mut y) = (BTreeSet::new(), BTreeSet::new());
             strict_paths(a, &mut x, d);
             strict_paths(b, &mut y, d);
             out.extend(x.intersection(&y));
         }
-        ExprKind::Cond(c, a, b) => {
+        IrExprKind::Cond(c, a, b) => {
             strict_paths(c, out, d);
             let (mut x, mut y) = (BTreeSet::new(), BTreeSet::new());
             strict_paths(a, &mut x, d);
             strict_paths(b, &mut y, d);
             out.extend(x.intersection(&y));
         }
-        ExprKind::Const(_)
-        | ExprKind::List(_)
-        | ExprKind::Var { .. }
-        | ExprKind::HasPath(_)
-        | ExprKind::HasField(..)
-        | ExprKind::TypeIs(..)
-        | ExprKind::SchemaMatch { .. } => {}
+        IrExprKind::Const(_)
+        | IrExprKind::List(_)
+        | IrExprKind::Var { .. }
+        | IrExprKind::HasPath(_)
+        | IrExprKind::HasField(..)
+        | IrExprKind::TypeIs(..)
+        | IrExprKind::SchemaMatch { .. } => {}
     }
 }
 
@@ -352,28 +352,28 @@ fn kinds_sets(k: Kinds) -> (ValueSet, ValueSet) {
 
 /// A path compared with a constant, either way round: the path, the
 /// constant, and whether the constant is on the left.
-fn path_and_const<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(PathId, &'e Const, bool)> {
+fn path_and_const<'e>(lhs: &'e IrExpr, rhs: &'e IrExpr) -> Option<(PathId, &'e Const, bool)> {
     match (&lhs.kind, &rhs.kind) {
-        (ExprKind::Path(p), ExprKind::Const(c)) => Some((*p, c, false)),
-        (ExprKind::Const(c), ExprKind::Path(p)) => Some((*p, c, true)),
+        (IrExprKind::Path(p), IrExprKind::Const(c)) => Some((*p, c, false)),
+        (IrExprKind::Const(c), IrExprKind::Path(p)) => Some((*p, c, true)),
         _ => None,
     }
 }
 
 /// The exact (or kind-bounded) sets of a single-path leaf.
-fn exact_leaf(e: &Expr) -> Option<(PathId, LeafSets)> {
+fn exact_leaf(e: &IrExpr) -> Option<(PathId, LeafSets)> {
     let bools = || ValueSet::bits(Bits::TRUE.or(Bits::FALSE));
     match &e.kind {
-        ExprKind::Path(p) => Some((
+        IrExprKind::Path(p) => Some((
             *p,
             LeafSets::exact(ValueSet::bits(Bits::TRUE), ValueSet::bits(Bits::FALSE)),
         )),
-        ExprKind::HasPath(p) => Some((
+        IrExprKind::HasPath(p) => Some((
             *p,
             LeafSets::exact(ValueSet::present(), ValueSet::bits(Bits::MISSING)),
         )),
-        ExprKind::TypeIs(inner, k) => {
-            let ExprKind::Path(p) = inner.kind else {
+        IrExprKind::TypeIs(inner, k) => {
+            let IrExprKind::Path(p) = inner.kind else {
                 return None;
             };
             let (under, over) = kinds_sets(*k);
@@ -387,7 +387,7 @@ fn exact_leaf(e: &Expr) -> Option<(PathId, LeafSets)> {
                 },
             ))
         }
-        ExprKind::Binary { op, lhs, rhs, .. } => {
+        IrExprKind::Binary { op, lhs, rhs, .. } => {
             let (p, c, flipped) = path_and_const(lhs, rhs)?;
             let sets = match op {
                 BinaryOp::Eq | BinaryOp::Ne => {
@@ -421,11 +421,12 @@ fn exact_leaf(e: &Expr) -> Option<(PathId, LeafSets)> {
             };
             Some((p, sets))
         }
-        ExprKind::Call(f, args) => {
+        IrExprKind::Call(f, args) => {
             let [recv, arg] = args.as_slice() else {
                 return None;
             };
-            let (ExprKind::Path(p), ExprKind::Const(Const::String(s))) = (&recv.kind, &arg.kind)
+            let (IrExprKind::Path(p), IrExprKind::Const(Const::String(s))) =
+                (&recv.kind, &arg.kind)
             else {
                 return None;
             };
@@ -434,11 +435,11 @@ fn exact_leaf(e: &Expr) -> Option<(PathId, LeafSets)> {
             }
             Some((*p, string_leaf(StrSet::starting_with(s))))
         }
-        ExprKind::Matches(recv, re) => {
+        IrExprKind::Matches(recv, re) => {
             // A glob without wildcards or classes is an equality on strings,
             // one that is literal up to its only `*` (at the end) a
             // `startsWith`. Any other glob, and every regex, is an atom.
-            let ExprKind::Path(p) = recv.kind else {
+            let IrExprKind::Path(p) = recv.kind else {
                 return None;
             };
             let g = crate::check::glob::parse(re.glob.as_deref()?).ok()?;

@@ -11,12 +11,12 @@
 
 use super::*;
 use crate::diag::Diagnostics;
-use crate::ir::{Expr, ExprKind};
+use crate::ir::{IrExpr, IrExprKind};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::span::{FileId, Origin};
 use hookc_runtime::bytecode::path::PathTable;
 
-fn parse(src: &str, paths: &mut PathTable) -> Expr {
+fn parse(src: &str, paths: &mut PathTable) -> IrExpr {
     let mut diags = Diagnostics::new();
     let ast = crate::syntax::parse(src, Origin::file_start(FileId(0))).unwrap();
     Resolver::new(paths, &mut diags).resolve(&ast).unwrap()
@@ -166,7 +166,7 @@ fn long_disjunctions_stay_one_cube() {
     let mut e = leaf.clone();
     for i in 1..200 {
         let l = parse(&format!("x == 'c{i}'"), &mut paths);
-        e = Expr::new(ExprKind::Or(Box::new(e), Box::new(l)), leaf.span);
+        e = IrExpr::new(IrExprKind::Or(Box::new(e), Box::new(l)), leaf.span);
     }
     let a = Analyzer::new(&paths).condition(&e);
     assert_eq!(a.t.under.cubes.len(), 1);
