@@ -26,7 +26,7 @@
 //! compilation it stops proving shadowing (large policies then get fewer
 //! W0004s, never wrong ones).
 //!
-//! This file runs the analysis, [`analyze`], into [`Finding`]s; [`report`]
+//! This file runs the analysis, [`analyze`], into [`Finding`]s; [`report`](fn@report)
 //! turns them into diagnostics.
 
 pub mod approx;

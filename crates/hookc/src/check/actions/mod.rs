@@ -4,14 +4,14 @@
 //! (`retry`, `fail`, `abort`, `continue`, `escalate`, `call_directive`,
 //! `suspend`, `emit_event`), and each file's `action_types` section is merged
 //! over them with [`ActionTypes::declare`]. [`check_action`] turns a
-//! [`RawAction`](crate::frontend::RawAction) into an [`Action`]: every parameter typed, `${path}` templates
+//! [`RawAction`] into an [`Action`]: every parameter typed, `${path}` templates
 //! parsed and checked against the context schema, defaults filled in.
 //!
 //! Decisions (also in the README):
 //! - `required` absent means optional; `optional: true` is the seed's way of
 //!   saying so and changes nothing. `required: true` with a default is an error.
 //! - A type declared by two files with the same definition is accepted once;
-//!   with different definitions it is [`Code::DuplicateDefinition`](crate::diag::Code::DuplicateDefinition).
+//!   with different definitions it is [`Code::DuplicateDefinition`].
 //! - Defaults and `enum` values are fixed values: they follow the template
 //!   escaping (`$${` is a literal `${`) but may not hold a `${path}` reference.
 //! - YAML values are typed strictly: `3.0` is not an `integer`, `"7"` is not an
@@ -23,6 +23,9 @@
 //! vocabulary), `define` (reading definitions), `value` (checked actions and
 //! their values), `params` (checking an action). This file holds the value
 //! comparison and the message phrases they share.
+//!
+//! [`RawAction`]: crate::frontend::RawAction
+//! [`Code::DuplicateDefinition`]: crate::diag::Code::DuplicateDefinition
 
 mod builtin;
 mod define;

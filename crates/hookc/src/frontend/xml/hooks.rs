@@ -1,6 +1,7 @@
 //! The directive layer of the reader: what a `<hook>`, its `<when>`, its
-//! action element and the action's `<param>` children mean, each begun at its
-//! start tag and finished at its end tag into a [`SourceHook`].
+//! action element and the action's `<param>` children mean. Each is begun at
+//! its start tag and finished at its end tag, a finished hook becoming a
+//! [`SourceHook`].
 
 use super::{
     is_xml_space, trim_xml, ActionBuilder, Attr, DocReader, Frame, HookBuilder, ParamBuilder, Stop,
