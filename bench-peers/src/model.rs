@@ -19,7 +19,7 @@
 //! true": see [`Leaf`] for each leaf's outcomes.
 
 use hookc::check::ty::Kinds;
-use hookc::ir::{self, BinaryOp, Const, ExprKind, Func, UnaryOp};
+use hookc::ir::{self, BinaryOp, Const, Func, IrExprKind, UnaryOp};
 use hookc_runtime::bytecode::path::Step as HStep;
 use serde_json::Value;
 use std::fmt;
@@ -349,18 +349,18 @@ fn leaf(path: CtxPath, test: Test) -> Cond {
 }
 
 /// The condition of one IR expression in a bool position.
-fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Result<Cond, String> {
+fn cond(e: &ir::IrExpr, paths: &hookc_runtime::bytecode::path::PathTable) -> Result<Cond, String> {
     let unsupported = |what: &str| Err(format!("{what} has no translation"));
     match &e.kind {
-        ExprKind::Const(Const::Bool(b)) => Ok(Cond::Const(*b)),
-        ExprKind::Path(id) => Ok(leaf(path_of(*id, paths)?, Test::IsTrue)),
-        ExprKind::HasPath(id) => Ok(leaf(path_of(*id, paths)?, Test::Has)),
-        ExprKind::Unary(UnaryOp::Not, inner) => Ok(Cond::Not(Box::new(cond(inner, paths)?))),
-        ExprKind::And(a, b) => {
+        IrExprKind::Const(Const::Bool(b)) => Ok(Cond::Const(*b)),
+        IrExprKind::Path(id) => Ok(leaf(path_of(*id, paths)?, Test::IsTrue)),
+        IrExprKind::HasPath(id) => Ok(leaf(path_of(*id, paths)?, Test::Has)),
+        IrExprKind::Unary(UnaryOp::Not, inner) => Ok(Cond::Not(Box::new(cond(inner, paths)?))),
+        IrExprKind::And(a, b) => {
             // `exists` is `has(p) && p != null`.
             if let (
-                ExprKind::HasPath(h),
-                ExprKind::Binary {
+                IrExprKind::HasPath(h),
+                IrExprKind::Binary {
                     op: BinaryOp::Ne,
                     lhs,
                     rhs,
@@ -368,8 +368,8 @@ fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Resul
                 },
             ) = (&a.kind, &b.kind)
             {
-                if matches!(lhs.kind, ExprKind::Path(p) if p == *h)
-                    && matches!(rhs.kind, ExprKind::Const(Const::Null))
+                if matches!(lhs.kind, IrExprKind::Path(p) if p == *h)
+                    && matches!(rhs.kind, IrExprKind::Const(Const::Null))
                 {
                     return Ok(leaf(path_of(*h, paths)?, Test::Exists));
                 }
@@ -383,7 +383,7 @@ fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Resul
             }
             Ok(Cond::All(items))
         }
-        ExprKind::Or(a, b) => {
+        IrExprKind::Or(a, b) => {
             let mut items = Vec::new();
             for side in [a, b] {
                 match cond(side, paths)? {
@@ -393,16 +393,18 @@ fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Resul
             }
             Ok(Cond::Any(items))
         }
-        ExprKind::Binary { op, lhs, rhs, .. } => match (&lhs.kind, &rhs.kind, op) {
-            (ExprKind::Path(id), ExprKind::Const(Const::List(items)), BinaryOp::In) => Ok(leaf(
-                path_of(*id, paths)?,
-                Test::In(items.iter().map(Const::to_json).collect()),
-            )),
-            (ExprKind::Path(id), ExprKind::Const(c), op) => match cmp_op(*op) {
+        IrExprKind::Binary { op, lhs, rhs, .. } => match (&lhs.kind, &rhs.kind, op) {
+            (IrExprKind::Path(id), IrExprKind::Const(Const::List(items)), BinaryOp::In) => {
+                Ok(leaf(
+                    path_of(*id, paths)?,
+                    Test::In(items.iter().map(Const::to_json).collect()),
+                ))
+            }
+            (IrExprKind::Path(id), IrExprKind::Const(c), op) => match cmp_op(*op) {
                 Some(op) => Ok(leaf(path_of(*id, paths)?, Test::Cmp(op, c.to_json()))),
                 None => unsupported(&format!("`{}` with a constant", op.symbol())),
             },
-            (ExprKind::Const(c), ExprKind::Path(id), op) => match cmp_op(*op) {
+            (IrExprKind::Const(c), IrExprKind::Path(id), op) => match cmp_op(*op) {
                 Some(op) => Ok(leaf(
                     path_of(*id, paths)?,
                     Test::Cmp(op.swapped(), c.to_json()),
@@ -414,7 +416,7 @@ fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Resul
                 op.symbol()
             )),
         },
-        ExprKind::Call(func, args) => {
+        IrExprKind::Call(func, args) => {
             let op = match func {
                 Func::Contains => StrOp::Contains,
                 Func::StartsWith => StrOp::StartsWith,
@@ -422,30 +424,30 @@ fn cond(e: &ir::Expr, paths: &hookc_runtime::bytecode::path::PathTable) -> Resul
                 Func::Size => return unsupported("`size`"),
             };
             match args.as_slice() {
-                [ir::Expr {
-                    kind: ExprKind::Path(id),
+                [ir::IrExpr {
+                    kind: IrExprKind::Path(id),
                     ..
-                }, ir::Expr {
-                    kind: ExprKind::Const(Const::String(s)),
+                }, ir::IrExpr {
+                    kind: IrExprKind::Const(Const::String(s)),
                     ..
                 }] => Ok(leaf(path_of(*id, paths)?, Test::Str(op, s.clone()))),
                 _ => unsupported("a string method on operands other than a path and a string"),
             }
         }
-        ExprKind::Matches(subject, re) => match &subject.kind {
-            ExprKind::Path(id) => Ok(leaf(path_of(*id, paths)?, Test::Regex(re.pattern.clone()))),
+        IrExprKind::Matches(subject, re) => match &subject.kind {
+            IrExprKind::Path(id) => Ok(leaf(path_of(*id, paths)?, Test::Regex(re.pattern.clone()))),
             _ => unsupported("`matches` of a computed value"),
         },
-        ExprKind::TypeIs(subject, kinds) => match &subject.kind {
-            ExprKind::Path(id) => Ok(leaf(
+        IrExprKind::TypeIs(subject, kinds) => match &subject.kind {
+            IrExprKind::Path(id) => Ok(leaf(
                 path_of(*id, paths)?,
                 Test::TypeIs(KindSet::from_kinds(*kinds)),
             )),
             _ => unsupported("a kind test of a computed value"),
         },
-        ExprKind::SchemaMatch { check, .. } => cond(check, paths),
-        ExprKind::Cond(..) => unsupported("`?:`"),
-        ExprKind::Macro { .. } => unsupported("a list macro"),
+        IrExprKind::SchemaMatch { check, .. } => cond(check, paths),
+        IrExprKind::Cond(..) => unsupported("`?:`"),
+        IrExprKind::Macro { .. } => unsupported("a list macro"),
         _ => unsupported("this expression"),
     }
 }

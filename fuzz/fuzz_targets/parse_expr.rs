@@ -13,7 +13,7 @@
 
 use hookc::diag::render;
 use hookc::frontend::doc::Node;
-use hookc::expr_program::{compile_expr, Mode, EXPR_FILE};
+use hookc::expr_program::{compile_expr, ExprMode, EXPR_FILE};
 use hookc::testing::reference;
 use hookc::check::schema::ContextSchema;
 use hookc::span::{Origin, SourceMap, Span};
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     // The parser alone (compile_expr below parses again, then resolves).
     let _ = hookc::syntax::parse(&text, Origin::file_start(EXPR_FILE));
     let fixed = fixed();
-    let compiled = match compile_expr(&text, &fixed.schema, Mode::Value) {
+    let compiled = match compile_expr(&text, &fixed.schema, ExprMode::Value) {
         Ok(c) => c,
         Err(diags) => {
             let mut sources = SourceMap::new();

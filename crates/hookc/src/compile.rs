@@ -9,7 +9,7 @@ use crate::check::actions::{self, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
-use crate::ir::{Events, Expr, Hook, Policy};
+use crate::ir::{Events, Hook, IrExpr, Policy};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
 use crate::span::{FileId, SourceMap, Span};
@@ -448,7 +448,7 @@ fn check_hook(
     })
 }
 
-type Resolved = (Option<Expr>, Vec<(Span, String)>, &'static str);
+type Resolved = (Option<IrExpr>, Vec<(Span, String)>, &'static str);
 
 fn resolve_condition(
     text: &str,

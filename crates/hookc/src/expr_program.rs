@@ -5,15 +5,15 @@
 //! (through the one-hook [`Policy`] of [`CompiledExpr::policy`], lowered like
 //! any policy).
 //!
-//! An expression is checked as a condition ([`Mode::Condition`]: it must be
-//! a bool, as a `when` must) or as a value ([`Mode::Value`]: any type, as a
+//! An expression is checked as a condition ([`ExprMode::Condition`]: it must be
+//! a bool, as a `when` must) or as a value ([`ExprMode::Value`]: any type, as a
 //! conformance case's expression may have), against a given context schema;
-//! or not type-checked at all ([`Mode::Unchecked`]).
+//! or not type-checked at all ([`ExprMode::Unchecked`]).
 
 use crate::check::actions::{Action, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Events, Expr, Hook, Policy};
+use crate::ir::{Events, Hook, IrExpr, Policy};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::span::{FileId, Origin, SourceMap};
 use hookc_runtime::bytecode::path::PathTable;
@@ -25,7 +25,7 @@ use thiserror::Error;
 
 /// How the expression's own type is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum ExprMode {
     /// A `when` condition: a non-bool result type is an error (E0302).
     Condition,
     /// A value of any type: every check but the condition's bool-ness.
@@ -39,7 +39,7 @@ pub enum Mode {
 /// An expression that parsed, resolved and type-checked without error.
 #[derive(Debug, Clone)]
 pub struct CompiledExpr {
-    expr: Expr,
+    expr: IrExpr,
     paths: PathTable,
     schema: ContextSchema,
     warnings: Vec<Diagnostic>,
@@ -52,13 +52,13 @@ pub const EXPR_FILE: FileId = FileId(0);
 /// The id of the one hook of [`CompiledExpr::policy`].
 pub const EXPR_HOOK_ID: &str = "expr";
 
-/// Parses, resolves and (unless [`Mode::Unchecked`]) type-checks `text`
+/// Parses, resolves and (unless [`ExprMode::Unchecked`]) type-checks `text`
 /// against `schema`. The error holds
 /// every diagnostic (warnings too) when any is an error.
 pub fn compile_expr(
     text: &str,
     schema: &ContextSchema,
-    mode: Mode,
+    mode: ExprMode,
 ) -> Result<CompiledExpr, Vec<Diagnostic>> {
     let mut diags = Diagnostics::new();
     let mut paths = PathTable::new();
@@ -69,12 +69,12 @@ pub fn compile_expr(
             None
         }
     };
-    if let (Some(e), Mode::Condition | Mode::Value) = (&expr, mode) {
+    if let (Some(e), ExprMode::Condition | ExprMode::Value) = (&expr, mode) {
         let mut found = Diagnostics::new();
         let mut regexes = crate::check::typeck::RegexMemo::default();
         crate::check::typeck::check_condition(e, schema, &paths, &mut regexes, &mut found);
         for d in found.into_vec() {
-            if mode == Mode::Condition || d.code != Code::NonBoolCondition {
+            if mode == ExprMode::Condition || d.code != Code::NonBoolCondition {
                 diags.push(d);
             }
         }
@@ -92,7 +92,7 @@ pub fn compile_expr(
 
 impl CompiledExpr {
     /// The expression's IR.
-    pub fn expr(&self) -> &Expr {
+    pub fn expr(&self) -> &IrExpr {
         &self.expr
     }
 
@@ -109,7 +109,7 @@ impl CompiledExpr {
     /// A policy of one enabled hook, [`EXPR_HOOK_ID`], listening to every
     /// event, whose condition is the expression and whose action is
     /// `continue`: lowering it gives a program whose hook 0 evaluates the
-    /// expression. (In [`Mode::Value`] the condition may be a non-bool: such
+    /// expression. (In [`ExprMode::Value`] the condition may be a non-bool: such
     /// a hook never matches, but the VM still computes its value.)
     pub fn policy(&self) -> Policy {
         let span = self.expr.span;
@@ -161,7 +161,7 @@ pub enum ExprError {
 /// type is allowed), lowered and verified like a policy, then run. The inner
 /// `Err` is the evaluation's error value.
 pub fn eval_expr(text: &str, ctx: &Value) -> Result<Result<Value, EvalError>, ExprError> {
-    use crate::expr_program::{compile_expr, Mode};
+    use crate::expr_program::{compile_expr, ExprMode};
     let mut sources = SourceMap::new();
     let file = sources.add("<expr>", text);
     debug_assert_eq!(file, crate::expr_program::EXPR_FILE);
@@ -172,7 +172,7 @@ pub fn eval_expr(text: &str, ctx: &Value) -> Result<Result<Value, EvalError>, Ex
     );
     let schema = crate::check::schema::ContextSchema::from_node(&free_form, &mut sink);
     let compiled =
-        compile_expr(text, &schema, Mode::Value).map_err(|diagnostics| ExprError::Invalid {
+        compile_expr(text, &schema, ExprMode::Value).map_err(|diagnostics| ExprError::Invalid {
             diagnostics,
             sources: Box::new(sources),
         })?;
@@ -197,15 +197,15 @@ mod tests {
     #[test]
     fn values_and_conditions_are_checked_as_asked() {
         let schema = ContextSchema::builtin();
-        assert!(compile_expr("1 + 2", &schema, Mode::Value).is_ok());
-        let errs = compile_expr("1 + 2", &schema, Mode::Condition).unwrap_err();
+        assert!(compile_expr("1 + 2", &schema, ExprMode::Value).is_ok());
+        let errs = compile_expr("1 + 2", &schema, ExprMode::Condition).unwrap_err();
         assert!(errs.iter().any(|d| d.code == Code::NonBoolCondition));
-        let errs = compile_expr("'foo' < 1024", &schema, Mode::Value).unwrap_err();
+        let errs = compile_expr("'foo' < 1024", &schema, ExprMode::Value).unwrap_err();
         assert!(errs.iter().any(|d| d.code == Code::TypeMismatch));
-        assert!(compile_expr("1 +", &schema, Mode::Value).is_err());
-        assert!(compile_expr("'foo' < 1024", &schema, Mode::Unchecked).is_ok());
-        assert!(compile_expr("1 +", &schema, Mode::Unchecked).is_err());
-        let c = compile_expr("turn_number > 3", &schema, Mode::Condition).unwrap();
+        assert!(compile_expr("1 +", &schema, ExprMode::Value).is_err());
+        assert!(compile_expr("'foo' < 1024", &schema, ExprMode::Unchecked).is_ok());
+        assert!(compile_expr("1 +", &schema, ExprMode::Unchecked).is_err());
+        let c = compile_expr("turn_number > 3", &schema, ExprMode::Condition).unwrap();
         assert!(c.warnings().is_empty());
         let policy = c.policy();
         assert_eq!(policy.hooks().len(), 1);

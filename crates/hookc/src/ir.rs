@@ -2,7 +2,7 @@
 //! policies, the one form both front ends produce.
 //!
 //! Compared with the syntax tree, names are resolved (context paths are
-//! interned [`PathId`]s, macro variables are [`ExprKind::Var`]s), methods are
+//! interned [`PathId`]s, macro variables are [`IrExprKind::Var`]s), methods are
 //! builtins, literal lists are constants, and regex patterns are known
 //! literals (globs are translated into regexes, keeping their text). The
 //! same condition written as a YAML tree or as a `when` expression gives the
@@ -215,20 +215,20 @@ impl Regex {
 
 /// A resolved expression.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Expr {
+pub struct IrExpr {
     /// What it is.
-    pub kind: ExprKind,
+    pub kind: IrExprKind,
     /// Its source.
     pub span: Span,
 }
 
 /// The forms of the IR.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ExprKind {
+pub enum IrExprKind {
     /// A constant (literal lists of constants included).
     Const(Const),
     /// A list literal with non-constant items.
-    List(Vec<Expr>),
+    List(Vec<IrExpr>),
     /// A context path.
     Path(PathId),
     /// A macro variable: `depth` counts binders from the outermost (0).
@@ -239,15 +239,15 @@ pub enum ExprKind {
         name: String,
     },
     /// `e.name` on a value that is not a context path (a macro variable, ...).
-    Field(Box<Expr>, String),
+    Field(Box<IrExpr>, String),
     /// `e[i]` with a computed operand or index.
-    Index(Box<Expr>, Box<Expr>),
+    Index(Box<IrExpr>, Box<IrExpr>),
     /// `has(p)` of a context path: every segment resolves. Never an error.
     HasPath(PathId),
     /// `has(e.name)` of a computed value: `e` is an object with key `name`.
-    HasField(Box<Expr>, String),
+    HasField(Box<IrExpr>, String),
     /// `!e` / `-e`
-    Unary(UnaryOp, Box<Expr>),
+    Unary(UnaryOp, Box<IrExpr>),
     /// Arithmetic, comparison and `in` (not `&&`/`||`).
     Binary {
         /// Which.
@@ -255,35 +255,35 @@ pub enum ExprKind {
         /// Where the operator (or the YAML `op:`) is.
         op_span: Span,
         /// Left operand.
-        lhs: Box<Expr>,
+        lhs: Box<IrExpr>,
         /// Right operand.
-        rhs: Box<Expr>,
+        rhs: Box<IrExpr>,
     },
     /// `a && b` (CEL error absorption).
-    And(Box<Expr>, Box<Expr>),
+    And(Box<IrExpr>, Box<IrExpr>),
     /// `a || b` (CEL error absorption).
-    Or(Box<Expr>, Box<Expr>),
+    Or(Box<IrExpr>, Box<IrExpr>),
     /// `c ? a : b`
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cond(Box<IrExpr>, Box<IrExpr>, Box<IrExpr>),
     /// A builtin call; the receiver of a method is the first argument.
-    Call(Func, Vec<Expr>),
+    Call(Func, Vec<IrExpr>),
     /// `e.matches(pattern)`: unanchored search; also `e.glob(g)`, whose
     /// translation anchors it ([`Regex::glob`]).
-    Matches(Box<Expr>, Regex),
+    Matches(Box<IrExpr>, Regex),
     /// A list macro over `range`, binding a variable in `body`.
     Macro {
         /// Which macro.
         kind: MacroKind,
         /// The list (or object: its keys).
-        range: Box<Expr>,
+        range: Box<IrExpr>,
         /// The variable's name.
         var: String,
         /// The predicate.
-        body: Box<Expr>,
+        body: Box<IrExpr>,
     },
     /// Internal: whether the value's kind is in the set (false when missing).
     /// Produced only by YAML `matches` schemas.
-    TypeIs(Box<Expr>, Kinds),
+    TypeIs(Box<IrExpr>, Kinds),
     /// A YAML `matches` leaf: `check` is the compiled predicate; the schema is
     /// kept for normalized output.
     SchemaMatch {
@@ -292,27 +292,27 @@ pub enum ExprKind {
         /// The JSON-Schema fragment as written.
         schema: serde_json::Value,
         /// The compiled predicate.
-        check: Box<Expr>,
+        check: Box<IrExpr>,
     },
 }
 
-impl Expr {
+impl IrExpr {
     /// An expression at a span.
-    pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span }
+    pub fn new(kind: IrExprKind, span: Span) -> IrExpr {
+        IrExpr { kind, span }
     }
 
     /// A constant.
-    pub fn constant(c: Const, span: Span) -> Expr {
-        Expr::new(ExprKind::Const(c), span)
+    pub fn constant(c: Const, span: Span) -> IrExpr {
+        IrExpr::new(IrExprKind::Const(c), span)
     }
 
     /// Whether two expressions are the same but for spans.
-    pub fn same_as(&self, other: &Expr) -> bool {
-        fn all(a: &[Expr], b: &[Expr]) -> bool {
+    pub fn same_as(&self, other: &IrExpr) -> bool {
+        fn all(a: &[IrExpr], b: &[IrExpr]) -> bool {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
         }
-        use ExprKind as K;
+        use IrExprKind as K;
         match (&self.kind, &other.kind) {
             (K::Const(a), K::Const(b)) => a == b,
             (K::List(a), K::List(b)) => all(a, b),
@@ -385,15 +385,15 @@ impl Expr {
 }
 
 /// Precedence of an IR node for printing (higher binds tighter).
-fn precedence(e: &Expr) -> u8 {
+fn precedence(e: &IrExpr) -> u8 {
     match &e.kind {
-        ExprKind::Cond(..) => 1,
-        ExprKind::Or(..) => 2,
-        ExprKind::And(..) => 3,
-        ExprKind::Binary { op, .. } => op.precedence(),
-        ExprKind::Unary(..) => 7,
-        ExprKind::Const(Const::Int(i)) if *i < 0 => 7,
-        ExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 7,
+        IrExprKind::Cond(..) => 1,
+        IrExprKind::Or(..) => 2,
+        IrExprKind::And(..) => 3,
+        IrExprKind::Binary { op, .. } => op.precedence(),
+        IrExprKind::Unary(..) => 7,
+        IrExprKind::Const(Const::Int(i)) if *i < 0 => 7,
+        IrExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 7,
         _ => 8,
     }
 }
@@ -438,7 +438,7 @@ fn write_const(out: &mut String, c: &Const) -> Result<(), fmt::Error> {
 
 fn write_expr(
     out: &mut String,
-    e: &Expr,
+    e: &IrExpr,
     paths: &PathTable,
     min_prec: u8,
 ) -> Result<(), fmt::Error> {
@@ -448,8 +448,8 @@ fn write_expr(
         out.push('(');
     }
     match &e.kind {
-        ExprKind::Const(c) => write_const(out, c)?,
-        ExprKind::List(items) => {
+        IrExprKind::Const(c) => write_const(out, c)?,
+        IrExprKind::List(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -459,9 +459,9 @@ fn write_expr(
             }
             out.push(']');
         }
-        ExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
-        ExprKind::Var { name, .. } => out.push_str(name),
-        ExprKind::Field(base, name) => {
+        IrExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
+        IrExprKind::Var { name, .. } => out.push_str(name),
+        IrExprKind::Field(base, name) => {
             write_expr(out, base, paths, 8)?;
             if hookc_runtime::bytecode::path::is_plain_field(name) {
                 write!(out, ".{name}")?;
@@ -471,31 +471,31 @@ fn write_expr(
                 out.push(']');
             }
         }
-        ExprKind::Index(base, index) => {
+        IrExprKind::Index(base, index) => {
             write_expr(out, base, paths, 8)?;
             out.push('[');
             write_expr(out, index, paths, 0)?;
             out.push(']');
         }
-        ExprKind::HasPath(id) => write!(out, "has({})", paths.get(*id).ok_or(fmt::Error)?)?,
-        ExprKind::HasField(base, name) => {
+        IrExprKind::HasPath(id) => write!(out, "has({})", paths.get(*id).ok_or(fmt::Error)?)?,
+        IrExprKind::HasField(base, name) => {
             out.push_str("has(");
-            let field = Expr::new(ExprKind::Field(base.clone(), name.clone()), e.span);
+            let field = IrExpr::new(IrExprKind::Field(base.clone(), name.clone()), e.span);
             write_expr(out, &field, paths, 0)?;
             out.push(')');
         }
-        ExprKind::Unary(op, operand) => {
+        IrExprKind::Unary(op, operand) => {
             out.push_str(op.symbol());
             write_expr(out, operand, paths, 7)?;
         }
-        ExprKind::Binary { op, lhs, rhs, .. } => {
+        IrExprKind::Binary { op, lhs, rhs, .. } => {
             // Left-associative: the right side needs parentheses at equal precedence.
             write_expr(out, lhs, paths, op.precedence())?;
             write!(out, " {} ", op.symbol())?;
             write_expr(out, rhs, paths, op.precedence() + 1)?;
         }
-        ExprKind::And(a, b) | ExprKind::Or(a, b) => {
-            let sym = if matches!(e.kind, ExprKind::And(..)) {
+        IrExprKind::And(a, b) | IrExprKind::Or(a, b) => {
+            let sym = if matches!(e.kind, IrExprKind::And(..)) {
                 "&&"
             } else {
                 "||"
@@ -504,14 +504,14 @@ fn write_expr(
             write!(out, " {sym} ")?;
             write_expr(out, b, paths, prec + 1)?;
         }
-        ExprKind::Cond(c, a, b) => {
+        IrExprKind::Cond(c, a, b) => {
             write_expr(out, c, paths, 2)?;
             out.push_str(" ? ");
             write_expr(out, a, paths, 2)?;
             out.push_str(" : ");
             write_expr(out, b, paths, 1)?;
         }
-        ExprKind::Call(Func::Size, args) => {
+        IrExprKind::Call(Func::Size, args) => {
             out.push_str("size(");
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
@@ -521,7 +521,7 @@ fn write_expr(
             }
             out.push(')');
         }
-        ExprKind::Call(f, args) => {
+        IrExprKind::Call(f, args) => {
             let (recv, rest) = args.split_first().ok_or(fmt::Error)?;
             write_expr(out, recv, paths, 8)?;
             write!(out, ".{}(", f.name())?;
@@ -533,13 +533,13 @@ fn write_expr(
             }
             out.push(')');
         }
-        ExprKind::Matches(recv, re) => {
+        IrExprKind::Matches(recv, re) => {
             write_expr(out, recv, paths, 8)?;
             write!(out, ".{}(", re.func_name())?;
             hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
             out.push(')');
         }
-        ExprKind::Macro {
+        IrExprKind::Macro {
             kind,
             range,
             var,
@@ -550,7 +550,7 @@ fn write_expr(
             write_expr(out, body, paths, 0)?;
             out.push(')');
         }
-        ExprKind::TypeIs(..) | ExprKind::SchemaMatch { .. } => return Err(fmt::Error),
+        IrExprKind::TypeIs(..) | IrExprKind::SchemaMatch { .. } => return Err(fmt::Error),
     }
     if paren {
         out.push(')');
@@ -590,7 +590,7 @@ pub struct Hook {
     /// equal priority).
     pub layer: u32,
     /// `None` = always matches.
-    pub condition: Option<Expr>,
+    pub condition: Option<IrExpr>,
     /// What to do, parameters complete.
     pub action: Action,
     /// Disabled hooks are checked but not emitted.

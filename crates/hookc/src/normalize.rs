@@ -10,7 +10,7 @@
 
 use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
-use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Hook, Policy, UnaryOp};
+use crate::ir::{BinaryOp, Const, Func, Hook, IrExpr, IrExprKind, Policy, UnaryOp};
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{json, Map, Value};
 
@@ -96,12 +96,12 @@ fn hook(h: &Hook, paths: &PathTable) -> Value {
 }
 
 /// The condition as a YAML tree, if every node has a tree form.
-fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
-    let path_of = |e: &Expr| match &e.kind {
-        ExprKind::Path(id) => paths.get(*id).map(ToString::to_string),
+fn tree(e: &IrExpr, paths: &PathTable) -> Option<Value> {
+    let path_of = |e: &IrExpr| match &e.kind {
+        IrExprKind::Path(id) => paths.get(*id).map(ToString::to_string),
         _ => None,
     };
-    let leaf = |p: &Expr, op: &str, value: Option<&Const>| {
+    let leaf = |p: &IrExpr, op: &str, value: Option<&Const>| {
         let mut m = Map::new();
         m.insert("path".into(), path_of(p)?.into());
         m.insert("op".into(), op.into());
@@ -111,15 +111,15 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
         Some(Value::Object(m))
     };
     match &e.kind {
-        ExprKind::Const(Const::Bool(true)) => Some(json!({"all": []})),
-        ExprKind::Const(Const::Bool(false)) => Some(json!({"any": []})),
+        IrExprKind::Const(Const::Bool(true)) => Some(json!({"all": []})),
+        IrExprKind::Const(Const::Bool(false)) => Some(json!({"any": []})),
         // `exists` is `has(p) && p != null`.
-        ExprKind::And(a, b) if is_exists(a, b) => match &b.kind {
-            ExprKind::Binary { lhs, .. } => leaf(lhs, "exists", None),
+        IrExprKind::And(a, b) if is_exists(a, b) => match &b.kind {
+            IrExprKind::Binary { lhs, .. } => leaf(lhs, "exists", None),
             _ => None,
         },
-        ExprKind::And(..) | ExprKind::Or(..) => {
-            let is_and = matches!(e.kind, ExprKind::And(..));
+        IrExprKind::And(..) | IrExprKind::Or(..) => {
+            let is_and = matches!(e.kind, IrExprKind::And(..));
             // One list for a whole run of the same operator, however it is
             // nested: `all` lists re-read into the same chains, so the
             // output is stable.
@@ -132,9 +132,9 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
             let key = if is_and { "all" } else { "any" };
             Some(json!({ key: items }))
         }
-        ExprKind::Unary(UnaryOp::Not, inner) => Some(json!({"not": tree(inner, paths)?})),
-        ExprKind::Binary { op, lhs, rhs, .. } => {
-            let ExprKind::Const(c) = &rhs.kind else {
+        IrExprKind::Unary(UnaryOp::Not, inner) => Some(json!({"not": tree(inner, paths)?})),
+        IrExprKind::Binary { op, lhs, rhs, .. } => {
+            let IrExprKind::Const(c) = &rhs.kind else {
                 return None;
             };
             let name = match op {
@@ -149,7 +149,7 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
             };
             leaf(lhs, name, Some(c))
         }
-        ExprKind::Call(func, args) => {
+        IrExprKind::Call(func, args) => {
             let name = match func {
                 Func::Contains => "contains",
                 Func::StartsWith => "starts_with",
@@ -159,16 +159,16 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
             let [subject, value] = args.as_slice() else {
                 return None;
             };
-            let ExprKind::Const(c) = &value.kind else {
+            let IrExprKind::Const(c) = &value.kind else {
                 return None;
             };
             leaf(subject, name, Some(c))
         }
-        ExprKind::Matches(subject, re) => {
+        IrExprKind::Matches(subject, re) => {
             let op = if re.glob.is_some() { "glob" } else { "regex" };
             leaf(subject, op, Some(&Const::String(re.source().to_owned())))
         }
-        ExprKind::SchemaMatch { path, schema, .. } => {
+        IrExprKind::SchemaMatch { path, schema, .. } => {
             Some(json!({"path": paths.get(*path)?.to_string(), "op": "matches", "value": schema}))
         }
         _ => None,
@@ -177,13 +177,13 @@ fn tree(e: &Expr, paths: &PathTable) -> Option<Value> {
 
 /// The operands of a run of `&&` (or `||`), left to right; an `exists`
 /// (`has(p) && p != null`) is one operand, not two.
-fn flatten<'e>(e: &'e Expr, is_and: bool, out: &mut Vec<&'e Expr>) {
+fn flatten<'e>(e: &'e IrExpr, is_and: bool, out: &mut Vec<&'e IrExpr>) {
     match (&e.kind, is_and) {
-        (ExprKind::And(a, b), true) if !is_exists(a, b) => {
+        (IrExprKind::And(a, b), true) if !is_exists(a, b) => {
             flatten(a, is_and, out);
             flatten(b, is_and, out);
         }
-        (ExprKind::Or(a, b), false) => {
+        (IrExprKind::Or(a, b), false) => {
             flatten(a, is_and, out);
             flatten(b, is_and, out);
         }
@@ -192,11 +192,11 @@ fn flatten<'e>(e: &'e Expr, is_and: bool, out: &mut Vec<&'e Expr>) {
 }
 
 /// Whether `a && b` is the IR of `exists`: `has(p) && p != null`.
-fn is_exists(a: &Expr, b: &Expr) -> bool {
-    let ExprKind::HasPath(id) = a.kind else {
+fn is_exists(a: &IrExpr, b: &IrExpr) -> bool {
+    let IrExprKind::HasPath(id) = a.kind else {
         return false;
     };
-    matches!(&b.kind, ExprKind::Binary { op: BinaryOp::Ne, lhs, rhs, .. }
-        if matches!(lhs.kind, ExprKind::Path(p) if p == id)
-            && matches!(rhs.kind, ExprKind::Const(Const::Null)))
+    matches!(&b.kind, IrExprKind::Binary { op: BinaryOp::Ne, lhs, rhs, .. }
+        if matches!(lhs.kind, IrExprKind::Path(p) if p == id)
+            && matches!(rhs.kind, IrExprKind::Const(Const::Null)))
 }

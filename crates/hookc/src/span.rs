@@ -99,13 +99,13 @@ impl Origin {
 
 /// One registered source.
 #[derive(Debug, Clone)]
-pub struct SourceFile {
+pub struct SourceText {
     name: String,
     text: String,
     line_starts: Vec<usize>,
 }
 
-impl SourceFile {
+impl SourceText {
     /// The name as given (a path relative to where hookc ran, or `<expr>`).
     pub fn name(&self) -> &str {
         &self.name
@@ -120,7 +120,7 @@ impl SourceFile {
 /// All sources of one compilation.
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<SourceText>,
 }
 
 impl SourceMap {
@@ -136,7 +136,7 @@ impl SourceMap {
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
-        self.files.push(SourceFile {
+        self.files.push(SourceText {
             name: name.into(),
             text,
             line_starts,
@@ -145,12 +145,12 @@ impl SourceMap {
     }
 
     /// The file behind an id, if registered here.
-    pub fn get(&self, id: FileId) -> Option<&SourceFile> {
+    pub fn get(&self, id: FileId) -> Option<&SourceText> {
         self.files.get(id.0 as usize)
     }
 
     /// All files in registration order.
-    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceText)> {
         self.files
             .iter()
             .enumerate()

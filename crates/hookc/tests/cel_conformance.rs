@@ -32,7 +32,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use hookc::check::schema::ContextSchema;
-use hookc::expr_program::{compile_expr, CompiledExpr, Mode};
+use hookc::expr_program::{compile_expr, CompiledExpr, ExprMode};
 use hookc::frontend::doc::Node;
 use hookc::span::{FileId, Span};
 use hookc::testing::reference;
@@ -220,7 +220,7 @@ fn expects_error(case: &Case) -> bool {
     case.key.0 == "error.json" && case.expected == json!("error")
 }
 
-fn run_case(case: &Case, schema: &ContextSchema, mode: Mode) -> Outcome {
+fn run_case(case: &Case, schema: &ContextSchema, mode: ExprMode) -> Outcome {
     let (checked, compiled) = match compile_expr(&case.expr, schema, mode) {
         Ok(c) => (Ok(()), c),
         Err(diags) => {
@@ -230,7 +230,7 @@ fn run_case(case: &Case, schema: &ContextSchema, mode: Mode) -> Outcome {
                 .map(|d| format!("{} {}", d.code, d.message))
                 .collect();
             let checked = Err(errors.join("; "));
-            match compile_expr(&case.expr, schema, Mode::Unchecked) {
+            match compile_expr(&case.expr, schema, ExprMode::Unchecked) {
                 Ok(c) => (checked, c),
                 Err(_) => {
                     return Outcome {
@@ -279,9 +279,9 @@ fn conformance_cases_evaluate_as_cel_says_except_listed_deviations() {
     let mut seen = Vec::new();
     for (data, json) in FILES {
         let mode = if data == "bool.json" {
-            Mode::Condition
+            ExprMode::Condition
         } else {
-            Mode::Value
+            ExprMode::Value
         };
         let all = cases(data, json);
         let (mut passed, mut statically, mut deviating) = (0, 0, 0);

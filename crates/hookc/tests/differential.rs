@@ -37,7 +37,7 @@
 
 use hookc::check::schema::ContextSchema;
 use hookc::compile::{compile, Input};
-use hookc::expr_program::{compile_expr, Mode};
+use hookc::expr_program::{compile_expr, ExprMode};
 use hookc::frontend::doc::Node;
 use hookc::ir::Policy;
 use hookc::span::{FileId, Span};
@@ -648,7 +648,7 @@ impl Gen {
 
 /// A random expression: mostly a condition (checked as one), sometimes a
 /// value of another type.
-fn expression(gen: &Gen) -> BoxedStrategy<(String, Mode)> {
+fn expression(gen: &Gen) -> BoxedStrategy<(String, ExprMode)> {
     let value = union(vec![
         (2, gen.get(Ty::Int, DEPTH - 1, &[])),
         (1, gen.get(Ty::Double, DEPTH - 1, &[])),
@@ -657,8 +657,8 @@ fn expression(gen: &Gen) -> BoxedStrategy<(String, Mode)> {
         (2, gen.get(Ty::Any, DEPTH - 1, &[])),
     ]);
     prop_oneof![
-        4 => gen.get(Ty::Bool, DEPTH, &[]).prop_map(|e| (e, Mode::Condition)),
-        1 => value.prop_map(|e| (e, Mode::Value)),
+        4 => gen.get(Ty::Bool, DEPTH, &[]).prop_map(|e| (e, ExprMode::Condition)),
+        1 => value.prop_map(|e| (e, ExprMode::Value)),
     ]
     .boxed()
 }
@@ -879,7 +879,7 @@ fn the_iteration_budget_is_the_same_in_both_evaluators() {
     ];
     for (text, len, expected) in cases {
         let ctx = json!({ "l": vec![0; len] });
-        let compiled = compile_expr(text, &schema, Mode::Condition).unwrap();
+        let compiled = compile_expr(text, &schema, ExprMode::Condition).unwrap();
         let program =
             hookc_runtime::verify::verify(hookc::lower::lower(&compiled.policy())).unwrap();
         let by_reference = reference::eval(compiled.expr(), compiled.paths(), &ctx);
@@ -1404,7 +1404,8 @@ fn doubles_read_from_json_text_equal_their_literals() {
         "1.7976931348623157e308",
         "9007199254740993.0",
     ] {
-        let compiled = compile_expr(&format!("d == {digits}"), &schema, Mode::Condition).unwrap();
+        let compiled =
+            compile_expr(&format!("d == {digits}"), &schema, ExprMode::Condition).unwrap();
         let ctx: Value = serde_json::from_str(&format!("{{\"d\": {digits}}}")).unwrap();
         let result = reference::eval(compiled.expr(), compiled.paths(), &ctx);
         assert!(

@@ -18,7 +18,7 @@
 )]
 
 use hookc::compile::{compile, Input};
-use hookc::ir::{Const, Events, Expr, ExprKind, Policy};
+use hookc::ir::{Const, Events, IrExpr, IrExprKind, Policy};
 use hookc::lint::{analyze, Finding};
 use hookc_runtime::bytecode::path::{Path as CtxPath, Segment};
 use serde_json::{json, Map, Value};
@@ -168,7 +168,7 @@ impl Rng {
 
 /// Constants of the policy's conditions, with neighbours: numbers ± 0.5 and
 /// ± 1, strings with a character added or removed.
-fn constants(e: &Expr, out: &mut Vec<Value>) {
+fn constants(e: &IrExpr, out: &mut Vec<Value>) {
     fn add(c: &Const, out: &mut Vec<Value>) {
         match c {
             Const::Int(i) => {
@@ -196,8 +196,8 @@ fn constants(e: &Expr, out: &mut Vec<Value>) {
         }
     }
     match &e.kind {
-        ExprKind::Const(c) => add(c, out),
-        ExprKind::Matches(recv, re) => {
+        IrExprKind::Const(c) => add(c, out),
+        IrExprKind::Matches(recv, re) => {
             constants(recv, out);
             // Strings that match the pattern's literal words.
             out.push(json!(re.pattern.replace("(?i)", "")));
@@ -206,31 +206,31 @@ fn constants(e: &Expr, out: &mut Vec<Value>) {
                 re.pattern.replace("(?i)", "").to_uppercase()
             )));
         }
-        ExprKind::List(items) | ExprKind::Call(_, items) => {
+        IrExprKind::List(items) | IrExprKind::Call(_, items) => {
             items.iter().for_each(|i| constants(i, out))
         }
-        ExprKind::Unary(_, a)
-        | ExprKind::Field(a, _)
-        | ExprKind::HasField(a, _)
-        | ExprKind::TypeIs(a, _) => constants(a, out),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Index(lhs, rhs)
-        | ExprKind::And(lhs, rhs)
-        | ExprKind::Or(lhs, rhs) => {
+        IrExprKind::Unary(_, a)
+        | IrExprKind::Field(a, _)
+        | IrExprKind::HasField(a, _)
+        | IrExprKind::TypeIs(a, _) => constants(a, out),
+        IrExprKind::Binary { lhs, rhs, .. }
+        | IrExprKind::Index(lhs, rhs)
+        | IrExprKind::And(lhs, rhs)
+        | IrExprKind::Or(lhs, rhs) => {
             constants(lhs, out);
             constants(rhs, out);
         }
-        ExprKind::Cond(c, a, b) => {
+        IrExprKind::Cond(c, a, b) => {
             constants(c, out);
             constants(a, out);
             constants(b, out);
         }
-        ExprKind::Macro { range, body, .. } => {
+        IrExprKind::Macro { range, body, .. } => {
             constants(range, out);
             constants(body, out);
         }
-        ExprKind::SchemaMatch { check, .. } => constants(check, out),
-        ExprKind::Path(_) | ExprKind::HasPath(_) | ExprKind::Var { .. } => {}
+        IrExprKind::SchemaMatch { check, .. } => constants(check, out),
+        IrExprKind::Path(_) | IrExprKind::HasPath(_) | IrExprKind::Var { .. } => {}
     }
 }
 

@@ -9,7 +9,7 @@
 )]
 use hookc::check::schema::ContextSchema;
 use hookc::compile::{compile, Input};
-use hookc::expr_program::{compile_expr, Mode};
+use hookc::expr_program::{compile_expr, ExprMode};
 use hookc::ir::Policy;
 use hookc::testing::reference;
 use hookc_runtime::bytecode::{CmpOp, Op};
@@ -81,7 +81,7 @@ fn eval(expr: &str, ctx: &Value) -> Outcome {
 
 /// Any expression (not type-checked) on a context.
 fn value(expr: &str, ctx: &Value) -> Outcome {
-    let c = compile_expr(expr, &ContextSchema::builtin(), Mode::Unchecked).unwrap();
+    let c = compile_expr(expr, &ContextSchema::builtin(), ExprMode::Unchecked).unwrap();
     run_policy(&c.policy(), ctx).remove(0)
 }
 

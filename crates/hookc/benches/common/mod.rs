@@ -303,7 +303,7 @@ fn fill_value(
     ctx: &Value,
 ) -> Value {
     use hookc::check::actions::ActionValue as A;
-    use hookc::check::template::TemplatePart;
+    use hookc::check::template::TemplatePiece;
     let lookup = |id| {
         policy
             .paths()
@@ -322,8 +322,8 @@ fn fill_value(
                 let mut text = String::new();
                 for part in t.parts() {
                     match part {
-                        TemplatePart::Lit(s) => text.push_str(s),
-                        TemplatePart::Path(id) => match lookup(*id) {
+                        TemplatePiece::Lit(s) => text.push_str(s),
+                        TemplatePiece::Path(id) => match lookup(*id) {
                             Some(Value::String(s)) => text.push_str(s),
                             Some(other) => text.push_str(&other.to_string()),
                             None => {}

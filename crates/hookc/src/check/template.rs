@@ -28,7 +28,7 @@ pub enum Parsed {
 /// A string with at least one `${path}` reference, split into literal text and
 /// interned paths.
 ///
-/// INVARIANT (template shape): there is at least one [`TemplatePart::Path`];
+/// INVARIANT (template shape): there is at least one [`TemplatePiece::Path`];
 /// literal parts are non-empty and never adjacent; a literal part followed by
 /// a path never ends in `$` (the text `$${` is the escape, so such a template
 /// could not be written). Only [`parse`] builds templates, and it maintains
@@ -37,7 +37,7 @@ pub enum Parsed {
 /// Equality compares the parts only, not where the references were written.
 #[derive(Debug, Clone)]
 pub struct Template {
-    parts: Vec<TemplatePart>,
+    parts: Vec<TemplatePiece>,
     /// The source span of each path part, in order.
     spans: Vec<Span>,
 }
@@ -50,7 +50,7 @@ impl PartialEq for Template {
 
 /// One piece of a template.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum TemplatePart {
+pub enum TemplatePiece {
     /// Literal text, escapes resolved (a written `$${` is `${` here).
     Lit(String),
     /// A reference: the value at this context path.
@@ -59,7 +59,7 @@ pub enum TemplatePart {
 
 impl Template {
     /// The parts in order.
-    pub fn parts(&self) -> &[TemplatePart] {
+    pub fn parts(&self) -> &[TemplatePiece] {
         &self.parts
     }
 
@@ -67,13 +67,13 @@ impl Template {
     /// (`"${event.tokens_used}"`): its value keeps the referenced value's JSON
     /// type instead of being stringified.
     pub fn is_whole(&self) -> bool {
-        matches!(self.parts.as_slice(), [TemplatePart::Path(_)])
+        matches!(self.parts.as_slice(), [TemplatePiece::Path(_)])
     }
 
     /// The path of a whole template ([`Template::is_whole`]).
     pub fn whole_path(&self) -> Option<PathId> {
         match self.parts.as_slice() {
-            [TemplatePart::Path(id)] => Some(*id),
+            [TemplatePiece::Path(id)] => Some(*id),
             _ => None,
         }
     }
@@ -84,8 +84,8 @@ impl Template {
         self.parts
             .iter()
             .filter_map(|p| match p {
-                TemplatePart::Path(id) => Some(*id),
-                TemplatePart::Lit(_) => None,
+                TemplatePiece::Path(id) => Some(*id),
+                TemplatePiece::Lit(_) => None,
             })
             .zip(self.spans.iter().copied())
     }
@@ -98,8 +98,8 @@ impl Template {
         let mut out = String::new();
         for part in &self.parts {
             match part {
-                TemplatePart::Lit(text) => out.push_str(&escape_literal(text)),
-                TemplatePart::Path(id) => {
+                TemplatePiece::Lit(text) => out.push_str(&escape_literal(text)),
+                TemplatePiece::Path(id) => {
                     out.push_str("${");
                     match paths.get(*id) {
                         Some(path) => out.push_str(&path.to_string()),
@@ -131,12 +131,12 @@ pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed
     let mut spans = Vec::new();
     for piece in pieces {
         match piece {
-            Piece::Lit(s) => parts.push(TemplatePart::Lit(s)),
+            Piece::Lit(s) => parts.push(TemplatePiece::Lit(s)),
             Piece::Ref { inner, inner_start } => {
                 let (path, span) =
                     crate::resolve::path::parse(inner, shift(origin, inner_start))
                         .map_err(|d| d.note(format!("in the template reference `${{{inner}}}`")))?;
-                parts.push(TemplatePart::Path(paths.intern(path)));
+                parts.push(TemplatePiece::Path(paths.intern(path)));
                 spans.push(span);
             }
         }
@@ -425,12 +425,12 @@ mod tests {
         assert_eq!(
             t.parts(),
             [
-                TemplatePart::Lit("err ".into()),
-                TemplatePart::Path(code),
-                TemplatePart::Lit(": ".into()),
-                TemplatePart::Path(message),
-                TemplatePart::Path(code),
-                TemplatePart::Lit(" ${x}".into()),
+                TemplatePiece::Lit("err ".into()),
+                TemplatePiece::Path(code),
+                TemplatePiece::Lit(": ".into()),
+                TemplatePiece::Path(message),
+                TemplatePiece::Path(code),
+                TemplatePiece::Lit(" ${x}".into()),
             ]
         );
         assert_eq!(t.refs().count(), 3);
@@ -450,7 +450,7 @@ mod tests {
         let expected = field_path("a", &["x}y"]).child(Segment::Index(0));
         assert_eq!(
             t.parts().get(1),
-            Some(&TemplatePart::Path(paths.intern(expected)))
+            Some(&TemplatePiece::Path(paths.intern(expected)))
         );
     }
 

@@ -10,7 +10,7 @@
 use crate::check::schema::ContextSchema;
 use crate::check::ty::{Kinds, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, MacroKind, UnaryOp};
+use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use hookc_runtime::bytecode::path::{PathTable, Step};
 
 /// Regex patterns already compiled successfully in this compilation: each
@@ -34,7 +34,7 @@ impl RegexMemo {
 
 /// Checks one condition: every operation, then that the whole is a bool.
 pub fn check_condition(
-    expr: &Expr,
+    expr: &IrExpr,
     schema: &ContextSchema,
     paths: &PathTable,
     regexes: &mut RegexMemo,
@@ -80,9 +80,9 @@ const MAX_SHOWN: usize = 48;
 
 impl Checker<'_> {
     /// Short source text of an expression for messages.
-    fn show(&self, e: &Expr) -> String {
+    fn show(&self, e: &IrExpr) -> String {
         let text = match &e.kind {
-            ExprKind::SchemaMatch { path, .. } => self
+            IrExprKind::SchemaMatch { path, .. } => self
                 .paths
                 .get(*path)
                 .map_or_else(String::new, ToString::to_string),
@@ -105,7 +105,7 @@ impl Checker<'_> {
     }
 
     /// Requires `e` (of type `ty`) to possibly be one of `want`; reports otherwise.
-    fn expect(&mut self, e: &Expr, ty: &Type, want: Kinds, what: &str) {
+    fn expect(&mut self, e: &IrExpr, ty: &Type, want: Kinds, what: &str) {
         if !ty.kinds.is_empty() && !ty.kinds.intersects(want) {
             let shown = self.show(e);
             self.mismatch(
@@ -120,10 +120,10 @@ impl Checker<'_> {
         }
     }
 
-    fn check(&mut self, e: &Expr) -> Type {
+    fn check(&mut self, e: &IrExpr) -> Type {
         match &e.kind {
-            ExprKind::Const(c) => const_type(c),
-            ExprKind::List(items) => {
+            IrExprKind::Const(c) => const_type(c),
+            IrExprKind::List(items) => {
                 let elem = items
                     .iter()
                     .map(|i| self.check(i))
@@ -135,20 +135,20 @@ impl Checker<'_> {
                     elem: Some(Box::new(elem)),
                 }
             }
-            ExprKind::Path(id) => match self.paths.get(*id) {
+            IrExprKind::Path(id) => match self.paths.get(*id) {
                 Some(path) => self.schema.type_of_path(path, e.span, self.diags),
                 None => Type::any(),
             },
-            ExprKind::Var { depth, .. } => self
+            IrExprKind::Var { depth, .. } => self
                 .vars
                 .get(*depth as usize)
                 .cloned()
                 .unwrap_or_else(Type::any),
-            ExprKind::Field(base, name) => {
+            IrExprKind::Field(base, name) => {
                 let bt = self.check(base);
                 self.field(base, &bt, name, e)
             }
-            ExprKind::Index(base, index) => {
+            IrExprKind::Index(base, index) => {
                 let bt = self.check(base);
                 let it = self.check(index);
                 if bt.kinds.is_empty() || it.kinds.is_empty() {
@@ -183,29 +183,29 @@ impl Checker<'_> {
                     _ => Type::any(),
                 }
             }
-            ExprKind::HasPath(id) => {
+            IrExprKind::HasPath(id) => {
                 if let Some(path) = self.paths.get(*id) {
                     self.schema.type_of_path(path, e.span, self.diags);
                 }
                 Type::bool()
             }
-            ExprKind::HasField(base, _) => {
+            IrExprKind::HasField(base, _) => {
                 let bt = self.check(base);
                 self.expect(base, &bt, Kinds::OBJECT, "`has()`");
                 Type::bool()
             }
-            ExprKind::Unary(UnaryOp::Not, operand) => {
+            IrExprKind::Unary(UnaryOp::Not, operand) => {
                 let t = self.check(operand);
                 self.expect(operand, &t, Kinds::BOOL, "`!`");
                 Type::bool()
             }
-            ExprKind::Unary(UnaryOp::Neg, operand) => {
+            IrExprKind::Unary(UnaryOp::Neg, operand) => {
                 let t = self.check(operand);
                 self.expect(operand, &t, Kinds::NUMBER, "`-`");
                 Type::of(t.kinds.and(Kinds::NUMBER))
             }
-            ExprKind::And(a, b) | ExprKind::Or(a, b) => {
-                let what = if matches!(e.kind, ExprKind::And(..)) {
+            IrExprKind::And(a, b) | IrExprKind::Or(a, b) => {
+                let what = if matches!(e.kind, IrExprKind::And(..)) {
                     "`&&`"
                 } else {
                     "`||`"
@@ -215,20 +215,20 @@ impl Checker<'_> {
                 self.expect(b, &tb, Kinds::BOOL, what);
                 Type::bool()
             }
-            ExprKind::Cond(c, a, b) => {
+            IrExprKind::Cond(c, a, b) => {
                 let tc = self.check(c);
                 self.expect(c, &tc, Kinds::BOOL, "the condition of `?:`");
                 let (ta, tb) = (self.check(a), self.check(b));
                 ta.union(&tb)
             }
-            ExprKind::Binary {
+            IrExprKind::Binary {
                 op,
                 op_span,
                 lhs,
                 rhs,
             } => self.binary(*op, *op_span, lhs, rhs),
-            ExprKind::Call(func, args) => self.call(*func, args, e),
-            ExprKind::Matches(recv, re) => {
+            IrExprKind::Call(func, args) => self.call(*func, args, e),
+            IrExprKind::Matches(recv, re) => {
                 let t = self.check(recv);
                 self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
                 if let Err(msg) = self.regexes.check(&re.pattern) {
@@ -245,7 +245,7 @@ impl Checker<'_> {
                 }
                 Type::bool()
             }
-            ExprKind::Macro {
+            IrExprKind::Macro {
                 kind, range, body, ..
             } => {
                 let rt = self.check(range);
@@ -267,11 +267,11 @@ impl Checker<'_> {
                 self.expect(body, &bt, Kinds::BOOL, what);
                 Type::bool()
             }
-            ExprKind::TypeIs(inner, _) => {
+            IrExprKind::TypeIs(inner, _) => {
                 self.check(inner);
                 Type::bool()
             }
-            ExprKind::SchemaMatch { check, .. } => {
+            IrExprKind::SchemaMatch { check, .. } => {
                 self.check(check);
                 Type::bool()
             }
@@ -301,7 +301,7 @@ impl Checker<'_> {
         }
     }
 
-    fn field(&mut self, base: &Expr, bt: &Type, name: &str, whole: &Expr) -> Type {
+    fn field(&mut self, base: &IrExpr, bt: &Type, name: &str, whole: &IrExpr) -> Type {
         if bt.kinds.is_empty() {
             return Type::of(Kinds::NONE);
         }
@@ -360,7 +360,7 @@ impl Checker<'_> {
         }
     }
 
-    fn call(&mut self, func: Func, args: &[Expr], whole: &Expr) -> Type {
+    fn call(&mut self, func: Func, args: &[IrExpr], whole: &IrExpr) -> Type {
         let types: Vec<Type> = args.iter().map(|a| self.check(a)).collect();
         match func {
             Func::Size => {
@@ -385,7 +385,13 @@ impl Checker<'_> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, op_span: crate::span::Span, lhs: &Expr, rhs: &Expr) -> Type {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        op_span: crate::span::Span,
+        lhs: &IrExpr,
+        rhs: &IrExpr,
+    ) -> Type {
         let (lt, rt) = (self.check(lhs), self.check(rhs));
         if lt.kinds.is_empty() || rt.kinds.is_empty() {
             return Type::of(Kinds::NONE);
@@ -394,7 +400,7 @@ impl Checker<'_> {
         let sym = op.symbol();
         match op {
             BinaryOp::Eq | BinaryOp::Ne => {
-                let is_null = |e: &Expr| matches!(e.kind, ExprKind::Const(Const::Null));
+                let is_null = |e: &IrExpr| matches!(e.kind, IrExprKind::Const(Const::Null));
                 // Comparing with `null` is how absent-or-null is tested: always allowed.
                 if !is_null(lhs) && !is_null(rhs) && !comparable(l, r) {
                     let (a, b) = (self.show(lhs), self.show(rhs));
@@ -446,7 +452,7 @@ impl Checker<'_> {
                         ),
                         format!("this is {}", r.with_article()),
                     );
-                } else if let (Some(elem), ExprKind::Const(Const::List(items))) =
+                } else if let (Some(elem), IrExprKind::Const(Const::List(items))) =
                     (&rt.elem, &rhs.kind)
                 {
                     if !items.is_empty() && !comparable(l, elem.kinds) {
@@ -535,9 +541,9 @@ impl Checker<'_> {
         &mut self,
         op: BinaryOp,
         op_span: crate::span::Span,
-        lhs: &Expr,
+        lhs: &IrExpr,
         lt: &Type,
-        rhs: &Expr,
+        rhs: &IrExpr,
         rt: &Type,
         help: &str,
     ) {
@@ -554,8 +560,8 @@ impl Checker<'_> {
     }
 
     /// `x == c` where `x`'s schema has an `enum` without `c`: never true.
-    fn enum_check(&mut self, op: BinaryOp, subject: &Expr, st: &Type, other: &Expr) {
-        let ExprKind::Const(c) = &other.kind else {
+    fn enum_check(&mut self, op: BinaryOp, subject: &IrExpr, st: &Type, other: &IrExpr) {
+        let IrExprKind::Const(c) = &other.kind else {
             return;
         };
         let Some(allowed) = self.schema.allowed(st.schema) else {
@@ -592,8 +598,8 @@ impl Checker<'_> {
     }
 
     /// `x in [..]` where no listed value is in `x`'s schema enum.
-    fn enum_in_check(&mut self, subject: &Expr, st: &Type, list: &Expr) {
-        let ExprKind::Const(Const::List(items)) = &list.kind else {
+    fn enum_in_check(&mut self, subject: &IrExpr, st: &Type, list: &IrExpr) {
+        let IrExprKind::Const(Const::List(items)) = &list.kind else {
             return;
         };
         let Some(allowed) = self.schema.allowed(st.schema) else {
@@ -627,7 +633,7 @@ fn list_values(values: &[serde_json::Value]) -> String {
 
 /// A JSON value as the expression literal that denotes it, in backticks.
 fn literal(v: &serde_json::Value) -> String {
-    let e = Expr::constant(
+    let e = IrExpr::constant(
         Const::from_json(v),
         crate::span::Span::new(crate::span::FileId(0), 0, 0),
     );

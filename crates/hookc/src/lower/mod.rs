@@ -28,7 +28,10 @@
 //! iterated, so the same policy always gives the same `Program`.
 
 use crate::check::actions::ActionValue;
-use crate::ir::{BinaryOp, Const, Events, Expr, ExprKind, Func, MacroKind, Policy, UnaryOp};
+use crate::ir::{
+    BinaryOp, Const, Events, Func, IrExpr as Expr, IrExprKind as ExprKind, MacroKind, Policy,
+    UnaryOp,
+};
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use hookc_runtime::bytecode::{
@@ -313,10 +316,10 @@ impl<'p> Lowerer<'p> {
                 t.parts()
                     .iter()
                     .map(|p| match p {
-                        crate::check::template::TemplatePart::Lit(s) => {
+                        crate::check::template::TemplatePiece::Lit(s) => {
                             TemplatePart::Lit(self.string(s))
                         }
-                        crate::check::template::TemplatePart::Path(id) => {
+                        crate::check::template::TemplatePiece::Path(id) => {
                             TemplatePart::Path(self.path_id(*id))
                         }
                     })

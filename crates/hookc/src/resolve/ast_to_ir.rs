@@ -8,7 +8,7 @@
 //! (`None`), so one pass reports every resolution error of an expression.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Const, Expr, ExprKind, Func, MacroKind, Regex};
+use crate::ir::{Const, Func, IrExpr, IrExprKind, MacroKind, Regex};
 use crate::suggest;
 use crate::syntax::ast::{self, UnaryOp};
 use hookc_runtime::bytecode::path::{Path, PathTable, Segment};
@@ -39,7 +39,7 @@ pub struct Resolver<'a> {
 /// selections extend it) or a general expression.
 enum Partial {
     Path(Path, crate::span::Span),
-    Expr(Expr),
+    IrExpr(IrExpr),
 }
 
 impl<'a> Resolver<'a> {
@@ -53,15 +53,17 @@ impl<'a> Resolver<'a> {
     }
 
     /// Resolves an expression; `None` if any part failed (reported).
-    pub fn resolve(&mut self, e: &ast::Expr) -> Option<Expr> {
+    pub fn resolve(&mut self, e: &ast::Expr) -> Option<IrExpr> {
         let p = self.partial(e)?;
         Some(self.finish(p))
     }
 
-    fn finish(&mut self, p: Partial) -> Expr {
+    fn finish(&mut self, p: Partial) -> IrExpr {
         match p {
-            Partial::Path(path, span) => Expr::new(ExprKind::Path(self.paths.intern(path)), span),
-            Partial::Expr(e) => e,
+            Partial::Path(path, span) => {
+                IrExpr::new(IrExprKind::Path(self.paths.intern(path)), span)
+            }
+            Partial::IrExpr(e) => e,
         }
     }
 
@@ -69,18 +71,18 @@ impl<'a> Resolver<'a> {
         use ast::ExprKind as A;
         let span = e.span;
         let kind = match &e.kind {
-            A::Null => ExprKind::Const(Const::Null),
-            A::Bool(b) => ExprKind::Const(Const::Bool(*b)),
-            A::Int(i) => ExprKind::Const(Const::Int(*i)),
-            A::Double(d) => ExprKind::Const(Const::Double(*d)),
-            A::String(s) => ExprKind::Const(Const::String(s.clone())),
+            A::Null => IrExprKind::Const(Const::Null),
+            A::Bool(b) => IrExprKind::Const(Const::Bool(*b)),
+            A::Int(i) => IrExprKind::Const(Const::Int(*i)),
+            A::Double(d) => IrExprKind::Const(Const::Double(*d)),
+            A::String(s) => IrExprKind::Const(Const::String(s.clone())),
             A::List(items) => {
                 let items = self.all(items)?;
                 list(items)
             }
             A::Ident(name) => {
                 if let Some(depth) = self.scopes.iter().rposition(|v| v == name) {
-                    ExprKind::Var {
+                    IrExprKind::Var {
                         depth: u32::try_from(depth).unwrap_or(u32::MAX),
                         name: name.clone(),
                     }
@@ -92,21 +94,21 @@ impl<'a> Resolver<'a> {
                 Partial::Path(p, _) => {
                     return Some(Partial::Path(p.child(Segment::Field(field.clone())), span))
                 }
-                Partial::Expr(base) => ExprKind::Field(Box::new(base), field.clone()),
+                Partial::IrExpr(base) => IrExprKind::Field(Box::new(base), field.clone()),
             },
             A::Index { target, index } => {
                 let base = self.partial(target)?;
                 let index = self.resolve(index)?;
                 match (base, &index.kind) {
-                    (Partial::Path(p, _), ExprKind::Const(Const::String(k))) => {
+                    (Partial::Path(p, _), IrExprKind::Const(Const::String(k))) => {
                         return Some(Partial::Path(p.child(Segment::Field(k.clone())), span))
                     }
-                    (Partial::Path(p, _), ExprKind::Const(Const::Int(i))) => {
+                    (Partial::Path(p, _), IrExprKind::Const(Const::Int(i))) => {
                         return Some(Partial::Path(p.child(Segment::Index(*i)), span))
                     }
                     (base, _) => {
                         let base = self.finish(base);
-                        ExprKind::Index(Box::new(base), Box::new(index))
+                        IrExprKind::Index(Box::new(base), Box::new(index))
                     }
                 }
             }
@@ -118,20 +120,22 @@ impl<'a> Resolver<'a> {
             } => {
                 return self
                     .call(e, target.as_deref(), name, *name_span, args)
-                    .map(Partial::Expr)
+                    .map(Partial::IrExpr)
             }
             A::Unary { op, operand, .. } => {
                 let operand = self.resolve(operand)?;
                 match (op, &operand.kind) {
                     // Fold `-` into numeric constants so that `-1.5` in a `when`
                     // and `-1.5` in YAML give the same IR.
-                    (UnaryOp::Neg, ExprKind::Const(Const::Double(d))) => {
-                        ExprKind::Const(Const::Double(-d))
+                    (UnaryOp::Neg, IrExprKind::Const(Const::Double(d))) => {
+                        IrExprKind::Const(Const::Double(-d))
                     }
-                    (UnaryOp::Neg, ExprKind::Const(Const::Int(i))) if i.checked_neg().is_some() => {
-                        ExprKind::Const(Const::Int(-i))
+                    (UnaryOp::Neg, IrExprKind::Const(Const::Int(i)))
+                        if i.checked_neg().is_some() =>
+                    {
+                        IrExprKind::Const(Const::Int(-i))
                     }
-                    _ => ExprKind::Unary(*op, Box::new(operand)),
+                    _ => IrExprKind::Unary(*op, Box::new(operand)),
                 }
             }
             A::Binary {
@@ -144,9 +148,9 @@ impl<'a> Resolver<'a> {
                 let rhs = self.resolve(rhs);
                 let (lhs, rhs) = (Box::new(lhs?), Box::new(rhs?));
                 match op {
-                    ast::BinaryOp::And => ExprKind::And(lhs, rhs),
-                    ast::BinaryOp::Or => ExprKind::Or(lhs, rhs),
-                    op => ExprKind::Binary {
+                    ast::BinaryOp::And => IrExprKind::And(lhs, rhs),
+                    ast::BinaryOp::Or => IrExprKind::Or(lhs, rhs),
+                    op => IrExprKind::Binary {
                         op: *op,
                         op_span: *op_span,
                         lhs,
@@ -162,15 +166,15 @@ impl<'a> Resolver<'a> {
                 let c = self.resolve(cond);
                 let a = self.resolve(then);
                 let b = self.resolve(otherwise);
-                ExprKind::Cond(Box::new(c?), Box::new(a?), Box::new(b?))
+                IrExprKind::Cond(Box::new(c?), Box::new(a?), Box::new(b?))
             }
         };
-        Some(Partial::Expr(Expr::new(kind, span)))
+        Some(Partial::IrExpr(IrExpr::new(kind, span)))
     }
 
     /// Resolves every item, reporting all failures.
-    fn all(&mut self, items: &[ast::Expr]) -> Option<Vec<Expr>> {
-        let resolved: Vec<Option<Expr>> = items.iter().map(|i| self.resolve(i)).collect();
+    fn all(&mut self, items: &[ast::Expr]) -> Option<Vec<IrExpr>> {
+        let resolved: Vec<Option<IrExpr>> = items.iter().map(|i| self.resolve(i)).collect();
         resolved.into_iter().collect()
     }
 
@@ -181,7 +185,7 @@ impl<'a> Resolver<'a> {
         name: &str,
         name_span: crate::span::Span,
         args: &[ast::Expr],
-    ) -> Option<Expr> {
+    ) -> Option<IrExpr> {
         let span = whole.span;
         let arity = |n: usize, diags: &mut Diagnostics, form: &str| -> Option<()> {
             if args.len() == n {
@@ -206,12 +210,12 @@ impl<'a> Resolver<'a> {
                 arity(1, self.diags, "has(a.b)")?;
                 let arg = args.first()?;
                 match self.partial(arg)? {
-                    Partial::Path(p, _) => ExprKind::HasPath(self.paths.intern(p)),
-                    Partial::Expr(Expr {
-                        kind: ExprKind::Field(base, field),
+                    Partial::Path(p, _) => IrExprKind::HasPath(self.paths.intern(p)),
+                    Partial::IrExpr(IrExpr {
+                        kind: IrExprKind::Field(base, field),
                         ..
-                    }) => ExprKind::HasField(base, field),
-                    Partial::Expr(other) => {
+                    }) => IrExprKind::HasField(base, field),
+                    Partial::IrExpr(other) => {
                         self.diags.push(
                             Diagnostic::new(
                                 Code::BadHasArgument,
@@ -234,7 +238,7 @@ impl<'a> Resolver<'a> {
                     arity(1, self.diags, "size(x)")?;
                     all = self.all(args)?;
                 }
-                ExprKind::Call(Func::Size, all)
+                IrExprKind::Call(Func::Size, all)
             }
             (Some(t), "contains" | "startsWith" | "endsWith") => {
                 let func = match name {
@@ -247,7 +251,7 @@ impl<'a> Resolver<'a> {
                 let rest = self.all(args);
                 let mut all = vec![recv?];
                 all.extend(rest?);
-                ExprKind::Call(func, all)
+                IrExprKind::Call(func, all)
             }
             (Some(t), "matches" | "glob") => {
                 arity(1, self.diags, &format!("s.{name}('pattern')"))?;
@@ -283,7 +287,7 @@ impl<'a> Resolver<'a> {
                 self.scopes.push(var.clone());
                 let body = self.resolve(args.get(1)?);
                 self.scopes.pop();
-                ExprKind::Macro {
+                IrExprKind::Macro {
                     kind,
                     range: Box::new(range),
                     var: var.clone(),
@@ -304,7 +308,7 @@ impl<'a> Resolver<'a> {
                 return None;
             }
         };
-        Some(Expr::new(kind, span))
+        Some(IrExpr::new(kind, span))
     }
 
     /// `recv.matches(pattern)` or `recv.glob(pattern)` (`func`): the pattern
@@ -312,10 +316,10 @@ impl<'a> Resolver<'a> {
     fn pattern(
         &mut self,
         func: &str,
-        recv: Expr,
+        recv: IrExpr,
         pattern: &ast::Expr,
         span: crate::span::Span,
-    ) -> Option<Expr> {
+    ) -> Option<IrExpr> {
         let ast::ExprKind::String(p) = &pattern.kind else {
             let what = if func == "glob" { "glob" } else { "regex" };
             self.diags.push(
@@ -343,7 +347,7 @@ impl<'a> Resolver<'a> {
         } else {
             Regex::literal(p.clone(), pattern.span)
         };
-        Some(Expr::new(ExprKind::Matches(Box::new(recv), re), span))
+        Some(IrExpr::new(IrExprKind::Matches(Box::new(recv), re), span))
     }
 }
 
@@ -372,17 +376,17 @@ fn content_span(
 }
 
 /// A list literal: a constant when every item is one.
-pub(crate) fn list(items: Vec<Expr>) -> ExprKind {
-    if items.iter().all(|i| matches!(i.kind, ExprKind::Const(_))) {
+pub(crate) fn list(items: Vec<IrExpr>) -> IrExprKind {
+    if items.iter().all(|i| matches!(i.kind, IrExprKind::Const(_))) {
         let consts = items
             .into_iter()
             .filter_map(|i| match i.kind {
-                ExprKind::Const(c) => Some(c),
+                IrExprKind::Const(c) => Some(c),
                 _ => None,
             })
             .collect();
-        ExprKind::Const(Const::List(consts))
+        IrExprKind::Const(Const::List(consts))
     } else {
-        ExprKind::List(items)
+        IrExprKind::List(items)
     }
 }

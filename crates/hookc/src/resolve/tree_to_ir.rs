@@ -14,7 +14,7 @@ use crate::check::ty::Kinds;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
 use crate::frontend::yaml_doc;
-use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Regex, UnaryOp};
+use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, Regex, UnaryOp};
 use crate::span::Span;
 use crate::suggest;
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable, Segment};
@@ -70,11 +70,11 @@ pub struct TreeResolver<'a> {
 
 impl TreeResolver<'_> {
     /// Converts a condition tree at YAML node path `at`.
-    pub fn resolve(&mut self, node: &Node, at: &str) -> Option<Expr> {
+    pub fn resolve(&mut self, node: &Node, at: &str) -> Option<IrExpr> {
         self.node(node, at, 0)
     }
 
-    fn node(&mut self, node: &Node, at: &str, depth: usize) -> Option<Expr> {
+    fn node(&mut self, node: &Node, at: &str, depth: usize) -> Option<IrExpr> {
         if depth > hookc_runtime::limits::MAX_DOC_DEPTH {
             self.diags.push(
                 Diagnostic::new(
@@ -143,7 +143,7 @@ impl TreeResolver<'_> {
             self.fold(items, &format!("{at}.any"), depth, false)?
         } else if let Some(inner) = node.get("not") {
             let inner = self.node(inner, &format!("{at}.not"), depth + 1)?;
-            Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(inner)), node.span)
+            IrExpr::new(IrExprKind::Unary(UnaryOp::Not, Box::new(inner)), node.span)
         } else {
             self.leaf(node, at)?
         };
@@ -152,7 +152,7 @@ impl TreeResolver<'_> {
     }
 
     /// `all`/`any`: see [`chain`].
-    fn fold(&mut self, items: &Node, at: &str, depth: usize, is_all: bool) -> Option<Expr> {
+    fn fold(&mut self, items: &Node, at: &str, depth: usize, is_all: bool) -> Option<IrExpr> {
         let Some(seq) = items.as_seq() else {
             self.diags.push(
                 Diagnostic::new(
@@ -164,16 +164,16 @@ impl TreeResolver<'_> {
             );
             return None;
         };
-        let converted: Vec<Option<Expr>> = seq
+        let converted: Vec<Option<IrExpr>> = seq
             .iter()
             .enumerate()
             .map(|(i, c)| self.node(c, &format!("{at}[{i}]"), depth + 1))
             .collect();
-        let converted: Vec<Expr> = converted.into_iter().collect::<Option<_>>()?;
+        let converted: Vec<IrExpr> = converted.into_iter().collect::<Option<_>>()?;
         Some(chain(converted, is_all, items.span))
     }
 
-    fn leaf(&mut self, node: &Node, at: &str) -> Option<Expr> {
+    fn leaf(&mut self, node: &Node, at: &str) -> Option<IrExpr> {
         let path_node = node.get("path");
         let op_node = node.get("op");
         let (Some(path_node), Some(op_node)) = (path_node, op_node) else {
@@ -219,7 +219,7 @@ impl TreeResolver<'_> {
         }
         let (pid, path_span) = path?;
         let op_span = op_node.span;
-        let subject = || Expr::new(ExprKind::Path(pid), path_span);
+        let subject = || IrExpr::new(IrExprKind::Path(pid), path_span);
         if op == "exists" {
             if let Some(v) = value {
                 self.diags.push(
@@ -231,18 +231,18 @@ impl TreeResolver<'_> {
                 return None;
             }
             // `has(p) && p != null`
-            let has = Expr::new(ExprKind::HasPath(pid), path_span);
-            let ne = Expr::new(
-                ExprKind::Binary {
+            let has = IrExpr::new(IrExprKind::HasPath(pid), path_span);
+            let ne = IrExpr::new(
+                IrExprKind::Binary {
                     op: BinaryOp::Ne,
                     op_span,
                     lhs: Box::new(subject()),
-                    rhs: Box::new(Expr::constant(Const::Null, op_span)),
+                    rhs: Box::new(IrExpr::constant(Const::Null, op_span)),
                 },
                 node.span,
             );
-            return Some(Expr::new(
-                ExprKind::And(Box::new(has), Box::new(ne)),
+            return Some(IrExpr::new(
+                IrExprKind::And(Box::new(has), Box::new(ne)),
                 node.span,
             ));
         }
@@ -272,8 +272,8 @@ impl TreeResolver<'_> {
             self.diags.push(d.node(value_at));
             return None;
         }
-        let constant = || Expr::constant(const_of(value), value.span);
-        let binary = |op: BinaryOp| ExprKind::Binary {
+        let constant = || IrExpr::constant(const_of(value), value.span);
+        let binary = |op: BinaryOp| IrExprKind::Binary {
             op,
             op_span,
             lhs: Box::new(subject()),
@@ -287,9 +287,9 @@ impl TreeResolver<'_> {
             "lt" => binary(BinaryOp::Lt),
             "lte" => binary(BinaryOp::Le),
             "in" => binary(BinaryOp::In),
-            "contains" => ExprKind::Call(Func::Contains, vec![subject(), constant()]),
-            "starts_with" => ExprKind::Call(Func::StartsWith, vec![subject(), constant()]),
-            "ends_with" => ExprKind::Call(Func::EndsWith, vec![subject(), constant()]),
+            "contains" => IrExprKind::Call(Func::Contains, vec![subject(), constant()]),
+            "starts_with" => IrExprKind::Call(Func::StartsWith, vec![subject(), constant()]),
+            "ends_with" => IrExprKind::Call(Func::EndsWith, vec![subject(), constant()]),
             "regex" => {
                 let Some(pattern) = value.as_str() else {
                     self.diags.push(
@@ -305,7 +305,7 @@ impl TreeResolver<'_> {
                     );
                     return None;
                 };
-                ExprKind::Matches(
+                IrExprKind::Matches(
                     Box::new(subject()),
                     Regex::literal(pattern.to_owned(), value.span),
                 )
@@ -327,7 +327,7 @@ impl TreeResolver<'_> {
                     return None;
                 };
                 match crate::check::glob::regex_of(text, value.span) {
-                    Ok(re) => ExprKind::Matches(Box::new(subject()), re),
+                    Ok(re) => IrExprKind::Matches(Box::new(subject()), re),
                     Err(e) => {
                         let origin = yaml_doc::origin_of(self.text, value);
                         let d = e.diagnostic(text, |a, b| origin.span(a, b));
@@ -340,16 +340,16 @@ impl TreeResolver<'_> {
                 // "matches": a JSON-Schema fragment.
                 let path = self.paths.get(pid)?.clone();
                 let check = self.schema(&path, value, &value_at, 0)?;
-                let has = Expr::new(ExprKind::HasPath(pid), path_span);
-                let check = Expr::new(ExprKind::And(Box::new(has), Box::new(check)), node.span);
-                ExprKind::SchemaMatch {
+                let has = IrExpr::new(IrExprKind::HasPath(pid), path_span);
+                let check = IrExpr::new(IrExprKind::And(Box::new(has), Box::new(check)), node.span);
+                IrExprKind::SchemaMatch {
                     path: pid,
                     schema: value.to_json(),
                     check: Box::new(check),
                 }
             }
         };
-        Some(Expr::new(kind, node.span))
+        Some(IrExpr::new(kind, node.span))
     }
 
     /// A `path:` scalar: parsed with the expression parser, must be a path.
@@ -381,7 +381,7 @@ impl TreeResolver<'_> {
     /// Compiles a JSON-Schema fragment validating the value at `path` into a
     /// predicate. Each keyword applies only to values of its type, as in JSON
     /// Schema (`minimum` says nothing about a string).
-    fn schema(&mut self, path: &Path, node: &Node, at: &str, depth: usize) -> Option<Expr> {
+    fn schema(&mut self, path: &Path, node: &Node, at: &str, depth: usize) -> Option<IrExpr> {
         let span = node.span;
         if depth > hookc_runtime::limits::MAX_DOC_DEPTH {
             self.diags.push(
@@ -406,16 +406,16 @@ impl TreeResolver<'_> {
             return None;
         };
         let pid = self.paths.intern(path.clone());
-        let subject = || Expr::new(ExprKind::Path(pid), span);
-        let type_is = |k: Kinds| Expr::new(ExprKind::TypeIs(Box::new(subject()), k), span);
+        let subject = || IrExpr::new(IrExprKind::Path(pid), span);
+        let type_is = |k: Kinds| IrExpr::new(IrExprKind::TypeIs(Box::new(subject()), k), span);
         // `!is(k) || check`: the keyword holds for values of other kinds.
-        let guarded = |k: Kinds, check: Expr| {
-            let not = Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(type_is(k))), span);
-            Expr::new(ExprKind::Or(Box::new(not), Box::new(check)), span)
+        let guarded = |k: Kinds, check: IrExpr| {
+            let not = IrExpr::new(IrExprKind::Unary(UnaryOp::Not, Box::new(type_is(k))), span);
+            IrExpr::new(IrExprKind::Or(Box::new(not), Box::new(check)), span)
         };
-        let cmp = |op: BinaryOp, lhs: Expr, rhs: Expr| {
-            Expr::new(
-                ExprKind::Binary {
+        let cmp = |op: BinaryOp, lhs: IrExpr, rhs: IrExpr| {
+            IrExpr::new(
+                IrExprKind::Binary {
                     op,
                     op_span: span,
                     lhs: Box::new(lhs),
@@ -424,7 +424,7 @@ impl TreeResolver<'_> {
                 span,
             )
         };
-        let mut parts: Vec<Expr> = Vec::new();
+        let mut parts: Vec<IrExpr> = Vec::new();
         let mut ok = true;
         for (key, value) in entries {
             let key_at = format!("{at}.{}", key.name);
@@ -473,7 +473,7 @@ impl TreeResolver<'_> {
                 "const" => parts.push(cmp(
                     BinaryOp::Eq,
                     subject(),
-                    Expr::constant(const_of(value), value.span),
+                    IrExpr::constant(const_of(value), value.span),
                 )),
                 "enum" => {
                     if value.as_seq().is_none() {
@@ -484,7 +484,7 @@ impl TreeResolver<'_> {
                     parts.push(cmp(
                         BinaryOp::In,
                         subject(),
-                        Expr::constant(const_of(value), value.span),
+                        IrExpr::constant(const_of(value), value.span),
                     ));
                 }
                 "required" => {
@@ -502,7 +502,7 @@ impl TreeResolver<'_> {
                             .intern(path.child(Segment::Field(name.to_owned())));
                         parts.push(guarded(
                             Kinds::OBJECT,
-                            Expr::new(ExprKind::HasPath(child), value.span),
+                            IrExpr::new(IrExprKind::HasPath(child), value.span),
                         ));
                     }
                 }
@@ -521,15 +521,15 @@ impl TreeResolver<'_> {
                             continue;
                         };
                         let cid = self.paths.intern(child);
-                        let absent = Expr::new(
-                            ExprKind::Unary(
+                        let absent = IrExpr::new(
+                            IrExprKind::Unary(
                                 UnaryOp::Not,
-                                Box::new(Expr::new(ExprKind::HasPath(cid), pv.span)),
+                                Box::new(IrExpr::new(IrExprKind::HasPath(cid), pv.span)),
                             ),
                             pv.span,
                         );
                         let check =
-                            Expr::new(ExprKind::Or(Box::new(absent), Box::new(check)), pv.span);
+                            IrExpr::new(IrExprKind::Or(Box::new(absent), Box::new(check)), pv.span);
                         parts.push(guarded(Kinds::OBJECT, check));
                     }
                 }
@@ -547,7 +547,7 @@ impl TreeResolver<'_> {
                     };
                     parts.push(guarded(
                         Kinds::NUMBER,
-                        cmp(op, subject(), Expr::constant(n, value.span)),
+                        cmp(op, subject(), IrExpr::constant(n, value.span)),
                     ));
                 }
                 "minLength" | "maxLength" => {
@@ -561,10 +561,10 @@ impl TreeResolver<'_> {
                     } else {
                         BinaryOp::Le
                     };
-                    let size = Expr::new(ExprKind::Call(Func::Size, vec![subject()]), span);
+                    let size = IrExpr::new(IrExprKind::Call(Func::Size, vec![subject()]), span);
                     parts.push(guarded(
                         Kinds::STRING,
-                        cmp(op, size, Expr::constant(Const::Int(n), value.span)),
+                        cmp(op, size, IrExpr::constant(Const::Int(n), value.span)),
                     ));
                 }
                 "pattern" => {
@@ -573,8 +573,8 @@ impl TreeResolver<'_> {
                         ok = false;
                         continue;
                     };
-                    let m = Expr::new(
-                        ExprKind::Matches(
+                    let m = IrExpr::new(
+                        IrExprKind::Matches(
                             Box::new(subject()),
                             Regex::literal(p.to_owned(), value.span),
                         ),
@@ -613,15 +613,15 @@ const LEFT_FOLD_MAX: usize = 64;
 /// 100,000-item `any:` is a tree of depth about 80, not 100,000 (every later
 /// pass recurses over the IR). `&&` and `||` are associative under CEL's
 /// commutative error absorption, so the shape never changes a result.
-fn chain(items: Vec<Expr>, is_and: bool, empty_span: Span) -> Expr {
-    let join = |a: Expr, b: Expr| {
+fn chain(items: Vec<IrExpr>, is_and: bool, empty_span: Span) -> IrExpr {
+    let join = |a: IrExpr, b: IrExpr| {
         let span = a.span.to(b.span);
         let kind = if is_and {
-            ExprKind::And(Box::new(a), Box::new(b))
+            IrExprKind::And(Box::new(a), Box::new(b))
         } else {
-            ExprKind::Or(Box::new(a), Box::new(b))
+            IrExprKind::Or(Box::new(a), Box::new(b))
         };
-        Expr::new(kind, span)
+        IrExpr::new(kind, span)
     };
     if items.len() > LEFT_FOLD_MAX {
         let mut left = items;
@@ -633,7 +633,7 @@ fn chain(items: Vec<Expr>, is_and: bool, empty_span: Span) -> Expr {
     }
     let mut iter = items.into_iter();
     match iter.next() {
-        None => Expr::constant(Const::Bool(is_and), empty_span),
+        None => IrExpr::constant(Const::Bool(is_and), empty_span),
         Some(first) => iter.fold(first, join),
     }
 }

@@ -23,7 +23,7 @@
 //! compiled to, so that the VM's translation is checked against them.
 
 use crate::check::glob::Glob;
-use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, Hook, MacroKind, Policy, UnaryOp};
+use crate::ir::{BinaryOp, Const, Func, Hook, IrExpr, IrExprKind, MacroKind, Policy, UnaryOp};
 use hookc_runtime::bytecode::path::PathTable;
 use hookc_runtime::internals::context;
 use hookc_runtime::internals::value::{self, Arith, EvalError, Order, StrPred, Val};
@@ -51,11 +51,11 @@ static NO_CONSTANTS: Constants<'static> = Constants {
 
 impl<'e> Constants<'e> {
     /// Collects the object constants of `expr` (also those inside list constants).
-    pub fn new(expr: &'e Expr) -> Constants<'e> {
+    pub fn new(expr: &'e IrExpr) -> Constants<'e> {
         let mut objects = Vec::new();
         let mut todo = vec![expr];
         while let Some(e) = todo.pop() {
-            if let ExprKind::Const(c) = &e.kind {
+            if let IrExprKind::Const(c) = &e.kind {
                 collect_objects(c, &mut objects);
             }
             todo.extend(children(e));
@@ -81,22 +81,23 @@ fn collect_objects<'e>(c: &'e Const, out: &mut Vec<(&'e Const, Value)>) {
 }
 
 /// The direct sub-expressions of an expression.
-fn children(e: &Expr) -> Vec<&Expr> {
+fn children(e: &IrExpr) -> Vec<&IrExpr> {
     match &e.kind {
-        ExprKind::Const(_) | ExprKind::Path(_) | ExprKind::Var { .. } | ExprKind::HasPath(_) => {
-            Vec::new()
-        }
-        ExprKind::List(items) | ExprKind::Call(_, items) => items.iter().collect(),
-        ExprKind::Field(x, _)
-        | ExprKind::HasField(x, _)
-        | ExprKind::Unary(_, x)
-        | ExprKind::Matches(x, _)
-        | ExprKind::TypeIs(x, _) => vec![x],
-        ExprKind::SchemaMatch { check, .. } => vec![check],
-        ExprKind::Index(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) => vec![a, b],
-        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Cond(c, a, b) => vec![c, a, b],
-        ExprKind::Macro { range, body, .. } => vec![range, body],
+        IrExprKind::Const(_)
+        | IrExprKind::Path(_)
+        | IrExprKind::Var { .. }
+        | IrExprKind::HasPath(_) => Vec::new(),
+        IrExprKind::List(items) | IrExprKind::Call(_, items) => items.iter().collect(),
+        IrExprKind::Field(x, _)
+        | IrExprKind::HasField(x, _)
+        | IrExprKind::Unary(_, x)
+        | IrExprKind::Matches(x, _)
+        | IrExprKind::TypeIs(x, _) => vec![x],
+        IrExprKind::SchemaMatch { check, .. } => vec![check],
+        IrExprKind::Index(a, b) | IrExprKind::And(a, b) | IrExprKind::Or(a, b) => vec![a, b],
+        IrExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        IrExprKind::Cond(c, a, b) => vec![c, a, b],
+        IrExprKind::Macro { range, body, .. } => vec![range, body],
     }
 }
 
@@ -105,14 +106,14 @@ fn children(e: &Expr) -> Vec<&Expr> {
 ///
 /// An object constant (from a YAML `value:` mapping) evaluates to an error
 /// here, as there is nothing for it to borrow; use [`eval_with`] for those.
-pub fn eval<'a>(expr: &'a Expr, paths: &'a PathTable, ctx: &'a Value) -> Val<'a> {
+pub fn eval<'a>(expr: &'a IrExpr, paths: &'a PathTable, ctx: &'a Value) -> Val<'a> {
     eval_with(expr, paths, ctx, &NO_CONSTANTS)
 }
 
 /// Evaluates any expression against a context, its object constants taken
 /// from `consts` (built by [`Constants::new`] from the same expression).
 pub fn eval_with<'a>(
-    expr: &'a Expr,
+    expr: &'a IrExpr,
     paths: &'a PathTable,
     ctx: &'a Value,
     consts: &'a Constants<'a>,
@@ -237,10 +238,10 @@ fn cached<'c, 'a, T>(
 }
 
 impl<'a> Evaluator<'a> {
-    fn eval(&mut self, e: &'a Expr) -> Val<'a> {
+    fn eval(&mut self, e: &'a IrExpr) -> Val<'a> {
         match &e.kind {
-            ExprKind::Const(c) => self.constant(c),
-            ExprKind::List(items) => {
+            IrExprKind::Const(c) => self.constant(c),
+            IrExprKind::List(items) => {
                 // Every item is evaluated, then the first error (if any) is the result.
                 let vals: Vec<Val<'a>> = items.iter().map(|i| self.eval(i)).collect();
                 match vals.iter().find(|v| v.is_error()) {
@@ -248,37 +249,37 @@ impl<'a> Evaluator<'a> {
                     None => Val::List(vals),
                 }
             }
-            ExprKind::Path(id) => self
+            IrExprKind::Path(id) => self
                 .paths
                 .get(*id)
                 .and_then(|p| context::resolve(self.ctx, p))
                 .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
-            ExprKind::Var { depth, .. } => self
+            IrExprKind::Var { depth, .. } => self
                 .env
                 .get(*depth as usize)
                 .cloned()
                 .unwrap_or(Val::Error(EvalError::NoSuchKey)),
-            ExprKind::Field(base, name) => value::field(&self.eval(base), name),
-            ExprKind::Index(base, index) => {
+            IrExprKind::Field(base, name) => value::field(&self.eval(base), name),
+            IrExprKind::Index(base, index) => {
                 let b = self.eval(base);
                 let i = self.eval(index);
                 value::index(&b, &i)
             }
-            ExprKind::HasPath(id) => Val::Bool(
+            IrExprKind::HasPath(id) => Val::Bool(
                 self.paths
                     .get(*id)
                     .and_then(|p| context::resolve(self.ctx, p))
                     .is_some(),
             ),
-            ExprKind::HasField(base, name) => Val::Bool(value::has_field(&self.eval(base), name)),
-            ExprKind::Unary(UnaryOp::Not, x) => value::not(&self.eval(x)),
-            ExprKind::Unary(UnaryOp::Neg, x) => value::negate(&self.eval(x)),
-            ExprKind::Binary { op, lhs, rhs, .. } => {
+            IrExprKind::HasField(base, name) => Val::Bool(value::has_field(&self.eval(base), name)),
+            IrExprKind::Unary(UnaryOp::Not, x) => value::not(&self.eval(x)),
+            IrExprKind::Unary(UnaryOp::Neg, x) => value::negate(&self.eval(x)),
+            IrExprKind::Binary { op, lhs, rhs, .. } => {
                 let l = self.eval(lhs);
                 let r = self.eval(rhs);
                 binary(*op, l, r)
             }
-            ExprKind::And(a, b) => {
+            IrExprKind::And(a, b) => {
                 let l = self.eval(a);
                 if matches!(l, Val::Bool(false)) {
                     return l;
@@ -286,7 +287,7 @@ impl<'a> Evaluator<'a> {
                 let r = self.eval(b);
                 value::and(l, r)
             }
-            ExprKind::Or(a, b) => {
+            IrExprKind::Or(a, b) => {
                 let l = self.eval(a);
                 if matches!(l, Val::Bool(true)) {
                     return l;
@@ -294,13 +295,13 @@ impl<'a> Evaluator<'a> {
                 let r = self.eval(b);
                 value::or(l, r)
             }
-            ExprKind::Cond(c, then, otherwise) => match self.eval(c) {
+            IrExprKind::Cond(c, then, otherwise) => match self.eval(c) {
                 Val::Bool(true) => self.eval(then),
                 Val::Bool(false) => self.eval(otherwise),
                 Val::Error(err) => Val::Error(err),
                 _ => Val::Error(EvalError::NoSuchOverload),
             },
-            ExprKind::Call(func, args) => {
+            IrExprKind::Call(func, args) => {
                 let vals: Vec<Val<'a>> = args.iter().map(|a| self.eval(a)).collect();
                 match (func, vals.as_slice()) {
                     (Func::Size, [x]) => value::size(x),
@@ -310,7 +311,7 @@ impl<'a> Evaluator<'a> {
                     _ => Val::Error(EvalError::NoSuchOverload),
                 }
             }
-            ExprKind::Matches(x, re) => {
+            IrExprKind::Matches(x, re) => {
                 let v = self.eval(x);
                 // A glob is matched directly, not through its translation:
                 // the differential tests then check the translation.
@@ -328,11 +329,11 @@ impl<'a> Evaluator<'a> {
                     None => Val::Error(EvalError::InvalidArgument),
                 }
             }
-            ExprKind::Macro {
+            IrExprKind::Macro {
                 kind, range, body, ..
             } => self.macro_fold(*kind, range, body),
-            ExprKind::TypeIs(x, kinds) => Val::Bool(value::type_is(&self.eval(x), *kinds)),
-            ExprKind::SchemaMatch { check, .. } => self.eval(check),
+            IrExprKind::TypeIs(x, kinds) => Val::Bool(value::type_is(&self.eval(x), *kinds)),
+            IrExprKind::SchemaMatch { check, .. } => self.eval(check),
         }
     }
 
@@ -356,7 +357,7 @@ impl<'a> Evaluator<'a> {
     /// stopping at the first `false`; `exists_one` counts `true`s and fails
     /// on the first error. A predicate value that is not a bool counts as an
     /// error. Each body run takes one unit of the evaluation's budget.
-    fn macro_fold(&mut self, kind: MacroKind, range: &'a Expr, body: &'a Expr) -> Val<'a> {
+    fn macro_fold(&mut self, kind: MacroKind, range: &'a IrExpr, body: &'a IrExpr) -> Val<'a> {
         let r = self.eval(range);
         if let Val::Error(err) = r {
             return Val::Error(err);
@@ -408,7 +409,7 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// An operator of [`ExprKind::Binary`] on its two evaluated operands.
+/// An operator of [`IrExprKind::Binary`] on its two evaluated operands.
 fn binary<'a>(op: BinaryOp, l: Val<'a>, r: Val<'a>) -> Val<'a> {
     match op {
         BinaryOp::Eq => value::equals(&l, &r),
@@ -514,12 +515,12 @@ mod tests {
     fn object_constants_come_from_the_constants() {
         let obj = Const::Object(vec![("k".into(), Const::Int(1))]);
         let span = crate::span::Span::new(FileId(0), 0, 0);
-        let expr = Expr::new(
-            ExprKind::Binary {
+        let expr = IrExpr::new(
+            IrExprKind::Binary {
                 op: BinaryOp::Eq,
                 op_span: span,
-                lhs: Box::new(Expr::constant(obj.clone(), span)),
-                rhs: Box::new(Expr::constant(
+                lhs: Box::new(IrExpr::constant(obj.clone(), span)),
+                rhs: Box::new(IrExpr::constant(
                     Const::Object(vec![("k".into(), Const::Double(1.0))]),
                     span,
                 )),

@@ -1,0 +1,166 @@
+//! Tests of the lints: shadowing (W0004), constant conditions (W0005), unknown
+//! events (W0006), unguarded templates (W0007) and duplicate conditions (W0008),
+//! and their diagnostics.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use super::*;
+use crate::compile::{compile, Input};
+
+fn findings(src: &str) -> (Policy, Vec<Finding>) {
+    let c = compile(&[Input::new("t.yaml", src)]);
+    let p = c.policy.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    let f = analyze(&p);
+    (p, f)
+}
+
+/// Ids of hooks shadowed on all their events (W0004 or W0008).
+fn shadowed(src: &str) -> Vec<String> {
+    let (p, f) = findings(src);
+    f.iter()
+        .filter_map(|f| match f {
+            Finding::Shadowed { hook, events, .. } if events.is_empty() => {
+                Some(p.hooks()[*hook].id.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn hooks(list: &[(&str, &str, &str, i64)]) -> String {
+    let mut s = String::from("hooks:\n");
+    for (id, event, when, prio) in list {
+        s.push_str(&format!(
+            "  - id: {id}\n    event: {event}\n    priority: {prio}\n"
+        ));
+        if !when.is_empty() {
+            s.push_str(&format!("    when: \"{when}\"\n"));
+        }
+        s.push_str("    action: {type: abort}\n");
+    }
+    s
+}
+
+#[test]
+fn unconditional_shadows_later_hooks_of_its_event() {
+    let src = hooks(&[
+        ("a", "error", "", 10),
+        ("b", "error", "error.code == 'E1'", 5),
+        ("c", "limit", "limit_code == 'x'", 5),
+    ]);
+    assert_eq!(shadowed(&src), ["b"]);
+}
+
+#[test]
+fn weaker_condition_shadows() {
+    let src = hooks(&[
+        ("a", "limit", "limit_value > 5", 10),
+        ("b", "limit", "limit_value > 10", 5),
+        ("c", "limit", "limit_value > 1", 1),
+    ]);
+    assert_eq!(shadowed(&src), ["b"]);
+}
+
+#[test]
+fn multi_event_hooks_need_every_event_covered() {
+    let src = hooks(&[("a", "error", "", 10), ("b", "[error, limit]", "", 5)]);
+    let (p, f) = findings(&src);
+    assert!(f.iter().any(|f| matches!(f,
+        Finding::Shadowed { hook, events, .. }
+            if p.hooks()[*hook].id == "b" && events == &["error".to_owned()])));
+    assert!(shadowed(&src).is_empty());
+}
+
+#[test]
+fn star_hooks_only_fall_to_star_hooks() {
+    let src = hooks(&[
+        ("a", "error", "", 10),
+        ("b", "'*'", "", 5),
+        ("c", "'*'", "has(error)", 10),
+        ("d", "limit", "error.code == 'x'", 1),
+    ]);
+    assert_eq!(shadowed(&src), ["d"]);
+}
+
+#[test]
+fn disabled_hooks_shadow_nothing() {
+    let src = "hooks:\n  - {id: a, event: error, enabled: false, action: {type: abort}}\n  - {id: b, event: error, action: {type: abort}}\n";
+    assert!(shadowed(src).is_empty());
+}
+
+#[test]
+fn duplicates_are_w0008() {
+    let src = hooks(&[
+        ("a", "error", "error.message.matches('x')", 10),
+        ("b", "error", "error.message.matches('x')", 5),
+    ]);
+    let (_, f) = findings(&src);
+    assert!(f.iter().any(|f| matches!(f,
+        Finding::Shadowed { hook: 1, duplicate: true, events, .. } if events.is_empty())));
+}
+
+#[test]
+fn contradictions_and_tautologies() {
+    let src = hooks(&[
+        ("a", "error", "error.code == 'a' && error.code == 'b'", 0),
+        ("b", "limit", "has(limit_code) || !has(limit_code)", 0),
+    ]);
+    let (_, f) = findings(&src);
+    assert!(f.contains(&Finding::AlwaysFalse {
+        hook: 0,
+        why: vec!["error.code == 'a'".into(), "error.code == 'b'".into()],
+        contradiction: true,
+    }));
+    assert!(f.contains(&Finding::AlwaysTrue { hook: 1 }));
+}
+
+#[test]
+fn templates_guarded_by_condition_or_earlier_hook() {
+    let src = r#"
+hooks:
+  - id: guard
+    event: "*"
+    priority: 100
+    when: "!has(event.thread_id)"
+    action: {type: abort}
+  - id: t
+    event: error
+    when: "has(error.code)"
+    action: {type: fail, error_message: "${error.code} ${error.message} ${event.thread_id}"}
+"#;
+    let (p, f) = findings(src);
+    let unguarded: Vec<String> = f
+        .iter()
+        .filter_map(|f| match f {
+            Finding::UnguardedTemplate { path, .. } => {
+                Some(p.paths().get(*path).unwrap().to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(unguarded, ["error.message"]);
+}
+
+#[test]
+fn unknown_events_with_suggestions() {
+    let src = hooks(&[
+        ("a", "eror", "", 0),
+        ("b", "custom", "", 0),
+        ("c", "custom", "", 0),
+    ]);
+    let (_, mut f) = findings(&src);
+    f.retain(|f| matches!(f, Finding::UnknownEvent { .. }));
+    assert_eq!(
+        f,
+        vec![Finding::UnknownEvent {
+            hook: 0,
+            event: "eror".into(),
+            suggestion: Some("error".into())
+        }]
+    );
+}
