@@ -12,7 +12,7 @@
 //!
 //! Each translation returns the position of the first matching hook, as
 //! hookc's `Policy::evaluate` returns the first match, and is checked against
-//! hookc on every context before anything is timed ([`Peers::answers`]).
+//! hookc on every context before anything is timed ([`Peers::answer`]).
 //! The benchmark is `benches/peers.rs`; the results and the translations'
 //! rules are in this crate's README.
 

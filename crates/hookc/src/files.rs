@@ -3,7 +3,7 @@
 //! into a loaded [`Policy`] (an artifact, recognized by its magic bytes, or
 //! sources compiled on the spot).
 //!
-//! The CLI (`check`, `compile`, `eval`, ...), `hookc test` ([`crate::policy_test`])
+//! The CLI (`check`, `compile`, `eval`, ...), `hookc test` (the CLI crate's `policy_test`)
 //! and the build-script API ([`crate::build_script`]) all read through here, so a
 //! file is accepted or refused, and named in messages, the same way everywhere.
 

@@ -1,45 +1,8 @@
-//! hookc: a policy compiler and bytecode evaluator for agent hooks.
-//!
-//! Agent runtimes raise events (`error`, `limit`, `context_window_pressure`,
-//! ...) with a JSON context; hook policies say what to do about them. hookc
-//! compiles policies once and checks them thoroughly, so that mistakes surface
-//! in the build, with a precise diagnostic, instead of in production.
-//!
-//! # The pipeline
-//!
-//! 1. **Front ends** ([`frontend`]): YAML hook files ([`frontend::yaml`], read
-//!    with positions by [`frontend::yaml_doc`]) and directive XML
-//!    ([`frontend::xml`]) become [`frontend::SourceFile`]s: structure checked,
-//!    conditions and actions still raw.
-//! 2. **Resolution** into the IR ([`ir`]): `when` expressions are lexed and
-//!    parsed ([`syntax`]) and resolved ([`ast_to_ir`]); YAML condition trees
-//!    are resolved directly ([`tree_to_ir`]). Both give the same IR. Paths are
-//!    interned ([`path`]).
-//! 3. **Checking**: conditions against the context schema ([`schema`],
-//!    [`typeck`], types in [`ty`]), actions against their action types with
-//!    defaults filled and `${...}` templates checked ([`actions`],
-//!    [`template`]).
-//! 4. **Ordering**: hooks sorted into evaluation order, giving a [`ir::Policy`]
-//!    ([`compile`]), which [`emit`] writes as normalized YAML or JSON.
-//! 5. **Lints** ([`lint`]): shadowed hooks, constant conditions, unknown
-//!    events, unguarded templates and duplicate conditions, as warnings.
-//!
-//! Every finding is a [`diag::Diagnostic`] with a stable code, rendered by
-//! [`diag::render`].
-//!
-//! # Input safety
-//!
-//! Every input is untrusted. Each bound is in [`limits`] and is checked before
-//! any recursion over the input: expression nesting, YAML/XML nesting, YAML
-//! alias expansion (alias bombs), file size, hook count, string and list
-//! constant lengths, compiled regex size and nesting, macro iterations per
-//! evaluation, and every table and nesting of an artifact. No input makes
-//! hookc panic (`clippy::unwrap_used`, `expect_used`, `panic` and
-//! `indexing_slicing` are denied outside tests), and one evaluation of one
-//! hook runs at most `code length × (1 + MAX_MACRO_ITERATIONS)` instructions
-//! (see [`vm`]).
-//!
-//! # Example
+//! hookc: the policy compiler for agent hooks. It reads hook policies (YAML
+//! hook files and directive XML), checks every condition, action and
+//! template against the event-context schema with precise diagnostics, and
+//! lowers them to the verified bytecode that the [`hookc_runtime`] crate
+//! (re-exported as [`runtime`]) loads and evaluates.
 //!
 //! ```
 //! use hookc::compile::{compile, Input};
@@ -51,11 +14,57 @@
 //! "#;
 //! let c = compile(&[Input::new("policy.yaml", src)]);
 //! assert!(!c.diagnostics.has_errors());
-//! let policy = c.policy.expect("checked");
-//! assert_eq!(policy.hooks()[0].action.kind, "retry");
+//! // The runtime policy, lowered and verified (errors would be a
+//! // `SourcesError::Invalid` with every diagnostic):
+//! let policy = c.into_policy()?;
+//! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
+//! assert_eq!(policy.evaluate("error", &ctx).map(|m| m.hook.to_owned()),
+//!            Some("policy.yaml#directive[0]".to_owned()));
+//! // The artifact `hookc compile` writes, for an application to embed:
+//! let bytes: Vec<u8> = policy.to_artifact();
+//! # let _ = bytes; Ok::<(), hookc::compile::SourcesError>(())
 //! ```
+//!
+//! A build script compiles a folder of policies into `OUT_DIR` with
+//! [`build_script::Builder`], so that a policy mistake fails `cargo build`;
+//! the program itself then depends on `hookc-runtime` alone.
+//!
+//! # The pipeline
+//!
+//! The folders are the stages (the code map, with the types that flow
+//! between them and the invariants, is `ARCHITECTURE.md`; the semantics are
+//! in `docs/semantics.md`):
+//!
+//! 1. **Front ends** ([`frontend`]): YAML hook files and directive XML become
+//!    [`frontend::SourceFile`]s: structure checked, conditions and actions
+//!    still raw.
+//! 2. **Resolution** into the IR ([`ir`]): `when` expressions are parsed
+//!    ([`syntax`]) and resolved; YAML condition trees are resolved directly.
+//!    Both give the same IR.
+//! 3. **Checking** ([`check`]): conditions against the context schema,
+//!    actions against their action types with defaults filled and `${...}`
+//!    templates checked; hooks sorted into evaluation order, giving an
+//!    [`ir::Policy`] ([`compile`]), which [`normalize`] writes as normalized
+//!    YAML or JSON.
+//! 4. **Lints** ([`lint`]): shadowed hooks, constant conditions, unknown
+//!    events, unguarded templates and duplicate conditions, as warnings.
+//! 5. **Lowering** ([`lower`]): the checked IR becomes a
+//!    [`runtime::bytecode::Program`], which the runtime verifies.
+//!
+//! Every finding is a [`diag::Diagnostic`] with a stable code, rendered by
+//! [`diag::render`].
+//!
+//! # Input safety
+//!
+//! Every input is untrusted. Each bound is in [`runtime::limits`] and is
+//! checked before any recursion over the input: expression nesting, YAML/XML
+//! nesting, YAML alias expansion (alias bombs), file size, hook count, string
+//! and list constant lengths, compiled regex size and nesting. No input makes
+//! hookc panic (`clippy::unwrap_used`, `expect_used`, `panic` and
+//! `indexing_slicing` are denied outside tests).
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 #![deny(clippy::indexing_slicing)]
 
 /// The runtime this compiler targets: load artifacts and evaluate events.
@@ -72,10 +81,11 @@ pub mod ir;
 pub mod lint;
 pub mod lower;
 pub mod normalize;
-pub mod resolve;
+pub(crate) mod resolve;
 pub mod span;
 pub mod suggest;
 pub mod syntax;
+#[doc(hidden)]
 pub mod testing;
 
 /// The one-line summary after diagnostics: `3 files checked: 7 hooks, 1 error, 2 warnings`.

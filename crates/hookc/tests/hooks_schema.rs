@@ -356,7 +356,7 @@ fn same<'a>(
 fn schema_has_every_key_operator_and_keyword_of_the_code() {
     use hookc::check::{actions, schema};
     use hookc::frontend::yaml;
-    use hookc::resolve::tree_to_ir;
+    use hookc::testing as tree_to_ir;
     let s = schema_json();
     let mut problems = Vec::new();
     same(

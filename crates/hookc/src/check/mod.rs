@@ -6,4 +6,4 @@ pub mod glob;
 pub mod schema;
 pub mod template;
 pub mod ty;
-pub mod typeck;
+pub(crate) mod typeck;

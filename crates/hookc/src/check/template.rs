@@ -3,7 +3,7 @@
 //!
 //! A string parameter may hold `${path}` references; `$${` is a literal `${`.
 //! The text inside `${...}` is a context path (`error.headers['retry-after']`)
-//! read with [`crate::resolve::path::parse`], so a template reference and a YAML `path:` accept
+//! read with `resolve::path::parse`, so a template reference and a YAML `path:` accept
 //! exactly the same spellings. A string with no reference is not a template:
 //! [`parse`] returns it as [`Parsed::Literal`], with the `$${` escapes resolved.
 //!
@@ -117,7 +117,7 @@ impl Template {
 /// reference, else a [`Parsed::Template`] with its paths interned in `paths`.
 ///
 /// `origin` maps offsets in `text` to the file. Errors: an unterminated or
-/// empty `${` ([`Code::BadTemplate`]), and whatever [`crate::resolve::path::parse`] reports for
+/// empty `${` ([`Code::BadTemplate`]), and whatever `resolve::path::parse` reports for
 /// the text inside the braces.
 #[allow(clippy::result_large_err)] // cold path: one diagnostic per bad template
 pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed, Diagnostic> {

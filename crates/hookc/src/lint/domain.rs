@@ -60,8 +60,6 @@ pub enum Cmp {
     Gt,
     /// `>=`
     Ge,
-    /// `==`
-    Eq,
 }
 
 impl Cmp {
@@ -72,19 +70,17 @@ impl Cmp {
             Cmp::Le => Cmp::Ge,
             Cmp::Gt => Cmp::Lt,
             Cmp::Ge => Cmp::Le,
-            Cmp::Eq => Cmp::Eq,
         }
     }
 
     /// The boolean of `x OP c` for an ordering of `x` against `c`.
     pub fn holds(self, ord: std::cmp::Ordering) -> bool {
-        use std::cmp::Ordering::{Equal, Greater, Less};
+        use std::cmp::Ordering::{Greater, Less};
         match self {
             Cmp::Lt => ord == Less,
             Cmp::Le => ord != Greater,
             Cmp::Gt => ord == Greater,
             Cmp::Ge => ord != Less,
-            Cmp::Eq => ord == Equal,
         }
     }
 }
@@ -156,7 +152,6 @@ impl NumSet {
             Cmp::Le => (true, true, false),
             Cmp::Gt => (false, false, true),
             Cmp::Ge => (false, true, true),
-            Cmp::Eq => (false, true, false),
         };
         NumSet {
             first,
@@ -267,7 +262,8 @@ impl NumSet {
         Some(self.cuts.iter().filter(|c| c.on).map(|c| c.at).collect())
     }
 
-    /// The set as text (`(-inf, 5) ∪ {7}`), for tests and debugging.
+    /// The set as text (`(-inf, 5) ∪ {7}`), for tests.
+    #[cfg(test)]
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         let mut open_from: Option<(String, bool)> = self.first.then(|| ("-inf".to_owned(), false));

@@ -12,10 +12,10 @@
 //! - **W0008** a condition repeated from an earlier hook on the same event
 //!   (the later hook never matches there).
 //!
-//! Conditions are decided in a small abstract domain ([`domain`]): per-path
+//! Conditions are decided in a small abstract domain (`domain`): per-path
 //! sets of states (missing, `null`, bools, number intervals, strings by
 //! exact value and prefix, lists, objects), combined into unions of
-//! conjunctions ([`approx`]) that over- and under-approximate where a
+//! conjunctions (`approx`) that over- and under-approximate where a
 //! condition is true, following CEL's error rules. "B is shadowed" is
 //! reported only when the over-approximation of B's true-set lies inside the
 //! union of the under-approximations of the earlier hooks' true-sets: a
@@ -29,8 +29,8 @@
 //! This file runs the analysis, [`analyze`], into [`Finding`]s; [`report`](fn@report)
 //! turns them into diagnostics.
 
-pub mod approx;
-pub mod domain;
+pub(crate) mod approx;
+pub(crate) mod domain;
 mod report;
 
 use crate::check::actions::ActionValue;

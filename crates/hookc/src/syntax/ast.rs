@@ -1,6 +1,6 @@
 //! The syntax tree of the `when` expression language, exactly as written.
 //!
-//! The parser produces it; [`crate::resolve::ast_to_ir`] resolves it (identifiers to
+//! The parser produces it; `resolve::ast_to_ir` resolves it (identifiers to
 //! context paths or macro variables, methods to builtins) into the IR. Nothing
 //! here is checked beyond syntax.
 

@@ -5,7 +5,7 @@
 //! [`Origin`](crate::span::Origin) maps every node's span back into its file.
 
 pub mod ast;
-pub mod lexer;
-pub mod parser;
+pub(crate) mod lexer;
+pub(crate) mod parser;
 
 pub use parser::parse;

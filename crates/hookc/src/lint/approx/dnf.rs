@@ -56,11 +56,6 @@ impl Cube {
         self.paths.is_empty()
     }
 
-    /// The constraint on a path, if any.
-    pub fn get(&self, path: PathId) -> Option<&Constraint> {
-        self.paths.get(&path)
-    }
-
     /// The constrained paths and their constraints.
     pub fn iter(&self) -> impl Iterator<Item = (PathId, &Constraint)> {
         self.paths.iter().map(|(p, c)| (*p, c))

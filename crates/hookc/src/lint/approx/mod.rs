@@ -35,8 +35,8 @@
 mod analyzer;
 mod dnf;
 
-pub use analyzer::{Analyzer, Approx, Bounds};
-pub use dnf::{covered_by, Constraint, Cube, Dnf, Prefixes};
+pub use analyzer::Analyzer;
+pub use dnf::{covered_by, Cube, Dnf, Prefixes};
 
 /// Index of a leaf expression in [`Analyzer::leaves`]: the reasons behind a
 /// contradiction.
@@ -46,7 +46,7 @@ pub type LeafId = u32;
 /// its hull and an under-approximation drops cubes (both sound).
 pub const MAX_CUBES: usize = 32;
 
-/// At most this many candidate checks per compilation ([`covered_by`] gives
+/// At most this many candidate checks per compilation (`covered_by` gives
 /// up past it: the analysis then proves less, never more).
 pub const MAX_WORK: usize = 2_000_000;
 
