@@ -22,9 +22,9 @@ use crate::bytecode::{CmpOp, Op, Program};
 /// much as a few fused comparisons.
 pub const MIN_RUN: usize = 2;
 
-/// One step of an event's plan.
+/// One step of an event's plan (named apart from the path step, [`crate::bytecode::Step`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+pub enum PlanStep {
     /// Try this hook.
     Hook(u32),
     /// A run of hooks that each require `paths[path] == <string>`: look the
@@ -61,10 +61,10 @@ impl Table {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plans {
     /// Parallel to `Program::events.named`.
-    named: Vec<Vec<Step>>,
+    named: Vec<Vec<PlanStep>>,
     /// Event name to its index in `named`.
     by_name: EventNames,
-    wildcard: Vec<Step>,
+    wildcard: Vec<PlanStep>,
     tables: Vec<Table>,
 }
 
@@ -113,7 +113,7 @@ impl Plans {
     /// Plans for every event of a (verified) program.
     pub fn new(program: &Program) -> Plans {
         let mut plans = Plans::default();
-        let named: Vec<Vec<Step>> = program
+        let named: Vec<Vec<PlanStep>> = program
             .events
             .named
             .iter()
@@ -140,7 +140,7 @@ impl Plans {
     }
 
     /// The plan of `event` (the hooks of [`Program::hooks_for`]).
-    pub fn for_event(&self, event: &str) -> &[Step] {
+    pub fn for_event(&self, event: &str) -> &[PlanStep] {
         match self.by_name.get(event) {
             Some(i) => self.named.get(i).map_or(&[], Vec::as_slice),
             None => &self.wildcard,
@@ -152,7 +152,7 @@ impl Plans {
         self.tables.get(i as usize)
     }
 
-    fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<Step> {
+    fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
         let keys: Vec<Option<(u32, &str)>> =
             hooks.iter().map(|&h| required_eq(program, h)).collect();
         let mut steps = Vec::new();
@@ -181,12 +181,12 @@ impl Plans {
                     }
                     let index = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
                     self.tables.push(table);
-                    steps.push(Step::Dispatch { path, table: index });
+                    steps.push(PlanStep::Dispatch { path, table: index });
                     i += run_len;
                 }
                 _ => {
                     if let Some(&h) = hooks.get(i) {
-                        steps.push(Step::Hook(h));
+                        steps.push(PlanStep::Hook(h));
                     }
                     i += 1;
                 }

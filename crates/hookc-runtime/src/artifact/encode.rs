@@ -8,13 +8,13 @@ use crate::bytecode::{ParamValue, Program, TemplatePart};
 use serde_json::Value;
 
 /// A growing byte buffer with the artifact's integer encodings.
-pub(super) struct Writer {
+pub(super) struct ByteWriter {
     buf: Vec<u8>,
 }
 
-impl Writer {
-    pub(super) fn new() -> Writer {
-        Writer { buf: Vec::new() }
+impl ByteWriter {
+    pub(super) fn new() -> ByteWriter {
+        ByteWriter { buf: Vec::new() }
     }
 
     /// The bytes written so far.
@@ -63,7 +63,7 @@ impl Writer {
     }
 
     /// A section: id, a `u32` length patched after the payload, the payload.
-    fn section(&mut self, id: u8, payload: impl FnOnce(&mut Writer)) {
+    fn section(&mut self, id: u8, payload: impl FnOnce(&mut ByteWriter)) {
         self.u8(id);
         let at = self.buf.len();
         self.buf.extend_from_slice(&[0; 4]);
@@ -83,7 +83,7 @@ impl Writer {
 /// The same program always gives the same bytes. Encoding does not verify:
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
-    let mut body = Writer::new();
+    let mut body = ByteWriter::new();
     let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
         SECTIONS;
     body.section(strings.id, |w| {
@@ -197,7 +197,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     out
 }
 
-fn put_u32s(w: &mut Writer, items: &[u32]) {
+fn put_u32s(w: &mut ByteWriter, items: &[u32]) {
     w.len(items.len());
     for &i in items {
         w.u32(i);
@@ -206,7 +206,7 @@ fn put_u32s(w: &mut Writer, items: &[u32]) {
 
 /// A constant. Recursion depth is the value's nesting, which the compiler
 /// bounds ([`crate::limits::MAX_VALUE_DEPTH`]).
-fn put_value(w: &mut Writer, value: &Value) {
+fn put_value(w: &mut ByteWriter, value: &Value) {
     match value {
         Value::Null => w.u8(1),
         Value::Bool(false) => w.u8(2),
@@ -248,7 +248,7 @@ fn put_value(w: &mut Writer, value: &Value) {
 }
 
 /// An action parameter value.
-fn put_param(w: &mut Writer, value: &ParamValue) {
+fn put_param(w: &mut ByteWriter, value: &ParamValue) {
     match value {
         ParamValue::Const(k) => {
             w.u8(1);
@@ -295,55 +295,4 @@ fn put_param(w: &mut Writer, value: &ParamValue) {
     clippy::panic,
     clippy::indexing_slicing
 )]
-mod tests {
-    use super::*;
-
-    fn uleb(v: u64) -> Vec<u8> {
-        let mut w = Writer::new();
-        w.uleb(v);
-        w.buf
-    }
-
-    #[test]
-    fn leb128_is_minimal() {
-        assert_eq!(uleb(0), [0]);
-        assert_eq!(uleb(127), [0x7f]);
-        assert_eq!(uleb(128), [0x80, 0x01]);
-        assert_eq!(uleb(624_485), [0xe5, 0x8e, 0x26]);
-        assert_eq!(uleb(u64::MAX).len(), 10);
-        let mut w = Writer::new();
-        for v in [0, -1, 1, -2, i64::MAX, i64::MIN] {
-            w.sleb(v);
-        }
-        assert_eq!(&w.buf[..4], [0, 1, 2, 3]);
-    }
-
-    #[test]
-    fn header_layout() {
-        let bytes = encode(&Program::default());
-        assert_eq!(&bytes[..8], b"HOOKCBC\0");
-        assert_eq!(&bytes[8..10], [2, 0]);
-        assert_eq!(&bytes[10..12], [0, 0]);
-        let body = &bytes[HEADER_LEN..];
-        assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());
-        assert_eq!(&bytes[16..24], (body.len() as u64).to_le_bytes());
-        // Eleven empty sections: id, length 1, count 0 (events: two counts).
-        let mut expected = Vec::new();
-        for id in 1..=8u8 {
-            expected.extend_from_slice(&[id, 1, 0, 0, 0, 0]);
-        }
-        expected.extend_from_slice(&[9, 2, 0, 0, 0, 0, 0]);
-        expected.extend_from_slice(&[10, 1, 0, 0, 0, 0]);
-        expected.extend_from_slice(&[11, 1, 0, 0, 0, 0]);
-        assert_eq!(body, expected);
-    }
-
-    #[test]
-    fn cmp_codes_are_distinct_and_nonzero() {
-        let mut seen = std::collections::HashSet::new();
-        for op in super::super::CMP_OPS {
-            let code = super::super::cmp_code(op);
-            assert!(code != 0 && seen.insert(code));
-        }
-    }
-}
+mod tests;

@@ -86,8 +86,8 @@ pub use encode::encode;
 
 use crate::bytecode::{CmpOp, MacroOp, Op};
 use crate::verify::{VerifiedProgram, VerifyError};
-use decode::Reader;
-use encode::Writer;
+use decode::ByteReader;
+use encode::ByteWriter;
 use thiserror::Error;
 
 /// The first 8 bytes of every artifact.
@@ -379,24 +379,24 @@ const SECTIONS: [Section; 11] = sections![
 
 /// An instruction operand: how it is written and read.
 trait Operand: Sized {
-    fn put(self, w: &mut Writer);
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError>;
+    fn put(self, w: &mut ByteWriter);
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError>;
 }
 
 impl Operand for u32 {
-    fn put(self, w: &mut Writer) {
+    fn put(self, w: &mut ByteWriter) {
         w.uleb(u64::from(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         r.u32(what)
     }
 }
 
 impl Operand for u16 {
-    fn put(self, w: &mut Writer) {
+    fn put(self, w: &mut ByteWriter) {
         w.uleb(u64::from(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         u16::try_from(r.uleb(what)?).map_err(|_| ArtifactError::BadInteger {
             what,
@@ -407,10 +407,10 @@ impl Operand for u16 {
 }
 
 impl Operand for u8 {
-    fn put(self, w: &mut Writer) {
+    fn put(self, w: &mut ByteWriter) {
         w.u8(self);
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         r.u8(what)
     }
 }
@@ -438,10 +438,10 @@ fn cmp_code(op: CmpOp) -> u8 {
 }
 
 impl Operand for CmpOp {
-    fn put(self, w: &mut Writer) {
+    fn put(self, w: &mut ByteWriter) {
         w.u8(cmp_code(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         let tag = r.u8(what)?;
         CMP_OPS
@@ -464,10 +464,10 @@ fn macro_code(op: MacroOp) -> u8 {
 }
 
 impl Operand for MacroOp {
-    fn put(self, w: &mut Writer) {
+    fn put(self, w: &mut ByteWriter) {
         w.u8(macro_code(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         let tag = r.u8(what)?;
         MACRO_OPS
@@ -493,7 +493,7 @@ macro_rules! op_table {
         pub const OPCODES: &[(u8, &str)] = &[$(($code, stringify!($name))),+];
 
         /// Writes one instruction.
-        fn put_op(instr: &Op, w: &mut Writer) {
+        fn put_op(instr: &Op, w: &mut ByteWriter) {
             match *instr {
                 $(
                     Op::$name $( ( $($t),+ ) )? $( { $($f),+ } )? => {
@@ -507,7 +507,7 @@ macro_rules! op_table {
 
         /// Reads the operands of the instruction with opcode `code`;
         /// `None` if no instruction has that opcode.
-        fn get_op(code: u8, r: &mut Reader<'_>) -> Result<Option<Op>, ArtifactError> {
+        fn get_op(code: u8, r: &mut ByteReader<'_>) -> Result<Option<Op>, ArtifactError> {
             Ok(Some(match code {
                 $(
                     $code => Op::$name

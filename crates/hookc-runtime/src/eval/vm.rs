@@ -95,7 +95,7 @@ type Stack<'a> = SmallVec<[Val<'a>; INLINE_STACK]>;
 // INVARIANT (frames): `frames` holds one frame per macro whose body is
 // running, innermost last: `MacroStart` pushes one only when it runs the body,
 // and the `MacroNext` that decides pops it. `Var(d)` reads `frames[len-1-d]`.
-struct Frame<'a> {
+struct MacroFrame<'a> {
     /// Which macro.
     kind: MacroOp,
     /// Local index of the body's first instruction (just after `MacroStart`).
@@ -116,7 +116,7 @@ struct Frame<'a> {
     error: Option<EvalError>,
 }
 
-impl<'a> Frame<'a> {
+impl<'a> MacroFrame<'a> {
     /// The next element of the range, or `None` when it is exhausted (or
     /// not iterable).
     fn advance(&mut self) -> Option<Val<'a>> {
@@ -373,7 +373,7 @@ fn run<'a, const TRACE: bool>(
 ) -> Val<'a> {
     let program = prog.program();
     let mut stack: Stack<'a> = SmallVec::new();
-    let mut frames: SmallVec<[Frame<'a>; INLINE_FRAMES]> = SmallVec::new();
+    let mut frames: SmallVec<[MacroFrame<'a>; INLINE_FRAMES]> = SmallVec::new();
     let mut budget = MAX_MACRO_ITERATIONS;
     let mut ip = 0usize;
 
@@ -563,7 +563,7 @@ fn run<'a, const TRACE: bool>(
                     }
                     _ => None,
                 };
-                let mut frame = Frame {
+                let mut frame = MacroFrame {
                     kind,
                     body: ip + 1,
                     range,
@@ -666,7 +666,7 @@ fn run<'a, const TRACE: bool>(
 }
 
 /// A matched hook's action as the runtime returns it: `{"type": KIND,
-/// ...params}` with every template filled in (SPEC §4).
+/// ...params}` with every template filled in.
 ///
 /// A whole template (`"${path}"`) keeps the referenced value's JSON type and
 /// is `null` when the path does not resolve; references inside a longer
