@@ -16,7 +16,7 @@
 //! [`crate::context::json_text::PathTrie`], built once per [`crate::eval::Policy`].
 
 use crate::accel::fnv::FnvMap;
-use crate::bytecode::{CmpOp, Op, Program};
+use crate::bytecode::{CmpOp, Op, PathIdx, Program};
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
 /// much as a few fused comparisons.
@@ -31,7 +31,7 @@ pub enum PlanStep {
     /// context's value up in `tables[table]`.
     Dispatch {
         /// The path every hook of the run compares.
-        path: u32,
+        path: PathIdx,
         /// Index into [`Plans::tables`].
         table: u32,
     },
@@ -153,7 +153,7 @@ impl Plans {
     }
 
     fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
-        let keys: Vec<Option<(u32, &str)>> =
+        let keys: Vec<Option<(PathIdx, &str)>> =
             hooks.iter().map(|&h| required_eq(program, h)).collect();
         let mut steps = Vec::new();
         let mut i = 0;
@@ -199,7 +199,7 @@ impl Plans {
 /// `Some((path, s))` when hook `h`'s condition requires `paths[path] == s`
 /// for a string constant `s`: its code starts with that fused comparison and
 /// every `&&` above it continues the chain up to `Return` (see the module doc).
-pub fn required_eq(program: &Program, h: u32) -> Option<(u32, &str)> {
+pub fn required_eq(program: &Program, h: u32) -> Option<(PathIdx, &str)> {
     let entry = program.hooks.get(h as usize)?;
     let (start, end) = (entry.code.0 as usize, entry.code.1 as usize);
     let code = program.code.get(start..end)?;
@@ -211,14 +211,14 @@ pub fn required_eq(program: &Program, h: u32) -> Option<(u32, &str)> {
     else {
         return None;
     };
-    let value = program.consts.get(*konst as usize)?.as_str()?;
+    let value = program.konst(*konst)?.as_str()?;
     // Follow the chain: after the first operand, each `AndShort` jumps past
     // its `AndJoin`, where the next link (or the end) must be.
     let mut ip = 1usize;
     loop {
         match code.get(ip)? {
             Op::Return => return Some((*path, value)),
-            Op::AndShort(target) => ip = (*target as usize).checked_sub(start)?,
+            Op::AndShort(target) => ip = target.as_usize().checked_sub(start)?,
             _ => return None,
         }
     }

@@ -7,7 +7,9 @@
 //! [`MAX_VALUE_DEPTH`] before each recursive step. The result is only
 //! structurally sound: [`super::load`] verifies it before use.
 
-use super::{crc32, get_op, ArtifactError, Section, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{
+    crc32, get_op, ArtifactError, Section, Wire, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS,
+};
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
     ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, Program,
@@ -145,6 +147,11 @@ impl<'a> ByteReader<'a> {
         })
     }
 
+    /// A typed field (a table index).
+    fn get<T: Wire>(&mut self, what: &'static str) -> Result<T, ArtifactError> {
+        T::get(self, what)
+    }
+
     /// A zigzag LEB128 signed integer.
     fn sleb(&mut self, what: &'static str) -> Result<i64, ArtifactError> {
         let v = self.uleb(what)?;
@@ -225,14 +232,14 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         paths: read_section(&mut r, paths, read_paths)?,
         consts: read_section(&mut r, consts, read_consts)?,
         regexes: read_section(&mut r, regexes, read_regexes)?,
-        sets: read_section(&mut r, sets, |r| read_u32s(r, "set count", "set constant"))?,
+        sets: read_section(&mut r, sets, |r| read_list(r, "set count", "set constant"))?,
         code: read_section(&mut r, code, read_code)?,
         hooks: read_section(&mut r, hooks, read_hooks)?,
         actions: read_section(&mut r, actions, read_actions)?,
         events: read_section(&mut r, events, read_events)?,
         debug: read_section(&mut r, debug, read_debug)?,
         layers: read_section(&mut r, layers, |r| {
-            read_u32s(r, "layer count", "layer name")
+            read_list(r, "layer count", "layer name")
         })?,
     };
     r.finish("the last section")?;
@@ -452,15 +459,15 @@ fn read_regexes(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
     Ok(out)
 }
 
-fn read_u32s(
+fn read_list<T: Wire>(
     r: &mut ByteReader<'_>,
     count: &'static str,
     item: &'static str,
-) -> Result<Vec<u32>, ArtifactError> {
+) -> Result<Vec<T>, ArtifactError> {
     let n = r.count(count, 1)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        out.push(r.u32(item)?);
+        out.push(r.get(item)?);
     }
     Ok(out)
 }
@@ -489,13 +496,13 @@ fn read_hooks(r: &mut ByteReader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
     let n = r.count("hook count", 8)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let id = r.u32("hook id")?;
+        let id = r.get("hook id")?;
         let priority = r.sleb("hook priority")?;
         let layer = r.u32("hook layer")?;
         let offset = r.offset();
         let description = match r.u8("hook description flag")? {
             0 => None,
-            1 => Some(r.u32("hook description")?),
+            1 => Some(r.get("hook description")?),
             tag => {
                 return Err(ArtifactError::BadTag {
                     what: "hook description flag",
@@ -513,7 +520,7 @@ fn read_hooks(r: &mut ByteReader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
             description,
             code: (start, end),
             max_stack: r.u32("hook max stack")?,
-            action: r.u32("hook action")?,
+            action: r.get("hook action")?,
         });
     }
     Ok(out)
@@ -523,11 +530,11 @@ fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactErro
     let n = r.count("action count", 2)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let kind = r.u32("action type")?;
+        let kind = r.get("action type")?;
         let count = r.count("action parameter count", 2)?;
         let mut params = Vec::with_capacity(count);
         for _ in 0..count {
-            let name = r.u32("action parameter name")?;
+            let name = r.get("action parameter name")?;
             params.push((name, read_param(r, 1)?));
         }
         out.push(ActionEntry { kind, params });
@@ -546,15 +553,15 @@ fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, Artifa
         });
     }
     Ok(match r.u8("parameter value tag")? {
-        1 => ParamValue::Const(r.u32("parameter constant")?),
+        1 => ParamValue::Const(r.get("parameter constant")?),
         2 => {
             let n = r.count("template part count", 2)?;
             let mut parts = Vec::with_capacity(n);
             for _ in 0..n {
                 let offset = r.offset();
                 parts.push(match r.u8("template part tag")? {
-                    1 => TemplatePart::Lit(r.u32("template text")?),
-                    2 => TemplatePart::Path(r.u32("template path")?),
+                    1 => TemplatePart::Lit(r.get("template text")?),
+                    2 => TemplatePart::Path(r.get("template path")?),
                     tag => {
                         return Err(ArtifactError::BadTag {
                             what: "template part",
@@ -578,7 +585,7 @@ fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, Artifa
             let n = r.count("parameter object size", 2)?;
             let mut entries = Vec::new(); // as for constant lists
             for _ in 0..n {
-                let key = r.u32("parameter object key")?;
+                let key = r.get("parameter object key")?;
                 entries.push((key, read_param(r, depth + 1)?));
             }
             ParamValue::Object(entries)
@@ -597,10 +604,10 @@ fn read_events(r: &mut ByteReader<'_>) -> Result<EventIndex, ArtifactError> {
     let n = r.count("event count", 2)?;
     let mut named = Vec::with_capacity(n);
     for _ in 0..n {
-        let name = r.u32("event name")?;
-        named.push((name, read_u32s(r, "event hook count", "event hook")?));
+        let name = r.get("event name")?;
+        named.push((name, read_list(r, "event hook count", "event hook")?));
     }
-    let wildcard = read_u32s(r, "wildcard hook count", "wildcard hook")?;
+    let wildcard = read_list(r, "wildcard hook count", "wildcard hook")?;
     Ok(EventIndex { named, wildcard })
 }
 
@@ -608,14 +615,14 @@ fn read_debug(r: &mut ByteReader<'_>) -> Result<DebugInfo, ArtifactError> {
     let n = r.count("debug hook count", 2)?;
     let mut hooks = Vec::with_capacity(n);
     for _ in 0..n {
-        let at = r.u32("hook location")?;
+        let at = r.get("hook location")?;
         let m = r.count("sub-condition count", 3)?;
         let mut marks = Vec::with_capacity(m);
         for _ in 0..m {
             marks.push(Mark {
                 op: r.u32("sub-condition instruction")?,
-                text: r.u32("sub-condition text")?,
-                at: r.u32("sub-condition location")?,
+                text: r.get("sub-condition text")?,
+                at: r.get("sub-condition location")?,
             });
         }
         hooks.push(HookDebug { at, marks });

@@ -2,7 +2,7 @@
 //! program (tables in order, object keys in their stored order, minimal
 //! LEB128), never on addresses, hashing or time.
 
-use super::{crc32, put_op, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{crc32, put_op, Wire, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
 use crate::bytecode::path::Segment;
 use crate::bytecode::{ParamValue, Program, TemplatePart};
 use serde_json::Value;
@@ -41,9 +41,14 @@ impl ByteWriter {
         }
     }
 
-    /// A `u32` field (an index, a position, a count).
+    /// A `u32` field (a hook index, a position, a count).
     fn u32(&mut self, v: u32) {
         self.uleb(u64::from(v));
+    }
+
+    /// A typed field (a table index).
+    fn put<T: Wire>(&mut self, v: T) {
+        v.put(self);
     }
 
     /// A length or count.
@@ -126,7 +131,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(sets.id, |w| {
         w.len(prog.sets.len());
         for &k in &prog.sets {
-            w.u32(k);
+            w.put(k);
         }
     });
     body.section(code.id, |w| {
@@ -138,29 +143,29 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(hooks.id, |w| {
         w.len(prog.hooks.len());
         for h in &prog.hooks {
-            w.u32(h.id);
+            w.put(h.id);
             w.sleb(h.priority);
             w.u32(h.layer);
             match h.description {
                 None => w.u8(0),
                 Some(d) => {
                     w.u8(1);
-                    w.u32(d);
+                    w.put(d);
                 }
             }
             w.u32(h.code.0);
             w.u32(h.code.1);
             w.u32(h.max_stack);
-            w.u32(h.action);
+            w.put(h.action);
         }
     });
     body.section(actions.id, |w| {
         w.len(prog.actions.len());
         for a in &prog.actions {
-            w.u32(a.kind);
+            w.put(a.kind);
             w.len(a.params.len());
             for (name, value) in &a.params {
-                w.u32(*name);
+                w.put(*name);
                 put_param(w, value);
             }
         }
@@ -168,7 +173,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(events.id, |w| {
         w.len(prog.events.named.len());
         for (name, hooks) in &prog.events.named {
-            w.u32(*name);
+            w.put(*name);
             put_u32s(w, hooks);
         }
         put_u32s(w, &prog.events.wildcard);
@@ -176,16 +181,21 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(debug.id, |w| {
         w.len(prog.debug.hooks.len());
         for h in &prog.debug.hooks {
-            w.u32(h.at);
+            w.put(h.at);
             w.len(h.marks.len());
             for m in &h.marks {
                 w.u32(m.op);
-                w.u32(m.text);
-                w.u32(m.at);
+                w.put(m.text);
+                w.put(m.at);
             }
         }
     });
-    body.section(layers.id, |w| put_u32s(w, &prog.layers));
+    body.section(layers.id, |w| {
+        w.len(prog.layers.len());
+        for &name in &prog.layers {
+            w.put(name);
+        }
+    });
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
@@ -252,7 +262,7 @@ fn put_param(w: &mut ByteWriter, value: &ParamValue) {
     match value {
         ParamValue::Const(k) => {
             w.u8(1);
-            w.u32(*k);
+            w.put(*k);
         }
         ParamValue::Template(parts) => {
             w.u8(2);
@@ -261,11 +271,11 @@ fn put_param(w: &mut ByteWriter, value: &ParamValue) {
                 match part {
                     TemplatePart::Lit(s) => {
                         w.u8(1);
-                        w.u32(*s);
+                        w.put(*s);
                     }
                     TemplatePart::Path(p) => {
                         w.u8(2);
-                        w.u32(*p);
+                        w.put(*p);
                     }
                 }
             }
@@ -281,7 +291,7 @@ fn put_param(w: &mut ByteWriter, value: &ParamValue) {
             w.u8(4);
             w.len(entries.len());
             for (k, v) in entries {
-                w.u32(*k);
+                w.put(*k);
                 put_param(w, v);
             }
         }

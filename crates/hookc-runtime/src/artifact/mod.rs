@@ -84,7 +84,9 @@ mod encode;
 pub use decode::decode;
 pub use encode::encode;
 
-use crate::bytecode::{CmpOp, MacroOp, Op};
+use crate::bytecode::{
+    ActionIdx, CmpOp, ConstIdx, JumpTarget, MacroOp, Op, PathIdx, RegexIdx, SetIdx, StrIdx,
+};
 use crate::verify::{VerifiedProgram, VerifyError};
 use decode::ByteReader;
 use encode::ByteWriter;
@@ -377,13 +379,14 @@ const SECTIONS: [Section; 11] = sections![
 // ---------------------------------------------------------------------------
 // The one opcode table.
 
-/// An instruction operand: how it is written and read.
-trait Operand: Sized {
+/// A value with one encoding (an instruction operand, a table index): how
+/// it is written and read.
+trait Wire: Sized {
     fn put(self, w: &mut ByteWriter);
     fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError>;
 }
 
-impl Operand for u32 {
+impl Wire for u32 {
     fn put(self, w: &mut ByteWriter) {
         w.uleb(u64::from(self));
     }
@@ -392,7 +395,23 @@ impl Operand for u32 {
     }
 }
 
-impl Operand for u16 {
+/// The index newtypes: written as their number.
+macro_rules! index_operand {
+    ($($t:ident),+) => {$(
+        impl Wire for $t {
+            fn put(self, w: &mut ByteWriter) {
+                w.uleb(u64::from(self.as_u32()));
+            }
+            fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+                r.u32(what).map($t::new)
+            }
+        }
+    )+};
+}
+
+index_operand!(StrIdx, PathIdx, ConstIdx, SetIdx, RegexIdx, ActionIdx, JumpTarget);
+
+impl Wire for u16 {
     fn put(self, w: &mut ByteWriter) {
         w.uleb(u64::from(self));
     }
@@ -406,7 +425,7 @@ impl Operand for u16 {
     }
 }
 
-impl Operand for u8 {
+impl Wire for u8 {
     fn put(self, w: &mut ByteWriter) {
         w.u8(self);
     }
@@ -437,7 +456,7 @@ fn cmp_code(op: CmpOp) -> u8 {
     }
 }
 
-impl Operand for CmpOp {
+impl Wire for CmpOp {
     fn put(self, w: &mut ByteWriter) {
         w.u8(cmp_code(self));
     }
@@ -463,7 +482,7 @@ fn macro_code(op: MacroOp) -> u8 {
     }
 }
 
-impl Operand for MacroOp {
+impl Wire for MacroOp {
     fn put(self, w: &mut ByteWriter) {
         w.u8(macro_code(self));
     }
@@ -478,7 +497,7 @@ impl Operand for MacroOp {
 }
 
 /// Declares every opcode once: its byte, its [`Op`] variant and its operands
-/// (in encoding order, each an [`Operand`] type). Generates [`OPCODES`], the
+/// (in encoding order, each a [`Wire`] type). Generates [`OPCODES`], the
 /// encoder [`put_op`] (an exhaustive match: a new `Op` does not compile until
 /// it is given a byte here) and the decoder [`get_op`]; a byte used twice is
 /// an unreachable pattern, which the lints reject.
@@ -498,8 +517,8 @@ macro_rules! op_table {
                 $(
                     Op::$name $( ( $($t),+ ) )? $( { $($f),+ } )? => {
                         w.u8($code);
-                        $( $( Operand::put($t, w); )+ )?
-                        $( $( Operand::put($f, w); )+ )?
+                        $( $( Wire::put($t, w); )+ )?
+                        $( $( Wire::put($f, w); )+ )?
                     }
                 )+
             }
@@ -511,11 +530,11 @@ macro_rules! op_table {
             Ok(Some(match code {
                 $(
                     $code => Op::$name
-                        $( ( $( <$tty as Operand>::get(
+                        $( ( $( <$tty as Wire>::get(
                             r,
                             concat!("operand `", stringify!($t), "` of `", stringify!($name), "`"),
                         )? ),+ ) )?
-                        $( { $( $f: <$fty as Operand>::get(
+                        $( { $( $f: <$fty as Wire>::get(
                             r,
                             concat!("operand `", stringify!($f), "` of `", stringify!($name), "`"),
                         )? ),+ } )?,
@@ -527,16 +546,16 @@ macro_rules! op_table {
 }
 
 op_table! {
-    0x01 Const(index: u32);
+    0x01 Const(index: ConstIdx);
     0x02 True;
     0x03 False;
     0x04 Null;
-    0x05 Path(index: u32);
+    0x05 Path(index: PathIdx);
     0x06 Var(depth: u16);
-    0x07 Field(index: u32);
+    0x07 Field(index: StrIdx);
     0x08 Index;
-    0x09 HasPath(index: u32);
-    0x0a HasField(index: u32);
+    0x09 HasPath(index: PathIdx);
+    0x0a HasField(index: StrIdx);
     0x0b Not;
     0x0c Neg;
     0x0d Add;
@@ -546,24 +565,24 @@ op_table! {
     0x11 Rem;
     0x12 Cmp(op: CmpOp);
     0x13 In;
-    0x14 InSet(index: u32);
+    0x14 InSet(index: SetIdx);
     0x15 Size;
     0x16 Contains;
     0x17 StartsWith;
     0x18 EndsWith;
-    0x19 Matches(index: u32);
+    0x19 Matches(index: RegexIdx);
     0x1a TypeIs(kinds: u8);
     0x1b MakeList(count: u32);
-    0x1c PathCmpConst { path: u32, konst: u32, op: CmpOp };
-    0x1d PathInSet { path: u32, set: u32 };
-    0x1e PathMatches { path: u32, regex: u32 };
-    0x1f AndShort(target: u32);
+    0x1c PathCmpConst { path: PathIdx, konst: ConstIdx, op: CmpOp };
+    0x1d PathInSet { path: PathIdx, set: SetIdx };
+    0x1e PathMatches { path: PathIdx, regex: RegexIdx };
+    0x1f AndShort(target: JumpTarget);
     0x20 AndJoin;
-    0x21 OrShort(target: u32);
+    0x21 OrShort(target: JumpTarget);
     0x22 OrJoin;
-    0x23 Branch { otherwise: u32, end: u32 };
-    0x24 Jump(target: u32);
-    0x25 MacroStart { kind: MacroOp, end: u32 };
+    0x23 Branch { otherwise: JumpTarget, end: JumpTarget };
+    0x24 Jump(target: JumpTarget);
+    0x25 MacroStart { kind: MacroOp, end: JumpTarget };
     0x26 MacroNext;
     0x27 Return;
 }

@@ -478,7 +478,7 @@ fn bad_values() {
 #[test]
 fn load_wraps_verification_errors() {
     let mut p = sample();
-    p.code[1] = Op::AndShort(0);
+    p.code[1] = Op::AndShort(crate::bytecode::JumpTarget::new(0));
     let e = load(&encode(&p)).unwrap_err();
     assert!(matches!(e, ArtifactError::Verify(_)));
     assert_eq!(

@@ -13,7 +13,10 @@
 //! never panics.
 
 use crate::bytecode::Kinds;
-use crate::bytecode::{CmpOp, HookEntry, MacroOp, Op, ParamValue, Program, TemplatePart};
+use crate::bytecode::{
+    CmpOp, ConstIdx, HookEntry, MacroOp, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx,
+    StrIdx, TemplatePart,
+};
 use std::fmt::{self, Write};
 
 /// Longest constant shown inline in a code listing (the tables show it all).
@@ -50,10 +53,7 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
 }
 
 fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) -> fmt::Result {
-    let layer = prog
-        .layers
-        .get(hook.layer as usize)
-        .map_or("?", |&name| prog.string(name));
+    let layer = prog.layer(hook.layer).map_or("?", |name| prog.string(name));
     writeln!(
         out,
         "hook {index} {} (priority {}, layer {layer}, events {})",
@@ -75,7 +75,7 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
         }
         None => writeln!(out, "  code <bad code range {start}..{end}>")?,
     }
-    match prog.actions.get(hook.action as usize) {
+    match prog.action(hook.action) {
         Some(action) => {
             writeln!(
                 out,
@@ -232,41 +232,37 @@ fn macro_name(kind: MacroOp) -> &'static str {
     }
 }
 
-fn bad(i: u32) -> String {
+fn bad(i: impl fmt::Display) -> String {
     format!("<bad index {i}>")
 }
 
 /// A string of the table, quoted as JSON (so control characters show).
-fn string(prog: &Program, i: u32) -> String {
-    prog.strings.get(i as usize).map_or_else(
+fn string(prog: &Program, i: StrIdx) -> String {
+    prog.get_string(i).map_or_else(
         || bad(i),
-        |s| json_text(&serde_json::Value::String(s.clone())),
+        |s| json_text(&serde_json::Value::String(s.to_owned())),
     )
 }
 
 /// A string of the table as it is (names, kinds, event names).
-fn raw_string(prog: &Program, i: u32) -> String {
-    prog.strings
-        .get(i as usize)
-        .map_or_else(|| bad(i), Clone::clone)
+fn raw_string(prog: &Program, i: StrIdx) -> String {
+    prog.get_string(i).map_or_else(|| bad(i), str::to_owned)
 }
 
-fn path(prog: &Program, i: u32) -> String {
-    prog.paths
-        .get(i as usize)
-        .map_or_else(|| bad(i), ToString::to_string)
+fn path(prog: &Program, i: PathIdx) -> String {
+    prog.path(i).map_or_else(|| bad(i), ToString::to_string)
 }
 
-fn regex(prog: &Program, i: u32) -> String {
-    prog.regexes.get(i as usize).map_or_else(
+fn regex(prog: &Program, i: RegexIdx) -> String {
+    prog.regex(i).map_or_else(
         || bad(i),
-        |r| json_text(&serde_json::Value::String(r.clone())),
+        |r| json_text(&serde_json::Value::String(r.to_owned())),
     )
 }
 
 /// Constant `i` as compact JSON, cut short for inline use.
-fn konst(prog: &Program, i: u32, inline: bool) -> String {
-    let Some(v) = prog.consts.get(i as usize) else {
+fn konst(prog: &Program, i: ConstIdx, inline: bool) -> String {
+    let Some(v) = prog.konst(i) else {
         return bad(i);
     };
     let text = json_text(v);
@@ -279,11 +275,11 @@ fn konst(prog: &Program, i: u32, inline: bool) -> String {
 }
 
 /// Set `i`: its constant and item count.
-fn set(prog: &Program, i: u32) -> String {
-    let Some(&k) = prog.sets.get(i as usize) else {
+fn set(prog: &Program, i: SetIdx) -> String {
+    let Some(k) = prog.set(i) else {
         return bad(i);
     };
-    match prog.consts.get(k as usize) {
+    match prog.konst(k) {
         Some(serde_json::Value::Array(items)) => {
             let n = items.len();
             format!(
@@ -310,7 +306,7 @@ fn write_param(out: &mut String, prog: &Program, value: &ParamValue) -> fmt::Res
             out.push('`');
             for part in parts {
                 match part {
-                    TemplatePart::Lit(s) => match prog.strings.get(*s as usize) {
+                    TemplatePart::Lit(s) => match prog.get_string(*s) {
                         Some(text) => out.push_str(&crate::bytecode::escape_template_literal(text)),
                         None => out.push_str(&bad(*s)),
                     },
@@ -365,9 +361,7 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
     section(out, "regexes", &prog.regexes, |r| {
         json_text(&serde_json::Value::String(r.clone()))
     })?;
-    let sets: Vec<u32> = (0..prog.sets.len())
-        .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
-        .collect();
+    let sets: Vec<SetIdx> = (0..prog.sets.len()).map(SetIdx::from_usize).collect();
     section(out, "sets", &sets, |&i| set(prog, i))?;
     writeln!(out, "\nevents")?;
     let list = |hooks: &[u32]| {

@@ -3,7 +3,7 @@
 //! sub-conditions that ran with the context values they read.
 
 use super::{Overrides, Policy};
-use crate::bytecode::{HookDebug, Op};
+use crate::bytecode::{HookDebug, Op, PathIdx};
 use crate::context::PathCache;
 use crate::eval::value::{EvalError, Val};
 use crate::eval::vm::{self, ErrorSite};
@@ -184,7 +184,7 @@ impl Policy {
     fn reads(&self, from: u32, to: u32, cache: &mut PathCache<'_>) -> Vec<Read> {
         let p = self.program.program();
         let code = p.code.get(from as usize..to as usize).unwrap_or_default();
-        let mut seen: Vec<u32> = Vec::new();
+        let mut seen: Vec<PathIdx> = Vec::new();
         for op in code {
             if let Op::Path(i)
             | Op::HasPath(i)
@@ -200,7 +200,7 @@ impl Policy {
         seen.into_iter()
             .filter_map(|i| {
                 Some(Read {
-                    path: p.paths.get(i as usize)?.to_string(),
+                    path: p.path(i)?.to_string(),
                     value: cache.get(i).cloned(),
                 })
             })
@@ -210,11 +210,7 @@ impl Policy {
     /// What an instruction was doing, for explain output.
     fn describe_op(&self, op: u32) -> Option<String> {
         let p = self.program.program();
-        let path = |i: u32| {
-            p.paths
-                .get(i as usize)
-                .map(|path| format!("reading `{path}`"))
-        };
+        let path = |i: PathIdx| p.path(i).map(|path| format!("reading `{path}`"));
         match p.code.get(op as usize)? {
             Op::Path(i)
             | Op::PathCmpConst { path: i, .. }

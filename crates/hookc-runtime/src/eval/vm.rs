@@ -39,7 +39,9 @@
 //! `Val::Error(EvalError::InvalidArgument)`.
 
 use crate::bytecode::Kinds;
-use crate::bytecode::{CmpOp, MacroOp, Op, ParamValue, Program, TemplatePart};
+use crate::bytecode::{
+    ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
+};
 use crate::context::PathCache;
 use crate::eval::value::{self, Arith, EvalError, Order, StrPred, Val};
 use crate::limits::MAX_MACRO_ITERATIONS;
@@ -148,7 +150,7 @@ fn invalid<'a>() -> Val<'a> {
 /// The value at path `i`, or the error a path that does not resolve gives.
 /// Shared by `Path` and the fused `Path*` instructions.
 #[inline(always)]
-fn path_val<'a>(paths: &mut PathCache<'a>, i: u32) -> Val<'a> {
+fn path_val<'a>(paths: &mut PathCache<'a>, i: PathIdx) -> Val<'a> {
     paths
         .get(i)
         .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json)
@@ -171,7 +173,12 @@ pub(crate) fn cmp<'a>(op: CmpOp, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
 /// leaf, is answered on the JSON values directly; everything else goes
 /// through [`cmp`] with the same result.
 #[inline(always)]
-fn leaf<'a>(paths: &mut PathCache<'a>, path: u32, op: CmpOp, k: &'a serde_json::Value) -> Val<'a> {
+fn leaf<'a>(
+    paths: &mut PathCache<'a>,
+    path: PathIdx,
+    op: CmpOp,
+    k: &'a serde_json::Value,
+) -> Val<'a> {
     use serde_json::Value;
     match (paths.get(path), k, op) {
         (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
@@ -196,9 +203,7 @@ pub(crate) fn context_leaf<'a>(
     paths: &mut PathCache<'a>,
 ) -> Option<Val<'a>> {
     Some(match *op {
-        Op::PathCmpConst { path, konst, op } => {
-            leaf(paths, path, op, prog.program().consts.get(konst as usize)?)
-        }
+        Op::PathCmpConst { path, konst, op } => leaf(paths, path, op, prog.program().konst(konst)?),
         Op::PathInSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
         Op::PathMatches { path, regex } => {
             value::matches(&path_val(paths, path), prog.regex(regex)?)
@@ -380,8 +385,9 @@ fn run<'a, const TRACE: bool>(
     // A jump target as a local index; `None` unless strictly forward and
     // inside the hook (past its last instruction counts as inside: the
     // missing `Return` is then reported as an impossible state).
-    let forward = |target: u32, ip: usize| -> Option<usize> {
-        (target as usize)
+    let forward = |target: JumpTarget, ip: usize| -> Option<usize> {
+        target
+            .as_usize()
             .checked_sub(base)
             .filter(|&t| t > ip && t <= code.len())
     };
@@ -423,7 +429,7 @@ fn run<'a, const TRACE: bool>(
         }
         let mut next = ip + 1;
         match *op {
-            Op::Const(i) => match program.consts.get(i as usize) {
+            Op::Const(i) => match program.konst(i) {
                 Some(v) => stack.push(Val::from_json(v)),
                 None => bail!(),
             },
@@ -446,14 +452,14 @@ fn run<'a, const TRACE: bool>(
                 None => bail!(),
             },
             Op::Field(s) => {
-                let Some(name) = program.strings.get(s as usize) else {
+                let Some(name) = program.get_string(s) else {
                     bail!()
                 };
                 let a = top!();
                 *a = value::field(a, name);
             }
             Op::HasField(s) => {
-                let Some(name) = program.strings.get(s as usize) else {
+                let Some(name) = program.get_string(s) else {
                     bail!()
                 };
                 let a = top!();
@@ -676,12 +682,12 @@ fn run<'a, const TRACE: bool>(
 /// an empty map.
 pub fn fill_action(
     prog: &VerifiedProgram,
-    action: u32,
+    action: ActionIdx,
     paths: &mut PathCache<'_>,
 ) -> Map<String, Value> {
     let program = prog.program();
     let mut out = Map::new();
-    let Some(entry) = program.actions.get(action as usize) else {
+    let Some(entry) = program.action(action) else {
         return out;
     };
     out.insert(
@@ -700,11 +706,7 @@ pub fn fill_action(
 /// One parameter value with its templates filled.
 fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Value {
     match value {
-        ParamValue::Const(i) => program
-            .consts
-            .get(*i as usize)
-            .cloned()
-            .unwrap_or(Value::Null),
+        ParamValue::Const(i) => program.konst(*i).cloned().unwrap_or(Value::Null),
         ParamValue::Template(parts) => match parts.as_slice() {
             [TemplatePart::Path(p)] => paths.get(*p).cloned().unwrap_or(Value::Null),
             parts => {

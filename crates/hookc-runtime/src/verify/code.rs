@@ -4,7 +4,7 @@
 
 use super::{hook_loc, in_bounds, instr_loc, Location, VerifyError};
 use crate::bytecode::Kinds;
-use crate::bytecode::{HookEntry, Op, Program};
+use crate::bytecode::{HookEntry, JumpTarget, Op, Program};
 use crate::limits::{MAX_MACRO_NESTING, MAX_STACK_DEPTH};
 
 /// What the verifier knows about an instruction that a jump targets.
@@ -138,7 +138,7 @@ pub(super) fn check_code(
                 if otherwise >= end {
                     return Err(VerifyError::BadJump {
                         at: at(),
-                        target: otherwise,
+                        target: otherwise.as_u32(),
                         reason: "(`otherwise`) is not before `end`",
                     });
                 }
@@ -159,11 +159,14 @@ pub(super) fn check_code(
                     });
                 }
                 // The body needs at least one instruction before `MacroNext`.
-                let next = end.checked_sub(1).filter(|&n| n > ip.saturating_add(1));
+                let next = end
+                    .as_u32()
+                    .checked_sub(1)
+                    .filter(|&n| n > ip.saturating_add(1));
                 let Some(next) = next else {
                     return Err(VerifyError::BadJump {
                         at: at(),
-                        target: end,
+                        target: end.as_u32(),
                         reason: "(the macro's end) leaves no room for a body and `MacroNext`",
                     });
                 };
@@ -260,7 +263,14 @@ impl CodeCx<'_, '_> {
     }
 
     /// Records a jump from `from` to `target` arriving with `height` values.
-    fn join(&mut self, from: u32, target: u32, height: u32, frame: u32) -> Result<(), VerifyError> {
+    fn join(
+        &mut self,
+        from: u32,
+        target: JumpTarget,
+        height: u32,
+        frame: u32,
+    ) -> Result<(), VerifyError> {
+        let target = target.as_u32();
         let bad = |reason| VerifyError::BadJump {
             at: instr_loc(self.p, self.hook, from),
             target,
@@ -302,22 +312,21 @@ impl CodeCx<'_, '_> {
     fn operands(&self, ip: u32, op: &Op) -> Result<(), VerifyError> {
         let p = self.p;
         let at = || self.at(ip);
-        let string = |i| in_bounds(i, p.strings.len(), "string", at);
-        let path = |i| in_bounds(i, p.paths.len(), "path", at);
-        let konst = |i| in_bounds(i, p.consts.len(), "constant", at);
-        let set = |i| in_bounds(i, p.sets.len(), "set", at);
-        let regex = |i| in_bounds(i, p.regexes.len(), "regex", at);
         match *op {
-            Op::Const(i) => konst(i),
-            Op::Path(i) | Op::HasPath(i) => path(i),
-            Op::Field(i) | Op::HasField(i) => string(i),
-            Op::InSet(i) => set(i),
-            Op::Matches(i) => regex(i),
+            Op::Const(i) => in_bounds(p, i, at),
+            Op::Path(i) | Op::HasPath(i) => in_bounds(p, i, at),
+            Op::Field(i) | Op::HasField(i) => in_bounds(p, i, at),
+            Op::InSet(i) => in_bounds(p, i, at),
+            Op::Matches(i) => in_bounds(p, i, at),
             Op::PathCmpConst {
                 path: q, konst: k, ..
-            } => path(q).and_then(|()| konst(k)),
-            Op::PathInSet { path: q, set: s } => path(q).and_then(|()| set(s)),
-            Op::PathMatches { path: q, regex: r } => path(q).and_then(|()| regex(r)),
+            } => in_bounds(p, q, at).and_then(|()| in_bounds(p, k, at)),
+            Op::PathInSet { path: q, set: s } => {
+                in_bounds(p, q, at).and_then(|()| in_bounds(p, s, at))
+            }
+            Op::PathMatches { path: q, regex: r } => {
+                in_bounds(p, q, at).and_then(|()| in_bounds(p, r, at))
+            }
             Op::Var(depth) => {
                 if usize::from(depth) < self.frames.len() {
                     Ok(())

@@ -61,7 +61,9 @@ mod error;
 
 pub use error::{Location, VerifyError};
 
-use crate::bytecode::{ParamValue, Program, TemplatePart};
+use crate::bytecode::{
+    ActionIdx, ConstIdx, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx, TemplatePart,
+};
 use crate::eval::value::ConstSet;
 use crate::limits::{
     MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
@@ -110,13 +112,15 @@ impl VerifiedProgram {
     }
 
     /// Compiled regex `i`.
-    pub fn regex(&self, i: u32) -> Option<&regex::Regex> {
-        self.regexes.get(i as usize)
+    #[inline]
+    pub fn regex(&self, i: RegexIdx) -> Option<&regex::Regex> {
+        self.regexes.get(i.as_usize())
     }
 
     /// Hashed set `i`.
-    pub fn set(&self, i: u32) -> Option<&ConstSet> {
-        self.sets.get(i as usize)
+    #[inline]
+    pub fn set(&self, i: SetIdx) -> Option<&ConstSet> {
+        self.sets.get(i.as_usize())
     }
 }
 
@@ -148,9 +152,12 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
         .sets
         .iter()
         .enumerate()
-        .map(|(index, &konst)| match program.consts.get(konst as usize) {
+        .map(|(index, &konst)| match program.konst(konst) {
             Some(serde_json::Value::Array(items)) => Ok(ConstSet::new(items)),
-            _ => Err(VerifyError::BadSet { index, konst }),
+            _ => Err(VerifyError::BadSet {
+                index,
+                konst: konst.as_u32(),
+            }),
         })
         .collect::<Result<Vec<_>, _>>()?;
     // INVARIANT (verified): every check passed; see `VerifiedProgram`.
@@ -167,8 +174,8 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
 fn hook_id(p: &Program, hook: u32) -> String {
     p.hooks
         .get(hook as usize)
-        .and_then(|h| p.strings.get(h.id as usize))
-        .cloned()
+        .and_then(|h| p.get_string(h.id))
+        .map(str::to_owned)
         .unwrap_or_else(|| format!("#{hook}"))
 }
 
@@ -187,8 +194,51 @@ pub(super) fn instr_loc(p: &Program, hook: u32, ip: u32) -> Location {
     }
 }
 
-/// `Ok` if `index` names an entry of a table of `len` entries.
-pub(super) fn in_bounds(
+/// A typed table index: the table it indexes, for bounds checks.
+pub(super) trait TableIndex: Copy {
+    /// The table's name in messages (`string`, `path`, ...).
+    const TABLE: &'static str;
+    /// The table's length in `p`.
+    fn table_len(p: &Program) -> usize;
+    /// The index.
+    fn number(self) -> u32;
+}
+
+macro_rules! table_index {
+    ($($t:ident $name:literal $field:ident),+ $(,)?) => {$(
+        impl TableIndex for $t {
+            const TABLE: &'static str = $name;
+            fn table_len(p: &Program) -> usize {
+                p.$field.len()
+            }
+            fn number(self) -> u32 {
+                self.as_u32()
+            }
+        }
+    )+};
+}
+
+table_index! {
+    StrIdx "string" strings,
+    PathIdx "path" paths,
+    ConstIdx "constant" consts,
+    SetIdx "set" sets,
+    RegexIdx "regex" regexes,
+    ActionIdx "action" actions,
+}
+
+/// `Ok` if `index` names an entry of its table in `p`.
+pub(super) fn in_bounds<I: TableIndex>(
+    p: &Program,
+    index: I,
+    at: impl FnOnce() -> Location,
+) -> Result<(), VerifyError> {
+    in_range(index.number(), I::table_len(p), I::TABLE, at)
+}
+
+/// `Ok` if `index` names an entry of a table of `len` entries (hooks and
+/// layers, indexed by plain numbers).
+fn in_range(
     index: u32,
     len: usize,
     table: &'static str,
@@ -293,14 +343,12 @@ fn check_consts(p: &Program) -> Result<(), VerifyError> {
 
 fn check_sets(p: &Program) -> Result<(), VerifyError> {
     for (index, &konst) in p.sets.iter().enumerate() {
-        in_bounds(konst, p.consts.len(), "constant", || {
-            Location::Set(index_u32(index))
-        })?;
-        if !matches!(
-            p.consts.get(konst as usize),
-            Some(serde_json::Value::Array(_))
-        ) {
-            return Err(VerifyError::BadSet { index, konst });
+        in_bounds(p, konst, || Location::Set(index_u32(index)))?;
+        if !matches!(p.konst(konst), Some(serde_json::Value::Array(_))) {
+            return Err(VerifyError::BadSet {
+                index,
+                konst: konst.as_u32(),
+            });
         }
     }
     Ok(())
@@ -311,8 +359,8 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
     let mut names: HashSet<&str> = HashSet::new();
     for (a, action) in p.actions.iter().enumerate() {
         let at = || Location::Action(index_u32(a));
-        let string = |i: u32| -> Result<&str, VerifyError> {
-            in_bounds(i, p.strings.len(), "string", at)?;
+        let string = |i: StrIdx| -> Result<&str, VerifyError> {
+            in_bounds(p, i, at)?;
             Ok(p.string(i))
         };
         string(action.kind)?;
@@ -336,12 +384,12 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                 });
             }
             match value {
-                ParamValue::Const(k) => in_bounds(*k, p.consts.len(), "constant", at)?,
+                ParamValue::Const(k) => in_bounds(p, *k, at)?,
                 ParamValue::Template(parts) => {
                     for part in parts {
                         match part {
-                            TemplatePart::Lit(s) => in_bounds(*s, p.strings.len(), "string", at)?,
-                            TemplatePart::Path(q) => in_bounds(*q, p.paths.len(), "path", at)?,
+                            TemplatePart::Lit(s) => in_bounds(p, *s, at)?,
+                            TemplatePart::Path(q) => in_bounds(p, *q, at)?,
                         }
                     }
                 }
@@ -374,7 +422,7 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
 fn check_layers(p: &Program) -> Result<(), VerifyError> {
     let mut seen = std::collections::HashSet::with_capacity(p.layers.len());
     for (i, &name) in p.layers.iter().enumerate() {
-        in_bounds(name, p.strings.len(), "string", || Location::Program)?;
+        in_bounds(p, name, || Location::Program)?;
         if !seen.insert(p.string(name)) {
             return Err(VerifyError::Duplicate {
                 at: Location::Program,
@@ -393,8 +441,8 @@ fn check_hooks(p: &Program) -> Result<(), VerifyError> {
     for (h, entry) in p.hooks.iter().enumerate() {
         let hook = index_u32(h);
         let at = || hook_loc(p, hook);
-        in_bounds(entry.id, p.strings.len(), "string", at)?;
-        in_bounds(entry.layer, p.layers.len(), "layer", at)?;
+        in_bounds(p, entry.id, at)?;
+        in_range(entry.layer, p.layers.len(), "layer", at)?;
         // INVARIANT (evaluation order): the runtime tries hooks in index
         // order, which must be priority, then layer, both descending.
         let key = (entry.priority, entry.layer);
@@ -403,9 +451,9 @@ fn check_hooks(p: &Program) -> Result<(), VerifyError> {
         }
         prev_key = Some(key);
         if let Some(d) = entry.description {
-            in_bounds(d, p.strings.len(), "string", at)?;
+            in_bounds(p, d, at)?;
         }
-        in_bounds(entry.action, p.actions.len(), "action", at)?;
+        in_bounds(p, entry.action, at)?;
         let (start, end) = entry.code;
         let bad_range = |reason| VerifyError::BadCodeRange {
             at: at(),
@@ -460,7 +508,7 @@ fn check_events(p: &Program) -> Result<(), VerifyError> {
         }
         let mut prev: Option<u32> = None;
         for &h in list {
-            in_bounds(h, p.hooks.len(), "hook", || Location::Events)?;
+            in_range(h, p.hooks.len(), "hook", || Location::Events)?;
             if prev.is_some_and(|q| q >= h) {
                 return Err(bad(format!(
                     "the hooks of {} are not in increasing order (hook {h} after hook {})",
@@ -474,7 +522,7 @@ fn check_events(p: &Program) -> Result<(), VerifyError> {
     };
     let mut prev: Option<&str> = None;
     for (name, list) in &p.events.named {
-        in_bounds(*name, p.strings.len(), "string", || Location::Events)?;
+        in_bounds(p, *name, || Location::Events)?;
         let text = p.string(*name);
         if let Some(q) = prev {
             if q == text {
@@ -513,11 +561,11 @@ fn check_debug(p: &Program) -> Result<(), VerifyError> {
     }
     for (i, (debug, hook)) in hooks.iter().zip(&p.hooks).enumerate() {
         let at = || hook_loc(p, index_u32(i));
-        in_bounds(debug.at, p.strings.len(), "string", at)?;
+        in_bounds(p, debug.at, at)?;
         let mut prev: Option<u32> = None;
         for mark in &debug.marks {
-            in_bounds(mark.text, p.strings.len(), "string", at)?;
-            in_bounds(mark.at, p.strings.len(), "string", at)?;
+            in_bounds(p, mark.text, at)?;
+            in_bounds(p, mark.at, at)?;
             let inside = (hook.code.0..hook.code.1).contains(&mark.op);
             let ordered = prev.is_none_or(|q| q < mark.op);
             if !inside || !ordered {

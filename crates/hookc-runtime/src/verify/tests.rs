@@ -4,6 +4,7 @@
 use super::*;
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{ActionEntry, CmpOp, EventIndex, HookEntry, MacroOp, Op};
+use crate::bytecode::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 use crate::limits::MAX_MACRO_NESTING;
 use serde_json::json;
 
@@ -37,60 +38,61 @@ pub(crate) fn sample() -> Program {
     #[rustfmt::skip]
         let code = vec![
             // hook 0: 0..9
-            PathCmpConst { path: 0, konst: 0, op: CmpOp::Eq },
-            AndShort(5),
-            PathCmpConst { path: 1, konst: 1, op: CmpOp::Gt },
+            PathCmpConst { path: PathIdx::new(0), konst: ConstIdx::new(0), op: CmpOp::Eq },
+            AndShort(JumpTarget::new(5)),
+            PathCmpConst { path: PathIdx::new(1), konst: ConstIdx::new(1), op: CmpOp::Gt },
             Not,
             AndJoin,
-            OrShort(8),
-            PathMatches { path: 0, regex: 0 },
+            OrShort(JumpTarget::new(8)),
+            PathMatches { path: PathIdx::new(0), regex: RegexIdx::new(0) },
             OrJoin,
             Return,
             // hook 1: 9..25
-            Path(2),
-            MacroStart { kind: MacroOp::Exists, end: 18 },
-            Path(2),
-            MacroStart { kind: MacroOp::All, end: 17 },
+            Path(PathIdx::new(2)),
+            MacroStart { kind: MacroOp::Exists, end: JumpTarget::new(18) },
+            Path(PathIdx::new(2)),
+            MacroStart { kind: MacroOp::All, end: JumpTarget::new(17) },
             Var(1),
             Var(0),
             Cmp(CmpOp::Ne),
             MacroNext,
             MacroNext,
-            Branch { otherwise: 21, end: 24 },
-            Const(3),
-            Jump(24),
+            Branch { otherwise: JumpTarget::new(21), end: JumpTarget::new(24) },
+            Const(ConstIdx::new(3)),
+            Jump(JumpTarget::new(24)),
             Null,
             TypeIs(0x21),
             Size,
             Return,
             // hook 2: 25..25 (no condition); hook 3: 25..67
-            True, False, Null, Const(4), MakeList(4),
-            Path(3), Field(5), Const(1), Index,
-            HasPath(4), Path(0), HasField(11), Neg, Add, Sub,
-            Const(1), Mul, Const(1), Div, Const(1), Rem,
-            Const(2), In, InSet(0),
-            Path(0), Contains, Path(0), StartsWith, Path(0), EndsWith,
-            Matches(0),
-            PathInSet { path: 0, set: 0 },
+            True, False, Null, Const(ConstIdx::new(4)), MakeList(4),
+            Path(PathIdx::new(3)), Field(StrIdx::new(5)), Const(ConstIdx::new(1)), Index,
+            HasPath(PathIdx::new(4)), Path(PathIdx::new(0)), HasField(StrIdx::new(11)), Neg, Add, Sub,
+            Const(ConstIdx::new(1)), Mul, Const(ConstIdx::new(1)), Div, Const(ConstIdx::new(1)), Rem,
+            Const(ConstIdx::new(2)), In, InSet(SetIdx::new(0)),
+            Path(PathIdx::new(0)), Contains, Path(PathIdx::new(0)), StartsWith, Path(PathIdx::new(0)), EndsWith,
+            Matches(RegexIdx::new(0)),
+            PathInSet { path: PathIdx::new(0), set: SetIdx::new(0) },
             Cmp(CmpOp::Lt), Cmp(CmpOp::Le),
-            PathCmpConst { path: 1, konst: 4, op: CmpOp::Ge },
+            PathCmpConst { path: PathIdx::new(1), konst: ConstIdx::new(4), op: CmpOp::Ge },
             Cmp(CmpOp::Eq),
-            Const(2),
-            MacroStart { kind: MacroOp::ExistsOne, end: 65 },
+            Const(ConstIdx::new(2)),
+            MacroStart { kind: MacroOp::ExistsOne, end: JumpTarget::new(65) },
             Var(0),
             MacroNext,
             Cmp(CmpOp::Gt),
             Return,
         ];
-    let hook = |id, priority, layer, description, code, max_stack, action| HookEntry {
-        id,
+    let hook = |id, priority, layer, description: Option<u32>, code, max_stack, action| HookEntry {
+        id: StrIdx::new(id),
         priority,
         layer,
-        description,
+        description: description.map(StrIdx::new),
         code,
         max_stack,
-        action,
+        action: ActionIdx::new(action),
     };
+    let (s, k) = (StrIdx::new, ConstIdx::new);
     Program {
         strings: strings.iter().map(|s| (*s).to_owned()).collect(),
         paths: vec![
@@ -109,8 +111,8 @@ pub(crate) fn sample() -> Program {
             json!(1.5),
         ],
         regexes: vec!["^rate".to_owned()],
-        sets: vec![2],
-        layers: vec![12, 13],
+        sets: vec![k(2)],
+        layers: vec![s(12), s(13)],
         debug: crate::bytecode::DebugInfo::default(),
         code,
         hooks: vec![
@@ -121,30 +123,33 @@ pub(crate) fn sample() -> Program {
         ],
         actions: vec![
             ActionEntry {
-                kind: 3,
+                kind: s(3),
                 params: vec![
-                    (4, ParamValue::Const(1)),
+                    (s(4), ParamValue::Const(k(1))),
                     (
-                        6,
-                        ParamValue::Template(vec![TemplatePart::Lit(9), TemplatePart::Path(0)]),
+                        s(6),
+                        ParamValue::Template(vec![
+                            TemplatePart::Lit(s(9)),
+                            TemplatePart::Path(PathIdx::new(0)),
+                        ]),
                     ),
                     (
-                        5,
+                        s(5),
                         ParamValue::List(vec![
-                            ParamValue::Const(0),
-                            ParamValue::Template(vec![TemplatePart::Path(1)]),
-                            ParamValue::Object(vec![(11, ParamValue::Const(3))]),
+                            ParamValue::Const(k(0)),
+                            ParamValue::Template(vec![TemplatePart::Path(PathIdx::new(1))]),
+                            ParamValue::Object(vec![(s(11), ParamValue::Const(k(3)))]),
                         ]),
                     ),
                 ],
             },
             ActionEntry {
-                kind: 3,
+                kind: s(3),
                 params: vec![],
             },
         ],
         events: EventIndex {
-            named: vec![(8, vec![0, 2, 3]), (6, vec![0, 1, 3])],
+            named: vec![(s(8), vec![0, 2, 3]), (s(6), vec![0, 1, 3])],
             wildcard: vec![0, 3],
         },
     }
@@ -173,8 +178,8 @@ fn msg(p: Program) -> String {
 #[test]
 fn the_sample_verifies() {
     let v = verify(sample()).unwrap();
-    assert!(v.regex(0).unwrap().is_match("rate_limited"));
-    assert!(v.set(0).is_some() && v.set(1).is_none());
+    assert!(v.regex(RegexIdx::new(0)).unwrap().is_match("rate_limited"));
+    assert!(v.set(SetIdx::new(0)).is_some() && v.set(SetIdx::new(1)).is_none());
     assert_eq!(v.program(), &sample());
 }
 
@@ -202,23 +207,38 @@ fn out_of_bounds_indexes_of_every_kind() {
     let cases: Vec<(&str, Mutation)> = vec![
         (
             "constant index 99",
-            Box::new(|p| p.code[19] = Op::Const(99)),
+            Box::new(|p| p.code[19] = Op::Const(ConstIdx::new(99))),
         ),
-        ("path index 99", Box::new(|p| p.code[9] = Op::Path(99))),
-        ("path index 99", Box::new(|p| p.code[34] = Op::HasPath(99))),
-        ("string index 99", Box::new(|p| p.code[31] = Op::Field(99))),
+        (
+            "path index 99",
+            Box::new(|p| p.code[9] = Op::Path(PathIdx::new(99))),
+        ),
+        (
+            "path index 99",
+            Box::new(|p| p.code[34] = Op::HasPath(PathIdx::new(99))),
+        ),
         (
             "string index 99",
-            Box::new(|p| p.code[36] = Op::HasField(99)),
+            Box::new(|p| p.code[31] = Op::Field(StrIdx::new(99))),
         ),
-        ("set index 99", Box::new(|p| p.code[48] = Op::InSet(99))),
-        ("regex index 99", Box::new(|p| p.code[55] = Op::Matches(99))),
+        (
+            "string index 99",
+            Box::new(|p| p.code[36] = Op::HasField(StrIdx::new(99))),
+        ),
+        (
+            "set index 99",
+            Box::new(|p| p.code[48] = Op::InSet(SetIdx::new(99))),
+        ),
+        (
+            "regex index 99",
+            Box::new(|p| p.code[55] = Op::Matches(RegexIdx::new(99))),
+        ),
         (
             "constant index 99",
             Box::new(|p| {
                 p.code[0] = Op::PathCmpConst {
-                    path: 0,
-                    konst: 99,
+                    path: PathIdx::new(0),
+                    konst: ConstIdx::new(99),
                     op: CmpOp::Eq,
                 }
             }),
@@ -227,60 +247,94 @@ fn out_of_bounds_indexes_of_every_kind() {
             "path index 99",
             Box::new(|p| {
                 p.code[0] = Op::PathCmpConst {
-                    path: 99,
-                    konst: 0,
+                    path: PathIdx::new(99),
+                    konst: ConstIdx::new(0),
                     op: CmpOp::Eq,
                 }
             }),
         ),
         (
             "set index 99",
-            Box::new(|p| p.code[56] = Op::PathInSet { path: 0, set: 99 }),
+            Box::new(|p| {
+                p.code[56] = Op::PathInSet {
+                    path: PathIdx::new(0),
+                    set: SetIdx::new(99),
+                }
+            }),
         ),
         (
             "path index 99",
-            Box::new(|p| p.code[56] = Op::PathInSet { path: 99, set: 0 }),
+            Box::new(|p| {
+                p.code[56] = Op::PathInSet {
+                    path: PathIdx::new(99),
+                    set: SetIdx::new(0),
+                }
+            }),
         ),
         (
             "regex index 99",
-            Box::new(|p| p.code[6] = Op::PathMatches { path: 0, regex: 99 }),
-        ),
-        ("constant index 99", Box::new(|p| p.sets[0] = 99)),
-        ("string index 99", Box::new(|p| p.hooks[1].id = 99)),
-        (
-            "string index 99",
-            Box::new(|p| p.hooks[1].description = Some(99)),
-        ),
-        ("action index 99", Box::new(|p| p.hooks[1].action = 99)),
-        ("string index 99", Box::new(|p| p.actions[0].kind = 99)),
-        (
-            "string index 99",
-            Box::new(|p| p.actions[0].params[0].0 = 99),
+            Box::new(|p| {
+                p.code[6] = Op::PathMatches {
+                    path: PathIdx::new(0),
+                    regex: RegexIdx::new(99),
+                }
+            }),
         ),
         (
             "constant index 99",
-            Box::new(|p| p.actions[0].params[0].1 = ParamValue::Const(99)),
+            Box::new(|p| p.sets[0] = ConstIdx::new(99)),
+        ),
+        (
+            "string index 99",
+            Box::new(|p| p.hooks[1].id = StrIdx::new(99)),
+        ),
+        (
+            "string index 99",
+            Box::new(|p| p.hooks[1].description = Some(StrIdx::new(99))),
+        ),
+        (
+            "action index 99",
+            Box::new(|p| p.hooks[1].action = ActionIdx::new(99)),
+        ),
+        (
+            "string index 99",
+            Box::new(|p| p.actions[0].kind = StrIdx::new(99)),
+        ),
+        (
+            "string index 99",
+            Box::new(|p| p.actions[0].params[0].0 = StrIdx::new(99)),
+        ),
+        (
+            "constant index 99",
+            Box::new(|p| p.actions[0].params[0].1 = ParamValue::Const(ConstIdx::new(99))),
         ),
         (
             "string index 99",
             Box::new(|p| {
-                p.actions[0].params[1].1 = ParamValue::Template(vec![TemplatePart::Lit(99)])
+                p.actions[0].params[1].1 =
+                    ParamValue::Template(vec![TemplatePart::Lit(StrIdx::new(99))])
             }),
         ),
         (
             "path index 99",
             Box::new(|p| {
-                p.actions[0].params[1].1 = ParamValue::Template(vec![TemplatePart::Path(99)])
+                p.actions[0].params[1].1 =
+                    ParamValue::Template(vec![TemplatePart::Path(PathIdx::new(99))])
             }),
         ),
         (
             "string index 99",
             Box::new(|p| {
-                p.actions[0].params[2].1 =
-                    ParamValue::List(vec![ParamValue::Object(vec![(99, ParamValue::Const(0))])])
+                p.actions[0].params[2].1 = ParamValue::List(vec![ParamValue::Object(vec![(
+                    StrIdx::new(99),
+                    ParamValue::Const(ConstIdx::new(0)),
+                )])])
             }),
         ),
-        ("string index 99", Box::new(|p| p.events.named[0].0 = 99)),
+        (
+            "string index 99",
+            Box::new(|p| p.events.named[0].0 = StrIdx::new(99)),
+        ),
         ("hook index 99", Box::new(|p| p.events.named[0].1.push(99))),
         ("hook index 4", Box::new(|p| p.events.wildcard.push(4))),
     ];
@@ -296,7 +350,7 @@ fn out_of_bounds_indexes_of_every_kind() {
 #[test]
 fn messages_name_the_hook_and_instruction() {
     let mut p = sample();
-    p.code[19] = Op::Const(99);
+    p.code[19] = Op::Const(ConstIdx::new(99));
     assert_eq!(
         msg(p),
         "hook 1 (`h1`), instruction 19: constant index 99 is out of bounds (the program has 5)"
@@ -306,33 +360,33 @@ fn messages_name_the_hook_and_instruction() {
 #[test]
 fn jumps_must_be_forward_and_inside_the_hook() {
     let mut p = sample();
-    p.code[1] = Op::AndShort(0);
+    p.code[1] = Op::AndShort(JumpTarget::new(0));
     assert_eq!(
         msg(p),
         "hook 0 (`h0`), instruction 1: jump target 0 is not forward"
     );
     let mut p = sample();
-    p.code[1] = Op::AndShort(1);
+    p.code[1] = Op::AndShort(JumpTarget::new(1));
     assert!(msg(p).contains("is not forward"));
     let mut p = sample();
-    p.code[5] = Op::OrShort(9); // hook 0 is 0..9: 9 is hook 1's
+    p.code[5] = Op::OrShort(JumpTarget::new(9)); // hook 0 is 0..9: 9 is hook 1's
     assert_eq!(
         msg(p),
         "hook 0 (`h0`), instruction 5: jump target 9 is past the hook's last instruction"
     );
     let mut p = sample();
-    p.code[20] = Op::Jump(25);
+    p.code[20] = Op::Jump(JumpTarget::new(25));
     assert!(msg(p).contains("past the hook's last instruction"));
     let mut p = sample();
     p.code[18] = Op::Branch {
-        otherwise: 24,
-        end: 21,
+        otherwise: JumpTarget::new(24),
+        end: JumpTarget::new(21),
     };
     assert!(msg(p).contains("is not before `end`"));
     let mut p = sample();
     p.code[18] = Op::Branch {
-        otherwise: 17,
-        end: 24,
+        otherwise: JumpTarget::new(17),
+        end: JumpTarget::new(24),
     };
     assert!(msg(p).contains("jump target 17 is not forward"));
 }
@@ -341,7 +395,7 @@ fn jumps_must_be_forward_and_inside_the_hook() {
 fn joins_must_agree_on_the_stack_height() {
     // Jumping to the `AndJoin` (height 2 on fall-through, 1 on the jump).
     let mut p = sample();
-    p.code[1] = Op::AndShort(4);
+    p.code[1] = Op::AndShort(JumpTarget::new(4));
     assert_eq!(
         msg(p),
         "hook 0 (`h0`), instruction 4: stack height 2 here, but 1 on the jump from instruction 1"
@@ -349,9 +403,9 @@ fn joins_must_agree_on_the_stack_height() {
     // Two jumps to one target with different heights.
     let code = vec![
         Op::True,
-        Op::AndShort(4), // height 1 at 4
+        Op::AndShort(JumpTarget::new(4)), // height 1 at 4
         Op::True,
-        Op::AndShort(4), // height 2 at 4
+        Op::AndShort(JumpTarget::new(4)), // height 2 at 4
         Op::Return,
     ];
     assert!(matches!(
@@ -364,7 +418,7 @@ fn joins_must_agree_on_the_stack_height() {
     ));
     // The then-branch of a `?:` falling into the else-branch.
     let mut p = sample();
-    p.code[20] = Op::Null; // replaces Jump(24)
+    p.code[20] = Op::Null; // replaces Jump(JumpTarget::new(24))
     p.code[21] = Op::Not;
     assert!(matches!(err(p), VerifyError::StackMismatch { .. }));
 }
@@ -410,15 +464,15 @@ fn underflow_missing_and_misplaced_return() {
 fn unreachable_code_is_rejected() {
     let mut p = sample();
     p.code[18] = Op::Branch {
-        otherwise: 22,
-        end: 24,
+        otherwise: JumpTarget::new(22),
+        end: JumpTarget::new(24),
     }; // 21 now unreachable
     assert!(
         matches!(err(p), VerifyError::Unreachable { .. }),
         "{:?}",
         err(sample())
     );
-    let code = vec![Op::True, Op::Jump(3), Op::Not, Op::Return];
+    let code = vec![Op::True, Op::Jump(JumpTarget::new(3)), Op::Not, Op::Return];
     assert!(matches!(
         err(one_hook(code, 1)),
         VerifyError::Unreachable { .. }
@@ -439,15 +493,15 @@ fn macros_must_nest() {
     let mut p = sample();
     p.code[12] = Op::MacroStart {
         kind: MacroOp::All,
-        end: 19,
+        end: JumpTarget::new(19),
     };
     assert!(msg(p).contains("outside the body of the macro started at instruction 10"));
     // MacroNext before the declared end.
     let code = vec![
-        Op::Path(2),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::All,
-            end: 5,
+            end: JumpTarget::new(5),
         },
         Op::Var(0),
         Op::MacroNext,
@@ -457,10 +511,10 @@ fn macros_must_nest() {
     assert!(msg(one_hook(code, 1)).contains("ends at 5"));
     // No room for a body.
     let code = vec![
-        Op::Path(2),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::All,
-            end: 3,
+            end: JumpTarget::new(3),
         },
         Op::MacroNext,
         Op::Return,
@@ -468,10 +522,10 @@ fn macros_must_nest() {
     assert!(msg(one_hook(code, 1)).contains("leaves no room"));
     // A body leaving two values.
     let code = vec![
-        Op::Path(2),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::All,
-            end: 5,
+            end: JumpTarget::new(5),
         },
         Op::Var(0),
         Op::Var(0),
@@ -492,13 +546,13 @@ fn macros_must_nest() {
 fn jumps_may_not_cross_macro_bodies() {
     // Out of a body, past its MacroNext.
     let code = vec![
-        Op::Path(2),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::Exists,
-            end: 5,
+            end: JumpTarget::new(5),
         },
         Op::Var(0),
-        Op::AndShort(5),
+        Op::AndShort(JumpTarget::new(5)),
         Op::MacroNext,
         Op::Return,
     ];
@@ -506,11 +560,11 @@ fn jumps_may_not_cross_macro_bodies() {
     // Into a body from before its MacroStart.
     let code = vec![
         Op::True,
-        Op::AndShort(4),
-        Op::Path(2),
+        Op::AndShort(JumpTarget::new(4)),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::Exists,
-            end: 6,
+            end: JumpTarget::new(6),
         },
         Op::Var(0),
         Op::MacroNext,
@@ -522,13 +576,13 @@ fn jumps_may_not_cross_macro_bodies() {
     );
     // To the body's MacroNext from inside: fine.
     let code = vec![
-        Op::Path(2),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::Exists,
-            end: 6,
+            end: JumpTarget::new(6),
         },
         Op::Var(0),
-        Op::AndShort(5),
+        Op::AndShort(JumpTarget::new(5)),
         Op::True,
         Op::MacroNext,
         Op::Return,
@@ -536,13 +590,13 @@ fn jumps_may_not_cross_macro_bodies() {
     let m = msg(one_hook(code, 2)); // AndShort leaves 1, fall-through 2
     assert!(m.contains("stack height"), "{m}");
     let code = vec![
-        Op::Path(2),
+        Op::Path(PathIdx::new(2)),
         Op::MacroStart {
             kind: MacroOp::Exists,
-            end: 7,
+            end: JumpTarget::new(7),
         },
         Op::Var(0),
-        Op::AndShort(6),
+        Op::AndShort(JumpTarget::new(6)),
         Op::True,
         Op::AndJoin,
         Op::MacroNext,
@@ -574,11 +628,11 @@ fn var_needs_enclosing_macros() {
 fn nested_macros(depth: u32) -> Vec<Op> {
     let mut code = Vec::new();
     for i in 0..depth {
-        code.push(Op::Path(2));
+        code.push(Op::Path(PathIdx::new(2)));
         // MacroNext of level i (0 = outermost) is at 3*depth - i.
         code.push(Op::MacroStart {
             kind: MacroOp::All,
-            end: 3 * depth - i + 1,
+            end: JumpTarget::new(3 * depth - i + 1),
         });
     }
     code.push(Op::Var(u16::try_from(depth - 1).unwrap()));
@@ -630,7 +684,7 @@ fn regexes_sets_paths_consts() {
     p.regexes[0] = "a{1000}{1000}".to_owned();
     assert!(matches!(err(p), VerifyError::BadRegex { .. }));
     let mut p = sample();
-    p.sets[0] = 0;
+    p.sets[0] = ConstIdx::new(0);
     assert_eq!(msg(p), "set 0 refers to constant 0, which is not a list");
     let mut p = sample();
     p.paths[2] = (0..=MAX_PATH_SEGMENTS).fold(Path::root("a"), |q, i| {
@@ -663,18 +717,20 @@ fn regexes_sets_paths_consts() {
 #[test]
 fn actions_and_code_ranges() {
     let mut p = sample();
-    p.actions[0].params[1].0 = 4;
+    p.actions[0].params[1].0 = StrIdx::new(4);
     assert_eq!(msg(p), "action 0: duplicate parameter `max_attempts`");
     let mut p = sample();
-    p.actions[0].params[2].1 =
-        ParamValue::Object(vec![(11, ParamValue::Const(0)), (11, ParamValue::Const(1))]);
+    p.actions[0].params[2].1 = ParamValue::Object(vec![
+        (StrIdx::new(11), ParamValue::Const(ConstIdx::new(0))),
+        (StrIdx::new(11), ParamValue::Const(ConstIdx::new(1))),
+    ]);
     assert!(msg(p).contains("duplicate object key `k`"));
     let mut p = sample();
-    let mut deep = ParamValue::Const(0);
+    let mut deep = ParamValue::Const(ConstIdx::new(0));
     for _ in 0..MAX_VALUE_DEPTH {
         deep = ParamValue::List(vec![deep]);
     }
-    p.actions[1].params.push((4, deep));
+    p.actions[1].params.push((StrIdx::new(4), deep));
     assert!(msg(p).contains("action 1: value nested deeper"));
     let mut p = sample();
     p.hooks[1].code = (8, 25);
@@ -693,7 +749,7 @@ fn event_index() {
     p.events.named.swap(0, 1);
     assert!(msg(p).contains("not sorted (`before_step` after `error`)"));
     let mut p = sample();
-    p.events.named[1].0 = 8;
+    p.events.named[1].0 = StrIdx::new(8);
     assert_eq!(msg(p), "event index: duplicate event `before_step`");
     let mut p = sample();
     p.events.named[1].1 = vec![0, 3, 1];
@@ -708,13 +764,13 @@ fn table_sizes() {
     let p = Program {
         hooks: vec![
             HookEntry {
-                id: 0,
+                id: StrIdx::new(0),
                 priority: 0,
                 layer: 1,
                 description: None,
                 code: (0, 0),
                 max_stack: 0,
-                action: 0,
+                action: ActionIdx::new(0),
             };
             MAX_HOOKS + 1
         ],
@@ -732,7 +788,7 @@ fn verification_is_linear() {
     let mut code = vec![Op::True];
     for _ in 0..100_000 {
         let next = u32::try_from(code.len()).unwrap() + 3;
-        code.extend([Op::AndShort(next), Op::True, Op::AndJoin]);
+        code.extend([Op::AndShort(JumpTarget::new(next)), Op::True, Op::AndJoin]);
     }
     code.push(Op::Return);
     let t = std::time::Instant::now();

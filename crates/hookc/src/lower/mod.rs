@@ -32,8 +32,9 @@ use crate::ir::{BinaryOp, Const, Events, Expr, ExprKind, Func, MacroKind, Policy
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use hookc_runtime::bytecode::{
-    ActionEntry, CmpOp, DebugInfo, EventIndex, HookDebug, HookEntry, MacroOp, Mark, Op, ParamValue,
-    Program, TemplatePart,
+    ActionEntry, ActionIdx, CmpOp, ConstIdx, DebugInfo, EventIndex, HookDebug, HookEntry,
+    JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
+    TemplatePart,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -115,14 +116,14 @@ struct Lowerer<'p> {
     /// The policy's path table (the IR's `PathId`s index it).
     table: &'p PathTable,
     prog: Program,
-    strings: HashMap<String, u32>,
+    strings: HashMap<String, StrIdx>,
     /// Policy path id → program path index.
-    paths: HashMap<PathId, u32>,
+    paths: HashMap<PathId, PathIdx>,
     /// Constants by their JSON text: `1` and `1.0`, `0.0` and `-0.0` differ.
-    consts: HashMap<String, u32>,
-    regexes: HashMap<String, u32>,
+    consts: HashMap<String, ConstIdx>,
+    regexes: HashMap<String, RegexIdx>,
     /// Const index → set index.
-    sets: HashMap<u32, u32>,
+    sets: HashMap<ConstIdx, SetIdx>,
     // INVARIANT (exact max_stack): `depth` is the operand-stack height after
     // the last emitted instruction along its fall-through path, and
     // `max_depth` the largest height so far in this hook. Every other path
@@ -169,38 +170,38 @@ impl<'p> Lowerer<'p> {
 
     // ---- interning --------------------------------------------------------
 
-    fn string(&mut self, s: &str) -> u32 {
+    fn string(&mut self, s: &str) -> StrIdx {
         if let Some(&i) = self.strings.get(s) {
             return i;
         }
-        let i = idx(self.prog.strings.len());
+        let i = StrIdx::from_usize(self.prog.strings.len());
         self.prog.strings.push(s.to_owned());
         self.strings.insert(s.to_owned(), i);
         i
     }
 
     /// The program index of a policy path, interned at first use.
-    fn path_id(&mut self, id: PathId) -> u32 {
+    fn path_id(&mut self, id: PathId) -> PathIdx {
         if let Some(&i) = self.paths.get(&id) {
             return i;
         }
         let Some(path) = self.table.get(id) else {
             // Every id of a checked policy is in its table. Were one not, the
             // out-of-bounds index makes the verifier reject the program.
-            return u32::MAX;
+            return PathIdx::new(u32::MAX);
         };
-        let i = idx(self.prog.paths.len());
+        let i = PathIdx::from_usize(self.prog.paths.len());
         self.prog.paths.push(path.clone());
         self.paths.insert(id, i);
         i
     }
 
-    fn json(&mut self, v: Value) -> u32 {
+    fn json(&mut self, v: Value) -> ConstIdx {
         let key = serde_json::to_string(&v).ok();
         if let Some(&i) = key.as_ref().and_then(|k| self.consts.get(k)) {
             return i;
         }
-        let i = idx(self.prog.consts.len());
+        let i = ConstIdx::from_usize(self.prog.consts.len());
         self.prog.consts.push(v);
         if let Some(k) = key {
             self.consts.insert(k, i);
@@ -208,22 +209,22 @@ impl<'p> Lowerer<'p> {
         i
     }
 
-    fn regex(&mut self, pattern: &str) -> u32 {
+    fn regex(&mut self, pattern: &str) -> RegexIdx {
         if let Some(&i) = self.regexes.get(pattern) {
             return i;
         }
-        let i = idx(self.prog.regexes.len());
+        let i = RegexIdx::from_usize(self.prog.regexes.len());
         self.prog.regexes.push(pattern.to_owned());
         self.regexes.insert(pattern.to_owned(), i);
         i
     }
 
-    fn set(&mut self, list: &Const) -> u32 {
+    fn set(&mut self, list: &Const) -> SetIdx {
         let k = self.json(list.to_json());
         if let Some(&i) = self.sets.get(&k) {
             return i;
         }
-        let i = idx(self.prog.sets.len());
+        let i = SetIdx::from_usize(self.prog.sets.len());
         self.prog.sets.push(k);
         self.sets.insert(k, i);
         i
@@ -252,6 +253,7 @@ impl<'p> Lowerer<'p> {
     // target is emitted, to a position after itself and inside the hook (at
     // most its `Return`).
     fn patch(&mut self, at: u32, target: u32) {
+        let target = JumpTarget::new(target);
         if let Some(op) = self.prog.code.get_mut(at as usize) {
             match op {
                 Op::AndShort(t) | Op::OrShort(t) | Op::Jump(t) => *t = target,
@@ -297,14 +299,14 @@ impl<'p> Lowerer<'p> {
         });
     }
 
-    fn action(&mut self, action: &crate::check::actions::Action) -> u32 {
+    fn action(&mut self, action: &crate::check::actions::Action) -> ActionIdx {
         let kind = self.string(&action.kind);
         let params = action
             .params
             .iter()
             .map(|(name, value)| (self.string(name), self.param(value)))
             .collect();
-        let i = idx(self.prog.actions.len());
+        let i = ActionIdx::from_usize(self.prog.actions.len());
         self.prog.actions.push(ActionEntry { kind, params });
         i
     }
@@ -458,12 +460,12 @@ impl<'p> Lowerer<'p> {
             K::Cond(c, a, b) => {
                 self.expr(c);
                 let branch = self.emit(Op::Branch {
-                    otherwise: 0,
-                    end: 0,
+                    otherwise: JumpTarget::default(),
+                    end: JumpTarget::default(),
                 });
                 let base = self.depth;
                 self.expr(a);
-                let jump = self.emit(Op::Jump(0));
+                let jump = self.emit(Op::Jump(JumpTarget::default()));
                 let otherwise = self.here();
                 // The else code starts from the depth the Branch left.
                 self.depth = base;
@@ -472,7 +474,7 @@ impl<'p> Lowerer<'p> {
                 if let Some(Op::Branch { otherwise: o, .. }) =
                     self.prog.code.get_mut(branch as usize)
                 {
-                    *o = otherwise;
+                    *o = JumpTarget::new(otherwise);
                 }
                 self.patch(branch, end);
                 self.patch(jump, end);
@@ -504,7 +506,7 @@ impl<'p> Lowerer<'p> {
                 self.expr(range);
                 let start = self.emit(Op::MacroStart {
                     kind: macro_op(*kind),
-                    end: 0,
+                    end: JumpTarget::default(),
                 });
                 self.binders += 1;
                 self.expr(body);
@@ -532,7 +534,12 @@ impl<'p> Lowerer<'p> {
         let (leaf, rights) = left_spine(e, and);
         self.expr(leaf);
         for (b, _) in rights.into_iter().rev() {
-            let short = self.emit(if and { Op::AndShort(0) } else { Op::OrShort(0) });
+            let placeholder = JumpTarget::default();
+            let short = self.emit(if and {
+                Op::AndShort(placeholder)
+            } else {
+                Op::OrShort(placeholder)
+            });
             self.expr(b);
             self.emit(if and { Op::AndJoin } else { Op::OrJoin });
             let end = self.here();

@@ -36,7 +36,7 @@ fn code_of(expr: &str) -> (Program, Vec<Op>) {
 
 fn konst(prog: &Program, op: &Op) -> Value {
     match op {
-        Op::Const(i) | Op::PathCmpConst { konst: i, .. } => prog.consts[*i as usize].clone(),
+        Op::Const(i) | Op::PathCmpConst { konst: i, .. } => prog.consts[i.as_usize()].clone(),
         other => panic!("not a constant: {other:?}"),
     }
 }
@@ -62,7 +62,7 @@ fn check_max_stack(prog: &Program) {
             let h = at[k].unwrap_or_else(|| panic!("unreachable instruction {}", k + s));
             max = max.max(h);
             let op = prog.code[s + k];
-            let local = |t: u32| t as usize - s;
+            let local = |t: JumpTarget| t.as_usize() - s;
             match op {
                 Op::AndShort(t) | Op::OrShort(t) => {
                     set(&mut at, local(t), h);
@@ -149,17 +149,20 @@ fn large_constant_lists_become_sets() {
     let (prog, code) = code_of(big);
     assert!(matches!(
         code.as_slice(),
-        [Op::PathInSet { set: 0, .. }, Op::Return]
+        [Op::PathInSet { set, .. }, Op::Return] if *set == SetIdx::new(0)
     ));
     assert_eq!(prog.sets.len(), 1);
     assert_eq!(
-        prog.consts[prog.sets[0] as usize].as_array().unwrap().len(),
+        prog.consts[prog.sets[0].as_usize()]
+            .as_array()
+            .unwrap()
+            .len(),
         SET_THRESHOLD
     );
     let (_, code) = code_of("size(x.s) in [1, 2, 3, 4, 5, 6, 7, 8, 9]");
     assert!(matches!(
         code.as_slice(),
-        [Op::Path(_), Op::Size, Op::InSet(0), Op::Return]
+        [Op::Path(_), Op::Size, Op::InSet(set), Op::Return] if *set == SetIdx::new(0)
     ));
     // The same list twice: one constant, one set.
     let (prog, _) = code_of(&format!(
@@ -173,12 +176,12 @@ fn large_constant_lists_become_sets() {
 fn matches_on_a_path_is_fused_and_regexes_are_shared() {
     let (prog, code) =
         code_of("x.s.matches('^a+$') && x.o.t.matches('^a+$') && (x.s + 'b').matches('b$')");
-    assert!(matches!(code[0], Op::PathMatches { regex: 0, .. }));
-    assert!(code.iter().any(|op| matches!(op, Op::Matches(1))));
+    assert!(matches!(code[0], Op::PathMatches { regex, .. } if regex == RegexIdx::new(0)));
+    assert!(code.contains(&Op::Matches(RegexIdx::new(1))));
     assert_eq!(prog.regexes, vec!["^a+$".to_owned(), "b$".to_owned()]);
     assert_eq!(
         code.iter()
-            .filter(|op| matches!(op, Op::PathMatches { regex: 0, .. }))
+            .filter(|op| matches!(op, Op::PathMatches { regex, .. } if *regex == RegexIdx::new(0)))
             .count(),
         2
     );
@@ -190,8 +193,8 @@ fn short_circuits_and_conditionals_jump_forward_to_their_joins() {
     let s = prog.hooks[0].code.0;
     // PCC AndShort PCC OrShort PCC OrJoin AndJoin Return
     assert_eq!(code.len(), 8);
-    assert_eq!(code[1], Op::AndShort(s + 7));
-    assert_eq!(code[3], Op::OrShort(s + 6));
+    assert_eq!(code[1], Op::AndShort(JumpTarget::new(s + 7)));
+    assert_eq!(code[3], Op::OrShort(JumpTarget::new(s + 6)));
     assert_eq!(code[5], Op::OrJoin);
     assert_eq!(code[6], Op::AndJoin);
     let (_, code) = code_of("x.t ? x.a == 1 : x.b == 2");
@@ -200,11 +203,11 @@ fn short_circuits_and_conditionals_jump_forward_to_their_joins() {
     assert_eq!(
         code[1],
         Op::Branch {
-            otherwise: s + 4,
-            end: s + 5
+            otherwise: JumpTarget::new(s + 4),
+            end: JumpTarget::new(s + 5)
         }
     );
-    assert_eq!(code[3], Op::Jump(s + 5));
+    assert_eq!(code[3], Op::Jump(JumpTarget::new(s + 5)));
     assert_eq!(code[5], Op::Return);
 }
 
@@ -225,7 +228,7 @@ fn macro_variables_count_from_the_innermost_binder() {
     let mut open = Vec::new();
     for (k, op) in code.iter().enumerate() {
         match op {
-            Op::MacroStart { end, .. } => open.push(*end as usize),
+            Op::MacroStart { end, .. } => open.push(end.as_usize()),
             Op::MacroNext => assert_eq!(open.pop(), Some(s + k + 1)),
             _ => {}
         }
@@ -482,7 +485,7 @@ hooks:
     match param("event_type") {
         ParamValue::Const(i) => {
             assert_eq!(
-                prog.consts[*i as usize],
+                prog.consts[i.as_usize()],
                 serde_json::json!("literal ${not} a template")
             )
         }

@@ -98,7 +98,7 @@ fn cmp_codes_decode_back() {
         let code = [crate::artifact::cmp_code(op)];
         r.bytes = &code;
         assert_eq!(
-            <crate::bytecode::CmpOp as crate::artifact::Operand>::get(&mut r, "x").unwrap(),
+            <crate::bytecode::CmpOp as crate::artifact::Wire>::get(&mut r, "x").unwrap(),
             op
         );
     }
