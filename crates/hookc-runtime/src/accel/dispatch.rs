@@ -32,7 +32,7 @@ pub enum PlanStep {
     Dispatch {
         /// The path every hook of the run compares.
         path: PathIdx,
-        /// Index into [`Plans::tables`].
+        /// Its table: [`Plans::table`]'s index.
         table: u32,
     },
 }

@@ -84,6 +84,7 @@ mod encode;
 pub use decode::decode;
 pub use encode::encode;
 
+use crate::bytecode::{for_each_op, operand_type};
 use crate::bytecode::{
     ActionIdx, CmpOp, ConstIdx, JumpTarget, MacroOp, Op, PathIdx, RegexIdx, SetIdx, StrIdx,
 };
@@ -377,7 +378,7 @@ const SECTIONS: [Section; 11] = sections![
 ];
 
 // ---------------------------------------------------------------------------
-// The one opcode table.
+// The encodings of operands and instructions.
 
 /// A value with one encoding (an instruction operand, a table index): how
 /// it is written and read.
@@ -496,16 +497,21 @@ impl Wire for MacroOp {
     }
 }
 
-/// Declares every opcode once: its byte, its [`Op`] variant and its operands
-/// (in encoding order, each a [`Wire`] type). Generates [`OPCODES`], the
-/// encoder [`put_op`] (an exhaustive match: a new `Op` does not compile until
-/// it is given a byte here) and the decoder [`get_op`]; a byte used twice is
-/// an unreachable pattern, which the lints reject.
-macro_rules! op_table {
+/// Generates the instructions' codec from the one instruction table
+/// ([`crate::bytecode::for_each_op!`]): [`OPCODES`], the encoder `put_op`
+/// and the decoder `get_op`. An instruction is its opcode byte, then its
+/// operands in declaration order, each in its type's [`Wire`] encoding. A
+/// byte given to two instructions is an unreachable pattern in `get_op`,
+/// which the lints reject.
+macro_rules! define_codec {
     ($(
+        $(#[$meta:meta])*
         $code:literal $name:ident
-        $( ( $($t:ident : $tty:ident),+ ) )?
-        $( { $($f:ident : $fty:ident),+ } )? ;
+        $( ( $tfield:ident : $tkind:ident ) )?
+        $( { $( $(#[$fmeta:meta])* $sfield:ident : $skind:ident ),+ $(,)? } )?
+        [ $($effect:tt)* ]
+        $( $text:literal $note:literal )?
+        ;
     )+) => {
         /// Every instruction's opcode byte and name, in opcode order
         /// (0 is reserved as invalid).
@@ -515,10 +521,10 @@ macro_rules! op_table {
         fn put_op(instr: &Op, w: &mut ByteWriter) {
             match *instr {
                 $(
-                    Op::$name $( ( $($t),+ ) )? $( { $($f),+ } )? => {
+                    Op::$name $( ( $tfield ) )? $( { $($sfield),+ } )? => {
                         w.u8($code);
-                        $( $( Wire::put($t, w); )+ )?
-                        $( $( Wire::put($f, w); )+ )?
+                        $( Wire::put($tfield, w); )?
+                        $( $( Wire::put($sfield, w); )+ )?
                     }
                 )+
             }
@@ -530,13 +536,13 @@ macro_rules! op_table {
             Ok(Some(match code {
                 $(
                     $code => Op::$name
-                        $( ( $( <$tty as Wire>::get(
+                        $( ( <operand_type!($tkind) as Wire>::get(
                             r,
-                            concat!("operand `", stringify!($t), "` of `", stringify!($name), "`"),
-                        )? ),+ ) )?
-                        $( { $( $f: <$fty as Wire>::get(
+                            concat!("operand `", stringify!($tfield), "` of `", stringify!($name), "`"),
+                        )? ) )?
+                        $( { $( $sfield: <operand_type!($skind) as Wire>::get(
                             r,
-                            concat!("operand `", stringify!($f), "` of `", stringify!($name), "`"),
+                            concat!("operand `", stringify!($sfield), "` of `", stringify!($name), "`"),
                         )? ),+ } )?,
                 )+
                 _ => return Ok(None),
@@ -545,47 +551,7 @@ macro_rules! op_table {
     };
 }
 
-op_table! {
-    0x01 Const(index: ConstIdx);
-    0x02 True;
-    0x03 False;
-    0x04 Null;
-    0x05 Path(index: PathIdx);
-    0x06 Var(depth: u16);
-    0x07 Field(index: StrIdx);
-    0x08 Index;
-    0x09 HasPath(index: PathIdx);
-    0x0a HasField(index: StrIdx);
-    0x0b Not;
-    0x0c Neg;
-    0x0d Add;
-    0x0e Sub;
-    0x0f Mul;
-    0x10 Div;
-    0x11 Rem;
-    0x12 Cmp(op: CmpOp);
-    0x13 In;
-    0x14 InSet(index: SetIdx);
-    0x15 Size;
-    0x16 Contains;
-    0x17 StartsWith;
-    0x18 EndsWith;
-    0x19 Matches(index: RegexIdx);
-    0x1a TypeIs(kinds: u8);
-    0x1b MakeList(count: u32);
-    0x1c PathCmpConst { path: PathIdx, konst: ConstIdx, op: CmpOp };
-    0x1d PathInSet { path: PathIdx, set: SetIdx };
-    0x1e PathMatches { path: PathIdx, regex: RegexIdx };
-    0x1f AndShort(target: JumpTarget);
-    0x20 AndJoin;
-    0x21 OrShort(target: JumpTarget);
-    0x22 OrJoin;
-    0x23 Branch { otherwise: JumpTarget, end: JumpTarget };
-    0x24 Jump(target: JumpTarget);
-    0x25 MacroStart { kind: MacroOp, end: JumpTarget };
-    0x26 MacroNext;
-    0x27 Return;
-}
+for_each_op!(define_codec);
 
 #[cfg(test)]
 #[allow(

@@ -14,8 +14,8 @@
 
 use crate::bytecode::Kinds;
 use crate::bytecode::{
-    CmpOp, ConstIdx, HookEntry, MacroOp, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx,
-    StrIdx, TemplatePart,
+    ConstIdx, HookEntry, Op, Operand, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
+    TemplatePart,
 };
 use std::fmt::{self, Write};
 
@@ -127,109 +127,23 @@ fn write_op(out: &mut String, prog: &Program, ip: usize, op: &Op) -> fmt::Result
     writeln!(out, "{}", line.trim_end())
 }
 
-/// An instruction's name, its operands, and what they resolve to.
+/// An instruction's name, its operands, and what they resolve to: each
+/// operand rendered by its kind, laid out as the instruction table says.
 fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
-    let none = || (String::new(), String::new());
-    let (name, (operands, note)) = match op {
-        Op::Const(i) => ("Const", (i.to_string(), konst(prog, *i, true))),
-        Op::True => ("True", none()),
-        Op::False => ("False", none()),
-        Op::Null => ("Null", none()),
-        Op::Path(i) => ("Path", (i.to_string(), path(prog, *i))),
-        Op::Var(d) => ("Var", (d.to_string(), String::new())),
-        Op::Field(i) => ("Field", (i.to_string(), string(prog, *i))),
-        Op::Index => ("Index", none()),
-        Op::HasPath(i) => ("HasPath", (i.to_string(), path(prog, *i))),
-        Op::HasField(i) => ("HasField", (i.to_string(), string(prog, *i))),
-        Op::Not => ("Not", none()),
-        Op::Neg => ("Neg", none()),
-        Op::Add => ("Add", none()),
-        Op::Sub => ("Sub", none()),
-        Op::Mul => ("Mul", none()),
-        Op::Div => ("Div", none()),
-        Op::Rem => ("Rem", none()),
-        Op::Cmp(c) => ("Cmp", (cmp_symbol(*c).to_owned(), String::new())),
-        Op::In => ("In", none()),
-        Op::InSet(i) => ("InSet", (i.to_string(), set(prog, *i))),
-        Op::Size => ("Size", none()),
-        Op::Contains => ("Contains", none()),
-        Op::StartsWith => ("StartsWith", none()),
-        Op::EndsWith => ("EndsWith", none()),
-        Op::Matches(i) => ("Matches", (i.to_string(), regex(prog, *i))),
-        Op::TypeIs(bits) => (
-            "TypeIs",
-            (bits.to_string(), Kinds::from_bits(*bits).to_string()),
-        ),
-        Op::MakeList(n) => ("MakeList", (n.to_string(), String::new())),
-        Op::PathCmpConst {
-            path: p,
-            konst: k,
-            op: c,
-        } => (
-            "PathCmpConst",
-            (
-                format!("path {p} {} const {k}", cmp_symbol(*c)),
-                format!(
-                    "{} {} {}",
-                    path(prog, *p),
-                    cmp_symbol(*c),
-                    konst(prog, *k, true)
-                ),
-            ),
-        ),
-        Op::PathInSet { path: p, set: s } => (
-            "PathInSet",
-            (
-                format!("path {p} in set {s}"),
-                format!("{} in {}", path(prog, *p), set(prog, *s)),
-            ),
-        ),
-        Op::PathMatches { path: p, regex: r } => (
-            "PathMatches",
-            (
-                format!("path {p}, regex {r}"),
-                format!("{}.matches({})", path(prog, *p), regex(prog, *r)),
-            ),
-        ),
-        Op::AndShort(t) => ("AndShort", (format!("-> {t}"), String::new())),
-        Op::AndJoin => ("AndJoin", none()),
-        Op::OrShort(t) => ("OrShort", (format!("-> {t}"), String::new())),
-        Op::OrJoin => ("OrJoin", none()),
-        Op::Branch { otherwise, end } => (
-            "Branch",
-            (format!("else -> {otherwise}, end -> {end}"), String::new()),
-        ),
-        Op::Jump(t) => ("Jump", (format!("-> {t}"), String::new())),
-        Op::MacroStart { kind, end } => (
-            "MacroStart",
-            (
-                format!("{}, end -> {end}", macro_name(*kind)),
-                String::new(),
-            ),
-        ),
-        Op::MacroNext => ("MacroNext", none()),
-        Op::Return => ("Return", none()),
-    };
-    (name, operands, note)
-}
-
-fn cmp_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-    }
-}
-
-fn macro_name(kind: MacroOp) -> &'static str {
-    match kind {
-        MacroOp::Exists => "exists",
-        MacroOp::All => "all",
-        MacroOp::ExistsOne => "exists_one",
-    }
+    let (operands, note) = op.layout(|operand| match operand {
+        Operand::Str(i) => (i.to_string(), string(prog, i)),
+        Operand::Path(i) => (i.to_string(), path(prog, i)),
+        Operand::Const(i) => (i.to_string(), konst(prog, i, true)),
+        Operand::Set(i) => (i.to_string(), set(prog, i)),
+        Operand::Regex(i) => (i.to_string(), regex(prog, i)),
+        Operand::Jump(t) | Operand::Exit(t) => (format!("-> {t}"), String::new()),
+        Operand::Depth(d) => (d.to_string(), String::new()),
+        Operand::Count(n) => (n.to_string(), String::new()),
+        Operand::Cmp(c) => (c.symbol().to_owned(), c.symbol().to_owned()),
+        Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),
+        Operand::Kinds(bits) => (bits.to_string(), Kinds::from_bits(bits).to_string()),
+    });
+    (op.name(), operands, note)
 }
 
 fn bad(i: impl fmt::Display) -> String {

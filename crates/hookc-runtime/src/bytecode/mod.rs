@@ -8,9 +8,11 @@
 //! [`crate::limits::MAX_MACRO_ITERATIONS`]; so evaluation time is linear in
 //! the program plus the parts of the context it reads.
 //!
-//! Every instruction is declared once, in [`Op`], with its stack effect in
-//! [`Op::stack_effect`]; the lowering, the VM, the artifact codec, the
-//! verifier and the disassembler all work from it.
+//! Every instruction is declared once, in the instruction table
+//! (`for_each_op!` in `bytecode/op.rs`), which generates [`Op`], its stack
+//! effects, its operand visitor ([`Op::try_for_each_operand`], by
+//! [`Operand`] kind) and the artifact codec; the lowering, the VM, the
+//! verifier, the disassembler and explain all work from it.
 //!
 //! Invariant (verified): a `Program` is only run after
 //! [`crate::verify`] has checked every index, jump and stack depth.
@@ -20,193 +22,18 @@ pub use path::{Path, Segment, Step};
 pub mod disasm;
 mod index;
 mod kinds;
+mod op;
 pub mod path;
 
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 pub use kinds::Kinds;
+pub(crate) use op::{for_each_op, operand_type};
+pub use op::{CmpOp, Flow, MacroOp, Op, Operand};
 
 /// Writes `text` so that the template reader reads it back as this literal:
 /// every `${` becomes `$${`.
 pub fn escape_template_literal(text: &str) -> String {
     text.replace("${", "$${")
-}
-
-/// Comparison operators of the fused `path OP constant` instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum CmpOp {
-    /// `==`
-    Eq = 0,
-    /// `!=`
-    Ne = 1,
-    /// `<`
-    Lt = 2,
-    /// `<=`
-    Le = 3,
-    /// `>`
-    Gt = 4,
-    /// `>=`
-    Ge = 5,
-}
-
-/// The list macros.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum MacroOp {
-    /// `exists`: true if any element gives true (errors absorbed by a true).
-    Exists = 0,
-    /// `all`: false if any element gives false (errors absorbed by a false).
-    All = 1,
-    /// `exists_one`: exactly one element gives true; any error is the result.
-    ExistsOne = 2,
-}
-
-/// One instruction. Operands index the [`Program`]'s tables (typed indexes:
-/// [`StrIdx`], [`PathIdx`], ...) or are absolute code positions within the
-/// same hook's code ([`JumpTarget`]s).
-///
-/// Stack effects are written `pops -> pushes`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Op {
-    /// `0 -> 1`: push `consts[i]`.
-    Const(ConstIdx),
-    /// `0 -> 1`: push `true`.
-    True,
-    /// `0 -> 1`: push `false`.
-    False,
-    /// `0 -> 1`: push `null`.
-    Null,
-    /// `0 -> 1`: push the value at `paths[i]`, or an error (no such key) if it does not resolve.
-    Path(PathIdx),
-    /// `0 -> 1`: push the variable of the macro `d` levels out from the innermost (0 = innermost).
-    Var(u16),
-    /// `1 -> 1`: `top.strings[i]`.
-    Field(StrIdx),
-    /// `2 -> 1`: `a[b]`.
-    Index,
-    /// `0 -> 1`: `has(paths[i])`: every segment resolves.
-    HasPath(PathIdx),
-    /// `1 -> 1`: `has(top.strings[i])`.
-    HasField(StrIdx),
-    /// `1 -> 1`: `!a`.
-    Not,
-    /// `1 -> 1`: `-a`.
-    Neg,
-    /// `2 -> 1`: `a + b`.
-    Add,
-    /// `2 -> 1`: `a - b`.
-    Sub,
-    /// `2 -> 1`: `a * b`.
-    Mul,
-    /// `2 -> 1`: `a / b`.
-    Div,
-    /// `2 -> 1`: `a % b`.
-    Rem,
-    /// `2 -> 1`: `a OP b`.
-    Cmp(CmpOp),
-    /// `2 -> 1`: `a in b`.
-    In,
-    /// `1 -> 1`: `a in sets[i]` (a constant list, hashed at load).
-    InSet(SetIdx),
-    /// `1 -> 1`: `size(a)`.
-    Size,
-    /// `2 -> 1`: `a.contains(b)`.
-    Contains,
-    /// `2 -> 1`: `a.startsWith(b)`.
-    StartsWith,
-    /// `2 -> 1`: `a.endsWith(b)`.
-    EndsWith,
-    /// `1 -> 1`: `a.matches(regexes[i])`.
-    Matches(RegexIdx),
-    /// `1 -> 1`: whether `a`'s kind is in the set (bits of [`crate::bytecode::Kinds`]).
-    TypeIs(u8),
-    /// `n -> 1`: a list of the top `n` values (first pushed first).
-    MakeList(u32),
-    /// `0 -> 1`: fused `paths[path] OP consts[konst]`.
-    PathCmpConst {
-        /// The path.
-        path: PathIdx,
-        /// The constant.
-        konst: ConstIdx,
-        /// The comparison.
-        op: CmpOp,
-    },
-    /// `0 -> 1`: fused `paths[path] in sets[set]`.
-    PathInSet {
-        /// The path.
-        path: PathIdx,
-        /// The set.
-        set: SetIdx,
-    },
-    /// `0 -> 1`: fused `paths[path].matches(regexes[regex])`.
-    PathMatches {
-        /// The path.
-        path: PathIdx,
-        /// The regex.
-        regex: RegexIdx,
-    },
-    /// `1 -> 1` (falls through) or `1 -> 1` (jumps): `&&`'s left side is on
-    /// top; if it is `false`, jump to `target` leaving it as the result;
-    /// otherwise keep it and evaluate the right side.
-    AndShort(JumpTarget),
-    /// `2 -> 1`: combine `a && b` (CEL's commutative error absorption).
-    AndJoin,
-    /// Like [`Op::AndShort`] for `||`, deciding on `true`.
-    OrShort(JumpTarget),
-    /// `2 -> 1`: combine `a || b`.
-    OrJoin,
-    /// `1 -> 0` (true: fall through; false: jump to `otherwise`) or `1 -> 1`
-    /// (not a bool: push an error and jump to `end`): the condition of `?:`.
-    Branch {
-        /// Start of the `else` code.
-        otherwise: JumpTarget,
-        /// Just past the whole conditional.
-        end: JumpTarget,
-    },
-    /// `0 -> 0`: jump to the target (forward).
-    Jump(JumpTarget),
-    /// `1 -> 0` then the body: pop the range (a list, or an object's keys);
-    /// if it is empty or not iterable, push the macro's result (or an error)
-    /// and jump to `end`; otherwise bind the first element and run the body.
-    MacroStart {
-        /// Which macro.
-        kind: MacroOp,
-        /// Just past the matching `MacroNext`.
-        end: JumpTarget,
-    },
-    /// `1 -> 0` or `1 -> 1`: pop the body's value for the current element;
-    /// either decide the result (push it, fall through) or bind the next
-    /// element and continue at the body's first instruction.
-    MacroNext,
-    /// `1 -> 0`: the hook's result; ends the hook's code.
-    Return,
-}
-
-impl Op {
-    /// `(pops, pushes)`. For the control instructions this is the effect on
-    /// the fall-through path; the verifier knows their other paths.
-    pub fn stack_effect(&self) -> (u32, u32) {
-        match self {
-            Op::Const(_) | Op::True | Op::False | Op::Null | Op::Path(_) | Op::Var(_) => (0, 1),
-            Op::HasPath(_)
-            | Op::PathCmpConst { .. }
-            | Op::PathInSet { .. }
-            | Op::PathMatches { .. } => (0, 1),
-            Op::Field(_) | Op::HasField(_) | Op::Not | Op::Neg | Op::InSet(_) | Op::Size => (1, 1),
-            Op::Matches(_) | Op::TypeIs(_) => (1, 1),
-            Op::Index | Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem | Op::Cmp(_) | Op::In => {
-                (2, 1)
-            }
-            Op::Contains | Op::StartsWith | Op::EndsWith | Op::AndJoin | Op::OrJoin => (2, 1),
-            Op::MakeList(n) => (*n, 1),
-            Op::AndShort(_) | Op::OrShort(_) => (1, 1),
-            Op::Branch { .. } => (1, 0),
-            Op::Jump(_) => (0, 0),
-            Op::MacroStart { .. } => (1, 0),
-            Op::MacroNext => (1, 1),
-            Op::Return => (1, 0),
-        }
-    }
 }
 
 /// One hook of the program.

@@ -4,8 +4,9 @@
 
 use super::{hook_loc, in_bounds, instr_loc, Location, VerifyError};
 use crate::bytecode::Kinds;
-use crate::bytecode::{HookEntry, JumpTarget, Op, Program};
+use crate::bytecode::{Flow, HookEntry, JumpTarget, Op, Operand, Program};
 use crate::limits::{MAX_MACRO_NESTING, MAX_STACK_DEPTH};
+use smallvec::SmallVec;
 
 /// What the verifier knows about an instruction that a jump targets.
 #[derive(Debug, Clone, Copy)]
@@ -51,7 +52,7 @@ pub(super) fn check_code(
     let Some(last) = end.checked_sub(1).filter(|_| start < end) else {
         return Ok(0); // no condition: always matches
     };
-    if !matches!(ops.last(), Some(Op::Return)) {
+    if ops.last().map(Op::flow) != Some(Flow::Return) {
         return Err(VerifyError::MissingReturn {
             at: hook_loc(p, hook),
         });
@@ -101,7 +102,7 @@ pub(super) fn check_code(
             }
         };
         if let Some(f) = cx.frames.last() {
-            if f.next == ip && !matches!(op, Op::MacroNext) {
+            if f.next == ip && op.flow() != Flow::MacroNext {
                 return Err(VerifyError::BadMacro {
                     at: at(),
                     reason: format!(
@@ -111,7 +112,7 @@ pub(super) fn check_code(
                 });
             }
         }
-        cx.operands(ip, op)?;
+        let jumps = cx.operands(ip, op)?;
         let (pops, pushes) = op.stack_effect();
         // `_else`: a location names the hook by its id, a `String`; build
         // it only for an error (eagerly, it was two allocations per
@@ -132,32 +133,22 @@ pub(super) fn check_code(
             })?;
         max = max.max(after);
         height = Some(after);
-        match *op {
-            Op::AndShort(t) | Op::OrShort(t) => cx.join(ip, t, after, frame)?,
-            Op::Branch { otherwise, end } => {
-                if otherwise >= end {
-                    return Err(VerifyError::BadJump {
-                        at: at(),
-                        target: otherwise.as_u32(),
-                        reason: "(`otherwise`) is not before `end`",
-                    });
-                }
-                cx.join(ip, otherwise, below, frame)?;
-                // Not a bool: an error value is pushed and the jump goes to `end`.
-                cx.join(ip, end, after + 1, frame)?;
-                max = max.max(after + 1);
-            }
-            Op::Jump(t) => {
-                cx.join(ip, t, after, frame)?;
-                height = None;
-            }
-            Op::MacroStart { end, .. } => {
+        match op.flow() {
+            Flow::Next => {}
+            Flow::Goto => height = None,
+            Flow::MacroStart => {
                 if cx.frames.len() >= MAX_MACRO_NESTING {
                     return Err(VerifyError::BadMacro {
                         at: at(),
                         reason: format!("macros nested deeper than {MAX_MACRO_NESTING}"),
                     });
                 }
+                let Some(end) = jumps.exit() else {
+                    return Err(VerifyError::BadMacro {
+                        at: at(),
+                        reason: "the macro has no end".to_owned(),
+                    });
+                };
                 // The body needs at least one instruction before `MacroNext`.
                 let next = end
                     .as_u32()
@@ -181,9 +172,6 @@ pub(super) fn check_code(
                         });
                     }
                 }
-                // Empty or not iterable: the result is pushed and the jump goes to `end`.
-                cx.join(ip, end, after + 1, frame)?;
-                max = max.max(after + 1);
                 let id = cx.next_frame;
                 // INVARIANT (frame ids): unique within the hook: there are
                 // fewer `MacroStart`s than MAX_TABLE_LEN < u32::MAX.
@@ -195,7 +183,7 @@ pub(super) fn check_code(
                     next,
                 });
             }
-            Op::MacroNext => {
+            Flow::MacroNext => {
                 let Some(f) = cx.frames.pop() else {
                     return Err(VerifyError::BadMacro {
                         at: at(),
@@ -224,7 +212,7 @@ pub(super) fn check_code(
                     });
                 }
             }
-            Op::Return => {
+            Flow::Return => {
                 if ip != last {
                     return Err(VerifyError::MisplacedReturn { at: at() });
                 }
@@ -236,7 +224,14 @@ pub(super) fn check_code(
                 }
                 height = None;
             }
-            _ => {}
+        }
+        // The jumps, from the instruction's (enclosing) frame: a `Jump`
+        // target is reached with the fall-through height, an `Exit` with
+        // the construct's result pushed on it.
+        for (target, extra) in jumps.targets {
+            let arrive = after + extra;
+            cx.join(ip, target, arrive, frame)?;
+            max = max.max(arrive);
         }
     }
     // Every frame closes before `Return`: each `next` is below its parent's,
@@ -308,26 +303,29 @@ impl CodeCx<'_, '_> {
         }
     }
 
-    /// The operands' table indexes, `Var` depths and `TypeIs` bits.
-    fn operands(&self, ip: u32, op: &Op) -> Result<(), VerifyError> {
+    /// The operands: table indexes in bounds, `Var` depths inside enough
+    /// macros, `TypeIs` bits known; the jump targets returned for joining
+    /// once the stack effect is known (an `Exit` after every `Jump` of the
+    /// same instruction).
+    fn operands(&self, ip: u32, op: &Op) -> Result<Jumps, VerifyError> {
         let p = self.p;
         let at = || self.at(ip);
-        match *op {
-            Op::Const(i) => in_bounds(p, i, at),
-            Op::Path(i) | Op::HasPath(i) => in_bounds(p, i, at),
-            Op::Field(i) | Op::HasField(i) => in_bounds(p, i, at),
-            Op::InSet(i) => in_bounds(p, i, at),
-            Op::Matches(i) => in_bounds(p, i, at),
-            Op::PathCmpConst {
-                path: q, konst: k, ..
-            } => in_bounds(p, q, at).and_then(|()| in_bounds(p, k, at)),
-            Op::PathInSet { path: q, set: s } => {
-                in_bounds(p, q, at).and_then(|()| in_bounds(p, s, at))
+        let mut jumps = Jumps::default();
+        op.try_for_each_operand(|operand| match operand {
+            Operand::Str(i) => in_bounds(p, i, at),
+            Operand::Path(i) => in_bounds(p, i, at),
+            Operand::Const(i) => in_bounds(p, i, at),
+            Operand::Set(i) => in_bounds(p, i, at),
+            Operand::Regex(i) => in_bounds(p, i, at),
+            Operand::Jump(t) => {
+                jumps.targets.push((t, 0));
+                Ok(())
             }
-            Op::PathMatches { path: q, regex: r } => {
-                in_bounds(p, q, at).and_then(|()| in_bounds(p, r, at))
+            Operand::Exit(t) => {
+                jumps.targets.push((t, 1));
+                Ok(())
             }
-            Op::Var(depth) => {
+            Operand::Depth(depth) => {
                 if usize::from(depth) < self.frames.len() {
                     Ok(())
                 } else {
@@ -338,14 +336,48 @@ impl CodeCx<'_, '_> {
                     })
                 }
             }
-            Op::TypeIs(bits) => {
+            Operand::Kinds(bits) => {
                 if Kinds::from_bits(bits).bits() == bits {
                     Ok(())
                 } else {
                     Err(VerifyError::BadKinds { at: at(), bits })
                 }
             }
-            _ => Ok(()),
+            // Any value of these is valid: the decoder only builds known
+            // comparisons and macros, and `MakeList`'s count is checked
+            // against the stack.
+            Operand::Count(_) | Operand::Cmp(_) | Operand::Macro(_) => Ok(()),
+        })?;
+        // An exit leaves the whole construct: every other target of the
+        // instruction (the `else` code of a `Branch`) is inside it.
+        if let Some(exit) = jumps.exit() {
+            if let Some(&(inner, _)) = jumps.targets.iter().find(|&&(t, x)| x == 0 && t >= exit) {
+                return Err(VerifyError::BadJump {
+                    at: at(),
+                    target: inner.as_u32(),
+                    reason: "is not before the instruction's exit target",
+                });
+            }
         }
+        Ok(jumps)
+    }
+}
+
+/// The jump targets of one instruction, with the values each arrives with
+/// over the fall-through height (0 for a `Jump`, 1 for an `Exit`).
+#[derive(Debug, Default)]
+struct Jumps {
+    // PERF: inline for the two targets an instruction has at most today;
+    // verification allocates nothing per instruction.
+    targets: SmallVec<[(JumpTarget, u32); 2]>,
+}
+
+impl Jumps {
+    /// The instruction's `Exit` target.
+    fn exit(&self) -> Option<JumpTarget> {
+        self.targets
+            .iter()
+            .find(|&&(_, extra)| extra == 1)
+            .map(|&(t, _)| t)
     }
 }

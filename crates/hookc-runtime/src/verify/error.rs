@@ -1,5 +1,9 @@
 //! Why a program was rejected ([`VerifyError`]) and where ([`Location`]).
 
+#[cfg(doc)]
+use crate::bytecode::Program;
+#[cfg(doc)]
+use crate::limits::MAX_STACK_DEPTH;
 use std::fmt;
 use thiserror::Error;
 

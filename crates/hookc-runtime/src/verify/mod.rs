@@ -36,12 +36,16 @@
 //! # What a hook's code must satisfy
 //!
 //! A non-empty code range is verified in one pass, instruction by
-//! instruction:
+//! instruction. Operands are checked by their kind
+//! ([`Operand`](crate::bytecode::Operand), from the instruction table), so
+//! an instruction's checks follow from its declaration:
 //! - every table index of an operand is in bounds, `TypeIs` has only known
 //!   kind bits;
-//! - every jump target (`AndShort`, `OrShort`, `Branch`'s `otherwise` and
-//!   `end`, `Jump`, `MacroStart`'s `end`) is forward (`> ip`) and at most the
-//!   hook's last instruction; `Branch` has `otherwise < end`;
+//! - every jump target (a `Jump` or `Exit` operand: `AndShort`, `OrShort`,
+//!   `Branch`'s `otherwise` and `end`, `Jump`, `MacroStart`'s `end`) is
+//!   forward (`> ip`) and at most the hook's last instruction, and an
+//!   instruction's `Exit` target is after its other targets (`Branch` has
+//!   `otherwise < end`);
 //! - the stack height is the same along every path into an instruction,
 //!   never underflows, never exceeds the hook's `max_stack` nor
 //!   [`MAX_STACK_DEPTH`]; `MakeList(n)` needs `n` values;
@@ -49,7 +53,7 @@
 //!   is a jump target), so every instruction has one known height;
 //! - macros nest properly: each `MacroStart`'s `end` is just past its
 //!   matching `MacroNext`, its body leaves exactly one value, nesting is at
-//!   most [`MAX_MACRO_NESTING`], `Var(d)` is inside at least `d + 1` macros,
+//!   most [`MAX_MACRO_NESTING`](crate::limits::MAX_MACRO_NESTING), `Var(d)` is inside at least `d + 1` macros,
 //!   and no jump enters or leaves a macro body;
 //! - the last instruction, and only it, is `Return`, popping the only value.
 //!

@@ -185,17 +185,7 @@ fn the_sample_verifies() {
 
 #[test]
 fn every_opcode_is_in_the_sample() {
-    let names: HashSet<String> = sample()
-        .code
-        .iter()
-        .map(|op| {
-            let s = format!("{op:?}");
-            s.split(|c: char| !c.is_alphanumeric())
-                .next()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
+    let names: HashSet<&str> = sample().code.iter().map(Op::name).collect();
     for (_, name) in crate::artifact::OPCODES {
         assert!(names.contains(*name), "{name} missing from the sample");
     }
@@ -382,7 +372,10 @@ fn jumps_must_be_forward_and_inside_the_hook() {
         otherwise: JumpTarget::new(24),
         end: JumpTarget::new(21),
     };
-    assert!(msg(p).contains("is not before `end`"));
+    assert_eq!(
+        msg(p),
+        "hook 1 (`h1`), instruction 18: jump target 24 is not before the instruction's exit target"
+    );
     let mut p = sample();
     p.code[18] = Op::Branch {
         otherwise: JumpTarget::new(17),
