@@ -44,6 +44,11 @@ pub struct Table {
 }
 
 impl Table {
+    /// Every hook of the run, by value (for tests and tools).
+    pub fn hooks(&self) -> impl Iterator<Item = u32> + '_ {
+        self.by_value.values().flatten().copied()
+    }
+
     /// The hooks (in evaluation order) that can match when the path's value
     /// is `v` (`None`: the path does not resolve): none unless `v` is a
     /// string.
@@ -145,6 +150,11 @@ impl Plans {
             Some(i) => self.named.get(i).map_or(&[], Vec::as_slice),
             None => &self.wildcard,
         }
+    }
+
+    /// Every dispatch table.
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
     }
 
     /// A dispatch table.
