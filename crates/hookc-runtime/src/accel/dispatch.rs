@@ -12,11 +12,14 @@
 //! one-by-one result.
 //!
 //! The plan is derived at load time from the verified bytecode (the artifact
-//! format does not change): it is an acceleration structure like
+//! format does not change), by the same code-shape decoder the lowering
+//! writes through ([`crate::bytecode::shape`]), so the two cannot drift
+//! apart: it is an acceleration structure like
 //! [`crate::context::json_text::PathTrie`], built once per [`crate::eval::Policy`].
 
 use crate::accel::fnv::FnvMap;
-use crate::bytecode::{CmpOp, Op, PathIdx, Program};
+use crate::bytecode::shape::{HookShape, Leaf};
+use crate::bytecode::{CmpOp, PathIdx, Program};
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
 /// much as a few fused comparisons.
@@ -207,29 +210,19 @@ impl Plans {
 }
 
 /// `Some((path, s))` when hook `h`'s condition requires `paths[path] == s`
-/// for a string constant `s`: its code starts with that fused comparison and
-/// every `&&` above it continues the chain up to `Return` (see the module doc).
+/// for a string constant `s`: that comparison is the leaf the code-shape
+/// decoder finds required ([`HookShape::required`]; see the module doc).
 pub fn required_eq(program: &Program, h: u32) -> Option<(PathIdx, &str)> {
     let entry = program.hooks.get(h as usize)?;
-    let (start, end) = (entry.code.0 as usize, entry.code.1 as usize);
-    let code = program.code.get(start..end)?;
-    let Some(Op::PathCmpConst {
-        path,
-        konst,
-        op: CmpOp::Eq,
-    }) = code.first()
-    else {
-        return None;
-    };
-    let value = program.konst(*konst)?.as_str()?;
-    // Follow the chain: after the first operand, each `AndShort` jumps past
-    // its `AndJoin`, where the next link (or the end) must be.
-    let mut ip = 1usize;
-    loop {
-        match code.get(ip)? {
-            Op::Return => return Some((*path, value)),
-            Op::AndShort(target) => ip = target.as_usize().checked_sub(start)?,
-            _ => return None,
-        }
+    let code = program
+        .code
+        .get(entry.code.0 as usize..entry.code.1 as usize)?;
+    match HookShape::decode(code, entry.code.0).required? {
+        Leaf::Cmp {
+            path,
+            op: CmpOp::Eq,
+            konst,
+        } => Some((path, program.konst(konst)?.as_str()?)),
+        Leaf::Cmp { .. } | Leaf::InSet { .. } | Leaf::Matches { .. } | Leaf::Has { .. } => None,
     }
 }

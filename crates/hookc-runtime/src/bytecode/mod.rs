@@ -24,6 +24,7 @@ mod index;
 mod kinds;
 mod op;
 pub mod path;
+pub mod shape;
 
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 pub use kinds::Kinds;

@@ -38,6 +38,7 @@
 //! the end of the code) ends the evaluation with
 //! `Val::Error(EvalError::InvalidArgument)`.
 
+use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::Kinds;
 use crate::bytecode::{
     ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
@@ -173,7 +174,7 @@ pub(crate) fn cmp<'a>(op: CmpOp, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
 /// leaf, is answered on the JSON values directly; everything else goes
 /// through [`cmp`] with the same result.
 #[inline(always)]
-fn leaf<'a>(
+fn cmp_leaf<'a>(
     paths: &mut PathCache<'a>,
     path: PathIdx,
     op: CmpOp,
@@ -193,54 +194,41 @@ fn leaf<'a>(
     }
 }
 
-/// The `0 -> 1` instructions that read the context: a fused leaf
-/// (`PathCmpConst`, `PathInSet`, `PathMatches`) or `HasPath`. `None` for any
-/// other op, or a bad table index (impossible in a verified program).
+/// The value of a context leaf; `None` for a bad table index (impossible
+/// in a verified program).
+#[inline(always)]
+fn leaf_value<'a>(
+    prog: &'a VerifiedProgram,
+    leaf: Leaf,
+    paths: &mut PathCache<'a>,
+) -> Option<Val<'a>> {
+    Some(match leaf {
+        Leaf::Cmp { path, op, konst } => cmp_leaf(paths, path, op, prog.program().konst(konst)?),
+        Leaf::InSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
+        Leaf::Matches { path, regex } => value::matches(&path_val(paths, path), prog.regex(regex)?),
+        Leaf::Has { path } => Val::Bool(paths.get(path).is_some()),
+    })
+}
+
+/// The `0 -> 1` instructions that read the context: the context leaves
+/// ([`Leaf`]: `PathCmpConst`, `PathInSet`, `PathMatches`, `HasPath`).
+/// `None` for any other op, or a bad table index (impossible in a verified
+/// program).
 #[inline(always)]
 pub(crate) fn context_leaf<'a>(
     prog: &'a VerifiedProgram,
     op: &Op,
     paths: &mut PathCache<'a>,
 ) -> Option<Val<'a>> {
-    Some(match *op {
-        Op::PathCmpConst { path, konst, op } => leaf(paths, path, op, prog.program().konst(konst)?),
-        Op::PathInSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
-        Op::PathMatches { path, regex } => {
-            value::matches(&path_val(paths, path), prog.regex(regex)?)
-        }
-        Op::HasPath(i) => Val::Bool(paths.get(i).is_some()),
-        _ => return None,
-    })
+    leaf_value(prog, Leaf::from_op(op)?, paths)
 }
 
 /// The leaves of a hook whose whole condition is a left-folded `&&` chain of
-/// context leaves (`L1 && L2 && …`, each one instruction), as lowered:
-/// `L1 (AndShort L AndJoin)* Return`. `None` for any other code.
+/// context leaves (`L1 && L2 && …`), read by the code-shape decoder the
+/// lowering writes through ([`HookShape`]). `None` for any other code.
 pub fn flat_conjunction(code: &[Op]) -> Option<Vec<Op>> {
-    let (first, mut rest) = code.split_first()?;
-    let is_leaf = |op: &Op| {
-        matches!(
-            op,
-            Op::PathCmpConst { .. }
-                | Op::PathInSet { .. }
-                | Op::PathMatches { .. }
-                | Op::HasPath(_)
-        )
-    };
-    if !is_leaf(first) {
-        return None;
-    }
-    let mut leaves = vec![*first];
-    loop {
-        match rest {
-            [Op::Return] => return Some(leaves),
-            [Op::AndShort(_), l, Op::AndJoin, tail @ ..] if is_leaf(l) => {
-                leaves.push(*l);
-                rest = tail;
-            }
-            _ => return None,
-        }
-    }
+    let leaves = HookShape::conjunction_of(code)?;
+    Some(leaves.into_iter().map(Leaf::op).collect())
 }
 
 /// Evaluates a flat conjunction (see [`flat_conjunction`]) exactly as the

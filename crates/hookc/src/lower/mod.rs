@@ -5,7 +5,11 @@
 //! [`fold`]); the superinstructions; the short-circuit and macro code
 //! shapes; the event index; and each hook's exact `max_stack`.
 //!
-//! Code shapes (jump targets are absolute and forward):
+//! Code shapes (jump targets are absolute and forward); the context leaves
+//! (the fused `path OP constant`, `path in set`, `path.matches(re)` and
+//! `has(path)`) and the `&&`/`||` links are written through
+//! [`hookc_runtime::bytecode::shape`], where the runtime reads them back for
+//! its fast paths:
 //!
 //! ```text
 //! a && b      [a] AndShort(L) [b] AndJoin L:
@@ -31,6 +35,7 @@ use crate::check::actions::ActionValue;
 use crate::ir::{BinaryOp, Const, Events, Expr, ExprKind, Func, MacroKind, Policy, UnaryOp};
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
+use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
 use hookc_runtime::bytecode::{
     ActionEntry, ActionIdx, CmpOp, ConstIdx, DebugInfo, EventIndex, HookDebug, HookEntry,
     JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
@@ -231,36 +236,21 @@ impl<'p> Lowerer<'p> {
     }
 
     // ---- emission ---------------------------------------------------------
+    // (`emit` and `here` are the `CodeSink` impl below: the code shapes the
+    // runtime's fast paths read are written through `shape`.)
 
-    /// Appends an instruction, tracking the stack depth along the
-    /// fall-through path; returns its position.
-    fn emit(&mut self, op: Op) -> u32 {
-        let at = idx(self.prog.code.len());
-        let (pops, pushes) = op.stack_effect();
-        self.depth = self.depth.saturating_sub(pops) + pushes;
-        self.max_depth = self.max_depth.max(self.depth);
-        self.prog.code.push(op);
-        at
-    }
-
-    /// The position the next instruction will have.
-    fn here(&self) -> u32 {
-        idx(self.prog.code.len())
-    }
-
-    /// Points the forward jump at `at` to `target`.
+    /// Points the forward jump at `at` (a `Jump`, or the `end` of a `Branch`
+    /// or `MacroStart`) to `target`; `&&`/`||` links point their own
+    /// ([`Link::close`]).
     // INVARIANT (forward jumps): every placeholder is patched, once its
     // target is emitted, to a position after itself and inside the hook (at
     // most its `Return`).
     fn patch(&mut self, at: u32, target: u32) {
         let target = JumpTarget::new(target);
-        if let Some(op) = self.prog.code.get_mut(at as usize) {
-            match op {
-                Op::AndShort(t) | Op::OrShort(t) | Op::Jump(t) => *t = target,
-                Op::MacroStart { end, .. } => *end = target,
-                Op::Branch { end, .. } => *end = target,
-                _ => {}
-            }
+        match self.prog.code.get_mut(at as usize) {
+            Some(Op::Jump(t)) => *t = target,
+            Some(Op::MacroStart { end, .. } | Op::Branch { end, .. }) => *end = target,
+            _ => {}
         }
     }
 
@@ -436,7 +426,7 @@ impl<'p> Lowerer<'p> {
             }
             K::HasPath(id) => {
                 let p = self.path_id(*id);
-                self.emit(Op::HasPath(p));
+                self.emit(Leaf::Has { path: p }.op());
             }
             K::HasField(base, name) => {
                 self.expr(base);
@@ -494,7 +484,7 @@ impl<'p> Lowerer<'p> {
                 let r = self.regex(&re.pattern);
                 if let K::Path(id) = recv.kind {
                     let path = self.path_id(id);
-                    self.emit(Op::PathMatches { path, regex: r });
+                    self.emit(Leaf::Matches { path, regex: r }.op());
                 } else {
                     self.expr(recv);
                     self.emit(Op::Matches(r));
@@ -534,16 +524,9 @@ impl<'p> Lowerer<'p> {
         let (leaf, rights) = left_spine(e, and);
         self.expr(leaf);
         for (b, _) in rights.into_iter().rev() {
-            let placeholder = JumpTarget::default();
-            let short = self.emit(if and {
-                Op::AndShort(placeholder)
-            } else {
-                Op::OrShort(placeholder)
-            });
+            let link = Link::open(self, and);
             self.expr(b);
-            self.emit(if and { Op::AndJoin } else { Op::OrJoin });
-            let end = self.here();
-            self.patch(short, end);
+            link.close(self);
         }
     }
 
@@ -561,7 +544,7 @@ impl<'p> Lowerer<'p> {
             if let Some((p, k, c)) = fused {
                 let path = self.path_id(p);
                 let konst = self.json(k.to_json());
-                self.emit(Op::PathCmpConst { path, konst, op: c });
+                self.emit(Leaf::Cmp { path, op: c, konst }.op());
             } else {
                 self.expr(lhs);
                 self.expr(rhs);
@@ -580,7 +563,7 @@ impl<'p> Lowerer<'p> {
                         let set = self.set(list);
                         if let K::Path(p) = lhs.kind {
                             let path = self.path_id(p);
-                            self.emit(Op::PathInSet { path, set });
+                            self.emit(Leaf::InSet { path, set }.op());
                         } else {
                             self.expr(lhs);
                             self.emit(Op::InSet(set));
@@ -640,6 +623,28 @@ impl<'p> Lowerer<'p> {
                 self.emit(Op::Const(i));
             }
         }
+    }
+}
+
+impl CodeSink for Lowerer<'_> {
+    /// Appends an instruction, tracking the stack depth along the
+    /// fall-through path; returns its position.
+    fn emit(&mut self, op: Op) -> u32 {
+        let at = idx(self.prog.code.len());
+        let (pops, pushes) = op.stack_effect();
+        self.depth = self.depth.saturating_sub(pops) + pushes;
+        self.max_depth = self.max_depth.max(self.depth);
+        self.prog.code.push(op);
+        at
+    }
+
+    /// The position the next instruction will have.
+    fn here(&self) -> u32 {
+        idx(self.prog.code.len())
+    }
+
+    fn op_mut(&mut self, at: u32) -> Option<&mut Op> {
+        self.prog.code.get_mut(at as usize)
     }
 }
 
