@@ -35,7 +35,12 @@ use std::time::Duration;
 fn fill(prog: &VerifiedProgram, h: u32, ctx: &Value) -> serde_json::Map<String, Value> {
     let p = prog.program();
     let mut cache = PathCache::new(&p.paths, Source::Document(ctx));
-    let action = p.hooks.get(h as usize).map_or(u32::MAX, |e| e.action);
+    let action = p
+        .hooks
+        .get(h as usize)
+        .map_or(hookc_runtime::bytecode::ActionIdx::new(u32::MAX), |e| {
+            e.action
+        });
     hookc_runtime::internals::vm::fill_action(prog, action, &mut cache)
 }
 

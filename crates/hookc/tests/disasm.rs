@@ -9,6 +9,7 @@
 use hookc::compile::{compile, Input};
 use hookc_runtime::bytecode::disasm::*;
 use hookc_runtime::bytecode::{ActionEntry, EventIndex};
+use hookc_runtime::bytecode::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 use hookc_runtime::bytecode::{CmpOp, HookEntry, Op, ParamValue, Program, TemplatePart};
 
 const SRC: &str = r#"
@@ -103,56 +104,65 @@ fn bad_indexes_are_printed_not_panicked_on() {
     let prog = Program {
         strings: vec!["only".to_owned()],
         code: vec![
-            Op::Const(5),
-            Op::Const(0),
-            Op::Field(9),
-            Op::InSet(3),
-            Op::Matches(2),
+            Op::Const(ConstIdx::new(5)),
+            Op::Const(ConstIdx::new(0)),
+            Op::Field(StrIdx::new(9)),
+            Op::InSet(SetIdx::new(3)),
+            Op::Matches(RegexIdx::new(2)),
             Op::PathCmpConst {
-                path: 4,
-                konst: 4,
+                path: PathIdx::new(4),
+                konst: ConstIdx::new(4),
                 op: CmpOp::Lt,
             },
-            Op::PathInSet { path: 0, set: 0 },
-            Op::PathMatches { path: 0, regex: 0 },
+            Op::PathInSet {
+                path: PathIdx::new(0),
+                set: SetIdx::new(0),
+            },
+            Op::PathMatches {
+                path: PathIdx::new(0),
+                regex: RegexIdx::new(0),
+            },
             Op::TypeIs(0xff),
-            Op::Jump(1),
+            Op::Jump(JumpTarget::new(1)),
         ],
         consts: vec![serde_json::json!("x".repeat(200))],
-        sets: vec![0, 7],
+        sets: vec![ConstIdx::new(0), ConstIdx::new(7)],
         hooks: vec![
             HookEntry {
-                id: 3,
+                id: StrIdx::new(3),
                 priority: -1,
                 layer: 0,
-                description: Some(8),
+                description: Some(StrIdx::new(8)),
                 code: (0, 10),
                 max_stack: 0,
-                action: 2,
+                action: ActionIdx::new(2),
             },
             HookEntry {
-                id: 0,
+                id: StrIdx::new(0),
                 priority: 0,
                 layer: 1,
                 description: None,
                 code: (9, 40),
                 max_stack: 0,
-                action: 0,
+                action: ActionIdx::new(0),
             },
         ],
         actions: vec![ActionEntry {
-            kind: 6,
+            kind: StrIdx::new(6),
             params: vec![(
-                0,
+                StrIdx::new(0),
                 ParamValue::List(vec![
-                    ParamValue::Const(9),
-                    ParamValue::Template(vec![TemplatePart::Lit(8), TemplatePart::Path(8)]),
-                    ParamValue::Object(vec![(7, ParamValue::Const(0))]),
+                    ParamValue::Const(ConstIdx::new(9)),
+                    ParamValue::Template(vec![
+                        TemplatePart::Lit(StrIdx::new(8)),
+                        TemplatePart::Path(PathIdx::new(8)),
+                    ]),
+                    ParamValue::Object(vec![(StrIdx::new(7), ParamValue::Const(ConstIdx::new(0)))]),
                 ]),
             )],
         }],
         events: EventIndex {
-            named: vec![(5, vec![0, 9])],
+            named: vec![(StrIdx::new(5), vec![0, 9])],
             wildcard: vec![1],
         },
         ..Program::default()

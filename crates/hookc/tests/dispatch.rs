@@ -88,11 +88,12 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
         let policy = hookc::compile::Compilation::into_policy(c).unwrap();
         let program = policy.program();
         let plans = hookc_runtime::internals::dispatch::Plans::new(program);
-        if plans
-            .for_event("e")
-            .iter()
-            .any(|s| matches!(s, hookc_runtime::internals::dispatch::Step::Dispatch { .. }))
-        {
+        if plans.for_event("e").iter().any(|s| {
+            matches!(
+                s,
+                hookc_runtime::internals::dispatch::PlanStep::Dispatch { .. }
+            )
+        }) {
             dispatched_policies += 1;
         }
         for _ in 0..40 {

@@ -33,12 +33,16 @@ fn events_are_found_by_scan_or_hash_alike() {
         assert_eq!(plans.scans_event_names(), n <= SCAN_EVENTS);
         for i in 0..n {
             let event = format!("ev{i:02}");
-            let hooks: Vec<Step> = p.hooks_for(&event).iter().map(|&h| Step::Hook(h)).collect();
+            let hooks: Vec<PlanStep> = p
+                .hooks_for(&event)
+                .iter()
+                .map(|&h| PlanStep::Hook(h))
+                .collect();
             assert_eq!(plans.for_event(&event), hooks.as_slice(), "{event}");
             assert_eq!(hooks.len(), 2);
         }
         for other in ["ev", "ev0", "ev999", "", "EV00"] {
-            assert_eq!(plans.for_event(other), [Step::Hook(0)], "{other}");
+            assert_eq!(plans.for_event(other), [PlanStep::Hook(0)], "{other}");
         }
     }
 }
@@ -80,7 +84,7 @@ fn runs_become_tables_and_keep_order() {
     let plans = Plans::new(&p);
     let steps = plans.for_event("e");
     assert_eq!(steps.len(), 2);
-    let Step::Dispatch { table, .. } = steps[0] else {
+    let PlanStep::Dispatch { table, .. } = steps[0] else {
         panic!("{steps:?}")
     };
     let t = plans.table(table).unwrap();
@@ -88,5 +92,5 @@ fn runs_become_tables_and_keep_order() {
     assert_eq!(t.candidates(Some(&json!("w"))), [] as [u32; 0]);
     assert_eq!(t.candidates(Some(&json!(1))), [] as [u32; 0]);
     assert_eq!(t.candidates(None), [] as [u32; 0]);
-    assert_eq!(steps[1], Step::Hook(5));
+    assert_eq!(steps[1], PlanStep::Hook(5));
 }

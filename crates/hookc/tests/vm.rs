@@ -12,7 +12,7 @@ use hookc::compile::{compile, Input};
 use hookc::expr_program::{compile_expr, ExprMode};
 use hookc::ir::Policy;
 use hookc::testing::reference;
-use hookc_runtime::bytecode::{CmpOp, Op};
+use hookc_runtime::bytecode::{ActionIdx, CmpOp, ConstIdx, Op, PathIdx, RegexIdx, SetIdx};
 use hookc_runtime::internals::context::PathCache;
 use hookc_runtime::internals::context::Source;
 use hookc_runtime::internals::value::{EvalError, Val};
@@ -312,7 +312,7 @@ fn macros_stop_at_the_iteration_budget() {
 fn hand_made(
     code: Vec<Op>,
     consts: Vec<Value>,
-    sets: Vec<u32>,
+    sets: Vec<ConstIdx>,
     regexes: Vec<&str>,
 ) -> VerifiedProgram {
     let mut prog = hookc::lower::lower(&policy(&when("x.a == 1")));
@@ -391,8 +391,8 @@ fn fused_comparisons_equal_the_unfused_sequence() {
             let fused = hand_made(
                 vec![
                     Op::PathCmpConst {
-                        path: 0,
-                        konst: base - 1,
+                        path: PathIdx::new(0),
+                        konst: ConstIdx::new(base - 1),
                         op,
                     },
                     Op::Return,
@@ -402,7 +402,12 @@ fn fused_comparisons_equal_the_unfused_sequence() {
                 vec![],
             );
             let plain = hand_made(
-                vec![Op::Path(0), Op::Const(base - 1), Op::Cmp(op), Op::Return],
+                vec![
+                    Op::Path(PathIdx::new(0)),
+                    Op::Const(ConstIdx::new(base - 1)),
+                    Op::Cmp(op),
+                    Op::Return,
+                ],
                 vec![k.clone()],
                 vec![],
                 vec![],
@@ -419,8 +424,8 @@ fn fused_comparisons_equal_the_unfused_sequence() {
     let fused = hand_made(
         vec![
             Op::PathCmpConst {
-                path: 0,
-                konst: 0,
+                path: PathIdx::new(0),
+                konst: ConstIdx::new(0),
                 op: CmpOp::Ne,
             },
             Op::Return,
@@ -438,21 +443,31 @@ fn fused_comparisons_equal_the_unfused_sequence() {
 #[test]
 fn sets_equal_list_membership() {
     let list = json!(["a", 1, 2.0, 2.5, null, [1], {"k": true}, true, 9007199254740993_i64, -0.0]);
-    let k = 1; // after `x.a == 1`'s constant
+    let k = ConstIdx::new(1); // after `x.a == 1`'s constant
     let fused = hand_made(
-        vec![Op::PathInSet { path: 0, set: 0 }, Op::Return],
+        vec![
+            Op::PathInSet {
+                path: PathIdx::new(0),
+                set: SetIdx::new(0),
+            },
+            Op::Return,
+        ],
         vec![list.clone()],
         vec![k],
         vec![],
     );
     let set = hand_made(
-        vec![Op::Path(0), Op::InSet(0), Op::Return],
+        vec![
+            Op::Path(PathIdx::new(0)),
+            Op::InSet(SetIdx::new(0)),
+            Op::Return,
+        ],
         vec![list.clone()],
         vec![k],
         vec![],
     );
     let plain = hand_made(
-        vec![Op::Path(0), Op::Const(k), Op::In, Op::Return],
+        vec![Op::Path(PathIdx::new(0)), Op::Const(k), Op::In, Op::Return],
         vec![list],
         vec![],
         vec![],
@@ -483,13 +498,23 @@ fn sets_equal_list_membership() {
 #[test]
 fn fused_matches_equals_the_unfused_sequence() {
     let fused = hand_made(
-        vec![Op::PathMatches { path: 0, regex: 0 }, Op::Return],
+        vec![
+            Op::PathMatches {
+                path: PathIdx::new(0),
+                regex: RegexIdx::new(0),
+            },
+            Op::Return,
+        ],
         vec![],
         vec![],
         vec!["^a"],
     );
     let plain = hand_made(
-        vec![Op::Path(0), Op::Matches(0), Op::Return],
+        vec![
+            Op::Path(PathIdx::new(0)),
+            Op::Matches(RegexIdx::new(0)),
+            Op::Return,
+        ],
         vec![],
         vec![],
         vec!["^a"],
@@ -580,9 +605,12 @@ hooks:
         })
     );
     // Keys in declaration order, `type` first.
-    let keys: Vec<String> = fill_action(&prog, 0, &mut cache).keys().cloned().collect();
+    let keys: Vec<String> = fill_action(&prog, ActionIdx::new(0), &mut cache)
+        .keys()
+        .cloned()
+        .collect();
     assert_eq!(keys, vec!["type", "event_type", "payload"]);
-    assert!(fill_action(&prog, 9, &mut cache).is_empty());
+    assert!(fill_action(&prog, ActionIdx::new(9), &mut cache).is_empty());
 }
 
 #[test]

@@ -12,27 +12,30 @@
 //! one-by-one result.
 //!
 //! The plan is derived at load time from the verified bytecode (the artifact
-//! format does not change): it is an acceleration structure like
+//! format does not change), by the same code-shape decoder the lowering
+//! writes through ([`crate::bytecode::shape`]), so the two cannot drift
+//! apart: it is an acceleration structure like
 //! [`crate::context::json_text::PathTrie`], built once per [`crate::eval::Policy`].
 
 use crate::accel::fnv::FnvMap;
-use crate::bytecode::{CmpOp, Op, Program};
+use crate::bytecode::shape::{HookShape, Leaf};
+use crate::bytecode::{CmpOp, PathIdx, Program};
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
 /// much as a few fused comparisons.
 pub const MIN_RUN: usize = 2;
 
-/// One step of an event's plan.
+/// One step of an event's plan (named apart from the path step, [`crate::bytecode::Step`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+pub enum PlanStep {
     /// Try this hook.
     Hook(u32),
     /// A run of hooks that each require `paths[path] == <string>`: look the
     /// context's value up in `tables[table]`.
     Dispatch {
         /// The path every hook of the run compares.
-        path: u32,
-        /// Index into [`Plans::tables`].
+        path: PathIdx,
+        /// Its table: [`Plans::table`]'s index.
         table: u32,
     },
 }
@@ -44,6 +47,11 @@ pub struct Table {
 }
 
 impl Table {
+    /// Every hook of the run, by value (for tests and tools).
+    pub fn hooks(&self) -> impl Iterator<Item = u32> + '_ {
+        self.by_value.values().flatten().copied()
+    }
+
     /// The hooks (in evaluation order) that can match when the path's value
     /// is `v` (`None`: the path does not resolve): none unless `v` is a
     /// string.
@@ -61,10 +69,10 @@ impl Table {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plans {
     /// Parallel to `Program::events.named`.
-    named: Vec<Vec<Step>>,
+    named: Vec<Vec<PlanStep>>,
     /// Event name to its index in `named`.
     by_name: EventNames,
-    wildcard: Vec<Step>,
+    wildcard: Vec<PlanStep>,
     tables: Vec<Table>,
 }
 
@@ -113,7 +121,7 @@ impl Plans {
     /// Plans for every event of a (verified) program.
     pub fn new(program: &Program) -> Plans {
         let mut plans = Plans::default();
-        let named: Vec<Vec<Step>> = program
+        let named: Vec<Vec<PlanStep>> = program
             .events
             .named
             .iter()
@@ -140,11 +148,16 @@ impl Plans {
     }
 
     /// The plan of `event` (the hooks of [`Program::hooks_for`]).
-    pub fn for_event(&self, event: &str) -> &[Step] {
+    pub fn for_event(&self, event: &str) -> &[PlanStep] {
         match self.by_name.get(event) {
             Some(i) => self.named.get(i).map_or(&[], Vec::as_slice),
             None => &self.wildcard,
         }
+    }
+
+    /// Every dispatch table.
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
     }
 
     /// A dispatch table.
@@ -152,8 +165,8 @@ impl Plans {
         self.tables.get(i as usize)
     }
 
-    fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<Step> {
-        let keys: Vec<Option<(u32, &str)>> =
+    fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
+        let keys: Vec<Option<(PathIdx, &str)>> =
             hooks.iter().map(|&h| required_eq(program, h)).collect();
         let mut steps = Vec::new();
         let mut i = 0;
@@ -181,12 +194,12 @@ impl Plans {
                     }
                     let index = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
                     self.tables.push(table);
-                    steps.push(Step::Dispatch { path, table: index });
+                    steps.push(PlanStep::Dispatch { path, table: index });
                     i += run_len;
                 }
                 _ => {
                     if let Some(&h) = hooks.get(i) {
-                        steps.push(Step::Hook(h));
+                        steps.push(PlanStep::Hook(h));
                     }
                     i += 1;
                 }
@@ -197,29 +210,19 @@ impl Plans {
 }
 
 /// `Some((path, s))` when hook `h`'s condition requires `paths[path] == s`
-/// for a string constant `s`: its code starts with that fused comparison and
-/// every `&&` above it continues the chain up to `Return` (see the module doc).
-pub fn required_eq(program: &Program, h: u32) -> Option<(u32, &str)> {
+/// for a string constant `s`: that comparison is the leaf the code-shape
+/// decoder finds required ([`HookShape::required`]; see the module doc).
+pub fn required_eq(program: &Program, h: u32) -> Option<(PathIdx, &str)> {
     let entry = program.hooks.get(h as usize)?;
-    let (start, end) = (entry.code.0 as usize, entry.code.1 as usize);
-    let code = program.code.get(start..end)?;
-    let Some(Op::PathCmpConst {
-        path,
-        konst,
-        op: CmpOp::Eq,
-    }) = code.first()
-    else {
-        return None;
-    };
-    let value = program.consts.get(*konst as usize)?.as_str()?;
-    // Follow the chain: after the first operand, each `AndShort` jumps past
-    // its `AndJoin`, where the next link (or the end) must be.
-    let mut ip = 1usize;
-    loop {
-        match code.get(ip)? {
-            Op::Return => return Some((*path, value)),
-            Op::AndShort(target) => ip = (*target as usize).checked_sub(start)?,
-            _ => return None,
-        }
+    let code = program
+        .code
+        .get(entry.code.0 as usize..entry.code.1 as usize)?;
+    match HookShape::decode(code, entry.code.0).required? {
+        Leaf::Cmp {
+            path,
+            op: CmpOp::Eq,
+            konst,
+        } => Some((path, program.konst(konst)?.as_str()?)),
+        Leaf::Cmp { .. } | Leaf::InSet { .. } | Leaf::Matches { .. } | Leaf::Has { .. } => None,
     }
 }

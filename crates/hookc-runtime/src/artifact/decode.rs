@@ -1,13 +1,15 @@
 //! Artifact bytes → [`Program`], for untrusted input.
 //!
-//! [`Reader`] is the one place bytes are read: every read is bounds-checked
+//! [`ByteReader`] is the one place bytes are read: every read is bounds-checked
 //! and names its field in the error (as regex's `util/wire.rs` does), every
 //! count is checked against the bytes left and [`MAX_TABLE_LEN`] before a
 //! table is allocated, and value nesting is checked against
 //! [`MAX_VALUE_DEPTH`] before each recursive step. The result is only
 //! structurally sound: [`super::load`] verifies it before use.
 
-use super::{crc32, get_op, ArtifactError, Section, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{
+    crc32, get_op, ArtifactError, Section, Wire, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS,
+};
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
     ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, Program,
@@ -20,7 +22,7 @@ use serde_json::{Map, Number, Value};
 ///
 /// INVARIANT (reader position): `pos <= bytes.len()`; `base` is the offset
 /// of `bytes[0]` in the whole artifact, so errors give absolute offsets.
-pub(super) struct Reader<'a> {
+pub(super) struct ByteReader<'a> {
     bytes: &'a [u8],
     pos: usize,
     base: u64,
@@ -29,10 +31,10 @@ pub(super) struct Reader<'a> {
     container: Option<&'static str>,
 }
 
-impl<'a> Reader<'a> {
+impl<'a> ByteReader<'a> {
     /// A reader of the whole input.
-    pub(super) fn new(bytes: &'a [u8], base: u64) -> Reader<'a> {
-        Reader {
+    pub(super) fn new(bytes: &'a [u8], base: u64) -> ByteReader<'a> {
+        ByteReader {
             bytes,
             pos: 0,
             base,
@@ -41,10 +43,10 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader of a part whose length the artifact itself gave.
-    pub(super) fn within(bytes: &'a [u8], base: u64, container: &'static str) -> Reader<'a> {
-        Reader {
+    pub(super) fn within(bytes: &'a [u8], base: u64, container: &'static str) -> ByteReader<'a> {
+        ByteReader {
             container: Some(container),
-            ..Reader::new(bytes, base)
+            ..ByteReader::new(bytes, base)
         }
     }
 
@@ -145,6 +147,11 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// A typed field (a table index).
+    fn get<T: Wire>(&mut self, what: &'static str) -> Result<T, ArtifactError> {
+        T::get(self, what)
+    }
+
     /// A zigzag LEB128 signed integer.
     fn sleb(&mut self, what: &'static str) -> Result<i64, ArtifactError> {
         let v = self.uleb(what)?;
@@ -195,7 +202,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next section, which must be `section`: a reader over its payload.
-    fn section(&mut self, section: Section) -> Result<Reader<'a>, ArtifactError> {
+    fn section(&mut self, section: Section) -> Result<ByteReader<'a>, ArtifactError> {
         let offset = self.offset();
         let found = self.u8("section id")?;
         if found != section.id {
@@ -208,7 +215,7 @@ impl<'a> Reader<'a> {
         let len = u32::from_le_bytes(self.array::<4>("section length")?);
         let base = self.offset();
         let payload = self.take(len as usize, section.payload)?;
-        Ok(Reader::within(payload, base, section.payload))
+        Ok(ByteReader::within(payload, base, section.payload))
     }
 }
 
@@ -217,7 +224,7 @@ impl<'a> Reader<'a> {
 /// program is not verified yet: use [`super::load`] to run it.
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let body = header(bytes)?;
-    let mut r = Reader::within(body, HEADER_LEN as u64, "the artifact body");
+    let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
     let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
         SECTIONS;
     let program = Program {
@@ -225,14 +232,14 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         paths: read_section(&mut r, paths, read_paths)?,
         consts: read_section(&mut r, consts, read_consts)?,
         regexes: read_section(&mut r, regexes, read_regexes)?,
-        sets: read_section(&mut r, sets, |r| read_u32s(r, "set count", "set constant"))?,
+        sets: read_section(&mut r, sets, |r| read_list(r, "set count", "set constant"))?,
         code: read_section(&mut r, code, read_code)?,
         hooks: read_section(&mut r, hooks, read_hooks)?,
         actions: read_section(&mut r, actions, read_actions)?,
         events: read_section(&mut r, events, read_events)?,
         debug: read_section(&mut r, debug, read_debug)?,
         layers: read_section(&mut r, layers, |r| {
-            read_u32s(r, "layer count", "layer name")
+            read_list(r, "layer count", "layer name")
         })?,
     };
     r.finish("the last section")?;
@@ -256,7 +263,7 @@ fn header(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
         }
         None => return Err(ArtifactError::NotAnArtifact),
     }
-    let mut r = Reader::new(bytes, 0);
+    let mut r = ByteReader::new(bytes, 0);
     r.take(MAGIC.len(), "magic")?;
     // The version before anything else: another version may lay out the
     // rest of the header differently.
@@ -302,9 +309,9 @@ fn header(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
 
 /// Reads `section` with `read`, which must consume its payload.
 fn read_section<'a, T>(
-    r: &mut Reader<'a>,
+    r: &mut ByteReader<'a>,
     section: Section,
-    read: impl FnOnce(&mut Reader<'a>) -> Result<T, ArtifactError>,
+    read: impl FnOnce(&mut ByteReader<'a>) -> Result<T, ArtifactError>,
 ) -> Result<T, ArtifactError> {
     let mut payload = r.section(section)?;
     let value = read(&mut payload)?;
@@ -312,7 +319,7 @@ fn read_section<'a, T>(
     Ok(value)
 }
 
-fn read_strings(r: &mut Reader<'_>) -> Result<Vec<String>, ArtifactError> {
+fn read_strings(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
     let n = r.count("string count", 1)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -321,7 +328,7 @@ fn read_strings(r: &mut Reader<'_>) -> Result<Vec<String>, ArtifactError> {
     Ok(out)
 }
 
-fn read_paths(r: &mut Reader<'_>) -> Result<Vec<Path>, ArtifactError> {
+fn read_paths(r: &mut ByteReader<'_>) -> Result<Vec<Path>, ArtifactError> {
     let n = r.count("path count", 2)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -358,7 +365,7 @@ fn read_paths(r: &mut Reader<'_>) -> Result<Vec<Path>, ArtifactError> {
     Ok(out)
 }
 
-fn read_consts(r: &mut Reader<'_>) -> Result<Vec<Value>, ArtifactError> {
+fn read_consts(r: &mut ByteReader<'_>) -> Result<Vec<Value>, ArtifactError> {
     let n = r.count("constant count", 1)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -369,7 +376,7 @@ fn read_consts(r: &mut Reader<'_>) -> Result<Vec<Value>, ArtifactError> {
 
 /// One constant at nesting `depth` (1 = top level); the depth is checked
 /// before anything else, so recursion stops at [`MAX_VALUE_DEPTH`].
-fn read_value(r: &mut Reader<'_>, depth: usize) -> Result<Value, ArtifactError> {
+fn read_value(r: &mut ByteReader<'_>, depth: usize) -> Result<Value, ArtifactError> {
     let offset = r.offset();
     if depth > MAX_VALUE_DEPTH {
         return Err(ArtifactError::TooDeep {
@@ -443,7 +450,7 @@ fn read_value(r: &mut Reader<'_>, depth: usize) -> Result<Value, ArtifactError> 
     })
 }
 
-fn read_regexes(r: &mut Reader<'_>) -> Result<Vec<String>, ArtifactError> {
+fn read_regexes(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
     let n = r.count("regex count", 1)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -452,20 +459,20 @@ fn read_regexes(r: &mut Reader<'_>) -> Result<Vec<String>, ArtifactError> {
     Ok(out)
 }
 
-fn read_u32s(
-    r: &mut Reader<'_>,
+fn read_list<T: Wire>(
+    r: &mut ByteReader<'_>,
     count: &'static str,
     item: &'static str,
-) -> Result<Vec<u32>, ArtifactError> {
+) -> Result<Vec<T>, ArtifactError> {
     let n = r.count(count, 1)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        out.push(r.u32(item)?);
+        out.push(r.get(item)?);
     }
     Ok(out)
 }
 
-fn read_code(r: &mut Reader<'_>) -> Result<Vec<crate::bytecode::Op>, ArtifactError> {
+fn read_code(r: &mut ByteReader<'_>) -> Result<Vec<crate::bytecode::Op>, ArtifactError> {
     let n = r.count("instruction count", 1)?;
     let mut out = Vec::with_capacity(n);
     for index in 0..n {
@@ -485,17 +492,17 @@ fn read_code(r: &mut Reader<'_>) -> Result<Vec<crate::bytecode::Op>, ArtifactErr
     Ok(out)
 }
 
-fn read_hooks(r: &mut Reader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
+fn read_hooks(r: &mut ByteReader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
     let n = r.count("hook count", 8)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let id = r.u32("hook id")?;
+        let id = r.get("hook id")?;
         let priority = r.sleb("hook priority")?;
         let layer = r.u32("hook layer")?;
         let offset = r.offset();
         let description = match r.u8("hook description flag")? {
             0 => None,
-            1 => Some(r.u32("hook description")?),
+            1 => Some(r.get("hook description")?),
             tag => {
                 return Err(ArtifactError::BadTag {
                     what: "hook description flag",
@@ -513,21 +520,21 @@ fn read_hooks(r: &mut Reader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
             description,
             code: (start, end),
             max_stack: r.u32("hook max stack")?,
-            action: r.u32("hook action")?,
+            action: r.get("hook action")?,
         });
     }
     Ok(out)
 }
 
-fn read_actions(r: &mut Reader<'_>) -> Result<Vec<ActionEntry>, ArtifactError> {
+fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactError> {
     let n = r.count("action count", 2)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let kind = r.u32("action type")?;
+        let kind = r.get("action type")?;
         let count = r.count("action parameter count", 2)?;
         let mut params = Vec::with_capacity(count);
         for _ in 0..count {
-            let name = r.u32("action parameter name")?;
+            let name = r.get("action parameter name")?;
             params.push((name, read_param(r, 1)?));
         }
         out.push(ActionEntry { kind, params });
@@ -536,7 +543,7 @@ fn read_actions(r: &mut Reader<'_>) -> Result<Vec<ActionEntry>, ArtifactError> {
 }
 
 /// One parameter value at nesting `depth` (1 = a parameter itself).
-fn read_param(r: &mut Reader<'_>, depth: usize) -> Result<ParamValue, ArtifactError> {
+fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, ArtifactError> {
     let offset = r.offset();
     if depth > MAX_VALUE_DEPTH {
         return Err(ArtifactError::TooDeep {
@@ -546,15 +553,15 @@ fn read_param(r: &mut Reader<'_>, depth: usize) -> Result<ParamValue, ArtifactEr
         });
     }
     Ok(match r.u8("parameter value tag")? {
-        1 => ParamValue::Const(r.u32("parameter constant")?),
+        1 => ParamValue::Const(r.get("parameter constant")?),
         2 => {
             let n = r.count("template part count", 2)?;
             let mut parts = Vec::with_capacity(n);
             for _ in 0..n {
                 let offset = r.offset();
                 parts.push(match r.u8("template part tag")? {
-                    1 => TemplatePart::Lit(r.u32("template text")?),
-                    2 => TemplatePart::Path(r.u32("template path")?),
+                    1 => TemplatePart::Lit(r.get("template text")?),
+                    2 => TemplatePart::Path(r.get("template path")?),
                     tag => {
                         return Err(ArtifactError::BadTag {
                             what: "template part",
@@ -578,7 +585,7 @@ fn read_param(r: &mut Reader<'_>, depth: usize) -> Result<ParamValue, ArtifactEr
             let n = r.count("parameter object size", 2)?;
             let mut entries = Vec::new(); // as for constant lists
             for _ in 0..n {
-                let key = r.u32("parameter object key")?;
+                let key = r.get("parameter object key")?;
                 entries.push((key, read_param(r, depth + 1)?));
             }
             ParamValue::Object(entries)
@@ -593,29 +600,29 @@ fn read_param(r: &mut Reader<'_>, depth: usize) -> Result<ParamValue, ArtifactEr
     })
 }
 
-fn read_events(r: &mut Reader<'_>) -> Result<EventIndex, ArtifactError> {
+fn read_events(r: &mut ByteReader<'_>) -> Result<EventIndex, ArtifactError> {
     let n = r.count("event count", 2)?;
     let mut named = Vec::with_capacity(n);
     for _ in 0..n {
-        let name = r.u32("event name")?;
-        named.push((name, read_u32s(r, "event hook count", "event hook")?));
+        let name = r.get("event name")?;
+        named.push((name, read_list(r, "event hook count", "event hook")?));
     }
-    let wildcard = read_u32s(r, "wildcard hook count", "wildcard hook")?;
+    let wildcard = read_list(r, "wildcard hook count", "wildcard hook")?;
     Ok(EventIndex { named, wildcard })
 }
 
-fn read_debug(r: &mut Reader<'_>) -> Result<DebugInfo, ArtifactError> {
+fn read_debug(r: &mut ByteReader<'_>) -> Result<DebugInfo, ArtifactError> {
     let n = r.count("debug hook count", 2)?;
     let mut hooks = Vec::with_capacity(n);
     for _ in 0..n {
-        let at = r.u32("hook location")?;
+        let at = r.get("hook location")?;
         let m = r.count("sub-condition count", 3)?;
         let mut marks = Vec::with_capacity(m);
         for _ in 0..m {
             marks.push(Mark {
                 op: r.u32("sub-condition instruction")?,
-                text: r.u32("sub-condition text")?,
-                at: r.u32("sub-condition location")?,
+                text: r.get("sub-condition text")?,
+                at: r.get("sub-condition location")?,
             });
         }
         hooks.push(HookDebug { at, marks });
@@ -630,107 +637,4 @@ fn read_debug(r: &mut Reader<'_>) -> Result<DebugInfo, ArtifactError> {
     clippy::panic,
     clippy::indexing_slicing
 )]
-mod tests {
-    use super::*;
-
-    fn uleb(bytes: &[u8]) -> Result<u64, ArtifactError> {
-        let mut r = Reader::new(bytes, 0);
-        let v = r.uleb("test")?;
-        r.finish("test")?;
-        Ok(v)
-    }
-
-    #[test]
-    fn leb128_rejects_non_canonical_and_overflow() {
-        assert_eq!(uleb(&[0]).unwrap(), 0);
-        assert_eq!(uleb(&[0xe5, 0x8e, 0x26]).unwrap(), 624_485);
-        let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
-        assert_eq!(uleb(&max).unwrap(), u64::MAX);
-        let e = |b: &[u8]| uleb(b).unwrap_err().to_string();
-        assert!(
-            e(&[0x80, 0x00]).contains("not minimally encoded"),
-            "{}",
-            e(&[0x80, 0x00])
-        );
-        let mut over = max;
-        over[9] = 0x02;
-        assert!(e(&over).contains("overflows 64 bits"));
-        let mut long = max;
-        long[9] = 0x81;
-        assert!(e(&[long.as_slice(), &[0x00]].concat()).contains("longer than 10 bytes"));
-        assert!(e(&[0x80]).contains("truncated"));
-        let mut r = Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10], 0);
-        assert!(r
-            .u32("x")
-            .unwrap_err()
-            .to_string()
-            .contains("does not fit 32 bits"));
-    }
-
-    #[test]
-    fn sleb_round_trips() {
-        for v in [0i64, 1, -1, 63, -64, 64, i64::MAX, i64::MIN] {
-            let z = ((v << 1) ^ (v >> 63)) as u64;
-            let mut bytes = Vec::new();
-            let mut x = z;
-            loop {
-                let low = (x & 0x7f) as u8;
-                x >>= 7;
-                if x == 0 {
-                    bytes.push(low);
-                    break;
-                }
-                bytes.push(low | 0x80);
-            }
-            assert_eq!(Reader::new(&bytes, 0).sleb("x").unwrap(), v);
-        }
-    }
-
-    #[test]
-    fn counts_are_checked_against_bytes_left() {
-        // 2^32 entries claimed with 3 bytes left.
-        let mut r = Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10, 1, 2, 3], 0x40);
-        let err = r.count("string count", 1).unwrap_err();
-        assert_eq!(
-            err,
-            ArtifactError::TooMany {
-                what: "string count",
-                count: 1 << 32,
-                max: 3,
-                offset: 0x40
-            }
-        );
-        assert!(err.to_string().contains("(at offset 0x40)"), "{err}");
-    }
-
-    #[test]
-    fn strings_name_their_field_on_truncation_and_bad_utf8() {
-        let mut r = Reader::new(&[5, b'a', b'b'], 0x10);
-        assert_eq!(
-            r.str("path root").unwrap_err().to_string(),
-            "artifact is truncated: expected 5 bytes of path root at offset 0x11, found 2; \
-             rebuild it with `hookc compile`"
-        );
-        let mut r = Reader::new(&[3, b'a', 0xff, b'b'], 0);
-        assert_eq!(
-            r.str("string").unwrap_err(),
-            ArtifactError::InvalidUtf8 {
-                what: "string",
-                offset: 2
-            }
-        );
-    }
-
-    #[test]
-    fn cmp_codes_decode_back() {
-        for op in super::super::CMP_OPS {
-            let mut r = Reader::new(&[0], 0);
-            let code = [super::super::cmp_code(op)];
-            r.bytes = &code;
-            assert_eq!(
-                <crate::bytecode::CmpOp as super::super::Operand>::get(&mut r, "x").unwrap(),
-                op
-            );
-        }
-    }
-}
+mod tests;

@@ -2,19 +2,19 @@
 //! program (tables in order, object keys in their stored order, minimal
 //! LEB128), never on addresses, hashing or time.
 
-use super::{crc32, put_op, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{crc32, put_op, Wire, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
 use crate::bytecode::path::Segment;
 use crate::bytecode::{ParamValue, Program, TemplatePart};
 use serde_json::Value;
 
 /// A growing byte buffer with the artifact's integer encodings.
-pub(super) struct Writer {
+pub(super) struct ByteWriter {
     buf: Vec<u8>,
 }
 
-impl Writer {
-    pub(super) fn new() -> Writer {
-        Writer { buf: Vec::new() }
+impl ByteWriter {
+    pub(super) fn new() -> ByteWriter {
+        ByteWriter { buf: Vec::new() }
     }
 
     /// The bytes written so far.
@@ -41,9 +41,14 @@ impl Writer {
         }
     }
 
-    /// A `u32` field (an index, a position, a count).
+    /// A `u32` field (a hook index, a position, a count).
     fn u32(&mut self, v: u32) {
         self.uleb(u64::from(v));
+    }
+
+    /// A typed field (a table index).
+    fn put<T: Wire>(&mut self, v: T) {
+        v.put(self);
     }
 
     /// A length or count.
@@ -63,7 +68,7 @@ impl Writer {
     }
 
     /// A section: id, a `u32` length patched after the payload, the payload.
-    fn section(&mut self, id: u8, payload: impl FnOnce(&mut Writer)) {
+    fn section(&mut self, id: u8, payload: impl FnOnce(&mut ByteWriter)) {
         self.u8(id);
         let at = self.buf.len();
         self.buf.extend_from_slice(&[0; 4]);
@@ -83,7 +88,7 @@ impl Writer {
 /// The same program always gives the same bytes. Encoding does not verify:
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
-    let mut body = Writer::new();
+    let mut body = ByteWriter::new();
     let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
         SECTIONS;
     body.section(strings.id, |w| {
@@ -126,7 +131,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(sets.id, |w| {
         w.len(prog.sets.len());
         for &k in &prog.sets {
-            w.u32(k);
+            w.put(k);
         }
     });
     body.section(code.id, |w| {
@@ -138,29 +143,29 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(hooks.id, |w| {
         w.len(prog.hooks.len());
         for h in &prog.hooks {
-            w.u32(h.id);
+            w.put(h.id);
             w.sleb(h.priority);
             w.u32(h.layer);
             match h.description {
                 None => w.u8(0),
                 Some(d) => {
                     w.u8(1);
-                    w.u32(d);
+                    w.put(d);
                 }
             }
             w.u32(h.code.0);
             w.u32(h.code.1);
             w.u32(h.max_stack);
-            w.u32(h.action);
+            w.put(h.action);
         }
     });
     body.section(actions.id, |w| {
         w.len(prog.actions.len());
         for a in &prog.actions {
-            w.u32(a.kind);
+            w.put(a.kind);
             w.len(a.params.len());
             for (name, value) in &a.params {
-                w.u32(*name);
+                w.put(*name);
                 put_param(w, value);
             }
         }
@@ -168,7 +173,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(events.id, |w| {
         w.len(prog.events.named.len());
         for (name, hooks) in &prog.events.named {
-            w.u32(*name);
+            w.put(*name);
             put_u32s(w, hooks);
         }
         put_u32s(w, &prog.events.wildcard);
@@ -176,16 +181,21 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     body.section(debug.id, |w| {
         w.len(prog.debug.hooks.len());
         for h in &prog.debug.hooks {
-            w.u32(h.at);
+            w.put(h.at);
             w.len(h.marks.len());
             for m in &h.marks {
                 w.u32(m.op);
-                w.u32(m.text);
-                w.u32(m.at);
+                w.put(m.text);
+                w.put(m.at);
             }
         }
     });
-    body.section(layers.id, |w| put_u32s(w, &prog.layers));
+    body.section(layers.id, |w| {
+        w.len(prog.layers.len());
+        for &name in &prog.layers {
+            w.put(name);
+        }
+    });
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
@@ -197,7 +207,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     out
 }
 
-fn put_u32s(w: &mut Writer, items: &[u32]) {
+fn put_u32s(w: &mut ByteWriter, items: &[u32]) {
     w.len(items.len());
     for &i in items {
         w.u32(i);
@@ -206,7 +216,7 @@ fn put_u32s(w: &mut Writer, items: &[u32]) {
 
 /// A constant. Recursion depth is the value's nesting, which the compiler
 /// bounds ([`crate::limits::MAX_VALUE_DEPTH`]).
-fn put_value(w: &mut Writer, value: &Value) {
+fn put_value(w: &mut ByteWriter, value: &Value) {
     match value {
         Value::Null => w.u8(1),
         Value::Bool(false) => w.u8(2),
@@ -248,11 +258,11 @@ fn put_value(w: &mut Writer, value: &Value) {
 }
 
 /// An action parameter value.
-fn put_param(w: &mut Writer, value: &ParamValue) {
+fn put_param(w: &mut ByteWriter, value: &ParamValue) {
     match value {
         ParamValue::Const(k) => {
             w.u8(1);
-            w.u32(*k);
+            w.put(*k);
         }
         ParamValue::Template(parts) => {
             w.u8(2);
@@ -261,11 +271,11 @@ fn put_param(w: &mut Writer, value: &ParamValue) {
                 match part {
                     TemplatePart::Lit(s) => {
                         w.u8(1);
-                        w.u32(*s);
+                        w.put(*s);
                     }
                     TemplatePart::Path(p) => {
                         w.u8(2);
-                        w.u32(*p);
+                        w.put(*p);
                     }
                 }
             }
@@ -281,7 +291,7 @@ fn put_param(w: &mut Writer, value: &ParamValue) {
             w.u8(4);
             w.len(entries.len());
             for (k, v) in entries {
-                w.u32(*k);
+                w.put(*k);
                 put_param(w, v);
             }
         }
@@ -295,55 +305,4 @@ fn put_param(w: &mut Writer, value: &ParamValue) {
     clippy::panic,
     clippy::indexing_slicing
 )]
-mod tests {
-    use super::*;
-
-    fn uleb(v: u64) -> Vec<u8> {
-        let mut w = Writer::new();
-        w.uleb(v);
-        w.buf
-    }
-
-    #[test]
-    fn leb128_is_minimal() {
-        assert_eq!(uleb(0), [0]);
-        assert_eq!(uleb(127), [0x7f]);
-        assert_eq!(uleb(128), [0x80, 0x01]);
-        assert_eq!(uleb(624_485), [0xe5, 0x8e, 0x26]);
-        assert_eq!(uleb(u64::MAX).len(), 10);
-        let mut w = Writer::new();
-        for v in [0, -1, 1, -2, i64::MAX, i64::MIN] {
-            w.sleb(v);
-        }
-        assert_eq!(&w.buf[..4], [0, 1, 2, 3]);
-    }
-
-    #[test]
-    fn header_layout() {
-        let bytes = encode(&Program::default());
-        assert_eq!(&bytes[..8], b"HOOKCBC\0");
-        assert_eq!(&bytes[8..10], [2, 0]);
-        assert_eq!(&bytes[10..12], [0, 0]);
-        let body = &bytes[HEADER_LEN..];
-        assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());
-        assert_eq!(&bytes[16..24], (body.len() as u64).to_le_bytes());
-        // Eleven empty sections: id, length 1, count 0 (events: two counts).
-        let mut expected = Vec::new();
-        for id in 1..=8u8 {
-            expected.extend_from_slice(&[id, 1, 0, 0, 0, 0]);
-        }
-        expected.extend_from_slice(&[9, 2, 0, 0, 0, 0, 0]);
-        expected.extend_from_slice(&[10, 1, 0, 0, 0, 0]);
-        expected.extend_from_slice(&[11, 1, 0, 0, 0, 0]);
-        assert_eq!(body, expected);
-    }
-
-    #[test]
-    fn cmp_codes_are_distinct_and_nonzero() {
-        let mut seen = std::collections::HashSet::new();
-        for op in super::super::CMP_OPS {
-            let code = super::super::cmp_code(op);
-            assert!(code != 0 && seen.insert(code));
-        }
-    }
-}
+mod tests;

@@ -84,10 +84,13 @@ mod encode;
 pub use decode::decode;
 pub use encode::encode;
 
-use crate::bytecode::{CmpOp, MacroOp, Op};
+use crate::bytecode::{for_each_op, operand_type};
+use crate::bytecode::{
+    ActionIdx, CmpOp, ConstIdx, JumpTarget, MacroOp, Op, PathIdx, RegexIdx, SetIdx, StrIdx,
+};
 use crate::verify::{VerifiedProgram, VerifyError};
-use decode::Reader;
-use encode::Writer;
+use decode::ByteReader;
+use encode::ByteWriter;
 use thiserror::Error;
 
 /// The first 8 bytes of every artifact.
@@ -375,28 +378,45 @@ const SECTIONS: [Section; 11] = sections![
 ];
 
 // ---------------------------------------------------------------------------
-// The one opcode table.
+// The encodings of operands and instructions.
 
-/// An instruction operand: how it is written and read.
-trait Operand: Sized {
-    fn put(self, w: &mut Writer);
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError>;
+/// A value with one encoding (an instruction operand, a table index): how
+/// it is written and read.
+trait Wire: Sized {
+    fn put(self, w: &mut ByteWriter);
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError>;
 }
 
-impl Operand for u32 {
-    fn put(self, w: &mut Writer) {
+impl Wire for u32 {
+    fn put(self, w: &mut ByteWriter) {
         w.uleb(u64::from(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         r.u32(what)
     }
 }
 
-impl Operand for u16 {
-    fn put(self, w: &mut Writer) {
+/// The index newtypes: written as their number.
+macro_rules! index_operand {
+    ($($t:ident),+) => {$(
+        impl Wire for $t {
+            fn put(self, w: &mut ByteWriter) {
+                w.uleb(u64::from(self.as_u32()));
+            }
+            fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+                r.u32(what).map($t::new)
+            }
+        }
+    )+};
+}
+
+index_operand!(StrIdx, PathIdx, ConstIdx, SetIdx, RegexIdx, ActionIdx, JumpTarget);
+
+impl Wire for u16 {
+    fn put(self, w: &mut ByteWriter) {
         w.uleb(u64::from(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         u16::try_from(r.uleb(what)?).map_err(|_| ArtifactError::BadInteger {
             what,
@@ -406,11 +426,11 @@ impl Operand for u16 {
     }
 }
 
-impl Operand for u8 {
-    fn put(self, w: &mut Writer) {
+impl Wire for u8 {
+    fn put(self, w: &mut ByteWriter) {
         w.u8(self);
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         r.u8(what)
     }
 }
@@ -437,11 +457,11 @@ fn cmp_code(op: CmpOp) -> u8 {
     }
 }
 
-impl Operand for CmpOp {
-    fn put(self, w: &mut Writer) {
+impl Wire for CmpOp {
+    fn put(self, w: &mut ByteWriter) {
         w.u8(cmp_code(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         let tag = r.u8(what)?;
         CMP_OPS
@@ -463,11 +483,11 @@ fn macro_code(op: MacroOp) -> u8 {
     }
 }
 
-impl Operand for MacroOp {
-    fn put(self, w: &mut Writer) {
+impl Wire for MacroOp {
+    fn put(self, w: &mut ByteWriter) {
         w.u8(macro_code(self));
     }
-    fn get(r: &mut Reader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         let tag = r.u8(what)?;
         MACRO_OPS
@@ -477,29 +497,34 @@ impl Operand for MacroOp {
     }
 }
 
-/// Declares every opcode once: its byte, its [`Op`] variant and its operands
-/// (in encoding order, each an [`Operand`] type). Generates [`OPCODES`], the
-/// encoder [`put_op`] (an exhaustive match: a new `Op` does not compile until
-/// it is given a byte here) and the decoder [`get_op`]; a byte used twice is
-/// an unreachable pattern, which the lints reject.
-macro_rules! op_table {
+/// Generates the instructions' codec from the one instruction table
+/// ([`crate::bytecode::for_each_op!`]): [`OPCODES`], the encoder `put_op`
+/// and the decoder `get_op`. An instruction is its opcode byte, then its
+/// operands in declaration order, each in its type's [`Wire`] encoding. A
+/// byte given to two instructions is an unreachable pattern in `get_op`,
+/// which the lints reject.
+macro_rules! define_codec {
     ($(
+        $(#[$meta:meta])*
         $code:literal $name:ident
-        $( ( $($t:ident : $tty:ident),+ ) )?
-        $( { $($f:ident : $fty:ident),+ } )? ;
+        $( ( $tfield:ident : $tkind:ident ) )?
+        $( { $( $(#[$fmeta:meta])* $sfield:ident : $skind:ident ),+ $(,)? } )?
+        [ $($effect:tt)* ]
+        $( $text:literal $note:literal )?
+        ;
     )+) => {
         /// Every instruction's opcode byte and name, in opcode order
         /// (0 is reserved as invalid).
         pub const OPCODES: &[(u8, &str)] = &[$(($code, stringify!($name))),+];
 
         /// Writes one instruction.
-        fn put_op(instr: &Op, w: &mut Writer) {
+        fn put_op(instr: &Op, w: &mut ByteWriter) {
             match *instr {
                 $(
-                    Op::$name $( ( $($t),+ ) )? $( { $($f),+ } )? => {
+                    Op::$name $( ( $tfield ) )? $( { $($sfield),+ } )? => {
                         w.u8($code);
-                        $( $( Operand::put($t, w); )+ )?
-                        $( $( Operand::put($f, w); )+ )?
+                        $( Wire::put($tfield, w); )?
+                        $( $( Wire::put($sfield, w); )+ )?
                     }
                 )+
             }
@@ -507,17 +532,17 @@ macro_rules! op_table {
 
         /// Reads the operands of the instruction with opcode `code`;
         /// `None` if no instruction has that opcode.
-        fn get_op(code: u8, r: &mut Reader<'_>) -> Result<Option<Op>, ArtifactError> {
+        fn get_op(code: u8, r: &mut ByteReader<'_>) -> Result<Option<Op>, ArtifactError> {
             Ok(Some(match code {
                 $(
                     $code => Op::$name
-                        $( ( $( <$tty as Operand>::get(
+                        $( ( <operand_type!($tkind) as Wire>::get(
                             r,
-                            concat!("operand `", stringify!($t), "` of `", stringify!($name), "`"),
-                        )? ),+ ) )?
-                        $( { $( $f: <$fty as Operand>::get(
+                            concat!("operand `", stringify!($tfield), "` of `", stringify!($name), "`"),
+                        )? ) )?
+                        $( { $( $sfield: <operand_type!($skind) as Wire>::get(
                             r,
-                            concat!("operand `", stringify!($f), "` of `", stringify!($name), "`"),
+                            concat!("operand `", stringify!($sfield), "` of `", stringify!($name), "`"),
                         )? ),+ } )?,
                 )+
                 _ => return Ok(None),
@@ -526,47 +551,7 @@ macro_rules! op_table {
     };
 }
 
-op_table! {
-    0x01 Const(index: u32);
-    0x02 True;
-    0x03 False;
-    0x04 Null;
-    0x05 Path(index: u32);
-    0x06 Var(depth: u16);
-    0x07 Field(index: u32);
-    0x08 Index;
-    0x09 HasPath(index: u32);
-    0x0a HasField(index: u32);
-    0x0b Not;
-    0x0c Neg;
-    0x0d Add;
-    0x0e Sub;
-    0x0f Mul;
-    0x10 Div;
-    0x11 Rem;
-    0x12 Cmp(op: CmpOp);
-    0x13 In;
-    0x14 InSet(index: u32);
-    0x15 Size;
-    0x16 Contains;
-    0x17 StartsWith;
-    0x18 EndsWith;
-    0x19 Matches(index: u32);
-    0x1a TypeIs(kinds: u8);
-    0x1b MakeList(count: u32);
-    0x1c PathCmpConst { path: u32, konst: u32, op: CmpOp };
-    0x1d PathInSet { path: u32, set: u32 };
-    0x1e PathMatches { path: u32, regex: u32 };
-    0x1f AndShort(target: u32);
-    0x20 AndJoin;
-    0x21 OrShort(target: u32);
-    0x22 OrJoin;
-    0x23 Branch { otherwise: u32, end: u32 };
-    0x24 Jump(target: u32);
-    0x25 MacroStart { kind: MacroOp, end: u32 };
-    0x26 MacroNext;
-    0x27 Return;
-}
+for_each_op!(define_codec);
 
 #[cfg(test)]
 #[allow(

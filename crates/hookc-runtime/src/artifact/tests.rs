@@ -76,7 +76,7 @@ fn opcode_table_is_dense_nonzero_and_unique() {
     }
     // Every other byte is rejected.
     for code in 0..=255u8 {
-        let mut r = Reader::new(&[1; 16], 0);
+        let mut r = ByteReader::new(&[1; 16], 0);
         let known = get_op(code, &mut r).unwrap().is_some();
         assert_eq!(known, OPCODES.iter().any(|(c, _)| *c == code), "{code}");
     }
@@ -85,9 +85,9 @@ fn opcode_table_is_dense_nonzero_and_unique() {
 #[test]
 fn every_instruction_round_trips() {
     for op in sample().code {
-        let mut w = Writer::new();
+        let mut w = ByteWriter::new();
         put_op(&op, &mut w);
-        let mut r = Reader::new(w.bytes(), 0);
+        let mut r = ByteReader::new(w.bytes(), 0);
         let code = r.u8("opcode").unwrap();
         assert_eq!(get_op(code, &mut r).unwrap(), Some(op));
         assert_eq!(r.offset(), w.bytes().len() as u64);
@@ -478,7 +478,7 @@ fn bad_values() {
 #[test]
 fn load_wraps_verification_errors() {
     let mut p = sample();
-    p.code[1] = Op::AndShort(0);
+    p.code[1] = Op::AndShort(crate::bytecode::JumpTarget::new(0));
     let e = load(&encode(&p)).unwrap_err();
     assert!(matches!(e, ArtifactError::Verify(_)));
     assert_eq!(

@@ -13,7 +13,10 @@
 //! never panics.
 
 use crate::bytecode::Kinds;
-use crate::bytecode::{CmpOp, HookEntry, MacroOp, Op, ParamValue, Program, TemplatePart};
+use crate::bytecode::{
+    ConstIdx, HookEntry, Op, Operand, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
+    TemplatePart,
+};
 use std::fmt::{self, Write};
 
 /// Longest constant shown inline in a code listing (the tables show it all).
@@ -50,10 +53,7 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
 }
 
 fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) -> fmt::Result {
-    let layer = prog
-        .layers
-        .get(hook.layer as usize)
-        .map_or("?", |&name| prog.string(name));
+    let layer = prog.layer(hook.layer).map_or("?", |name| prog.string(name));
     writeln!(
         out,
         "hook {index} {} (priority {}, layer {layer}, events {})",
@@ -75,7 +75,7 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
         }
         None => writeln!(out, "  code <bad code range {start}..{end}>")?,
     }
-    match prog.actions.get(hook.action as usize) {
+    match prog.action(hook.action) {
         Some(action) => {
             writeln!(
                 out,
@@ -127,146 +127,56 @@ fn write_op(out: &mut String, prog: &Program, ip: usize, op: &Op) -> fmt::Result
     writeln!(out, "{}", line.trim_end())
 }
 
-/// An instruction's name, its operands, and what they resolve to.
+/// An instruction's name, its operands, and what they resolve to: each
+/// operand rendered by its kind, laid out as the instruction table says.
 fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
-    let none = || (String::new(), String::new());
-    let (name, (operands, note)) = match op {
-        Op::Const(i) => ("Const", (i.to_string(), konst(prog, *i, true))),
-        Op::True => ("True", none()),
-        Op::False => ("False", none()),
-        Op::Null => ("Null", none()),
-        Op::Path(i) => ("Path", (i.to_string(), path(prog, *i))),
-        Op::Var(d) => ("Var", (d.to_string(), String::new())),
-        Op::Field(i) => ("Field", (i.to_string(), string(prog, *i))),
-        Op::Index => ("Index", none()),
-        Op::HasPath(i) => ("HasPath", (i.to_string(), path(prog, *i))),
-        Op::HasField(i) => ("HasField", (i.to_string(), string(prog, *i))),
-        Op::Not => ("Not", none()),
-        Op::Neg => ("Neg", none()),
-        Op::Add => ("Add", none()),
-        Op::Sub => ("Sub", none()),
-        Op::Mul => ("Mul", none()),
-        Op::Div => ("Div", none()),
-        Op::Rem => ("Rem", none()),
-        Op::Cmp(c) => ("Cmp", (cmp_symbol(*c).to_owned(), String::new())),
-        Op::In => ("In", none()),
-        Op::InSet(i) => ("InSet", (i.to_string(), set(prog, *i))),
-        Op::Size => ("Size", none()),
-        Op::Contains => ("Contains", none()),
-        Op::StartsWith => ("StartsWith", none()),
-        Op::EndsWith => ("EndsWith", none()),
-        Op::Matches(i) => ("Matches", (i.to_string(), regex(prog, *i))),
-        Op::TypeIs(bits) => (
-            "TypeIs",
-            (bits.to_string(), Kinds::from_bits(*bits).to_string()),
-        ),
-        Op::MakeList(n) => ("MakeList", (n.to_string(), String::new())),
-        Op::PathCmpConst {
-            path: p,
-            konst: k,
-            op: c,
-        } => (
-            "PathCmpConst",
-            (
-                format!("path {p} {} const {k}", cmp_symbol(*c)),
-                format!(
-                    "{} {} {}",
-                    path(prog, *p),
-                    cmp_symbol(*c),
-                    konst(prog, *k, true)
-                ),
-            ),
-        ),
-        Op::PathInSet { path: p, set: s } => (
-            "PathInSet",
-            (
-                format!("path {p} in set {s}"),
-                format!("{} in {}", path(prog, *p), set(prog, *s)),
-            ),
-        ),
-        Op::PathMatches { path: p, regex: r } => (
-            "PathMatches",
-            (
-                format!("path {p}, regex {r}"),
-                format!("{}.matches({})", path(prog, *p), regex(prog, *r)),
-            ),
-        ),
-        Op::AndShort(t) => ("AndShort", (format!("-> {t}"), String::new())),
-        Op::AndJoin => ("AndJoin", none()),
-        Op::OrShort(t) => ("OrShort", (format!("-> {t}"), String::new())),
-        Op::OrJoin => ("OrJoin", none()),
-        Op::Branch { otherwise, end } => (
-            "Branch",
-            (format!("else -> {otherwise}, end -> {end}"), String::new()),
-        ),
-        Op::Jump(t) => ("Jump", (format!("-> {t}"), String::new())),
-        Op::MacroStart { kind, end } => (
-            "MacroStart",
-            (
-                format!("{}, end -> {end}", macro_name(*kind)),
-                String::new(),
-            ),
-        ),
-        Op::MacroNext => ("MacroNext", none()),
-        Op::Return => ("Return", none()),
-    };
-    (name, operands, note)
+    let (operands, note) = op.layout(|operand| match operand {
+        Operand::Str(i) => (i.to_string(), string(prog, i)),
+        Operand::Path(i) => (i.to_string(), path(prog, i)),
+        Operand::Const(i) => (i.to_string(), konst(prog, i, true)),
+        Operand::Set(i) => (i.to_string(), set(prog, i)),
+        Operand::Regex(i) => (i.to_string(), regex(prog, i)),
+        Operand::Jump(t) | Operand::Exit(t) => (format!("-> {t}"), String::new()),
+        Operand::Depth(d) => (d.to_string(), String::new()),
+        Operand::Count(n) => (n.to_string(), String::new()),
+        Operand::Cmp(c) => (c.symbol().to_owned(), c.symbol().to_owned()),
+        Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),
+        Operand::Kinds(bits) => (bits.to_string(), Kinds::from_bits(bits).to_string()),
+    });
+    (op.name(), operands, note)
 }
 
-fn cmp_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-    }
-}
-
-fn macro_name(kind: MacroOp) -> &'static str {
-    match kind {
-        MacroOp::Exists => "exists",
-        MacroOp::All => "all",
-        MacroOp::ExistsOne => "exists_one",
-    }
-}
-
-fn bad(i: u32) -> String {
+fn bad(i: impl fmt::Display) -> String {
     format!("<bad index {i}>")
 }
 
 /// A string of the table, quoted as JSON (so control characters show).
-fn string(prog: &Program, i: u32) -> String {
-    prog.strings.get(i as usize).map_or_else(
+fn string(prog: &Program, i: StrIdx) -> String {
+    prog.get_string(i).map_or_else(
         || bad(i),
-        |s| json_text(&serde_json::Value::String(s.clone())),
+        |s| json_text(&serde_json::Value::String(s.to_owned())),
     )
 }
 
 /// A string of the table as it is (names, kinds, event names).
-fn raw_string(prog: &Program, i: u32) -> String {
-    prog.strings
-        .get(i as usize)
-        .map_or_else(|| bad(i), Clone::clone)
+fn raw_string(prog: &Program, i: StrIdx) -> String {
+    prog.get_string(i).map_or_else(|| bad(i), str::to_owned)
 }
 
-fn path(prog: &Program, i: u32) -> String {
-    prog.paths
-        .get(i as usize)
-        .map_or_else(|| bad(i), ToString::to_string)
+fn path(prog: &Program, i: PathIdx) -> String {
+    prog.path(i).map_or_else(|| bad(i), ToString::to_string)
 }
 
-fn regex(prog: &Program, i: u32) -> String {
-    prog.regexes.get(i as usize).map_or_else(
+fn regex(prog: &Program, i: RegexIdx) -> String {
+    prog.regex(i).map_or_else(
         || bad(i),
-        |r| json_text(&serde_json::Value::String(r.clone())),
+        |r| json_text(&serde_json::Value::String(r.to_owned())),
     )
 }
 
 /// Constant `i` as compact JSON, cut short for inline use.
-fn konst(prog: &Program, i: u32, inline: bool) -> String {
-    let Some(v) = prog.consts.get(i as usize) else {
+fn konst(prog: &Program, i: ConstIdx, inline: bool) -> String {
+    let Some(v) = prog.konst(i) else {
         return bad(i);
     };
     let text = json_text(v);
@@ -279,11 +189,11 @@ fn konst(prog: &Program, i: u32, inline: bool) -> String {
 }
 
 /// Set `i`: its constant and item count.
-fn set(prog: &Program, i: u32) -> String {
-    let Some(&k) = prog.sets.get(i as usize) else {
+fn set(prog: &Program, i: SetIdx) -> String {
+    let Some(k) = prog.set(i) else {
         return bad(i);
     };
-    match prog.consts.get(k as usize) {
+    match prog.konst(k) {
         Some(serde_json::Value::Array(items)) => {
             let n = items.len();
             format!(
@@ -310,7 +220,7 @@ fn write_param(out: &mut String, prog: &Program, value: &ParamValue) -> fmt::Res
             out.push('`');
             for part in parts {
                 match part {
-                    TemplatePart::Lit(s) => match prog.strings.get(*s as usize) {
+                    TemplatePart::Lit(s) => match prog.get_string(*s) {
                         Some(text) => out.push_str(&crate::bytecode::escape_template_literal(text)),
                         None => out.push_str(&bad(*s)),
                     },
@@ -365,9 +275,7 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
     section(out, "regexes", &prog.regexes, |r| {
         json_text(&serde_json::Value::String(r.clone()))
     })?;
-    let sets: Vec<u32> = (0..prog.sets.len())
-        .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
-        .collect();
+    let sets: Vec<SetIdx> = (0..prog.sets.len()).map(SetIdx::from_usize).collect();
     section(out, "sets", &sets, |&i| set(prog, i))?;
     writeln!(out, "\nevents")?;
     let list = |hooks: &[u32]| {

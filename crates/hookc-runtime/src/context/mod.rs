@@ -12,6 +12,7 @@
 //! of its own, and walk one step each from there.
 
 use crate::bytecode::path::{Path, Step};
+use crate::bytecode::PathIdx;
 use serde_json::Value;
 
 pub mod json_text;
@@ -96,9 +97,16 @@ impl<'a> PathCache<'a> {
         }
     }
 
-    /// The value at path `id`, or `None` if it does not resolve (or `id` is
+    /// The value at `path`, or `None` if it does not resolve (or `path` is
     /// not a path of the program).
-    pub fn get(&mut self, id: u32) -> Option<&'a Value> {
+    #[inline(always)]
+    pub fn get(&mut self, path: PathIdx) -> Option<&'a Value> {
+        self.slot(path.as_u32())
+    }
+
+    /// The value of slot `id`: path `id` for `id` below the path count;
+    /// above it, a prefix that paths share (see [`PathPlan`]).
+    fn slot(&mut self, id: u32) -> Option<&'a Value> {
         let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
         let spilled = !self.heap.is_empty();
         let known = match spilled {
@@ -120,7 +128,7 @@ impl<'a> PathCache<'a> {
                 // INVARIANT: a node's parent has a smaller depth, so this
                 // recursion is bounded by the path's length.
                 let base = match node.parent {
-                    Some(parent) => self.get(parent),
+                    Some(parent) => self.slot(parent),
                     None => Some(doc),
                 };
                 base.and_then(|b| walk(b, &node.steps))
@@ -315,13 +323,13 @@ mod tests {
             Path::root("error").child(Segment::Field("code".into())),
         ];
         let mut cache = PathCache::new(&paths, Source::Document(&doc));
-        assert_eq!(cache.get(0), Some(&json!("30")));
-        assert_eq!(cache.get(1), Some(&json!(true)));
-        assert_eq!(cache.get(2), None);
-        assert_eq!(cache.get(3), None);
-        assert_eq!(cache.get(9), None);
+        assert_eq!(cache.get(PathIdx::new(0)), Some(&json!("30")));
+        assert_eq!(cache.get(PathIdx::new(1)), Some(&json!(true)));
+        assert_eq!(cache.get(PathIdx::new(2)), None);
+        assert_eq!(cache.get(PathIdx::new(3)), None);
+        assert_eq!(cache.get(PathIdx::new(9)), None);
         // Second lookups come from the slots.
-        assert_eq!(cache.get(0), Some(&json!("30")));
+        assert_eq!(cache.get(PathIdx::new(0)), Some(&json!("30")));
     }
 
     #[test]
@@ -352,13 +360,8 @@ mod tests {
             let mut shared = PathCache::with_plan(&plan, Source::Document(doc));
             // Ask in both orders so prefixes are sometimes already cached.
             for id in (0..paths.len()).chain((0..paths.len()).rev()) {
-                let id = u32::try_from(id).unwrap();
-                assert_eq!(
-                    flat.get(id),
-                    shared.get(id),
-                    "{doc} path {}",
-                    paths[id as usize]
-                );
+                let path = PathIdx::from_usize(id);
+                assert_eq!(flat.get(path), shared.get(path), "{doc} path {}", paths[id]);
             }
         }
     }
@@ -368,8 +371,8 @@ mod tests {
         let paths = vec![Path::root("a"), Path::root("b")];
         let values = vec![Some(json!(1)), None];
         let mut cache = PathCache::new(&paths, Source::Extracted(&values));
-        assert_eq!(cache.get(0), Some(&json!(1)));
-        assert_eq!(cache.get(1), None);
+        assert_eq!(cache.get(PathIdx::new(0)), Some(&json!(1)));
+        assert_eq!(cache.get(PathIdx::new(1)), None);
     }
 
     #[test]
@@ -390,11 +393,11 @@ mod tests {
                 for round in 0..2 {
                     for i in 0..n {
                         let want = (i % 3 != 0).then(|| json!(i));
-                        let id = u32::try_from(i).unwrap();
+                        let id = PathIdx::from_usize(i);
                         assert_eq!(cache.get(id), want.as_ref(), "n={n} i={i} round={round}");
                     }
                 }
-                assert_eq!(cache.get(u32::try_from(n + 1000).unwrap()), None);
+                assert_eq!(cache.get(PathIdx::from_usize(n + 1000)), None);
             }
         }
     }

@@ -3,7 +3,7 @@
 //! sub-conditions that ran with the context values they read.
 
 use super::{Overrides, Policy};
-use crate::bytecode::{HookDebug, Op};
+use crate::bytecode::{HookDebug, Op, Operand, PathIdx};
 use crate::context::PathCache;
 use crate::eval::value::{EvalError, Val};
 use crate::eval::vm::{self, ErrorSite};
@@ -184,51 +184,72 @@ impl Policy {
     fn reads(&self, from: u32, to: u32, cache: &mut PathCache<'_>) -> Vec<Read> {
         let p = self.program.program();
         let code = p.code.get(from as usize..to as usize).unwrap_or_default();
-        let mut seen: Vec<u32> = Vec::new();
+        let mut seen: Vec<PathIdx> = Vec::new();
         for op in code {
-            if let Op::Path(i)
-            | Op::HasPath(i)
-            | Op::PathCmpConst { path: i, .. }
-            | Op::PathInSet { path: i, .. }
-            | Op::PathMatches { path: i, .. } = *op
-            {
-                if !seen.contains(&i) {
-                    seen.push(i);
+            op.for_each_operand(|operand| match operand {
+                Operand::Path(i) => {
+                    if !seen.contains(&i) {
+                        seen.push(i);
+                    }
                 }
-            }
+                Operand::Str(_)
+                | Operand::Const(_)
+                | Operand::Set(_)
+                | Operand::Regex(_)
+                | Operand::Jump(_)
+                | Operand::Exit(_)
+                | Operand::Depth(_)
+                | Operand::Count(_)
+                | Operand::Cmp(_)
+                | Operand::Macro(_)
+                | Operand::Kinds(_) => {}
+            });
         }
         seen.into_iter()
             .filter_map(|i| {
                 Some(Read {
-                    path: p.paths.get(i as usize)?.to_string(),
+                    path: p.path(i)?.to_string(),
                     value: cache.get(i).cloned(),
                 })
             })
             .collect()
     }
 
-    /// What an instruction was doing, for explain output.
+    /// What an instruction was doing, for explain output: reading the path
+    /// or selecting the field its operands name, else what kind of
+    /// instruction it is.
     fn describe_op(&self, op: u32) -> Option<String> {
         let p = self.program.program();
-        let path = |i: u32| {
-            p.paths
-                .get(i as usize)
-                .map(|path| format!("reading `{path}`"))
-        };
-        match p.code.get(op as usize)? {
-            Op::Path(i)
-            | Op::PathCmpConst { path: i, .. }
-            | Op::PathInSet { path: i, .. }
-            | Op::PathMatches { path: i, .. } => path(*i),
-            Op::Field(s) | Op::HasField(s) => Some(format!("selecting `{}`", p.string(*s))),
-            Op::Index => Some("indexing".to_owned()),
-            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem | Op::Neg => {
-                Some("in arithmetic".to_owned())
+        let op = p.code.get(op as usize)?;
+        let mut doing = None;
+        op.for_each_operand(|operand| match operand {
+            Operand::Path(i) => {
+                doing = p.path(i).map(|path| format!("reading `{path}`"));
             }
-            Op::Cmp(_) => Some("comparing".to_owned()),
-            Op::MacroStart { .. } | Op::MacroNext => Some("in a list macro".to_owned()),
-            other => Some(format!("at `{other:?}`")),
+            Operand::Str(s) => doing = Some(format!("selecting `{}`", p.string(s))),
+            Operand::Const(_)
+            | Operand::Set(_)
+            | Operand::Regex(_)
+            | Operand::Jump(_)
+            | Operand::Exit(_)
+            | Operand::Depth(_)
+            | Operand::Count(_)
+            | Operand::Cmp(_)
+            | Operand::Macro(_)
+            | Operand::Kinds(_) => {}
+        });
+        if doing.is_some() {
+            return doing;
         }
+        Some(match op {
+            Op::Index => "indexing".to_owned(),
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem | Op::Neg => "in arithmetic".to_owned(),
+            Op::Cmp(_) => "comparing".to_owned(),
+            Op::MacroStart { .. } | Op::MacroNext => "in a list macro".to_owned(),
+            // Any other instruction is named as it is: a description, not a
+            // check, so a new opcode needs no entry here.
+            other => format!("at `{other:?}`"),
+        })
     }
 }
 

@@ -11,7 +11,7 @@
 //! stack and the path cache live on the call stack; see
 //! [`crate::context::INLINE_PATHS`]).
 
-use crate::accel::dispatch::{Plans, Step};
+use crate::accel::dispatch::{PlanStep as Step, Plans};
 use crate::bytecode::Program;
 use crate::context::json_text::PathTrie;
 use crate::context::{PathCache, PathPlan, Source};

@@ -38,8 +38,11 @@
 //! the end of the code) ends the evaluation with
 //! `Val::Error(EvalError::InvalidArgument)`.
 
+use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::Kinds;
-use crate::bytecode::{CmpOp, MacroOp, Op, ParamValue, Program, TemplatePart};
+use crate::bytecode::{
+    ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
+};
 use crate::context::PathCache;
 use crate::eval::value::{self, Arith, EvalError, Order, StrPred, Val};
 use crate::limits::MAX_MACRO_ITERATIONS;
@@ -95,7 +98,7 @@ type Stack<'a> = SmallVec<[Val<'a>; INLINE_STACK]>;
 // INVARIANT (frames): `frames` holds one frame per macro whose body is
 // running, innermost last: `MacroStart` pushes one only when it runs the body,
 // and the `MacroNext` that decides pops it. `Var(d)` reads `frames[len-1-d]`.
-struct Frame<'a> {
+struct MacroFrame<'a> {
     /// Which macro.
     kind: MacroOp,
     /// Local index of the body's first instruction (just after `MacroStart`).
@@ -116,7 +119,7 @@ struct Frame<'a> {
     error: Option<EvalError>,
 }
 
-impl<'a> Frame<'a> {
+impl<'a> MacroFrame<'a> {
     /// The next element of the range, or `None` when it is exhausted (or
     /// not iterable).
     fn advance(&mut self) -> Option<Val<'a>> {
@@ -148,7 +151,7 @@ fn invalid<'a>() -> Val<'a> {
 /// The value at path `i`, or the error a path that does not resolve gives.
 /// Shared by `Path` and the fused `Path*` instructions.
 #[inline(always)]
-fn path_val<'a>(paths: &mut PathCache<'a>, i: u32) -> Val<'a> {
+fn path_val<'a>(paths: &mut PathCache<'a>, i: PathIdx) -> Val<'a> {
     paths
         .get(i)
         .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json)
@@ -171,7 +174,12 @@ pub(crate) fn cmp<'a>(op: CmpOp, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
 /// leaf, is answered on the JSON values directly; everything else goes
 /// through [`cmp`] with the same result.
 #[inline(always)]
-fn leaf<'a>(paths: &mut PathCache<'a>, path: u32, op: CmpOp, k: &'a serde_json::Value) -> Val<'a> {
+fn cmp_leaf<'a>(
+    paths: &mut PathCache<'a>,
+    path: PathIdx,
+    op: CmpOp,
+    k: &'a serde_json::Value,
+) -> Val<'a> {
     use serde_json::Value;
     match (paths.get(path), k, op) {
         (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
@@ -186,56 +194,41 @@ fn leaf<'a>(paths: &mut PathCache<'a>, path: u32, op: CmpOp, k: &'a serde_json::
     }
 }
 
-/// The `0 -> 1` instructions that read the context: a fused leaf
-/// (`PathCmpConst`, `PathInSet`, `PathMatches`) or `HasPath`. `None` for any
-/// other op, or a bad table index (impossible in a verified program).
+/// The value of a context leaf; `None` for a bad table index (impossible
+/// in a verified program).
+#[inline(always)]
+fn leaf_value<'a>(
+    prog: &'a VerifiedProgram,
+    leaf: Leaf,
+    paths: &mut PathCache<'a>,
+) -> Option<Val<'a>> {
+    Some(match leaf {
+        Leaf::Cmp { path, op, konst } => cmp_leaf(paths, path, op, prog.program().konst(konst)?),
+        Leaf::InSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
+        Leaf::Matches { path, regex } => value::matches(&path_val(paths, path), prog.regex(regex)?),
+        Leaf::Has { path } => Val::Bool(paths.get(path).is_some()),
+    })
+}
+
+/// The `0 -> 1` instructions that read the context: the context leaves
+/// ([`Leaf`]: `PathCmpConst`, `PathInSet`, `PathMatches`, `HasPath`).
+/// `None` for any other op, or a bad table index (impossible in a verified
+/// program).
 #[inline(always)]
 pub(crate) fn context_leaf<'a>(
     prog: &'a VerifiedProgram,
     op: &Op,
     paths: &mut PathCache<'a>,
 ) -> Option<Val<'a>> {
-    Some(match *op {
-        Op::PathCmpConst { path, konst, op } => {
-            leaf(paths, path, op, prog.program().consts.get(konst as usize)?)
-        }
-        Op::PathInSet { path, set } => prog.set(set)?.contains(&path_val(paths, path)),
-        Op::PathMatches { path, regex } => {
-            value::matches(&path_val(paths, path), prog.regex(regex)?)
-        }
-        Op::HasPath(i) => Val::Bool(paths.get(i).is_some()),
-        _ => return None,
-    })
+    leaf_value(prog, Leaf::from_op(op)?, paths)
 }
 
 /// The leaves of a hook whose whole condition is a left-folded `&&` chain of
-/// context leaves (`L1 && L2 && …`, each one instruction), as lowered:
-/// `L1 (AndShort L AndJoin)* Return`. `None` for any other code.
+/// context leaves (`L1 && L2 && …`), read by the code-shape decoder the
+/// lowering writes through ([`HookShape`]). `None` for any other code.
 pub fn flat_conjunction(code: &[Op]) -> Option<Vec<Op>> {
-    let (first, mut rest) = code.split_first()?;
-    let is_leaf = |op: &Op| {
-        matches!(
-            op,
-            Op::PathCmpConst { .. }
-                | Op::PathInSet { .. }
-                | Op::PathMatches { .. }
-                | Op::HasPath(_)
-        )
-    };
-    if !is_leaf(first) {
-        return None;
-    }
-    let mut leaves = vec![*first];
-    loop {
-        match rest {
-            [Op::Return] => return Some(leaves),
-            [Op::AndShort(_), l, Op::AndJoin, tail @ ..] if is_leaf(l) => {
-                leaves.push(*l);
-                rest = tail;
-            }
-            _ => return None,
-        }
-    }
+    let leaves = HookShape::conjunction_of(code)?;
+    Some(leaves.into_iter().map(Leaf::op).collect())
 }
 
 /// Evaluates a flat conjunction (see [`flat_conjunction`]) exactly as the
@@ -373,15 +366,16 @@ fn run<'a, const TRACE: bool>(
 ) -> Val<'a> {
     let program = prog.program();
     let mut stack: Stack<'a> = SmallVec::new();
-    let mut frames: SmallVec<[Frame<'a>; INLINE_FRAMES]> = SmallVec::new();
+    let mut frames: SmallVec<[MacroFrame<'a>; INLINE_FRAMES]> = SmallVec::new();
     let mut budget = MAX_MACRO_ITERATIONS;
     let mut ip = 0usize;
 
     // A jump target as a local index; `None` unless strictly forward and
     // inside the hook (past its last instruction counts as inside: the
     // missing `Return` is then reported as an impossible state).
-    let forward = |target: u32, ip: usize| -> Option<usize> {
-        (target as usize)
+    let forward = |target: JumpTarget, ip: usize| -> Option<usize> {
+        target
+            .as_usize()
             .checked_sub(base)
             .filter(|&t| t > ip && t <= code.len())
     };
@@ -423,7 +417,7 @@ fn run<'a, const TRACE: bool>(
         }
         let mut next = ip + 1;
         match *op {
-            Op::Const(i) => match program.consts.get(i as usize) {
+            Op::Const(i) => match program.konst(i) {
                 Some(v) => stack.push(Val::from_json(v)),
                 None => bail!(),
             },
@@ -446,14 +440,14 @@ fn run<'a, const TRACE: bool>(
                 None => bail!(),
             },
             Op::Field(s) => {
-                let Some(name) = program.strings.get(s as usize) else {
+                let Some(name) = program.get_string(s) else {
                     bail!()
                 };
                 let a = top!();
                 *a = value::field(a, name);
             }
             Op::HasField(s) => {
-                let Some(name) = program.strings.get(s as usize) else {
+                let Some(name) = program.get_string(s) else {
                     bail!()
                 };
                 let a = top!();
@@ -563,7 +557,7 @@ fn run<'a, const TRACE: bool>(
                     }
                     _ => None,
                 };
-                let mut frame = Frame {
+                let mut frame = MacroFrame {
                     kind,
                     body: ip + 1,
                     range,
@@ -666,7 +660,7 @@ fn run<'a, const TRACE: bool>(
 }
 
 /// A matched hook's action as the runtime returns it: `{"type": KIND,
-/// ...params}` with every template filled in (SPEC §4).
+/// ...params}` with every template filled in.
 ///
 /// A whole template (`"${path}"`) keeps the referenced value's JSON type and
 /// is `null` when the path does not resolve; references inside a longer
@@ -676,12 +670,12 @@ fn run<'a, const TRACE: bool>(
 /// an empty map.
 pub fn fill_action(
     prog: &VerifiedProgram,
-    action: u32,
+    action: ActionIdx,
     paths: &mut PathCache<'_>,
 ) -> Map<String, Value> {
     let program = prog.program();
     let mut out = Map::new();
-    let Some(entry) = program.actions.get(action as usize) else {
+    let Some(entry) = program.action(action) else {
         return out;
     };
     out.insert(
@@ -700,11 +694,7 @@ pub fn fill_action(
 /// One parameter value with its templates filled.
 fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Value {
     match value {
-        ParamValue::Const(i) => program
-            .consts
-            .get(*i as usize)
-            .cloned()
-            .unwrap_or(Value::Null),
+        ParamValue::Const(i) => program.konst(*i).cloned().unwrap_or(Value::Null),
         ParamValue::Template(parts) => match parts.as_slice() {
             [TemplatePart::Path(p)] => paths.get(*p).cloned().unwrap_or(Value::Null),
             parts => {

@@ -1,0 +1,233 @@
+//! The code shapes the runtime's fast paths rely on, written and read in
+//! one place.
+//!
+//! Equality dispatch (`accel::dispatch`) and the flat-conjunction path of
+//! the VM are derived at load from the verified code, so the artifact
+//! carries nothing for them and its format does not change. They fire only
+//! on code of the shapes the lowering writes; were the two to drift apart,
+//! the fast paths would silently stop applying. So both sides live here:
+//! the lowering writes every context leaf with [`Leaf::op`] and every `&&`
+//! and `||` link with [`Link`], and the runtime reads hooks back with
+//! [`HookShape::decode`]. The unit tests round-trip the two, and
+//! `crates/hookc/tests/fast_paths.rs` pins how many hooks of the bench
+//! policies take each fast path.
+//!
+//! (The alternative, the lowering recording each hook's shape in the
+//! program, would change the artifact format, and the verifier would have
+//! to check the record against the code anyway: which is this decoding.)
+//!
+//! ```text
+//! leaf          PathCmpConst | PathInSet | PathMatches | HasPath  (one instruction)
+//! a && b        [a] AndShort(L) [b] AndJoin  L:
+//! a || b        [a] OrShort(L)  [b] OrJoin   L:
+//! hook          [condition] Return
+//! ```
+//!
+//! A chain `a && b && c` is left-nested, so its code is the leftmost operand
+//! followed by one link per further operand, each short circuit jumping just
+//! past its own join, where the next link (or `Return`) starts.
+
+use super::{CmpOp, ConstIdx, JumpTarget, Op, PathIdx, RegexIdx, SetIdx};
+
+/// A context leaf: one instruction that reads one path, compares it with
+/// the program's tables, and pushes a bool or an error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Leaf {
+    /// `paths[path] OP consts[konst]`.
+    Cmp {
+        /// The path.
+        path: PathIdx,
+        /// The comparison.
+        op: CmpOp,
+        /// The constant.
+        konst: ConstIdx,
+    },
+    /// `paths[path] in sets[set]`.
+    InSet {
+        /// The path.
+        path: PathIdx,
+        /// The set.
+        set: SetIdx,
+    },
+    /// `paths[path].matches(regexes[regex])`.
+    Matches {
+        /// The path.
+        path: PathIdx,
+        /// The regex.
+        regex: RegexIdx,
+    },
+    /// `has(paths[path])`.
+    Has {
+        /// The path.
+        path: PathIdx,
+    },
+}
+
+impl Leaf {
+    /// The instruction that computes the leaf.
+    pub fn op(self) -> Op {
+        match self {
+            Leaf::Cmp { path, op, konst } => Op::PathCmpConst { path, konst, op },
+            Leaf::InSet { path, set } => Op::PathInSet { path, set },
+            Leaf::Matches { path, regex } => Op::PathMatches { path, regex },
+            Leaf::Has { path } => Op::HasPath(path),
+        }
+    }
+
+    /// The leaf an instruction computes, if it computes one.
+    #[inline(always)]
+    pub fn from_op(op: &Op) -> Option<Leaf> {
+        Some(match *op {
+            Op::PathCmpConst { path, konst, op } => Leaf::Cmp { path, op, konst },
+            Op::PathInSet { path, set } => Leaf::InSet { path, set },
+            Op::PathMatches { path, regex } => Leaf::Matches { path, regex },
+            Op::HasPath(path) => Leaf::Has { path },
+            _ => return None,
+        })
+    }
+
+    /// The path the leaf reads.
+    pub fn path(self) -> PathIdx {
+        match self {
+            Leaf::Cmp { path, .. }
+            | Leaf::InSet { path, .. }
+            | Leaf::Matches { path, .. }
+            | Leaf::Has { path } => path,
+        }
+    }
+}
+
+/// Where code is written: the lowering's program under construction.
+pub trait CodeSink {
+    /// Appends an instruction; returns its position.
+    fn emit(&mut self, op: Op) -> u32;
+    /// The position the next instruction will have.
+    fn here(&self) -> u32;
+    /// The instruction at `at`, to point a jump written earlier.
+    fn op_mut(&mut self, at: u32) -> Option<&mut Op>;
+}
+
+/// One link of an `&&` or `||` chain being written: [`Link::open`] writes
+/// the short circuit after the left operand, then the caller writes the
+/// right operand, then [`Link::close`] writes the join and points the short
+/// circuit just past it.
+#[derive(Debug)]
+#[must_use = "a link's short circuit points nowhere until it is closed"]
+pub struct Link {
+    /// The short circuit's position.
+    short: u32,
+    /// `&&` (else `||`).
+    and: bool,
+}
+
+impl Link {
+    /// Writes the short circuit of an `&&` (`and`) or `||` link.
+    pub fn open(sink: &mut impl CodeSink, and: bool) -> Link {
+        // Pointed by `close`, once the target exists.
+        let placeholder = JumpTarget::default();
+        let short = sink.emit(if and {
+            Op::AndShort(placeholder)
+        } else {
+            Op::OrShort(placeholder)
+        });
+        Link { short, and }
+    }
+
+    /// Writes the join after the right operand and points the short circuit
+    /// just past it.
+    pub fn close(self, sink: &mut impl CodeSink) {
+        sink.emit(if self.and { Op::AndJoin } else { Op::OrJoin });
+        let end = JumpTarget::new(sink.here());
+        if let Some(Op::AndShort(target) | Op::OrShort(target)) = sink.op_mut(self.short) {
+            *target = end;
+        }
+    }
+}
+
+/// What the fast paths need to know of a hook's condition.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookShape {
+    /// The leftmost operand of the condition's top-level `&&` chain (the
+    /// whole condition when it has no `&&`), when that is a leaf. The
+    /// condition can be `true` only if this leaf is: CEL's `&&` is `false`
+    /// when either side is `false`, and an error or a non-bool otherwise,
+    /// never `true`.
+    pub required: Option<Leaf>,
+    /// Every operand of that chain, left to right, when each is a leaf: the
+    /// condition is exactly `L1 && ... && Ln`.
+    pub conjunction: Option<Vec<Leaf>>,
+}
+
+impl HookShape {
+    /// Reads the shape of a hook's code, `code` being the program's code
+    /// from `start` (jump targets are absolute) to the hook's end. Code of
+    /// any other shape, or no code at all, has neither fast path.
+    pub fn decode(code: &[Op], start: u32) -> HookShape {
+        let Some(first) = code.first().and_then(Leaf::from_op) else {
+            return HookShape::default();
+        };
+        let mut conjunction = Some(vec![first]);
+        let mut ip = 1usize;
+        loop {
+            match code.get(ip) {
+                Some(Op::Return) if ip + 1 == code.len() => {
+                    return HookShape {
+                        required: Some(first),
+                        conjunction,
+                    }
+                }
+                Some(Op::AndShort(target)) => {
+                    // The link's operand runs from just after the short
+                    // circuit to just before the join its target follows.
+                    let next = target
+                        .as_usize()
+                        .checked_sub(start as usize)
+                        .filter(|&next| next >= ip + 3);
+                    let operand = next.and_then(|next| match code.get(ip + 1..next) {
+                        Some([operand @ .., Op::AndJoin]) => Some(operand),
+                        _ => None,
+                    });
+                    let (Some(next), Some(operand)) = (next, operand) else {
+                        return HookShape::default();
+                    };
+                    let leaf = match operand {
+                        [one] => Leaf::from_op(one),
+                        _ => None,
+                    };
+                    conjunction = conjunction.zip(leaf).map(|(mut leaves, leaf)| {
+                        leaves.push(leaf);
+                        leaves
+                    });
+                    // `next >= ip + 3`: the walk only moves forward.
+                    ip = next;
+                }
+                _ => return HookShape::default(),
+            }
+        }
+    }
+
+    /// The flat conjunction of a hook's code given without its position in
+    /// the program (`eval::Policy` hands the VM only the slice): in a flat
+    /// conjunction the first short circuit, at 1, targets 4 (just past its
+    /// leaf and join), which gives the position; [`HookShape::decode`] then
+    /// checks every link against it. (For verified code, the targets of a
+    /// flat conjunction's short circuits do not change its value: whichever
+    /// link or leaf a `false` jumps to, it stays `false` to `Return`.)
+    pub fn conjunction_of(code: &[Op]) -> Option<Vec<Leaf>> {
+        let start = match code.get(1) {
+            Some(Op::AndShort(target)) => target.as_u32().checked_sub(4)?,
+            // One leaf and `Return`: no jumps to place.
+            _ => 0,
+        };
+        HookShape::decode(code, start).conjunction
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests;

@@ -1,0 +1,97 @@
+//! The load-time fast paths apply where they should: on the bench policies
+//! (the seed policy and the generated scale policies), a fixed number of
+//! hooks gets equality dispatch and a fixed number the flat-conjunction
+//! path. A change to the lowering's code shapes that made either stop
+//! applying fails here, instead of only slowing the benches down.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+#[path = "../benches/common/mod.rs"]
+mod bench;
+
+use hookc_runtime::bytecode::Program;
+use hookc_runtime::internals::dispatch::Plans;
+use hookc_runtime::internals::vm::flat_conjunction;
+use std::collections::BTreeSet;
+
+/// What the fast paths make of a program.
+#[derive(Debug, PartialEq, Eq)]
+struct FastPaths {
+    /// Equality-dispatch tables (one per run of hooks requiring
+    /// `path == 'string'` on the same path).
+    tables: usize,
+    /// Hooks in those tables.
+    dispatched: usize,
+    /// Hooks whose condition is one context leaf.
+    single_leaf: usize,
+    /// Hooks whose condition is an `&&` chain of two or more leaves.
+    conjunctions: usize,
+    /// Hooks that run in the interpreter.
+    interpreted: usize,
+}
+
+fn fast_paths(program: &Program) -> FastPaths {
+    let plans = Plans::new(program);
+    let dispatched: BTreeSet<u32> = plans.tables().iter().flat_map(|t| t.hooks()).collect();
+    let (mut single_leaf, mut conjunctions, mut interpreted) = (0, 0, 0);
+    for hook in &program.hooks {
+        let code = &program.code[hook.code.0 as usize..hook.code.1 as usize];
+        match flat_conjunction(code).map(|leaves| leaves.len()) {
+            Some(1) => single_leaf += 1,
+            Some(_) => conjunctions += 1,
+            None if code.is_empty() => {}
+            None => interpreted += 1,
+        }
+    }
+    FastPaths {
+        tables: plans.tables().len(),
+        dispatched: dispatched.len(),
+        single_leaf,
+        conjunctions,
+        interpreted,
+    }
+}
+
+fn program(inputs: &[hookc::compile::Input]) -> Program {
+    bench::runtime(inputs).program().clone()
+}
+
+#[test]
+fn the_seed_policy_takes_the_fast_paths() {
+    let p = program(&bench::seed_inputs());
+    assert_eq!(
+        fast_paths(&p),
+        FastPaths {
+            tables: 1,
+            dispatched: 3,
+            single_leaf: 5,
+            conjunctions: 2,
+            interpreted: 0,
+        }
+    );
+}
+
+#[test]
+fn the_scale_policies_take_the_fast_paths() {
+    for n in [10, 100, 1_000] {
+        let p = program(&bench::scale_inputs(n));
+        assert_eq!(
+            fast_paths(&p),
+            // Every hook requires its own category (one table for the
+            // run), and also `startsWith`, which is no context leaf.
+            FastPaths {
+                tables: 1,
+                dispatched: n,
+                single_leaf: 0,
+                conjunctions: 0,
+                interpreted: n,
+            },
+            "scale_policy({n})"
+        );
+    }
+}
