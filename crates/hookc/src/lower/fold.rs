@@ -31,7 +31,7 @@
 //! gets the empty code range, which means exactly "always matches").
 
 use super::{arith_op, cmp_op, drop_chains, exact, left_spine, logic_parts};
-use crate::ir::{BinaryOp, Const, Expr, ExprKind, Func, MacroKind, UnaryOp};
+use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use crate::span::Span;
 use hookc_runtime::bytecode::Op;
 use hookc_runtime::internals::value::{self, Val};
@@ -45,14 +45,14 @@ fn binary_instr(op: BinaryOp) -> Option<Op> {
 }
 
 /// Folds constant sub-expressions (see the rules above).
-pub(super) fn fold(e: &Expr) -> Expr {
-    use ExprKind as K;
+pub(super) fn fold(e: &IrExpr) -> IrExpr {
+    use IrExprKind as K;
     let span = e.span;
-    let konst = |c: Const| Expr::new(K::Const(c), span);
+    let konst = |c: Const| IrExpr::new(K::Const(c), span);
     match &e.kind {
         K::Const(_) | K::Path(_) | K::Var { .. } | K::HasPath(_) => e.clone(),
         K::List(items) => {
-            let items: Vec<Expr> = items.iter().map(fold).collect();
+            let items: Vec<IrExpr> = items.iter().map(fold).collect();
             let consts: Option<Vec<Const>> = items
                 .iter()
                 .map(|i| match &i.kind {
@@ -62,7 +62,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
                 .collect();
             match consts {
                 Some(c) => konst(Const::List(c)),
-                None => Expr::new(K::List(items), span),
+                None => IrExpr::new(K::List(items), span),
             }
         }
         K::Field(base, name) => {
@@ -70,7 +70,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
             if let Some(r) = as_const(&base).and_then(|b| eval1(b, &|v| value::field(v, name))) {
                 return konst(r);
             }
-            Expr::new(K::Field(Box::new(base), name.clone()), span)
+            IrExpr::new(K::Field(Box::new(base), name.clone()), span)
         }
         K::HasField(base, name) => {
             let base = fold(base);
@@ -79,7 +79,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
             {
                 return konst(r);
             }
-            Expr::new(K::HasField(Box::new(base), name.clone()), span)
+            IrExpr::new(K::HasField(Box::new(base), name.clone()), span)
         }
         K::Index(base, index) => {
             let (base, index) = (fold(base), fold(index));
@@ -88,7 +88,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
                     return konst(r);
                 }
             }
-            Expr::new(K::Index(Box::new(base), Box::new(index)), span)
+            IrExpr::new(K::Index(Box::new(base), Box::new(index)), span)
         }
         K::Unary(op, operand) => {
             let operand = fold(operand);
@@ -110,7 +110,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
                     }
                 }
             }
-            Expr::new(K::Unary(*op, Box::new(operand)), span)
+            IrExpr::new(K::Unary(*op, Box::new(operand)), span)
         }
         K::Binary {
             op,
@@ -131,7 +131,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
                     return konst(r);
                 }
             }
-            Expr::new(
+            IrExpr::new(
                 K::Binary {
                     op: *op,
                     op_span: *op_span,
@@ -147,14 +147,14 @@ pub(super) fn fold(e: &Expr) -> Expr {
             match c.kind {
                 K::Const(Const::Bool(true)) => fold(a),
                 K::Const(Const::Bool(false)) => fold(b),
-                _ => Expr::new(
+                _ => IrExpr::new(
                     K::Cond(Box::new(c), Box::new(fold(a)), Box::new(fold(b))),
                     span,
                 ),
             }
         }
         K::Call(f, args) => {
-            let args: Vec<Expr> = args.iter().map(fold).collect();
+            let args: Vec<IrExpr> = args.iter().map(fold).collect();
             let consts: Vec<&Const> = args.iter().filter_map(as_const).collect();
             let folded = match (f, consts.as_slice()) {
                 (Func::Size, [a]) if args.len() == 1 => eval1(a, &|v| {
@@ -174,7 +174,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
             };
             match folded {
                 Some(r) => konst(r),
-                None => Expr::new(K::Call(*f, args), span),
+                None => IrExpr::new(K::Call(*f, args), span),
             }
         }
         K::Matches(recv, re) => {
@@ -186,7 +186,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
                     }
                 }
             }
-            Expr::new(K::Matches(Box::new(recv), re.clone()), span)
+            IrExpr::new(K::Matches(Box::new(recv), re.clone()), span)
         }
         K::Macro {
             kind,
@@ -200,7 +200,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
                     return konst(Const::Bool(*kind == MacroKind::All));
                 }
             }
-            Expr::new(
+            IrExpr::new(
                 K::Macro {
                     kind: *kind,
                     range: Box::new(range),
@@ -220,7 +220,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
             }) {
                 return konst(r);
             }
-            Expr::new(K::TypeIs(Box::new(operand), *kinds), span)
+            IrExpr::new(K::TypeIs(Box::new(operand), *kinds), span)
         }
         K::SchemaMatch { check, .. } => fold(check),
     }
@@ -228,7 +228,7 @@ pub(super) fn fold(e: &Expr) -> Expr {
 
 /// A chain of `&&` (or of `||`), folded node by node from the bottom of its
 /// left spine up, in a loop (see [`Lowerer::logic_chain`] for why).
-fn fold_chain(e: &Expr) -> Expr {
+fn fold_chain(e: &IrExpr) -> IrExpr {
     let Some((_, _, and)) = logic_parts(e) else {
         return fold(e);
     };
@@ -242,10 +242,10 @@ fn fold_chain(e: &Expr) -> Expr {
 
 /// `a && b` (`decider` false) or `a || b` (`decider` true) of folded
 /// operands: rules 1 and 3–5.
-fn fold_logic(span: Span, a: Expr, b: Expr, decider: bool) -> Expr {
-    use ExprKind as K;
-    let is = |x: &Expr, v: bool| matches!(x.kind, K::Const(Const::Bool(y)) if y == v);
-    let decided = Expr::new(K::Const(Const::Bool(decider)), span);
+fn fold_logic(span: Span, a: IrExpr, b: IrExpr, decider: bool) -> IrExpr {
+    use IrExprKind as K;
+    let is = |x: &IrExpr, v: bool| matches!(x.kind, K::Const(Const::Bool(y)) if y == v);
+    let decided = IrExpr::new(K::Const(Const::Bool(decider)), span);
     if is(&a, decider) || (is(&b, decider) && !has_macro(&a)) {
         // `a` may be a long chain: no recursive drop.
         drop_chains(a);
@@ -259,7 +259,7 @@ fn fold_logic(span: Span, a: Expr, b: Expr, decider: bool) -> Expr {
             eval2(x, y, &|p, q| value::and(p.clone(), q.clone()))
         };
         if let Some(r) = r {
-            return Expr::new(K::Const(r), span);
+            return IrExpr::new(K::Const(r), span);
         }
     }
     if is(&a, !decider) && bool_or_error(&b) {
@@ -273,16 +273,16 @@ fn fold_logic(span: Span, a: Expr, b: Expr, decider: bool) -> Expr {
     } else {
         K::And(Box::new(a), Box::new(b))
     };
-    Expr::new(kind, span)
+    IrExpr::new(kind, span)
 }
 
 fn invalid<'a>() -> Val<'a> {
     Val::Error(value::EvalError::InvalidArgument)
 }
 
-fn as_const(e: &Expr) -> Option<&Const> {
+fn as_const(e: &IrExpr) -> Option<&Const> {
     match &e.kind {
-        ExprKind::Const(c) => Some(c),
+        IrExprKind::Const(c) => Some(c),
         _ => None,
     }
 }
@@ -328,8 +328,8 @@ fn to_const(v: &Val<'_>) -> Option<Const> {
 /// Whether `e` always yields a bool or an error value, whatever the context
 /// (rules 5 and 7). Each case is a [`value`] function (or VM behaviour) that
 /// returns only `Bool` or `Error`.
-fn bool_or_error(e: &Expr) -> bool {
-    use ExprKind as K;
+fn bool_or_error(e: &IrExpr) -> bool {
+    use IrExprKind as K;
     match &e.kind {
         K::Const(Const::Bool(_)) => true,
         K::HasPath(_) | K::HasField(..) | K::TypeIs(..) | K::Matches(..) | K::Macro { .. } => true,
@@ -347,8 +347,8 @@ fn bool_or_error(e: &Expr) -> bool {
 
 /// Whether a macro occurs in `e` (rule 4). A worklist, not recursion: `e`
 /// may be a long chain.
-fn has_macro(e: &Expr) -> bool {
-    use ExprKind as K;
+fn has_macro(e: &IrExpr) -> bool {
+    use IrExprKind as K;
     let mut todo = vec![e];
     while let Some(e) = todo.pop() {
         match &e.kind {

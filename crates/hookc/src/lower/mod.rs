@@ -32,10 +32,7 @@
 //! iterated, so the same policy always gives the same `Program`.
 
 use crate::check::actions::ActionValue;
-use crate::ir::{
-    BinaryOp, Const, Events, Func, IrExpr as Expr, IrExprKind as ExprKind, MacroKind, Policy,
-    UnaryOp,
-};
+use crate::ir::{BinaryOp, Const, Events, Func, IrExpr, IrExprKind, MacroKind, Policy, UnaryOp};
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
@@ -273,7 +270,7 @@ impl<'p> Lowerer<'p> {
             let folded = fold::fold(cond);
             // INVARIANT (empty code = always): a condition that folds to
             // `true` is the same as none, and gets the empty code range.
-            if !matches!(folded.kind, ExprKind::Const(Const::Bool(true))) {
+            if !matches!(folded.kind, IrExprKind::Const(Const::Bool(true))) {
                 self.expr(&folded);
                 self.emit(Op::Return);
             }
@@ -365,14 +362,14 @@ impl<'p> Lowerer<'p> {
     /// Emits code leaving `e`'s value on the stack (`depth + 1`).
     /// Lowers `e`; when recording, an operand of the logical operators that
     /// is not one itself is a sub-condition: its last instruction is marked.
-    fn expr(&mut self, e: &Expr) {
+    fn expr(&mut self, e: &IrExpr) {
         let logical = matches!(
             e.kind,
-            ExprKind::And(..)
-                | ExprKind::Or(..)
-                | ExprKind::Cond(..)
-                | ExprKind::Unary(UnaryOp::Not, _)
-                | ExprKind::Binary {
+            IrExprKind::And(..)
+                | IrExprKind::Or(..)
+                | IrExprKind::Cond(..)
+                | IrExprKind::Unary(UnaryOp::Not, _)
+                | IrExprKind::Binary {
                     op: BinaryOp::And | BinaryOp::Or,
                     ..
                 }
@@ -392,8 +389,8 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn expr_code(&mut self, e: &Expr) {
-        use ExprKind as K;
+    fn expr_code(&mut self, e: &IrExpr) {
+        use IrExprKind as K;
         match &e.kind {
             K::Const(c) => self.constant(c),
             K::List(items) => {
@@ -520,7 +517,7 @@ impl<'p> Lowerer<'p> {
     /// node in turn, but walking the left spine in a loop. YAML `all`/`any`
     /// lists become left-nested chains as long as the list, which no depth
     /// limit bounds, so this must not recurse per item.
-    fn logic_chain(&mut self, e: &Expr) {
+    fn logic_chain(&mut self, e: &IrExpr) {
         let Some((_, _, and)) = logic_parts(e) else {
             return self.expr(e);
         };
@@ -533,8 +530,8 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr) {
-        use ExprKind as K;
+    fn binary(&mut self, op: BinaryOp, lhs: &IrExpr, rhs: &IrExpr) {
+        use IrExprKind as K;
         if let Some(c) = cmp_op(op) {
             // Superinstruction: `path OP constant`, or `constant OP path`
             // mirrored (`5 < p` is `p > 5`: equality is symmetric, ordering
@@ -652,11 +649,11 @@ impl CodeSink for Lowerer<'_> {
 }
 
 /// The operands of a logical node and whether it is `&&`.
-fn logic_parts(e: &Expr) -> Option<(&Expr, &Expr, bool)> {
+fn logic_parts(e: &IrExpr) -> Option<(&IrExpr, &IrExpr, bool)> {
     match &e.kind {
-        ExprKind::And(a, b) => Some((a, b, true)),
-        ExprKind::Or(a, b) => Some((a, b, false)),
-        ExprKind::Binary {
+        IrExprKind::And(a, b) => Some((a, b, true)),
+        IrExprKind::Or(a, b) => Some((a, b, false)),
+        IrExprKind::Binary {
             op: op @ (BinaryOp::And | BinaryOp::Or),
             lhs,
             rhs,
@@ -668,7 +665,7 @@ fn logic_parts(e: &Expr) -> Option<(&Expr, &Expr, bool)> {
 
 /// The left spine of a chain of one logical operator: its leftmost operand
 /// and the right operands from the top down, with each node's span.
-fn left_spine(e: &Expr, and: bool) -> (&Expr, Vec<(&Expr, Span)>) {
+fn left_spine(e: &IrExpr, and: bool) -> (&IrExpr, Vec<(&IrExpr, Span)>) {
     let mut rights = Vec::new();
     let mut cur = e;
     while let Some((a, b, k)) = logic_parts(cur) {
@@ -683,11 +680,11 @@ fn left_spine(e: &Expr, and: bool) -> (&Expr, Vec<(&Expr, Span)>) {
 
 /// Drops an expression without recursing along `&&`/`||` left spines (the
 /// derived drop of a `Box` chain recurses once per link).
-fn drop_chains(e: Expr) {
+fn drop_chains(e: IrExpr) {
     let mut todo = vec![e];
     while let Some(e) = todo.pop() {
         match e.kind {
-            ExprKind::And(a, b) | ExprKind::Or(a, b) => todo.extend([*a, *b]),
+            IrExprKind::And(a, b) | IrExprKind::Or(a, b) => todo.extend([*a, *b]),
             _ => {}
         }
     }

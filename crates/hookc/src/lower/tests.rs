@@ -520,14 +520,14 @@ fn long_yaml_style_chains_lower_without_deep_recursion() {
     let mut chain = leaf.clone();
     for i in 0..n {
         let next = if i % 1000 == 999 {
-            Expr::new(
-                ExprKind::Or(Box::new(leaf.clone()), Box::new(leaf.clone())),
+            IrExpr::new(
+                IrExprKind::Or(Box::new(leaf.clone()), Box::new(leaf.clone())),
                 leaf.span,
             )
         } else {
             leaf.clone()
         };
-        chain = Expr::new(ExprKind::And(Box::new(chain), Box::new(next)), leaf.span);
+        chain = IrExpr::new(IrExprKind::And(Box::new(chain), Box::new(next)), leaf.span);
     }
     p.hooks[0].condition = Some(chain);
     let prog = lower(&p);
