@@ -47,7 +47,7 @@ fn fill(prog: &VerifiedProgram, h: u32, ctx: &Value) -> serde_json::Map<String, 
 /// An input compiled every way the benches need it.
 struct Compiled {
     policy: Policy,
-    ir: hookc::ir::Policy,
+    ir: hookc::ir::CheckedPolicy,
     verified: VerifiedProgram,
 }
 

@@ -1,4 +1,4 @@
-//! The front half's driver: sources → checked [`Policy`].
+//! The front half's driver: sources → checked [`CheckedPolicy`].
 //!
 //! Reads every input with its front end, merges what the files declare
 //! (context schema, action types), resolves and type-checks every hook's
@@ -9,7 +9,7 @@ use crate::check::actions::{self, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
-use crate::ir::{Events, Hook, IrExpr, Policy};
+use crate::ir::{CheckedPolicy, Events, Hook, IrExpr};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
 use crate::span::{FileId, SourceMap, Span};
@@ -71,7 +71,7 @@ pub struct Compilation {
     /// Errors and warnings, sorted by file and position.
     pub diagnostics: Diagnostics,
     /// The checked policy; `None` when any error was reported.
-    pub policy: Option<Policy>,
+    pub policy: Option<CheckedPolicy>,
 }
 
 /// Why sources could not become a runtime [`hookc_runtime::Policy`].
@@ -271,7 +271,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
                 .then(b.layer.cmp(&a.layer))
                 .then(a.source_order.cmp(&b.source_order))
         });
-        let policy = Policy {
+        let policy = CheckedPolicy {
             hooks,
             paths,
             schema,
@@ -448,7 +448,7 @@ fn check_hook(
     })
 }
 
-type Resolved = (Option<IrExpr>, Vec<(Span, String)>, &'static str);
+type ResolvedCondition = (Option<IrExpr>, Vec<(Span, String)>, &'static str);
 
 fn resolve_condition(
     text: &str,
@@ -456,7 +456,7 @@ fn resolve_condition(
     hook_path: Option<&str>,
     paths: &mut PathTable,
     diags: &mut Diagnostics,
-) -> Resolved {
+) -> ResolvedCondition {
     match cond {
         RawCondition::When {
             text: src, origin, ..

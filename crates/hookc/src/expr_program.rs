@@ -2,7 +2,7 @@
 //! the conformance and differential tests, which run single expressions
 //! through the real pipeline (parse, resolve, type-check) and then evaluate
 //! them with both the reference evaluator ([`crate::testing::reference`]) and the VM
-//! (through the one-hook [`Policy`] of [`CompiledExpr::policy`], lowered like
+//! (through the one-hook [`CheckedPolicy`] of [`CompiledExpr::policy`], lowered like
 //! any policy).
 //!
 //! An expression is checked as a condition ([`ExprMode::Condition`]: it must be
@@ -13,7 +13,7 @@
 use crate::check::actions::{Action, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Events, Hook, IrExpr, Policy};
+use crate::ir::{CheckedPolicy, Events, Hook, IrExpr};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::span::{FileId, Origin, SourceMap};
 use hookc_runtime::bytecode::path::PathTable;
@@ -111,7 +111,7 @@ impl CompiledExpr {
     /// `continue`: lowering it gives a program whose hook 0 evaluates the
     /// expression. (In [`ExprMode::Value`] the condition may be a non-bool: such
     /// a hook never matches, but the VM still computes its value.)
-    pub fn policy(&self) -> Policy {
+    pub fn policy(&self) -> CheckedPolicy {
         let span = self.expr.span;
         let hook = Hook {
             id: EXPR_HOOK_ID.to_owned(),
@@ -129,7 +129,7 @@ impl CompiledExpr {
             source_order: 0,
             span,
         };
-        Policy {
+        CheckedPolicy {
             hooks: vec![hook],
             paths: self.paths.clone(),
             schema: self.schema.clone(),

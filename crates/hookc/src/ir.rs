@@ -586,7 +586,7 @@ pub struct Hook {
     pub events: Events,
     /// Higher runs first.
     pub priority: i64,
-    /// Its layer: an index into [`Policy::layers`] (higher runs first at
+    /// Its layer: an index into [`CheckedPolicy::layers`] (higher runs first at
     /// equal priority).
     pub layer: u32,
     /// `None` = always matches.
@@ -606,11 +606,11 @@ pub struct Hook {
 /// A checked policy: hooks in evaluation order and what they refer to.
 ///
 /// Invariant (evaluation order): `hooks` is sorted by priority (descending),
-/// then layer (later in [`Policy::layers`] first: directive before builtin
+/// then layer (later in [`CheckedPolicy::layers`] first: directive before builtin
 /// by default), then source order. Only
 /// [`crate::compile`] builds it, after every check passed.
 #[derive(Debug, Clone)]
-pub struct Policy {
+pub struct CheckedPolicy {
     pub(crate) hooks: Vec<Hook>,
     pub(crate) paths: PathTable,
     pub(crate) schema: crate::check::schema::ContextSchema,
@@ -618,7 +618,7 @@ pub struct Policy {
     pub(crate) layers: Vec<String>,
 }
 
-impl Policy {
+impl CheckedPolicy {
     /// The layers' names, lowest first (`builtin`, `directive` unless the
     /// compilation named its own).
     pub fn layers(&self) -> &[String] {

@@ -10,7 +10,7 @@
 
 use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
-use crate::ir::{BinaryOp, Const, Func, Hook, IrExpr, IrExprKind, Policy, UnaryOp};
+use crate::ir::{BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, UnaryOp};
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{json, Map, Value};
 
@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 pub const SCHEMA_VERSION: &str = "1.0.0";
 
 /// The normalized document as JSON.
-pub fn normalized(policy: &Policy) -> Value {
+pub fn normalized(policy: &CheckedPolicy) -> Value {
     let mut doc = Map::new();
     doc.insert("schema_version".into(), SCHEMA_VERSION.into());
     if let Some(schema) = policy.schema().source() {
@@ -55,7 +55,7 @@ pub fn normalized(policy: &Policy) -> Value {
 }
 
 /// The normalized document as YAML text.
-pub fn to_yaml(policy: &Policy) -> Result<String, serde_yaml::Error> {
+pub fn to_yaml(policy: &CheckedPolicy) -> Result<String, serde_yaml::Error> {
     serde_yaml::to_string(&normalized(policy))
 }
 

@@ -39,7 +39,7 @@ use hookc::check::schema::ContextSchema;
 use hookc::compile::{compile, Input};
 use hookc::expr_program::{compile_expr, ExprMode};
 use hookc::frontend::doc::Node;
-use hookc::ir::Policy;
+use hookc::ir::CheckedPolicy;
 use hookc::span::{FileId, Span};
 use hookc::testing::reference;
 use hookc_runtime::bytecode::Op;
@@ -1227,7 +1227,7 @@ fn outcome_class(o: &Outcome) -> &'static str {
 }
 
 /// What the reference evaluator says a hook's condition gives.
-fn reference_class(policy: &Policy, hook: &hookc::ir::Hook, ctx: &Value) -> &'static str {
+fn reference_class(policy: &CheckedPolicy, hook: &hookc::ir::Hook, ctx: &Value) -> &'static str {
     let Some(cond) = &hook.condition else {
         return "true";
     };
@@ -1240,7 +1240,7 @@ fn reference_class(policy: &Policy, hook: &hookc::ir::Hook, ctx: &Value) -> &'st
     }
 }
 
-fn reference_matches(policy: &Policy, event: &str, ctx: &Value) -> Vec<String> {
+fn reference_matches(policy: &CheckedPolicy, event: &str, ctx: &Value) -> Vec<String> {
     reference::all_matches(policy, event, ctx)
         .into_iter()
         .map(|h| h.id.clone())

@@ -61,14 +61,19 @@ fn compiled(inputs: &[Input]) -> Compilation {
     c
 }
 
-fn policy_of(yaml: &str) -> (hookc::ir::Policy, Policy) {
+fn policy_of(yaml: &str) -> (hookc::ir::CheckedPolicy, Policy) {
     let c = compiled(&[Input::new("glob.yaml", yaml)]);
     let ir = c.policy.clone().unwrap();
     (ir, hookc::compile::Compilation::into_policy(c).unwrap())
 }
 
 /// The first match's hook id by every evaluator, which must agree.
-fn first(ir: &hookc::ir::Policy, policy: &Policy, event: &str, ctx: &Value) -> Option<String> {
+fn first(
+    ir: &hookc::ir::CheckedPolicy,
+    policy: &Policy,
+    event: &str,
+    ctx: &Value,
+) -> Option<String> {
     let by_value = policy.evaluate(event, ctx).map(|m| m.hook.to_owned());
     let text = serde_json::to_vec(ctx).unwrap();
     let by_text = policy

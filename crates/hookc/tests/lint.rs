@@ -18,7 +18,7 @@
 )]
 
 use hookc::compile::{compile, Input};
-use hookc::ir::{Const, Events, IrExpr, IrExprKind, Policy};
+use hookc::ir::{CheckedPolicy, Const, Events, IrExpr, IrExprKind};
 use hookc::lint::{analyze, Finding};
 use hookc_runtime::bytecode::path::{Path as CtxPath, Segment};
 use serde_json::{json, Map, Value};
@@ -54,7 +54,7 @@ fn expected(text: &str, key: &str) -> Option<BTreeSet<String>> {
         .map(|rest| rest.split_whitespace().map(str::to_owned).collect())
 }
 
-fn policy_of(name: &str, text: &str) -> Policy {
+fn policy_of(name: &str, text: &str) -> CheckedPolicy {
     let c = compile(&[Input::new(name, text)]);
     let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{name}: {errors:#?}");
@@ -67,7 +67,7 @@ struct Reported {
     always_false: BTreeSet<String>,
 }
 
-fn reported(p: &Policy, findings: &[Finding]) -> Reported {
+fn reported(p: &CheckedPolicy, findings: &[Finding]) -> Reported {
     let id = |i: &usize| p.hooks()[*i].id.clone();
     let mut r = Reported {
         shadowed: BTreeSet::new(),

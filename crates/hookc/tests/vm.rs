@@ -10,7 +10,7 @@
 use hookc::check::schema::ContextSchema;
 use hookc::compile::{compile, Input};
 use hookc::expr_program::{compile_expr, ExprMode};
-use hookc::ir::Policy;
+use hookc::ir::CheckedPolicy;
 use hookc::testing::reference;
 use hookc_runtime::bytecode::{ActionIdx, CmpOp, ConstIdx, Op, PathIdx, RegexIdx, SetIdx};
 use hookc_runtime::internals::context::PathCache;
@@ -32,7 +32,7 @@ fn outcome(v: Val<'_>) -> Outcome {
     }
 }
 
-fn policy(src: &str) -> Policy {
+fn policy(src: &str) -> CheckedPolicy {
     let c = compile(&[Input::new("t.yaml", src)]);
     assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
     c.policy.unwrap()
@@ -48,7 +48,7 @@ fn when(expr: &str) -> String {
 /// Runs every enabled hook of the policy on `ctx` with the VM (with and
 /// without tracing), checks each against the reference evaluator, and
 /// returns the outcomes in order.
-fn run_policy(policy: &Policy, ctx: &Value) -> Vec<Outcome> {
+fn run_policy(policy: &CheckedPolicy, ctx: &Value) -> Vec<Outcome> {
     let prog = verify(hookc::lower::lower(policy)).unwrap();
     let mut cache = PathCache::new(&prog.program().paths, Source::Document(ctx));
     let enabled = policy.hooks().iter().filter(|h| h.enabled);

@@ -274,7 +274,7 @@ fn seed_hand_action(id: &str, ctx: &Value) -> Map<String, Value> {
 /// checked IR, then the winner's action filled by walking its IR
 /// ([`reference_fill`]).
 pub fn reference_evaluate<'p>(
-    policy: &'p ir::Policy,
+    policy: &'p ir::CheckedPolicy,
     event: &str,
     ctx: &Value,
 ) -> Option<(&'p str, Map<String, Value>)> {
@@ -285,7 +285,7 @@ pub fn reference_evaluate<'p>(
 /// `{"type": KIND, ...params}` with templates filled, by walking the checked
 /// action (the semantics of `hookc_runtime::internals::vm::fill_action`, without bytecode).
 pub fn reference_fill(
-    policy: &ir::Policy,
+    policy: &ir::CheckedPolicy,
     action: &hookc::check::actions::Action,
     ctx: &Value,
 ) -> Map<String, Value> {
@@ -298,7 +298,7 @@ pub fn reference_fill(
 }
 
 fn fill_value(
-    policy: &ir::Policy,
+    policy: &ir::CheckedPolicy,
     value: &hookc::check::actions::ActionValue,
     ctx: &Value,
 ) -> Value {
@@ -347,7 +347,7 @@ fn fill_value(
 // Compiling and checking an input before timing it
 
 /// The checked IR of some sources (panics on compile errors).
-pub fn checked(inputs: &[Input]) -> ir::Policy {
+pub fn checked(inputs: &[Input]) -> ir::CheckedPolicy {
     let c = compile(inputs);
     if c.diagnostics.has_errors() {
         panic!("bench input does not compile: {:#?}", c.diagnostics);
@@ -364,7 +364,11 @@ pub fn runtime(inputs: &[Input]) -> Policy {
 /// Asserts, before anything is timed, that hookc (from the value and from
 /// JSON text) and the reference evaluator pick `case.expect` and fill the
 /// same action. Returns that action.
-pub fn assert_case(policy: &Policy, ir: &ir::Policy, case: &Case) -> Option<Map<String, Value>> {
+pub fn assert_case(
+    policy: &Policy,
+    ir: &ir::CheckedPolicy,
+    case: &Case,
+) -> Option<Map<String, Value>> {
     let name = &case.name;
     let from_value = policy.evaluate(&case.event, &case.context);
     let got = from_value.as_ref().map(|m| m.hook);

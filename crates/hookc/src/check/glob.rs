@@ -25,7 +25,7 @@ use std::fmt::Write;
 
 /// One element of a glob.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Piece {
+enum GlobPiece {
     /// `*`: any sequence of characters.
     Star,
     /// `?`: any one character.
@@ -41,13 +41,13 @@ enum Piece {
     },
 }
 
-impl Piece {
+impl GlobPiece {
     /// Whether this one-character piece matches `c` (never called on `*`).
     fn matches(&self, c: char) -> bool {
         match self {
-            Piece::Star | Piece::Any => true,
-            Piece::Char(x) => *x == c,
-            Piece::Class { negated, ranges } => {
+            GlobPiece::Star | GlobPiece::Any => true,
+            GlobPiece::Char(x) => *x == c,
+            GlobPiece::Class { negated, ranges } => {
                 ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated
             }
         }
@@ -58,7 +58,7 @@ impl Piece {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glob {
     /// The pieces, runs of `*` collapsed into one (they mean the same).
-    pieces: Vec<Piece>,
+    pieces: Vec<GlobPiece>,
 }
 
 /// Why a glob is invalid, with the byte range of the glob text at fault.
@@ -101,15 +101,15 @@ pub fn parse(text: &str) -> Result<Glob, GlobError> {
     while let Some((at, c)) = chars.next() {
         let piece = match c {
             '*' => {
-                if pieces.last() == Some(&Piece::Star) {
+                if pieces.last() == Some(&GlobPiece::Star) {
                     continue;
                 }
-                Piece::Star
+                GlobPiece::Star
             }
-            '?' => Piece::Any,
-            '\\' => Piece::Char(escaped(&mut chars, at)?),
+            '?' => GlobPiece::Any,
+            '\\' => GlobPiece::Char(escaped(&mut chars, at)?),
             '[' => class(&mut chars, text, at)?,
-            c => Piece::Char(c),
+            c => GlobPiece::Char(c),
         };
         pieces.push(piece);
     }
@@ -134,7 +134,7 @@ fn escaped(chars: &mut Cursor<'_>, at: usize) -> Result<char, GlobError> {
 /// `-` is literal first or last, and otherwise makes a range between the two
 /// characters around it; anywhere else (`[a-c-e]`, `[+--]`) it is ambiguous
 /// and an error (`\-` is a literal `-` anywhere).
-fn class(chars: &mut Cursor<'_>, text: &str, open: usize) -> Result<Piece, GlobError> {
+fn class(chars: &mut Cursor<'_>, text: &str, open: usize) -> Result<GlobPiece, GlobError> {
     let unclosed = || GlobError {
         start: open,
         end: text.len(),
@@ -160,7 +160,7 @@ fn class(chars: &mut Cursor<'_>, text: &str, open: usize) -> Result<Piece, GlobE
                     help: "list characters in the class (`[abc]`, `[a-z]`); a literal `]` is `\\]`, a literal `[` outside a class `\\[`".to_owned(),
                 });
             }
-            ']' => return Ok(Piece::Class { negated, ranges }),
+            ']' => return Ok(GlobPiece::Class { negated, ranges }),
             '\\' => escaped(chars, at)?,
             // First or last: literal, and never the start of a range.
             '-' if ranges.is_empty() || closes_next => {
@@ -220,7 +220,7 @@ impl Glob {
         let mut star: Option<(usize, usize)> = None;
         while let Some(&c) = text.get(i) {
             match self.pieces.get(j) {
-                Some(Piece::Star) => {
+                Some(GlobPiece::Star) => {
                     star = Some((j, i));
                     j += 1;
                 }
@@ -238,7 +238,7 @@ impl Glob {
                 },
             }
         }
-        self.pieces.iter().skip(j).all(|p| *p == Piece::Star)
+        self.pieces.iter().skip(j).all(|p| *p == GlobPiece::Star)
     }
 
     /// The `regex` crate pattern matching exactly the strings the glob does.
@@ -252,19 +252,22 @@ impl Glob {
     pub fn to_regex(&self) -> String {
         let mut pieces = self.pieces.as_slice();
         let open = match pieces.split_first() {
-            Some((Piece::Star, rest)) => {
+            Some((GlobPiece::Star, rest)) => {
                 pieces = rest;
                 false
             }
             _ => true,
         };
         // On the whole glob: `*` alone is both ends, and no anchor at all.
-        let close = self.pieces.last() != Some(&Piece::Star);
-        if let Some((Piece::Star, rest)) = pieces.split_last() {
+        let close = self.pieces.last() != Some(&GlobPiece::Star);
+        if let Some((GlobPiece::Star, rest)) = pieces.split_last() {
             pieces = rest;
         }
         let mut out = String::new();
-        if pieces.iter().any(|p| matches!(p, Piece::Star | Piece::Any)) {
+        if pieces
+            .iter()
+            .any(|p| matches!(p, GlobPiece::Star | GlobPiece::Any))
+        {
             out.push_str("(?s)");
         }
         if open {
@@ -273,10 +276,10 @@ impl Glob {
         let mut buf = [0u8; 4];
         for p in pieces {
             match p {
-                Piece::Star => out.push_str(".*"),
-                Piece::Any => out.push('.'),
-                Piece::Char(c) => out.push_str(&regex::escape(c.encode_utf8(&mut buf))),
-                Piece::Class { negated, ranges } => {
+                GlobPiece::Star => out.push_str(".*"),
+                GlobPiece::Any => out.push('.'),
+                GlobPiece::Char(c) => out.push_str(&regex::escape(c.encode_utf8(&mut buf))),
+                GlobPiece::Class { negated, ranges } => {
                     out.push('[');
                     if *negated {
                         out.push('^');
@@ -307,7 +310,7 @@ impl Glob {
         self.pieces
             .iter()
             .map(|p| match p {
-                Piece::Char(c) => Some(*c),
+                GlobPiece::Char(c) => Some(*c),
                 _ => None,
             })
             .collect()
@@ -317,7 +320,7 @@ impl Glob {
     /// (`Bash(git:*`, `*`): the glob is a `startsWith`.
     pub fn as_prefix(&self) -> Option<String> {
         let (last, init) = self.pieces.split_last()?;
-        if *last != Piece::Star {
+        if *last != GlobPiece::Star {
             return None;
         }
         Glob {
@@ -339,10 +342,10 @@ impl std::fmt::Display for Glob {
         };
         for p in &self.pieces {
             match p {
-                Piece::Star => f.write_char('*')?,
-                Piece::Any => f.write_char('?')?,
-                Piece::Char(c) => lit(f, *c, "*?[\\")?,
-                Piece::Class { negated, ranges } => {
+                GlobPiece::Star => f.write_char('*')?,
+                GlobPiece::Any => f.write_char('?')?,
+                GlobPiece::Char(c) => lit(f, *c, "*?[\\")?,
+                GlobPiece::Class { negated, ranges } => {
                     f.write_char('[')?;
                     if *negated {
                         f.write_char('!')?;

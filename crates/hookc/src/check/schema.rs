@@ -108,7 +108,7 @@ pub const IGNORED: &[&str] = &[
 
 /// What a path resolved to.
 #[derive(Debug, Clone)]
-pub struct Resolved {
+pub struct ResolvedPath {
     /// Its type (`any` past an open or free-form object).
     pub ty: Type,
     /// Where the path left the schema, if it did: the prefix that is known and
@@ -329,7 +329,7 @@ impl ContextSchema {
 
     /// Resolves a path: its type, and whether (and how) it leaves the schema.
     /// `Err` when a step is applied to a type that cannot have it.
-    pub fn resolve(&self, path: &Path) -> Result<Resolved, BadStep> {
+    pub fn resolve(&self, path: &Path) -> Result<ResolvedPath, BadStep> {
         self.resolve_from(
             Some(self.root()),
             Kinds::OBJECT,
@@ -346,13 +346,13 @@ impl ContextSchema {
         base_kinds: Kinds,
         steps: impl Iterator<Item = Step<'a>>,
         mut prefix: String,
-    ) -> Result<Resolved, BadStep> {
+    ) -> Result<ResolvedPath, BadStep> {
         let mut cur = base;
         let mut kinds = base_kinds;
         for step in steps {
             let Some(node) = cur.and_then(|id| self.node(id)) else {
                 // Past the schema: nothing more is known.
-                return Ok(Resolved {
+                return Ok(ResolvedPath {
                     ty: Type::any(),
                     outside: None,
                 });
@@ -374,13 +374,13 @@ impl ContextSchema {
                     let next = match (next, node.additional) {
                         (Some(id), _) | (None, Additional::Schema(id)) => id,
                         (None, Additional::FreeForm) => {
-                            return Ok(Resolved {
+                            return Ok(ResolvedPath {
                                 ty: Type::any(),
                                 outside: None,
                             })
                         }
                         (None, extra) => {
-                            return Ok(Resolved {
+                            return Ok(ResolvedPath {
                                 ty: Type::any(),
                                 outside: Some(Outside {
                                     known_prefix: prefix,
@@ -423,7 +423,7 @@ impl ContextSchema {
                 .and_then(|id| self.node(id))
                 .map_or(Kinds::ANY, |n| n.kinds);
         }
-        Ok(Resolved {
+        Ok(ResolvedPath {
             ty: Type {
                 kinds,
                 schema: cur,
@@ -439,8 +439,8 @@ impl ContextSchema {
     /// and `${...}` templates alike.
     pub fn type_of_path(&self, path: &Path, span: Span, diags: &mut Diagnostics) -> Type {
         match self.resolve(path) {
-            Ok(Resolved { ty, outside: None }) => ty,
-            Ok(Resolved {
+            Ok(ResolvedPath { ty, outside: None }) => ty,
+            Ok(ResolvedPath {
                 ty,
                 outside: Some(out),
             }) => {

@@ -124,15 +124,15 @@ pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed
     let mut pieces = scan(text, origin)?;
     match pieces.as_mut_slice() {
         [] => return Ok(Parsed::Literal(String::new())),
-        [Piece::Lit(s)] => return Ok(Parsed::Literal(std::mem::take(s))),
+        [ScanPiece::Lit(s)] => return Ok(Parsed::Literal(std::mem::take(s))),
         _ => {}
     }
     let mut parts = Vec::with_capacity(pieces.len());
     let mut spans = Vec::new();
     for piece in pieces {
         match piece {
-            Piece::Lit(s) => parts.push(TemplatePiece::Lit(s)),
-            Piece::Ref { inner, inner_start } => {
+            ScanPiece::Lit(s) => parts.push(TemplatePiece::Lit(s)),
+            ScanPiece::Ref { inner, inner_start } => {
                 let (path, span) =
                     crate::resolve::path::parse(inner, shift(origin, inner_start))
                         .map_err(|d| d.note(format!("in the template reference `${{{inner}}}`")))?;
@@ -153,7 +153,7 @@ pub fn literal_text(text: &str) -> Option<String> {
     match scan(text, Origin::Whole(Span::new(crate::span::FileId(0), 0, 0))) {
         Ok(pieces) => match pieces.as_slice() {
             [] => Some(String::new()),
-            [Piece::Lit(s)] => Some(s.clone()),
+            [ScanPiece::Lit(s)] => Some(s.clone()),
             _ => None,
         },
         Err(_) => None,
@@ -167,7 +167,7 @@ pub fn escape_literal(text: &str) -> String {
 }
 
 /// A scanned piece of a parameter string.
-enum Piece<'a> {
+enum ScanPiece<'a> {
     /// Literal text, escapes resolved; never empty, never two in a row.
     Lit(String),
     /// The text between `${` and `}`, and its offset in the string.
@@ -176,7 +176,7 @@ enum Piece<'a> {
 
 /// Splits a parameter string into literal text and references.
 #[allow(clippy::result_large_err)] // cold path: one diagnostic per bad template
-fn scan(text: &str, origin: Origin) -> Result<Vec<Piece<'_>>, Diagnostic> {
+fn scan(text: &str, origin: Origin) -> Result<Vec<ScanPiece<'_>>, Diagnostic> {
     let mut pieces = Vec::new();
     let mut lit = String::new();
     let mut i = 0;
@@ -204,9 +204,9 @@ fn scan(text: &str, origin: Origin) -> Result<Vec<Piece<'_>>, Diagnostic> {
                     .help("write a path inside, as in `${error.message}`, or write `$${` for a literal `${`"));
             }
             if !lit.is_empty() {
-                pieces.push(Piece::Lit(std::mem::take(&mut lit)));
+                pieces.push(ScanPiece::Lit(std::mem::take(&mut lit)));
             }
-            pieces.push(Piece::Ref { inner, inner_start });
+            pieces.push(ScanPiece::Ref { inner, inner_start });
             i = close + 1;
         } else {
             lit.push('$');
@@ -214,7 +214,7 @@ fn scan(text: &str, origin: Origin) -> Result<Vec<Piece<'_>>, Diagnostic> {
         }
     }
     if !lit.is_empty() {
-        pieces.push(Piece::Lit(lit));
+        pieces.push(ScanPiece::Lit(lit));
     }
     Ok(pieces)
 }
@@ -344,8 +344,8 @@ mod tests {
         let shape: Vec<String> = pieces
             .iter()
             .map(|p| match p {
-                Piece::Lit(s) => format!("lit:{s}"),
-                Piece::Ref { inner, inner_start } => format!("ref:{inner}@{inner_start}"),
+                ScanPiece::Lit(s) => format!("lit:{s}"),
+                ScanPiece::Ref { inner, inner_start } => format!("ref:{inner}@{inner_start}"),
             })
             .collect();
         assert_eq!(

@@ -40,7 +40,7 @@ pub fn check_condition(
     regexes: &mut RegexMemo,
     diags: &mut Diagnostics,
 ) {
-    let mut checker = Checker {
+    let mut checker = TypeChecker {
         schema,
         paths,
         regexes,
@@ -67,7 +67,7 @@ pub fn check_condition(
 
 pub use hookc_runtime::verify::compile_regex;
 
-struct Checker<'a> {
+struct TypeChecker<'a> {
     schema: &'a ContextSchema,
     paths: &'a PathTable,
     regexes: &'a mut RegexMemo,
@@ -78,7 +78,7 @@ struct Checker<'a> {
 
 const MAX_SHOWN: usize = 48;
 
-impl Checker<'_> {
+impl TypeChecker<'_> {
     /// Short source text of an expression for messages.
     fn show(&self, e: &IrExpr) -> String {
         let text = match &e.kind {

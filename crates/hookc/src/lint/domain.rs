@@ -87,18 +87,18 @@ impl Cmp {
 
 /// How two sets combine, bit by bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+enum SetOp {
     And,
     Or,
     AndNot,
 }
 
-impl Op {
+impl SetOp {
     fn apply(self, a: bool, b: bool) -> bool {
         match self {
-            Op::And => a && b,
-            Op::Or => a || b,
-            Op::AndNot => a && !b,
+            SetOp::And => a && b,
+            SetOp::Or => a || b,
+            SetOp::AndNot => a && !b,
         }
     }
 }
@@ -202,7 +202,7 @@ impl NumSet {
         self.cut_at_or_before(x).map_or(self.first, |c| c.after)
     }
 
-    fn combine(&self, other: &NumSet, op: Op) -> NumSet {
+    fn combine(&self, other: &NumSet, op: SetOp) -> NumSet {
         let mut at: Vec<f64> = self.cuts.iter().chain(&other.cuts).map(|c| c.at).collect();
         at.sort_by(f64::total_cmp);
         at.dedup();
@@ -369,7 +369,7 @@ impl StrSet {
         }
     }
 
-    fn combine(&self, other: &StrSet, op: Op) -> StrSet {
+    fn combine(&self, other: &StrSet, op: SetOp) -> StrSet {
         let root = op.apply(self.root, other.root);
         let mut prefixes: BTreeMap<String, bool> = BTreeMap::new();
         for q in self.prefixes.keys().chain(other.prefixes.keys()) {
@@ -414,7 +414,7 @@ impl StrSet {
 
     /// The strings in `self` but not in `other`.
     pub fn minus(&self, other: &StrSet) -> StrSet {
-        self.combine(other, Op::AndNot)
+        self.combine(other, SetOp::AndNot)
     }
 
     /// Whether `rel(a, b)` holds for the membership of some string in
@@ -498,11 +498,11 @@ impl Bits {
         Bits(self.0 | other.0)
     }
 
-    fn combine(self, other: Bits, op: Op) -> Bits {
+    fn combine(self, other: Bits, op: SetOp) -> Bits {
         Bits(match op {
-            Op::And => self.0 & other.0,
-            Op::Or => self.0 | other.0,
-            Op::AndNot => self.0 & !other.0,
+            SetOp::And => self.0 & other.0,
+            SetOp::Or => self.0 | other.0,
+            SetOp::AndNot => self.0 & !other.0,
         })
     }
 
@@ -627,7 +627,7 @@ impl ValueSet {
         })
     }
 
-    fn combine(&self, other: &ValueSet, op: Op) -> ValueSet {
+    fn combine(&self, other: &ValueSet, op: SetOp) -> ValueSet {
         ValueSet {
             bits: self.bits.combine(other.bits, op),
             nums: self.nums.combine(&other.nums, op),
@@ -637,17 +637,17 @@ impl ValueSet {
 
     /// Intersection.
     pub fn and(&self, other: &ValueSet) -> ValueSet {
-        self.combine(other, Op::And)
+        self.combine(other, SetOp::And)
     }
 
     /// Union.
     pub fn or(&self, other: &ValueSet) -> ValueSet {
-        self.combine(other, Op::Or)
+        self.combine(other, SetOp::Or)
     }
 
     /// Difference.
     pub fn minus(&self, other: &ValueSet) -> ValueSet {
-        self.combine(other, Op::AndNot)
+        self.combine(other, SetOp::AndNot)
     }
 
     /// Complement.
@@ -668,7 +668,7 @@ impl ValueSet {
     /// Whether every state of `self` is in `other`.
     pub fn within(&self, other: &ValueSet) -> bool {
         let outside = |a: bool, b: bool| a && !b;
-        self.bits.combine(other.bits, Op::AndNot) == Bits::NONE
+        self.bits.combine(other.bits, SetOp::AndNot) == Bits::NONE
             && !self.nums.exists(&other.nums, outside)
             && !self.strs.exists(&other.strs, outside)
     }
@@ -676,7 +676,7 @@ impl ValueSet {
     /// Whether the sets share a state.
     pub fn meets(&self, other: &ValueSet) -> bool {
         let both = |a: bool, b: bool| a && b;
-        self.bits.combine(other.bits, Op::And) != Bits::NONE
+        self.bits.combine(other.bits, SetOp::And) != Bits::NONE
             || self.nums.exists(&other.nums, both)
             || self.strs.exists(&other.strs, both)
     }

@@ -35,7 +35,7 @@ mod report;
 
 use crate::check::actions::ActionValue;
 use crate::frontend::doc::child_path;
-use crate::ir::{Events, Hook, Policy};
+use crate::ir::{CheckedPolicy, Events, Hook};
 use crate::span::Span;
 use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes};
 use domain::{Scalar, ValueSet};
@@ -54,7 +54,7 @@ pub const KNOWN_EVENTS: [&str; 5] = [
 pub use approx::MAX_WORK;
 pub use report::{report, HookOrigin};
 
-/// One finding, by hook index in evaluation order ([`Policy::hooks`]).
+/// One finding, by hook index in evaluation order ([`CheckedPolicy::hooks`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finding {
     /// W0004, or W0008 when every covering hook has the identical condition.
@@ -238,7 +238,7 @@ fn listens_to_all_of(a: &Hook, b: &Hook) -> bool {
 }
 
 /// Runs every lint over a checked policy.
-pub fn analyze(policy: &Policy) -> Vec<Finding> {
+pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
     let hooks = policy.hooks();
     let paths = policy.paths();
     let prefixes = Prefixes::new(paths);
@@ -500,7 +500,7 @@ fn template_refs(value: &ActionValue, at: String, out: &mut Vec<(PathId, Span, b
 
 /// W0006: event names no other hook, known event, schema enum
 /// (`event.type`) or `emit_event` action names.
-fn event_findings(policy: &Policy, findings: &mut Vec<Finding>) {
+fn event_findings(policy: &CheckedPolicy, findings: &mut Vec<Finding>) {
     let hooks = policy.hooks();
     let mut count: HashMap<&str, usize> = HashMap::new();
     for h in hooks {

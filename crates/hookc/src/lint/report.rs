@@ -6,7 +6,7 @@ use super::{analyze, Finding, KNOWN_EVENTS};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{RawCondition, SourceHook};
-use crate::ir::{Hook, Policy};
+use crate::ir::{CheckedPolicy, Hook};
 use crate::span::{SourceMap, Span, Spanned};
 
 /// Where a hook was written, for locating findings (what the checked
@@ -67,7 +67,7 @@ fn and_list(items: &[String]) -> String {
 
 /// Turns findings into diagnostics. `origins` are by [`Hook::source_order`].
 pub fn report(
-    policy: &Policy,
+    policy: &CheckedPolicy,
     origins: &[HookOrigin],
     sources: &SourceMap,
     diags: &mut Diagnostics,

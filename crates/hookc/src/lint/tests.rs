@@ -12,7 +12,7 @@
 use super::*;
 use crate::compile::{compile, Input};
 
-fn findings(src: &str) -> (Policy, Vec<Finding>) {
+fn findings(src: &str) -> (CheckedPolicy, Vec<Finding>) {
     let c = compile(&[Input::new("t.yaml", src)]);
     let p = c.policy.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
     let f = analyze(&p);

@@ -1,4 +1,4 @@
-//! Lowering: the checked IR ([`Policy`]) becomes a bytecode [`Program`].
+//! Lowering: the checked IR ([`CheckedPolicy`]) becomes a bytecode [`Program`].
 //!
 //! This module owns the shape of the code the VM runs: the interning of
 //! strings, paths, constants, regexes and sets; constant folding (in
@@ -32,7 +32,9 @@
 //! iterated, so the same policy always gives the same `Program`.
 
 use crate::check::actions::ActionValue;
-use crate::ir::{BinaryOp, Const, Events, Func, IrExpr, IrExprKind, MacroKind, Policy, UnaryOp};
+use crate::ir::{
+    BinaryOp, CheckedPolicy, Const, Events, Func, IrExpr, IrExprKind, MacroKind, UnaryOp,
+};
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
@@ -61,7 +63,7 @@ pub const SET_THRESHOLD: usize = 8;
 
 /// Lowers a checked policy. Only enabled hooks are emitted, in the policy's
 /// (evaluation) order. The program has no debug information.
-pub fn lower(policy: &Policy) -> Program {
+pub fn lower(policy: &CheckedPolicy) -> Program {
     lower_hooks(policy, false).prog
 }
 
@@ -70,7 +72,7 @@ pub fn lower(policy: &Policy) -> Program {
 /// its last instruction, canonical text and location. Its strings are
 /// interned after every other string, so the rest of the program is the
 /// same as [`lower`]'s.
-pub fn lower_with_debug(policy: &Policy, sources: &SourceMap) -> Program {
+pub fn lower_with_debug(policy: &CheckedPolicy, sources: &SourceMap) -> Program {
     let mut l = lower_hooks(policy, true);
     let location = |span: Span| sources.location(span);
     let recorded = std::mem::take(&mut l.debug);
@@ -92,7 +94,7 @@ pub fn lower_with_debug(policy: &Policy, sources: &SourceMap) -> Program {
     l.prog
 }
 
-fn lower_hooks(policy: &Policy, record: bool) -> Lowerer<'_> {
+fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     let mut l = Lowerer::new(policy.paths());
     l.record = record;
     let mut events: Vec<&Events> = Vec::new();
@@ -107,7 +109,7 @@ fn lower_hooks(policy: &Policy, record: bool) -> Lowerer<'_> {
 
 /// A sub-condition recorded for [`lower_with_debug`]: its last
 /// instruction, span and canonical text.
-type SubCondition = (u32, Span, String);
+type MarkedCondition = (u32, Span, String);
 
 /// A table length or position as a `u32` index. Tables are bounded far below
 /// `u32::MAX` by the input limits; if one ever were not, the saturated index
@@ -151,7 +153,7 @@ struct Lowerer<'p> {
     /// expression is a sub-condition or a logical operator over them).
     in_leaf: u32,
     /// Per hook lowered so far: its span and its sub-conditions.
-    debug: Vec<(Span, Vec<SubCondition>)>,
+    debug: Vec<(Span, Vec<MarkedCondition>)>,
 }
 
 impl<'p> Lowerer<'p> {

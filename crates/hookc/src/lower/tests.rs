@@ -4,7 +4,7 @@
 use super::*;
 use crate::compile::{compile, Input};
 
-fn policy(src: &str) -> Policy {
+fn policy(src: &str) -> CheckedPolicy {
     let c = compile(&[Input::new("t.yaml", src)]);
     assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
     c.policy.unwrap()

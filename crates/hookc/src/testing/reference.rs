@@ -23,7 +23,9 @@
 //! compiled to, so that the VM's translation is checked against them.
 
 use crate::check::glob::Glob;
-use crate::ir::{BinaryOp, Const, Func, Hook, IrExpr, IrExprKind, MacroKind, Policy, UnaryOp};
+use crate::ir::{
+    BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, MacroKind, UnaryOp,
+};
 use hookc_runtime::bytecode::path::PathTable;
 use hookc_runtime::internals::context;
 use hookc_runtime::internals::value::{self, Arith, EvalError, Order, StrPred, Val};
@@ -133,7 +135,7 @@ pub fn eval_with<'a>(
 /// Whether a hook runs for `event` on `ctx`: enabled, listening to the
 /// event, and its condition absent or evaluating to `true` (an error or a
 /// non-bool does not match).
-pub fn hook_matches(policy: &Policy, hook: &Hook, event: &str, ctx: &Value) -> bool {
+pub fn hook_matches(policy: &CheckedPolicy, hook: &Hook, event: &str, ctx: &Value) -> bool {
     if !hook.enabled || !hook.events.includes(event) {
         return false;
     }
@@ -150,9 +152,9 @@ pub fn hook_matches(policy: &Policy, hook: &Hook, event: &str, ctx: &Value) -> b
 }
 
 /// The reference semantics of evaluating a policy: the first hook, in
-/// evaluation order ([`Policy::hooks`]), that runs for `event` on `ctx`
+/// evaluation order ([`CheckedPolicy::hooks`]), that runs for `event` on `ctx`
 /// (see [`hook_matches`]).
-pub fn first_match<'p>(policy: &'p Policy, event: &str, ctx: &Value) -> Option<&'p Hook> {
+pub fn first_match<'p>(policy: &'p CheckedPolicy, event: &str, ctx: &Value) -> Option<&'p Hook> {
     policy
         .hooks()
         .iter()
@@ -160,7 +162,7 @@ pub fn first_match<'p>(policy: &'p Policy, event: &str, ctx: &Value) -> Option<&
 }
 
 /// Every hook that runs for `event` on `ctx`, in evaluation order.
-pub fn all_matches<'p>(policy: &'p Policy, event: &str, ctx: &Value) -> Vec<&'p Hook> {
+pub fn all_matches<'p>(policy: &'p CheckedPolicy, event: &str, ctx: &Value) -> Vec<&'p Hook> {
     policy
         .hooks()
         .iter()

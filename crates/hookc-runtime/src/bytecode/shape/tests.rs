@@ -4,12 +4,12 @@
 use super::*;
 
 /// Code written from position `base` (a hook after others).
-struct Code {
+struct CodeBuffer {
     base: u32,
     ops: Vec<Op>,
 }
 
-impl CodeSink for Code {
+impl CodeSink for CodeBuffer {
     fn emit(&mut self, op: Op) -> u32 {
         self.ops.push(op);
         self.here() - 1
@@ -45,8 +45,8 @@ fn leaves() -> [Leaf; 4] {
 
 /// `operands[0] && operands[1] && ...` (each operand's code written by its
 /// closure), then `Return`.
-fn chain(base: u32, and: bool, operands: &[&dyn Fn(&mut Code)]) -> Code {
-    let mut code = Code {
+fn chain(base: u32, and: bool, operands: &[&dyn Fn(&mut CodeBuffer)]) -> CodeBuffer {
+    let mut code = CodeBuffer {
         base,
         ops: Vec::new(),
     };
@@ -62,8 +62,8 @@ fn chain(base: u32, and: bool, operands: &[&dyn Fn(&mut Code)]) -> Code {
 }
 
 /// `leaves[0] && leaves[1] && ...`, then `Return`.
-fn conjunction(base: u32, leaves: &[Leaf]) -> Code {
-    let mut code = Code {
+fn conjunction(base: u32, leaves: &[Leaf]) -> CodeBuffer {
+    let mut code = CodeBuffer {
         base,
         ops: Vec::new(),
     };
@@ -78,7 +78,7 @@ fn conjunction(base: u32, leaves: &[Leaf]) -> Code {
     code
 }
 
-fn decode(code: &Code) -> HookShape {
+fn decode(code: &CodeBuffer) -> HookShape {
     HookShape::decode(&code.ops, code.base)
 }
 
@@ -111,7 +111,7 @@ fn conjunctions_of_leaves_decode_to_their_leaves() {
 fn a_leading_leaf_is_required_whatever_follows() {
     let [eq, in_set, ..] = leaves();
     // `eq && (a || b) && in_set`
-    let or = |c: &mut Code| {
+    let or = |c: &mut CodeBuffer| {
         c.emit(Op::Path(PathIdx::new(5)));
         let link = Link::open(c, false);
         c.emit(Op::True);
@@ -140,7 +140,7 @@ fn a_leading_leaf_is_required_whatever_follows() {
 fn other_shapes_take_no_fast_path() {
     let [eq, in_set, ..] = leaves();
     let leaf = |l: Leaf| {
-        move |c: &mut Code| {
+        move |c: &mut CodeBuffer| {
             c.emit(l.op());
         }
     };
@@ -148,7 +148,7 @@ fn other_shapes_take_no_fast_path() {
     let code = chain(3, false, &[&leaf(eq), &leaf(in_set)]);
     assert_eq!(decode(&code), HookShape::default());
     // `(eq && in_set) || x`: the `&&` is not the top level.
-    let and = |c: &mut Code| {
+    let and = |c: &mut CodeBuffer| {
         c.emit(eq.op());
         let link = Link::open(c, true);
         c.emit(in_set.op());

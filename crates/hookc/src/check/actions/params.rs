@@ -46,7 +46,7 @@ pub fn check_action(
     let errors_before = diags.error_count();
     let np = raw.node_path.as_deref();
     let kind = raw.kind.value.as_str();
-    let mut cx = Checker {
+    let mut cx = ParamChecker {
         kind,
         source,
         schema,
@@ -182,7 +182,7 @@ struct Slot<'t> {
 }
 
 /// What checking one action needs.
-struct Checker<'a> {
+struct ParamChecker<'a> {
     /// The action type's name.
     kind: &'a str,
     /// The text of the file the action is in, so that a template's spans
@@ -193,7 +193,7 @@ struct Checker<'a> {
     diags: &'a mut Diagnostics,
 }
 
-impl Checker<'_> {
+impl ParamChecker<'_> {
     fn push(&mut self, d: Diagnostic, np: Option<&str>) {
         self.diags.push(match np {
             Some(np) => d.node(np),

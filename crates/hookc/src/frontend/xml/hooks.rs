@@ -4,8 +4,8 @@
 //! [`SourceHook`].
 
 use super::{
-    is_xml_space, trim_xml, ActionBuilder, Attr, DocReader, Frame, HookBuilder, ParamBuilder, Stop,
-    TextBuf, WhenBuilder, ACTION_HELP, HOOK_ATTRS, PARAM_HELP,
+    is_xml_space, trim_xml, ActionBuilder, Attr, DocReader, HookBuilder, OpenElement, ParamBuilder,
+    Stop, TextBuf, WhenBuilder, ACTION_HELP, HOOK_ATTRS, PARAM_HELP,
 };
 
 use crate::diag::{Code, Diagnostic};
@@ -18,7 +18,7 @@ use hookc_runtime::limits::MAX_HOOKS;
 impl<'t> DocReader<'t, '_> {
     // ---- hooks --------------------------------------------------------------
 
-    pub(super) fn begin_hook(&mut self, tag: Span, attrs: Vec<Attr>) -> Result<Frame, Stop> {
+    pub(super) fn begin_hook(&mut self, tag: Span, attrs: Vec<Attr>) -> Result<OpenElement, Stop> {
         if self.next_index >= MAX_HOOKS {
             let diag = Diagnostic::new(
                 Code::TooLarge,
@@ -87,7 +87,7 @@ impl<'t> DocReader<'t, '_> {
                 ),
             }
         }
-        Ok(Frame::Hook(Box::new(hook)))
+        Ok(OpenElement::Hook(Box::new(hook)))
     }
 
     /// `event="a, b"`: the trimmed, non-empty names.
@@ -220,7 +220,7 @@ impl<'t> DocReader<'t, '_> {
 
     // ---- <when> -------------------------------------------------------------
 
-    pub(super) fn begin_when(&mut self, tag: Span, attrs: &[Attr]) -> Frame {
+    pub(super) fn begin_when(&mut self, tag: Span, attrs: &[Attr]) -> OpenElement {
         for attr in attrs {
             self.report(
                 Diagnostic::new(
@@ -250,7 +250,7 @@ impl<'t> DocReader<'t, '_> {
                     .help("keep one condition; join conditions with `&&` (or `and`)"),
             );
         }
-        Frame::When(WhenBuilder {
+        OpenElement::When(WhenBuilder {
             discard,
             text: TextBuf::default(),
         })
@@ -287,7 +287,7 @@ impl<'t> DocReader<'t, '_> {
         name_span: Span,
         tag: Span,
         attrs: Vec<Attr>,
-    ) -> Frame {
+    ) -> OpenElement {
         let seen = self
             .hook_mut()
             .is_some_and(|h| std::mem::replace(&mut h.action_seen, true));
@@ -310,7 +310,7 @@ impl<'t> DocReader<'t, '_> {
                 (key, value)
             })
             .collect();
-        Frame::Action(Box::new(ActionBuilder {
+        OpenElement::Action(Box::new(ActionBuilder {
             name: Spanned::new(name.to_owned(), name_span),
             tag,
             discard: seen,
@@ -407,7 +407,7 @@ impl<'t> DocReader<'t, '_> {
 
     // ---- <param> ------------------------------------------------------------
 
-    pub(super) fn begin_param(&mut self, tag: Span, attrs: Vec<Attr>) -> Frame {
+    pub(super) fn begin_param(&mut self, tag: Span, attrs: Vec<Attr>) -> OpenElement {
         let mut name = None;
         let mut named = false;
         for attr in attrs {
@@ -439,7 +439,7 @@ impl<'t> DocReader<'t, '_> {
                     .help("name the parameter: `<param name=\"key\">value</param>`"),
             );
         }
-        Frame::Param(ParamBuilder {
+        OpenElement::Param(ParamBuilder {
             name,
             text: TextBuf::default(),
         })
@@ -459,7 +459,7 @@ impl<'t> DocReader<'t, '_> {
                 span: whole,
             },
         };
-        if let Some(Frame::Action(action)) = self.open.last_mut().map(|o| &mut o.frame) {
+        if let Some(OpenElement::Action(action)) = self.open.last_mut().map(|o| &mut o.frame) {
             action.xml_params.push((name, value));
         }
     }

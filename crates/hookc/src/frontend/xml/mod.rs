@@ -117,11 +117,11 @@ struct Open {
     /// Its start tag, `<` to `>`.
     tag: Span,
     /// What it is to the reader.
-    frame: Frame,
+    frame: OpenElement,
 }
 
 /// What an open element is.
-enum Frame {
+enum OpenElement {
     /// An element outside any hook, which is not `<hooks>`.
     Plain,
     /// A `<hooks>` element: its `<hook>` children are hooks.

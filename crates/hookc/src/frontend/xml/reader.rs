@@ -4,7 +4,7 @@
 //! elements mean is in [`super::hooks`].
 
 use super::{
-    is_xml_space, trim_xml, Attr, DocReader, Frame, HookBuilder, Open, Parent, Root, Stop,
+    is_xml_space, trim_xml, Attr, DocReader, HookBuilder, Open, OpenElement, Parent, Root, Stop,
     AMP_HELP, PARAM_HELP,
 };
 
@@ -209,19 +209,19 @@ impl<'t> DocReader<'t, '_> {
     fn parent(&self) -> Parent {
         match self.open.last().map(|o| &o.frame) {
             None => Parent::Document,
-            Some(Frame::Plain) => Parent::Plain,
-            Some(Frame::Hooks) => Parent::Hooks,
-            Some(Frame::Hook(_)) => Parent::Hook,
-            Some(Frame::When(_)) => Parent::When,
-            Some(Frame::Action(_)) => Parent::Action,
-            Some(Frame::Param(_)) => Parent::Param,
-            Some(Frame::Skip) => Parent::Skip,
+            Some(OpenElement::Plain) => Parent::Plain,
+            Some(OpenElement::Hooks) => Parent::Hooks,
+            Some(OpenElement::Hook(_)) => Parent::Hook,
+            Some(OpenElement::When(_)) => Parent::When,
+            Some(OpenElement::Action(_)) => Parent::Action,
+            Some(OpenElement::Param(_)) => Parent::Param,
+            Some(OpenElement::Skip) => Parent::Skip,
         }
     }
 
     pub(super) fn hook_mut(&mut self) -> Option<&mut HookBuilder> {
         match self.open.last_mut().map(|o| &mut o.frame) {
-            Some(Frame::Hook(h)) => Some(h),
+            Some(OpenElement::Hook(h)) => Some(h),
             _ => None,
         }
     }
@@ -275,7 +275,7 @@ impl<'t> DocReader<'t, '_> {
                         .at(name_span)
                         .help("did you mean `hook`?"),
                     );
-                    Frame::Skip
+                    OpenElement::Skip
                 } else {
                     Self::plain(name)
                 }
@@ -294,9 +294,9 @@ impl<'t> DocReader<'t, '_> {
                     diag = diag.help(PARAM_HELP);
                 }
                 self.report(diag);
-                Frame::Skip
+                OpenElement::Skip
             }
-            Parent::Skip => Frame::Skip,
+            Parent::Skip => OpenElement::Skip,
         };
         self.open.push(Open {
             name: name.to_owned(),
@@ -309,11 +309,11 @@ impl<'t> DocReader<'t, '_> {
         Ok(())
     }
 
-    fn plain(name: &str) -> Frame {
+    fn plain(name: &str) -> OpenElement {
         if name == "hooks" {
-            Frame::Hooks
+            OpenElement::Hooks
         } else {
-            Frame::Plain
+            OpenElement::Plain
         }
     }
 
@@ -414,7 +414,7 @@ impl<'t> DocReader<'t, '_> {
                         .help("a document is one root element; put text inside it or in a comment");
                 Err(self.fatal(diag))
             }
-            Some(Frame::Hook(h)) => {
+            Some(OpenElement::Hook(h)) => {
                 if !blank && !h.text_reported {
                     h.text_reported = true;
                     self.report(
@@ -428,19 +428,19 @@ impl<'t> DocReader<'t, '_> {
                 }
                 Ok(())
             }
-            Some(Frame::When(w)) => {
+            Some(OpenElement::When(w)) => {
                 w.text.push(decoded, offset);
                 Ok(())
             }
-            Some(Frame::Action(a)) => {
+            Some(OpenElement::Action(a)) => {
                 a.text.push(decoded, offset);
                 Ok(())
             }
-            Some(Frame::Param(p)) => {
+            Some(OpenElement::Param(p)) => {
                 p.text.push(decoded, offset);
                 Ok(())
             }
-            Some(Frame::Plain | Frame::Hooks | Frame::Skip) => Ok(()),
+            Some(OpenElement::Plain | OpenElement::Hooks | OpenElement::Skip) => Ok(()),
         }
     }
 
@@ -483,11 +483,11 @@ impl<'t> DocReader<'t, '_> {
         };
         let whole = self.span(open.tag.start as usize, after);
         match open.frame {
-            Frame::Hook(h) => self.finish_hook(*h, whole),
-            Frame::When(w) => self.finish_when(w, open.tag, whole),
-            Frame::Action(a) => self.finish_action(*a, whole),
-            Frame::Param(p) => self.finish_param(p, whole),
-            Frame::Plain | Frame::Hooks | Frame::Skip => {}
+            OpenElement::Hook(h) => self.finish_hook(*h, whole),
+            OpenElement::When(w) => self.finish_when(w, open.tag, whole),
+            OpenElement::Action(a) => self.finish_action(*a, whole),
+            OpenElement::Param(p) => self.finish_param(p, whole),
+            OpenElement::Plain | OpenElement::Hooks | OpenElement::Skip => {}
         }
         if self.open.is_empty() {
             self.root = Root::Closed;

@@ -14,7 +14,7 @@ use saphyr_parser::{ScalarStyle, ScanError, Tag};
 use std::collections::HashMap;
 
 /// A node under construction: an open sequence or mapping.
-struct Frame {
+struct BuildFrame {
     /// Items or entries so far.
     body: Body,
     /// Byte offset where the collection starts.
@@ -89,11 +89,11 @@ struct Anchored {
     key: Option<String>,
 }
 
-pub(super) struct Builder<'t> {
+pub(super) struct TreeBuilder<'t> {
     text: &'t str,
     file: FileId,
     pub(super) chars: CharMap<'t>,
-    stack: Vec<Frame>,
+    stack: Vec<BuildFrame>,
     anchors: HashMap<usize, Anchored>,
     /// Nodes produced so far, aliases expanded.
     nodes: usize,
@@ -102,9 +102,9 @@ pub(super) struct Builder<'t> {
     root: Option<Node>,
 }
 
-impl<'t> Builder<'t> {
+impl<'t> TreeBuilder<'t> {
     pub(super) fn new(text: &'t str, file: FileId) -> Self {
-        Builder {
+        TreeBuilder {
             text,
             file,
             chars: CharMap::new(text),
@@ -141,7 +141,7 @@ impl<'t> Builder<'t> {
     fn expecting_key(&self) -> bool {
         matches!(
             self.stack.last(),
-            Some(Frame {
+            Some(BuildFrame {
                 body: Body::Map(MapBody { pending: None, .. }),
                 ..
             })
@@ -324,7 +324,7 @@ impl<'t> Builder<'t> {
                 index: None,
             })
         };
-        self.stack.push(Frame {
+        self.stack.push(BuildFrame {
             body,
             start,
             end: start,

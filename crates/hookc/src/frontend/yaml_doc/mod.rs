@@ -39,7 +39,7 @@ mod builder;
 mod scalar;
 mod spans;
 
-use builder::Builder;
+use builder::TreeBuilder;
 
 use crate::diag::{Code, Diagnostic};
 use crate::frontend::doc::Node;
@@ -82,7 +82,7 @@ fn parse_boxed(text: &str, file: FileId) -> Fallible<Node> {
             .at(Span::new(file, 0, 0)),
         );
     }
-    let mut builder = Builder::new(text, file);
+    let mut builder = TreeBuilder::new(text, file);
     let mut parser = Parser::new_from_str(text);
     let mut documents = 0usize;
     while let Some(item) = parser.next_event() {

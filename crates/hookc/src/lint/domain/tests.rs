@@ -20,22 +20,22 @@ fn numbers_compare_as_intervals() {
     let ge5 = NumSet::compare(Cmp::Ge, 5.0);
     assert_eq!(ge5.describe(), "[5, +inf)");
     // x > 5 is inside x >= 5, not the other way.
-    assert!(gt5.combine(&ge5, Op::AndNot).is_empty());
-    assert!(!ge5.combine(&gt5, Op::AndNot).is_empty());
+    assert!(gt5.combine(&ge5, SetOp::AndNot).is_empty());
+    assert!(!ge5.combine(&gt5, SetOp::AndNot).is_empty());
     // Over the reals, x > 1 does not imply x >= 2 (1.5 is a double).
     let gt1 = NumSet::compare(Cmp::Gt, 1.0);
     let ge2 = NumSet::compare(Cmp::Ge, 2.0);
-    assert!(!gt1.combine(&ge2, Op::AndNot).is_empty());
+    assert!(!gt1.combine(&ge2, SetOp::AndNot).is_empty());
     // Contradictory ranges.
     let lt3 = NumSet::compare(Cmp::Lt, 3.0);
-    assert!(lt3.combine(&gt5, Op::And).is_empty());
+    assert!(lt3.combine(&gt5, SetOp::And).is_empty());
     // x < 5 or x >= 5 is every number; x < 5 or x > 5 misses 5.
     let lt5 = NumSet::compare(Cmp::Lt, 5.0);
-    assert!(lt5.combine(&ge5, Op::Or).is_full());
-    let holed = lt5.combine(&gt5, Op::Or);
+    assert!(lt5.combine(&ge5, SetOp::Or).is_full());
+    let holed = lt5.combine(&gt5, SetOp::Or);
     assert!(!holed.is_full());
     assert_eq!(holed.describe(), "(-inf, 5) ∪ (5, +inf)");
-    assert!(holed.combine(&NumSet::points([5.0]), Op::Or).is_full());
+    assert!(holed.combine(&NumSet::points([5.0]), SetOp::Or).is_full());
     assert_eq!(
         NumSet::points([3.0, 1.0, 1.0]).finite_points(),
         Some(vec![1.0, 3.0])
@@ -45,9 +45,9 @@ fn numbers_compare_as_intervals() {
 
 #[test]
 fn canonical_number_sets_are_equal() {
-    let a = NumSet::compare(Cmp::Lt, 2.0).combine(&NumSet::compare(Cmp::Ge, 2.0), Op::Or);
+    let a = NumSet::compare(Cmp::Lt, 2.0).combine(&NumSet::compare(Cmp::Ge, 2.0), SetOp::Or);
     assert_eq!(a, NumSet::full());
-    let b = NumSet::compare(Cmp::Gt, 1.0).combine(&NumSet::compare(Cmp::Lt, 1.0), Op::And);
+    let b = NumSet::compare(Cmp::Gt, 1.0).combine(&NumSet::compare(Cmp::Lt, 1.0), SetOp::And);
     assert_eq!(b, NumSet::empty());
 }
 
@@ -55,26 +55,26 @@ fn canonical_number_sets_are_equal() {
 fn strings_by_exact_and_prefix() {
     let a = StrSet::of(["a"]);
     let b = StrSet::of(["b"]);
-    assert!(a.combine(&b, Op::And).is_empty());
-    let ab = a.combine(&b, Op::Or);
+    assert!(a.combine(&b, SetOp::And).is_empty());
+    let ab = a.combine(&b, SetOp::Or);
     assert_eq!(ab.finite(), Some(vec!["a", "b"]));
     let auth = StrSet::starting_with("AUTH_");
     assert!(auth.contains("AUTH_X") && !auth.contains("AUT"));
     let exact = StrSet::of(["AUTH_TOKEN"]);
-    assert!(exact.combine(&auth, Op::AndNot).is_empty());
-    assert!(!auth.combine(&exact, Op::AndNot).is_empty());
+    assert!(exact.combine(&auth, SetOp::AndNot).is_empty());
+    assert!(!auth.combine(&exact, SetOp::AndNot).is_empty());
     // Longer prefixes inside shorter ones.
     let authz = StrSet::starting_with("AUTH_Z");
-    assert!(authz.combine(&auth, Op::AndNot).is_empty());
+    assert!(authz.combine(&auth, SetOp::AndNot).is_empty());
     // Complements: not 'a' and 'a' cover everything.
-    let not_a = StrSet::full().combine(&a, Op::AndNot);
-    assert!(not_a.combine(&a, Op::Or).is_full());
+    let not_a = StrSet::full().combine(&a, SetOp::AndNot);
+    assert!(not_a.combine(&a, SetOp::Or).is_full());
     assert!(!not_a.contains("a") && not_a.contains("b"));
     // Not starting with AUTH_, then add back AUTH_ strings.
-    let rest = StrSet::full().combine(&auth, Op::AndNot);
-    assert!(rest.combine(&auth, Op::Or).is_full());
-    assert_eq!(rest.combine(&auth, Op::Or), StrSet::full());
-    assert!(rest.combine(&exact, Op::And).is_empty());
+    let rest = StrSet::full().combine(&auth, SetOp::AndNot);
+    assert!(rest.combine(&auth, SetOp::Or).is_full());
+    assert_eq!(rest.combine(&auth, SetOp::Or), StrSet::full());
+    assert!(rest.combine(&exact, SetOp::And).is_empty());
     // `startsWith('')` is every string.
     assert!(StrSet::starting_with("").is_full());
 }

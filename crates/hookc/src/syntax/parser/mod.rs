@@ -84,15 +84,15 @@ impl Tok {
 /// parentheses count as a level).
 ///
 /// The expression is boxed from the start: the tree stores its children in
-/// boxes anyway, and a small `Node` keeps the recursive path's frames small.
-struct Node {
+/// boxes anyway, and a small `ParsedNode` keeps the recursive path's frames small.
+struct ParsedNode {
     expr: Box<Expr>,
     height: usize,
 }
 
-impl Node {
-    fn new(kind: ExprKind, span: Span, height: usize) -> Node {
-        Node {
+impl ParsedNode {
+    fn new(kind: ExprKind, span: Span, height: usize) -> ParsedNode {
+        ParsedNode {
             expr: Box::new(Expr { kind, span }),
             height,
         }
@@ -200,7 +200,7 @@ impl<'t> Parser<'t> {
     /// `Expr ::= ConditionalOr ( "?" ConditionalOr ":" Expr )?`
     ///
     /// `depth` is the number of levels above the node being parsed.
-    fn parse_expr(&mut self, depth: usize) -> PResult<Node> {
+    fn parse_expr(&mut self, depth: usize) -> PResult<ParsedNode> {
         self.enter(depth)?;
         let cond = self.parse_binary(depth, OR_PREC)?;
         if self.eat(Token::Question)?.is_none() {
@@ -211,7 +211,7 @@ impl<'t> Parser<'t> {
 
     /// The rest of `cond ? then : otherwise`, after the `?`.
     #[inline(never)]
-    fn parse_conditional(&mut self, cond: Node, depth: usize) -> PResult<Node> {
+    fn parse_conditional(&mut self, cond: ParsedNode, depth: usize) -> PResult<ParsedNode> {
         // As in CEL, the middle operand is a ConditionalOr: a nested
         // conditional there needs parentheses.
         let then = self.parse_binary(depth + 1, OR_PREC)?;
@@ -228,13 +228,13 @@ impl<'t> Parser<'t> {
             then: then.expr,
             otherwise: otherwise.expr,
         };
-        Ok(Node::new(kind, span, height))
+        Ok(ParsedNode::new(kind, span, height))
     }
 
     /// `ConditionalOr`, `ConditionalAnd`, `Relation`, `Addition` and
     /// `Multiplication`, by precedence climbing: parses the operators that bind
     /// at least as tightly as `min_prec`, all left-associative.
-    fn parse_binary(&mut self, depth: usize, min_prec: u8) -> PResult<Node> {
+    fn parse_binary(&mut self, depth: usize, min_prec: u8) -> PResult<ParsedNode> {
         self.enter(depth)?;
         let mut lhs = self.parse_unary(depth)?;
         loop {
@@ -251,7 +251,14 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn binary(&self, op: BinaryOp, tok: Tok, lhs: Node, rhs: Node, depth: usize) -> PResult<Node> {
+    fn binary(
+        &self,
+        op: BinaryOp,
+        tok: Tok,
+        lhs: ParsedNode,
+        rhs: ParsedNode,
+        depth: usize,
+    ) -> PResult<ParsedNode> {
         let height = 1 + lhs.height.max(rhs.height);
         let op_span = self.tok_span(tok);
         self.check(depth, height, op_span)?;
@@ -262,12 +269,12 @@ impl<'t> Parser<'t> {
             lhs: lhs.expr,
             rhs: rhs.expr,
         };
-        Ok(Node::new(kind, span, height))
+        Ok(ParsedNode::new(kind, span, height))
     }
 
     /// `Unary ::= Member | NotOp+ Member | "-"+ Member`, where a `-` right
     /// before a number literal belongs to the literal.
-    fn parse_unary(&mut self, depth: usize) -> PResult<Node> {
+    fn parse_unary(&mut self, depth: usize) -> PResult<ParsedNode> {
         let mut ops: Vec<(UnaryOp, Tok)> = Vec::new();
         let mut literal = None;
         loop {
@@ -313,14 +320,14 @@ impl<'t> Parser<'t> {
                 op_span,
                 operand: node.expr,
             };
-            node = Node::new(kind, span, height);
+            node = ParsedNode::new(kind, span, height);
         }
         Ok(node)
     }
 
     /// `Member ::= Primary ( "." IDENT Arguments? | "[" Expr "]" )*`, after
     /// the `Primary`.
-    fn parse_member(&mut self, mut node: Node, depth: usize) -> PResult<Node> {
+    fn parse_member(&mut self, mut node: ParsedNode, depth: usize) -> PResult<ParsedNode> {
         loop {
             let tok = self.peek()?;
             node = match tok.kind {
@@ -333,7 +340,7 @@ impl<'t> Parser<'t> {
 
     /// `"." IDENT Arguments?` after `target`.
     #[inline(never)]
-    fn parse_select_or_method(&mut self, target: Node, depth: usize) -> PResult<Node> {
+    fn parse_select_or_method(&mut self, target: ParsedNode, depth: usize) -> PResult<ParsedNode> {
         self.bump()?;
         let name = self.field_name()?;
         let name_span = self.tok_span(name);
@@ -347,7 +354,7 @@ impl<'t> Parser<'t> {
                 field,
                 field_span: name_span,
             };
-            return Ok(Node::new(kind, span, height));
+            return Ok(ParsedNode::new(kind, span, height));
         }
         let (args, args_height, close) = self.parse_args(depth + 1)?;
         let height = 1 + target.height.max(args_height);
@@ -359,12 +366,12 @@ impl<'t> Parser<'t> {
             name_span,
             args,
         };
-        Ok(Node::new(kind, span, height))
+        Ok(ParsedNode::new(kind, span, height))
     }
 
     /// `"[" Expr "]"` after `target`.
     #[inline(never)]
-    fn parse_index(&mut self, target: Node, depth: usize) -> PResult<Node> {
+    fn parse_index(&mut self, target: ParsedNode, depth: usize) -> PResult<ParsedNode> {
         let open = self.bump()?;
         let next = self.peek()?;
         if next.is(Token::Question) {
@@ -379,14 +386,14 @@ impl<'t> Parser<'t> {
             target: target.expr,
             index: index.expr,
         };
-        Ok(Node::new(kind, span, height))
+        Ok(ParsedNode::new(kind, span, height))
     }
 
     /// `Primary ::= IDENT Arguments? | "(" Expr ")" | "[" ( ExprList ","? )? "]" | Literal`
-    fn parse_primary(&mut self, depth: usize) -> PResult<Node> {
+    fn parse_primary(&mut self, depth: usize) -> PResult<ParsedNode> {
         let tok = self.peek()?;
         let tok_span = self.tok_span(tok);
-        let leaf = |kind| Node::new(kind, tok_span, 1);
+        let leaf = |kind| ParsedNode::new(kind, tok_span, 1);
         match tok.kind {
             Some(Token::Int | Token::Double) => {
                 self.bump()?;
@@ -415,7 +422,7 @@ impl<'t> Parser<'t> {
 
     /// `IDENT Arguments?`
     #[inline(never)]
-    fn parse_ident_or_call(&mut self, depth: usize) -> PResult<Node> {
+    fn parse_ident_or_call(&mut self, depth: usize) -> PResult<ParsedNode> {
         let tok = self.bump()?;
         let name = self.slice(tok);
         let name_span = self.tok_span(tok);
@@ -423,7 +430,11 @@ impl<'t> Parser<'t> {
             return Err(self.reserved(tok));
         }
         if self.eat(Token::LParen)?.is_none() {
-            return Ok(Node::new(ExprKind::Ident(name.to_owned()), name_span, 1));
+            return Ok(ParsedNode::new(
+                ExprKind::Ident(name.to_owned()),
+                name_span,
+                1,
+            ));
         }
         let (args, args_height, close) = self.parse_args(depth + 1)?;
         let height = 1 + args_height;
@@ -434,12 +445,16 @@ impl<'t> Parser<'t> {
             name_span,
             args,
         };
-        Ok(Node::new(kind, name_span.to(self.tok_span(close)), height))
+        Ok(ParsedNode::new(
+            kind,
+            name_span.to(self.tok_span(close)),
+            height,
+        ))
     }
 
     /// `"(" Expr ")"`
     #[inline(never)]
-    fn parse_parenthesized(&mut self, depth: usize) -> PResult<Node> {
+    fn parse_parenthesized(&mut self, depth: usize) -> PResult<ParsedNode> {
         let open = self.bump()?;
         let mut inner = self.parse_expr(depth + 1)?;
         let close = self.close(Token::RParen, open)?;
@@ -451,7 +466,7 @@ impl<'t> Parser<'t> {
 
     /// `"[" ( ExprList ","? )? "]"`
     #[inline(never)]
-    fn parse_list(&mut self, depth: usize) -> PResult<Node> {
+    fn parse_list(&mut self, depth: usize) -> PResult<ParsedNode> {
         let open = self.bump()?;
         let mut elems = Vec::new();
         let mut elems_height = 0;
@@ -476,7 +491,7 @@ impl<'t> Parser<'t> {
         let height = 1 + elems_height;
         let span = self.span(open.start, close.end);
         self.check(depth, height, span)?;
-        Ok(Node::new(ExprKind::List(elems), span, height))
+        Ok(ParsedNode::new(ExprKind::List(elems), span, height))
     }
 
     /// `Arguments ::= "(" ExprList? ")"`, after the `(`; the arguments sit at
@@ -524,7 +539,7 @@ impl<'t> Parser<'t> {
     }
 
     /// A number literal, with the `-` before it if there is one.
-    fn number(&self, tok: Tok, minus: Option<Tok>) -> PResult<Node> {
+    fn number(&self, tok: Tok, minus: Option<Tok>) -> PResult<ParsedNode> {
         let digits = self.slice(tok);
         let start = minus.map_or(tok.start, |m| m.start);
         let span = self.span(start, tok.end);
@@ -547,7 +562,7 @@ impl<'t> Parser<'t> {
                 _ => return Err(self.out_of_range("double", start, tok.end)),
             }
         };
-        Ok(Node::new(kind, span, 1))
+        Ok(ParsedNode::new(kind, span, 1))
     }
 
     // ---- depth ------------------------------------------------------------------
