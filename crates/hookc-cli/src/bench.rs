@@ -1,4 +1,4 @@
-//! Benchmarking a policy on your own contexts (`hookc bench`, SPEC §7).
+//! Benchmarking a policy on your own contexts (`hookc bench`).
 //!
 //! This module is a user tool, not hookc's own performance suite (that is
 //! `benches/`, with criterion). It answers "how long does *my* policy take on

@@ -62,7 +62,7 @@ fn json_format_prints_one_object_per_diagnostic_on_stdout() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    // One error, then seed 000's five `event.*` paths outside its own schema.
+    // One error, then the seed000 example's five `event.*` paths outside its own schema.
     assert_eq!(lines.len(), 6);
     let e = &lines[0];
     assert_eq!(e["code"], "E0106");
@@ -95,7 +95,7 @@ fn compile_emits_normalized_yaml_and_json() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let yaml = text(&out.stdout);
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
-    // Seed 000: the XML `when` is "compiled to" a condition tree.
+    // The XML `when` is "compiled to" a condition tree (README, "Directive XML").
     let hooks = doc["hooks"].as_sequence().unwrap();
     let xml_hook = hooks
         .iter()

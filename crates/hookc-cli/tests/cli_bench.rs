@@ -32,7 +32,7 @@ fn dir_with(name: &str, files: &[(&str, &str)]) -> PathBuf {
     dir
 }
 
-/// Event records for seed 000's builtin hooks, deliberately not in name order
+/// Event records for the seed000 example's builtin hooks, deliberately not in name order
 /// on the command line's side: the directory is read sorted by name.
 const RECORDS: [(&str, &str); 4] = [
     (

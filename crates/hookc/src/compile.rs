@@ -39,7 +39,7 @@ impl Input {
 /// The input formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// Hook YAML (seed 000).
+    /// A YAML hook file.
     Yaml,
     /// Directive XML.
     Xml,

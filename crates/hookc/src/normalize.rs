@@ -1,4 +1,4 @@
-//! The normalized policy (`hookc compile --emit yaml|json`): seed 000's
+//! The normalized policy (`hookc compile --emit yaml|json`): the
 //! "compiled to this YAML format".
 //!
 //! Every hook with its id, events, priority, condition and complete action

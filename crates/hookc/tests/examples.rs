@@ -1,4 +1,4 @@
-//! The bundled examples: seed 000's complete YAML block, its example
+//! The bundled examples: the seed000 example's complete YAML block, its example
 //! directive hooks and its directive XML, and our richer XML policy, all
 //! compile (warnings allowed); the normalized output is itself an input that
 //! compiles to the same normalized output.

@@ -102,7 +102,7 @@ fn json_context_with_invalid_utf8_where_no_path_reads_is_an_error() {
     }
 }
 
-/// Target `artifact` (seed 000's artifact with one path's name changed from
+/// Target `artifact` (the seed000 example's artifact with one path's name changed from
 /// `turn_number` to `tokens_used`, which the program already had as
 /// another path; header repaired). The program decoded and verified, and
 /// then `Policy::evaluate` (a `Value` context, read through the shared-

@@ -2,7 +2,7 @@
 //! `{op: glob}` condition leaves, compiled through the real pipeline and
 //! evaluated by the runtime library (from a `serde_json::Value`, from JSON
 //! text, and reloaded from its artifact) and by the reference evaluator;
-//! the tool-name matchers of seed 003 (`Bash`, `Bash(git:*)`, `*`); the
+//! tool-name matchers as shell hook systems write them (`Bash`, `Bash(git:*)`, `*`); the
 //! normalized output, which keeps the glob; and the diagnostics of bad globs,
 //! with their exact positions.
 
@@ -25,7 +25,7 @@ event_context_schema:
         input: {type: string}
 "#;
 
-/// Seed 003's matchers as hooks on `before_step`, most specific first. The
+/// Shell-hook tool matchers as hooks on `before_step`, most specific first. The
 /// `Bash` hook is a tree leaf, the others `when` expressions.
 fn seed_003_yaml() -> String {
     format!(

@@ -1,4 +1,4 @@
-//! Evaluation allocates nothing on the heap when no hook matches (SPEC §6),
+//! Evaluation allocates nothing on the heap when no hook matches (an invariant of ARCHITECTURE.md),
 //! checked with a counting global allocator. Counting is per thread, so the
 //! test harness's own threads do not disturb it.
 

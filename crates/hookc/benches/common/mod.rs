@@ -87,7 +87,7 @@ pub fn leaf_count(v: &Value) -> usize {
 // ---------------------------------------------------------------------------
 // The seed set
 
-/// Seed 000's three builtin hooks and its four example directive hooks, one
+/// The seed000 example's three builtin hooks and four directive hooks, one
 /// file. Its directive hooks have no ids, so they are
 /// `policy.yaml#directive[0]` … `[3]`.
 pub fn seed_inputs() -> Vec<Input> {

@@ -1,4 +1,4 @@
-//! The event-context schema (SPEC §3): a JSON-Schema subset read from
+//! The event-context schema (`docs/semantics.md#static-checking`): a JSON-Schema subset read from
 //! `event_context_schema`, and the resolution of context paths against it.
 //!
 //! Supported keywords: `type` (a name or a list), `properties`, `items`,
@@ -142,7 +142,8 @@ pub struct BadStep {
 }
 
 impl ContextSchema {
-    /// Seed 000's event context schema, used when no file declares one.
+    /// The built-in event context schema (that of
+    /// `examples/seed000/hooks.yaml`), used when no file declares one.
     pub fn builtin() -> ContextSchema {
         let json = serde_json::json!({
             "type": "object",

@@ -14,7 +14,8 @@ pub mod yaml_doc;
 use crate::frontend::doc::Node;
 use crate::span::{Origin, Span, Spanned};
 
-/// The two layers of seed 000. At equal priority the directive layer runs first.
+/// The two default layers (`docs/semantics.md#hook-order`). At equal
+/// priority the directive layer runs first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Layer {
     /// `hooks:` in YAML, and every XML hook.

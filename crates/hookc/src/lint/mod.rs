@@ -1,4 +1,4 @@
-//! Lints: static analysis of a checked hook set (SPEC §3), reported as
+//! Lints: static analysis of a checked hook set (`docs/semantics.md#static-checking`), reported as
 //! warnings with their own codes.
 //!
 //! - **W0004** a hook that can never match because earlier hooks for the same
@@ -42,7 +42,8 @@ use domain::{Scalar, ValueSet};
 use hookc_runtime::bytecode::path::{Path, PathId, Segment};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// The events every runtime of seed 000 raises: never reported by W0006.
+/// The events the built-in schema describes (`docs/semantics.md#events`):
+/// never reported by W0006.
 pub const KNOWN_EVENTS: [&str; 5] = [
     "error",
     "limit",

@@ -1,4 +1,4 @@
-//! The built-in action vocabulary: seed 000's eight action types, read
+//! The built-in action vocabulary: the eight action types of `examples/seed000/hooks.yaml`, read
 //! through the same definition reader as files' `action_types`.
 
 use super::define::read_type;
@@ -8,7 +8,7 @@ use crate::frontend::doc::Node;
 use crate::span::{FileId, Span};
 
 impl ActionTypes {
-    /// Seed 000's action types, used when no file declares `action_types`.
+    /// The built-in action types, used when no file declares `action_types`.
     pub fn builtin() -> ActionTypes {
         // The built-in definitions are fixed and known valid (see the tests); a
         // diagnostic here would be a bug, and is dropped rather than shown.
@@ -34,7 +34,7 @@ impl ActionTypes {
     }
 }
 
-/// Seed 000's `action_types` section, verbatim.
+/// The `action_types` section of `examples/seed000/hooks.yaml`, verbatim.
 pub(super) fn builtin_json() -> serde_json::Value {
     serde_json::json!({
         "retry": {

@@ -1,6 +1,6 @@
-//! Action types (SPEC §4) and the checking of actions against them.
+//! Action types (`docs/semantics.md#actions`) and the checking of actions against them.
 //!
-//! Action types are data: [`ActionTypes::builtin`] holds seed 000's eight
+//! Action types are data: [`ActionTypes::builtin`] holds the eight built-in
 //! (`retry`, `fail`, `abort`, `continue`, `escalate`, `call_directive`,
 //! `suspend`, `emit_event`), and each file's `action_types` section is merged
 //! over them with [`ActionTypes::declare`]. [`check_action`] turns a

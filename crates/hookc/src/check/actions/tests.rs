@@ -728,7 +728,7 @@ fn templates_in_typed_parameters() {
 
 #[test]
 fn template_paths_are_checked_against_the_schema() {
-    // Seed 000's compaction hook: `event.*` is outside the open `event` object.
+    // The seed000 example's compaction hook: `event.*` is outside the open `event` object.
     let raw = yaml(
         "call_directive",
         vec![

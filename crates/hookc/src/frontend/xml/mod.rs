@@ -1,5 +1,5 @@
 //! Directive XML: the `<hook>` elements of a directive document, read into a
-//! [`SourceFile`] (SPEC §1.4).
+//! [`SourceFile`] (the format: README, "Directive XML").
 //!
 //! Every `<hook>` that is a child of a `<hooks>` element, anywhere in the
 //! document, is a hook of the directive layer. Its attributes are `event`

@@ -175,7 +175,7 @@ fn reads_the_policy_example() {
     );
 }
 
-const SPEC_EXAMPLE: &str = r#"<directive name="my_directive">
+const DIRECTIVE_EXAMPLE: &str = r#"<directive name="my_directive">
   <hooks>
     <hook event="error" when="classification.category == 'rate_limited'">
       <directive>my_app/custom_backoff</directive>          <!-- seed form: call_directive -->
@@ -195,7 +195,7 @@ const SPEC_EXAMPLE: &str = r#"<directive name="my_directive">
 
 #[test]
 fn reads_the_spec_example() {
-    let src = SPEC_EXAMPLE;
+    let src = DIRECTIVE_EXAMPLE;
     let file = clean(src);
     assert_eq!(file.hooks.len(), 3);
     let indexes: Vec<usize> = file.hooks.iter().map(|h| h.index).collect();
