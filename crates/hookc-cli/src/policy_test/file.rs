@@ -1,0 +1,541 @@
+//! Reading a test file: the YAML, with spans, into [`TestFile`] and its
+//! [`TestCase`]s, every mistake a diagnostic with a did-you-mean.
+
+use super::run::{run_case, TestResult};
+use hookc::diag::{render, Code, Diagnostic};
+use hookc::files::{self, PolicyError, PolicyFile, ReadError};
+use hookc::frontend::doc::{Key, Node, NodeKind};
+use hookc::frontend::yaml_doc;
+use hookc::span::{FileId, SourceMap, Span, Spanned};
+use hookc::suggest;
+use hookc_runtime::Policy;
+use serde_json::{json, Map, Value};
+use std::path::Path;
+use thiserror::Error;
+
+/// The keys of a test file.
+pub const FILE_KEYS: &[&str] = &["policy", "cases"];
+/// The keys of a case.
+pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "expect"];
+/// The keys of a case's `expect`.
+pub const EXPECT_KEYS: &[&str] = &["hook", "action"];
+
+/// A parsed test file.
+#[derive(Debug, Clone)]
+pub struct TestFile {
+    /// The test file's name, as given.
+    name: String,
+    /// The test file's text, registered for rendering diagnostics.
+    sources: SourceMap,
+    /// The whole document, for findings about the file.
+    root: Span,
+    /// `policy`, resolved against the test file's folder.
+    policy: Option<Vec<PolicyFile>>,
+    /// The cases, in file order.
+    cases: Vec<TestCase>,
+}
+
+/// One case of a test file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestCase {
+    /// Its name.
+    pub name: String,
+    /// The event to evaluate.
+    pub event: String,
+    /// The context (`{}` when the case gives none).
+    pub context: Value,
+    /// Hooks switched off for this case.
+    pub disabled: Vec<Spanned<String>>,
+    /// What the policy should do.
+    pub expect: Expect,
+    /// Where the case is written (its mapping).
+    pub span: Span,
+    /// Its position in `cases`, for node paths.
+    index: usize,
+}
+
+/// What a case expects.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expect {
+    /// The hook that wins, or `None` for "no hook matches".
+    pub hook: Spanned<Option<String>>,
+    /// The action fields to compare (only these).
+    pub action: Option<Map<String, Value>>,
+}
+
+/// A test file with errors: its diagnostics, with the file to render them.
+#[derive(Debug, Clone)]
+pub struct Invalid {
+    /// Every problem found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The test file, for rendering.
+    pub sources: SourceMap,
+}
+
+impl Invalid {
+    /// The diagnostics as people read them.
+    pub fn render(&self) -> String {
+        let refs: Vec<_> = self.diagnostics.iter().collect();
+        render::human(&refs, &self.sources)
+    }
+}
+
+/// Why a test file did not run.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum FileError {
+    /// The test file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The test file has errors (structure, or ids the policy does not have).
+    #[error("`{file}` has {} error(s); no case ran", .invalid.diagnostics.len())]
+    Invalid {
+        /// The test file.
+        file: String,
+        /// Its diagnostics.
+        invalid: Invalid,
+    },
+    /// The policy it names does not load.
+    #[error("the policy of `{file}`: {error}")]
+    Policy {
+        /// The test file.
+        file: String,
+        /// Why the policy does not load (boxed: it can hold a whole
+        /// compilation).
+        error: Box<PolicyError>,
+    },
+}
+
+impl FileError {
+    /// The error as people read it: diagnostics with snippets, then a line
+    /// saying what did not run.
+    pub fn render(&self) -> String {
+        match self {
+            FileError::Read(e) => format!("error: {e}\n"),
+            FileError::Invalid { invalid, .. } => format!("{}error: {self}\n", invalid.render()),
+            FileError::Policy { file, error } => {
+                format!("error: the policy of `{file}`: {}\n", error.render())
+            }
+        }
+    }
+
+    /// The error as JSON objects: one per diagnostic (as `check --format
+    /// json` prints them), or one `{"severity": "error", "message"}`.
+    pub fn to_json(&self) -> Vec<Value> {
+        let message = || vec![json!({"severity": "error", "message": self.to_string()})];
+        match self {
+            FileError::Invalid { invalid, .. } => invalid
+                .diagnostics
+                .iter()
+                .map(|d| render::json(d, &invalid.sources))
+                .collect(),
+            FileError::Policy { error, .. } => match &**error {
+                PolicyError::Compile(c) => c
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| render::json(d, &c.sources))
+                    .collect(),
+                _ => message(),
+            },
+            FileError::Read(_) => message(),
+        }
+    }
+}
+
+impl TestFile {
+    /// Parses a test file named `name` (as shown in messages); policy paths
+    /// are resolved against `dir`, the test file's folder.
+    pub fn parse(name: &str, text: &str, dir: &Path) -> Result<TestFile, Invalid> {
+        let mut sources = SourceMap::new();
+        let file = sources.add(name, text);
+        let mut reader = CaseReader {
+            dir,
+            diags: Vec::new(),
+        };
+        let parsed = match yaml_doc::parse(text, file) {
+            Ok(root) => reader.file(&root, name, file),
+            Err(d) => {
+                reader.diags.push(d);
+                None
+            }
+        };
+        match parsed {
+            Some((root, policy, cases)) if reader.diags.is_empty() => Ok(TestFile {
+                name: name.to_owned(),
+                sources,
+                root,
+                policy,
+                cases,
+            }),
+            _ => Err(Invalid {
+                diagnostics: reader.diags,
+                sources,
+            }),
+        }
+    }
+
+    /// The policy files it names, if it names any.
+    pub fn policy(&self) -> Option<&[PolicyFile]> {
+        self.policy.as_deref()
+    }
+
+    /// `file:line:column` of a span in the test file.
+    pub fn location(&self, span: Span) -> String {
+        match self.sources.line_col(span.file, span.start) {
+            Some(lc) => format!("{}:{lc}", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    /// The diagnostic for a test file that names no policy when no
+    /// `--policy` is given either.
+    pub fn missing_policy(&self) -> Invalid {
+        let d = Diagnostic::new(Code::MissingKey, "the test file names no policy")
+            .at(Span::new(self.root.file, self.root.start as usize, self.root.start as usize))
+            .label("`policy` missing")
+            .help("add `policy: [hooks.yaml]` (paths relative to the test file), or pass --policy FILE");
+        self.invalid(vec![d])
+    }
+
+    fn invalid(&self, diagnostics: Vec<Diagnostic>) -> Invalid {
+        Invalid {
+            diagnostics,
+            sources: self.sources.clone(),
+        }
+    }
+
+    /// Checks that every hook id the cases name (`expect.hook`, `disabled`)
+    /// is a hook of `policy`.
+    pub fn check_ids(&self, policy: &Policy) -> Result<(), Invalid> {
+        let ids: Vec<&str> = policy.hook_ids().collect();
+        let mut diags = Vec::new();
+        let mut check = |id: &str, span: Span, at: String| {
+            if !ids.contains(&id) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        format!("the policy has no hook with the id `{id}`"),
+                    )
+                    .at(span)
+                    .label("not a hook of the policy")
+                    .node(at)
+                    .maybe_help(suggest::help_for(id, ids.iter().copied()))
+                    .note(
+                        "the policy's hooks are its enabled hooks; a hook without `id` is \
+                         `<file>#<layer>[<index>]`, its file named as written in `policy`",
+                    ),
+                );
+            }
+        };
+        for case in &self.cases {
+            let at = format!("cases[{}]", case.index);
+            if let Some(id) = &case.expect.hook.value {
+                check(id, case.expect.hook.span, format!("{at}.expect.hook"));
+            }
+            for (i, d) in case.disabled.iter().enumerate() {
+                check(&d.value, d.span, format!("{at}.disabled[{i}]"));
+            }
+        }
+        if diags.is_empty() {
+            Ok(())
+        } else {
+            Err(self.invalid(diags))
+        }
+    }
+
+    /// The cases, in file order.
+    #[cfg(test)]
+    pub fn cases(&self) -> &[TestCase] {
+        &self.cases
+    }
+
+    /// Runs every case against `policy` (whose ids [`TestFile::check_ids`]
+    /// accepted).
+    pub fn run(&self, policy: &Policy) -> Vec<TestResult> {
+        self.cases
+            .iter()
+            .map(|case| run_case(policy, case, self.location(case.span)))
+            .collect()
+    }
+}
+
+/// Reads a test file's structure and reports every problem.
+struct CaseReader<'a> {
+    dir: &'a Path,
+    diags: Vec<Diagnostic>,
+}
+
+type Parts = (Span, Option<Vec<PolicyFile>>, Vec<TestCase>);
+
+impl CaseReader<'_> {
+    fn wrong_shape(&mut self, node: &Node, at: &str, expected: &str) {
+        self.diags.push(
+            Diagnostic::new(
+                Code::WrongShape,
+                format!("expected {expected}, found {}", node.kind_name()),
+            )
+            .at(node.span)
+            .node(at),
+        );
+    }
+
+    /// The entries of a mapping with only `allowed` keys (others reported).
+    fn mapping<'n>(
+        &mut self,
+        node: &'n Node,
+        at: &str,
+        what: &str,
+        allowed: &[&str],
+    ) -> Option<&'n [(Key, Node)]> {
+        let Some(entries) = node.as_map() else {
+            self.wrong_shape(node, at, what);
+            return None;
+        };
+        for (key, _) in entries {
+            if !allowed.contains(&key.name.as_str()) {
+                let path = if at.is_empty() {
+                    key.name.clone()
+                } else {
+                    format!("{at}.{}", key.name)
+                };
+                self.diags.push(
+                    Diagnostic::new(Code::UnknownKey, format!("unknown key `{}`", key.name))
+                        .at(key.span)
+                        .node(path)
+                        .maybe_help(suggest::help_for(&key.name, allowed.iter().copied())),
+                );
+            }
+        }
+        Some(entries)
+    }
+
+    fn missing(&mut self, node: &Node, at: &str, key: &str, help: &str) {
+        // At the mapping's first line: where the key would go.
+        let span = Span::new(
+            node.span.file,
+            node.span.start as usize,
+            node.span.start as usize,
+        );
+        self.diags.push(
+            Diagnostic::new(Code::MissingKey, format!("missing key `{key}`"))
+                .at(span)
+                .label(format!("`{key}` missing"))
+                .node(at)
+                .help(help),
+        );
+    }
+
+    fn string(&mut self, node: &Node, at: &str) -> Option<String> {
+        match &node.kind {
+            NodeKind::Str(s) if !s.is_empty() => Some(s.clone()),
+            _ => {
+                self.wrong_shape(node, at, "a non-empty string");
+                None
+            }
+        }
+    }
+
+    fn file(&mut self, root: &Node, name: &str, file: FileId) -> Option<Parts> {
+        if root.kind == NodeKind::Null {
+            self.diags.push(
+                Diagnostic::new(Code::MissingKey, "the test file is empty")
+                    .at(Span::new(file, 0, 0))
+                    .help("give `policy: [FILE]` and `cases:` with a list of cases"),
+            );
+            return None;
+        }
+        let Some(entries) = root.as_map() else {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::WrongShape,
+                    format!(
+                        "expected a mapping with `policy` and `cases`, found {}",
+                        root.kind_name()
+                    ),
+                )
+                .at(root.span)
+                .help(format!(
+                    "`{name}` should be a mapping: `policy: [FILE]` and `cases:`"
+                )),
+            );
+            return None;
+        };
+        self.mapping(root, "", "a mapping", FILE_KEYS);
+        let mut policy = None;
+        let mut cases = None;
+        for (key, value) in entries {
+            match key.name.as_str() {
+                "policy" => policy = self.policy(value),
+                "cases" => cases = self.cases(value),
+                _ => {}
+            }
+        }
+        if root.get("cases").is_none() {
+            self.missing(root, "cases", "cases", "add `cases:` with a list of cases");
+        }
+        Some((root.span, policy, cases.unwrap_or_default()))
+    }
+
+    fn policy(&mut self, value: &Node) -> Option<Vec<PolicyFile>> {
+        let one = |this: &mut Self, node: &Node, at: &str| {
+            let rel = this.string(node, at)?;
+            let name = files::join_lexically(Path::new(""), Path::new(&rel));
+            let path = files::join_lexically(this.dir, Path::new(&rel));
+            Some(PolicyFile::named(name.display().to_string(), path))
+        };
+        match &value.kind {
+            NodeKind::Seq(items) if !items.is_empty() => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| one(self, item, &format!("policy[{i}]")))
+                .collect(),
+            NodeKind::Str(_) => one(self, value, "policy").map(|f| vec![f]),
+            _ => {
+                self.wrong_shape(value, "policy", "a path or a non-empty list of paths");
+                None
+            }
+        }
+    }
+
+    fn cases(&mut self, value: &Node) -> Option<Vec<TestCase>> {
+        let Some(items) = value.as_seq() else {
+            self.wrong_shape(value, "cases", "a list of cases");
+            return None;
+        };
+        let mut out: Vec<TestCase> = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let Some(case) = self.case(item, index) else {
+                continue;
+            };
+            if let Some(first) = out.iter().find(|c| c.name == case.name) {
+                let name_span = item.get("name").map_or(item.span, |n| n.span);
+                let first_name = first.name.clone();
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateDefinition,
+                        format!("two cases are named `{first_name}`"),
+                    )
+                    .at(name_span)
+                    .label("named again here")
+                    .node(format!("cases[{index}].name"))
+                    .help("give every case its own name: failures are reported by name"),
+                );
+            }
+            out.push(case);
+        }
+        Some(out)
+    }
+
+    fn case(&mut self, node: &Node, index: usize) -> Option<TestCase> {
+        let at = format!("cases[{index}]");
+        let entries = self.mapping(node, &at, "a case (a mapping)", CASE_KEYS)?;
+        let errors_before = self.diags.len();
+        let mut name = None;
+        let mut event = None;
+        let mut context = Value::Object(Map::new());
+        let mut disabled = Vec::new();
+        let mut expect = None;
+        for (key, value) in entries {
+            let here = format!("{at}.{}", key.name);
+            match key.name.as_str() {
+                "name" => name = self.string(value, &here),
+                "event" => event = self.string(value, &here),
+                "context" => match &value.kind {
+                    NodeKind::Map(_) => context = value.to_json(),
+                    NodeKind::Null => {}
+                    _ => self.wrong_shape(value, &here, "a mapping (the event context)"),
+                },
+                "disabled" => match value.as_seq() {
+                    Some(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            if let Some(id) = self.string(item, &format!("{here}[{i}]")) {
+                                disabled.push(Spanned::new(id, item.span));
+                            }
+                        }
+                    }
+                    None => self.wrong_shape(value, &here, "a list of hook ids"),
+                },
+                "expect" => expect = self.expect(value, &here),
+                _ => {}
+            }
+        }
+        for (key, help) in [
+            ("name", "name the case: `name: rate limited`"),
+            ("event", "give the event to evaluate: `event: error`"),
+            (
+                "expect",
+                "say what should happen: `expect: {hook: ID}` (`hook: null` for no match)",
+            ),
+        ] {
+            if node.get(key).is_none() {
+                self.missing(node, &at, key, help);
+            }
+        }
+        if self.diags.len() > errors_before {
+            return None;
+        }
+        Some(TestCase {
+            name: name?,
+            event: event?,
+            context,
+            disabled,
+            expect: expect?,
+            span: node.span,
+            index,
+        })
+    }
+
+    fn expect(&mut self, node: &Node, at: &str) -> Option<Expect> {
+        let entries = self.mapping(
+            node,
+            at,
+            "a mapping with `hook` (and `action`)",
+            EXPECT_KEYS,
+        )?;
+        let mut hook = None;
+        let mut action = None;
+        for (key, value) in entries {
+            let here = format!("{at}.{}", key.name);
+            match key.name.as_str() {
+                "hook" => match &value.kind {
+                    NodeKind::Null => hook = Some(Spanned::new(None, value.span)),
+                    _ => {
+                        hook = self
+                            .string(value, &here)
+                            .map(|id| Spanned::new(Some(id), value.span));
+                    }
+                },
+                "action" => match value.to_json() {
+                    Value::Object(fields) if !fields.is_empty() => action = Some(fields),
+                    _ => self.wrong_shape(value, &here, "a non-empty mapping of action fields"),
+                },
+                _ => {}
+            }
+        }
+        if node.get("hook").is_none() {
+            self.missing(
+                node,
+                at,
+                "hook",
+                "give the hook that should win, or `hook: null` for no match",
+            );
+            return None;
+        }
+        let hook = hook?;
+        if hook.value.is_none() && action.is_some() {
+            let span = node.get("action").map_or(node.span, |a| a.span);
+            self.diags.push(
+                Diagnostic::new(
+                    Code::WrongShape,
+                    "`action` given, but `hook: null` expects no match",
+                )
+                .at(span)
+                .node(format!("{at}.action"))
+                .help("remove `action`, or name the hook that should win"),
+            );
+            return None;
+        }
+        Some(Expect { hook, action })
+    }
+}

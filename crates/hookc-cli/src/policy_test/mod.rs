@@ -1,0 +1,49 @@
+//! `hookc test`: policy test files, run against the policy they name.
+//!
+//! A test file is YAML, read with the spanned reader of the front end
+//! ([`hookc::frontend::yaml_doc`]), so every mistake in it is a diagnostic
+//! with file:line:column, rendered like the compiler's:
+//!
+//! ```yaml
+//! policy: [policy.xml]            # relative to this file: sources, or one `.hkb` artifact
+//! cases:
+//!   - name: rate limited, the provider says when to retry
+//!     event: error
+//!     context: {classification: {category: rate_limited}, error: {code: E9}}
+//!     disabled: [orphan_event]    # optional: hooks switched off for this case
+//!     expect:
+//!       hook: rate_limit_backoff  # `null`: no hook matches
+//!       action: {type: call_directive, inherit_token: true}
+//! ```
+//!
+//! - `policy` is a path or a list of paths, resolved against the test file's
+//!   folder. The files are *named* as written there (`policy.xml`, not
+//!   `examples/policy.xml`), so the default id of a hook without `id`
+//!   (`<file>#<layer>[<index>]`) does not depend on the directory hookc runs
+//!   in. [`Options::policy`] (`--policy`) replaces it for every file, named
+//!   as given.
+//! - `expect.hook` and `disabled` must name hooks of the policy (its enabled
+//!   hooks, checked once the policy is loaded, with a did-you-mean).
+//! - `expect.action` is compared on the fields it gives only, each field as a
+//!   whole and as JSON (`7200` is not `"7200"`, and a `parameters` object must
+//!   be given complete).
+//! - `context` is a mapping, `{}` when absent.
+//!
+//! Every case is evaluated twice, with [`Policy::query`] on the context as a
+//! `serde_json::Value` and on its JSON text ([`Context::json`]); a
+//! disagreement fails the case (it is a bug in hookc). A failing case
+//! carries the explain [`Trace`] of its query.
+
+mod file;
+mod run;
+
+pub use run::{Options, Run};
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests;

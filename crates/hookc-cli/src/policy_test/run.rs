@@ -1,0 +1,442 @@
+//! Running test files: each case evaluated both ways and compared with its
+//! expectation, and the report, as text or JSON.
+
+use super::file::{FileError, TestCase, TestFile};
+use hookc::files::{self, PolicyFile};
+use hookc_runtime::{Context, Match, Policy, Trace};
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+/// One way a case's result differs from its expectation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mismatch {
+    /// Another hook won (`None`: no hook matched, or no match was expected).
+    Hook {
+        /// The expected hook.
+        expected: Option<String>,
+        /// The hook that won.
+        actual: Option<String>,
+    },
+    /// The right hook, but an action field differs.
+    ActionField {
+        /// The field.
+        field: String,
+        /// What the case expects.
+        expected: Value,
+        /// What the action has (`None`: the action has no such field).
+        actual: Option<Value>,
+    },
+    /// The case's `disabled` hooks could not be switched off.
+    Overrides(String),
+    /// The query on the context as a `Value` and on its JSON text gave
+    /// different results: a bug in hookc.
+    Disagreement {
+        /// The result from the `Value` (a `Match` as JSON, or `null`).
+        value: Value,
+        /// The result from the JSON text, or why it failed.
+        json: Result<Value, String>,
+    },
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestResult {
+    /// The case's name.
+    pub name: String,
+    /// `file:line:column` of the case.
+    pub location: String,
+    /// The event.
+    pub event: String,
+    /// The expectation as JSON: `{"hook": ID|null, "action"?: {...}}`.
+    pub expected: Value,
+    /// What `evaluate` returned: `{"hook", "action"}` or `null`.
+    pub actual: Value,
+    /// Every difference; empty when the case passed.
+    pub mismatches: Vec<Mismatch>,
+    /// The explain trace, for failed cases.
+    pub trace: Option<Trace>,
+}
+
+impl TestResult {
+    /// Whether the case passed.
+    pub fn passed(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+}
+
+/// Evaluates one case (both ways) and compares the result.
+pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResult {
+    let ids = case.disabled.iter().map(|d| d.value.as_str());
+    let (overrides, mut mismatches) = match policy.overrides(ids) {
+        Ok(o) => (o, Vec::new()),
+        // `check_ids` accepts only known ids; should one still be unknown,
+        // the case fails rather than run with the hook switched on.
+        Err(e) => (Default::default(), vec![Mismatch::Overrides(e.to_string())]),
+    };
+    // The case runs from the parsed context and from its JSON text: the two
+    // must agree (a disagreement is a bug in hookc, reported as such).
+    let answer = |ctx: Context<'_>| {
+        policy
+            .query(&case.event, ctx)
+            .with_overrides(&overrides)
+            .first()
+            .map_err(|e| e.to_string())
+    };
+    let by_value = answer(Context::Value(&case.context));
+    let by_text = serde_json::to_vec(&case.context)
+        .map_err(|e| e.to_string())
+        .and_then(|text| answer(Context::json(&text)))
+        .map(|m| m.as_ref().map_or(Value::Null, Match::to_json));
+    let matched = by_value.as_ref().ok().and_then(Option::as_ref);
+    let actual = match &by_value {
+        Ok(m) => m.as_ref().map_or(Value::Null, Match::to_json),
+        Err(e) => json!({ "error": e }),
+    };
+    if by_text.as_ref() != Ok(&actual) {
+        mismatches.push(Mismatch::Disagreement {
+            value: actual.clone(),
+            json: by_text,
+        });
+    }
+    let expected_hook = case.expect.hook.value.as_deref();
+    let actual_hook = matched.map(|m| m.hook);
+    if expected_hook != actual_hook {
+        mismatches.push(Mismatch::Hook {
+            expected: expected_hook.map(str::to_owned),
+            actual: actual_hook.map(str::to_owned),
+        });
+    } else if let (Some(fields), Some(m)) = (&case.expect.action, matched) {
+        for (field, want) in fields {
+            let got = m.action.get(field);
+            if got != Some(want) {
+                mismatches.push(Mismatch::ActionField {
+                    field: field.clone(),
+                    expected: want.clone(),
+                    actual: got.cloned(),
+                });
+            }
+        }
+    }
+    let mut expected = Map::new();
+    expected.insert(
+        "hook".into(),
+        expected_hook.map_or(Value::Null, Value::from),
+    );
+    if let Some(fields) = &case.expect.action {
+        expected.insert("action".into(), Value::Object(fields.clone()));
+    }
+    let trace = if mismatches.is_empty() {
+        None
+    } else {
+        policy
+            .query(&case.event, &case.context)
+            .with_overrides(&overrides)
+            .explain()
+            .ok()
+    };
+    TestResult {
+        name: case.name.clone(),
+        location,
+        event: case.event.clone(),
+        expected: Value::Object(expected),
+        actual,
+        mismatches,
+        trace,
+    }
+}
+
+/// Where the policy comes from when running test files.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Policy files for every test file (`--policy`), named as given,
+    /// replacing what the test files name.
+    pub policy: Vec<PathBuf>,
+}
+
+/// One test file's run.
+#[derive(Debug)]
+pub struct FileRun {
+    /// The test file, as given.
+    pub file: String,
+    /// The names of the policy files used (empty when the file did not parse).
+    pub policy: Vec<String>,
+    /// The cases' results, or why none ran.
+    pub result: Result<Vec<TestResult>, FileError>,
+}
+
+/// Reads, checks and runs one test file.
+pub fn run_file(path: &Path, options: &Options) -> FileRun {
+    let file = path.display().to_string();
+    let mut policy = Vec::new();
+    let result = load_and_run(path, &file, options, &mut policy);
+    FileRun {
+        file,
+        policy,
+        result,
+    }
+}
+
+/// [`run_file`]'s steps; `names` receives the policy files' names.
+fn load_and_run(
+    path: &Path,
+    file: &str,
+    options: &Options,
+    names: &mut Vec<String>,
+) -> Result<Vec<TestResult>, FileError> {
+    let invalid = |invalid| FileError::Invalid {
+        file: file.to_owned(),
+        invalid,
+    };
+    let input = files::read_input(&PolicyFile::new(path))?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let test = TestFile::parse(file, &input.text, dir).map_err(invalid)?;
+    let policy_files = if options.policy.is_empty() {
+        test.policy()
+            .map(<[PolicyFile]>::to_vec)
+            .ok_or_else(|| invalid(test.missing_policy()))?
+    } else {
+        files::policy_files(&options.policy)
+    };
+    *names = policy_files.iter().map(|f| f.name.clone()).collect();
+    let policy = files::load_policy(&policy_files).map_err(|error| FileError::Policy {
+        file: file.to_owned(),
+        error: Box::new(error),
+    })?;
+    test.check_ids(&policy).map_err(invalid)?;
+    Ok(test.run(&policy))
+}
+
+/// The runs of several test files.
+#[derive(Debug)]
+pub struct Run {
+    /// Each file's run, in the order given.
+    pub files: Vec<FileRun>,
+}
+
+impl Run {
+    /// Runs every test file.
+    pub fn new(paths: &[PathBuf], options: &Options) -> Run {
+        Run {
+            files: paths.iter().map(|p| run_file(p, options)).collect(),
+        }
+    }
+
+    fn results(&self) -> impl Iterator<Item = &TestResult> {
+        self.files
+            .iter()
+            .filter_map(|f| f.result.as_ref().ok())
+            .flatten()
+    }
+
+    /// Cases that passed.
+    pub fn passed(&self) -> usize {
+        self.results().filter(|r| r.passed()).count()
+    }
+
+    /// Cases that failed.
+    pub fn failed(&self) -> usize {
+        self.results().filter(|r| !r.passed()).count()
+    }
+
+    /// Test files that did not run (unreadable, invalid, or their policy
+    /// does not load).
+    pub fn errors(&self) -> usize {
+        self.files.iter().filter(|f| f.result.is_err()).count()
+    }
+
+    /// 2 when a file did not run, else 1 when a case failed, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.errors() > 0 {
+            2
+        } else if self.failed() > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The report for people, modelled on `cargo test`: standard output
+    /// (cases, failures with their traces, summary lines) and standard error
+    /// (the errors of files that did not run).
+    pub fn to_text(&self) -> (String, String) {
+        let mut out = String::new();
+        let mut err = String::new();
+        for (i, f) in self.files.iter().enumerate() {
+            let results = match &f.result {
+                Ok(results) => results,
+                Err(e) => {
+                    err.push_str(&e.render());
+                    continue;
+                }
+            };
+            if i > 0 && !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&file_text(f, results));
+        }
+        if self.files.len() > 1 {
+            let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+            let did_not_run = match self.errors() {
+                0 => String::new(),
+                n => format!(" ({n} did not run)"),
+            };
+            out.push_str(&format!(
+                "\n{}{did_not_run}: {} passed; {} failed\n",
+                plural(self.files.len(), "test file"),
+                self.passed(),
+                self.failed()
+            ));
+        }
+        (out, err)
+    }
+
+    /// The report as one JSON document: `{"files": [{"file", "policy",
+    /// "cases": [...]} or {"file", "errors": [...]}], "passed", "failed",
+    /// "errors"}`.
+    pub fn to_json(&self) -> Value {
+        let files: Vec<Value> = self
+            .files
+            .iter()
+            .map(|f| {
+                let mut m = Map::new();
+                m.insert("file".into(), f.file.clone().into());
+                m.insert("policy".into(), f.policy.clone().into());
+                match &f.result {
+                    Ok(results) => {
+                        let cases: Vec<Value> = results.iter().map(case_json).collect();
+                        m.insert("cases".into(), cases.into());
+                    }
+                    Err(e) => {
+                        m.insert("errors".into(), e.to_json().into());
+                    }
+                }
+                Value::Object(m)
+            })
+            .collect();
+        json!({
+            "files": files,
+            "passed": self.passed(),
+            "failed": self.failed(),
+            "errors": self.errors(),
+        })
+    }
+}
+
+/// One test file's block of the text report.
+fn file_text(f: &FileRun, results: &[TestResult]) -> String {
+    let mut out = format!(
+        "running {} case{} from {}\n",
+        results.len(),
+        if results.len() == 1 { "" } else { "s" },
+        f.file
+    );
+    for r in results {
+        let verdict = if r.passed() { "ok" } else { "FAILED" };
+        out.push_str(&format!("case {} ... {verdict}\n", r.name));
+    }
+    let failed: Vec<&TestResult> = results.iter().filter(|r| !r.passed()).collect();
+    if !failed.is_empty() {
+        out.push_str("\nfailures:\n");
+        for r in &failed {
+            out.push_str(&format!("\n---- {} ({}) ----\n", r.name, r.location));
+            out.push_str(&format!("event: {}\n", r.event));
+            for m in &r.mismatches {
+                out.push_str(&mismatch_text(m, &r.actual));
+            }
+            if let Some(trace) = &r.trace {
+                out.push('\n');
+                out.push_str(&trace.to_text());
+            }
+        }
+        out.push_str("\nfailures:\n");
+        for r in &failed {
+            out.push_str(&format!("    {}\n", r.name));
+        }
+    }
+    let passed = results.len() - failed.len();
+    out.push_str(&format!(
+        "\ntest result: {}. {passed} passed; {} failed\n",
+        if failed.is_empty() { "ok" } else { "FAILED" },
+        failed.len()
+    ));
+    out
+}
+
+fn hook_name(h: &Option<String>) -> String {
+    h.as_ref()
+        .map_or_else(|| "no match".to_owned(), |h| format!("`{h}`"))
+}
+
+fn mismatch_text(m: &Mismatch, actual: &Value) -> String {
+    match m {
+        Mismatch::Hook { expected, actual: got } => {
+            let mut s = format!(
+                "hook: expected {}, actual {}\n",
+                hook_name(expected),
+                hook_name(got)
+            );
+            if let Some(action) = actual.get("action") {
+                s.push_str(&format!("actual action: {action}\n"));
+            }
+            s
+        }
+        Mismatch::ActionField {
+            field,
+            expected,
+            actual,
+        } => match actual {
+            Some(a) => format!("action field `{field}`: expected {expected}, actual {a}\n"),
+            None => format!("action field `{field}`: expected {expected}, actual: the action has no `{field}`\n"),
+        },
+        Mismatch::Overrides(e) => format!("disabled: {e}\n"),
+        Mismatch::Disagreement { value, json } => {
+            let json = match json {
+                Ok(v) => v.to_string(),
+                Err(e) => format!("an error: {e}"),
+            };
+            format!(
+                "evaluate and evaluate_json disagree (a bug in hookc, please report it): \
+                 evaluate gave {value}, evaluate_json gave {json}\n"
+            )
+        }
+    }
+}
+
+fn case_json(r: &TestResult) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), r.name.clone().into());
+    m.insert("location".into(), r.location.clone().into());
+    m.insert("event".into(), r.event.clone().into());
+    m.insert(
+        "outcome".into(),
+        if r.passed() { "ok" } else { "failed" }.into(),
+    );
+    m.insert("expected".into(), r.expected.clone());
+    m.insert("actual".into(), r.actual.clone());
+    if !r.passed() {
+        let mismatches: Vec<Value> = r
+            .mismatches
+            .iter()
+            .map(|mm| match mm {
+                Mismatch::Hook { expected, actual } => {
+                    json!({"what": "hook", "expected": expected, "actual": actual})
+                }
+                Mismatch::ActionField {
+                    field,
+                    expected,
+                    actual,
+                } => json!({"what": "action_field", "field": field, "expected": expected, "actual": actual}),
+                Mismatch::Overrides(e) => json!({"what": "disabled", "error": e}),
+                Mismatch::Disagreement { value, json } => json!({
+                    "what": "evaluate_json_disagrees",
+                    "evaluate": value,
+                    "evaluate_json": match json { Ok(v) => v.clone(), Err(e) => json!({"error": e}) },
+                }),
+            })
+            .collect();
+        m.insert("mismatches".into(), mismatches.into());
+    }
+    if let Some(t) = &r.trace {
+        m.insert("trace".into(), t.to_json());
+    }
+    Value::Object(m)
+}
