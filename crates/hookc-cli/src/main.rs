@@ -488,7 +488,12 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let policy = args.sources.load()?;
     let overrides = policy
         .overrides(args.disable.iter().map(String::as_str))
-        .map_err(|e| e.to_string())?;
+        .map_err(
+            |e| match hookc::suggest::did_you_mean(&e.0, policy.hook_ids()) {
+                Some(close) => format!("{e}; did you mean `{close}`?"),
+                None => e.to_string(),
+            },
+        )?;
     // One evaluation: the result line, then the trace if asked. The CLI's
     // own contexts are JSON text (the one-pass path); a replayed log line is
     // already parsed, so it is evaluated as a document.
@@ -546,7 +551,33 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let event = args.event.as_deref().unwrap_or_default();
     let ctx = read_context(args.context.as_ref())?;
     print(&one(event, Context::json(&ctx))?)?;
+    if let Some(note) = unheard_event(&policy, event) {
+        eprintln!("{note}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A note for an event that no hook names (only `"*"` hooks, if any, run
+/// for it), with the closest event name the policy knows: a misspelt
+/// `--event` otherwise looks like a quiet "no match". The result stays what
+/// it is; the note goes to standard error.
+fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
+    let program = policy.program();
+    let named = || {
+        program
+            .events
+            .named
+            .iter()
+            .map(|(name, _)| program.string(*name))
+    };
+    if named().any(|name| name == event) {
+        return None;
+    }
+    let mut note = format!("note: no hook of the policy names the event `{event}`");
+    if let Some(close) = hookc::suggest::did_you_mean(event, named()) {
+        note.push_str(&format!("; did you mean `{close}`?"));
+    }
+    Some(note)
 }
 
 /// One line of an event log.

@@ -292,8 +292,47 @@ fn disabling_a_hook_lets_the_next_one_win() {
     args.extend(["--event", "error", "--disable", "no_such_hook"]);
     let out = hookc(&args);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("no hook has the id `no_such_hook`"));
+    assert_eq!(
+        text(&out.stderr),
+        "error: no hook has the id `no_such_hook`\n"
+    );
+    // A misspelt id gets the closest one.
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "rate_limit_backof"]);
+    let out = hookc(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`?\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_event_no_hook_names_gets_a_note_and_the_result_stays() {
+    let ctx = "crates/hookc/benches/data/seed/contexts/error_none.json";
+    let eval = |event: &str| {
+        let out = hookc(&["eval", SEED[0], "--event", event, "--context", ctx]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        (text(&out.stdout), text(&out.stderr))
+    };
+    assert_eq!(
+        eval("erorr"),
+        (
+            "null\n".to_owned(),
+            "note: no hook of the policy names the event `erorr`; did you mean `error`?\n"
+                .to_owned()
+        )
+    );
+    let (_, stderr) = eval("error");
+    assert_eq!(stderr, "");
+    let (stdout, stderr) = eval("nothing_like_it");
+    assert_eq!(stdout, "null\n");
+    assert_eq!(
+        stderr,
+        "note: no hook of the policy names the event `nothing_like_it`\n"
+    );
 }
 
 #[test]

@@ -37,6 +37,56 @@ pub const OPERATORS: &[&str] = &[
     "matches",
 ];
 
+/// Spellings of the operators that other rule languages use, each with the
+/// operator of [`OPERATORS`] it means: an unknown `op` is one of these more
+/// often than a typo, and edit distance cannot see that `equals` is `eq`.
+const OPERATOR_SPELLINGS: &[(&str, &str)] = &[
+    ("==", "eq"),
+    ("=", "eq"),
+    ("equal", "eq"),
+    ("equals", "eq"),
+    ("is", "eq"),
+    ("!=", "ne"),
+    ("neq", "ne"),
+    ("not_equal", "ne"),
+    ("not_equals", "ne"),
+    (">", "gt"),
+    ("greater_than", "gt"),
+    (">=", "gte"),
+    ("ge", "gte"),
+    ("greater_than_or_equal", "gte"),
+    ("<", "lt"),
+    ("less_than", "lt"),
+    ("<=", "lte"),
+    ("le", "lte"),
+    ("less_than_or_equal", "lte"),
+    ("one_of", "in"),
+    ("includes", "contains"),
+    ("has", "exists"),
+    ("present", "exists"),
+    ("startswith", "starts_with"),
+    ("startsWith", "starts_with"),
+    ("prefix", "starts_with"),
+    ("endswith", "ends_with"),
+    ("endsWith", "ends_with"),
+    ("suffix", "ends_with"),
+    ("=~", "regex"),
+    ("regexp", "regex"),
+    ("match", "regex"),
+];
+
+/// The `help:` of an unknown operator: the operator another language's
+/// spelling means, else the closest by edit distance, else the list.
+fn operator_help(op: &str) -> Option<String> {
+    match OPERATOR_SPELLINGS
+        .iter()
+        .find(|(spelling, _)| *spelling == op)
+    {
+        Some((_, meant)) => Some(format!("did you mean `{meant}`?")),
+        None => suggest::help_for(op, OPERATORS.iter().copied()),
+    }
+}
+
 /// The keys of a condition tree node: a combinator or a leaf.
 pub const NODE_KEYS: &[&str] = &["all", "any", "not", "path", "op", "value"];
 
@@ -206,7 +256,7 @@ impl TreeResolver<'_> {
                 Diagnostic::new(Code::UnknownOperator, format!("unknown operator `{op}`"))
                     .at(op_node.span)
                     .node(format!("{at}.op"))
-                    .maybe_help(suggest::help_for(op, OPERATORS.iter().copied())),
+                    .maybe_help(operator_help(op)),
             );
             return None;
         }
@@ -668,5 +718,32 @@ fn const_of(node: &Node) -> Const {
                 .map(|(k, v)| (k.name.clone(), const_of(v)))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_means_an_operator_and_is_none() {
+        for (spelling, meant) in OPERATOR_SPELLINGS {
+            assert!(OPERATORS.contains(meant), "`{spelling}` means `{meant}`");
+            assert!(!OPERATORS.contains(spelling), "`{spelling}` is an operator");
+        }
+    }
+
+    #[test]
+    fn unknown_operators_get_the_meant_one_or_the_closest() {
+        assert_eq!(
+            operator_help("equals").as_deref(),
+            Some("did you mean `eq`?")
+        );
+        assert_eq!(operator_help(">=").as_deref(), Some("did you mean `gte`?"));
+        assert_eq!(
+            operator_help("contans").as_deref(),
+            Some("did you mean `contains`?")
+        );
+        assert!(operator_help("frobnicate").is_some_and(|h| h.starts_with("expected one of")));
     }
 }
