@@ -196,9 +196,12 @@ impl Sources {
         hookc::files::compile_files(&self.policy_files()?).map_err(|e| e.to_string())
     }
 
-    /// Loads the policy: one artifact, or the sources compiled.
+    /// Loads the policy: one artifact, or the sources compiled, their
+    /// warnings printed on standard error (as `check` prints them).
     fn load(&self) -> Result<Policy, String> {
-        hookc::files::load_policy(&self.policy_files()?).map_err(|e| e.render())
+        let loaded = hookc::files::load_policy(&self.policy_files()?).map_err(|e| e.render())?;
+        eprint!("{}", loaded.warnings);
+        Ok(loaded.policy)
     }
 }
 

@@ -172,18 +172,32 @@ pub fn is_artifact(bytes: &[u8]) -> bool {
     bytes.starts_with(&hookc_runtime::artifact::MAGIC)
 }
 
+/// A policy loaded from files, with what its sources were warned about.
+#[derive(Debug)]
+pub struct LoadedPolicy {
+    /// The policy, verified.
+    pub policy: Policy,
+    /// The sources' warnings rendered for people, each with its snippet,
+    /// then the summary line; empty for an artifact or warning-free sources.
+    pub warnings: String,
+}
+
 /// Loads a policy: one artifact (recognized by its magic bytes, decoded and
 /// verified), or sources compiled on the spot, in the order given.
-pub fn load_policy(files: &[PolicyFile]) -> Result<Policy, PolicyError> {
+pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
     if let [one] = files {
         let bytes = std::fs::read(&one.path).map_err(|source| ReadError::Io {
             name: one.name.clone(),
             source,
         })?;
         if is_artifact(&bytes) {
-            return Policy::from_artifact(&bytes).map_err(|source| PolicyError::Artifact {
+            let policy = Policy::from_artifact(&bytes).map_err(|source| PolicyError::Artifact {
                 name: one.name.clone(),
                 source,
+            })?;
+            return Ok(LoadedPolicy {
+                policy,
+                warnings: String::new(),
             });
         }
     }
@@ -191,7 +205,18 @@ pub fn load_policy(files: &[PolicyFile]) -> Result<Policy, PolicyError> {
     if c.diagnostics.has_errors() {
         return Err(PolicyError::Compile(Box::new(c)));
     }
-    c.into_policy().map_err(PolicyError::Load)
+    let warnings = if c.diagnostics.warning_count() == 0 {
+        String::new()
+    } else {
+        let all: Vec<_> = c.diagnostics.iter().collect();
+        format!(
+            "{}{}\n",
+            render::human(&all, &c.sources),
+            crate::summary(&c)
+        )
+    };
+    let policy = c.into_policy().map_err(PolicyError::Load)?;
+    Ok(LoadedPolicy { policy, warnings })
 }
 
 /// Reads and compiles policy sources in the order given: into the default

@@ -197,10 +197,12 @@ fn load_and_run(
         files::policy_files(&options.policy)
     };
     *names = policy_files.iter().map(|f| f.name.clone()).collect();
-    let policy = files::load_policy(&policy_files).map_err(|error| FileError::Policy {
-        file: file.to_owned(),
-        error: Box::new(error),
-    })?;
+    let policy = files::load_policy(&policy_files)
+        .map(|loaded| loaded.policy)
+        .map_err(|error| FileError::Policy {
+            file: file.to_owned(),
+            error: Box::new(error),
+        })?;
     test.check_ids(&policy).map_err(invalid)?;
     Ok(test.run(&policy))
 }
