@@ -536,7 +536,15 @@ impl ParamChecker<'_> {
             };
             let mut found = Diagnostics::new();
             out.push(self.schema.type_of_path(&path, span, &mut found));
-            for d in found.into_vec() {
+            for mut d in found.into_vec() {
+                if d.code == Code::PathNotInSchema
+                    && d.help.is_none()
+                    && looks_like_shell_variable(&path)
+                {
+                    d = d.help(format!(
+                        "if `${{{path}}}` is for a shell to expand, write `$${{{path}}}`: `$${{` is a literal `${{`"
+                    ));
+                }
                 self.push(d, np);
             }
         }
@@ -620,4 +628,17 @@ impl ParamChecker<'_> {
             }
         })
     }
+}
+
+/// Whether a template path reads like a shell or environment variable
+/// (`HOME`, `PROJECT_ROOT`): one root, upper-case letters, digits and `_`.
+/// Context keys are rarely written so, and a shell command in a parameter
+/// is the usual reason: the warning then says how to keep it literal.
+fn looks_like_shell_variable(path: &hookc_runtime::bytecode::Path) -> bool {
+    let root = path.root_name();
+    path.segments().is_empty()
+        && root.chars().any(|c| c.is_ascii_uppercase())
+        && root
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
