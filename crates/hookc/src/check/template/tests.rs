@@ -1,0 +1,220 @@
+//! Unit tests of `${path}` templates: parsing, escapes, spans.
+
+use super::*;
+use crate::span::FileId;
+use hookc_runtime::bytecode::path::{Path, Segment};
+
+const F: FileId = FileId(0);
+
+fn exact(base: u32) -> Origin {
+    Origin::Exact { file: F, base }
+}
+
+fn template(text: &str, paths: &mut PathTable) -> Template {
+    match parse(text, exact(0), paths) {
+        Ok(Parsed::Template(t)) => t,
+        other => panic!("expected a template for {text:?}, got {other:?}"),
+    }
+}
+
+fn error(text: &str) -> Diagnostic {
+    match parse(text, exact(100), &mut PathTable::new()) {
+        Err(d) => d,
+        other => panic!("expected an error for {text:?}, got {other:?}"),
+    }
+}
+
+fn field_path(root: &str, fields: &[&str]) -> Path {
+    fields.iter().fold(Path::root(root), |p, f| {
+        p.child(Segment::Field((*f).to_owned()))
+    })
+}
+
+#[test]
+fn strings_without_references_are_literals() {
+    let mut paths = PathTable::new();
+    let lit = |t: &str, paths: &mut PathTable| parse(t, exact(0), paths).unwrap();
+    assert_eq!(lit("", &mut paths), Parsed::Literal(String::new()));
+    assert_eq!(
+        lit("plain $5 {x}", &mut paths),
+        Parsed::Literal("plain $5 {x}".into())
+    );
+    assert_eq!(
+        lit("cost $${amount}", &mut paths),
+        Parsed::Literal("cost ${amount}".into())
+    );
+    assert_eq!(lit("$$${", &mut paths), Parsed::Literal("$${".into()));
+    assert_eq!(lit("a$", &mut paths), Parsed::Literal("a$".into()));
+    assert!(paths.is_empty());
+}
+
+#[test]
+fn literal_text_and_escape() {
+    assert_eq!(literal_text("a $${b}").as_deref(), Some("a ${b}"));
+    assert_eq!(literal_text(""), Some(String::new()));
+    assert_eq!(literal_text("a ${b}"), None);
+    assert_eq!(literal_text("a ${b"), None);
+    assert_eq!(escape_literal("x ${y} $z"), "x $${y} $z");
+}
+
+#[test]
+fn scanning_finds_references_and_escapes() {
+    let pieces = scan("a $${b} ${c.d} $ ${e['}']}", exact(0)).unwrap();
+    let shape: Vec<String> = pieces
+        .iter()
+        .map(|p| match p {
+            ScanPiece::Lit(s) => format!("lit:{s}"),
+            ScanPiece::Ref { inner, inner_start } => format!("ref:{inner}@{inner_start}"),
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        ["lit:a ${b} ", "ref:c.d@10", "lit: $ ", "ref:e['}']@19"]
+    );
+}
+
+#[test]
+fn closing_brace_skips_quoted_keys() {
+    assert_eq!(find_close("a['}'] }", 0), Ok(7));
+    assert_eq!(find_close(r#"a["\"}"]}"#, 0), Ok(8));
+    assert_eq!(find_close(r"a[r'\']}", 0), Ok(7));
+    assert_eq!(find_close("a['}", 0), Err(true));
+    assert_eq!(find_close("a.b", 0), Err(false));
+}
+
+#[test]
+fn unterminated_and_empty_references_are_errors() {
+    let d = error("x ${error.code");
+    assert_eq!(d.code, Code::BadTemplate);
+    assert_eq!(d.message, "unterminated `${` in template");
+    assert_eq!(d.span, Some(Span::new(F, 102, 114)));
+    assert_eq!(
+        d.help.as_deref(),
+        Some("close the reference with `}`, or write `$${` for a literal `${`")
+    );
+
+    let d = error("${a['}x");
+    assert_eq!(d.message, "unterminated `${` in template");
+    assert_eq!(
+        d.notes,
+        ["a quoted key inside the reference is not closed either"]
+    );
+
+    let d = error("ab ${ } cd");
+    assert_eq!(d.code, Code::BadTemplate);
+    assert_eq!(d.message, "empty `${}` in template");
+    assert_eq!(d.span, Some(Span::new(F, 103, 107)));
+    assert_eq!(
+        d.help.as_deref(),
+        Some("write a path inside, as in `${error.message}`, or write `$${` for a literal `${`")
+    );
+
+    // Whole-scalar origins point at the scalar.
+    let whole = Span::new(F, 5, 20);
+    let d = parse("${}", Origin::Whole(whole), &mut PathTable::new()).unwrap_err();
+    assert_eq!(d.span, Some(whole));
+}
+
+// The tests below need the expression parser (`crate::syntax::parse`).
+
+#[test]
+fn whole_template_keeps_one_path() {
+    let mut paths = PathTable::new();
+    let t = template("${event.tokens_used}", &mut paths);
+    assert!(t.is_whole());
+    let id = t.whole_path().unwrap();
+    assert_eq!(paths.get(id), Some(&field_path("event", &["tokens_used"])));
+    let refs: Vec<_> = t.refs().collect();
+    assert_eq!(refs, [(id, Span::new(F, 2, 19))]);
+}
+
+#[test]
+fn embedded_templates_split_into_parts() {
+    let mut paths = PathTable::new();
+    let t = template(
+        "err ${error.code}: ${error.message}${error.code} $${x}",
+        &mut paths,
+    );
+    assert!(!t.is_whole());
+    assert_eq!(t.whole_path(), None);
+    let code = paths.intern(field_path("error", &["code"]));
+    let message = paths.intern(field_path("error", &["message"]));
+    assert_eq!(
+        t.parts(),
+        [
+            TemplatePiece::Lit("err ".into()),
+            TemplatePiece::Path(code),
+            TemplatePiece::Lit(": ".into()),
+            TemplatePiece::Path(message),
+            TemplatePiece::Path(code),
+            TemplatePiece::Lit(" ${x}".into()),
+        ]
+    );
+    assert_eq!(t.refs().count(), 3);
+}
+
+#[test]
+fn quoted_keys_and_indexes() {
+    let mut paths = PathTable::new();
+    let t = template("${error.headers['retry-after']}", &mut paths);
+    let id = t.whole_path().unwrap();
+    assert_eq!(
+        paths.get(id),
+        Some(&field_path("error", &["headers", "retry-after"]))
+    );
+
+    let t = template("<${a['x}y'][0]}>", &mut paths);
+    let expected = field_path("a", &["x}y"]).child(Segment::Index(0));
+    assert_eq!(
+        t.parts().get(1),
+        Some(&TemplatePiece::Path(paths.intern(expected)))
+    );
+}
+
+#[test]
+fn spans_of_references_follow_the_origin() {
+    let mut paths = PathTable::new();
+    let t = match parse("ab ${ x.y }", exact(50), &mut paths).unwrap() {
+        Parsed::Template(t) => t,
+        other => panic!("{other:?}"),
+    };
+    let (_, span) = t.refs().next().unwrap();
+    assert_eq!(span, Span::new(F, 56, 59));
+}
+
+#[test]
+fn bad_paths_are_reported_with_context() {
+    let d = error("${a + b}");
+    assert_eq!(d.code, Code::InvalidPath);
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n == "in the template reference `${a + b}`"),
+        "{d:?}"
+    );
+    let d = error("${a..b}");
+    assert_eq!(d.code, Code::ExprSyntax);
+}
+
+#[test]
+fn source_text_round_trips() {
+    let mut paths = PathTable::new();
+    for text in [
+        "${event.tokens_used}",
+        "err ${error.code}: ${ error.message } $${x} $$${y} $",
+        "${error.headers[\"retry-after\"]}!",
+        "${a['x}y'][0]}${b}",
+        "$5 ${a}",
+    ] {
+        let t = template(text, &mut paths);
+        let again = t.source_text(&paths);
+        assert_eq!(template(&again, &mut paths), t, "{text} -> {again}");
+        // Canonical text is a fixed point.
+        assert_eq!(template(&again, &mut paths).source_text(&paths), again);
+    }
+    let t = template("h: ${error.headers[\"retry-after\"]} $${", &mut paths);
+    assert_eq!(
+        t.source_text(&paths),
+        "h: ${error.headers['retry-after']} $${"
+    );
+}
