@@ -48,14 +48,6 @@ impl HookOrigin {
     }
 }
 
-/// `file:line:col` of a span.
-fn location(sources: &SourceMap, span: Span) -> String {
-    match sources.line_col(span.file, span.start) {
-        Some(lc) => format!("{}:{lc}", sources.name(span.file)),
-        None => sources.name(span.file).to_owned(),
-    }
-}
-
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[String]) -> String {
     match items {
@@ -157,7 +149,7 @@ pub fn report(
                     d = d.note(format!(
                         "hook `{}` is at {}{what}",
                         a.id,
-                        location(sources, anchor(a).0)
+                        sources.location(anchor(a).0)
                     ));
                 }
                 if earlier.iter().any(|a| a.priority == h.priority) {
