@@ -9,10 +9,10 @@ use crate::check::actions::{self, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
-use crate::ir::{CheckedPolicy, Events, Hook, IrExpr};
+use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, PriorityOrder};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
-use crate::span::{FileId, SourceMap, Span};
+use crate::span::{FileId, SourceMap, Span, Spanned};
 use crate::suggest;
 use hookc_runtime::bytecode::path::PathTable;
 use std::collections::HashMap;
@@ -211,6 +211,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
     }
 
     let (schema, types) = declarations(&files, &sources, &mut diags);
+    let priority_order = priority_order(&files, &sources, &mut diags);
     let mut paths = PathTable::new();
     let mut hooks = Vec::new();
     // Where each checked hook was written (by `source_order`), for the lints.
@@ -262,16 +263,21 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
     let policy = if diags.has_errors() {
         None
     } else {
-        // INVARIANT (evaluation order): priority descending, then layer
-        // descending (directive before builtin by default), then source
-        // order. `sort_by` is stable, and `source_order` makes the key total.
+        // INVARIANT (evaluation order): priority in the declared direction
+        // (descending by default), then layer descending (directive before
+        // builtin by default), then source order. `sort_by` is stable, and
+        // `source_order` makes the key total.
         hooks.sort_by(|a: &Hook, b: &Hook| {
-            b.priority
-                .cmp(&a.priority)
+            let by_priority = match priority_order {
+                PriorityOrder::HigherFirst => b.priority.cmp(&a.priority),
+                PriorityOrder::LowerFirst => a.priority.cmp(&b.priority),
+            };
+            by_priority
                 .then(b.layer.cmp(&a.layer))
                 .then(a.source_order.cmp(&b.source_order))
         });
         let policy = CheckedPolicy {
+            priority_order,
             hooks,
             paths,
             schema,
@@ -288,6 +294,45 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
         diagnostics: diags,
         policy,
     }
+}
+
+/// The priority direction the files declare (`priority_order:`): the files
+/// that declare one must agree; the others follow it. Default: higher first.
+fn priority_order(
+    files: &[(FileId, SourceFile)],
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) -> PriorityOrder {
+    let mut first: Option<Spanned<PriorityOrder>> = None;
+    for (_, file) in files {
+        let Some(declared) = &file.priority_order else {
+            continue;
+        };
+        match &first {
+            None => first = Some(declared.clone()),
+            Some(f) if f.value == declared.value => {}
+            Some(f) => diags.push(
+                Diagnostic::new(
+                    Code::DuplicateDefinition,
+                    format!(
+                        "`priority_order` is `{}` here but `{}` in another file",
+                        declared.value.name(),
+                        f.value.name()
+                    ),
+                )
+                .at(declared.span)
+                .node("priority_order")
+                .label("disagrees")
+                .note(format!(
+                    "`{}` is declared at {}",
+                    f.value.name(),
+                    sources.location(f.span)
+                ))
+                .help("one policy has one priority direction: declare the same `priority_order` in every file that declares one"),
+            ),
+        }
+    }
+    first.map_or_else(PriorityOrder::default, |f| f.value)
 }
 
 /// Merges what the files declare: one context schema at most, action types

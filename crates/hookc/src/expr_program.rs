@@ -130,6 +130,7 @@ impl CompiledExpr {
             span,
         };
         CheckedPolicy {
+            priority_order: crate::ir::PriorityOrder::default(),
             hooks: vec![hook],
             paths: self.paths.clone(),
             schema: self.schema.clone(),

@@ -611,6 +611,7 @@ pub struct Hook {
 /// [`crate::compile`] builds it, after every check passed.
 #[derive(Debug, Clone)]
 pub struct CheckedPolicy {
+    pub(crate) priority_order: PriorityOrder,
     pub(crate) hooks: Vec<Hook>,
     pub(crate) paths: PathTable,
     pub(crate) schema: crate::check::schema::ContextSchema,
@@ -618,7 +619,14 @@ pub struct CheckedPolicy {
     pub(crate) layers: Vec<String>,
 }
 
+pub use hookc_runtime::bytecode::PriorityOrder;
+
 impl CheckedPolicy {
+    /// Which priorities run first.
+    pub fn priority_order(&self) -> PriorityOrder {
+        self.priority_order
+    }
+
     /// The layers' names, lowest first (`builtin`, `directive` unless the
     /// compilation named its own).
     pub fn layers(&self) -> &[String] {

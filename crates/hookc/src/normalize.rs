@@ -10,7 +10,9 @@
 
 use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
-use crate::ir::{BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, UnaryOp};
+use crate::ir::{
+    BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, PriorityOrder, UnaryOp,
+};
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{json, Map, Value};
 
@@ -21,6 +23,12 @@ pub const SCHEMA_VERSION: &str = "1.0.0";
 pub fn normalized(policy: &CheckedPolicy) -> Value {
     let mut doc = Map::new();
     doc.insert("schema_version".into(), SCHEMA_VERSION.into());
+    if policy.priority_order() != PriorityOrder::default() {
+        doc.insert(
+            "priority_order".into(),
+            policy.priority_order().name().into(),
+        );
+    }
     if let Some(schema) = policy.schema().source() {
         doc.insert("event_context_schema".into(), schema.clone());
     }
@@ -34,7 +42,8 @@ pub fn normalized(policy: &CheckedPolicy) -> Value {
     }
     // The default layers are the two YAML sections. Named layers have no
     // YAML form: every hook goes under `hooks:` in evaluation order, which
-    // compiles to the same order (priority, then source order).
+    // compiles to the same order (priority in the written direction, then
+    // source order).
     let default = policy.layers() == DEFAULT_LAYERS;
     let sections = [(1, Layer::Directive), (0, Layer::Builtin)];
     for (rank, section) in sections {

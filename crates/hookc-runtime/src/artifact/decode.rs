@@ -8,12 +8,13 @@
 //! structurally sound: [`super::load`] verifies it before use.
 
 use super::{
-    crc32, get_op, ArtifactError, Section, Wire, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS,
+    crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN,
+    MAGIC, SECTIONS,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, Program,
-    TemplatePart,
+    ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, PriorityOrder,
+    Program, TemplatePart,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -223,7 +224,7 @@ impl<'a> ByteReader<'a> {
 /// checking the header, the checksum and every section's structure. The
 /// program is not verified yet: use [`super::load`] to run it.
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
-    let body = header(bytes)?;
+    let (body, flags) = header(bytes)?;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
     let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
         SECTIONS;
@@ -241,13 +242,18 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         layers: read_section(&mut r, layers, |r| {
             read_list(r, "layer count", "layer name")
         })?,
+        priority_order: if flags & FLAG_LOWER_FIRST != 0 {
+            PriorityOrder::LowerFirst
+        } else {
+            PriorityOrder::HigherFirst
+        },
     };
     r.finish("the last section")?;
     Ok(program)
 }
 
-/// Checks the header and the checksum; returns the body.
-fn header(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
+/// Checks the header and the checksum; returns the body and the flags.
+fn header(bytes: &[u8]) -> Result<(&[u8], u16), ArtifactError> {
     // The magic first: a short input that is a prefix of it is a truncated
     // artifact, anything else is not an artifact at all.
     match bytes.get(..MAGIC.len()) {
@@ -272,7 +278,7 @@ fn header(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
         return Err(ArtifactError::UnsupportedVersion { found: version });
     }
     let flags = u16::from_le_bytes(r.array::<2>("flags")?);
-    if flags != 0 {
+    if flags & !FLAG_LOWER_FIRST != 0 {
         return Err(ArtifactError::UnsupportedFlags { flags });
     }
     let stored = u32::from_le_bytes(r.array::<4>("checksum")?);
@@ -304,7 +310,7 @@ fn header(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
     if computed != stored {
         return Err(ArtifactError::ChecksumMismatch { stored, computed });
     }
-    Ok(body)
+    Ok((body, flags))
 }
 
 /// Reads `section` with `read`, which must consume its payload.

@@ -2,8 +2,9 @@
 //! program (tables in order, object keys in their stored order, minimal
 //! LEB128), never on addresses, hashing or time.
 
-use super::{crc32, put_op, Wire, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{crc32, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
 use crate::bytecode::path::Segment;
+use crate::bytecode::PriorityOrder;
 use crate::bytecode::{ParamValue, Program, TemplatePart};
 use serde_json::Value;
 
@@ -200,7 +201,11 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes());
+    let flags = match prog.priority_order {
+        PriorityOrder::HigherFirst => 0u16,
+        PriorityOrder::LowerFirst => FLAG_LOWER_FIRST,
+    };
+    out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&crc32(&body.buf).to_le_bytes());
     out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());
     out.extend_from_slice(&body.buf);

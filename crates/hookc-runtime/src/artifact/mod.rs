@@ -19,7 +19,8 @@
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
 //! 8      2     format version (u16) = 2
-//! 10     2     flags (u16) = 0; any other value is rejected
+//! 10     2     flags (u16): bit 0 set when lower priorities run first
+//!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these eleven sections, once each, in this order
@@ -98,6 +99,11 @@ pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
 /// The format version this hookc writes and reads.
 pub const FORMAT_VERSION: u16 = 2;
+
+/// Header flag: the hooks are in ascending priority order
+/// ([`crate::bytecode::PriorityOrder::LowerFirst`]). Artifacts without it
+/// are laid out exactly as before the flag existed.
+pub const FLAG_LOWER_FIRST: u16 = 1;
 
 /// Bytes before the body: magic, version, flags, checksum, body length.
 pub const HEADER_LEN: usize = 24;

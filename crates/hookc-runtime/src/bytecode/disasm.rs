@@ -45,6 +45,9 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
         plural(prog.sets.len(), "set", "sets"),
         plural(prog.actions.len(), "action", "actions"),
     )?;
+    if prog.priority_order == crate::bytecode::PriorityOrder::LowerFirst {
+        writeln!(out, "priority order: lower first")?;
+    }
     for (i, hook) in prog.hooks.iter().enumerate() {
         out.push('\n');
         write_hook(out, prog, i, hook)?;

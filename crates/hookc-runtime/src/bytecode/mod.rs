@@ -160,6 +160,44 @@ pub struct Program {
     /// The layers' names, lowest first: at equal priority a later layer's
     /// hooks run first.
     pub layers: Vec<StrIdx>,
+    /// Which priorities the hooks' order puts first.
+    pub priority_order: PriorityOrder,
+}
+
+/// Which priorities run first (`priority_order:` of a hook file;
+/// `docs/semantics.md#hook-order`). The program's hooks are sorted in this
+/// direction; the verifier checks it and the artifact records it in a
+/// header flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PriorityOrder {
+    /// `higher_first`, the default: priority 100 runs before priority 10.
+    #[default]
+    HigherFirst,
+    /// `lower_first`: priority 10 runs before priority 100, as in hook
+    /// registries that run lower priorities first.
+    LowerFirst,
+}
+
+impl PriorityOrder {
+    /// Every spelling, as written in a hook file.
+    pub const NAMES: [&'static str; 2] = ["higher_first", "lower_first"];
+
+    /// The order a `priority_order:` value names.
+    pub fn from_name(name: &str) -> Option<PriorityOrder> {
+        match name {
+            "higher_first" => Some(PriorityOrder::HigherFirst),
+            "lower_first" => Some(PriorityOrder::LowerFirst),
+            _ => None,
+        }
+    }
+
+    /// As written in a hook file.
+    pub fn name(self) -> &'static str {
+        match self {
+            PriorityOrder::HigherFirst => "higher_first",
+            PriorityOrder::LowerFirst => "lower_first",
+        }
+    }
 }
 
 // The typed accessors: `None` (or `""`) for a bad index, which verified

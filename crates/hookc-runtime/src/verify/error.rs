@@ -252,9 +252,10 @@ pub enum VerifyError {
         /// What is wrong.
         reason: String,
     },
-    /// A hook comes before one of higher priority, or of the same priority
-    /// and a later layer.
-    #[error("{at}: hooks are not in evaluation order (priority, then layer, both descending)")]
+    /// A hook comes before one whose priority should run first (higher, or
+    /// lower under [`PriorityOrder::LowerFirst`](crate::bytecode::PriorityOrder)),
+    /// or of the same priority and a later layer.
+    #[error("{at}: hooks are not in evaluation order (priority in the program's direction, then layer descending)")]
     OutOfOrder {
         /// The hook that should come earlier.
         at: Location,

@@ -66,7 +66,8 @@ mod error;
 pub use error::{Location, VerifyError};
 
 use crate::bytecode::{
-    ActionIdx, ConstIdx, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx, TemplatePart,
+    ActionIdx, ConstIdx, ParamValue, PathIdx, PriorityOrder, Program, RegexIdx, SetIdx, StrIdx,
+    TemplatePart,
 };
 use crate::eval::value::ConstSet;
 use crate::limits::{
@@ -448,9 +449,17 @@ fn check_hooks(p: &Program) -> Result<(), VerifyError> {
         in_bounds(p, entry.id, at)?;
         in_range(entry.layer, p.layers.len(), "layer", at)?;
         // INVARIANT (evaluation order): the runtime tries hooks in index
-        // order, which must be priority, then layer, both descending.
+        // order, which must be priority in the program's direction, then
+        // layer descending.
         let key = (entry.priority, entry.layer);
-        if prev_key.is_some_and(|prev| prev < key) {
+        let out_of_order = prev_key.is_some_and(|(prev_priority, prev_layer)| {
+            let priority = match p.priority_order {
+                PriorityOrder::HigherFirst => prev_priority.cmp(&entry.priority).reverse(),
+                PriorityOrder::LowerFirst => prev_priority.cmp(&entry.priority),
+            };
+            priority.then(entry.layer.cmp(&prev_layer)).is_gt()
+        });
+        if out_of_order {
             return Err(VerifyError::OutOfOrder { at: at() });
         }
         prev_key = Some(key);

@@ -114,6 +114,7 @@ pub(crate) fn sample() -> Program {
         sets: vec![k(2)],
         layers: vec![s(12), s(13)],
         debug: crate::bytecode::DebugInfo::default(),
+        priority_order: crate::bytecode::PriorityOrder::default(),
         code,
         hooks: vec![
             hook(0, 10, 1, Some(10), (0, 9), 2, 0),

@@ -47,6 +47,8 @@ impl Layer {
 pub struct SourceFile {
     /// `schema_version`, if given.
     pub schema_version: Option<Spanned<String>>,
+    /// `priority_order`, if given (a valid one: a bad value is reported).
+    pub priority_order: Option<Spanned<crate::ir::PriorityOrder>>,
     /// The hooks of both layers, in file order.
     pub hooks: Vec<SourceHook>,
     /// `event_context_schema`, unparsed.

@@ -17,6 +17,7 @@ use hookc_runtime::limits::MAX_HOOKS;
 /// The top-level keys of a hook file.
 pub const TOP_LEVEL_KEYS: &[&str] = &[
     "schema_version",
+    "priority_order",
     "builtin_hooks",
     "hooks",
     "event_context_schema",
@@ -113,6 +114,7 @@ impl Reader<'_> {
         for (key, value) in entries {
             match key.name.as_str() {
                 "schema_version" => self.schema_version(value),
+                "priority_order" => self.priority_order(value),
                 "builtin_hooks" => self.hooks(Layer::Builtin, value),
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
@@ -126,6 +128,38 @@ impl Reader<'_> {
                         .maybe_help(help_for(name, TOP_LEVEL_KEYS.iter().copied())),
                 ),
             }
+        }
+    }
+
+    fn priority_order(&mut self, value: &Node) {
+        let names = crate::ir::PriorityOrder::NAMES;
+        let order = match &value.kind {
+            NodeKind::Str(name) => crate::ir::PriorityOrder::from_name(name).ok_or(name),
+            _ => {
+                let help = format!("write one of `{}`", names.join("`, `"));
+                self.wrong_shape(value, "priority_order".into(), "a string", Some(help));
+                return;
+            }
+        };
+        match order {
+            Ok(order) => {
+                self.out.priority_order = Some(Spanned {
+                    value: order,
+                    span: value.span,
+                })
+            }
+            Err(name) => self.diags.push(
+                Diagnostic::new(
+                    Code::WrongShape,
+                    format!(
+                        "`priority_order` is `{name}`, not one of `{}`",
+                        names.join("`, `")
+                    ),
+                )
+                .at(value.span)
+                .node("priority_order")
+                .maybe_help(help_for(name, names.iter().copied())),
+            ),
         }
     }
 

@@ -104,6 +104,7 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     }
     l.prog.events = l.event_index(&events);
     l.prog.layers = policy.layers().iter().map(|name| l.string(name)).collect();
+    l.prog.priority_order = policy.priority_order();
     l
 }
 

@@ -1,0 +1,144 @@
+//! `priority_order:` declares which priorities run first
+//! (`docs/semantics.md#hook-order`): hook registries that run lower
+//! priorities first are ported without rewriting every priority.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use hookc::compile::{compile, Input};
+use hookc::diag::Code;
+use hookc::ir::PriorityOrder;
+use serde_json::json;
+
+const HOOKS: &str = r#"
+hooks:
+  - {id: audit, event: tool, priority: 10, action: {type: abort}}
+  - {id: guard, event: tool, priority: 100, action: {type: abort}}
+  - {id: also_audit, event: tool, priority: 10, action: {type: abort}}
+"#;
+
+fn order(inputs: &[Input]) -> Vec<String> {
+    let c = compile(inputs);
+    assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+    let policy = c.policy.unwrap();
+    policy.hooks().iter().map(|h| h.id.clone()).collect()
+}
+
+#[test]
+fn higher_first_is_the_default_and_can_be_written() {
+    let default = order(&[Input::new("a.yaml", HOOKS)]);
+    assert_eq!(default, ["guard", "audit", "also_audit"]);
+    let written = format!("priority_order: higher_first\n{HOOKS}");
+    assert_eq!(order(&[Input::new("a.yaml", written)]), default);
+}
+
+#[test]
+fn lower_first_reverses_priorities_but_not_source_order() {
+    let text = format!("priority_order: lower_first\n{HOOKS}");
+    assert_eq!(
+        order(&[Input::new("a.yaml", text.clone())]),
+        ["audit", "also_audit", "guard"]
+    );
+    // The first match follows the same order.
+    let policy = compile(&[Input::new("a.yaml", text)])
+        .into_policy()
+        .unwrap();
+    let m = policy.evaluate("tool", &json!({})).unwrap();
+    assert_eq!(m.hook, "audit");
+}
+
+#[test]
+fn a_file_without_a_declaration_follows_the_one_that_has_it() {
+    let declared = "priority_order: lower_first\nhooks: []\n";
+    let got = order(&[Input::new("a.yaml", HOOKS), Input::new("b.yaml", declared)]);
+    assert_eq!(got, ["audit", "also_audit", "guard"]);
+}
+
+#[test]
+fn files_that_disagree_are_an_error_naming_both() {
+    let c = compile(&[
+        Input::new("a.yaml", format!("priority_order: lower_first\n{HOOKS}")),
+        Input::new("b.yaml", "priority_order: higher_first\nhooks: []\n"),
+    ]);
+    assert!(c.policy.is_none());
+    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, Code::DuplicateDefinition);
+    assert_eq!(
+        errors[0].message,
+        "`priority_order` is `higher_first` here but `lower_first` in another file"
+    );
+    assert!(
+        errors[0]
+            .notes
+            .iter()
+            .any(|n| n == "`lower_first` is declared at a.yaml:1:17"),
+        "{:?}",
+        errors[0].notes
+    );
+}
+
+#[test]
+fn a_bad_value_is_an_error_with_a_suggestion() {
+    let c = compile(&[Input::new(
+        "a.yaml",
+        "priority_order: lower_frist\nhooks: []\n",
+    )]);
+    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, Code::WrongShape);
+    assert_eq!(
+        errors[0].help.as_deref(),
+        Some("did you mean `lower_first`?")
+    );
+}
+
+#[test]
+fn normalized_output_keeps_the_direction() {
+    let text = format!("priority_order: lower_first\n{HOOKS}");
+    let c = compile(&[Input::new("a.yaml", text)]);
+    let policy = c.policy.unwrap();
+    assert_eq!(policy.priority_order(), PriorityOrder::LowerFirst);
+    let yaml = hookc::normalize::to_yaml(&policy).unwrap();
+    assert!(yaml.contains("priority_order: lower_first"), "{yaml}");
+    // It compiles to the same order and the same output again.
+    let again = compile(&[Input::new("normalized.yaml", yaml.clone())]);
+    let again = again.policy.unwrap();
+    let ids = |p: &hookc::ir::CheckedPolicy| -> Vec<String> {
+        p.hooks().iter().map(|h| h.id.clone()).collect()
+    };
+    assert_eq!(ids(&again), ids(&policy));
+    assert_eq!(hookc::normalize::to_yaml(&again).unwrap(), yaml);
+    // The default writes nothing.
+    let default = compile(&[Input::new("a.yaml", HOOKS)]).policy.unwrap();
+    assert!(!hookc::normalize::to_yaml(&default)
+        .unwrap()
+        .contains("priority_order"));
+}
+
+#[test]
+fn the_artifact_records_the_direction_and_the_verifier_checks_it() {
+    use hookc_runtime::artifact::FLAG_LOWER_FIRST;
+    use hookc_runtime::bytecode::PriorityOrder as Order;
+    let lower = format!("priority_order: lower_first\n{HOOKS}");
+    let policy = compile(&[Input::new("a.yaml", lower)])
+        .into_policy()
+        .unwrap();
+    let bytes = policy.to_artifact();
+    // Header bytes 10..12 are the flags (little-endian).
+    assert_eq!(bytes[10..12], FLAG_LOWER_FIRST.to_le_bytes());
+    let loaded = hookc_runtime::Policy::from_artifact(&bytes).unwrap();
+    assert_eq!(loaded.program().priority_order, Order::LowerFirst);
+    assert_eq!(loaded.evaluate("tool", &json!({})).unwrap().hook, "audit");
+    // The default writes no flag, as before the flag existed.
+    let default = compile(&[Input::new("a.yaml", HOOKS)])
+        .into_policy()
+        .unwrap();
+    assert_eq!(default.to_artifact()[10..12], [0, 0]);
+    // Hooks sorted one way under the other direction's flag do not verify.
+    let mut program = default.program().clone();
+    program.priority_order = Order::LowerFirst;
+    assert!(matches!(
+        hookc_runtime::verify::verify(program),
+        Err(hookc_runtime::verify::VerifyError::OutOfOrder { .. })
+    ));
+}
