@@ -63,14 +63,15 @@ const MAX_WARMUP_BATCHES: u64 = 1_000_000;
 /// How often, at most, the progress reporter hears from a running case.
 const PROGRESS_EVERY: Duration = Duration::from_millis(25);
 
-/// The form in which contexts are handed to the policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The form in which contexts are handed to the policy (`--mode`; the
+/// variants' docs are its help text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ContextForm {
-    /// [`Context::Json`]: the context's JSON text, extraction included (a
-    /// runtime in another language, or the CLI).
+    /// A query on the context's JSON text (what other languages and the CLI
+    /// do; extraction included).
     Json,
-    /// [`Context::Value`]: a pre-parsed `serde_json::Value`, parsing not
-    /// included (an application in Rust that has its context as a `Value`).
+    /// A query on a parsed `serde_json::Value` (embedding in Rust; parsing
+    /// not included).
     Value,
 }
 

@@ -9,6 +9,7 @@
 mod bench;
 mod policy_test;
 
+use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{Compilation, LayerName};
 use hookc::diag::render;
@@ -104,8 +105,8 @@ struct BenchArgs {
     #[arg(long)]
     event: Option<String>,
     /// Which runtime call is timed.
-    #[arg(long, value_enum, default_value_t = BenchMode::Json)]
-    mode: BenchMode,
+    #[arg(long, value_enum, default_value_t = ContextForm::Json)]
+    mode: ContextForm,
     /// Seconds of measurement per case (after a warm-up of a tenth of that,
     /// at most 0.1 s).
     #[arg(long, value_name = "SECS", default_value_t = 1.0)]
@@ -116,16 +117,6 @@ struct BenchArgs {
     /// Print one JSON document instead of the table.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum BenchMode {
-    /// A query on the context's JSON text (what other languages and the CLI
-    /// do; extraction included).
-    Json,
-    /// A query on a parsed `serde_json::Value` (embedding in Rust; parsing
-    /// not included).
-    Value,
 }
 
 #[derive(clap::Args)]
@@ -349,7 +340,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode, String> {
-    use crate::bench::{BenchCase, ContextForm, Settings, TerminalProgress};
+    use crate::bench::{BenchCase, Settings, TerminalProgress};
     let secs = if args.quick { 0.1 } else { args.time_per_case };
     if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
         return Err(format!(
@@ -427,11 +418,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
             return Err(format!("`{}` has no event records", log.display()));
         }
     }
-    let mode = match args.mode {
-        BenchMode::Json => ContextForm::Json,
-        BenchMode::Value => ContextForm::Value,
-    };
-    let settings = Settings::new(mode, std::time::Duration::from_secs_f64(secs));
+    let settings = Settings::new(args.mode, std::time::Duration::from_secs_f64(secs));
     if !crate::bench::optimized_build() && !args.json {
         eprintln!("note: this hookc is a debug build; build with --release for meaningful numbers");
     }

@@ -14,33 +14,11 @@
 
 use hookc_runtime::artifact::{self, FORMAT_VERSION, OPCODES};
 use hookc_runtime::bytecode::disasm::disassemble;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const UPDATE: &str = "UPDATE_WIRE=1 cargo test -p hookc --test wire";
-
-fn wire_dir() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("crates/hookc/tests/wire")
-}
-
-/// Each golden artifact's name, and whether it was compiled with `--strip`.
-fn manifest() -> Vec<(String, bool)> {
-    let text = std::fs::read_to_string(wire_dir().join("manifest.json")).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["artifacts"]
-        .as_array()
-        .expect("`artifacts` is a list")
-        .iter()
-        .map(|a| {
-            let name = a["name"].as_str().expect("`name`").to_owned();
-            let strip = a["args"]
-                .as_array()
-                .expect("`args`")
-                .iter()
-                .any(|s| s == "--strip");
-            (name, strip)
-        })
-        .collect()
-}
+#[path = "../../hookc/tests/common/wire_manifest.rs"]
+mod wire_manifest;
+use wire_manifest::{manifest, recorded_version, wire_dir, UPDATE};
 
 fn read(name: &str, ext: &str) -> Vec<u8> {
     let path = wire_dir().join(format!("{name}.{ext}"));
@@ -49,8 +27,7 @@ fn read(name: &str, ext: &str) -> Vec<u8> {
 
 #[test]
 fn golden_files_have_the_current_format_version() {
-    let text = std::fs::read_to_string(wire_dir().join("FORMAT_VERSION")).unwrap();
-    let recorded: u16 = text.trim().parse().unwrap();
+    let recorded = recorded_version();
     assert_eq!(
         recorded, FORMAT_VERSION,
         "the golden artifacts were made with format version {recorded}, this runtime reads \
@@ -63,7 +40,7 @@ fn golden_artifacts_load_and_disassemble_to_the_golden_listings() {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wire");
     std::fs::create_dir_all(&out).unwrap();
     let mut failures = Vec::new();
-    for (name, _) in manifest() {
+    for wire_manifest::Case { name, .. } in manifest() {
         let bytes = read(&name, "hkb");
         let program = match artifact::load(&bytes) {
             Ok(p) => p,
@@ -96,7 +73,7 @@ fn golden_artifacts_load_and_disassemble_to_the_golden_listings() {
 /// encoding it again gives the same bytes.
 #[test]
 fn golden_artifacts_are_canonical() {
-    for (name, _) in manifest() {
+    for wire_manifest::Case { name, .. } in manifest() {
         let bytes = read(&name, "hkb");
         let program = artifact::decode(&bytes).unwrap();
         assert!(
@@ -109,8 +86,9 @@ fn golden_artifacts_are_canonical() {
 /// `--strip` leaves the debug section empty; otherwise it has one entry per hook.
 #[test]
 fn debug_sections_match_the_strip_flag() {
-    for (name, strip) in manifest() {
-        let program = artifact::decode(&read(&name, "hkb")).unwrap();
+    for case in manifest() {
+        let (name, strip) = (&case.name, case.stripped());
+        let program = artifact::decode(&read(name, "hkb")).unwrap();
         let expected = if strip { 0 } else { program.hooks.len() };
         assert_eq!(program.debug.hooks.len(), expected, "{name}.hkb");
     }

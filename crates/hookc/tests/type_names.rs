@@ -7,19 +7,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+#[path = "common/walk.rs"]
+mod walk;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The type declared on this line, if any: `struct`, `enum`, `union`,
 /// `trait` or a top-level `type` alias, with any visibility.
@@ -55,7 +47,7 @@ fn every_type_name_is_declared_once() {
     for krate in std::fs::read_dir(crates).unwrap() {
         let src = krate.unwrap().path().join("src");
         if src.is_dir() {
-            rust_files(&src, &mut files);
+            files.extend(walk::files_under(&src, &|name| name.ends_with(".rs")));
         }
     }
     assert!(files.len() > 50, "found only {} source files", files.len());

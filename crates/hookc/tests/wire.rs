@@ -23,52 +23,11 @@ use hookc::files::PolicyFile;
 use hookc_runtime::artifact::{self, FORMAT_VERSION};
 use hookc_runtime::bytecode::disasm::disassemble;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The repository's root: manifest paths are relative to it, as they are
-/// when `hookc compile` runs there.
-fn repo() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).to_path_buf()
-}
-
-/// The golden files' folder.
-fn wire_dir() -> PathBuf {
-    repo().join("crates/hookc/tests/wire")
-}
-
-/// The regeneration command, as the messages give it.
-const UPDATE: &str = "UPDATE_WIRE=1 cargo test -p hookc --test wire";
-
-/// One golden policy of the manifest.
-struct Case {
-    name: String,
-    args: Vec<String>,
-}
-
-fn manifest() -> Vec<Case> {
-    let text = std::fs::read_to_string(wire_dir().join("manifest.json")).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["artifacts"]
-        .as_array()
-        .expect("`artifacts` is a list")
-        .iter()
-        .map(|a| Case {
-            name: a["name"].as_str().expect("`name`").to_owned(),
-            args: a["args"]
-                .as_array()
-                .expect("`args`")
-                .iter()
-                .map(|s| s.as_str().expect("`args` are strings").to_owned())
-                .collect(),
-        })
-        .collect()
-}
-
-/// The format version the golden files were made with.
-fn recorded_version() -> u16 {
-    let text = std::fs::read_to_string(wire_dir().join("FORMAT_VERSION")).unwrap();
-    text.trim().parse().expect("FORMAT_VERSION holds a number")
-}
+#[path = "common/wire_manifest.rs"]
+mod wire_manifest;
+use wire_manifest::{manifest, recorded_version, repo, wire_dir, UPDATE};
 
 /// The artifact `hookc compile ARGS -o OUT` writes, for the argument forms
 /// the manifest uses: files (named as given), `--layer NAME=FILE`, `--strip`.

@@ -179,24 +179,29 @@ pub enum PriorityOrder {
 }
 
 impl PriorityOrder {
+    /// Every direction with its spelling in a hook file: the one table the
+    /// reader, the writer and the messages use.
+    pub const ALL: [(PriorityOrder, &'static str); 2] = [
+        (PriorityOrder::HigherFirst, "higher_first"),
+        (PriorityOrder::LowerFirst, "lower_first"),
+    ];
+
     /// Every spelling, as written in a hook file.
-    pub const NAMES: [&'static str; 2] = ["higher_first", "lower_first"];
+    pub fn names() -> impl Iterator<Item = &'static str> + Clone {
+        Self::ALL.iter().map(|(_, name)| *name)
+    }
 
     /// The order a `priority_order:` value names.
     pub fn from_name(name: &str) -> Option<PriorityOrder> {
-        match name {
-            "higher_first" => Some(PriorityOrder::HigherFirst),
-            "lower_first" => Some(PriorityOrder::LowerFirst),
-            _ => None,
-        }
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(o, _)| *o)
     }
 
     /// As written in a hook file.
     pub fn name(self) -> &'static str {
-        match self {
-            PriorityOrder::HigherFirst => "higher_first",
-            PriorityOrder::LowerFirst => "lower_first",
-        }
+        Self::ALL
+            .iter()
+            .find(|(o, _)| *o == self)
+            .map_or("", |(_, name)| name)
     }
 }
 
