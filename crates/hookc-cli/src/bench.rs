@@ -43,7 +43,7 @@
 //! the same query on a parsed `serde_json::Value`: an application in
 //! Rust that already has its context as a `Value`; parsing is not included.
 
-use hookc_runtime::{Context, ContextError, Match, Policy};
+use hookc_runtime::{Context, EvalError, Match, Policy};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -215,13 +215,14 @@ pub enum BenchError {
     /// There is nothing to measure.
     #[error("there are no cases to benchmark")]
     NoCases,
-    /// A case's context text could not be read by the policy.
+    /// A case could not be evaluated (its context text is not JSON, or
+    /// its action cannot be built).
     #[error("case `{case}`: {source}")]
-    Context {
+    Eval {
         /// The case's name.
         case: String,
-        /// What is wrong with its text.
-        source: ContextError,
+        /// What went wrong.
+        source: EvalError,
     },
 }
 
@@ -338,7 +339,7 @@ pub fn run(
         let m = policy
             .query(&case.event, case.context(settings.mode))
             .first()
-            .map_err(|source| BenchError::Context {
+            .map_err(|source| BenchError::Eval {
                 case: case.name.clone(),
                 source,
             })?;

@@ -489,7 +489,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     // already parsed, so it is evaluated as a document.
     let one = |event: &str, ctx: Context<'_>| -> Result<String, String> {
         let query = policy.query(event, ctx).with_overrides(&overrides);
-        let bad = |e: hookc_runtime::ContextError| e.to_string();
+        let bad = |e: hookc_runtime::EvalError| e.to_string();
         let mut out = if args.all {
             let all = query.all().map_err(bad)?;
             serde_json::Value::Array(all.iter().map(Match::to_json).collect()).to_string()

@@ -72,7 +72,9 @@ mod eval;
 pub mod limits;
 pub mod verify;
 
-pub use eval::{Context, ContextError, LoadError, Match, Overrides, Policy, Query, UnknownHook};
+pub use eval::{
+    Context, ContextError, EvalError, LoadError, Match, Overrides, Policy, Query, UnknownHook,
+};
 pub use eval::{HookTrace, Outcome, Read, SubCondition, Trace};
 
 /// The evaluator's building blocks, shared with the hookc compiler (constant

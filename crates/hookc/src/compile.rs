@@ -9,7 +9,7 @@ use crate::check::actions::{self, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
-use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, PriorityOrder};
+use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, PriorityOrder, Spelled};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
 use crate::span::{FileId, SourceMap, Span, Spanned};

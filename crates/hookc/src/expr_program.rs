@@ -121,6 +121,7 @@ impl CompiledExpr {
             condition: Some(self.expr.clone()),
             action: Action {
                 kind: "continue".to_owned(),
+                effect: crate::ir::Effect::Terminal,
                 params: Vec::new(),
                 span,
             },

@@ -619,7 +619,7 @@ pub struct CheckedPolicy {
     pub(crate) layers: Vec<String>,
 }
 
-pub use hookc_runtime::bytecode::PriorityOrder;
+pub use hookc_runtime::bytecode::{Effect, PriorityOrder, Spelled};
 
 impl CheckedPolicy {
     /// Which priorities run first.

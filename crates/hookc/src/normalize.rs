@@ -11,7 +11,7 @@
 use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
 use crate::ir::{
-    BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, PriorityOrder, UnaryOp,
+    BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, PriorityOrder, Spelled, UnaryOp,
 };
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{json, Map, Value};

@@ -253,10 +253,10 @@ fn other_format_versions_get_a_clear_message() {
     m[8..10].copy_from_slice(&7u16.to_le_bytes());
     assert_eq!(
         load(&m).unwrap_err().to_string(),
-        "artifact format version 7 is not supported by this hookc (reads version 2); \
+        "artifact format version 7 is not supported by this hookc (reads version 3); \
          recompile the policy with this hookc"
     );
-    assert_eq!(artifact::FORMAT_VERSION, 2);
+    assert_eq!(artifact::FORMAT_VERSION, 3);
 }
 
 #[test]

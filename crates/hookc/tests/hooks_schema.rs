@@ -420,6 +420,12 @@ fn schema_has_every_key_operator_and_keyword_of_the_code() {
         &strings_at(&s, "/definitions/paramType/enum"),
         &mut problems,
     );
+    same(
+        "action effects (ir::Effect::ALL)",
+        <hookc::ir::Effect as hookc::ir::Spelled>::names(),
+        &strings_at(&s, "/definitions/actionType/properties/effect/enum"),
+        &mut problems,
+    );
     // Schema type names: the standard seven, as far as hookc accepts them.
     let standard = [
         "null", "boolean", "integer", "number", "string", "array", "object",

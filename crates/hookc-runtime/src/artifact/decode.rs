@@ -13,8 +13,8 @@ use super::{
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    ActionEntry, DebugInfo, EventIndex, HookDebug, HookEntry, Mark, ParamValue, PriorityOrder,
-    Program, TemplatePart,
+    ActionEntry, DebugInfo, Effect, EventIndex, HookDebug, HookEntry, Mark, ParamValue,
+    PriorityOrder, Program, TemplatePart,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -537,13 +537,29 @@ fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactErro
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let kind = r.get("action type")?;
+        let offset = r.offset();
+        let effect = match r.u8("action effect")? {
+            1 => Effect::Terminal,
+            2 => Effect::Collected,
+            tag => {
+                return Err(ArtifactError::BadTag {
+                    what: "action effect",
+                    tag,
+                    offset,
+                })
+            }
+        };
         let count = r.count("action parameter count", 2)?;
         let mut params = Vec::with_capacity(count);
         for _ in 0..count {
             let name = r.get("action parameter name")?;
             params.push((name, read_param(r, 1)?));
         }
-        out.push(ActionEntry { kind, params });
+        out.push(ActionEntry {
+            kind,
+            effect,
+            params,
+        });
     }
     Ok(out)
 }

@@ -4,7 +4,7 @@
 
 use super::{crc32, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
 use crate::bytecode::path::Segment;
-use crate::bytecode::PriorityOrder;
+use crate::bytecode::{Effect, PriorityOrder};
 use crate::bytecode::{ParamValue, Program, TemplatePart};
 use serde_json::Value;
 
@@ -164,6 +164,10 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         w.len(prog.actions.len());
         for a in &prog.actions {
             w.put(a.kind);
+            w.u8(match a.effect {
+                Effect::Terminal => 1,
+                Effect::Collected => 2,
+            });
             w.len(a.params.len());
             for (name, value) in &a.params {
                 w.put(*name);

@@ -18,7 +18,7 @@
 //! ```text
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
-//! 8      2     format version (u16) = 2
+//! 8      2     format version (u16) = 3
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
@@ -51,8 +51,9 @@
 //! - `hooks`: `vec<hook>`: id (`uleb` string), priority (`sleb`), layer
 //!   (`uleb` index into `layers`), description (byte 0 none, or 1 + `uleb`
 //!   string), code start, code end, max stack, action (each `uleb`).
-//! - `actions`: `vec<(kind: uleb string, params: vec<(name: uleb string, param)>)>`;
-//!   a param is a tag then: 1 constant (`uleb`), 2 template
+//! - `actions`: `vec<(kind: uleb string, effect: u8, params: vec<(name: uleb
+//!   string, param)>)>`; the effect is 1 terminal or 2 collected
+//!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
 //!   (`vec<part>`, a part is tag 1 + `uleb` string or tag 2 + `uleb` path),
 //!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
 //!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
@@ -98,7 +99,7 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
 /// The format version this hookc writes and reads.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 /// Header flag: the hooks are in ascending priority order
 /// ([`crate::bytecode::PriorityOrder::LowerFirst`]). Artifacts without it

@@ -80,9 +80,15 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
     }
     match prog.action(hook.action) {
         Some(action) => {
+            // Terminal is the default and stays unmarked, so listings of
+            // policies without collected actions read as before.
+            let effect = match action.effect {
+                super::Effect::Terminal => "",
+                super::Effect::Collected => " (collected)",
+            };
             writeln!(
                 out,
-                "  action {} {}",
+                "  action {} {}{effect}",
                 hook.action,
                 raw_string(prog, action.kind)
             )?;

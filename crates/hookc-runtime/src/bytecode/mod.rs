@@ -79,11 +79,33 @@ pub enum ParamValue {
     Object(Vec<(StrIdx, ParamValue)>),
 }
 
+/// What a match of an action does to the evaluation
+/// (`docs/semantics.md#action-effects`): declared per action type
+/// (`effect:` in `action_types`), recorded per action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Effect {
+    /// The match decides: evaluation ends with it (retry, fail, deny, block).
+    #[default]
+    Terminal,
+    /// The match is collected and evaluation goes on (observe, log,
+    /// inject_context, allow).
+    Collected,
+}
+
+impl Spelled for Effect {
+    const ALL: &'static [(Effect, &'static str)] = &[
+        (Effect::Terminal, "terminal"),
+        (Effect::Collected, "collected"),
+    ];
+}
+
 /// A hook's action: its type and complete parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionEntry {
     /// The action type.
     pub kind: StrIdx,
+    /// Whether a match of it ends the evaluation or is collected.
+    pub effect: Effect,
     /// Parameters (name, value) in declaration order.
     pub params: Vec<(StrIdx, ParamValue)>,
 }
@@ -178,29 +200,35 @@ pub enum PriorityOrder {
     LowerFirst,
 }
 
-impl PriorityOrder {
-    /// Every direction with its spelling in a hook file: the one table the
-    /// reader, the writer and the messages use.
-    pub const ALL: [(PriorityOrder, &'static str); 2] = [
+impl Spelled for PriorityOrder {
+    const ALL: &'static [(PriorityOrder, &'static str)] = &[
         (PriorityOrder::HigherFirst, "higher_first"),
         (PriorityOrder::LowerFirst, "lower_first"),
     ];
+}
+
+/// A closed set of choices a hook file spells as words (`priority_order:
+/// lower_first`, `effect: collected`): one table per enum serves the
+/// reader, the writer and the messages that list the choices.
+pub trait Spelled: Copy + PartialEq + Sized + 'static {
+    /// Every choice with its spelling, in the order messages list them.
+    const ALL: &'static [(Self, &'static str)];
 
     /// Every spelling, as written in a hook file.
-    pub fn names() -> impl Iterator<Item = &'static str> + Clone {
+    fn names() -> impl Iterator<Item = &'static str> + Clone {
         Self::ALL.iter().map(|(_, name)| *name)
     }
 
-    /// The order a `priority_order:` value names.
-    pub fn from_name(name: &str) -> Option<PriorityOrder> {
-        Self::ALL.iter().find(|(_, n)| *n == name).map(|(o, _)| *o)
+    /// The choice a spelling names.
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
     }
 
     /// As written in a hook file.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         Self::ALL
             .iter()
-            .find(|(o, _)| *o == self)
+            .find(|(c, _)| *c == self)
             .map_or("", |(_, name)| name)
     }
 }

@@ -46,6 +46,17 @@ pub enum LoadError {
 #[error("the context is not valid JSON: {0}")]
 pub struct ContextError(#[from] serde_json::Error);
 
+/// Why an evaluation has no answer. Conditions never fail an evaluation
+/// (an error in a condition is a non-match, `docs/semantics.md#errors`);
+/// what can fail is reading the context, and building an action.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// The context given as JSON text is not valid JSON.
+    #[error(transparent)]
+    Context(#[from] ContextError),
+}
+
 /// An id given to [`Policy::overrides`] that names no hook.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error("no hook has the id `{0}`")]

@@ -15,7 +15,7 @@
 //! in evaluation order. The semantics are in `docs/semantics.md`.
 //!
 //! ```
-//! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::ContextError> {
+//! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::EvalError> {
 //! use hookc_runtime::Context;
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
 //! // The one-line form, from a Value:
@@ -29,7 +29,7 @@
 //! # let _ = (id, trace); Ok(()) }
 //! ```
 
-use super::{ContextError, Match, Overrides, Policy, Trace};
+use super::{EvalError, Match, Overrides, Policy, Trace};
 use crate::context::{PathCache, Source};
 use serde_json::Value;
 
@@ -52,7 +52,8 @@ macro_rules! read {
             Context::Json(text) => {
                 let values = $policy
                     .trie
-                    .extract(&$policy.program.program().paths, text)?;
+                    .extract(&$policy.program.program().paths, text)
+                    .map_err(super::ContextError::from)?;
                 let mut cache = PathCache::with_plan(&$policy.paths, Source::Extracted(&values));
                 let $cache = &mut cache;
                 Ok($answer)
@@ -127,7 +128,7 @@ impl<'p, 'c> Query<'p, 'c> {
     /// The first matching hook in evaluation order, with its action's
     /// templates filled; `None` when no hook matches.
     #[inline]
-    pub fn first(&self) -> Result<Option<Match<'p>>, ContextError> {
+    pub fn first(&self) -> Result<Option<Match<'p>>, EvalError> {
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| policy.matched(hook, cache)))
@@ -136,7 +137,7 @@ impl<'p, 'c> Query<'p, 'c> {
     /// The id of the hook [`Query::first`] would return, without building
     /// its action: the decision alone, on the same path.
     #[inline]
-    pub fn decide(&self) -> Result<Option<&'p str>, ContextError> {
+    pub fn decide(&self) -> Result<Option<&'p str>, EvalError> {
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| policy.hook_id(hook)))
@@ -145,7 +146,7 @@ impl<'p, 'c> Query<'p, 'c> {
     /// Every matching hook, in evaluation order, each with its action's
     /// templates filled.
     #[inline]
-    pub fn all(&self) -> Result<Vec<Match<'p>>, ContextError> {
+    pub fn all(&self) -> Result<Vec<Match<'p>>, EvalError> {
         read!(self, |policy, cache, overrides| policy
             .all(self.event, cache, overrides))
     }
@@ -153,7 +154,7 @@ impl<'p, 'c> Query<'p, 'c> {
     /// Every hook of the event in evaluation order and what happened to it
     /// (matched, not matched, error, disabled), with the sub-conditions that
     /// ran and the context values they read.
-    pub fn explain(&self) -> Result<Trace, ContextError> {
+    pub fn explain(&self) -> Result<Trace, EvalError> {
         read!(self, |policy, cache, overrides| policy
             .trace(self.event, cache, overrides))
     }

@@ -125,6 +125,7 @@ pub(crate) fn sample() -> Program {
         actions: vec![
             ActionEntry {
                 kind: s(3),
+                effect: crate::bytecode::Effect::Terminal,
                 params: vec![
                     (s(4), ParamValue::Const(k(1))),
                     (
@@ -146,6 +147,7 @@ pub(crate) fn sample() -> Program {
             },
             ActionEntry {
                 kind: s(3),
+                effect: crate::bytecode::Effect::Collected,
                 params: vec![],
             },
         ],

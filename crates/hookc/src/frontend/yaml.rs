@@ -132,6 +132,7 @@ impl Reader<'_> {
     }
 
     fn priority_order(&mut self, value: &Node) {
+        use crate::ir::Spelled;
         let names: Vec<&str> = crate::ir::PriorityOrder::names().collect();
         let order = match &value.kind {
             NodeKind::Str(name) => crate::ir::PriorityOrder::from_name(name).ok_or(name),

@@ -300,7 +300,11 @@ impl<'p> Lowerer<'p> {
             .map(|(name, value)| (self.string(name), self.param(value)))
             .collect();
         let i = ActionIdx::from_usize(self.prog.actions.len());
-        self.prog.actions.push(ActionEntry { kind, params });
+        self.prog.actions.push(ActionEntry {
+            kind,
+            effect: action.effect,
+            params,
+        });
         i
     }
 

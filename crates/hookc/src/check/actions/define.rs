@@ -7,6 +7,7 @@ use super::{ActionType, ActionTypes, ActionValue, ParamDef, ParamType, PARAM_KEY
 use crate::check::template;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{child_path, Key, Node, NodeKind};
+use crate::ir::{Effect, Spelled};
 use crate::span::Span;
 use crate::suggest;
 
@@ -74,6 +75,7 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
     let mut out = ActionType {
         name: name.to_owned(),
         description: None,
+        effect: Effect::default(),
         params: Vec::new(),
         source: None,
     };
@@ -106,6 +108,22 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
                     format!("`description` of action type `{name}` must be a string, found {}", found(v)),
                     v.span,
                     &child_path(&np, "description"),
+                )),
+            },
+            "effect" => match v.as_str().map(|s| (s, Effect::from_name(s))) {
+                Some((_, Some(effect))) => out.effect = effect,
+                Some((s, None)) => diags.push(
+                    bad(
+                        format!("`effect` of action type `{name}` must be one of `{}`, found `{s}`", Effect::names().collect::<Vec<_>>().join("`, `")),
+                        v.span,
+                        &child_path(&np, "effect"),
+                    )
+                    .maybe_help(suggest::help_for(s, Effect::names())),
+                ),
+                None => diags.push(bad(
+                    format!("`effect` of action type `{name}` must be one of `{}`, found {}", Effect::names().collect::<Vec<_>>().join("`, `"), found(v)),
+                    v.span,
+                    &child_path(&np, "effect"),
                 )),
             },
             "parameters" => match &v.kind {

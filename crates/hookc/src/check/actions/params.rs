@@ -167,6 +167,7 @@ pub fn check_action(
         .collect();
     Some(Action {
         kind: kind.to_owned(),
+        effect: ty.effect(),
         params,
         span: raw.span,
     })

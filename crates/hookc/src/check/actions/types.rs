@@ -6,6 +6,7 @@
 use super::ActionValue;
 use crate::check::ty::Kinds;
 use crate::frontend::doc::{Node, NodeKind};
+use crate::ir::Effect;
 
 /// The JSON type an action parameter declares (its definition's `type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -160,6 +161,7 @@ impl ParamDef {
 pub struct ActionType {
     pub(super) name: String,
     pub(super) description: Option<String>,
+    pub(super) effect: Effect,
     pub(super) params: Vec<ParamDef>,
     /// The definition as written, when a file declared it.
     pub(super) source: Option<serde_json::Value>,
@@ -174,6 +176,12 @@ impl ActionType {
     /// The `description`, if any.
     pub fn description(&self) -> Option<&str> {
         self.description.as_deref()
+    }
+
+    /// Whether a match of it ends evaluation or is collected (`effect:`;
+    /// terminal unless declared).
+    pub fn effect(&self) -> Effect {
+        self.effect
     }
 
     /// The parameters in declaration order.
@@ -210,7 +218,7 @@ pub struct ActionTypes {
 }
 
 /// The keys of an action type definition.
-pub const TYPE_KEYS: [&str; 2] = ["description", "parameters"];
+pub const TYPE_KEYS: [&str; 3] = ["description", "effect", "parameters"];
 /// The keys of an action parameter definition.
 pub const PARAM_KEYS: [&str; 6] = [
     "type",

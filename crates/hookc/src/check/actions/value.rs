@@ -2,6 +2,7 @@
 //! templates), and their JSON forms.
 
 use crate::check::template::{self, Template};
+use crate::ir::Effect;
 use crate::span::Span;
 use hookc_runtime::bytecode::path::PathTable;
 
@@ -10,6 +11,8 @@ use hookc_runtime::bytecode::path::PathTable;
 pub struct Action {
     /// The action type's name.
     pub kind: String,
+    /// Whether a match of it ends evaluation or is collected (its type's).
+    pub effect: Effect,
     /// The parameters in the action type's declaration order, defaults filled
     /// in; a parameter that is neither given nor defaulted is absent.
     pub params: Vec<(String, ActionValue)>,
