@@ -43,7 +43,7 @@
 //! the same query on a parsed `serde_json::Value`: an application in
 //! Rust that already has its context as a `Value`; parsing is not included.
 
-use hookc_runtime::{Context, EvalError, Match, Policy};
+use hookc_runtime::{Context, Match, Policy, QueryError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -222,7 +222,7 @@ pub enum BenchError {
         /// The case's name.
         case: String,
         /// What went wrong.
-        source: EvalError,
+        source: QueryError,
     },
 }
 

@@ -489,15 +489,12 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     // already parsed, so it is evaluated as a document.
     let one = |event: &str, ctx: Context<'_>| -> Result<String, String> {
         let query = policy.query(event, ctx).with_overrides(&overrides);
-        let bad = |e: hookc_runtime::EvalError| e.to_string();
+        let bad = |e: hookc_runtime::QueryError| e.to_string();
         let mut out = if args.all {
             let all = query.all().map_err(bad)?;
             serde_json::Value::Array(all.iter().map(Match::to_json).collect()).to_string()
         } else {
-            let first = query.first().map_err(bad)?;
-            first
-                .map_or(serde_json::Value::Null, |m| m.to_json())
-                .to_string()
+            query.decision().map_err(bad)?.to_json().to_string()
         };
         out.push('\n');
         if args.explain {

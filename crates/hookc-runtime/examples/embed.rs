@@ -60,7 +60,7 @@ fn run() -> Result<(), String> {
         .into_iter()
         .map(|(event, ctx)| {
             let policy = std::sync::Arc::clone(&policy);
-            std::thread::spawn(move || match policy.evaluate(event, &ctx) {
+            std::thread::spawn(move || match policy.evaluate(event, &ctx).terminal {
                 Some(m) => format!(
                     "{event}: hook `{}` -> {}",
                     m.hook,

@@ -19,9 +19,15 @@
 //! let policy = Policy::from_artifact(&bytes)?;
 //!
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-//! match policy.evaluate("error", &ctx) {
+//! let decision = policy.evaluate("error", &ctx);
+//! // Collected actions (observers, context injectors) that matched before
+//! // the decision, in order; none unless the policy declares such types.
+//! for m in &decision.collected {
+//!     println!("hook {} adds {}", m.hook, m.action_type());
+//! }
+//! match &decision.terminal {
 //!     Some(m) => println!("hook {} says {}", m.hook, m.action_type()),
-//!     None => println!("no hook matched"),
+//!     None => println!("no hook decided"),
 //! }
 //! // Other answers and JSON text go through a query:
 //! let text = br#"{"classification": {"category": "rate_limited"}}"#;
@@ -73,7 +79,8 @@ pub mod limits;
 pub mod verify;
 
 pub use eval::{
-    Context, ContextError, EvalError, LoadError, Match, Overrides, Policy, Query, UnknownHook,
+    Context, ContextError, Decision, LoadError, Match, Overrides, Policy, Query, QueryError,
+    UnknownHook,
 };
 pub use eval::{HookTrace, Outcome, Read, SubCondition, Trace};
 

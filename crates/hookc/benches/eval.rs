@@ -97,7 +97,7 @@ impl Compiled {
         let (event, ctx, text) = (case.event.as_str(), &case.context, case.text.as_str());
         let policy = &self.policy;
         c.bench_function(&format!("eval/{name}/value"), |b| {
-            b.iter(|| policy.evaluate(black_box(event), black_box(ctx)))
+            b.iter(|| policy.evaluate(black_box(event), black_box(ctx)).terminal)
         });
         c.bench_function(&format!("eval/{name}/json"), |b| {
             b.iter(|| {
@@ -142,7 +142,10 @@ fn seed(c: &mut Criterion) {
     // Check every context with the hand-written function before timing anything.
     for case in &cases {
         let by_hand = common::seed_by_hand(&case.event, &case.context);
-        let hookc = compiled.policy.evaluate(&case.event, &case.context);
+        let hookc = compiled
+            .policy
+            .evaluate(&case.event, &case.context)
+            .terminal;
         assert_eq!(
             by_hand.as_ref().map(|(h, _)| *h),
             case.expect.as_deref(),

@@ -1150,6 +1150,8 @@ struct HookSpec {
     events: Vec<&'static str>,
     priority: i64,
     enabled: bool,
+    /// Whether its action is collected (`observe`) rather than terminal.
+    collected: bool,
     condition: Option<Tree>,
 }
 
@@ -1159,15 +1161,19 @@ fn hook_spec(tree_only: bool) -> BoxedStrategy<HookSpec> {
         select(vec![vec!["e1"], vec!["e2"], vec!["e1", "e2"], vec!["*"]]),
         0i64..3,
         prop::bool::weighted(0.9),
+        prop::bool::weighted(0.3),
         prop::option::weighted(0.9, tree(tree_only)),
     )
-        .prop_map(|(builtin, events, priority, enabled, condition)| HookSpec {
-            builtin,
-            events,
-            priority,
-            enabled,
-            condition,
-        })
+        .prop_map(
+            |(builtin, events, priority, enabled, collected, condition)| HookSpec {
+                builtin,
+                events,
+                priority,
+                enabled,
+                collected,
+                condition,
+            },
+        )
         .boxed()
 }
 
@@ -1177,10 +1183,11 @@ fn policy_yaml(hooks: &[HookSpec], as_trees: bool) -> Option<String> {
     let mut layers = [String::new(), String::new()];
     for (i, h) in hooks.iter().enumerate() {
         let mut entry = format!(
-            "  - id: h{i}\n    event: {}\n    priority: {}\n    enabled: {}\n    action: {{type: abort}}\n",
+            "  - id: h{i}\n    event: {}\n    priority: {}\n    enabled: {}\n    action: {{type: {}}}\n",
             json!(h.events),
             h.priority,
-            h.enabled
+            h.enabled,
+            if h.collected { "observe" } else { "abort" }
         );
         if let Some(t) = &h.condition {
             if as_trees {
@@ -1191,7 +1198,10 @@ fn policy_yaml(hooks: &[HookSpec], as_trees: bool) -> Option<String> {
         }
         layers[usize::from(h.builtin)].push_str(&entry);
     }
-    let mut out = format!("event_context_schema: {}\n", schema_json());
+    let mut out = format!(
+        "event_context_schema: {}\naction_types: {{observe: {{effect: collected, parameters: {{}}}}}}\n",
+        schema_json()
+    );
     for (key, body) in ["hooks", "builtin_hooks"].iter().zip(&layers) {
         if !body.is_empty() {
             out.push_str(&format!("{key}:\n{body}"));
@@ -1332,9 +1342,24 @@ fn trees_and_when_expressions_agree() {
                     answers.push(("VM, whens", vm_matches(vb, event, ctx)));
                 }
                 let expected = answers[0].1.clone();
+                let (ref_collected, ref_terminal) = reference::decision(&pa, event, ctx);
+                let ref_collected: Vec<String> = ref_collected.iter().map(|h| h.id.clone()).collect();
+                let ref_terminal = ref_terminal.map(|h| h.id.clone());
+                let decisions = [
+                    ("runtime", rt.evaluate(event, ctx)),
+                    (
+                        "runtime, JSON text",
+                        rt.query(event, hookc_runtime::Context::json(text.as_bytes())).decision().unwrap(),
+                    ),
+                    ("runtime from its artifact", rt_loaded.evaluate(event, ctx)),
+                ];
+                let decisions: Vec<(&str, Vec<String>, Option<String>)> = decisions
+                    .into_iter()
+                    .map(|(how, d)| (how, ids(d.collected), d.terminal.map(|m| m.hook.to_owned())))
+                    .collect();
                 let firsts = [
                     ("reference", reference::first_match(&pa, event, ctx).map(|h| h.id.clone())),
-                    ("runtime", rt.evaluate(event, ctx).map(|m| m.hook.to_owned())),
+                    ("runtime", rt.evaluate(event, ctx).terminal.map(|m| m.hook.to_owned())),
                     (
                         "runtime, JSON text",
                         rt.query(event, hookc_runtime::Context::json(text.as_bytes())).first()
@@ -1343,7 +1368,7 @@ fn trees_and_when_expressions_agree() {
                     ),
                     (
                         "runtime from its artifact",
-                        rt_loaded.evaluate(event, ctx).map(|m| m.hook.to_owned()),
+                        rt_loaded.evaluate(event, ctx).terminal.map(|m| m.hook.to_owned()),
                     ),
                 ];
                 let trace = rt.query(event, ctx).with_overrides(&none).explain().unwrap();
@@ -1362,13 +1387,21 @@ fn trees_and_when_expressions_agree() {
                     .winner
                     .and_then(|i| trace.hooks.get(i))
                     .map(|h| h.hook.clone());
+                let trace_collected: Vec<String> = trace
+                    .collected
+                    .iter()
+                    .filter_map(|&i| trace.hooks.get(i))
+                    .map(|h| h.hook.clone())
+                    .collect();
                 if answers.iter().any(|(_, got)| *got != expected)
-                    || firsts.iter().any(|(_, got)| got.as_ref() != expected.first())
-                    || winner.as_ref() != expected.first()
+                    || firsts.iter().any(|(_, got)| *got != ref_terminal)
+                    || decisions.iter().any(|(_, c, t)| *c != ref_collected || *t != ref_terminal)
+                    || winner != ref_terminal
+                    || trace_collected != ref_collected
                     || outcomes != reference_outcomes
                 {
                     return Err(TestCaseError::fail(format!(
-                        "event {event}, context {ctx}: the evaluations disagree:\n  {answers:?}\n  first: {firsts:?}\n  explain: {outcomes:?}, winner {winner:?}\n  reference: {reference_outcomes:?}\n{trees}\n{whens}"
+                        "event {event}, context {ctx}: the evaluations disagree:\n  {answers:?}\n  first: {firsts:?}\n  decisions: {decisions:?}\n  reference: collected {ref_collected:?}, terminal {ref_terminal:?}\n  explain: {outcomes:?}, winner {winner:?}, collected {trace_collected:?}\n  reference: {reference_outcomes:?}\n{trees}\n{whens}"
                     )));
                 }
             }

@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         ("after_step", json!({"turn_number": 3})),
     ];
     for (event, ctx) in &events {
-        let result = match policy.evaluate(event, ctx) {
+        let result = match policy.evaluate(event, ctx).terminal {
             Some(m) => format!("{} {}", m.hook, serde_json::Value::Object(m.action)),
             None => "no hook matched".to_owned(),
         };

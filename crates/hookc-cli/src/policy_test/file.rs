@@ -18,7 +18,9 @@ pub const FILE_KEYS: &[&str] = &["policy", "cases"];
 /// The keys of a case.
 pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "expect"];
 /// The keys of a case's `expect`.
-pub const EXPECT_KEYS: &[&str] = &["hook", "action"];
+pub const EXPECT_KEYS: &[&str] = &["hook", "action", "collected"];
+/// The keys of an entry of `expect.collected`.
+pub const COLLECTED_KEYS: &[&str] = &["hook", "action"];
 
 /// A parsed test file.
 #[derive(Debug, Clone)]
@@ -57,8 +59,21 @@ pub struct TestCase {
 /// What a case expects.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expect {
-    /// The hook that wins, or `None` for "no hook matches".
+    /// The hook that decides (the first terminal match), or `None` for
+    /// "no hook decides".
     pub hook: Spanned<Option<String>>,
+    /// The action fields to compare (only these).
+    pub action: Option<Map<String, Value>>,
+    /// The collected matches, exactly and in order, when the case says
+    /// (`collected: [...]`); not compared when it does not.
+    pub collected: Option<Vec<ExpectCollected>>,
+}
+
+/// One expected collected match: `ID`, or `{hook: ID, action: {...}}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectCollected {
+    /// The collected hook's id.
+    pub hook: Spanned<String>,
     /// The action fields to compare (only these).
     pub action: Option<Map<String, Value>>,
 }
@@ -232,6 +247,13 @@ impl TestFile {
             let at = format!("cases[{}]", case.index);
             if let Some(id) = &case.expect.hook.value {
                 check(id, case.expect.hook.span, format!("{at}.expect.hook"));
+            }
+            for (i, c) in case.expect.collected.iter().flatten().enumerate() {
+                check(
+                    &c.hook.value,
+                    c.hook.span,
+                    format!("{at}.expect.collected[{i}]"),
+                );
             }
             for (i, d) in case.disabled.iter().enumerate() {
                 check(&d.value, d.span, format!("{at}.disabled[{i}]"));
@@ -490,11 +512,12 @@ impl CaseReader<'_> {
         let entries = self.mapping(
             node,
             at,
-            "a mapping with `hook` (and `action`)",
+            "a mapping with `hook` (and `action`, `collected`)",
             EXPECT_KEYS,
         )?;
         let mut hook = None;
         let mut action = None;
+        let mut collected = None;
         for (key, value) in entries {
             let here = format!("{at}.{}", key.name);
             match key.name.as_str() {
@@ -506,9 +529,24 @@ impl CaseReader<'_> {
                             .map(|id| Spanned::new(Some(id), value.span));
                     }
                 },
-                "action" => match value.to_json() {
-                    Value::Object(fields) if !fields.is_empty() => action = Some(fields),
-                    _ => self.wrong_shape(value, &here, "a non-empty mapping of action fields"),
+                "action" => action = self.action_fields(value, &here),
+                "collected" => match value.as_seq() {
+                    Some(items) => {
+                        collected = Some(
+                            items
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(i, item)| {
+                                    self.collected(item, &format!("{here}[{i}]"))
+                                })
+                                .collect(),
+                        );
+                    }
+                    None => self.wrong_shape(
+                        value,
+                        &here,
+                        "a list of collected hooks (`ID` or `{hook: ID, action: {...}}`)",
+                    ),
                 },
                 _ => {}
             }
@@ -536,6 +574,59 @@ impl CaseReader<'_> {
             );
             return None;
         }
-        Some(Expect { hook, action })
+        Some(Expect {
+            hook,
+            action,
+            collected,
+        })
+    }
+
+    /// `action: {...}` of an expectation: the fields to compare.
+    fn action_fields(&mut self, value: &Node, at: &str) -> Option<Map<String, Value>> {
+        match value.to_json() {
+            Value::Object(fields) if !fields.is_empty() => Some(fields),
+            _ => {
+                self.wrong_shape(value, at, "a non-empty mapping of action fields");
+                None
+            }
+        }
+    }
+
+    /// One entry of `expect.collected`: `ID` or `{hook: ID, action: {...}}`.
+    fn collected(&mut self, node: &Node, at: &str) -> Option<ExpectCollected> {
+        if let NodeKind::Str(_) = node.kind {
+            let id = self.string(node, at)?;
+            return Some(ExpectCollected {
+                hook: Spanned::new(id, node.span),
+                action: None,
+            });
+        }
+        let entries = self.mapping(
+            node,
+            at,
+            "a hook id, or a mapping with `hook` (and `action`)",
+            COLLECTED_KEYS,
+        )?;
+        let mut hook = None;
+        let mut action = None;
+        for (key, value) in entries {
+            let here = format!("{at}.{}", key.name);
+            match key.name.as_str() {
+                "hook" => {
+                    hook = self
+                        .string(value, &here)
+                        .map(|id| Spanned::new(id, value.span))
+                }
+                "action" => action = self.action_fields(value, &here),
+                _ => {}
+            }
+        }
+        if node.get("hook").is_none() {
+            self.missing(node, at, "hook", "give the id of the collected hook");
+        }
+        Some(ExpectCollected {
+            hook: hook?,
+            action,
+        })
     }
 }

@@ -1,9 +1,9 @@
 //! Running test files: each case evaluated both ways and compared with its
 //! expectation, and the report, as text or JSON.
 
-use super::file::{FileError, TestCase, TestFile};
+use super::file::{Expect, FileError, TestCase, TestFile};
 use hookc::files::{self, PolicyFile};
-use hookc_runtime::{Context, Match, Policy, Trace};
+use hookc_runtime::{Context, Decision, Match, Policy, Trace};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 /// One way a case's result differs from its expectation.
@@ -16,8 +16,19 @@ pub enum Mismatch {
         /// The hook that won.
         actual: Option<String>,
     },
+    /// Other collected matches than expected (ids, in order).
+    Collected {
+        /// The expected collected hooks.
+        expected: Vec<String>,
+        /// The collected hooks.
+        actual: Vec<String>,
+    },
     /// The right hook, but an action field differs.
     ActionField {
+        /// The hook whose action it is.
+        hook: String,
+        /// Whether that hook is a collected one (else the deciding one).
+        collected: bool,
         /// The field.
         field: String,
         /// What the case expects.
@@ -46,9 +57,10 @@ pub struct TestResult {
     pub location: String,
     /// The event.
     pub event: String,
-    /// The expectation as JSON: `{"hook": ID|null, "action"?: {...}}`.
+    /// The expectation as JSON: `{"hook": ID|null, "action"?: {...},
+    /// "collected"?: [{"hook": ID, "action"?: {...}}]}`.
     pub expected: Value,
-    /// What `evaluate` returned: `{"hook", "action"}` or `null`.
+    /// The decision, as `hookc eval` prints it ([`Decision::to_json`]).
     pub actual: Value,
     /// Every difference; empty when the case passed.
     pub mismatches: Vec<Mismatch>,
@@ -78,17 +90,16 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
         policy
             .query(&case.event, ctx)
             .with_overrides(&overrides)
-            .first()
+            .decision()
             .map_err(|e| e.to_string())
     };
     let by_value = answer(Context::Value(&case.context));
     let by_text = serde_json::to_vec(&case.context)
         .map_err(|e| e.to_string())
         .and_then(|text| answer(Context::json(&text)))
-        .map(|m| m.as_ref().map_or(Value::Null, Match::to_json));
-    let matched = by_value.as_ref().ok().and_then(Option::as_ref);
+        .map(|d| d.to_json());
     let actual = match &by_value {
-        Ok(m) => m.as_ref().map_or(Value::Null, Match::to_json),
+        Ok(d) => d.to_json(),
         Err(e) => json!({ "error": e }),
     };
     if by_text.as_ref() != Ok(&actual) {
@@ -97,33 +108,10 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
             json: by_text,
         });
     }
-    let expected_hook = case.expect.hook.value.as_deref();
-    let actual_hook = matched.map(|m| m.hook);
-    if expected_hook != actual_hook {
-        mismatches.push(Mismatch::Hook {
-            expected: expected_hook.map(str::to_owned),
-            actual: actual_hook.map(str::to_owned),
-        });
-    } else if let (Some(fields), Some(m)) = (&case.expect.action, matched) {
-        for (field, want) in fields {
-            let got = m.action.get(field);
-            if got != Some(want) {
-                mismatches.push(Mismatch::ActionField {
-                    field: field.clone(),
-                    expected: want.clone(),
-                    actual: got.cloned(),
-                });
-            }
-        }
-    }
-    let mut expected = Map::new();
-    expected.insert(
-        "hook".into(),
-        expected_hook.map_or(Value::Null, Value::from),
-    );
-    if let Some(fields) = &case.expect.action {
-        expected.insert("action".into(), Value::Object(fields.clone()));
-    }
+    let empty = Decision::default();
+    let decision = by_value.as_ref().unwrap_or(&empty);
+    compare(&case.expect, decision, &mut mismatches);
+    let expected = expectation_json(&case.expect);
     let trace = if mismatches.is_empty() {
         None
     } else {
@@ -137,11 +125,96 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
         name: case.name.clone(),
         location,
         event: case.event.clone(),
-        expected: Value::Object(expected),
+        expected,
         actual,
         mismatches,
         trace,
     }
+}
+
+/// Compares a decision with what the case expects.
+fn compare(expect: &Expect, decision: &Decision<'_>, mismatches: &mut Vec<Mismatch>) {
+    let expected_hook = expect.hook.value.as_deref();
+    let terminal = decision.terminal.as_ref();
+    let actual_hook = terminal.map(|m| m.hook);
+    if expected_hook != actual_hook {
+        mismatches.push(Mismatch::Hook {
+            expected: expected_hook.map(str::to_owned),
+            actual: actual_hook.map(str::to_owned),
+        });
+    } else if let (Some(fields), Some(m)) = (&expect.action, terminal) {
+        compare_fields(fields, m, false, mismatches);
+    }
+    let Some(wanted) = &expect.collected else {
+        return;
+    };
+    let ids = |it: &mut dyn Iterator<Item = &str>| it.map(str::to_owned).collect::<Vec<_>>();
+    let expected_ids = ids(&mut wanted.iter().map(|c| c.hook.value.as_str()));
+    let actual_ids = ids(&mut decision.collected.iter().map(|m| m.hook));
+    if expected_ids != actual_ids {
+        mismatches.push(Mismatch::Collected {
+            expected: expected_ids,
+            actual: actual_ids,
+        });
+        return;
+    }
+    for (want, got) in wanted.iter().zip(&decision.collected) {
+        if let Some(fields) = &want.action {
+            compare_fields(fields, got, true, mismatches);
+        }
+    }
+}
+
+/// Compares the fields a case names with a match's action (only those).
+fn compare_fields(
+    fields: &Map<String, Value>,
+    m: &Match<'_>,
+    collected: bool,
+    mismatches: &mut Vec<Mismatch>,
+) {
+    for (field, want) in fields {
+        let got = m.action.get(field);
+        if got != Some(want) {
+            mismatches.push(Mismatch::ActionField {
+                hook: m.hook.to_owned(),
+                collected,
+                field: field.clone(),
+                expected: want.clone(),
+                actual: got.cloned(),
+            });
+        }
+    }
+}
+
+/// The expectation as JSON (see [`TestResult::expected`]).
+fn expectation_json(expect: &Expect) -> Value {
+    let mut expected = Map::new();
+    expected.insert(
+        "hook".into(),
+        expect
+            .hook
+            .value
+            .as_deref()
+            .map_or(Value::Null, Value::from),
+    );
+    if let Some(fields) = &expect.action {
+        expected.insert("action".into(), Value::Object(fields.clone()));
+    }
+    if let Some(collected) = &expect.collected {
+        let entries = collected
+            .iter()
+            .map(|c| {
+                let mut m = Map::new();
+                m.insert("hook".into(), c.hook.value.clone().into());
+                if let Some(fields) = &c.action {
+                    m.insert("action".into(), Value::Object(fields.clone()));
+                }
+                Value::Object(m)
+            })
+            .collect();
+        expected.insert("collected".into(), Value::Array(entries));
+    }
+    Value::Object(expected)
 }
 
 /// Where the policy comes from when running test files.
@@ -370,7 +443,10 @@ fn hook_name(h: &Option<String>) -> String {
 
 fn mismatch_text(m: &Mismatch, actual: &Value) -> String {
     match m {
-        Mismatch::Hook { expected, actual: got } => {
+        Mismatch::Hook {
+            expected,
+            actual: got,
+        } => {
             let mut s = format!(
                 "hook: expected {}, actual {}\n",
                 hook_name(expected),
@@ -381,14 +457,38 @@ fn mismatch_text(m: &Mismatch, actual: &Value) -> String {
             }
             s
         }
+        Mismatch::Collected { expected, actual } => {
+            let list = |ids: &[String]| match ids {
+                [] => "none".to_owned(),
+                ids => ids
+                    .iter()
+                    .map(|i| format!("`{i}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            format!(
+                "collected: expected {}, actual {}\n",
+                list(expected),
+                list(actual)
+            )
+        }
         Mismatch::ActionField {
+            hook,
+            collected,
             field,
             expected,
             actual,
-        } => match actual {
-            Some(a) => format!("action field `{field}`: expected {expected}, actual {a}\n"),
-            None => format!("action field `{field}`: expected {expected}, actual: the action has no `{field}`\n"),
-        },
+        } => {
+            let whose = if *collected {
+                format!("collected `{hook}`: ")
+            } else {
+                String::new()
+            };
+            match actual {
+                Some(a) => format!("{whose}action field `{field}`: expected {expected}, actual {a}\n"),
+                None => format!("{whose}action field `{field}`: expected {expected}, actual: the action has no `{field}`\n"),
+            }
+        }
         Mismatch::Overrides(e) => format!("disabled: {e}\n"),
         Mismatch::Disagreement { value, json } => {
             let json = match json {
@@ -422,11 +522,23 @@ fn case_json(r: &TestResult) -> Value {
                 Mismatch::Hook { expected, actual } => {
                     json!({"what": "hook", "expected": expected, "actual": actual})
                 }
+                Mismatch::Collected { expected, actual } => {
+                    json!({"what": "collected", "expected": expected, "actual": actual})
+                }
                 Mismatch::ActionField {
+                    collected: false,
                     field,
                     expected,
                     actual,
+                    ..
                 } => json!({"what": "action_field", "field": field, "expected": expected, "actual": actual}),
+                Mismatch::ActionField {
+                    hook,
+                    collected: true,
+                    field,
+                    expected,
+                    actual,
+                } => json!({"what": "collected_action_field", "hook": hook, "field": field, "expected": expected, "actual": actual}),
                 Mismatch::Overrides(e) => json!({"what": "disabled", "error": e}),
                 Mismatch::Disagreement { value, json } => json!({
                     "what": "evaluate_json_disagrees",

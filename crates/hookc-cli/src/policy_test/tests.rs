@@ -147,11 +147,15 @@ fn a_failing_case_names_every_difference_and_carries_the_trace() {
         r.mismatches,
         [
             Mismatch::ActionField {
+                hook: "anything".into(),
+                collected: false,
                 field: "error_message".into(),
                 expected: json!("failed: E2"),
                 actual: Some(json!("failed: E1")),
             },
             Mismatch::ActionField {
+                hook: "anything".into(),
+                collected: false,
                 field: "delay".into(),
                 expected: json!(1),
                 actual: None,
@@ -179,5 +183,127 @@ fn disabled_hooks_are_switched_off_for_the_case() {
             expected: None,
             actual: Some("anything".into())
         }]
+    );
+}
+
+/// A policy with collected actions: two observers, then a terminal deny.
+const COLLECTING: &str = r#"
+action_types:
+  log:
+    effect: collected
+    parameters:
+      message: {type: string, required: true}
+  deny:
+    parameters:
+      reason: {type: string}
+hooks:
+  - id: log_all
+    event: tool
+    priority: 30
+    action: {type: log, message: "tool ${tool.name}"}
+  - id: deny_rm
+    event: tool
+    priority: 20
+    when: "tool.name == 'rm'"
+    action: {type: deny, reason: no}
+  - id: log_late
+    event: tool
+    priority: 10
+    action: {type: log, message: late}
+"#;
+
+fn run_collecting(case_yaml: &str) -> TestResult {
+    let t = parse(&format!("cases:\n  - {case_yaml}\n")).unwrap();
+    let p = hookc::compile::policy_from_sources(&[Input::new("c.yaml", COLLECTING)]).unwrap();
+    t.check_ids(&p).unwrap();
+    t.run(&p).remove(0)
+}
+
+#[test]
+fn collected_matches_are_compared_exactly_and_in_order_when_given() {
+    // Denied: the observer before the deny is collected, the one after is not.
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: rm}}, expect: {hook: deny_rm, collected: [{hook: log_all, action: {message: tool rm}}]}}",
+    );
+    assert!(r.passed(), "{r:?}");
+    assert_eq!(r.actual["collected"][0]["hook"], "log_all");
+    assert_eq!(r.expected["collected"][0]["action"]["message"], "tool rm");
+    // Not denied: both observers, no decision.
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: ls}}, expect: {hook: null, collected: [log_all, log_late]}}",
+    );
+    assert!(r.passed(), "{r:?}");
+    // Without `collected`, only the decision is compared.
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: rm}}, expect: {hook: deny_rm}}",
+    );
+    assert!(r.passed(), "{r:?}");
+}
+
+#[test]
+fn collected_mismatches_name_the_lists_or_the_field() {
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: ls}}, expect: {hook: null, collected: [log_late, log_all]}}",
+    );
+    assert_eq!(
+        r.mismatches,
+        [Mismatch::Collected {
+            expected: vec!["log_late".into(), "log_all".into()],
+            actual: vec!["log_all".into(), "log_late".into()],
+        }]
+    );
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: rm}}, expect: {hook: deny_rm, collected: []}}",
+    );
+    assert_eq!(
+        r.mismatches,
+        [Mismatch::Collected {
+            expected: vec![],
+            actual: vec!["log_all".into()],
+        }]
+    );
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: ls}}, expect: {hook: null, collected: [{hook: log_all, action: {message: tool rm}}, log_late]}}",
+    );
+    assert_eq!(
+        r.mismatches,
+        [Mismatch::ActionField {
+            hook: "log_all".into(),
+            collected: true,
+            field: "message".into(),
+            expected: json!("tool rm"),
+            actual: Some(json!("tool ls")),
+        }]
+    );
+}
+
+#[test]
+fn collected_entries_are_checked_like_the_rest_of_the_file() {
+    let e = parse("cases:\n  - {name: a, event: tool, expect: {hook: null, collected: 3}}\n")
+        .unwrap_err();
+    assert_eq!(
+        codes(&e),
+        [("E0102", Some("cases[0].expect.collected"))],
+        "{}",
+        e.render()
+    );
+    let e = parse(
+        "cases:\n  - {name: a, event: tool, expect: {hook: null, collected: [{action: {}}]}}\n",
+    )
+    .unwrap_err();
+    assert!(
+        codes(&e).contains(&("E0101", Some("cases[0].expect.collected[0]"))),
+        "{}",
+        e.render()
+    );
+    let t =
+        parse("cases:\n  - {name: a, event: tool, expect: {hook: null, collected: [log_al]}}\n")
+            .unwrap();
+    let p = hookc::compile::policy_from_sources(&[Input::new("c.yaml", COLLECTING)]).unwrap();
+    let e = t.check_ids(&p).unwrap_err();
+    assert!(
+        e.render().contains("did you mean `log_all`"),
+        "{}",
+        e.render()
     );
 }

@@ -3,7 +3,7 @@
 //! sub-conditions that ran with the context values they read.
 
 use super::{Overrides, Policy};
-use crate::bytecode::{HookDebug, Op, Operand, PathIdx};
+use crate::bytecode::{Effect, HookDebug, Op, Operand, PathIdx, Spelled};
 use crate::context::PathCache;
 use crate::eval::value::{EvalError, Val};
 use crate::eval::vm::{self, ErrorSite};
@@ -36,6 +36,8 @@ pub struct HookTrace {
     pub hook: String,
     /// Its priority.
     pub priority: i64,
+    /// Whether its action is collected or terminal.
+    pub effect: Effect,
     /// Its description, if any.
     pub description: Option<String>,
     /// Where it is in the sources (`file:line:col`), when the policy kept
@@ -82,8 +84,13 @@ pub struct Trace {
     pub event: String,
     /// The hooks of the event, in evaluation order (all of them are evaluated).
     pub hooks: Vec<HookTrace>,
-    /// Position in `hooks` of the first match: the one `evaluate` returns.
+    /// Position in `hooks` of the first match of a terminal action: the
+    /// decision.
     pub winner: Option<usize>,
+    /// Positions in `hooks` of the matches of collected actions before the
+    /// winner (all of them when nothing decided): the decision's collected
+    /// actions.
+    pub collected: Vec<usize>,
     /// The policy's other hooks, skipped because they listen to other
     /// events (counted, not listed).
     pub other_events: usize,
@@ -99,6 +106,7 @@ impl Policy {
         let p = self.program.program();
         let mut hooks = Vec::new();
         let mut winner = None;
+        let mut collected = Vec::new();
         for &h in p.hooks_for(event) {
             let Some(entry) = p.hooks.get(h as usize) else {
                 continue;
@@ -121,8 +129,14 @@ impl Policy {
                     other => Outcome::NotBool(other.to_json().unwrap_or(Value::Null)),
                 }
             };
+            let effect = p
+                .action(entry.action)
+                .map_or(Effect::Terminal, |a| a.effect);
             if outcome == Outcome::Matched && winner.is_none() {
-                winner = Some(hooks.len());
+                match effect {
+                    Effect::Collected => collected.push(hooks.len()),
+                    Effect::Terminal => winner = Some(hooks.len()),
+                }
             }
             let (evaluated, reads) = match debug {
                 Some(d) => (self.steps(entry.code.0, d, site.values, cache), Vec::new()),
@@ -134,6 +148,7 @@ impl Policy {
             hooks.push(HookTrace {
                 hook: p.string(entry.id).to_owned(),
                 priority: entry.priority,
+                effect,
                 description: entry.description.map(|d| p.string(d).to_owned()),
                 at: debug.map(|d| p.string(d.at).to_owned()),
                 outcome,
@@ -146,6 +161,7 @@ impl Policy {
             other_events: p.hooks.len().saturating_sub(hooks.len()),
             hooks,
             winner,
+            collected,
         }
     }
 
@@ -254,7 +270,11 @@ impl Policy {
 }
 
 impl Trace {
-    /// The trace as JSON: `{"event", "hooks": [{"hook", "priority", "outcome", ...}], "winner"}`.
+    /// The trace as JSON: `{"event", "hooks": [{"hook", "priority",
+    /// "outcome", ...}], "winner"}`, with `"effect": "collected"` on
+    /// collected hooks and a `"collected"` list of ids when any matched
+    /// before the decision (both left out otherwise, so a policy without
+    /// collected actions gives the trace it always gave).
     pub fn to_json(&self) -> Value {
         let hooks: Vec<Value> = self
             .hooks
@@ -263,6 +283,9 @@ impl Trace {
                 let mut m = Map::new();
                 m.insert("hook".into(), h.hook.clone().into());
                 m.insert("priority".into(), h.priority.into());
+                if h.effect == Effect::Collected {
+                    m.insert("effect".into(), h.effect.name().into());
+                }
                 let (outcome, detail) = match &h.outcome {
                     Outcome::Matched => ("matched", None),
                     Outcome::NotMatched => ("not_matched", None),
@@ -309,6 +332,9 @@ impl Trace {
                 .and_then(|w| self.hooks.get(w))
                 .map_or(Value::Null, |h| h.hook.clone().into()),
         );
+        if !self.collected.is_empty() {
+            m.insert("collected".into(), self.collected_ids().into());
+        }
         Value::Object(m)
     }
 
@@ -322,8 +348,17 @@ impl Trace {
         );
         for (i, h) in self.hooks.iter().enumerate() {
             let what = match &h.outcome {
-                Outcome::Matched if Some(i) == self.winner => {
+                Outcome::Matched if Some(i) == self.winner && self.collected.is_empty() => {
                     "matched (first match: this action is returned)".to_owned()
+                }
+                Outcome::Matched if Some(i) == self.winner => {
+                    "matched (terminal: this action decides)".to_owned()
+                }
+                Outcome::Matched if self.collected.contains(&i) => {
+                    "matched (collected: evaluation goes on)".to_owned()
+                }
+                Outcome::Matched if h.effect == Effect::Collected => {
+                    "matched (collected, but an earlier hook decided first)".to_owned()
                 }
                 Outcome::Matched => "matched (an earlier hook matched first)".to_owned(),
                 Outcome::NotMatched => "not matched: condition is false".to_owned(),
@@ -361,11 +396,25 @@ impl Trace {
                 out.push_str(&format!("       read {}\n", r.to_text()));
             }
         }
+        let collected = match self.collected_ids().as_slice() {
+            [] => String::new(),
+            ids => format!("; collected: {}", ids.join(", ")),
+        };
         match self.winner.and_then(|w| self.hooks.get(w)) {
-            Some(h) => out.push_str(&format!("result: {}\n", h.hook)),
-            None => out.push_str("result: no hook matched\n"),
+            Some(h) => out.push_str(&format!("result: {}{collected}\n", h.hook)),
+            None if collected.is_empty() => out.push_str("result: no hook matched\n"),
+            None => out.push_str(&format!("result: no terminal hook matched{collected}\n")),
         }
         out
+    }
+
+    /// The ids of the collected matches, in order.
+    fn collected_ids(&self) -> Vec<&str> {
+        self.collected
+            .iter()
+            .filter_map(|&i| self.hooks.get(i))
+            .map(|h| h.hook.as_str())
+            .collect()
     }
 }
 

@@ -3,8 +3,11 @@
 //!
 //! A [`Policy`] is loaded from artifact bytes (decoded and verified first) or
 //! from a program the compiler just lowered (verified the same way), then
-//! evaluates events: the hooks of the event in evaluation order, the first
-//! whose condition is `true` wins, and only that hook's templates are filled.
+//! evaluates events: the hooks of the event in evaluation order; a matching
+//! hook whose action is *collected* is gathered and evaluation goes on, the
+//! first matching hook whose action is *terminal* decides and ends it
+//! (`docs/semantics.md#action-effects`). Only matched hooks' templates are
+//! filled.
 //!
 //! A `Policy` is immutable, `Send + Sync`, and can be shared across threads.
 //! Evaluation allocates nothing on the heap until a hook matches (the operand
@@ -12,7 +15,7 @@
 //! [`crate::context::INLINE_PATHS`]).
 
 use crate::accel::dispatch::{PlanStep as Step, Plans};
-use crate::bytecode::Program;
+use crate::bytecode::{Effect, Program};
 use crate::context::json_text::PathTrie;
 use crate::context::{PathCache, PathPlan, Source};
 use crate::eval::value::Val;
@@ -51,7 +54,7 @@ pub struct ContextError(#[from] serde_json::Error);
 /// what can fail is reading the context, and building an action.
 #[derive(Debug, Error)]
 #[non_exhaustive]
-pub enum EvalError {
+pub enum QueryError {
     /// The context given as JSON text is not valid JSON.
     #[error(transparent)]
     Context(#[from] ContextError),
@@ -89,6 +92,51 @@ impl Match<'_> {
     }
 }
 
+/// What an evaluation decided (`docs/semantics.md#action-effects`): the
+/// collected actions that matched before the decision, in evaluation order,
+/// and the terminal match that ended it, if any.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Decision<'p> {
+    /// Matches of collected actions (observe, inject_context, allow, ...),
+    /// in evaluation order, up to the terminal match.
+    pub collected: Vec<Match<'p>>,
+    /// The first match of a terminal action: the decision.
+    pub terminal: Option<Match<'p>>,
+}
+
+impl Decision<'_> {
+    /// Whether nothing matched at all.
+    pub fn is_empty(&self) -> bool {
+        self.collected.is_empty() && self.terminal.is_none()
+    }
+
+    /// The result `hookc eval` prints, one JSON shape for every policy:
+    /// `null` when nothing matched; the terminal match's
+    /// `{"hook": ID, "action": {...}}` when nothing was collected (so a
+    /// policy without collected actions prints what it always printed);
+    /// otherwise `{"hook": ID|null, "action": {...}|null, "collected":
+    /// [{"hook": ID, "action": {...}}, ...]}`.
+    pub fn to_json(&self) -> Value {
+        if self.collected.is_empty() {
+            return self.terminal.as_ref().map_or(Value::Null, Match::to_json);
+        }
+        let mut m = match self.terminal.as_ref().map(Match::to_json) {
+            Some(Value::Object(m)) => m,
+            _ => {
+                let mut m = Map::new();
+                m.insert("hook".into(), Value::Null);
+                m.insert("action".into(), Value::Null);
+                m
+            }
+        };
+        m.insert(
+            "collected".into(),
+            Value::Array(self.collected.iter().map(Match::to_json).collect()),
+        );
+        Value::Object(m)
+    }
+}
+
 /// Hooks switched off for some evaluations (run overrides), resolved to hook
 /// positions once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -119,6 +167,9 @@ pub struct Policy {
     /// Per hook: its leaves when its condition is a flat `&&` chain of
     /// context leaves (evaluated without the interpreter; same semantics).
     conjunctions: Vec<Option<Vec<crate::bytecode::Op>>>,
+    /// One bit per hook whose action is collected; empty when none is, so
+    /// that a policy of terminal actions only never looks at it.
+    collected: Vec<u64>,
 }
 
 impl Policy {
@@ -148,12 +199,22 @@ impl Policy {
                     .and_then(vm::flat_conjunction)
             })
             .collect();
+        let mut collected = Vec::new();
+        for (i, h) in p.hooks.iter().enumerate() {
+            if p.action(h.action).map(|a| a.effect) == Some(Effect::Collected) {
+                collected.resize(p.hooks.len().div_ceil(64), 0u64);
+                if let Some(word) = collected.get_mut(i / 64) {
+                    *word |= 1 << (i % 64);
+                }
+            }
+        }
         Policy {
             program,
             trie,
             plans,
             paths,
             conjunctions,
+            collected,
         }
     }
 
@@ -202,13 +263,12 @@ impl Policy {
         Ok(Overrides { disabled })
     }
 
-    /// The first match for `event`, its action's templates filled: the
-    /// one-line form of `policy.query(event, ctx).first()` for a context
-    /// that is already a `serde_json::Value` (which cannot fail to read).
-    pub fn evaluate(&self, event: &str, ctx: &Value) -> Option<Match<'_>> {
+    /// The decision for `event`: the one-line form of
+    /// `policy.query(event, ctx).decision()` for a context that is already
+    /// a `serde_json::Value` (which cannot fail to read).
+    pub fn evaluate(&self, event: &str, ctx: &Value) -> Decision<'_> {
         let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        let hook = self.first(event, &mut cache, &Overrides::NONE)?;
-        Some(self.matched(hook, &mut cache))
+        self.decision(event, &mut cache, &Overrides::NONE)
     }
 
     /// An evaluation of `event` against `context` (a `&serde_json::Value`,
@@ -229,9 +289,20 @@ impl Policy {
         p.hooks.get(hook as usize).map_or("", |h| p.string(h.id))
     }
 
+    /// Whether hook `h`'s action is collected rather than terminal.
+    #[inline]
+    fn is_collected(&self, h: u32) -> bool {
+        let (word, bit) = ((h / 64) as usize, h % 64);
+        self.collected
+            .get(word)
+            .is_some_and(|w| w & (1 << bit) != 0)
+    }
+
     // PERF: the no-match path allocates nothing: `for_event` borrows the
     // plan, `eval_hook` keeps its stack inline, the cache is on our stack.
-    /// The first matching hook of `event`, by index.
+    /// The first matching hook of `event` whose action is terminal, by
+    /// index. Collected hooks cannot change which one that is, so they are
+    /// skipped without running.
     #[inline]
     fn first<'p: 'c, 'c>(
         &'p self,
@@ -239,7 +310,38 @@ impl Policy {
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
     ) -> Option<u32> {
-        self.each_match(event, cache, overrides, |_, _| true)
+        self.each_match(event, cache, overrides, true, |_, _| true)
+    }
+
+    /// The collected matches up to the first terminal match, and that match.
+    fn decision<'p: 'c, 'c>(
+        &'p self,
+        event: &str,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Decision<'p> {
+        if self.collected.is_empty() {
+            // Terminal actions only: the decision is the first match.
+            let terminal = self
+                .first(event, cache, overrides)
+                .map(|h| self.matched(h, cache));
+            return Decision {
+                collected: Vec::new(),
+                terminal,
+            };
+        }
+        let mut decision = Decision::default();
+        self.each_match(event, cache, overrides, false, |h, cache| {
+            let m = self.matched(h, cache);
+            if self.is_collected(h) {
+                decision.collected.push(m);
+                false
+            } else {
+                decision.terminal = Some(m);
+                true
+            }
+        });
+        decision
     }
 
     /// Every matching hook of `event`, in evaluation order, with its action.
@@ -250,7 +352,7 @@ impl Policy {
         overrides: &Overrides,
     ) -> Vec<Match<'p>> {
         let mut out = Vec::new();
-        self.each_match(event, cache, overrides, |h, cache| {
+        self.each_match(event, cache, overrides, false, |h, cache| {
             out.push(self.matched(h, cache));
             false
         });
@@ -260,20 +362,23 @@ impl Policy {
     /// Calls `stop` on each hook of `event` whose condition is `true`, in
     /// evaluation order, until it returns `true`; returns that hook. Hooks
     /// that the event's plan proves cannot match (see `accel::dispatch`)
-    /// are skipped without running; every other hook runs in full, so the
-    /// matches are exactly those of evaluating the hooks one by one.
+    /// are skipped without running, and so are collected hooks when
+    /// `terminal_only`; every other hook runs in full, so the matches are
+    /// exactly those of evaluating the hooks one by one.
     #[inline(always)]
     fn each_match<'p: 'c, 'c>(
         &'p self,
         event: &str,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
+        terminal_only: bool,
         mut stop: impl FnMut(u32, &mut PathCache<'c>) -> bool,
     ) -> Option<u32> {
+        let skip = |h: u32| terminal_only && self.is_collected(h);
         for step in self.plans.for_event(event) {
             match *step {
                 Step::Hook(h) => {
-                    if self.try_hook(h, cache, overrides) && stop(h, cache) {
+                    if !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache) {
                         return Some(h);
                     }
                 }
@@ -286,7 +391,7 @@ impl Policy {
                         .table(table)
                         .map_or(&[][..], |t| t.candidates(value));
                     for &h in candidates {
-                        if self.try_hook(h, cache, overrides) && stop(h, cache) {
+                        if !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache) {
                             return Some(h);
                         }
                     }

@@ -3,7 +3,8 @@
 //!
 //! | answer | method | what it builds |
 //! |---|---|---|
-//! | the first match, its action's templates filled | [`Query::first`] | one [`Match`] |
+//! | the collected matches and the terminal one, templates filled | [`Query::decision`] | a [`Decision`] |
+//! | the terminal match only, its action's templates filled | [`Query::first`] | one [`Match`] |
 //! | the id of the deciding hook only | [`Query::decide`] | nothing |
 //! | every match, in evaluation order | [`Query::all`] | a [`Match`] per matching hook |
 //! | what happened to every hook, and why | [`Query::explain`] | a [`Trace`] |
@@ -15,13 +16,14 @@
 //! in evaluation order. The semantics are in `docs/semantics.md`.
 //!
 //! ```
-//! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::EvalError> {
+//! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::QueryError> {
 //! use hookc_runtime::Context;
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
 //! // The one-line form, from a Value:
-//! let first = policy.evaluate("error", &ctx);
+//! let decision = policy.evaluate("error", &ctx);
 //! // The same through a query, then other answers:
-//! assert_eq!(policy.query("error", &ctx).first()?, first);
+//! assert_eq!(policy.query("error", &ctx).decision()?, decision);
+//! assert_eq!(policy.query("error", &ctx).first()?, decision.terminal);
 //! let text = br#"{"classification": {"category": "rate_limited"}}"#;
 //! let id = policy.query("error", Context::json(text)).decide()?;
 //! let off = policy.overrides(["rate_limit_backoff"]).unwrap_or_default();
@@ -29,7 +31,7 @@
 //! # let _ = (id, trace); Ok(()) }
 //! ```
 
-use super::{EvalError, Match, Overrides, Policy, Trace};
+use super::{Decision, Match, Overrides, Policy, QueryError, Trace};
 use crate::context::{PathCache, Source};
 use serde_json::Value;
 
@@ -125,10 +127,21 @@ impl<'p, 'c> Query<'p, 'c> {
         Query { overrides, ..self }
     }
 
-    /// The first matching hook in evaluation order, with its action's
-    /// templates filled; `None` when no hook matches.
+    /// What the evaluation decided: the matches of collected actions in
+    /// evaluation order up to the first match of a terminal action, and
+    /// that match (`docs/semantics.md#action-effects`), templates filled.
     #[inline]
-    pub fn first(&self) -> Result<Option<Match<'p>>, EvalError> {
+    pub fn decision(&self) -> Result<Decision<'p>, QueryError> {
+        read!(self, |policy, cache, overrides| policy
+            .decision(self.event, cache, overrides))
+    }
+
+    /// The first matching hook in evaluation order whose action is
+    /// terminal (the decision without the collected actions), with its
+    /// action's templates filled; `None` when no terminal hook matches. In
+    /// a policy without collected actions, simply the first match.
+    #[inline]
+    pub fn first(&self) -> Result<Option<Match<'p>>, QueryError> {
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| policy.matched(hook, cache)))
@@ -137,16 +150,16 @@ impl<'p, 'c> Query<'p, 'c> {
     /// The id of the hook [`Query::first`] would return, without building
     /// its action: the decision alone, on the same path.
     #[inline]
-    pub fn decide(&self) -> Result<Option<&'p str>, EvalError> {
+    pub fn decide(&self) -> Result<Option<&'p str>, QueryError> {
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| policy.hook_id(hook)))
     }
 
     /// Every matching hook, in evaluation order, each with its action's
-    /// templates filled.
+    /// templates filled, whatever its effect: past terminal matches too.
     #[inline]
-    pub fn all(&self) -> Result<Vec<Match<'p>>, EvalError> {
+    pub fn all(&self) -> Result<Vec<Match<'p>>, QueryError> {
         read!(self, |policy, cache, overrides| policy
             .all(self.event, cache, overrides))
     }
@@ -154,7 +167,7 @@ impl<'p, 'c> Query<'p, 'c> {
     /// Every hook of the event in evaluation order and what happened to it
     /// (matched, not matched, error, disabled), with the sub-conditions that
     /// ran and the context values they read.
-    pub fn explain(&self) -> Result<Trace, EvalError> {
+    pub fn explain(&self) -> Result<Trace, QueryError> {
         read!(self, |policy, cache, overrides| policy
             .trace(self.event, cache, overrides))
     }

@@ -151,14 +151,33 @@ pub fn hook_matches(policy: &CheckedPolicy, hook: &Hook, event: &str, ctx: &Valu
     }
 }
 
-/// The reference semantics of evaluating a policy: the first hook, in
-/// evaluation order ([`CheckedPolicy::hooks`]), that runs for `event` on `ctx`
-/// (see [`hook_matches`]).
+/// The reference semantics of deciding: the first hook with a terminal
+/// action, in evaluation order ([`CheckedPolicy::hooks`]), that runs for
+/// `event` on `ctx` (see [`hook_matches`]).
 pub fn first_match<'p>(policy: &'p CheckedPolicy, event: &str, ctx: &Value) -> Option<&'p Hook> {
-    policy
-        .hooks()
-        .iter()
-        .find(|h| hook_matches(policy, h, event, ctx))
+    decision(policy, event, ctx).1
+}
+
+/// The reference semantics of an evaluation (`docs/semantics.md#action-effects`):
+/// walking the hooks in evaluation order, every matching hook with a
+/// collected action is gathered, and the first matching hook with a
+/// terminal action ends the walk; returns the gathered hooks and that one.
+pub fn decision<'p>(
+    policy: &'p CheckedPolicy,
+    event: &str,
+    ctx: &Value,
+) -> (Vec<&'p Hook>, Option<&'p Hook>) {
+    let mut collected = Vec::new();
+    for hook in policy.hooks() {
+        if !hook_matches(policy, hook, event, ctx) {
+            continue;
+        }
+        match hook.action.effect {
+            crate::ir::Effect::Collected => collected.push(hook),
+            crate::ir::Effect::Terminal => return (collected, Some(hook)),
+        }
+    }
+    (collected, None)
 }
 
 /// Every hook that runs for `event` on `ctx`, in evaluation order.
