@@ -19,6 +19,9 @@
 //! `<param name="k">v</param>` children fill its object parameter. The seed's
 //! shorthand `<directive>X</directive>` is `call_directive` with `directive: X`.
 //!
+//! An `<action_type>` child of `<hooks>` declares an action type, as a YAML
+//! file's `action_types` does (see `action_types.rs`).
+//!
 //! Everything else in the document is ignored, but the whole document must be
 //! well-formed XML: one root, matching tags, quoted and unique attributes, known
 //! entities. Element text (`<when>`, `<param>`, `<directive>`) is trimmed of
@@ -32,8 +35,10 @@
 //!
 //! This file holds the entry point, [`read`], and the reader's state; the
 //! reader's methods are split by layer: `reader` (XML events, positions,
-//! well-formedness) and `hooks` (what the directive's elements mean).
+//! well-formedness), `hooks` (what the directive's hook elements mean) and
+//! `action_types` (the `<action_type>` declarations).
 
+mod action_types;
 mod hooks;
 mod reader;
 
@@ -88,11 +93,19 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
         diags,
         open: Vec::new(),
         hooks: Vec::new(),
+        action_types: Vec::new(),
         next_index: 0,
         root: Root::NotYet,
     };
     doc.run();
     source.hooks = doc.hooks;
+    if let Some((_, first)) = doc.action_types.first() {
+        let span = first.span;
+        source.action_types = Some(Node {
+            kind: crate::frontend::doc::NodeKind::Map(doc.action_types),
+            span,
+        });
+    }
     source
 }
 
@@ -134,6 +147,10 @@ enum OpenElement {
     Action(Box<ActionBuilder>),
     /// A `<param>` of an action.
     Param(ParamBuilder),
+    /// An `<action_type>` declaration in `<hooks>`.
+    ActionType(Box<action_types::ActionTypeBuilder>),
+    /// A `<parameter>` of an `<action_type>` (read at its start tag).
+    Parameter,
     /// An element already reported, with everything inside it.
     Skip,
 }
@@ -148,6 +165,8 @@ enum Parent {
     When,
     Action,
     Param,
+    ActionType,
+    Parameter,
     Skip,
 }
 
@@ -284,6 +303,8 @@ struct DocReader<'t, 'd> {
     diags: &'d mut Diagnostics,
     open: Vec<Open>,
     hooks: Vec<SourceHook>,
+    /// The `<action_type>` definitions, as a YAML `action_types` mapping.
+    action_types: Vec<(crate::frontend::doc::Key, Node)>,
     next_index: usize,
     root: Root,
 }

@@ -215,6 +215,8 @@ impl<'t> DocReader<'t, '_> {
             Some(OpenElement::When(_)) => Parent::When,
             Some(OpenElement::Action(_)) => Parent::Action,
             Some(OpenElement::Param(_)) => Parent::Param,
+            Some(OpenElement::ActionType(_)) => Parent::ActionType,
+            Some(OpenElement::Parameter) => Parent::Parameter,
             Some(OpenElement::Skip) => Parent::Skip,
         }
     }
@@ -265,15 +267,16 @@ impl<'t> DocReader<'t, '_> {
         let frame = match self.parent() {
             Parent::Document | Parent::Plain => Self::plain(name),
             Parent::Hooks if name == "hook" => self.begin_hook(tag, attrs)?,
+            Parent::Hooks if name == "action_type" => self.begin_action_type(tag, attrs),
             Parent::Hooks => {
-                if did_you_mean(name, ["hook"]).is_some() {
+                if let Some(close) = did_you_mean(name, ["hook", "action_type"]) {
                     self.report(
                         Diagnostic::new(
                             Code::UnknownKey,
                             format!("unknown element `<{name}>` in `<hooks>`"),
                         )
                         .at(name_span)
-                        .help("did you mean `hook`?"),
+                        .help(format!("did you mean `{close}`?")),
                     );
                     OpenElement::Skip
                 } else {
@@ -283,7 +286,12 @@ impl<'t> DocReader<'t, '_> {
             Parent::Hook if name == "when" => self.begin_when(tag, &attrs),
             Parent::Hook => self.begin_action(name, name_span, tag, attrs),
             Parent::Action if name == "param" => self.begin_param(tag, attrs),
-            Parent::When | Parent::Action | Parent::Param => {
+            Parent::ActionType if name == "parameter" => self.begin_parameter(tag, attrs),
+            Parent::When
+            | Parent::Action
+            | Parent::Param
+            | Parent::ActionType
+            | Parent::Parameter => {
                 let within = self.open.last().map_or("", |o| o.name.as_str());
                 let mut diag = Diagnostic::new(
                     Code::UnknownKey,
@@ -440,7 +448,13 @@ impl<'t> DocReader<'t, '_> {
                 p.text.push(decoded, offset);
                 Ok(())
             }
-            Some(OpenElement::Plain | OpenElement::Hooks | OpenElement::Skip) => Ok(()),
+            Some(
+                OpenElement::Plain
+                | OpenElement::Hooks
+                | OpenElement::ActionType(_)
+                | OpenElement::Parameter
+                | OpenElement::Skip,
+            ) => Ok(()),
         }
     }
 
@@ -487,7 +501,11 @@ impl<'t> DocReader<'t, '_> {
             OpenElement::When(w) => self.finish_when(w, open.tag, whole),
             OpenElement::Action(a) => self.finish_action(*a, whole),
             OpenElement::Param(p) => self.finish_param(p, whole),
-            OpenElement::Plain | OpenElement::Hooks | OpenElement::Skip => {}
+            OpenElement::ActionType(t) => self.finish_action_type(*t, whole),
+            OpenElement::Plain
+            | OpenElement::Hooks
+            | OpenElement::Parameter
+            | OpenElement::Skip => {}
         }
         if self.open.is_empty() {
             self.root = Root::Closed;
