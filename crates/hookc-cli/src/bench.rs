@@ -87,8 +87,8 @@ impl ContextForm {
     /// The runtime call this mode times.
     pub fn call(self) -> &'static str {
         match self {
-            ContextForm::Json => "Policy::query(event, Context::json(text)).first()",
-            ContextForm::Value => "Policy::query(event, &value).first()",
+            ContextForm::Json => "Policy::query(event, Context::json(text)).decision()",
+            ContextForm::Value => "Policy::query(event, &value).decision()",
         }
     }
 }
@@ -336,13 +336,14 @@ pub fn run(
     // Check every case before timing any, so that a bad one fails fast.
     let mut matches = Vec::with_capacity(cases.len());
     for case in cases {
-        let m = policy
+        let decision = policy
             .query(&case.event, case.context(settings.mode))
-            .first()
+            .decision()
             .map_err(|source| BenchError::Eval {
                 case: case.name.clone(),
                 source,
             })?;
+        let m = decision.terminal;
         matches.push((
             m.as_ref().map(|m| m.hook.to_owned()),
             m.as_ref().map(|m| Match::action_type(m).to_owned()),
@@ -362,7 +363,11 @@ pub fn run(
             &mut clock,
             &mut |n| {
                 for _ in 0..n {
-                    let _ = black_box(policy.query(black_box(event), black_box(context)).first());
+                    let _ = black_box(
+                        policy
+                            .query(black_box(event), black_box(context))
+                            .decision(),
+                    );
                 }
             },
             settings,
