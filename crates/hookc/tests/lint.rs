@@ -6,9 +6,10 @@
 //!
 //! Then every claim is checked against the reference evaluator on random
 //! contexts built from the policy's own paths and constants: a hook reported
-//! shadowed never matches on its events unless an earlier hook does; an
-//! always-false condition is never true; a template path the lint considers
-//! guaranteed resolves whenever its hook is the first match.
+//! shadowed never matches on its events unless an earlier *terminal* hook
+//! does (a collected match lets evaluation go on); an always-false condition
+//! is never true; a template path the lint considers guaranteed resolves
+//! whenever its hook matches and is reached (no earlier terminal match).
 
 #![allow(
     clippy::unwrap_used,
@@ -187,6 +188,8 @@ fn constants(e: &IrExpr, out: &mut Vec<Value>) {
                 out.push(json!(s));
                 out.push(json!(format!("{s}X")));
                 out.push(json!(format!("X{s}")));
+                out.push(json!(format!("X{s}X")));
+                out.push(json!(format!("/{s}")));
                 let mut shorter = s.clone();
                 shorter.pop();
                 out.push(json!(shorter));
@@ -287,7 +290,12 @@ fn random_context(rng: &mut Rng, paths: &[CtxPath], pool: &[Value]) -> Value {
     for i in order {
         let v = match rng.below(10) {
             0..=2 => continue, // missing
-            3..=6 => rng.pick(pool).clone(),
+            3..=5 => rng.pick(pool).clone(),
+            // Two strings of the pool joined: needles inside longer text.
+            6 => match (rng.pick(pool), rng.pick(pool)) {
+                (Value::String(a), Value::String(b)) => json!(format!("{a}{b}")),
+                (a, _) => a.clone(),
+            },
             7 => rng
                 .pick(&[json!(null), json!(true), json!(false), json!([]), json!({})])
                 .clone(),
@@ -330,7 +338,12 @@ fn claims_hold_on_random_contexts() {
                     .iter()
                     .map(|h| hook_matches(&p, h, e, &ctx))
                     .collect();
-                let first = matched.iter().position(|m| *m);
+                // Evaluation ends at the first terminal match.
+                let end = p
+                    .hooks()
+                    .iter()
+                    .zip(&matched)
+                    .position(|(h, m)| *m && h.action.effect == hookc::ir::Effect::Terminal);
                 for f in &findings {
                     match f {
                         Finding::Shadowed { hook, events, .. } => {
@@ -339,8 +352,8 @@ fn claims_hold_on_random_contexts() {
                             if applies && matched[*hook] {
                                 checked += 1;
                                 assert!(
-                                    first.is_some_and(|i| i < *hook),
-                                    "{name}: `{}` reported shadowed, but it is the first match for `{e}` on {ctx}",
+                                    end.is_some_and(|i| i < *hook),
+                                    "{name}: `{}` reported shadowed, but no earlier terminal hook matches `{e}` on {ctx}",
                                     p.hooks()[*hook].id
                                 );
                             }
@@ -355,8 +368,10 @@ fn claims_hold_on_random_contexts() {
                         _ => {}
                     }
                 }
-                // Templates the lint does not report resolve when their hook runs.
-                if let Some(i) = first {
+                // Templates the lint does not report resolve when their hook
+                // matches and is reached.
+                let reached = end.map_or(matched.len(), |i| i + 1);
+                for i in (0..reached).filter(|i| matched[*i]) {
                     let h = &p.hooks()[i];
                     let reported: BTreeSet<_> = findings
                         .iter()

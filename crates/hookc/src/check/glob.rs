@@ -328,6 +328,30 @@ impl Glob {
         }
         .as_literal()
     }
+
+    /// The suffix, when the glob is one `*` then literal characters
+    /// (`*.env`): the glob is an `endsWith`.
+    pub fn as_suffix(&self) -> Option<String> {
+        match self.pieces.split_first()? {
+            (GlobPiece::Star, rest) => Glob {
+                pieces: rest.to_vec(),
+            }
+            .as_literal(),
+            _ => None,
+        }
+    }
+
+    /// The needle, when the glob is `*`, literal characters, `*` (`*rm*`):
+    /// the glob is a `contains`.
+    pub fn as_infix(&self) -> Option<String> {
+        match self.pieces.as_slice() {
+            [GlobPiece::Star, mid @ .., GlobPiece::Star] => Glob {
+                pieces: mid.to_vec(),
+            }
+            .as_literal(),
+            _ => None,
+        }
+    }
 }
 
 /// The glob as canonical source text (for tests and messages): what

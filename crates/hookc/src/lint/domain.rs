@@ -26,6 +26,9 @@
 
 use std::collections::BTreeMap;
 
+mod pattern;
+pub use pattern::StrPattern;
+
 /// A set of real numbers: the line cut at finitely many points, each point
 /// and each open segment between cuts in or out.
 ///
@@ -696,6 +699,16 @@ impl ValueSet {
             sets = next;
         }
         sets.pop().unwrap_or_else(ValueSet::none)
+    }
+
+    /// The strings of the set.
+    pub fn strs(&self) -> &StrSet {
+        &self.strs
+    }
+
+    /// Whether every state is a string.
+    pub fn only_strings(&self) -> bool {
+        self.bits == Bits::NONE && self.nums.is_empty()
     }
 
     /// Whether the path may be missing.

@@ -1,8 +1,10 @@
 //! Lints: static analysis of a checked hook set (`docs/semantics.md#static-checking`), reported as
 //! warnings with their own codes.
 //!
-//! - **W0004** a hook that can never match because earlier hooks for the same
-//!   event always match whenever it would (shadowed);
+//! - **W0004** a hook that can never match because earlier hooks with a
+//!   *terminal* action for the same event always match whenever it would
+//!   (shadowed). A collected match lets evaluation go on, so a collected
+//!   hook covers nothing (and guards no template, for W0007);
 //! - **W0005** a condition that is always false (a contradiction) or always
 //!   true;
 //! - **W0006** an event that no other hook, no known event and no schema
@@ -14,7 +16,8 @@
 //!
 //! Conditions are decided in a small abstract domain (`domain`): per-path
 //! sets of states (missing, `null`, bools, number intervals, strings by
-//! exact value and prefix, lists, objects), combined into unions of
+//! exact value and prefix, lists, objects; `endsWith`/`contains` tests as
+//! atoms that know how they relate), combined into unions of
 //! conjunctions (`approx`) that over- and under-approximate where a
 //! condition is true, following CEL's error rules. "B is shadowed" is
 //! reported only when the over-approximation of B's true-set lies inside the
@@ -35,9 +38,9 @@ mod report;
 
 use crate::check::actions::ActionValue;
 use crate::frontend::doc::child_path;
-use crate::ir::{CheckedPolicy, Events, Hook};
+use crate::ir::{CheckedPolicy, Effect, Events, Hook};
 use crate::span::Span;
-use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes};
+use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrIndex, StrTests};
 use domain::{Scalar, ValueSet};
 use hookc_runtime::bytecode::path::{Path, PathId, Segment};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -62,7 +65,7 @@ pub enum Finding {
     Shadowed {
         /// The hook that never matches.
         hook: usize,
-        /// The earlier hooks that match whenever it would.
+        /// The earlier terminal hooks that match whenever it would.
         by: Vec<usize>,
         /// The events where it never matches; empty: all of its events.
         events: Vec<String>,
@@ -129,10 +132,12 @@ struct Index {
     by_path: HashMap<PathId, Vec<(usize, usize)>>,
     /// Cubes with no finite path.
     general: Vec<(usize, usize)>,
+    /// The cubes keyed by a string test, by receiver and needle too.
+    strs: StrIndex<(usize, usize)>,
 }
 
 impl Index {
-    fn insert(&mut self, hook: usize, cubes: &[Cube]) {
+    fn insert(&mut self, hook: usize, cubes: &[Cube], tests: &StrTests) {
         for (i, c) in cubes.iter().enumerate() {
             if c.is_top() {
                 self.top.get_or_insert(hook);
@@ -144,6 +149,9 @@ impl Index {
                 .min_by_key(|(_, v)| v.len());
             match key {
                 Some((p, values)) => {
+                    if let (Some(t), [Scalar::Bool(expect)]) = (tests.get(p), values.as_slice()) {
+                        self.strs.insert(t, *expect, (hook, i));
+                    }
                     for v in values {
                         self.keyed.entry((p, v)).or_default().push((hook, i));
                     }
@@ -154,8 +162,9 @@ impl Index {
         }
     }
 
-    /// Candidate cubes that may contain `b` or share in covering it.
-    fn candidates(&self, b: &Cube, out: &mut BTreeSet<(usize, usize)>) {
+    /// Candidate cubes that may contain `b` or share in covering it; the
+    /// number of string-needle lookups it took.
+    fn candidates(&self, b: &Cube, tests: &StrTests, out: &mut BTreeSet<(usize, usize)>) -> usize {
         for (p, c) in b.iter() {
             match c.set.finite() {
                 Some(values) => {
@@ -173,6 +182,13 @@ impl Index {
             }
         }
         out.extend(self.general.iter().copied());
+        if self.strs.is_empty() {
+            return 0;
+        }
+        let mut found = Vec::new();
+        let work = self.strs.candidates(b, tests, &mut found);
+        out.extend(found);
+        work
     }
 }
 
@@ -186,6 +202,7 @@ enum Coverage {
 
 struct Analysis {
     facts: Vec<Facts>,
+    tests: StrTests,
     work: usize,
 }
 
@@ -204,7 +221,7 @@ impl Analysis {
             }
             let mut refs = BTreeSet::new();
             for index in indexes {
-                index.candidates(cube, &mut refs);
+                self.work += index.candidates(cube, &self.tests, &mut refs);
             }
             self.work += refs.len();
             if self.work > MAX_WORK {
@@ -215,7 +232,7 @@ impl Analysis {
                 .filter_map(|(h, c)| Some((*h, facts.get(*h)?.t_under.cubes.get(*c)?)))
                 .collect();
             let cubes: Vec<&Cube> = cands.iter().map(|(_, c)| *c).collect();
-            let used = covered_by(cube, &cubes, &mut self.work)?;
+            let used = covered_by(cube, &cubes, &self.tests, &mut self.work)?;
             by.extend(used.iter().filter_map(|i| cands.get(*i).map(|(h, _)| *h)));
         }
         Some(by)
@@ -289,7 +306,7 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         } else {
             let cands: Vec<&Cube> = a.t.under.cubes.iter().collect();
             let mut work = 0;
-            if covered_by(&Cube::default(), &cands, &mut work).is_some() {
+            if covered_by(&Cube::default(), &cands, &analyzer.tests, &mut work).is_some() {
                 findings.push(Finding::AlwaysTrue { hook: i });
             }
         }
@@ -300,7 +317,12 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         });
     }
 
-    let mut an = Analysis { facts, work: 0 };
+    let tests = std::mem::take(&mut analyzer.tests);
+    let mut an = Analysis {
+        facts,
+        tests,
+        work: 0,
+    };
     let mut shadowed: HashSet<usize> = HashSet::new();
     let mut any_index = Index::default();
     let mut named: HashMap<&str, Index> = HashMap::new();
@@ -396,16 +418,22 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
             }
         }
 
-        // This hook now precedes the rest.
+        // This hook now precedes the rest. Only a terminal match ends the
+        // evaluation: a collected one lets the later hooks run, so it
+        // neither covers them nor guards their templates.
+        if hook.action.effect != Effect::Terminal {
+            continue;
+        }
         if let Some(fb) = an.facts.get(b) {
             match &hook.events {
-                Events::Any => any_index.insert(b, &fb.t_under.cubes),
+                Events::Any => any_index.insert(b, &fb.t_under.cubes, &an.tests),
                 Events::Named(names) => {
                     for n in names {
-                        named
-                            .entry(n.as_str())
-                            .or_default()
-                            .insert(b, &fb.t_under.cubes);
+                        named.entry(n.as_str()).or_default().insert(
+                            b,
+                            &fb.t_under.cubes,
+                            &an.tests,
+                        );
                     }
                 }
             }

@@ -6,7 +6,7 @@ use super::{analyze, Finding, KNOWN_EVENTS};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{RawCondition, SourceHook};
-use crate::ir::{CheckedPolicy, Hook};
+use crate::ir::{CheckedPolicy, Hook, PriorityOrder};
 use crate::span::{SourceMap, Span, Spanned};
 
 /// Where a hook was written, for locating findings (what the checked
@@ -88,6 +88,11 @@ pub fn report(
         }
     };
     let named = |h: &Hook| format!("`{}` (priority {})", h.id, h.priority);
+    // The priority that runs earlier, for the help.
+    let earlier_priority = match policy.priority_order() {
+        PriorityOrder::HigherFirst => "higher",
+        PriorityOrder::LowerFirst => "lower",
+    };
     for f in analyze(policy) {
         let d = match f {
             Finding::Shadowed {
@@ -162,7 +167,7 @@ pub fn report(
                     format!("remove `{}`, or merge it into `{first}`", h.id)
                 } else {
                     format!(
-                        "remove `{}`, give it a higher priority than `{first}`, or narrow the earlier condition",
+                        "remove `{}`, give it a {earlier_priority} priority than `{first}`, or narrow the earlier condition",
                         h.id
                     )
                 })

@@ -2,10 +2,10 @@
 //! ([`Approx`]), following CEL's error rules through `&&`, `||`, `!` and
 //! `?:`, with exact leaves where the domain knows them and atoms elsewhere.
 
-use super::{Cube, Dnf, LeafId, MAX_DEPTH};
+use super::{Cube, Dnf, LeafId, StrTests, MAX_DEPTH};
 use crate::check::ty::Kinds;
 use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, UnaryOp};
-use crate::lint::domain::{Bits, Cmp, NumSet, StrSet, ValueSet};
+use crate::lint::domain::{Bits, Cmp, NumSet, StrPattern, StrSet, ValueSet};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use std::collections::{BTreeSet, HashMap};
 
@@ -89,6 +89,8 @@ pub struct Analyzer<'a> {
     /// Atom ids count down from the top of the id space, far above any
     /// interned path ([`hookc_runtime::limits`] bounds those).
     next_atom: u32,
+    /// The atoms that are string tests with a constant needle.
+    pub tests: StrTests,
 }
 
 impl<'a> Analyzer<'a> {
@@ -99,6 +101,7 @@ impl<'a> Analyzer<'a> {
             paths,
             atoms: HashMap::new(),
             next_atom: u32::MAX,
+            tests: StrTests::default(),
         }
     }
 
@@ -112,6 +115,9 @@ impl<'a> Analyzer<'a> {
         let id = PathId(self.next_atom);
         self.next_atom = self.next_atom.checked_sub(1)?;
         list.push((e, id));
+        if let Some((receiver, pattern)) = string_test(e) {
+            self.tests.insert(id, receiver, pattern);
+        }
         Some(id)
     }
 
@@ -250,6 +256,50 @@ fn string_receiver(e: &IrExpr) -> Option<PathId> {
         },
         _ => None,
     }
+}
+
+/// A string method of a path with a constant string argument
+/// (`x.startsWith('a')`): the method, the path and the string.
+fn path_method(e: &IrExpr) -> Option<(Func, PathId, &str)> {
+    let IrExprKind::Call(f, args) = &e.kind else {
+        return None;
+    };
+    let [recv, arg] = args.as_slice() else {
+        return None;
+    };
+    match (&recv.kind, &arg.kind) {
+        (IrExprKind::Path(p), IrExprKind::Const(Const::String(s))) => Some((*f, *p, s)),
+        _ => None,
+    }
+}
+
+/// A glob applied to a path: the path and the parsed glob.
+fn path_glob(e: &IrExpr) -> Option<(PathId, crate::check::glob::Glob)> {
+    let IrExprKind::Matches(recv, re) = &e.kind else {
+        return None;
+    };
+    let IrExprKind::Path(p) = recv.kind else {
+        return None;
+    };
+    Some((p, crate::check::glob::parse(re.glob.as_deref()?).ok()?))
+}
+
+/// A string test with a constant needle that the domain's sets do not
+/// represent: `x.endsWith(s)`, `x.contains(s)`, the globs `*s` and `*s*`.
+fn string_test(e: &IrExpr) -> Option<(PathId, StrPattern)> {
+    if let Some((f, p, s)) = path_method(e) {
+        return match f {
+            Func::Contains => Some((p, StrPattern::Contains(s.to_owned()))),
+            Func::EndsWith => Some((p, StrPattern::Suffix(s.to_owned()))),
+            _ => None,
+        };
+    }
+    let (p, g) = path_glob(e)?;
+    let pattern = match g.as_infix() {
+        Some(needle) => StrPattern::Contains(needle),
+        None => StrPattern::Suffix(g.as_suffix()?),
+    };
+    Some((p, pattern))
 }
 
 /// An expression outside the domain: true or false only where its strict
@@ -421,28 +471,15 @@ fn exact_leaf(e: &IrExpr) -> Option<(PathId, LeafSets)> {
             };
             Some((p, sets))
         }
-        IrExprKind::Call(f, args) => {
-            let [recv, arg] = args.as_slice() else {
-                return None;
-            };
-            let (IrExprKind::Path(p), IrExprKind::Const(Const::String(s))) =
-                (&recv.kind, &arg.kind)
-            else {
-                return None;
-            };
-            if *f != Func::StartsWith {
-                return None;
-            }
-            Some((*p, string_leaf(StrSet::starting_with(s))))
-        }
-        IrExprKind::Matches(recv, re) => {
+        IrExprKind::Call(..) => match path_method(e)? {
+            (Func::StartsWith, p, s) => Some((p, string_leaf(StrSet::starting_with(s)))),
+            _ => None,
+        },
+        IrExprKind::Matches(..) => {
             // A glob without wildcards or classes is an equality on strings,
             // one that is literal up to its only `*` (at the end) a
             // `startsWith`. Any other glob, and every regex, is an atom.
-            let IrExprKind::Path(p) = recv.kind else {
-                return None;
-            };
-            let g = crate::check::glob::parse(re.glob.as_deref()?).ok()?;
+            let (p, g) = path_glob(e)?;
             let yes = match g.as_literal() {
                 Some(lit) => StrSet::of([lit.as_str()]),
                 None => StrSet::starting_with(&g.as_prefix()?),

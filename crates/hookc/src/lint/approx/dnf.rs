@@ -3,7 +3,7 @@
 //! paths against their prefixes ([`Prefixes`]), and the covering check
 //! ([`covered_by`]) that proves shadowing.
 
-use super::{LeafId, MAX_CUBES, MAX_MINIMIZE, MAX_WHY, MAX_WORK};
+use super::{LeafId, StrTests, MAX_CUBES, MAX_MINIMIZE, MAX_WHY, MAX_WORK};
 use crate::lint::domain::{Bits, ValueSet};
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable, Segment};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -116,22 +116,23 @@ impl Cube {
         Ok(out)
     }
 
-    /// Whether every context of `other` is in `self` (sufficient: path by path).
-    pub fn contains(&self, other: &Cube) -> bool {
-        self.paths.iter().all(|(p, c)| match other.paths.get(p) {
-            Some(o) => o.set.within(&c.set),
-            None => false,
-        })
+    /// Whether every context of `other` is in `self` (sufficient: path by
+    /// path, a string test's states as `tests` derive them in `other`).
+    pub fn contains(&self, other: &Cube, tests: &StrTests) -> bool {
+        self.contains_except(other, None, tests)
     }
 
     /// Whether `self` contains `other` on every path but `pivot`.
-    pub fn contains_except(&self, other: &Cube, pivot: PathId) -> bool {
+    pub fn contains_except(&self, other: &Cube, pivot: Option<PathId>, tests: &StrTests) -> bool {
         self.paths
             .iter()
-            .filter(|(p, _)| **p != pivot)
-            .all(|(p, c)| match other.paths.get(p) {
-                Some(o) => o.set.within(&c.set),
-                None => false,
+            .filter(|(p, _)| Some(**p) != pivot)
+            .all(|(p, c)| {
+                if other.paths.contains_key(p) || tests.get(*p).is_some() {
+                    tests.set_in(other, *p).within(&c.set)
+                } else {
+                    false
+                }
             })
     }
 
@@ -418,16 +419,23 @@ impl Prefixes {
 
 /// Whether `b` (a cube) lies inside the union of `cands`: inside one of
 /// them, or inside the union of those that agree with it on every path but
-/// one (the pivot), where unions of one path's sets are exact. Returns the
+/// one (the pivot), where unions of one path's sets are exact. What `b`
+/// says about a string test's receiver counts for the test (`tests`).
+/// Returns the
 /// indexes of the candidates used. `work` counts candidate checks; past
 /// [`MAX_WORK`] the answer is `None`.
-pub fn covered_by(b: &Cube, cands: &[&Cube], work: &mut usize) -> Option<Vec<usize>> {
+pub fn covered_by(
+    b: &Cube,
+    cands: &[&Cube],
+    tests: &StrTests,
+    work: &mut usize,
+) -> Option<Vec<usize>> {
     for (i, a) in cands.iter().enumerate() {
         *work += 1;
         if *work > MAX_WORK {
             return None;
         }
-        if a.contains(b) {
+        if a.contains(b, tests) {
             return Some(vec![i]);
         }
     }
@@ -436,7 +444,7 @@ pub fn covered_by(b: &Cube, cands: &[&Cube], work: &mut usize) -> Option<Vec<usi
         pivots.extend(a.paths.keys().copied());
     }
     for p in pivots {
-        let bp = b.set_of(p);
+        let bp = tests.set_in(b, p);
         let mut parts = Vec::new();
         let mut used = Vec::new();
         for (i, a) in cands.iter().enumerate() {
@@ -447,7 +455,7 @@ pub fn covered_by(b: &Cube, cands: &[&Cube], work: &mut usize) -> Option<Vec<usi
             let Some(ap) = a.paths.get(&p) else {
                 continue;
             };
-            if a.contains_except(b, p) && ap.set.meets(&bp) {
+            if a.contains_except(b, Some(p), tests) && ap.set.meets(&bp) {
                 parts.push(ap.set.clone());
                 used.push(i);
             }

@@ -24,8 +24,13 @@
 //! reads strictly (not under `has` or an absorbing operator) is present, and
 //! the receiver of a string method is a string; that is added to its cube.
 //! Two different atoms are unrelated: `size(x) > 20` does not imply
-//! `size(x) > 10` here. So what the domain does not know can only make an
-//! inclusion harder to prove, never easier.
+//! `size(x) > 10` here, with one exception: string tests with a constant
+//! needle (`endsWith`, `contains`, the globs `*s` and `*s*`) are registered
+//! with their receiver and pattern (`strings`), and an inclusion check
+//! derives their states from what a cube says about the receiver
+//! (`x == 'sudo rm x'` makes `x.contains('rm')` true). That derivation only
+//! removes states no context of the cube has. So what the domain does not
+//! know can only make an inclusion harder to prove, never easier.
 //!
 //! The set algebra is in `dnf`, the analysis of conditions in `analyzer`;
 //! this file holds the bounds they share.
@@ -34,9 +39,11 @@
 
 mod analyzer;
 mod dnf;
+mod strings;
 
 pub use analyzer::Analyzer;
 pub use dnf::{covered_by, Cube, Dnf, Prefixes};
+pub use strings::{StrIndex, StrTests};
 
 /// Index of a leaf expression in [`Analyzer::leaves`]: the reasons behind a
 /// contradiction.

@@ -34,7 +34,7 @@ fn implies(b: &str, a: &str) -> bool {
     let mut work = 0;
     tb.cubes
         .iter()
-        .all(|c| covered_by(c, &cands, &mut work).is_some())
+        .all(|c| covered_by(c, &cands, &an.tests, &mut work).is_some())
 }
 
 fn never_true(src: &str) -> bool {
@@ -171,4 +171,64 @@ fn long_disjunctions_stay_one_cube() {
     let a = Analyzer::new(&paths).condition(&e);
     assert_eq!(a.t.under.cubes.len(), 1);
     assert_eq!(a.t.over, a.t.under);
+}
+
+#[test]
+fn string_tests_imply_each_other() {
+    // Prefixes (in the domain) against equalities and other prefixes.
+    assert!(implies("tool == 'git-push'", "tool.startsWith('git')"));
+    assert!(implies("tool.startsWith('git-')", "tool.startsWith('git')"));
+    assert!(!implies(
+        "tool.startsWith('git')",
+        "tool.startsWith('git-')"
+    ));
+    // Suffixes.
+    assert!(implies("path == 'prod.env'", "path.endsWith('.env')"));
+    assert!(implies("path.endsWith('/.env')", "path.endsWith('.env')"));
+    assert!(!implies("path.endsWith('.env')", "path.endsWith('/.env')"));
+    assert!(!implies("path.contains('.env')", "path.endsWith('.env')"));
+    assert!(!implies("path == 'prod.envx'", "path.endsWith('.env')"));
+    assert!(!implies(
+        "path.startsWith('a.env')",
+        "path.endsWith('.env')"
+    ));
+    // Substrings.
+    assert!(implies("cmd.contains('rm -rf')", "cmd.contains('rm')"));
+    assert!(implies("cmd.startsWith('rm ')", "cmd.contains('rm')"));
+    assert!(implies("cmd == 'sudo rm x'", "cmd.contains('rm')"));
+    assert!(implies("cmd.endsWith('rm -rf')", "cmd.contains('rm')"));
+    assert!(implies("cmd in ['rm', 'xrmx']", "cmd.contains('rm')"));
+    assert!(!implies("cmd.contains('rm')", "cmd.contains('rm -rf')"));
+    assert!(!implies("cmd.startsWith('r')", "cmd.contains('rm')"));
+    assert!(!implies("cmd in ['rm', 'ls']", "cmd.contains('rm')"));
+    assert!(!implies("has(cmd)", "cmd.contains('')"));
+    // Globs that are a suffix or a substring test.
+    assert!(implies("path.glob('*/.env')", "path.endsWith('.env')"));
+    assert!(implies("cmd.glob('*rm -rf*')", "cmd.glob('*rm*')"));
+    assert!(implies("cmd.contains('rm')", "cmd.glob('*rm*')"));
+    assert!(!implies("cmd.glob('*rm*')", "cmd.glob('*rm')"));
+    // Negations: failing a weaker test fails a stronger one.
+    assert!(implies("!cmd.contains('rm')", "!cmd.contains('rm -rf')"));
+    assert!(!implies("!cmd.contains('rm -rf')", "!cmd.contains('rm')"));
+    assert!(implies("cmd == 'ls'", "!cmd.contains('rm')"));
+    assert!(!implies("cmd.startsWith('ls')", "!cmd.contains('rm')"));
+    // A test is an error on a non-string (or a missing path), never false.
+    assert!(!implies(
+        "has(cmd)",
+        "cmd.contains('rm') || !cmd.contains('rm')"
+    ));
+    assert!(implies(
+        "cmd.startsWith('')",
+        "cmd.contains('rm') || !cmd.contains('rm')"
+    ));
+    // Conjunctions and disjunctions around the tests.
+    assert!(implies(
+        "cmd.contains('rm -rf') && user == 'root'",
+        "cmd.contains('rm') && user.startsWith('ro')"
+    ));
+    assert!(implies(
+        "cmd == 'rm' || cmd.endsWith('.rm')",
+        "cmd.contains('rm')"
+    ));
+    assert!(!implies("cmd == 'rm' || cmd == 'ls'", "cmd.contains('rm')"));
 }

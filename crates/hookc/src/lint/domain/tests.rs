@@ -132,3 +132,65 @@ fn value_sets_keep_kinds_apart() {
     assert!(ValueSet::of_const(&crate::ir::Const::Int(1 << 53)).is_none());
     assert!(ValueSet::of_const(&crate::ir::Const::Double(f64::NAN)).is_none());
 }
+
+/// Every string over `ab` up to `n` characters.
+fn small_strings(n: usize) -> Vec<String> {
+    let mut all = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..n {
+        last = last
+            .iter()
+            .flat_map(|s| ["a", "b"].map(|c| format!("{s}{c}")))
+            .collect();
+        all.extend(last.iter().cloned());
+    }
+    all
+}
+
+#[test]
+fn string_patterns_claim_only_what_holds() {
+    let words = small_strings(3);
+    let probe = small_strings(7);
+    let patterns: Vec<StrPattern> = words
+        .iter()
+        .flat_map(|w| {
+            [
+                StrPattern::Suffix(w.clone()),
+                StrPattern::Contains(w.clone()),
+            ]
+        })
+        .collect();
+    for a in &patterns {
+        for b in &patterns {
+            if a.implies(b) {
+                for s in &probe {
+                    assert!(!a.test(s) || b.test(s), "{a:?} ⇒ {b:?} fails on {s:?}");
+                }
+            }
+        }
+    }
+    // Sets of one or two entries and their complements.
+    let mut sets = vec![StrSet::full(), StrSet::empty()];
+    for w in &words {
+        sets.push(StrSet::of([w.as_str()]));
+        sets.push(StrSet::starting_with(w));
+        for v in &words {
+            sets.push(StrSet::starting_with(w).minus(&StrSet::of([v.as_str()])));
+            sets.push(StrSet::starting_with(w).minus(&StrSet::starting_with(v)));
+        }
+    }
+    let mut claims = 0;
+    for set in &sets {
+        for p in &patterns {
+            for expect in [true, false] {
+                if set.all_pass(p, expect) {
+                    claims += 1;
+                    for s in probe.iter().filter(|s| set.contains(s)) {
+                        assert_eq!(p.test(s), expect, "{set:?} {p:?} {expect} on {s:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(claims > 1000, "{claims}");
+}
