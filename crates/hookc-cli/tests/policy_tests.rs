@@ -47,15 +47,43 @@ fn test_files(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-#[test]
-fn every_example_test_file_passes() {
+/// Every `examples/**/*.test.yaml`, relative to the repository root, sorted.
+fn example_test_files() -> Vec<String> {
     let mut files = Vec::new();
     test_files(&root().join("examples"), &mut files);
-    assert!(
-        files.contains(&"examples/policy.test.yaml".to_owned())
-            && files.contains(&"examples/seed000/seed.test.yaml".to_owned()),
-        "the example test files are found: {files:?}"
-    );
+    files
+}
+
+/// The policy a test file names (its `policy:`, as written: relative to the
+/// test file's folder), read from `hookc test --format json`.
+fn policy_of(test: &str) -> Vec<String> {
+    let out = hookc(&["test", "--format", "json", test]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["files"][0]["policy"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{test}: no policy in {report}"))
+        .iter()
+        .map(|p| p.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_example_test_file_passes() {
+    let files = example_test_files();
+    for expected in [
+        "examples/policy.test.yaml",
+        "examples/seed000/seed.test.yaml",
+        "examples/seed001/hooks.test.yaml",
+        "examples/seed002/other_step.test.yaml",
+        "examples/seed002/purchase_step.test.yaml",
+        "examples/seed003/settings.test.yaml",
+        "examples/seed004/hooks.test.yaml",
+    ] {
+        assert!(
+            files.contains(&expected.to_owned()),
+            "the example test files are found: {expected} not in {files:?}"
+        );
+    }
     let mut args = vec!["test"];
     args.extend(files.iter().map(String::as_str));
     let out = hookc(&args);
@@ -84,63 +112,55 @@ fn every_example_test_file_passes() {
 #[test]
 fn example_tests_cover_every_hook_and_no_match() {
     // The shipped tests are meant as a complete specification of the
-    // examples: each enabled hook wins in some case, and some case of each
-    // file expects no match.
-    for (test, policy) in [
-        ("examples/policy.test.yaml", vec!["examples/policy.xml"]),
-        (
-            "examples/seed000/seed.test.yaml",
-            vec![
-                "examples/seed000/hooks.yaml",
-                "examples/seed000/directive_hooks.yaml",
-                "examples/seed000/directive.xml",
-            ],
-        ),
-        (
-            "examples/embedded/policies/embedded.test.yaml",
-            vec![
-                "examples/embedded/policies/fallback.xml",
-                "examples/embedded/policies/hooks.yaml",
-            ],
-        ),
-    ] {
-        let out = hookc(&["test", "--format", "json", test]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let cases = report["files"][0]["cases"].as_array().unwrap();
-        let winners: std::collections::BTreeSet<&str> = cases
-            .iter()
-            .filter_map(|c| c["actual"]["hook"].as_str())
-            .collect();
-        assert!(
-            cases.iter().any(|c| c["actual"].is_null()),
-            "{test}: no no-match case"
-        );
-        // The policy's hook ids, named as the test file names its files.
-        let dir = Path::new(test).parent().unwrap();
-        let names: Vec<String> = policy
-            .iter()
-            .map(|p| {
-                Path::new(p)
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .display()
-                    .to_string()
-            })
-            .collect();
+    // examples: each enabled hook of a folder's policies matches in some
+    // case of the folder's test files (as the deciding hook or a collected
+    // one), and each test file has a case that expects no match at all.
+    let mut by_dir: std::collections::BTreeMap<String, (Vec<String>, Vec<String>)> =
+        std::collections::BTreeMap::new();
+    for test in example_test_files() {
+        let dir = Path::new(&test).parent().unwrap().display().to_string();
+        let entry = by_dir.entry(dir).or_default();
+        for p in policy_of(&test) {
+            if !entry.1.contains(&p) {
+                entry.1.push(p);
+            }
+        }
+        entry.0.push(test);
+    }
+    for (dir, (tests, policy)) in &by_dir {
+        let mut winners = std::collections::BTreeSet::new();
+        for test in tests {
+            let out = hookc(&["test", "--format", "json", test]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let cases = report["files"][0]["cases"].as_array().unwrap();
+            for c in cases {
+                let actual = &c["actual"];
+                winners.extend(actual["hook"].as_str().map(str::to_owned));
+                for m in actual["collected"].as_array().into_iter().flatten() {
+                    winners.extend(m["hook"].as_str().map(str::to_owned));
+                }
+            }
+            assert!(
+                cases.iter().any(|c| c["actual"].is_null()),
+                "{test}: no no-match case"
+            );
+        }
+        // The policies' hook ids, their files named as the test files name them.
         let inputs: Vec<hookc::compile::Input> = policy
             .iter()
-            .zip(&names)
-            .map(|(p, n)| {
-                hookc::compile::Input::new(n, std::fs::read_to_string(root().join(p)).unwrap())
+            .map(|p| {
+                let src = std::fs::read_to_string(root().join(dir).join(p)).unwrap();
+                hookc::compile::Input::new(p, src)
             })
             .collect();
         let compiled = hookc::compile::policy_from_sources(&inputs).unwrap();
-        let ids: std::collections::BTreeSet<&str> = compiled.hook_ids().collect();
+        let ids: std::collections::BTreeSet<String> =
+            compiled.hook_ids().map(str::to_owned).collect();
         let never: Vec<_> = ids.difference(&winners).collect();
         assert!(
             never.is_empty(),
-            "{test}: hooks that win no case: {never:?}"
+            "{dir}: hooks that match in no case: {never:?}"
         );
     }
 }
@@ -151,26 +171,119 @@ fn example_tests_pass_against_compiled_artifacts() {
     std::fs::create_dir_all(&tmp).unwrap();
     // Compiled from the test file's folder, the files get the names the test
     // file gives them, so hooks without an `id` keep the ids it expects.
-    for (dir, sources, test) in [
-        ("examples", vec!["policy.xml"], "examples/policy.test.yaml"),
-        (
-            "examples/seed000",
-            vec!["hooks.yaml", "directive_hooks.yaml", "directive.xml"],
-            "examples/seed000/seed.test.yaml",
-        ),
-    ] {
-        let hkb = tmp.join(format!("{}.hkb", dir.replace('/', "_")));
+    for test in example_test_files() {
+        let dir = Path::new(&test).parent().unwrap();
+        let sources = policy_of(&test);
+        let hkb = tmp.join(format!("{}.hkb", test.replace('/', "_")));
         let hkb_arg = hkb.to_str().unwrap();
         let mut args = vec!["compile"];
-        args.extend(&sources);
+        args.extend(sources.iter().map(String::as_str));
         args.extend(["-o", hkb_arg]);
         let out = hookc_in(&root().join(dir), &args);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        let out = hookc(&["test", "--policy", hkb_arg, test]);
+        let out = hookc(&["test", "--policy", hkb_arg, &test]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
         assert!(stdout.contains("test result: ok."), "{stdout}");
     }
+}
+
+/// Findings `check --deny-warnings` may still report on the ported seed
+/// examples, as (folder, code, hook): each is explained in the folder's
+/// README.
+const KNOWN_FINDINGS: &[(&str, &str, &str)] = &[
+    // Seed 002's hooks are unconditional and their arguments read fields
+    // that exist only at their timing point (`{last_action}` at
+    // post_action, ...): the context schema is one for every event, and
+    // W0007 does not read its `required`.
+    ("examples/seed002", "W0007", "my_logger"),
+    ("examples/seed002", "W0007", "my_error_handler"),
+    ("examples/seed002", "W0007", "my_validator"),
+    // Reported today as W0004 (the false positive below), which hides it.
+    ("examples/seed002", "W0007", "genesis_search"),
+];
+
+/// The names in backquotes in `s`, in order.
+fn quoted(s: &str) -> Vec<&str> {
+    s.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn ported_seed_examples_pass_check_deny_warnings() {
+    // The policies of the seed folders after seed 000 (seed 000's files
+    // are the seed's own, warnings included). A W0004 ("can never match")
+    // whose earlier hooks include a collected one is a false positive
+    // (a collected hook does not end evaluation) that the lints are being
+    // fixed for; it is tolerated here, and every other finding fails the
+    // test unless listed in KNOWN_FINDINGS.
+    let mut checked = 0;
+    for test in example_test_files() {
+        let dir = Path::new(&test).parent().unwrap();
+        let dir_name = dir.display().to_string();
+        let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if !folder.starts_with("seed") || folder == "seed000" {
+            continue;
+        }
+        let sources = policy_of(&test);
+        let mut args = vec!["check", "--deny-warnings", "--format", "json"];
+        args.extend(sources.iter().map(String::as_str));
+        let out = hookc_in(&root().join(dir), &args);
+        // The collected hooks: hooks whose action type declares
+        // `effect: collected`, from the normalized policy.
+        let mut emit = vec!["compile", "--emit", "json"];
+        emit.extend(sources.iter().map(String::as_str));
+        let normalized = hookc_in(&root().join(dir), &emit);
+        assert_eq!(
+            normalized.status.code(),
+            Some(0),
+            "{}",
+            text(&normalized.stderr)
+        );
+        let policy: serde_json::Value = serde_json::from_slice(&normalized.stdout).unwrap();
+        let collected: std::collections::BTreeSet<&str> = policy["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| {
+                let ty = h["action"]["type"].as_str().unwrap_or("");
+                policy["action_types"][ty]["effect"] == "collected"
+            })
+            .filter_map(|h| h["id"].as_str())
+            .collect();
+        let stdout = text(&out.stdout);
+        let mut unexpected = Vec::new();
+        for line in stdout.lines().filter(|l| !l.trim().is_empty()) {
+            let d: serde_json::Value = serde_json::from_str(line).unwrap();
+            let code = d["code"].as_str().unwrap_or("");
+            let message = d["message"].as_str().unwrap_or("");
+            let names = quoted(message);
+            let hook = names.first().copied().unwrap_or("");
+            if code == "W0004" {
+                let (_, earlier) = message.split_once("can never match:").unwrap_or(("", ""));
+                if quoted(earlier).iter().any(|h| collected.contains(h)) {
+                    continue;
+                }
+            }
+            if KNOWN_FINDINGS.contains(&(dir_name.as_str(), code, hook)) {
+                continue;
+            }
+            unexpected.push(line.to_owned());
+        }
+        assert!(
+            unexpected.is_empty(),
+            "{test}: `hookc check --deny-warnings {}` reports:\n{}",
+            sources.join(" "),
+            unexpected.join("\n")
+        );
+        if stdout.trim().is_empty() {
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 5,
+        "the seed examples are found ({checked} test files)"
+    );
 }
 
 #[test]
@@ -314,5 +427,77 @@ fn golden_runs() {
          and review the diff):\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+#[test]
+fn seed002_levels_as_named_layers_run_in_the_test_files_order() {
+    // Seed 002 runs agent-level hooks, then workflow, then step. Its test
+    // files give the levels as files in that order; as named layers, where
+    // a later layer runs first at equal priority, step must be mentioned
+    // first (examples/seed002/README.md).
+    let dir = root().join("examples/seed002");
+    let ctx = Path::new(env!("CARGO_TARGET_TMPDIR")).join("seed002_ctx.json");
+    std::fs::write(&ctx, r#"{"current_goal": "build a stall"}"#).unwrap();
+    let ctx = ctx.to_str().unwrap();
+    let collected = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["eval", "--event", "pre_decision", "--context", ctx];
+        all.extend(args);
+        let out = hookc_in(&dir, &all);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["hook"].is_null(), "{v}");
+        v["collected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["hook"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let files = collected(&[
+        "schema.yaml",
+        "agent.yaml",
+        "builder.workflow.yaml",
+        "purchase.step.yaml",
+    ]);
+    assert_eq!(
+        files,
+        [
+            "subscribed_my_handbook",
+            "subscribed_team_sop",
+            "genesis_search",
+            "my_prompt_library"
+        ]
+    );
+    let layers = collected(&[
+        "--layer",
+        "step=purchase.step.yaml",
+        "--layer",
+        "workflow=builder.workflow.yaml",
+        "--layer",
+        "agent=schema.yaml",
+        "--layer",
+        "agent=agent.yaml",
+    ]);
+    assert_eq!(layers, files);
+    // Mentioned in the seed's order, the workflow's hooks would run first.
+    let reversed = collected(&[
+        "--layer",
+        "agent=schema.yaml",
+        "--layer",
+        "agent=agent.yaml",
+        "--layer",
+        "workflow=builder.workflow.yaml",
+        "--layer",
+        "step=purchase.step.yaml",
+    ]);
+    assert_eq!(
+        reversed,
+        [
+            "genesis_search",
+            "my_prompt_library",
+            "subscribed_my_handbook",
+            "subscribed_team_sop"
+        ]
     );
 }
