@@ -199,7 +199,6 @@ const KNOWN_FINDINGS: &[(&str, &str, &str)] = &[
     ("examples/seed002", "W0007", "my_logger"),
     ("examples/seed002", "W0007", "my_error_handler"),
     ("examples/seed002", "W0007", "my_validator"),
-    // Reported today as W0004 (the false positive below), which hides it.
     ("examples/seed002", "W0007", "genesis_search"),
 ];
 
@@ -211,11 +210,9 @@ fn quoted(s: &str) -> Vec<&str> {
 #[test]
 fn ported_seed_examples_pass_check_deny_warnings() {
     // The policies of the seed folders after seed 000 (seed 000's files
-    // are the seed's own, warnings included). A W0004 ("can never match")
-    // whose earlier hooks include a collected one is a false positive
-    // (a collected hook does not end evaluation) that the lints are being
-    // fixed for; it is tolerated here, and every other finding fails the
-    // test unless listed in KNOWN_FINDINGS.
+    // are the seed's own, warnings included). Every finding fails the test
+    // unless listed in KNOWN_FINDINGS; in particular no W0004 ("can never
+    // match") behind collected hooks, which do not end evaluation.
     let mut checked = 0;
     for test in example_test_files() {
         let dir = Path::new(&test).parent().unwrap();
@@ -228,28 +225,6 @@ fn ported_seed_examples_pass_check_deny_warnings() {
         let mut args = vec!["check", "--deny-warnings", "--format", "json"];
         args.extend(sources.iter().map(String::as_str));
         let out = hookc_in(&root().join(dir), &args);
-        // The collected hooks: hooks whose action type declares
-        // `effect: collected`, from the normalized policy.
-        let mut emit = vec!["compile", "--emit", "json"];
-        emit.extend(sources.iter().map(String::as_str));
-        let normalized = hookc_in(&root().join(dir), &emit);
-        assert_eq!(
-            normalized.status.code(),
-            Some(0),
-            "{}",
-            text(&normalized.stderr)
-        );
-        let policy: serde_json::Value = serde_json::from_slice(&normalized.stdout).unwrap();
-        let collected: std::collections::BTreeSet<&str> = policy["hooks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|h| {
-                let ty = h["action"]["type"].as_str().unwrap_or("");
-                policy["action_types"][ty]["effect"] == "collected"
-            })
-            .filter_map(|h| h["id"].as_str())
-            .collect();
         let stdout = text(&out.stdout);
         let mut unexpected = Vec::new();
         for line in stdout.lines().filter(|l| !l.trim().is_empty()) {
@@ -258,12 +233,6 @@ fn ported_seed_examples_pass_check_deny_warnings() {
             let message = d["message"].as_str().unwrap_or("");
             let names = quoted(message);
             let hook = names.first().copied().unwrap_or("");
-            if code == "W0004" {
-                let (_, earlier) = message.split_once("can never match:").unwrap_or(("", ""));
-                if quoted(earlier).iter().any(|h| collected.contains(h)) {
-                    continue;
-                }
-            }
             if KNOWN_FINDINGS.contains(&(dir_name.as_str(), code, hook)) {
                 continue;
             }
