@@ -490,3 +490,52 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
     );
     assert!(!without.contains("<- decided"), "{without}");
 }
+
+/// `hookc eval` on a policy with collected actions prints the one result
+/// shape of `docs/semantics.md#action-effects`: the decision, with the
+/// collected matches before it.
+#[test]
+fn eval_prints_collected_matches_with_the_decision() {
+    let policy = "examples/seed004/hooks.yaml";
+    let run = |ctx: &str, extra: &[&str]| {
+        let dir = std::env::temp_dir().join(format!("hookc-cli-collected-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{}.json", ctx.len()));
+        std::fs::write(&file, ctx).unwrap();
+        let mut args = vec!["eval", policy, "--event", "pre_tool_execution", "--context"];
+        let file = file.display().to_string();
+        args.push(&file);
+        args.extend_from_slice(extra);
+        let out = hookc(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let denied: serde_json::Value = serde_json::from_str(&run(
+        r#"{"turn_number": 3, "tool_call": {"tool_use_id": "t", "name": "read_file", "args": {"path": "config/.env"}}}"#,
+        &[],
+    ))
+    .unwrap();
+    assert_eq!(denied["hook"], "safety-check");
+    assert_eq!(denied["action"]["type"], "deny");
+    assert_eq!(denied["collected"][0]["hook"], "read-only-approval");
+    assert_eq!(denied["collected"].as_array().unwrap().len(), 1);
+    let allowed: serde_json::Value = serde_json::from_str(&run(
+        r#"{"turn_number": 3, "tool_call": {"tool_use_id": "t", "name": "read_file", "args": {"path": "src/main.rs"}}}"#,
+        &[],
+    ))
+    .unwrap();
+    assert_eq!(allowed["hook"], serde_json::Value::Null);
+    assert_eq!(allowed["action"], serde_json::Value::Null);
+    assert!(
+        allowed["collected"].as_array().unwrap().len() >= 2,
+        "{allowed}"
+    );
+    let explained = run(
+        r#"{"turn_number": 3, "tool_call": {"tool_use_id": "t", "name": "read_file", "args": {"path": "config/.env"}}}"#,
+        &["--explain"],
+    );
+    assert!(
+        explained.contains("result: safety-check; collected: read-only-approval"),
+        "{explained}"
+    );
+}
