@@ -160,6 +160,8 @@ fn bench_workload<M: Measurement + 'static>(
     for case in &w.cases {
         let want = policy
             .evaluate(&case.event, &case.context)
+            .ok()
+            .flatten()
             .map(|m| m.hook.to_owned());
         assert_eq!(want, case.expect, "hookc on `{}`", case.name);
         for &engine in &ok {
@@ -187,7 +189,10 @@ fn bench_workload<M: Measurement + 'static>(
         assert_eq!(found, case.expect, "hookc decide on `{}`", case.name);
         let l = label(&case.name);
         run.bench(c, format!("hookc/{l}"), || {
-            policy.evaluate(black_box(event), black_box(ctx))
+            policy
+                .evaluate(black_box(event), black_box(ctx))
+                .ok()
+                .flatten()
         });
         run.bench(c, format!("hookc-find/{l}"), || {
             policy

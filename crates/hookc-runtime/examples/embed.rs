@@ -61,12 +61,15 @@ fn run() -> Result<(), String> {
         .map(|(event, ctx)| {
             let policy = std::sync::Arc::clone(&policy);
             std::thread::spawn(move || match policy.evaluate(event, &ctx) {
-                Some(m) => format!(
+                Ok(Some(m)) => format!(
                     "{event}: hook `{}` -> {}",
                     m.hook,
                     serde_json::Value::Object(m.action)
                 ),
-                None => format!("{event}: no hook matched; continue with the default behaviour"),
+                Ok(None) => {
+                    format!("{event}: no hook matched; continue with the default behaviour")
+                }
+                Err(e) => format!("{event}: {e}"),
             })
         })
         .collect();

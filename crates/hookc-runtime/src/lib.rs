@@ -19,7 +19,8 @@
 //! let policy = Policy::from_artifact(&bytes)?;
 //!
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-//! match policy.evaluate("error", &ctx) {
+//! // An error only when a filled parameter does not fit its declared type.
+//! match policy.evaluate("error", &ctx)? {
 //!     Some(m) => println!("hook {} says {}", m.hook, m.action_type()),
 //!     None => println!("no hook matched"),
 //! }
@@ -73,7 +74,8 @@ pub mod limits;
 pub mod verify;
 
 pub use eval::{
-    Context, ContextError, EvalError, LoadError, Match, Overrides, Policy, Query, UnknownHook,
+    ActionError, Context, ContextError, EvalError, LoadError, Match, Overrides, Policy, Query,
+    UnknownHook,
 };
 pub use eval::{HookTrace, Outcome, Read, SubCondition, Trace};
 

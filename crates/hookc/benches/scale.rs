@@ -34,7 +34,12 @@ fn scale(c: &mut Criterion) {
             let name = &case.name;
             let policy = &policy;
             c.bench_function(&format!("scale/{name}/value"), |b| {
-                b.iter(|| policy.evaluate(black_box(event), black_box(ctx)))
+                b.iter(|| {
+                    policy
+                        .evaluate(black_box(event), black_box(ctx))
+                        .ok()
+                        .flatten()
+                })
             });
             c.bench_function(&format!("scale/{name}/json"), |b| {
                 b.iter(|| {

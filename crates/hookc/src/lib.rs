@@ -18,7 +18,8 @@
 //! // `SourcesError::Invalid` with every diagnostic):
 //! let policy = c.into_policy()?;
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-//! assert_eq!(policy.evaluate("error", &ctx).map(|m| m.hook.to_owned()),
+//! let first = policy.evaluate("error", &ctx).ok().flatten();
+//! assert_eq!(first.map(|m| m.hook.to_owned()),
 //!            Some("policy.yaml#directive[0]".to_owned()));
 //! // The artifact `hookc compile` writes, for an application to embed:
 //! let bytes: Vec<u8> = policy.to_artifact();

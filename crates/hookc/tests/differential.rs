@@ -1334,7 +1334,7 @@ fn trees_and_when_expressions_agree() {
                 let expected = answers[0].1.clone();
                 let firsts = [
                     ("reference", reference::first_match(&pa, event, ctx).map(|h| h.id.clone())),
-                    ("runtime", rt.evaluate(event, ctx).map(|m| m.hook.to_owned())),
+                    ("runtime", rt.evaluate(event, ctx).unwrap().map(|m| m.hook.to_owned())),
                     (
                         "runtime, JSON text",
                         rt.query(event, hookc_runtime::Context::json(text.as_bytes())).first()
@@ -1343,7 +1343,7 @@ fn trees_and_when_expressions_agree() {
                     ),
                     (
                         "runtime from its artifact",
-                        rt_loaded.evaluate(event, ctx).map(|m| m.hook.to_owned()),
+                        rt_loaded.evaluate(event, ctx).unwrap().map(|m| m.hook.to_owned()),
                     ),
                 ];
                 let trace = rt.query(event, ctx).with_overrides(&none).explain().unwrap();

@@ -98,7 +98,10 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
         }
         for _ in 0..40 {
             let ctx = context(&mut rng);
-            let by_dispatch = policy.evaluate("e", &ctx).map(|m| m.hook.to_owned());
+            let by_dispatch = policy
+                .evaluate("e", &ctx)
+                .unwrap()
+                .map(|m| m.hook.to_owned());
             let trace = policy
                 .query("e", &ctx)
                 .with_overrides(&Default::default())

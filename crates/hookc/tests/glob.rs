@@ -74,7 +74,10 @@ fn first(
     event: &str,
     ctx: &Value,
 ) -> Option<String> {
-    let by_value = policy.evaluate(event, ctx).map(|m| m.hook.to_owned());
+    let by_value = policy
+        .evaluate(event, ctx)
+        .unwrap()
+        .map(|m| m.hook.to_owned());
     let text = serde_json::to_vec(ctx).unwrap();
     let by_text = policy
         .query(event, hookc_runtime::Context::json(&text))
@@ -82,7 +85,10 @@ fn first(
         .unwrap()
         .map(|m| m.hook.to_owned());
     let reloaded = Policy::from_artifact(&policy.to_artifact()).unwrap();
-    let by_artifact = reloaded.evaluate(event, ctx).map(|m| m.hook.to_owned());
+    let by_artifact = reloaded
+        .evaluate(event, ctx)
+        .unwrap()
+        .map(|m| m.hook.to_owned());
     let by_reference = hookc::testing::reference::first_match(ir, event, ctx).map(|h| h.id.clone());
     assert_eq!(by_value, by_text, "Value vs JSON text on {ctx}");
     assert_eq!(by_value, by_artifact, "compiled vs reloaded on {ctx}");

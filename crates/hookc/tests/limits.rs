@@ -457,10 +457,13 @@ fn macro_iterations() {
             .unwrap();
     // Exactly the budget: every item is tested.
     let at = json!({"l": vec![1; MAX_MACRO_ITERATIONS]});
-    assert_eq!(policy.evaluate("e", &at).map(|m| m.hook), Some("h"));
+    assert_eq!(
+        policy.evaluate("e", &at).unwrap().map(|m| m.hook),
+        Some("h")
+    );
     // One more: the macro is an error value, so no match, and explain says why.
     let past = json!({"l": vec![1; MAX_MACRO_ITERATIONS + 1]});
-    assert!(policy.evaluate("e", &past).is_none());
+    assert!(policy.evaluate("e", &past).unwrap().is_none());
     let trace = policy
         .query("e", &past)
         .with_overrides(&Overrides::default())

@@ -42,7 +42,7 @@ fn lower_first_reverses_priorities_but_not_source_order() {
     let policy = compile(&[Input::new("a.yaml", text)])
         .into_policy()
         .unwrap();
-    let m = policy.evaluate("tool", &json!({})).unwrap();
+    let m = policy.evaluate("tool", &json!({})).unwrap().unwrap();
     assert_eq!(m.hook, "audit");
 }
 
@@ -128,7 +128,10 @@ fn the_artifact_records_the_direction_and_the_verifier_checks_it() {
     assert_eq!(bytes[10..12], FLAG_LOWER_FIRST.to_le_bytes());
     let loaded = hookc_runtime::Policy::from_artifact(&bytes).unwrap();
     assert_eq!(loaded.program().priority_order, Order::LowerFirst);
-    assert_eq!(loaded.evaluate("tool", &json!({})).unwrap().hook, "audit");
+    assert_eq!(
+        loaded.evaluate("tool", &json!({})).unwrap().unwrap().hook,
+        "audit"
+    );
     // The default writes no flag, as before the flag existed.
     let default = compile(&[Input::new("a.yaml", HOOKS)])
         .into_policy()

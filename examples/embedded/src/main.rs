@@ -43,8 +43,9 @@ fn main() -> ExitCode {
     ];
     for (event, ctx) in &events {
         let result = match policy.evaluate(event, ctx) {
-            Some(m) => format!("{} {}", m.hook, serde_json::Value::Object(m.action)),
-            None => "no hook matched".to_owned(),
+            Ok(Some(m)) => format!("{} {}", m.hook, serde_json::Value::Object(m.action)),
+            Ok(None) => "no hook matched".to_owned(),
+            Err(e) => format!("error: {e}"),
         };
         println!("{event} {ctx} -> {result}");
     }

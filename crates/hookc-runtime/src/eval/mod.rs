@@ -20,11 +20,13 @@ use crate::verify::VerifiedProgram;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+pub(crate) mod check;
 mod explain;
 mod query;
 pub mod value;
 pub mod vm;
 
+pub use check::ActionError;
 pub use explain::{HookTrace, Outcome, Read, SubCondition, Trace};
 pub use query::{Context, Query};
 
@@ -55,6 +57,10 @@ pub enum EvalError {
     /// The context given as JSON text is not valid JSON.
     #[error(transparent)]
     Context(#[from] ContextError),
+    /// A filled parameter of the matched action does not fit the
+    /// parameter's declared type (`docs/semantics.md#templates`).
+    #[error(transparent)]
+    Action(#[from] ActionError),
 }
 
 /// An id given to [`Policy::overrides`] that names no hook.
@@ -204,11 +210,13 @@ impl Policy {
 
     /// The first match for `event`, its action's templates filled: the
     /// one-line form of `policy.query(event, ctx).first()` for a context
-    /// that is already a `serde_json::Value` (which cannot fail to read).
-    pub fn evaluate(&self, event: &str, ctx: &Value) -> Option<Match<'_>> {
+    /// that is already a `serde_json::Value` (which cannot fail to read;
+    /// the error is an [`EvalError::Action`]).
+    pub fn evaluate(&self, event: &str, ctx: &Value) -> Result<Option<Match<'_>>, EvalError> {
         let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
-        let hook = self.first(event, &mut cache, &Overrides::NONE)?;
-        Some(self.matched(hook, &mut cache))
+        self.first(event, &mut cache, &Overrides::NONE)
+            .map(|hook| self.matched(hook, &mut cache))
+            .transpose()
     }
 
     /// An evaluation of `event` against `context` (a `&serde_json::Value`,
@@ -242,19 +250,24 @@ impl Policy {
         self.each_match(event, cache, overrides, |_, _| true)
     }
 
-    /// Every matching hook of `event`, in evaluation order, with its action.
+    /// Every matching hook of `event`, in evaluation order, with its
+    /// action; the first action that fails its checks fails them all.
     fn all<'p: 'c, 'c>(
         &'p self,
         event: &str,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
-    ) -> Vec<Match<'p>> {
+    ) -> Result<Vec<Match<'p>>, EvalError> {
         let mut out = Vec::new();
+        let mut failed = None;
         self.each_match(event, cache, overrides, |h, cache| {
-            out.push(self.matched(h, cache));
-            false
+            match self.matched(h, cache) {
+                Ok(m) => out.push(m),
+                Err(e) => failed = Some(e),
+            }
+            failed.is_some()
         });
-        out
+        failed.map_or(Ok(out), Err)
     }
 
     /// Calls `stop` on each hook of `event` whose condition is `true`, in
@@ -313,15 +326,21 @@ impl Policy {
         matches!(value, Val::Bool(true))
     }
 
-    fn matched<'p: 'c, 'c>(&'p self, hook: u32, cache: &mut PathCache<'c>) -> Match<'p> {
+    fn matched<'p: 'c, 'c>(
+        &'p self,
+        hook: u32,
+        cache: &mut PathCache<'c>,
+    ) -> Result<Match<'p>, EvalError> {
         let p = self.program.program();
         let entry = p.hooks.get(hook as usize);
-        Match {
-            hook: entry.map_or("", |h| p.string(h.id)),
-            action: entry.map_or_else(Map::new, |h| {
-                vm::fill_action(&self.program, h.action, cache)
-            }),
-        }
+        let id = entry.map_or("", |h| p.string(h.id));
+        Ok(Match {
+            hook: id,
+            action: match entry {
+                Some(h) => vm::fill_action(&self.program, id, h.action, cache)?,
+                None => Map::new(),
+            },
+        })
     }
 }
 

@@ -26,7 +26,7 @@ fn leb128_is_minimal() {
 fn header_layout() {
     let bytes = encode(&Program::default());
     assert_eq!(&bytes[..8], b"HOOKCBC\0");
-    assert_eq!(&bytes[8..10], [2, 0]);
+    assert_eq!(&bytes[8..10], [3, 0]);
     assert_eq!(&bytes[10..12], [0, 0]);
     let body = &bytes[HEADER_LEN..];
     assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());
