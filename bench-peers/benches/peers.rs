@@ -3,7 +3,7 @@
 //!
 //! | id | measures |
 //! |---|---|
-//! | `hookc/seed/<ctx>` | `Policy::evaluate(event, &serde_json::Value)`: the first match with its action filled |
+//! | `hookc/seed/<ctx>` | `Policy::evaluate(event, &serde_json::Value)`: the decision, its action filled |
 //! | `hookc-find/seed/<ctx>` | the first matching hook only: `Policy::decide` (the same path as `evaluate`, no action built) |
 //! | `peers/<engine>/convert/seed/<ctx>` | the peer's first matching hook, the context converted from the `serde_json::Value` in the call |
 //! | `peers/<engine>/preconverted/seed/<ctx>` | the same with the context converted before timing, to the engine's own value type |
@@ -160,6 +160,8 @@ fn bench_workload<M: Measurement + 'static>(
     for case in &w.cases {
         let want = policy
             .evaluate(&case.event, &case.context)
+            .ok()
+            .and_then(|d| d.terminal)
             .map(|m| m.hook.to_owned());
         assert_eq!(want, case.expect, "hookc on `{}`", case.name);
         for &engine in &ok {
@@ -187,7 +189,10 @@ fn bench_workload<M: Measurement + 'static>(
         assert_eq!(found, case.expect, "hookc decide on `{}`", case.name);
         let l = label(&case.name);
         run.bench(c, format!("hookc/{l}"), || {
-            policy.evaluate(black_box(event), black_box(ctx))
+            policy
+                .evaluate(black_box(event), black_box(ctx))
+                .ok()
+                .and_then(|d| d.terminal)
         });
         run.bench(c, format!("hookc-find/{l}"), || {
             policy

@@ -115,7 +115,11 @@ fn check(inputs: &[Input], label: &str, skipped: &mut Vec<String>) {
             continue;
         }
         for ctx in contexts() {
-            let want = policy.evaluate("e", &ctx).map(|m| m.hook.to_owned());
+            let want = policy
+                .evaluate("e", &ctx)
+                .unwrap()
+                .terminal
+                .map(|m| m.hook.to_owned());
             for mode in Mode::ALL {
                 let got = peers.answer(engine, mode, "e", &ctx);
                 assert_eq!(
@@ -165,6 +169,8 @@ fn seed_set_agrees_with_hookc_and_the_expectations() {
     for case in &w.cases {
         let hookc = policy
             .evaluate(&case.event, &case.context)
+            .unwrap()
+            .terminal
             .map(|m| m.hook.to_owned());
         assert_eq!(hookc, case.expect, "{}", case.name);
         for engine in Engine::ALL {
@@ -192,6 +198,8 @@ fn scale_policies_agree_with_hookc() {
             let case = common::scale_case(n, which);
             let hookc = policy
                 .evaluate(&case.event, &case.context)
+                .unwrap()
+                .terminal
                 .map(|m| m.hook.to_owned());
             assert_eq!(hookc, case.expect);
             for engine in Engine::ALL {

@@ -60,14 +60,19 @@ fn run() -> Result<(), String> {
         .into_iter()
         .map(|(event, ctx)| {
             let policy = std::sync::Arc::clone(&policy);
-            std::thread::spawn(move || match policy.evaluate(event, &ctx).terminal {
-                Some(m) => format!(
-                    "{event}: hook `{}` -> {}",
-                    m.hook,
-                    serde_json::Value::Object(m.action)
-                ),
-                None => format!("{event}: no hook matched; continue with the default behaviour"),
-            })
+            std::thread::spawn(
+                move || match policy.evaluate(event, &ctx).map(|d| d.terminal) {
+                    Ok(Some(m)) => format!(
+                        "{event}: hook `{}` -> {}",
+                        m.hook,
+                        serde_json::Value::Object(m.action)
+                    ),
+                    Ok(None) => {
+                        format!("{event}: no hook matched; continue with the default behaviour")
+                    }
+                    Err(e) => format!("{event}: {e}"),
+                },
+            )
         })
         .collect();
     for worker in workers {

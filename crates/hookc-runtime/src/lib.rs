@@ -19,7 +19,8 @@
 //! let policy = Policy::from_artifact(&bytes)?;
 //!
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-//! let decision = policy.evaluate("error", &ctx);
+//! // An error only when a filled parameter does not fit its declared type.
+//! let decision = policy.evaluate("error", &ctx)?;
 //! // Collected actions (observers, context injectors) that matched before
 //! // the decision, in order; none unless the policy declares such types.
 //! for m in &decision.collected {
@@ -79,8 +80,8 @@ pub mod limits;
 pub mod verify;
 
 pub use eval::{
-    Context, ContextError, Decision, LoadError, Match, Overrides, Policy, Query, QueryError,
-    UnknownHook,
+    ActionError, Context, ContextError, Decision, LoadError, Match, Overrides, Policy, Query,
+    QueryError, UnknownHook,
 };
 pub use eval::{HookTrace, Outcome, Read, SubCondition, Trace};
 

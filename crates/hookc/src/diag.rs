@@ -112,6 +112,15 @@ codes! {
     ContextSchema = "E0200", Error, "invalid event_context_schema";
     /// An `action_types` entry is not a valid action type definition.
     ActionTypeDef = "E0201", Error, "invalid action type definition";
+    /// A `${path}` template in an item of an array parameter (or a whole
+    /// template whose schema `items` are never the parameter's `items`)
+    /// that can never fit the declared `items` type: the path's declared
+    /// schema type, or a string with text around the reference, is none of
+    /// the types `items` allows, or the schema's `enum` has no value the
+    /// items' `enum` allows. (Templates into the parameter itself are
+    /// E0403 and E0404.) Where a template may or may not fit, the value is
+    /// checked at run time and a misfit is an evaluation error.
+    TemplateType = "E0202", Error, "template can never fit the declared items type";
 
     // ---- E03xx: types ---------------------------------------------------------
     /// A path outside a closed (`additionalProperties: false`) object.

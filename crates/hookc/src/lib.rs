@@ -18,11 +18,11 @@
 //! // `SourcesError::Invalid` with every diagnostic):
 //! let policy = c.into_policy()?;
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-//! assert_eq!(policy.evaluate("error", &ctx).terminal.map(|m| m.hook.to_owned()),
+//! assert_eq!(policy.evaluate("error", &ctx)?.terminal.map(|m| m.hook.to_owned()),
 //!            Some("policy.yaml#directive[0]".to_owned()));
 //! // The artifact `hookc compile` writes, for an application to embed:
 //! let bytes: Vec<u8> = policy.to_artifact();
-//! # let _ = bytes; Ok::<(), hookc::compile::SourcesError>(())
+//! # let _ = bytes; Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! A build script compiles a folder of policies into `OUT_DIR` with

@@ -68,8 +68,14 @@ fn yaml_and_xml_declare_the_same_action_types() {
     // And evaluate alike.
     for ctx in [json!({"tool": "rm"}), json!({"tool": "ls"})] {
         assert_eq!(
-            policy("p.yaml", YAML).evaluate("tool", &ctx).to_json(),
-            policy("p.xml", XML).evaluate("tool", &ctx).to_json()
+            policy("p.yaml", YAML)
+                .evaluate("tool", &ctx)
+                .unwrap()
+                .to_json(),
+            policy("p.xml", XML)
+                .evaluate("tool", &ctx)
+                .unwrap()
+                .to_json()
         );
     }
 }
@@ -77,7 +83,7 @@ fn yaml_and_xml_declare_the_same_action_types() {
 #[test]
 fn collected_matches_come_before_the_decision_and_stop_with_it() {
     let p = policy("p.yaml", YAML);
-    let denied = p.evaluate("tool", &json!({"tool": "rm"}));
+    let denied = p.evaluate("tool", &json!({"tool": "rm"})).unwrap();
     assert_eq!(
         denied.to_json(),
         json!({
@@ -86,7 +92,7 @@ fn collected_matches_come_before_the_decision_and_stop_with_it() {
             "collected": [{"hook": "watch", "action": {"type": "observe", "note": "saw rm", "level": 3}}]
         })
     );
-    let allowed = p.evaluate("tool", &json!({"tool": "ls"}));
+    let allowed = p.evaluate("tool", &json!({"tool": "ls"})).unwrap();
     assert_eq!(
         allowed.to_json(),
         json!({
@@ -109,7 +115,10 @@ fn collected_matches_come_before_the_decision_and_stop_with_it() {
         None
     );
     // Nothing for another event.
-    assert_eq!(p.evaluate("other", &json!({})).to_json(), json!(null));
+    assert_eq!(
+        p.evaluate("other", &json!({})).unwrap().to_json(),
+        json!(null)
+    );
 }
 
 #[test]
@@ -118,8 +127,8 @@ fn effects_survive_the_artifact_and_show_in_disassembly_and_explain() {
     let loaded = Policy::from_artifact(&p.to_artifact()).unwrap();
     let ctx = json!({"tool": "rm"});
     assert_eq!(
-        loaded.evaluate("tool", &ctx).to_json(),
-        p.evaluate("tool", &ctx).to_json()
+        loaded.evaluate("tool", &ctx).unwrap().to_json(),
+        p.evaluate("tool", &ctx).unwrap().to_json()
     );
     let listing = hookc_runtime::bytecode::disasm::disassemble(loaded.program());
     assert!(listing.contains("observe (collected)"), "{listing}");
@@ -159,7 +168,7 @@ fn terminal_only_policies_give_what_they_always_gave() {
     let text = "hooks:\n  - {id: a, event: e, action: {type: abort}}\n";
     let p = policy("p.yaml", text);
     assert_eq!(
-        p.evaluate("e", &json!({})).to_json(),
+        p.evaluate("e", &json!({})).unwrap().to_json(),
         json!({"hook": "a", "action": {"type": "abort"}})
     );
     let trace = p.query("e", &json!({})).explain().unwrap();

@@ -85,7 +85,7 @@ fn exercise(v: &VerifiedProgram) {
                 &mut cache,
                 None,
             );
-            let _ = hookc_runtime::internals::vm::fill_action(v, hook.action, &mut cache);
+            let _ = hookc_runtime::internals::vm::fill_action(v, "h", hook.action, &mut cache);
         }
     }
 }

@@ -89,7 +89,7 @@ fn compiles_a_folder_into_a_loadable_artifact_and_prints_rerun_lines() {
     let ids: Vec<&str> = policy.hook_ids().collect();
     assert_eq!(ids, ["a/directive.xml#directive[0]", "rate_limited"]);
     let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-    let m = policy.evaluate("error", &ctx).terminal.unwrap();
+    let m = policy.evaluate("error", &ctx).unwrap().terminal.unwrap();
     assert_eq!(m.hook, "rate_limited");
     assert_eq!(m.action["max_attempts"], 5);
 }

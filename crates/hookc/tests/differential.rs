@@ -1346,12 +1346,12 @@ fn trees_and_when_expressions_agree() {
                 let ref_collected: Vec<String> = ref_collected.iter().map(|h| h.id.clone()).collect();
                 let ref_terminal = ref_terminal.map(|h| h.id.clone());
                 let decisions = [
-                    ("runtime", rt.evaluate(event, ctx)),
+                    ("runtime", rt.evaluate(event, ctx).unwrap()),
                     (
                         "runtime, JSON text",
                         rt.query(event, hookc_runtime::Context::json(text.as_bytes())).decision().unwrap(),
                     ),
-                    ("runtime from its artifact", rt_loaded.evaluate(event, ctx)),
+                    ("runtime from its artifact", rt_loaded.evaluate(event, ctx).unwrap()),
                 ];
                 let decisions: Vec<(&str, Vec<String>, Option<String>)> = decisions
                     .into_iter()
@@ -1359,7 +1359,7 @@ fn trees_and_when_expressions_agree() {
                     .collect();
                 let firsts = [
                     ("reference", reference::first_match(&pa, event, ctx).map(|h| h.id.clone())),
-                    ("runtime", rt.evaluate(event, ctx).terminal.map(|m| m.hook.to_owned())),
+                    ("runtime", rt.evaluate(event, ctx).unwrap().terminal.map(|m| m.hook.to_owned())),
                     (
                         "runtime, JSON text",
                         rt.query(event, hookc_runtime::Context::json(text.as_bytes())).first()
@@ -1368,7 +1368,7 @@ fn trees_and_when_expressions_agree() {
                     ),
                     (
                         "runtime from its artifact",
-                        rt_loaded.evaluate(event, ctx).terminal.map(|m| m.hook.to_owned()),
+                        rt_loaded.evaluate(event, ctx).unwrap().terminal.map(|m| m.hook.to_owned()),
                     ),
                 ];
                 let trace = rt.query(event, ctx).with_overrides(&none).explain().unwrap();

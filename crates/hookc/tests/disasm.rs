@@ -8,7 +8,7 @@
 )]
 use hookc::compile::{compile, Input};
 use hookc_runtime::bytecode::disasm::*;
-use hookc_runtime::bytecode::{ActionEntry, Effect, EventIndex};
+use hookc_runtime::bytecode::{ActionEntry, ActionParam, Effect, EventIndex};
 use hookc_runtime::bytecode::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 use hookc_runtime::bytecode::{CmpOp, HookEntry, Op, ParamValue, Program, TemplatePart};
 
@@ -150,7 +150,7 @@ fn bad_indexes_are_printed_not_panicked_on() {
         actions: vec![ActionEntry {
             kind: StrIdx::new(6),
             effect: Effect::Terminal,
-            params: vec![(
+            params: vec![ActionParam::new(
                 StrIdx::new(0),
                 ParamValue::List(vec![
                     ParamValue::Const(ConstIdx::new(9)),

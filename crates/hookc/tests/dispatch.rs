@@ -100,6 +100,7 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
             let ctx = context(&mut rng);
             let by_dispatch = policy
                 .evaluate("e", &ctx)
+                .unwrap()
                 .terminal
                 .map(|m| m.hook.to_owned());
             let trace = policy

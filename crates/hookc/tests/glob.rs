@@ -76,6 +76,7 @@ fn first(
 ) -> Option<String> {
     let by_value = policy
         .evaluate(event, ctx)
+        .unwrap()
         .terminal
         .map(|m| m.hook.to_owned());
     let text = serde_json::to_vec(ctx).unwrap();
@@ -87,6 +88,7 @@ fn first(
     let reloaded = Policy::from_artifact(&policy.to_artifact()).unwrap();
     let by_artifact = reloaded
         .evaluate(event, ctx)
+        .unwrap()
         .terminal
         .map(|m| m.hook.to_owned());
     let by_reference = hookc::testing::reference::first_match(ir, event, ctx).map(|h| h.id.clone());

@@ -169,6 +169,8 @@ action_types:
     parameters:
       channel: {type: string, required: true}
       mention: {type: boolean, default: false, description: "ping @here"}
+      inject_as: {type: [string, "null"], default: null}
+      levels: {type: array, items: {type: array, items: {type: integer, enum: [1, 2]}}}
 builtin_hooks:
   - event: error
     action: {type: notify_slack, channel: ops, anything: [1, 2]}
@@ -298,6 +300,11 @@ fn invalid_documents_fail() {
             "action_types: {x: {parameters: {p: {type: string, requried: true}}}}",
             "'requried' not allowed",
         ),
+        (
+            "unknown items definition key",
+            "action_types: {x: {parameters: {p: {type: array, items: {type: string, default: a}}}}}",
+            "'default' not allowed",
+        ),
     ];
     let mut wrong = Vec::new();
     for (name, doc, reason) in cases {
@@ -415,6 +422,12 @@ fn schema_has_every_key_operator_and_keyword_of_the_code() {
         &mut problems,
     );
     same(
+        "items definition keys (actions::ITEM_KEYS)",
+        actions::ITEM_KEYS,
+        &property_names(&s, "/definitions/itemsType/properties"),
+        &mut problems,
+    );
+    same(
         "action parameter types (actions::ParamType::ALL)",
         actions::ParamType::ALL.iter().map(|t| t.name()),
         &strings_at(&s, "/definitions/paramType/enum"),
@@ -504,7 +517,11 @@ fn schema_has_every_built_in_action_type_with_its_parameters() {
                 continue;
             };
             let at = format!("`{name}.{}`", p.name());
-            let want_type = p.ty().map(|t| Value::from(t.name()));
+            let want_type = match p.ty().types() {
+                [] => None,
+                [t] => Some(Value::from(t.name())),
+                ts => Some(Value::from(ts.iter().map(|t| t.name()).collect::<Vec<_>>())),
+            };
             if sp.get("type") != want_type.as_ref() {
                 problems.push(format!(
                     "{at}: type {:?} in the schema, {want_type:?} in hookc",

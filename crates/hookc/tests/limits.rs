@@ -458,12 +458,12 @@ fn macro_iterations() {
     // Exactly the budget: every item is tested.
     let at = json!({"l": vec![1; MAX_MACRO_ITERATIONS]});
     assert_eq!(
-        policy.evaluate("e", &at).terminal.map(|m| m.hook),
+        policy.evaluate("e", &at).unwrap().terminal.map(|m| m.hook),
         Some("h")
     );
     // One more: the macro is an error value, so no match, and explain says why.
     let past = json!({"l": vec![1; MAX_MACRO_ITERATIONS + 1]});
-    assert!(policy.evaluate("e", &past).terminal.is_none());
+    assert!(policy.evaluate("e", &past).unwrap().terminal.is_none());
     let trace = policy
         .query("e", &past)
         .with_overrides(&Overrides::default())

@@ -80,7 +80,7 @@ fn no_match_evaluation_does_not_allocate() {
     ];
     for (event, ctx) in &cases {
         assert!(
-            policy.evaluate(event, ctx).terminal.is_none(),
+            policy.evaluate(event, ctx).unwrap().terminal.is_none(),
             "{event} {ctx} should not match"
         );
     }
@@ -90,6 +90,7 @@ fn no_match_evaluation_does_not_allocate() {
             std::hint::black_box(
                 policy
                     .evaluate(std::hint::black_box(event), std::hint::black_box(ctx))
+                    .unwrap()
                     .terminal,
             );
         }
@@ -100,6 +101,6 @@ fn no_match_evaluation_does_not_allocate() {
     let hit = json!({"event": {"thread_id": "t1"}, "classification": {"category": "permanent"},
                      "error": {"type": "x", "message": "boom"}});
     let before = allocations();
-    assert!(policy.evaluate("error", &hit).terminal.is_some());
+    assert!(policy.evaluate("error", &hit).unwrap().terminal.is_some());
     assert!(allocations() > before);
 }

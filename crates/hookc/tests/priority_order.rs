@@ -42,7 +42,11 @@ fn lower_first_reverses_priorities_but_not_source_order() {
     let policy = compile(&[Input::new("a.yaml", text)])
         .into_policy()
         .unwrap();
-    let m = policy.evaluate("tool", &json!({})).terminal.unwrap();
+    let m = policy
+        .evaluate("tool", &json!({}))
+        .unwrap()
+        .terminal
+        .unwrap();
     assert_eq!(m.hook, "audit");
 }
 
@@ -129,7 +133,12 @@ fn the_artifact_records_the_direction_and_the_verifier_checks_it() {
     let loaded = hookc_runtime::Policy::from_artifact(&bytes).unwrap();
     assert_eq!(loaded.program().priority_order, Order::LowerFirst);
     assert_eq!(
-        loaded.evaluate("tool", &json!({})).terminal.unwrap().hook,
+        loaded
+            .evaluate("tool", &json!({}))
+            .unwrap()
+            .terminal
+            .unwrap()
+            .hook,
         "audit"
     );
     // The default writes no flag, as before the flag existed.

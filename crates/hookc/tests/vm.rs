@@ -587,7 +587,7 @@ hooks:
         eval_hook(&prog, 0, &mut cache, None),
         Val::Bool(true)
     ));
-    let action = fill_action(&prog, prog.program().hooks[0].action, &mut cache);
+    let action = fill_action(&prog, "h", prog.program().hooks[0].action, &mut cache).unwrap();
     assert_eq!(
         Value::Object(action),
         json!({
@@ -605,12 +605,15 @@ hooks:
         })
     );
     // Keys in declaration order, `type` first.
-    let keys: Vec<String> = fill_action(&prog, ActionIdx::new(0), &mut cache)
+    let keys: Vec<String> = fill_action(&prog, "h", ActionIdx::new(0), &mut cache)
+        .unwrap()
         .keys()
         .cloned()
         .collect();
     assert_eq!(keys, vec!["type", "event_type", "payload"]);
-    assert!(fill_action(&prog, ActionIdx::new(9), &mut cache).is_empty());
+    assert!(fill_action(&prog, "h", ActionIdx::new(9), &mut cache)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]

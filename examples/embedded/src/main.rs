@@ -42,9 +42,10 @@ fn main() -> ExitCode {
         ("after_step", json!({"turn_number": 3})),
     ];
     for (event, ctx) in &events {
-        let result = match policy.evaluate(event, ctx).terminal {
-            Some(m) => format!("{} {}", m.hook, serde_json::Value::Object(m.action)),
-            None => "no hook matched".to_owned(),
+        let result = match policy.evaluate(event, ctx).map(|d| d.terminal) {
+            Ok(Some(m)) => format!("{} {}", m.hook, serde_json::Value::Object(m.action)),
+            Ok(None) => "no hook matched".to_owned(),
+            Err(e) => format!("error: {e}"),
         };
         println!("{event} {ctx} -> {result}");
     }

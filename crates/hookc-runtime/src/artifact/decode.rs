@@ -13,8 +13,8 @@ use super::{
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    ActionEntry, DebugInfo, Effect, EventIndex, HookDebug, HookEntry, Mark, ParamValue,
-    PriorityOrder, Program, TemplatePart,
+    ActionEntry, ActionParam, DebugInfo, Effect, EventIndex, HookDebug, HookEntry, Kinds, Mark,
+    ParamValue, PriorityOrder, Program, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -553,7 +553,17 @@ fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactErro
         let mut params = Vec::with_capacity(count);
         for _ in 0..count {
             let name = r.get("action parameter name")?;
-            params.push((name, read_param(r, 1)?));
+            let offset = r.offset();
+            let (check, value) = match r.u8("parameter value tag")? {
+                CHECKED => {
+                    let check = read_check(r, 1)?;
+                    let offset = r.offset();
+                    let tag = r.u8("parameter value tag")?;
+                    (Some(check), read_param_body(r, tag, offset, 1)?)
+                }
+                tag => (None, read_param_body(r, tag, offset, 1)?),
+            };
+            params.push(ActionParam { name, value, check });
         }
         out.push(ActionEntry {
             kind,
@@ -564,9 +574,69 @@ fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactErro
     Ok(out)
 }
 
+/// The tag of a parameter with a check: the check, then the value.
+const CHECKED: u8 = 5;
+
+/// A parameter's check at nesting `depth` (1 = the parameter's own):
+/// kinds (one byte, known bits only, not empty), the enum (byte 0 none, or
+/// 1 + `uleb` constant), the items' check (byte 0 none, or 1 + a check).
+fn read_check(r: &mut ByteReader<'_>, depth: usize) -> Result<ValueCheck, ArtifactError> {
+    let offset = r.offset();
+    if depth > MAX_VALUE_DEPTH {
+        return Err(ArtifactError::TooDeep {
+            what: "parameter check",
+            limit: MAX_VALUE_DEPTH,
+            offset,
+        });
+    }
+    let bits = r.u8("parameter check kinds")?;
+    let kinds = Kinds::from_bits(bits);
+    if kinds.bits() != bits || kinds.is_empty() {
+        return Err(ArtifactError::BadTag {
+            what: "parameter check kinds",
+            tag: bits,
+            offset,
+        });
+    }
+    let allowed = match flag(r, "parameter check enum flag")? {
+        true => Some(r.get("parameter check enum")?),
+        false => None,
+    };
+    let items = match flag(r, "parameter check items flag")? {
+        true => Some(Box::new(read_check(r, depth + 1)?)),
+        false => None,
+    };
+    Ok(ValueCheck {
+        kinds,
+        allowed,
+        items,
+    })
+}
+
+/// A byte that is 0 (`false`) or 1 (`true`).
+fn flag(r: &mut ByteReader<'_>, what: &'static str) -> Result<bool, ArtifactError> {
+    let offset = r.offset();
+    match r.u8(what)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        tag => Err(ArtifactError::BadTag { what, tag, offset }),
+    }
+}
+
 /// One parameter value at nesting `depth` (1 = a parameter itself).
 fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, ArtifactError> {
     let offset = r.offset();
+    let tag = r.u8("parameter value tag")?;
+    read_param_body(r, tag, offset, depth)
+}
+
+/// A parameter value whose tag (at `offset`) was read.
+fn read_param_body(
+    r: &mut ByteReader<'_>,
+    tag: u8,
+    offset: u64,
+    depth: usize,
+) -> Result<ParamValue, ArtifactError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(ArtifactError::TooDeep {
             what: "parameter value",
@@ -574,7 +644,7 @@ fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, Artifa
             offset,
         });
     }
-    Ok(match r.u8("parameter value tag")? {
+    Ok(match tag {
         1 => ParamValue::Const(r.get("parameter constant")?),
         2 => {
             let n = r.count("template part count", 2)?;

@@ -5,7 +5,7 @@
 use super::{crc32, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Effect, PriorityOrder};
-use crate::bytecode::{ParamValue, Program, TemplatePart};
+use crate::bytecode::{ParamValue, Program, TemplatePart, ValueCheck};
 use serde_json::Value;
 
 /// A growing byte buffer with the artifact's integer encodings.
@@ -169,9 +169,13 @@ pub fn encode(prog: &Program) -> Vec<u8> {
                 Effect::Collected => 2,
             });
             w.len(a.params.len());
-            for (name, value) in &a.params {
-                w.put(*name);
-                put_param(w, value);
+            for param in &a.params {
+                w.put(param.name);
+                if let Some(check) = &param.check {
+                    w.u8(5);
+                    put_check(w, check);
+                }
+                put_param(w, &param.value);
             }
         }
     });
@@ -263,6 +267,27 @@ fn put_value(w: &mut ByteWriter, value: &Value) {
                 put_value(w, v);
             }
         }
+    }
+}
+
+/// A parameter's check: kinds, enum, items (see the module doc of
+/// `artifact`). Recursion depth is the check's nesting, which the compiler
+/// bounds by the depth of its type definitions.
+fn put_check(w: &mut ByteWriter, check: &ValueCheck) {
+    w.u8(check.kinds.bits());
+    match check.allowed {
+        Some(k) => {
+            w.u8(1);
+            w.put(k);
+        }
+        None => w.u8(0),
+    }
+    match &check.items {
+        Some(items) => {
+            w.u8(1);
+            put_check(w, items);
+        }
+        None => w.u8(0),
     }
 }
 

@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -52,11 +52,18 @@
 //!   (`uleb` index into `layers`), description (byte 0 none, or 1 + `uleb`
 //!   string), code start, code end, max stack, action (each `uleb`).
 //! - `actions`: `vec<(kind: uleb string, effect: u8, params: vec<(name: uleb
-//!   string, param)>)>`; the effect is 1 terminal or 2 collected
+//!   string, [5, check], param)>)>`; the effect is 1 terminal or 2 collected
 //!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
 //!   (`vec<part>`, a part is tag 1 + `uleb` string or tag 2 + `uleb` path),
 //!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
-//!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
+//!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`]. A parameter with a
+//!   run-time check ([`ValueCheck`](crate::bytecode::ValueCheck)) starts
+//!   with tag 5 and its check before its value (parameters without one are
+//!   written exactly as without checks): a check is its kinds (one byte, the
+//!   bits of [`Kinds`](crate::bytecode::Kinds), not empty, no unknown bit),
+//!   its enum (byte 0 none, or 1 + `uleb` constant, a list), its items'
+//!   check (byte 0 none, or 1 + a check); nesting at most
+//!   [`crate::limits::MAX_VALUE_DEPTH`].
 //! - `events`: `vec<(name: uleb string, hooks: vec<uleb>)>`, then the
 //!   wildcard hooks `vec<uleb>`.
 //! - `debug`: `vec<(at: uleb string, marks: vec<(op: uleb, text: uleb

@@ -358,6 +358,18 @@ fn deep_nesting_is_rejected_quickly() {
             ..
         }
     ));
+    // A parameter check whose items nest 100,000 deep.
+    let mut actions = vec![1, 0, 1, 1, 0, 5];
+    for _ in 0..100_000 {
+        actions.extend_from_slice(&[4, 0, 1]);
+    }
+    assert!(matches!(
+        decode(&with_section(8, actions)).unwrap_err(),
+        ArtifactError::TooDeep {
+            what: "parameter check",
+            ..
+        }
+    ));
     assert!(start.elapsed().as_secs() < 2);
 }
 
@@ -459,12 +471,32 @@ fn bad_values() {
             vec![1, 0, 0, 1, 2, 0, 0, 0, 0],
             "invalid hook description flag tag 2",
         ),
+        (8, vec![1, 0, 1, 1, 0, 6], "invalid parameter value tag 6"),
         (8, vec![1, 0, 3, 0], "invalid action effect tag 3"),
-        (8, vec![1, 0, 1, 1, 0, 5], "invalid parameter value tag 5"),
         (
             8,
             vec![1, 0, 1, 1, 0, 2, 1, 3, 0],
             "invalid template part tag 3",
+        ),
+        (
+            8,
+            vec![1, 0, 1, 1, 0, 5, 0, 0, 0, 1, 0],
+            "invalid parameter check kinds tag 0",
+        ),
+        (
+            8,
+            vec![1, 0, 1, 1, 0, 5, 0x80, 0, 0, 1, 0],
+            "invalid parameter check kinds tag 128",
+        ),
+        (
+            8,
+            vec![1, 0, 1, 1, 0, 5, 4, 2, 0, 1, 0],
+            "invalid parameter check enum flag tag 2",
+        ),
+        (
+            8,
+            vec![1, 0, 1, 1, 0, 5, 4, 0, 0, 5, 4, 0, 0, 1, 0],
+            "invalid parameter value tag 5",
         ),
     ];
     for (section, payload, expected) in cases {

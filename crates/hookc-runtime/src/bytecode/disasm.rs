@@ -15,7 +15,7 @@
 use crate::bytecode::Kinds;
 use crate::bytecode::{
     ConstIdx, HookEntry, Op, Operand, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
-    TemplatePart,
+    TemplatePart, ValueCheck,
 };
 use std::fmt::{self, Write};
 
@@ -92,9 +92,13 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
                 hook.action,
                 raw_string(prog, action.kind)
             )?;
-            for (name, value) in &action.params {
-                write!(out, "    {} = ", raw_string(prog, *name))?;
-                write_param(out, prog, value)?;
+            for param in &action.params {
+                write!(out, "    {} = ", raw_string(prog, param.name))?;
+                write_param(out, prog, &param.value)?;
+                if let Some(check) = &param.check {
+                    out.push_str("  ; checked: ");
+                    write_check(out, prog, check)?;
+                }
                 out.push('\n');
             }
         }
@@ -222,6 +226,21 @@ fn json_text(v: &serde_json::Value) -> String {
 
 /// An action parameter: constants as JSON, templates in backticks with
 /// references as `${path}` (a literal `${` written `$${`, as in the source).
+/// A parameter's check: `null | string`, `string in ["a","b"]`, `list of
+/// (int)`. Recursion follows the check's items (bounded by the decoder).
+fn write_check(out: &mut String, prog: &Program, check: &ValueCheck) -> fmt::Result {
+    write!(out, "{}", check.kinds)?;
+    if let Some(k) = check.allowed {
+        write!(out, " in {}", konst(prog, k, true))?;
+    }
+    if let Some(items) = &check.items {
+        out.push_str(" of (");
+        write_check(out, prog, items)?;
+        out.push(')');
+    }
+    Ok(())
+}
+
 fn write_param(out: &mut String, prog: &Program, value: &ParamValue) -> fmt::Result {
     match value {
         ParamValue::Const(i) => out.push_str(&konst(prog, *i, false)),

@@ -96,6 +96,31 @@ impl Kinds {
 }
 
 impl Kinds {
+    /// The set in the words of JSON and of action parameter types, for
+    /// messages: `a string`, `an integer`, `a number` (int or double),
+    /// `null or a string`; `nothing` for the empty set.
+    pub fn json_phrase(self) -> String {
+        let mut parts = Vec::new();
+        for (k, phrase) in [
+            (Kinds::NULL, "null"),
+            (Kinds::BOOL, "a boolean"),
+            (Kinds::INT, "an integer"),
+            (Kinds::DOUBLE, "a number"),
+            (Kinds::STRING, "a string"),
+            (Kinds::LIST, "an array"),
+            (Kinds::OBJECT, "an object"),
+        ] {
+            // An int-or-double set is one "number".
+            if self.intersects(k) && !(k == Kinds::INT && self.intersects(Kinds::DOUBLE)) {
+                parts.push(phrase);
+            }
+        }
+        if parts.is_empty() {
+            return "nothing".to_owned();
+        }
+        parts.join(" or ")
+    }
+
     /// The set as a noun phrase: `a string`, `an int`, `a number`, `null`,
     /// `of type null | string`.
     pub fn with_article(self) -> String {
@@ -153,6 +178,13 @@ mod tests {
         assert_eq!(Kinds::STRING.or(Kinds::NULL).to_string(), "null | string");
         assert_eq!(Kinds::ANY.to_string(), "any");
         assert_eq!(Kinds::INT.with_article(), "an int");
+        assert_eq!(Kinds::INT.json_phrase(), "an integer");
+        assert_eq!(Kinds::NUMBER.json_phrase(), "a number");
+        assert_eq!(
+            Kinds::STRING.or(Kinds::NULL).json_phrase(),
+            "null or a string"
+        );
+        assert_eq!(Kinds::NONE.json_phrase(), "nothing");
         assert_eq!(
             Kinds::STRING.or(Kinds::NULL).with_article(),
             "of type null | string"

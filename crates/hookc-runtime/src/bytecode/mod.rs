@@ -106,8 +106,66 @@ pub struct ActionEntry {
     pub kind: StrIdx,
     /// Whether a match of it ends the evaluation or is collected.
     pub effect: Effect,
-    /// Parameters (name, value) in declaration order.
-    pub params: Vec<(StrIdx, ParamValue)>,
+    /// Parameters in declaration order.
+    pub params: Vec<ActionParam>,
+}
+
+/// One parameter of an action: its name, its value, and the check its
+/// filled value must pass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionParam {
+    /// The parameter's name.
+    pub name: StrIdx,
+    /// Its value, templates unfilled.
+    pub value: ParamValue,
+    /// What the filled value must be (`docs/semantics.md#templates`): the
+    /// compiler records the parameter's declared type here when the value
+    /// holds a template whose filled value may not fit it; `None` for every
+    /// other parameter (a constant is checked at compile time), so an
+    /// action without templates carries no check. The verifier checks that
+    /// a constant value satisfies its check; the VM checks the filled value
+    /// and fails the evaluation with an `ActionError` when it does not.
+    pub check: Option<ValueCheck>,
+}
+
+/// A parameter's declared type as a run-time check (an action type's
+/// `type`, `enum` and `items`): a value passes when its kind is one of
+/// `kinds`, it equals one of the `allowed` values (if any), and, when it is
+/// a list and `items` is given, every item passes `items`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueCheck {
+    /// The kinds allowed (`integer` is [`Kinds::INT`], `number` is
+    /// [`Kinds::NUMBER`]); never empty.
+    pub kinds: Kinds,
+    /// The `enum`: a constant that is a list of the allowed values (compared
+    /// with the language's `==`, so `1` and `1.0` are the same value).
+    pub allowed: Option<ConstIdx>,
+    /// The check of each item of a list.
+    pub items: Option<Box<ValueCheck>>,
+}
+
+impl ActionParam {
+    /// A parameter without a check.
+    pub fn new(name: StrIdx, value: ParamValue) -> ActionParam {
+        ActionParam {
+            name,
+            value,
+            check: None,
+        }
+    }
+}
+
+impl ValueCheck {
+    /// How deeply its `items` checks nest (1 for a check without `items`).
+    pub fn depth(&self) -> usize {
+        let mut depth = 1;
+        let mut cur = self;
+        while let Some(items) = &cur.items {
+            depth += 1;
+            cur = items;
+        }
+        depth
+    }
 }
 
 /// Where each hook and each of its sub-conditions came from, for explain

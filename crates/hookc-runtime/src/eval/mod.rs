@@ -23,11 +23,13 @@ use crate::verify::VerifiedProgram;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+pub(crate) mod check;
 mod explain;
 mod query;
 pub mod value;
 pub mod vm;
 
+pub use check::ActionError;
 pub use explain::{HookTrace, Outcome, Read, SubCondition, Trace};
 pub use query::{Context, Query};
 
@@ -58,6 +60,10 @@ pub enum QueryError {
     /// The context given as JSON text is not valid JSON.
     #[error(transparent)]
     Context(#[from] ContextError),
+    /// A filled parameter of the matched action does not fit the
+    /// parameter's declared type (`docs/semantics.md#templates`).
+    #[error(transparent)]
+    Action(#[from] ActionError),
 }
 
 /// An id given to [`Policy::overrides`] that names no hook.
@@ -265,8 +271,9 @@ impl Policy {
 
     /// The decision for `event`: the one-line form of
     /// `policy.query(event, ctx).decision()` for a context that is already
-    /// a `serde_json::Value` (which cannot fail to read).
-    pub fn evaluate(&self, event: &str, ctx: &Value) -> Decision<'_> {
+    /// a `serde_json::Value` (which cannot fail to read; the error is a
+    /// [`QueryError::Action`]).
+    pub fn evaluate(&self, event: &str, ctx: &Value) -> Result<Decision<'_>, QueryError> {
         let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
         self.decision(event, &mut cache, &Overrides::NONE)
     }
@@ -319,44 +326,50 @@ impl Policy {
         event: &str,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
-    ) -> Decision<'p> {
+    ) -> Result<Decision<'p>, QueryError> {
         if self.collected.is_empty() {
             // Terminal actions only: the decision is the first match.
             let terminal = self
                 .first(event, cache, overrides)
-                .map(|h| self.matched(h, cache));
-            return Decision {
+                .map(|h| self.matched(h, cache))
+                .transpose()?;
+            return Ok(Decision {
                 collected: Vec::new(),
                 terminal,
-            };
+            });
         }
+        // The first action that fails its checks fails the evaluation.
         let mut decision = Decision::default();
+        let mut failed = None;
         self.each_match(event, cache, overrides, false, |h, cache| {
-            let m = self.matched(h, cache);
-            if self.is_collected(h) {
-                decision.collected.push(m);
-                false
-            } else {
-                decision.terminal = Some(m);
-                true
+            match self.matched(h, cache) {
+                Err(e) => failed = Some(e),
+                Ok(m) if self.is_collected(h) => decision.collected.push(m),
+                Ok(m) => decision.terminal = Some(m),
             }
+            failed.is_some() || decision.terminal.is_some()
         });
-        decision
+        failed.map_or(Ok(decision), Err)
     }
 
-    /// Every matching hook of `event`, in evaluation order, with its action.
+    /// Every matching hook of `event`, in evaluation order, with its
+    /// action; the first action that fails its checks fails them all.
     fn all<'p: 'c, 'c>(
         &'p self,
         event: &str,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
-    ) -> Vec<Match<'p>> {
+    ) -> Result<Vec<Match<'p>>, QueryError> {
         let mut out = Vec::new();
+        let mut failed = None;
         self.each_match(event, cache, overrides, false, |h, cache| {
-            out.push(self.matched(h, cache));
-            false
+            match self.matched(h, cache) {
+                Ok(m) => out.push(m),
+                Err(e) => failed = Some(e),
+            }
+            failed.is_some()
         });
-        out
+        failed.map_or(Ok(out), Err)
     }
 
     /// Calls `stop` on each hook of `event` whose condition is `true`, in
@@ -418,15 +431,21 @@ impl Policy {
         matches!(value, Val::Bool(true))
     }
 
-    fn matched<'p: 'c, 'c>(&'p self, hook: u32, cache: &mut PathCache<'c>) -> Match<'p> {
+    fn matched<'p: 'c, 'c>(
+        &'p self,
+        hook: u32,
+        cache: &mut PathCache<'c>,
+    ) -> Result<Match<'p>, QueryError> {
         let p = self.program.program();
         let entry = p.hooks.get(hook as usize);
-        Match {
-            hook: entry.map_or("", |h| p.string(h.id)),
-            action: entry.map_or_else(Map::new, |h| {
-                vm::fill_action(&self.program, h.action, cache)
-            }),
-        }
+        let id = entry.map_or("", |h| p.string(h.id));
+        Ok(Match {
+            hook: id,
+            action: match entry {
+                Some(h) => vm::fill_action(&self.program, id, h.action, cache)?,
+                None => Map::new(),
+            },
+        })
     }
 }
 

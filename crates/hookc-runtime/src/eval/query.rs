@@ -20,7 +20,7 @@
 //! use hookc_runtime::Context;
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
 //! // The one-line form, from a Value:
-//! let decision = policy.evaluate("error", &ctx);
+//! let decision = policy.evaluate("error", &ctx)?;
 //! // The same through a query, then other answers:
 //! assert_eq!(policy.query("error", &ctx).decision()?, decision);
 //! assert_eq!(policy.query("error", &ctx).first()?, decision.terminal);
@@ -71,7 +71,7 @@ pub enum Context<'c> {
     Value(&'c Value),
     /// JSON text (UTF-8). Read in one pass that builds only the values at
     /// the paths the policy reads; any text `serde_json` rejects is a
-    /// [`ContextError`], and any text it accepts evaluates exactly as its
+    /// [`ContextError`](super::ContextError), and any text it accepts evaluates exactly as its
     /// parsed `Value` would.
     Json(&'c [u8]),
 }
@@ -133,7 +133,7 @@ impl<'p, 'c> Query<'p, 'c> {
     #[inline]
     pub fn decision(&self) -> Result<Decision<'p>, QueryError> {
         read!(self, |policy, cache, overrides| policy
-            .decision(self.event, cache, overrides))
+            .decision(self.event, cache, overrides)?)
     }
 
     /// The first matching hook in evaluation order whose action is
@@ -144,11 +144,14 @@ impl<'p, 'c> Query<'p, 'c> {
     pub fn first(&self) -> Result<Option<Match<'p>>, QueryError> {
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
-            .map(|hook| policy.matched(hook, cache)))
+            .map(|hook| policy.matched(hook, cache))
+            .transpose()?)
     }
 
     /// The id of the hook [`Query::first`] would return, without building
-    /// its action: the decision alone, on the same path.
+    /// its action: the decision alone, on the same path. (So the action's
+    /// parameter checks do not run: where `first` fails with
+    /// [`QueryError::Action`], `decide` still names the hook.)
     #[inline]
     pub fn decide(&self) -> Result<Option<&'p str>, QueryError> {
         read!(self, |policy, cache, overrides| policy
@@ -161,7 +164,7 @@ impl<'p, 'c> Query<'p, 'c> {
     #[inline]
     pub fn all(&self) -> Result<Vec<Match<'p>>, QueryError> {
         read!(self, |policy, cache, overrides| policy
-            .all(self.event, cache, overrides))
+            .all(self.event, cache, overrides)?)
     }
 
     /// Every hook of the event in evaluation order and what happened to it

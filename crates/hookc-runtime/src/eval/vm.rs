@@ -44,6 +44,7 @@ use crate::bytecode::{
     ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
 };
 use crate::context::PathCache;
+use crate::eval::check::{self, ActionError};
 use crate::eval::value::{self, Arith, EvalError, Order, StrPred, Val};
 use crate::limits::MAX_MACRO_ITERATIONS;
 use crate::verify::VerifiedProgram;
@@ -660,35 +661,42 @@ fn run<'a, const TRACE: bool>(
 }
 
 /// A matched hook's action as the runtime returns it: `{"type": KIND,
-/// ...params}` with every template filled in.
+/// ...params}` with every template filled in, each filled parameter that
+/// carries a check ([`crate::bytecode::ActionParam::check`]) checked.
 ///
 /// A whole template (`"${path}"`) keeps the referenced value's JSON type and
 /// is `null` when the path does not resolve; references inside a longer
 /// string are stringified (strings as they are; numbers, bools, `null`,
 /// arrays and objects as compact JSON) and are the empty string when they do
-/// not resolve. A bad action index (impossible for verified programs) gives
-/// an empty map.
+/// not resolve. A filled value that fails its check is an [`ActionError`]
+/// naming `hook` (the matched hook's id). A bad action index (impossible for
+/// verified programs) gives an empty map.
 pub fn fill_action(
     prog: &VerifiedProgram,
+    hook: &str,
     action: ActionIdx,
     paths: &mut PathCache<'_>,
-) -> Map<String, Value> {
+) -> Result<Map<String, Value>, ActionError> {
     let program = prog.program();
     let mut out = Map::new();
     let Some(entry) = program.action(action) else {
-        return out;
+        return Ok(out);
     };
-    out.insert(
-        "type".to_owned(),
-        Value::String(program.string(entry.kind).to_owned()),
-    );
-    for (name, value) in &entry.params {
-        out.insert(
-            program.string(*name).to_owned(),
-            fill(program, value, paths),
-        );
+    let kind = program.string(entry.kind);
+    out.insert("type".to_owned(), Value::String(kind.to_owned()));
+    for param in &entry.params {
+        let name = program.string(param.name);
+        let value = fill(program, &param.value, paths);
+        if let Some(bad) = param
+            .check
+            .as_ref()
+            .and_then(|check| check::violation(program, check, &value))
+        {
+            return Err(ActionError::new(program, hook, kind, name, &bad));
+        }
+        out.insert(name.to_owned(), value);
     }
-    out
+    Ok(out)
 }
 
 /// One parameter value with its templates filled.

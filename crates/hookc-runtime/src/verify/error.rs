@@ -72,6 +72,28 @@ pub enum VerifyError {
         /// The `regex` crate's reason.
         reason: String,
     },
+    /// A parameter's check is malformed: empty kinds, unknown kind bits, or
+    /// an enum constant that is not a list.
+    #[error("{at}: the check of parameter `{param}` {reason}")]
+    BadCheck {
+        /// The action.
+        at: Location,
+        /// The parameter.
+        param: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A parameter's value can never pass its check: a constant (or an item
+    /// of a list) that does not, or a value of a kind the check excludes.
+    #[error("{at}: {problem}")]
+    CheckFails {
+        /// The action.
+        at: Location,
+        /// What fails, e.g. ``parameter `tags[1]` is 3, not a string``: the
+        /// parameter (with the position of a failing item), its value
+        /// (JSON, cut, or its kind) and what the check asks for.
+        problem: String,
+    },
     /// A set refers to a constant that is not a list.
     #[error("set {index} refers to constant {konst}, which is not a list")]
     BadSet {

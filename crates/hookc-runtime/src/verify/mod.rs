@@ -18,7 +18,12 @@
 //! 5. **Actions**: the type and parameter names are string indexes,
 //!    parameter names are unique, and every parameter value's constant,
 //!    string and path indexes are in bounds, object keys unique, nesting at
-//!    most [`MAX_VALUE_DEPTH`].
+//!    most [`MAX_VALUE_DEPTH`]. A parameter's check has known, non-empty
+//!    kinds, an enum that is a list constant, items nested at most
+//!    [`MAX_VALUE_DEPTH`]; and the value can pass it: a constant (also an
+//!    item of a list, against the items' check) passes it, a list or an
+//!    object is of a kind it allows, a template with text around its
+//!    references (always a string) too.
 //! 6. **Hooks**, in order: id, layer, description and action indexes in
 //!    bounds; in evaluation order (priority, then layer, descending);
 //!    code ranges inside [`Program::code`], in order and non-overlapping;
@@ -66,9 +71,10 @@ mod error;
 pub use error::{Location, VerifyError};
 
 use crate::bytecode::{
-    ActionIdx, ConstIdx, ParamValue, PathIdx, PriorityOrder, Program, RegexIdx, SetIdx, StrIdx,
-    TemplatePart,
+    ActionIdx, ConstIdx, Kinds, ParamValue, PathIdx, PriorityOrder, Program, RegexIdx, SetIdx,
+    StrIdx, TemplatePart, ValueCheck,
 };
+use crate::eval::check;
 use crate::eval::value::ConstSet;
 use crate::limits::{
     MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
@@ -370,8 +376,8 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
         };
         string(action.kind)?;
         names.clear();
-        for (name, value) in &action.params {
-            let name = string(*name)?;
+        for param in &action.params {
+            let name = string(param.name)?;
             if !names.insert(name) {
                 return Err(VerifyError::Duplicate {
                     at: at(),
@@ -379,7 +385,7 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                     name: name.to_owned(),
                 });
             }
-            stack.push((value, 1));
+            stack.push((&param.value, 1));
         }
         while let Some((value, depth)) = stack.pop() {
             if depth > MAX_VALUE_DEPTH {
@@ -415,6 +421,101 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                         stack.push((item, depth + 1));
                     }
                 }
+            }
+        }
+        // Indexes are known good now: the checks.
+        for param in &action.params {
+            if let Some(c) = &param.check {
+                let name = p.string(param.name);
+                check_check(p, c, name, at)?;
+                check_value_fits(p, &param.value, c, name, String::new(), at)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A check's own structure: kinds known and not empty, the enum a list
+/// constant, items nested at most [`MAX_VALUE_DEPTH`].
+fn check_check(
+    p: &Program,
+    c: &ValueCheck,
+    param: &str,
+    at: impl Fn() -> Location,
+) -> Result<(), VerifyError> {
+    let bad = |reason| VerifyError::BadCheck {
+        at: at(),
+        param: param.to_owned(),
+        reason,
+    };
+    if c.depth() > MAX_VALUE_DEPTH {
+        return Err(bad("nests its items too deeply"));
+    }
+    let mut cur = Some(c);
+    while let Some(c) = cur {
+        if c.kinds.is_empty() || Kinds::from_bits(c.kinds.bits()) != c.kinds {
+            return Err(bad("allows no kind of value"));
+        }
+        if let Some(k) = c.allowed {
+            in_bounds(p, k, &at)?;
+            if !matches!(p.konst(k), Some(serde_json::Value::Array(_))) {
+                return Err(bad("has an enum that is not a list constant"));
+            }
+        }
+        cur = c.items.as_deref();
+    }
+    Ok(())
+}
+
+/// Whether a parameter value (at position `pos` inside the parameter) can
+/// pass its check: a constant passes it, a list or object is of an allowed
+/// kind (and a list's items can pass the items' check), a template with
+/// text around its references is a string. A whole template can be
+/// anything: the VM checks it. Recursion follows the check's items, whose
+/// depth [`check_check`] bounded.
+fn check_value_fits(
+    p: &Program,
+    value: &ParamValue,
+    c: &ValueCheck,
+    param: &str,
+    pos: String,
+    at: impl Fn() -> Location + Copy,
+) -> Result<(), VerifyError> {
+    let fails = |pos: &str, value: &str, expected: String| VerifyError::CheckFails {
+        at: at(),
+        problem: format!("parameter `{param}{pos}` is {value}, not {expected}"),
+    };
+    match value {
+        ParamValue::Const(k) => {
+            let konst = p.konst(*k).unwrap_or(&serde_json::Value::Null);
+            if let Some(v) = check::violation(p, c, konst) {
+                return Err(fails(
+                    &format!("{pos}{}", v.at),
+                    &check::shown(v.value),
+                    check::expected(p, v.check),
+                ));
+            }
+        }
+        ParamValue::Template(parts) => {
+            if !matches!(parts.as_slice(), [TemplatePart::Path(_)])
+                && !c.kinds.intersects(Kinds::STRING)
+            {
+                return Err(fails(&pos, "a string", check::expected(p, c)));
+            }
+        }
+        ParamValue::List(items) => {
+            if !c.kinds.intersects(Kinds::LIST) {
+                return Err(fails(&pos, "an array", check::expected(p, c)));
+            }
+            if let Some(item_check) = &c.items {
+                for (i, item) in items.iter().enumerate() {
+                    check_value_fits(p, item, item_check, param, format!("{pos}[{i}]"), at)?;
+                }
+            }
+        }
+        ParamValue::Object(_) => {
+            if !c.kinds.intersects(Kinds::OBJECT) {
+                return Err(fails(&pos, "an object", check::expected(p, c)));
             }
         }
     }

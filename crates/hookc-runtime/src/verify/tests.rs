@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::bytecode::path::{Path, Segment};
-use crate::bytecode::{ActionEntry, CmpOp, EventIndex, HookEntry, MacroOp, Op};
+use crate::bytecode::{ActionEntry, ActionParam, CmpOp, EventIndex, HookEntry, MacroOp, Op};
 use crate::bytecode::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 use crate::limits::MAX_MACRO_NESTING;
 use serde_json::json;
@@ -127,15 +127,15 @@ pub(crate) fn sample() -> Program {
                 kind: s(3),
                 effect: crate::bytecode::Effect::Terminal,
                 params: vec![
-                    (s(4), ParamValue::Const(k(1))),
-                    (
+                    ActionParam::new(s(4), ParamValue::Const(k(1))),
+                    ActionParam::new(
                         s(6),
                         ParamValue::Template(vec![
                             TemplatePart::Lit(s(9)),
                             TemplatePart::Path(PathIdx::new(0)),
                         ]),
                     ),
-                    (
+                    ActionParam::new(
                         s(5),
                         ParamValue::List(vec![
                             ParamValue::Const(k(0)),
@@ -295,30 +295,30 @@ fn out_of_bounds_indexes_of_every_kind() {
         ),
         (
             "string index 99",
-            Box::new(|p| p.actions[0].params[0].0 = StrIdx::new(99)),
+            Box::new(|p| p.actions[0].params[0].name = StrIdx::new(99)),
         ),
         (
             "constant index 99",
-            Box::new(|p| p.actions[0].params[0].1 = ParamValue::Const(ConstIdx::new(99))),
+            Box::new(|p| p.actions[0].params[0].value = ParamValue::Const(ConstIdx::new(99))),
         ),
         (
             "string index 99",
             Box::new(|p| {
-                p.actions[0].params[1].1 =
+                p.actions[0].params[1].value =
                     ParamValue::Template(vec![TemplatePart::Lit(StrIdx::new(99))])
             }),
         ),
         (
             "path index 99",
             Box::new(|p| {
-                p.actions[0].params[1].1 =
+                p.actions[0].params[1].value =
                     ParamValue::Template(vec![TemplatePart::Path(PathIdx::new(99))])
             }),
         ),
         (
             "string index 99",
             Box::new(|p| {
-                p.actions[0].params[2].1 = ParamValue::List(vec![ParamValue::Object(vec![(
+                p.actions[0].params[2].value = ParamValue::List(vec![ParamValue::Object(vec![(
                     StrIdx::new(99),
                     ParamValue::Const(ConstIdx::new(0)),
                 )])])
@@ -711,12 +711,56 @@ fn regexes_sets_paths_consts() {
 }
 
 #[test]
+fn parameter_checks() {
+    use crate::bytecode::{Kinds, ValueCheck};
+    let check = |kinds, allowed: Option<u32>| ValueCheck {
+        kinds,
+        allowed: allowed.map(ConstIdx::new),
+        items: None,
+    };
+    // Constant 1 is 5: an integer passes, a string does not.
+    let mut p = sample();
+    p.actions[0].params[0].check = Some(check(Kinds::INT, None));
+    assert!(verify(p).is_ok());
+    let mut p = sample();
+    p.actions[0].params[0].check = Some(check(Kinds::STRING, None));
+    assert_eq!(
+        msg(p),
+        "action 0: parameter `max_attempts` is 5, not a string"
+    );
+    // The enum must be a list constant (2 is `["a", "b"]`, 1 is not).
+    let mut p = sample();
+    p.actions[0].params[0].check = Some(check(Kinds::INT, Some(1)));
+    assert!(msg(p).contains("has an enum that is not a list constant"));
+    let mut p = sample();
+    p.actions[0].params[0].check = Some(check(Kinds::INT, Some(2)));
+    assert!(msg(p).contains("is 5, not one of \"a\", \"b\""));
+    let mut p = sample();
+    p.actions[0].params[0].check = Some(check(Kinds::NONE, None));
+    assert!(msg(p).contains("allows no kind of value"));
+    // A text template is a string; a list's constant items meet `items`.
+    let mut p = sample();
+    p.actions[0].params[1].check = Some(check(Kinds::INT, None));
+    assert!(msg(p).contains("is a string, not an integer"));
+    let mut p = sample();
+    p.actions[0].params[2].check = Some(ValueCheck {
+        kinds: Kinds::LIST,
+        allowed: None,
+        items: Some(Box::new(check(Kinds::INT, None))),
+    });
+    assert_eq!(
+        msg(p),
+        "action 0: parameter `code[0]` is \"x\", not an integer"
+    );
+}
+
+#[test]
 fn actions_and_code_ranges() {
     let mut p = sample();
-    p.actions[0].params[1].0 = StrIdx::new(4);
+    p.actions[0].params[1].name = StrIdx::new(4);
     assert_eq!(msg(p), "action 0: duplicate parameter `max_attempts`");
     let mut p = sample();
-    p.actions[0].params[2].1 = ParamValue::Object(vec![
+    p.actions[0].params[2].value = ParamValue::Object(vec![
         (StrIdx::new(11), ParamValue::Const(ConstIdx::new(0))),
         (StrIdx::new(11), ParamValue::Const(ConstIdx::new(1))),
     ]);
@@ -726,7 +770,9 @@ fn actions_and_code_ranges() {
     for _ in 0..MAX_VALUE_DEPTH {
         deep = ParamValue::List(vec![deep]);
     }
-    p.actions[1].params.push((StrIdx::new(4), deep));
+    p.actions[1]
+        .params
+        .push(ActionParam::new(StrIdx::new(4), deep));
     assert!(msg(p).contains("action 1: value nested deeper"));
     let mut p = sample();
     p.hooks[1].code = (8, 25);

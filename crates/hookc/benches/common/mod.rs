@@ -271,76 +271,17 @@ fn seed_hand_action(id: &str, ctx: &Value) -> Map<String, Value> {
 
 /// The tree-walking reference evaluator's answer completed to what
 /// `Policy::evaluate` returns: [`hookc::testing::reference::first_match`] over the
-/// checked IR, then the winner's action filled by walking its IR
-/// ([`reference_fill`]).
+/// checked IR, then the winner's action filled and checked by
+/// [`hookc::testing::reference::fill_action`] (`None` for the action when it
+/// fails its parameter checks).
 pub fn reference_evaluate<'p>(
     policy: &'p ir::CheckedPolicy,
     event: &str,
     ctx: &Value,
-) -> Option<(&'p str, Map<String, Value>)> {
+) -> Option<(&'p str, Option<Map<String, Value>>)> {
     let hook = hookc::testing::reference::first_match(policy, event, ctx)?;
-    Some((hook.id.as_str(), reference_fill(policy, &hook.action, ctx)))
-}
-
-/// `{"type": KIND, ...params}` with templates filled, by walking the checked
-/// action (the semantics of `hookc_runtime::internals::vm::fill_action`, without bytecode).
-pub fn reference_fill(
-    policy: &ir::CheckedPolicy,
-    action: &hookc::check::actions::Action,
-    ctx: &Value,
-) -> Map<String, Value> {
-    let mut out = Map::new();
-    out.insert("type".to_owned(), Value::String(action.kind.clone()));
-    for (name, value) in &action.params {
-        out.insert(name.clone(), fill_value(policy, value, ctx));
-    }
-    out
-}
-
-fn fill_value(
-    policy: &ir::CheckedPolicy,
-    value: &hookc::check::actions::ActionValue,
-    ctx: &Value,
-) -> Value {
-    use hookc::check::actions::ActionValue as A;
-    use hookc::check::template::TemplatePiece;
-    let lookup = |id| {
-        policy
-            .paths()
-            .get(id)
-            .and_then(|p| hookc_runtime::internals::context::resolve(ctx, p))
-    };
-    match value {
-        A::Null => Value::Null,
-        A::Bool(b) => Value::Bool(*b),
-        A::Int(i) => Value::from(*i),
-        A::Double(d) => serde_json::Number::from_f64(*d).map_or(Value::Null, Value::Number),
-        A::String(s) => Value::String(s.clone()),
-        A::Template(t) => match t.whole_path() {
-            Some(id) => lookup(id).cloned().unwrap_or(Value::Null),
-            None => {
-                let mut text = String::new();
-                for part in t.parts() {
-                    match part {
-                        TemplatePiece::Lit(s) => text.push_str(s),
-                        TemplatePiece::Path(id) => match lookup(*id) {
-                            Some(Value::String(s)) => text.push_str(s),
-                            Some(other) => text.push_str(&other.to_string()),
-                            None => {}
-                        },
-                    }
-                }
-                Value::String(text)
-            }
-        },
-        A::List(items) => Value::Array(items.iter().map(|v| fill_value(policy, v, ctx)).collect()),
-        A::Object(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|(k, v)| (k.clone(), fill_value(policy, v, ctx)))
-                .collect(),
-        ),
-    }
+    let action = hookc::testing::reference::fill_action(policy, &hook.action, ctx).ok();
+    Some((hook.id.as_str(), action))
 }
 
 // ---------------------------------------------------------------------------
@@ -370,7 +311,10 @@ pub fn assert_case(
     case: &Case,
 ) -> Option<Map<String, Value>> {
     let name = &case.name;
-    let from_value = policy.evaluate(&case.event, &case.context).terminal;
+    let from_value = policy
+        .evaluate(&case.event, &case.context)
+        .ok()
+        .and_then(|d| d.terminal);
     let got = from_value.as_ref().map(|m| m.hook);
     assert_eq!(
         got,
@@ -396,7 +340,7 @@ pub fn assert_case(
         "context `{name}`: the reference evaluator disagrees with the input's expectation"
     );
     assert_eq!(
-        reference.as_ref().map(|(_, a)| a),
+        reference.as_ref().and_then(|(_, a)| a.as_ref()),
         from_value.as_ref().map(|m| &m.action),
         "context `{name}`: the reference evaluator fills a different action"
     );

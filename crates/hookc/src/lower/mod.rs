@@ -31,7 +31,7 @@
 //! hooks in evaluation order; the `HashMap`s here are only looked up, never
 //! iterated, so the same policy always gives the same `Program`.
 
-use crate::check::actions::ActionValue;
+use crate::check::actions::{ActionTypes, ActionValue, ParamDef, TypeDef};
 use crate::ir::{
     BinaryOp, CheckedPolicy, Const, Events, Func, IrExpr, IrExprKind, MacroKind, UnaryOp,
 };
@@ -39,9 +39,9 @@ use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
 use hookc_runtime::bytecode::{
-    ActionEntry, ActionIdx, CmpOp, ConstIdx, DebugInfo, EventIndex, HookDebug, HookEntry,
-    JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
-    TemplatePart,
+    ActionEntry, ActionIdx, ActionParam, CmpOp, ConstIdx, DebugInfo, EventIndex, HookDebug,
+    HookEntry, JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx,
+    StrIdx, TemplatePart, ValueCheck,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -97,6 +97,7 @@ pub fn lower_with_debug(policy: &CheckedPolicy, sources: &SourceMap) -> Program 
 fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     let mut l = Lowerer::new(policy.paths());
     l.record = record;
+    l.action_types = Some(policy.action_types());
     let mut events: Vec<&Events> = Vec::new();
     for hook in policy.hooks().iter().filter(|h| h.enabled) {
         l.hook(hook);
@@ -155,6 +156,8 @@ struct Lowerer<'p> {
     in_leaf: u32,
     /// Per hook lowered so far: its span and its sub-conditions.
     debug: Vec<(Span, Vec<MarkedCondition>)>,
+    /// The declarations parameters are checked against at run time.
+    action_types: Option<&'p ActionTypes>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -173,6 +176,7 @@ impl<'p> Lowerer<'p> {
             record: false,
             in_leaf: 0,
             debug: Vec::new(),
+            action_types: None,
         }
     }
 
@@ -294,10 +298,21 @@ impl<'p> Lowerer<'p> {
 
     fn action(&mut self, action: &crate::check::actions::Action) -> ActionIdx {
         let kind = self.string(&action.kind);
+        let ty = self.action_types.and_then(|types| types.get(&action.kind));
         let params = action
             .params
             .iter()
-            .map(|(name, value)| (self.string(name), self.param(value)))
+            .map(|(name, value)| {
+                // A run-time check only where a template may not fit.
+                let def = ty.and_then(|t| t.param(name)).map(ParamDef::ty);
+                ActionParam {
+                    name: self.string(name),
+                    value: self.param(value),
+                    check: def
+                        .filter(|def| def.may_misfit(value))
+                        .map(|def| self.check(def)),
+                }
+            })
             .collect();
         let i = ActionIdx::from_usize(self.prog.actions.len());
         self.prog.actions.push(ActionEntry {
@@ -306,6 +321,19 @@ impl<'p> Lowerer<'p> {
             params,
         });
         i
+    }
+
+    /// A type definition as a run-time check, its enum a list constant.
+    /// Recursion follows `items`, as deep as the document it was read from.
+    fn check(&mut self, def: &TypeDef) -> ValueCheck {
+        ValueCheck {
+            kinds: def.kinds(),
+            allowed: def.allowed().map(|values| {
+                let list = values.iter().filter_map(ActionValue::const_json).collect();
+                self.json(Value::Array(list))
+            }),
+            items: def.items().map(|items| Box::new(self.check(items))),
+        }
     }
 
     fn param(&mut self, value: &ActionValue) -> ParamValue {

@@ -478,9 +478,9 @@ hooks:
         &action
             .params
             .iter()
-            .find(|(n, _)| prog.string(*n) == name)
+            .find(|p| prog.string(p.name) == name)
             .unwrap()
-            .1
+            .value
     };
     match param("event_type") {
         ParamValue::Const(i) => {

@@ -22,7 +22,9 @@
 //! ([`crate::check::glob::Glob::is_match`]), not through the regex they are
 //! compiled to, so that the VM's translation is checked against them.
 
+use crate::check::actions::{ActionValue, TypeDef};
 use crate::check::glob::Glob;
+use crate::check::template::TemplatePiece;
 use crate::ir::{
     BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, MacroKind, UnaryOp,
 };
@@ -187,6 +189,107 @@ pub fn all_matches<'p>(policy: &'p CheckedPolicy, event: &str, ctx: &Value) -> V
         .iter()
         .filter(|h| hook_matches(policy, h, event, ctx))
         .collect()
+}
+
+/// A filled parameter that does not fit its declaration, as the reference
+/// evaluator finds it: the parameter (with the position of a failing item,
+/// `tags[1]`) and the failing value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamMisfit {
+    /// The parameter, with the position of the failing item inside it.
+    pub param: String,
+    /// The failing value.
+    pub value: Value,
+}
+
+/// The reference semantics of a match's action (`docs/semantics.md#templates`):
+/// `{"type": KIND, ...params}` with templates filled by walking the checked
+/// action, and every filled parameter held to its declaration in the
+/// policy's action types (its type names, `enum` and `items`, read from the
+/// definition, not from the bytecode's checks, so that the lowering's choice
+/// of which parameters to check is itself checked). The first parameter
+/// that does not fit, in declaration order, is the error.
+pub fn fill_action(
+    policy: &CheckedPolicy,
+    action: &crate::check::actions::Action,
+    ctx: &Value,
+) -> Result<serde_json::Map<String, Value>, ParamMisfit> {
+    let ty = policy.action_types().get(&action.kind);
+    let mut out = serde_json::Map::new();
+    out.insert("type".to_owned(), Value::String(action.kind.clone()));
+    for (name, value) in &action.params {
+        let filled = fill_value(policy.paths(), value, ctx);
+        if let Some(def) = ty.and_then(|t| t.param(name)) {
+            if let Some(at) = misfit(def.ty(), &filled) {
+                return Err(ParamMisfit {
+                    param: format!("{name}{}", at.0),
+                    value: at.1.clone(),
+                });
+            }
+        }
+        out.insert(name.clone(), filled);
+    }
+    Ok(out)
+}
+
+/// The first part of a filled value that does not fit a definition: its
+/// position and the part. The kind of a JSON value and the equality with an
+/// `enum` value are the language's ([`Val::kind`], [`value::eq`]).
+fn misfit<'v>(def: &TypeDef, v: &'v Value) -> Option<(String, &'v Value)> {
+    let val = Val::from_json(v);
+    let in_enum = |allowed: &[ActionValue]| {
+        allowed
+            .iter()
+            .filter_map(ActionValue::const_json)
+            .any(|a| value::eq(&Val::from_json(&a), &val))
+    };
+    if !val.kind().within(def.kinds()) || def.allowed().is_some_and(|a| !in_enum(a)) {
+        return Some((String::new(), v));
+    }
+    let (Some(items), Value::Array(values)) = (def.items(), v) else {
+        return None;
+    };
+    values
+        .iter()
+        .enumerate()
+        .find_map(|(i, item)| misfit(items, item).map(|(at, part)| (format!("[{i}]{at}"), part)))
+}
+
+/// One parameter value with its templates filled: a whole template is the
+/// value at its path (`null` when it does not resolve), a template with text
+/// is a string (values stringified, strings as they are, nothing for a path
+/// that does not resolve).
+fn fill_value(paths: &PathTable, value: &ActionValue, ctx: &Value) -> Value {
+    let lookup = |id| paths.get(id).and_then(|p| context::resolve(ctx, p));
+    match value {
+        ActionValue::Template(t) => match t.whole_path() {
+            Some(id) => lookup(id).cloned().unwrap_or(Value::Null),
+            None => {
+                let mut text = String::new();
+                for part in t.parts() {
+                    match part {
+                        TemplatePiece::Lit(s) => text.push_str(s),
+                        TemplatePiece::Path(id) => match lookup(*id) {
+                            Some(Value::String(s)) => text.push_str(s),
+                            Some(other) => text.push_str(&other.to_string()),
+                            None => {}
+                        },
+                    }
+                }
+                Value::String(text)
+            }
+        },
+        ActionValue::List(items) => {
+            Value::Array(items.iter().map(|v| fill_value(paths, v, ctx)).collect())
+        }
+        ActionValue::Object(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), fill_value(paths, v, ctx)))
+                .collect(),
+        ),
+        constant => constant.const_json().unwrap_or(Value::Null),
+    }
 }
 
 /// Whether two evaluation results are the same, strictly, as differential

@@ -2,8 +2,11 @@
 //! built-in ones): every key checked, defaults and `enum` values read as fixed
 //! values, and each definition merged over the types already known.
 
-use super::{found, list, render, same, value_phrase};
-use super::{ActionType, ActionTypes, ActionValue, ParamDef, ParamType, PARAM_KEYS, TYPE_KEYS};
+use super::{found, list, render, value_phrase};
+use super::{
+    ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeDef, ITEM_KEYS, PARAM_KEYS,
+    TYPE_KEYS,
+};
 use crate::check::template;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{child_path, Key, Node, NodeKind};
@@ -198,8 +201,7 @@ fn read_param(
     let what = format!("parameter `{name}` of `{type_name}`");
     let mut p = ParamDef {
         name: name.to_owned(),
-        ty: None,
-        allowed: None,
+        ty: TypeDef::default(),
         default: None,
         required: false,
         description: None,
@@ -215,7 +217,7 @@ fn read_param(
         );
         return Some(p);
     };
-    let mut enum_items: Vec<(&Node, ActionValue)> = Vec::new();
+    let mut type_keys = TypeKeys::default();
     let mut default = None;
     let mut optional = false;
     for (k, v) in entries {
@@ -235,56 +237,10 @@ fn read_param(
                 None
             }
         };
+        if type_keys.read(&k.name, v, &what, &knp, diags) {
+            continue;
+        }
         match k.name.as_str() {
-            "type" => match v.as_str() {
-                Some(t) => match ParamType::from_name(t) {
-                    Some(ty) => p.ty = Some(ty),
-                    None => diags.push(
-                        bad(
-                            format!("unknown parameter type `{t}` for {what}"),
-                            v.span,
-                            &knp,
-                        )
-                        .maybe_help(suggest::help_for(t, ParamType::ALL.map(ParamType::name))),
-                    ),
-                },
-                None => diags.push(bad(
-                    format!("`type` of {what} must be a type name, found {}", found(v)),
-                    v.span,
-                    &knp,
-                )),
-            },
-            "enum" => match v.as_seq() {
-                Some([]) => diags.push(
-                    bad(format!("`enum` of {what} is empty"), v.span, &knp)
-                        .help("list the values the parameter may take, or drop `enum`"),
-                ),
-                Some(items) if items.len() > hookc_runtime::limits::MAX_LIST_ITEMS => {
-                    if let Some(d) = v.too_large(&format!("the `enum` of {what}")) {
-                        diags.push(d.node(knp.clone()));
-                    }
-                }
-                Some(items) => {
-                    let mut ok = true;
-                    for item in items {
-                        match fixed_value(item, &what, &knp, 0, diags) {
-                            Some(value) => enum_items.push((item, value)),
-                            None => ok = false,
-                        }
-                    }
-                    if !ok {
-                        enum_items.clear();
-                    }
-                }
-                None => diags.push(bad(
-                    format!(
-                        "`enum` of {what} must be a list of values, found {}",
-                        found(v)
-                    ),
-                    v.span,
-                    &knp,
-                )),
-            },
             "default" => default = Some((v, knp)),
             "required" => p.required = flag(v, diags).unwrap_or(false),
             "optional" => optional = flag(v, diags).unwrap_or(false),
@@ -312,29 +268,7 @@ fn read_param(
             &np,
         ));
     }
-    // Enum values must fit the type.
-    if !enum_items.is_empty() {
-        let mut ok = true;
-        if let Some(ty) = p.ty {
-            for (item, value) in &enum_items {
-                if !ty.fits(value) {
-                    ok = false;
-                    diags.push(bad(
-                        format!(
-                            "enum value `{}` of {what} is not {}",
-                            render(value),
-                            ty.phrase()
-                        ),
-                        item.span,
-                        &child_path(&np, "enum"),
-                    ));
-                }
-            }
-        }
-        if ok {
-            p.allowed = Some(enum_items.into_iter().map(|(_, v)| v).collect());
-        }
-    }
+    p.ty = type_keys.finish(&what, &np, diags);
     if let Some((node, dnp)) = default {
         if let Some(value) = fixed_value(node, &what, &dnp, 0, diags) {
             if p.required {
@@ -342,26 +276,19 @@ fn read_param(
                     bad(format!("{what} is required and has a default"), node.span, &dnp)
                         .help("a parameter with a default is never missing: drop `required: true` or the default"),
                 );
-            } else if let Some(ty) = p.ty.filter(|ty| !ty.fits(&value)) {
-                diags.push(
-                    bad(
+            } else if let Some(m) = p.ty.misfit(&value) {
+                let d = match (m.at.as_str(), m.enum_only) {
+                    ("", false) => bad(
                         format!(
                             "default of {what} must be {}, found {}",
-                            ty.phrase(),
+                            m.def.phrase(),
                             value_phrase(&value)
                         ),
                         node.span,
                         &dnp,
                     )
-                    .label(format!("expected {}", ty.phrase())),
-                );
-            } else if let Some(allowed) = p
-                .allowed
-                .as_ref()
-                .filter(|a| !a.iter().any(|x| same(x, &value)))
-            {
-                diags.push(
-                    bad(
+                    .label(format!("expected {}", m.def.phrase())),
+                    ("", true) => bad(
                         format!(
                             "default `{}` of {what} is not one of its `enum` values",
                             render(&value)
@@ -369,14 +296,244 @@ fn read_param(
                         node.span,
                         &dnp,
                     )
-                    .help(format!("expected one of {}", list(allowed))),
-                );
+                    .help(format!(
+                        "expected one of {}",
+                        list(m.def.allowed().unwrap_or_default())
+                    )),
+                    (at, _) => bad(
+                        format!("item {at} of the default of {what} {}", misfit_text(&m)),
+                        node.span,
+                        &dnp,
+                    ),
+                };
+                diags.push(d);
             } else {
                 p.default = Some(value);
             }
         }
     }
     Some(p)
+}
+
+/// What a part of a value that does not fit is, and what it should be:
+/// `is a string, not an integer`, `is `x`, not one of `a`, `b``.
+fn misfit_text(m: &super::Misfit<'_, '_>) -> String {
+    if m.enum_only {
+        format!(
+            "is `{}`, not one of {}",
+            render(m.value),
+            list(m.def.allowed().unwrap_or_default())
+        )
+    } else {
+        format!("is {}, not {}", value_phrase(m.value), m.def.phrase())
+    }
+}
+
+/// The `type`, `enum` and `items` keys of a parameter or `items`
+/// definition, as read; [`TypeKeys::finish`] makes the [`TypeDef`].
+#[derive(Default)]
+struct TypeKeys<'n> {
+    types: Vec<ParamType>,
+    enum_items: Vec<(&'n Node, ActionValue)>,
+    items: Option<(&'n Node, TypeDef)>,
+}
+
+impl<'n> TypeKeys<'n> {
+    /// Reads `key` if it is `type`, `enum` or `items` (then `true`).
+    fn read(
+        &mut self,
+        key: &str,
+        v: &'n Node,
+        what: &str,
+        knp: &str,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let bad =
+            |msg: String, span: Span| Diagnostic::new(Code::ActionTypeDef, msg).at(span).node(knp);
+        match key {
+            "type" => {
+                let names: Vec<&Node> = match &v.kind {
+                    NodeKind::Seq(names) if names.is_empty() => {
+                        diags.push(
+                            bad(format!("`type` of {what} is an empty list"), v.span)
+                                .help("list the type names the value may have, as in `[string, \"null\"]`"),
+                        );
+                        return true;
+                    }
+                    NodeKind::Seq(names) => names.iter().collect(),
+                    _ => vec![v],
+                };
+                for n in names {
+                    match n.as_str() {
+                        Some(t) => match ParamType::from_name(t) {
+                            Some(ty) if !self.types.contains(&ty) => self.types.push(ty),
+                            Some(_) => {}
+                            None => diags.push(
+                                bad(format!("unknown parameter type `{t}` for {what}"), n.span)
+                                    .maybe_help(
+                                        suggest::did_you_mean(
+                                            t,
+                                            ParamType::ALL.map(ParamType::name),
+                                        )
+                                        .map(|best| format!("did you mean `{best}`?"))
+                                        .or_else(|| {
+                                            suggest::help_for(
+                                                t,
+                                                ParamType::value_types().map(ParamType::name),
+                                            )
+                                        }),
+                                    ),
+                            ),
+                        },
+                        None if std::ptr::eq(n, v) => diags.push(bad(
+                            format!("`type` of {what} must be a type name, found {}", found(v)),
+                            v.span,
+                        )),
+                        None => diags.push(bad(
+                            format!("`type` of {what} must list type names, found {}", found(n)),
+                            n.span,
+                        )),
+                    }
+                }
+            }
+            "enum" => match v.as_seq() {
+                Some([]) => diags.push(
+                    bad(format!("`enum` of {what} is empty"), v.span)
+                        .help("list the values the parameter may take, or drop `enum`"),
+                ),
+                Some(items) if items.len() > hookc_runtime::limits::MAX_LIST_ITEMS => {
+                    if let Some(d) = v.too_large(&format!("the `enum` of {what}")) {
+                        diags.push(d.node(knp));
+                    }
+                }
+                Some(items) => {
+                    let mut ok = true;
+                    for item in items {
+                        match fixed_value(item, what, knp, 0, diags) {
+                            Some(value) => self.enum_items.push((item, value)),
+                            None => ok = false,
+                        }
+                    }
+                    if !ok {
+                        self.enum_items.clear();
+                    }
+                }
+                None => diags.push(bad(
+                    format!(
+                        "`enum` of {what} must be a list of values, found {}",
+                        found(v)
+                    ),
+                    v.span,
+                )),
+            },
+            "items" => {
+                let items_what = format!("the items of {what}");
+                match v.as_map() {
+                    Some(entries) => {
+                        let mut keys = TypeKeys::default();
+                        for (k, iv) in entries {
+                            let inp = child_path(knp, &k.name);
+                            if keys.read(&k.name, iv, &items_what, &inp, diags) {
+                                continue;
+                            }
+                            match k.name.as_str() {
+                                "description" if iv.as_str().is_some() => {}
+                                "description" => diags.push(
+                                    Diagnostic::new(
+                                        Code::ActionTypeDef,
+                                        format!(
+                                            "`description` of {items_what} must be a string, found {}",
+                                            found(iv)
+                                        ),
+                                    )
+                                    .at(iv.span)
+                                    .node(inp),
+                                ),
+                                other => diags.push(
+                                    Diagnostic::new(
+                                        Code::ActionTypeDef,
+                                        format!("{items_what} has unknown key `{other}`"),
+                                    )
+                                    .at(k.span)
+                                    .node(inp)
+                                    .maybe_help(suggest::help_for(other, ITEM_KEYS)),
+                                ),
+                            }
+                        }
+                        self.items = Some((v, keys.finish(&items_what, knp, diags)));
+                    }
+                    None => diags.push(
+                        bad(
+                            format!(
+                                "`items` of {what} must be a type definition (a mapping), found {}",
+                                found(v)
+                            ),
+                            v.span,
+                        )
+                        .help("write a definition such as `{type: string}`"),
+                    ),
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The definition: `items` only with a type that allows arrays, `enum`
+    /// values only when they all fit the rest.
+    fn finish(self, what: &str, np: &str, diags: &mut Diagnostics) -> TypeDef {
+        let mut def = TypeDef {
+            types: self.types,
+            allowed: None,
+            items: None,
+        };
+        if let Some((node, items)) = self.items {
+            if def.types.is_empty() || def.types.contains(&ParamType::Array) {
+                def.items = Some(Box::new(items));
+            } else {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ActionTypeDef,
+                        format!("{what} has `items` but its `type` does not allow arrays"),
+                    )
+                    .at(node.span)
+                    .node(child_path(np, "items"))
+                    .help("add `array` to its `type`, or drop `items`"),
+                );
+            }
+        }
+        if self.enum_items.is_empty() {
+            return def;
+        }
+        let mut ok = true;
+        for (item, value) in &self.enum_items {
+            let Some(m) = def.misfit(value) else {
+                continue;
+            };
+            ok = false;
+            let msg = match m.at.as_str() {
+                "" => format!(
+                    "enum value `{}` of {what} is not {}",
+                    render(value),
+                    def.phrase()
+                ),
+                at => format!(
+                    "enum value `{}` of {what} does not fit: item {at} {}",
+                    render(value),
+                    misfit_text(&m)
+                ),
+            };
+            diags.push(
+                Diagnostic::new(Code::ActionTypeDef, msg)
+                    .at(item.span)
+                    .node(child_path(np, "enum")),
+            );
+        }
+        if ok {
+            def.allowed = Some(self.enum_items.into_iter().map(|(_, v)| v).collect());
+        }
+        def
+    }
 }
 
 /// A value in an action type definition (a default, an enum value): like a

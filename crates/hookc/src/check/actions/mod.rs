@@ -34,7 +34,9 @@ mod types;
 mod value;
 
 pub use params::check_action;
-pub use types::{ActionType, ActionTypes, ParamDef, ParamType, PARAM_KEYS, TYPE_KEYS};
+pub use types::{
+    ActionType, ActionTypes, Misfit, ParamDef, ParamType, TypeDef, ITEM_KEYS, PARAM_KEYS, TYPE_KEYS,
+};
 pub use value::{Action, ActionValue};
 
 use crate::check::ty::Kinds;
@@ -112,22 +114,7 @@ fn value_phrase(value: &ActionValue) -> &'static str {
 
 /// `a string`, `null or a string`, ... for the kinds of a path.
 fn kinds_phrase(kinds: Kinds) -> String {
-    let mut parts = Vec::new();
-    for (k, phrase) in [
-        (Kinds::NULL, "null"),
-        (Kinds::BOOL, "a boolean"),
-        (Kinds::INT, "an integer"),
-        (Kinds::DOUBLE, "a number"),
-        (Kinds::STRING, "a string"),
-        (Kinds::LIST, "an array"),
-        (Kinds::OBJECT, "an object"),
-    ] {
-        // An int-or-double set is one "number".
-        if kinds.intersects(k) && !(k == Kinds::INT && kinds.intersects(Kinds::DOUBLE)) {
-            parts.push(phrase);
-        }
-    }
-    parts.join(" or ")
+    kinds.json_phrase()
 }
 
 fn child(np: Option<&str>, key: &str) -> Option<String> {

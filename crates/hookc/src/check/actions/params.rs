@@ -3,10 +3,11 @@
 //! against the context schema, XML `<param>` children gathered into the
 //! object parameter, and defaults filled in.
 
-use super::{backticked, child, found, kinds_phrase, list, render, same};
-use super::{Action, ActionType, ActionTypes, ActionValue, ParamDef, ParamType};
+use super::{backticked, child, found, kinds_phrase, list, render, value_phrase};
+use super::{Action, ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeDef};
 use crate::check::schema::ContextSchema;
 use crate::check::template::{self, Parsed, Template};
+use crate::check::ty::Kinds;
 use crate::check::ty::Type;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
@@ -139,10 +140,11 @@ pub fn check_action(
     for slot in &slots {
         if slot.def.required && !slot.given {
             let name = slot.def.name.as_str();
-            let help = match (np, slot.def.ty) {
+            let object = slot.def.ty.types().contains(&ParamType::Object);
+            let help = match (np, object) {
                 (Some(_), _) => format!("add `{name}: ...` to the action"),
-                (None, Some(ParamType::Object)) => "add `<param name=\"...\">` children".to_owned(),
-                (None, _) => format!("add the attribute `{name}=\"...\"`"),
+                (None, true) => "add `<param name=\"...\">` children".to_owned(),
+                (None, false) => format!("add the attribute `{name}=\"...\"`"),
             };
             let d = Diagnostic::new(
                 Code::MissingParameter,
@@ -228,7 +230,7 @@ impl ParamChecker<'_> {
             .params
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.ty == Some(ParamType::Object))
+            .filter(|(_, p)| p.ty.types().contains(&ParamType::Object))
             .map(|(i, p)| (i, p.name.as_str()))
             .collect();
         let span = xml.first().map(|(k, _)| k.span)?;
@@ -300,7 +302,7 @@ impl ParamChecker<'_> {
         let span = xml
             .first()
             .map_or(Span::new(FileId(0), 0, 0), |(k, _)| k.span);
-        (ok && self.check_enum(def, &value, span, np)).then_some(value)
+        (ok && self.check_fit(def, &value, span, np)).then_some(value)
     }
 
     /// A parameter value checked against its definition.
@@ -308,59 +310,54 @@ impl ParamChecker<'_> {
         let value = match &node.kind {
             NodeKind::Str(text) | NodeKind::Text(text) => match self.string(text, node, np)? {
                 Parsed::Template(t) => return self.template_param(def, text, t, node.span, np),
-                Parsed::Literal(lit) => match (&node.kind, def.ty) {
-                    (NodeKind::Text(_), Some(ty)) => self.coerce(def, ty, lit, node, np)?,
-                    (_, None | Some(ParamType::String)) => ActionValue::String(lit),
-                    (_, Some(ty)) => {
-                        self.type_error(def, ty, "a string", node.span, np);
+                Parsed::Literal(lit) => match &node.kind {
+                    NodeKind::Text(_) if !def.ty.types().is_empty() => {
+                        self.coerce(def, lit, node, np)?
+                    }
+                    _ if def.ty.kinds().intersects(Kinds::STRING) => ActionValue::String(lit),
+                    _ => {
+                        self.type_error(def, "a string", node.span, np);
                         return None;
                     }
                 },
             },
             _ => {
-                if let Some(ty) = def.ty.filter(|ty| !ty.fits_node(node)) {
-                    self.type_error(def, ty, found(node), node.span, np);
+                if !def.ty.admits_node(node) {
+                    self.type_error(def, found(node), node.span, np);
                     return None;
                 }
                 self.untyped(node, np, 1)?
             }
         };
-        self.check_enum(def, &value, node.span, np).then_some(value)
+        self.check_fit(def, &value, node.span, np).then_some(value)
     }
 
-    fn type_error(
-        &mut self,
-        def: &ParamDef,
-        ty: ParamType,
-        found: &str,
-        span: Span,
-        np: Option<&str>,
-    ) {
+    fn type_error(&mut self, def: &ParamDef, found: &str, span: Span, np: Option<&str>) {
         let d = Diagnostic::new(
             Code::ParameterType,
             format!(
                 "parameter `{}` of `{}` must be {}, found {found}",
                 def.name,
                 self.kind,
-                ty.phrase()
+                def.ty.phrase()
             ),
         )
         .at(span)
-        .label(format!("expected {}", ty.phrase()));
+        .label(format!("expected {}", def.ty.phrase()));
         self.push(d, np);
     }
 
-    /// An XML text literal read as the declared type.
+    /// An XML text literal read as the declared type: the first of its
+    /// types (in the order written) that reads it.
     fn coerce(
         &mut self,
         def: &ParamDef,
-        ty: ParamType,
         lit: String,
         node: &Node,
         np: Option<&str>,
     ) -> Option<ActionValue> {
         let text = lit.trim();
-        let value = match ty {
+        let read = |ty: &ParamType| match ty {
             ParamType::String => Some(ActionValue::String(lit.clone())),
             ParamType::Integer => text.parse::<i64>().ok().map(ActionValue::Int),
             ParamType::Number => text.parse::<i64>().ok().map(ActionValue::Int).or_else(|| {
@@ -374,17 +371,18 @@ impl ParamChecker<'_> {
                 "false" => Some(ActionValue::Bool(false)),
                 _ => None,
             },
+            ParamType::Null => (text == "null").then_some(ActionValue::Null),
             ParamType::Object | ParamType::Array => None,
         };
-        if value.is_some() {
-            return value;
+        if let Some(value) = def.ty.types().iter().find_map(read) {
+            return Some(value);
         }
-        let help = match ty {
-            ParamType::Boolean => Some("write `true` or `false`".to_owned()),
-            ParamType::Object => {
+        let help = match def.ty.single() {
+            Some(ParamType::Boolean) => Some("write `true` or `false`".to_owned()),
+            Some(ParamType::Object) => {
                 Some("write its entries as `<param name=\"key\">value</param>` children".to_owned())
             }
-            ParamType::Array => Some(
+            Some(ParamType::Array) => Some(
                 "an array cannot be written as an XML attribute; use a YAML hook file".to_owned(),
             ),
             _ => None,
@@ -395,30 +393,64 @@ impl ParamChecker<'_> {
                 "parameter `{}` of `{}` must be {}, found `{lit}`",
                 def.name,
                 self.kind,
-                ty.phrase()
+                def.ty.phrase()
             ),
         )
         .at(node.span)
-        .label(format!("expected {}", ty.phrase()))
+        .label(format!("expected {}", def.ty.phrase()))
         .maybe_help(help);
         self.push(d, np);
         None
     }
 
-    /// Checks a literal value against the definition's `enum`.
-    fn check_enum(
+    /// Checks a value given for a parameter against its definition: the
+    /// `enum`, the items of a list (literal items and templates alike).
+    fn check_fit(
         &mut self,
         def: &ParamDef,
         value: &ActionValue,
         span: Span,
         np: Option<&str>,
     ) -> bool {
-        let Some(allowed) = &def.allowed else {
-            return true;
+        let Some(m) = def.ty.misfit(value) else {
+            return self.item_templates(def, &def.ty, value, String::new(), span, np);
         };
-        if allowed.iter().any(|a| same(a, value)) {
-            return true;
+        let (kind, name) = (self.kind, def.name.as_str());
+        if !m.at.is_empty() {
+            let d = if m.enum_only {
+                Diagnostic::new(
+                    Code::ParameterEnum,
+                    format!(
+                        "item {} of parameter `{name}` of `{kind}` does not allow `{}`",
+                        m.at,
+                        render(m.value)
+                    ),
+                )
+                .label("not one of its values")
+                .help(format!(
+                    "expected one of {}",
+                    list(m.def.allowed().unwrap_or_default())
+                ))
+            } else {
+                Diagnostic::new(
+                    Code::ParameterType,
+                    format!(
+                        "item {} of parameter `{name}` of `{kind}` must be {}, found {}",
+                        m.at,
+                        m.def.phrase(),
+                        value_phrase(m.value)
+                    ),
+                )
+                .label(format!("expected {}", m.def.phrase()))
+            };
+            self.push(d.at(span), np);
+            return false;
         }
+        if !m.enum_only {
+            self.type_error(def, value_phrase(value), span, np);
+            return false;
+        }
+        let allowed = def.ty.allowed().unwrap_or_default();
         let names: Vec<String> = allowed.iter().map(render).collect();
         let help = match value {
             ActionValue::String(s) => suggest::did_you_mean(s, names.iter().map(String::as_str))
@@ -452,80 +484,193 @@ impl ParamChecker<'_> {
         span: Span,
         np: Option<&str>,
     ) -> Option<ActionValue> {
-        let types = self.check_refs(&t, np);
+        self.check_refs(&t, np);
+        self.template_fit(&def.ty, &def.name, &t, text, None, span, np)
+            .then_some(ActionValue::Template(t))
+    }
+
+    /// The schema type of a whole template's path (`None` for a template
+    /// with text, or a path that does not resolve).
+    fn whole_type(&self, t: &Template) -> Option<Type> {
+        let path = self.paths.get(t.whole_path()?)?;
+        self.schema.resolve(path).ok().map(|r| r.ty)
+    }
+
+    /// The templates among the items of a list given for a parameter (at
+    /// any depth of `items`), each held to its `items` definition.
+    #[allow(clippy::too_many_arguments)]
+    fn item_templates(
+        &mut self,
+        def: &ParamDef,
+        ty: &TypeDef,
+        value: &ActionValue,
+        at: String,
+        span: Span,
+        np: Option<&str>,
+    ) -> bool {
+        let (Some(items), ActionValue::List(values)) = (ty.items(), value) else {
+            return true;
+        };
+        let mut ok = true;
+        for (i, item) in values.iter().enumerate() {
+            let at = format!("{at}[{i}]");
+            ok &= match item {
+                ActionValue::Template(t) => {
+                    let text = t.source_text(self.paths);
+                    // Where its (first) reference is written.
+                    let span = t.refs().next().map_or(span, |(_, s)| s);
+                    self.template_fit(items, &def.name, t, &text, Some(&at), span, np)
+                }
+                ActionValue::List(_) => self.item_templates(def, items, item, at, span, np),
+                _ => true,
+            };
+        }
+        ok
+    }
+
+    /// Whether a template can fit a type definition (see [`check_action`]):
+    /// the parameter's own (`at` is `None`: E0403, E0404) or that of items
+    /// at `at` inside it (E0202). Reports why not.
+    #[allow(clippy::too_many_arguments)]
+    fn template_fit(
+        &mut self,
+        ty: &TypeDef,
+        name: &str,
+        t: &Template,
+        text: &str,
+        at: Option<&str>,
+        span: Span,
+        np: Option<&str>,
+    ) -> bool {
         let kind = self.kind;
-        let name = def.name.as_str();
-        match types.first().filter(|_| t.is_whole()) {
+        let (what, type_code, enum_code) = match at {
+            None => (
+                format!("parameter `{name}` of `{kind}`"),
+                Code::ParameterType,
+                Code::ParameterEnum,
+            ),
+            Some(at) => (
+                format!("item {at} of parameter `{name}` of `{kind}`"),
+                Code::TemplateType,
+                Code::TemplateType,
+            ),
+        };
+        match self.whole_type(t).filter(|_| t.is_whole()) {
             Some(path_ty) => {
-                if let Some(ty) = def.ty {
-                    if !path_ty.kinds.is_empty() && !path_ty.kinds.intersects(ty.kinds()) {
-                        let d = Diagnostic::new(
-                            Code::ParameterType,
-                            format!(
-                                "`{text}` is {} but parameter `{name}` of `{kind}` must be {}",
-                                kinds_phrase(path_ty.kinds),
-                                ty.phrase()
-                            ),
-                        )
-                        .at(span)
-                        .label(format!("expected {}", ty.phrase()));
-                        self.push(d, np);
-                        return None;
-                    }
+                if !ty.types().is_empty()
+                    && !path_ty.kinds.is_empty()
+                    && !path_ty.kinds.intersects(ty.kinds())
+                {
+                    let d = Diagnostic::new(
+                        type_code,
+                        format!(
+                            "`{text}` is {} but {what} must be {}",
+                            kinds_phrase(path_ty.kinds),
+                            ty.phrase()
+                        ),
+                    )
+                    .at(span)
+                    .label(format!("expected {}", ty.phrase()));
+                    self.push(d, np);
+                    return false;
+                }
+                if let Some((depth, found, expected)) = self.items_misfit(ty, &path_ty) {
+                    let d = Diagnostic::new(
+                        Code::TemplateType,
+                        format!(
+                            "`{text}` is an array whose items{depth} are {} but the items{depth} of {what} must be {}",
+                            kinds_phrase(found),
+                            expected.phrase()
+                        ),
+                    )
+                    .at(span)
+                    .label("the schema's items never fit")
+                    .help("declare the parameter's `items` to fit the path's schema, or use another path");
+                    self.push(d, np);
+                    return false;
                 }
                 if let (Some(allowed), Some(schema_enum)) =
-                    (&def.allowed, self.schema.allowed(path_ty.schema))
+                    (ty.allowed(), self.schema.allowed(path_ty.schema))
                 {
-                    let outside: Vec<ActionValue> = schema_enum
+                    let values: Vec<ActionValue> = schema_enum
                         .iter()
                         .map(ActionValue::from_json)
-                        .filter(|v| *v != ActionValue::Null && !allowed.iter().any(|a| same(a, v)))
+                        .filter(|v| *v != ActionValue::Null)
                         .collect();
-                    if !outside.is_empty() {
+                    // Values outside the enum are a run-time error; only a
+                    // schema whose values all are is an error here.
+                    if !values.is_empty() && values.iter().all(|v| ty.misfit(v).is_some()) {
                         let d = Diagnostic::new(
-                            Code::ParameterEnum,
+                            enum_code,
                             format!(
-                                "`{text}` may be {}, which parameter `{name}` of `{kind}` does not allow",
-                                list(&outside)
+                                "`{text}` may be {}, which {what} does not allow",
+                                list(&values)
                             ),
                         )
                         .at(span)
                         .label("the schema allows other values")
                         .help(format!("expected one of {}", list(allowed)));
                         self.push(d, np);
-                        return None;
+                        return false;
                     }
                 }
             }
+            None if t.is_whole() => {}
             None => {
-                if let Some(ty) = def.ty.filter(|ty| *ty != ParamType::String) {
+                if !ty.types().is_empty() && !ty.kinds().intersects(Kinds::STRING) {
                     let d = Diagnostic::new(
-                        Code::ParameterType,
-                        format!(
-                            "`{text}` is a string but parameter `{name}` of `{kind}` must be {}",
-                            ty.phrase()
-                        ),
+                        type_code,
+                        format!("`{text}` is a string but {what} must be {}", ty.phrase()),
                     )
                     .at(span)
                     .label(format!("expected {}", ty.phrase()))
                     .help("only a template that is exactly one `${path}` keeps the value's type");
                     self.push(d, np);
-                    return None;
+                    return false;
                 }
-                if let Some(allowed) = &def.allowed {
+                if let Some(allowed) = ty.allowed() {
                     let d = Diagnostic::new(
-                        Code::ParameterEnum,
-                        format!("parameter `{name}` of `{kind}` does not allow the interpolated string `{text}`"),
+                        enum_code,
+                        format!("{what} does not allow the interpolated string `{text}`"),
                     )
                     .at(span)
                     .label("not one of its values")
-                    .help(format!("write one of {}, or a template that is exactly one `${{path}}`", list(allowed)));
+                    .help(format!(
+                        "write one of {}, or a template that is exactly one `${{path}}`",
+                        list(allowed)
+                    ));
                     self.push(d, np);
-                    return None;
+                    return false;
                 }
             }
         }
-        Some(ActionValue::Template(t))
+        true
+    }
+
+    /// Where the items of a path's schema can never fit the items of a type
+    /// definition (at any depth both declare): the depth (`""`, ` of items`,
+    /// ...), the schema's kinds there and the definition there.
+    fn items_misfit<'d>(
+        &self,
+        ty: &'d TypeDef,
+        path_ty: &Type,
+    ) -> Option<(String, Kinds, &'d TypeDef)> {
+        let mut def = ty;
+        let mut node = self.schema.node(path_ty.schema?)?;
+        let mut depth = String::new();
+        loop {
+            let items_def = def.items()?;
+            let items_node = self.schema.node(node.items?)?;
+            if !items_def.types().is_empty()
+                && !items_node.kinds.is_empty()
+                && !items_node.kinds.intersects(items_def.kinds())
+            {
+                return Some((depth, items_node.kinds, items_def));
+            }
+            def = items_def;
+            node = items_node;
+            depth.push_str(" of items");
+        }
     }
 
     /// Checks every path of a template against the schema; their types in order.

@@ -178,14 +178,14 @@ fn builtin_types_are_seed_000s() {
     let p: Vec<&str> = retry.params().iter().map(ParamDef::name).collect();
     assert_eq!(p, ["max_attempts", "backoff_policy", "delay"]);
     let backoff = retry.param("backoff_policy").unwrap();
-    assert_eq!(backoff.ty(), Some(ParamType::String));
+    assert_eq!(backoff.ty().single(), Some(ParamType::String));
     assert_eq!(
         backoff.allowed().unwrap(),
         [s("exponential"), s("fixed"), s("inherit")]
     );
     assert_eq!(backoff.default(), Some(&s("inherit")));
     let delay = retry.param("delay").unwrap();
-    assert_eq!(delay.ty(), Some(ParamType::Number));
+    assert_eq!(delay.ty().single(), Some(ParamType::Number));
     assert_eq!(delay.description(), Some("For fixed backoff"));
     assert!(!delay.is_required() && delay.default().is_none());
 
@@ -221,7 +221,10 @@ fn builtin_types_are_seed_000s() {
     assert_eq!(suspend.allowed().map(<[_]>::len), Some(4));
     let emit = types.get("emit_event").unwrap();
     assert!(emit.param("event_type").unwrap().is_required());
-    assert_eq!(emit.param("payload").unwrap().ty(), Some(ParamType::Object));
+    assert_eq!(
+        emit.param("payload").unwrap().ty().single(),
+        Some(ParamType::Object)
+    );
 }
 
 // ---- defaults and order -------------------------------------------------
@@ -815,10 +818,19 @@ fn templates_in_enum_parameters() {
         &mut PathTable::new(),
     );
     assert!(action.is_some() && diags.is_empty(), "{diags:#?}");
+    // Some schema values fit: the others are checked at run time.
     let (action, diags) = check_in(
         &raw,
         &types,
         &with_enum(serde_json::json!(["both", "admin", "root"])),
+        &mut PathTable::new(),
+    );
+    assert!(action.is_some() && diags.is_empty(), "{diags:#?}");
+    // None does: an error.
+    let (action, diags) = check_in(
+        &raw,
+        &types,
+        &with_enum(serde_json::json!(["admin", "root", null])),
         &mut PathTable::new(),
     );
     assert!(action.is_none());
@@ -1033,7 +1045,7 @@ fn invalid_definitions() {
 
     // Bad parts are dropped; the type is still there.
     let a = types.get("a").unwrap();
-    assert_eq!(a.param("p1").unwrap().ty(), None);
+    assert_eq!(a.param("p1").unwrap().ty().single(), None);
     assert_eq!(a.param("p2").unwrap().default(), None);
     assert!(a.param("type").is_none());
     assert!(types.get("b").unwrap().params().is_empty());

@@ -8,7 +8,8 @@ use crate::check::ty::Kinds;
 use crate::frontend::doc::{Node, NodeKind};
 use crate::ir::Effect;
 
-/// The JSON type an action parameter declares (its definition's `type`).
+/// A JSON type name an action parameter's `type` may list (`type: string`,
+/// or a union such as `type: [string, "null"]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ParamType {
     /// `string`
@@ -21,104 +22,242 @@ pub enum ParamType {
     Boolean,
     /// `object`: a mapping of any values.
     Object,
-    /// `array`: a list of any values.
+    /// `array`: a list (of any values, unless `items` says).
     Array,
+    /// `null`: in a union, makes the parameter nullable.
+    Null,
 }
 
 impl ParamType {
+    /// Every type name, with its kinds: the one table of type names.
+    const TABLE: [(ParamType, &'static str, Kinds); 7] = [
+        (ParamType::String, "string", Kinds::STRING),
+        (ParamType::Integer, "integer", Kinds::INT),
+        (ParamType::Number, "number", Kinds::NUMBER),
+        (ParamType::Boolean, "boolean", Kinds::BOOL),
+        (ParamType::Object, "object", Kinds::OBJECT),
+        (ParamType::Array, "array", Kinds::LIST),
+        (ParamType::Null, "null", Kinds::NULL),
+    ];
+
     /// Every type, in the order their names are listed in help texts.
-    pub const ALL: [ParamType; 6] = [
+    pub const ALL: [ParamType; 7] = [
         ParamType::String,
         ParamType::Integer,
         ParamType::Number,
         ParamType::Boolean,
         ParamType::Object,
         ParamType::Array,
+        ParamType::Null,
     ];
+
+    /// The types of values (every type but `null`, which only makes sense
+    /// in a union): what the help of an unknown type name lists.
+    pub fn value_types() -> impl Iterator<Item = ParamType> + Clone {
+        ParamType::ALL.into_iter().filter(|t| *t != ParamType::Null)
+    }
 
     /// The type of a `type:` name.
     pub fn from_name(name: &str) -> Option<ParamType> {
         ParamType::ALL.into_iter().find(|t| t.name() == name)
     }
 
+    fn entry(self) -> (ParamType, &'static str, Kinds) {
+        ParamType::TABLE
+            .into_iter()
+            .find(|(t, _, _)| *t == self)
+            .unwrap_or((self, "", Kinds::NONE))
+    }
+
     /// The name as written in `type:`.
     pub fn name(self) -> &'static str {
-        match self {
-            ParamType::String => "string",
-            ParamType::Integer => "integer",
-            ParamType::Number => "number",
-            ParamType::Boolean => "boolean",
-            ParamType::Object => "object",
-            ParamType::Array => "array",
-        }
+        self.entry().1
     }
 
     /// The value kinds the type admits.
     pub fn kinds(self) -> Kinds {
-        match self {
-            ParamType::String => Kinds::STRING,
-            ParamType::Integer => Kinds::INT,
-            ParamType::Number => Kinds::NUMBER,
-            ParamType::Boolean => Kinds::BOOL,
-            ParamType::Object => Kinds::OBJECT,
-            ParamType::Array => Kinds::LIST,
+        self.entry().2
+    }
+}
+
+/// A type definition: a parameter's `type`, `enum` and `items`, or an
+/// `items` definition (which is one itself, so arrays nest).
+///
+/// A value fits when its kind is one the `type` names allow (all when none
+/// is named), it is one of the `enum` values (if any), and, when it is a
+/// list and `items` is given, every item fits `items`.
+///
+/// INVARIANT (type def): the `enum` values hold no template and fit the
+/// rest of the definition; `items` is only given when the types allow
+/// arrays. [`ActionTypes`] only builds definitions that hold it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TypeDef {
+    /// The type names, deduplicated, in the order written; empty: any.
+    pub(super) types: Vec<ParamType>,
+    pub(super) allowed: Option<Vec<ActionValue>>,
+    pub(super) items: Option<Box<TypeDef>>,
+}
+
+/// Where and why a fixed value does not fit a [`TypeDef`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Misfit<'v, 'd> {
+    /// The position inside the value: `""` for the value itself, `[1]` for
+    /// an item, `[1][0]` for an item of an item.
+    pub at: String,
+    /// The part that does not fit.
+    pub value: &'v ActionValue,
+    /// The definition it does not fit.
+    pub def: &'d TypeDef,
+    /// Whether its kind fits and only the `enum` excludes it.
+    pub enum_only: bool,
+}
+
+impl TypeDef {
+    /// The type names, in the order written; empty when any type is allowed.
+    pub fn types(&self) -> &[ParamType] {
+        &self.types
+    }
+
+    /// The one type name, when exactly one is declared.
+    pub fn single(&self) -> Option<ParamType> {
+        match self.types.as_slice() {
+            [t] => Some(*t),
+            _ => None,
         }
     }
 
-    /// `a string`, `an integer`, ... for messages.
-    pub(super) fn phrase(self) -> &'static str {
-        match self {
-            ParamType::String => "a string",
-            ParamType::Integer => "an integer",
-            ParamType::Number => "a number",
-            ParamType::Boolean => "a boolean",
-            ParamType::Object => "an object",
-            ParamType::Array => "an array",
+    /// The `enum` values, if restricted.
+    pub fn allowed(&self) -> Option<&[ActionValue]> {
+        self.allowed.as_deref()
+    }
+
+    /// The definition of a list's items, if given.
+    pub fn items(&self) -> Option<&TypeDef> {
+        self.items.as_deref()
+    }
+
+    /// The kinds the types allow ([`Kinds::ANY`] when none is named).
+    pub fn kinds(&self) -> Kinds {
+        if self.types.is_empty() {
+            return Kinds::ANY;
+        }
+        self.types.iter().fold(Kinds::NONE, |k, t| k.or(t.kinds()))
+    }
+
+    /// Whether any value fits.
+    pub fn is_any(&self) -> bool {
+        self.kinds().is_any() && self.allowed.is_none() && self.items.is_none()
+    }
+
+    /// `a string`, `null or a string`, ... for messages.
+    pub(super) fn phrase(&self) -> String {
+        self.kinds().json_phrase()
+    }
+
+    /// Whether the kind of a value fits the types (a template counts as a
+    /// string).
+    pub(super) fn admits(&self, value: &ActionValue) -> bool {
+        value_kinds(value).within(self.kinds())
+    }
+
+    /// Whether a non-string document node's kind fits the types.
+    pub(super) fn admits_node(&self, node: &Node) -> bool {
+        let kinds = match &node.kind {
+            NodeKind::Null => Kinds::NULL,
+            NodeKind::Bool(_) => Kinds::BOOL,
+            NodeKind::Int(_) => Kinds::INT,
+            NodeKind::Float(_) => Kinds::DOUBLE,
+            NodeKind::Str(_) | NodeKind::Text(_) => Kinds::STRING,
+            NodeKind::Seq(_) => Kinds::LIST,
+            NodeKind::Map(_) => Kinds::OBJECT,
+        };
+        kinds.within(self.kinds())
+    }
+
+    /// The first part of a value that does not fit, outermost
+    /// first, items in order; `None` when it fits. A whole template
+    /// (`"${path}"`) fits here; a template with text around its references
+    /// counts as a string and is not compared with the `enum`. Recursion follows
+    /// the definition's `items`, as deep as the document it was read from.
+    pub fn misfit<'v, 'd>(&'d self, value: &'v ActionValue) -> Option<Misfit<'v, 'd>> {
+        if matches!(value, ActionValue::Template(t) if t.is_whole()) {
+            // Could be anything: checked against the schema, and at run time.
+            return None;
+        }
+        let misfit = |enum_only| Misfit {
+            at: String::new(),
+            value,
+            def: self,
+            enum_only,
+        };
+        if !self.admits(value) {
+            return Some(misfit(false));
+        }
+        if let Some(allowed) = &self.allowed {
+            if !value.has_templates() && !allowed.iter().any(|a| super::same(a, value)) {
+                return Some(misfit(true));
+            }
+        }
+        if let (Some(items), ActionValue::List(values)) = (&self.items, value) {
+            for (i, item) in values.iter().enumerate() {
+                if let Some(mut m) = items.misfit(item) {
+                    m.at.insert_str(0, &format!("[{i}]"));
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the value, once its templates are filled, may not fit: then
+    /// it needs a run-time check. A template-free value was checked when
+    /// the action was; a template with text around its references is a
+    /// string (it fails only a type without `string`, or an `enum`); a whole
+    /// template can be anything; an item of a list is held to `items`.
+    pub fn may_misfit(&self, value: &ActionValue) -> bool {
+        if !value.has_templates() {
+            return false;
+        }
+        match value {
+            ActionValue::Template(t) if t.is_whole() => !self.is_any(),
+            ActionValue::Template(_) => {
+                !self.kinds().intersects(Kinds::STRING) || self.allowed.is_some()
+            }
+            ActionValue::List(values) => {
+                self.allowed.is_some()
+                    || self
+                        .items
+                        .as_deref()
+                        .is_some_and(|items| values.iter().any(|v| items.may_misfit(v)))
+            }
+            _ => self.allowed.is_some(),
         }
     }
+}
 
-    /// Whether a value has this type (a template counts as a string).
-    pub(super) fn fits(self, value: &ActionValue) -> bool {
-        matches!(
-            (self, value),
-            (
-                ParamType::String,
-                ActionValue::String(_) | ActionValue::Template(_)
-            ) | (ParamType::Integer, ActionValue::Int(_))
-                | (
-                    ParamType::Number,
-                    ActionValue::Int(_) | ActionValue::Double(_)
-                )
-                | (ParamType::Boolean, ActionValue::Bool(_))
-                | (ParamType::Object, ActionValue::Object(_))
-                | (ParamType::Array, ActionValue::List(_))
-        )
-    }
-
-    /// Whether a non-string document node has this type.
-    pub(super) fn fits_node(self, node: &Node) -> bool {
-        matches!(
-            (self, &node.kind),
-            (ParamType::Integer, NodeKind::Int(_))
-                | (ParamType::Number, NodeKind::Int(_) | NodeKind::Float(_))
-                | (ParamType::Boolean, NodeKind::Bool(_))
-                | (ParamType::Object, NodeKind::Map(_))
-                | (ParamType::Array, NodeKind::Seq(_))
-        )
+/// The kind of a value (a template counts as a string).
+pub(super) fn value_kinds(value: &ActionValue) -> Kinds {
+    match value {
+        ActionValue::Null => Kinds::NULL,
+        ActionValue::Bool(_) => Kinds::BOOL,
+        ActionValue::Int(_) => Kinds::INT,
+        ActionValue::Double(_) => Kinds::DOUBLE,
+        ActionValue::String(_) | ActionValue::Template(_) => Kinds::STRING,
+        ActionValue::List(_) => Kinds::LIST,
+        ActionValue::Object(_) => Kinds::OBJECT,
     }
 }
 
 /// One parameter of an action type.
 ///
 /// INVARIANT (param def): a required parameter has no default; the default
-/// and the `enum` values hold no template and fit the declared type; the
-/// default is one of the `enum` values. [`ActionTypes`] only builds
-/// definitions that hold it (a definition with an error loses the bad part).
+/// holds no template and fits the type definition (see [`TypeDef`]).
+/// [`ActionTypes`] only builds definitions that hold it (a definition with
+/// an error loses the bad part).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamDef {
     pub(super) name: String,
-    pub(super) ty: Option<ParamType>,
-    pub(super) allowed: Option<Vec<ActionValue>>,
+    pub(super) ty: TypeDef,
     pub(super) default: Option<ActionValue>,
     pub(super) required: bool,
     pub(super) description: Option<String>,
@@ -130,14 +269,14 @@ impl ParamDef {
         &self.name
     }
 
-    /// The declared type; `None` = any value.
-    pub fn ty(&self) -> Option<ParamType> {
-        self.ty
+    /// The type definition (`type`, `enum`, `items`).
+    pub fn ty(&self) -> &TypeDef {
+        &self.ty
     }
 
     /// The `enum` values, if restricted.
     pub fn allowed(&self) -> Option<&[ActionValue]> {
-        self.allowed.as_deref()
+        self.ty.allowed()
     }
 
     /// The default, filled in when the parameter is not given.
@@ -219,10 +358,13 @@ pub struct ActionTypes {
 
 /// The keys of an action type definition.
 pub const TYPE_KEYS: [&str; 3] = ["description", "effect", "parameters"];
+/// The keys of an `items` definition (a type definition of its own).
+pub const ITEM_KEYS: [&str; 4] = ["type", "enum", "items", "description"];
 /// The keys of an action parameter definition.
-pub const PARAM_KEYS: [&str; 6] = [
+pub const PARAM_KEYS: [&str; 7] = [
     "type",
     "enum",
+    "items",
     "default",
     "required",
     "optional",
