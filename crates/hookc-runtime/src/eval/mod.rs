@@ -387,7 +387,9 @@ impl Policy {
         terminal_only: bool,
         mut stop: impl FnMut(u32, &mut PathCache<'c>) -> bool,
     ) -> Option<u32> {
-        let skip = |h: u32| terminal_only && self.is_collected(h);
+        // Loop-invariant: a policy without collected hooks never asks.
+        let skip_collected = terminal_only && !self.collected.is_empty();
+        let skip = |h: u32| skip_collected && self.is_collected(h);
         for step in self.plans.for_event(event) {
             match *step {
                 Step::Hook(h) => {
