@@ -11,7 +11,7 @@ mod policy_test;
 
 use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
-use hookc::compile::{Compilation, LayerName};
+use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
 use hookc_runtime::{Context, Match, Policy};
@@ -161,10 +161,26 @@ struct Sources {
     files: Vec<PathBuf>,
     /// A policy file in a named layer, instead of FILE (repeatable): every
     /// hook of FILE is in layer NAME. Layers are ordered by first mention,
-    /// lowest first; at equal priority a later layer's hooks run first
+    /// lowest first unless `--layer-order highest-first`; at equal priority
+    /// a higher layer's hooks run first
     /// (`--layer builtin=b.yaml --layer project=p.yaml --layer directive=d.xml --layer run=r.yaml`).
     #[arg(long = "layer", value_name = "NAME=FILE", value_parser = parse_layer, conflicts_with = "files")]
     layers: Vec<(LayerName, PathBuf)>,
+    /// How the `--layer`s are listed: `lowest-first` (the default) or
+    /// `highest-first` (`--layer agent=a.yaml --layer workflow=w.yaml
+    /// --layer step=s.yaml`, agent hooks first at equal priority). A file
+    /// that declares another `layer_order` is an error.
+    #[arg(long, value_name = "lowest-first|highest-first", value_parser = parse_layer_order, requires = "layers")]
+    layer_order: Option<LayerOrder>,
+}
+
+/// `--layer-order`: a [`LayerOrder`] as spelled in hook files, with `-` for `_`.
+fn parse_layer_order(arg: &str) -> Result<LayerOrder, String> {
+    use hookc::ir::Spelled;
+    LayerOrder::from_name(&arg.replace('-', "_")).ok_or_else(|| {
+        let names: Vec<String> = LayerOrder::names().map(|n| n.replace('_', "-")).collect();
+        format!("expected one of `{}`, got `{arg}`", names.join("`, `"))
+    })
 }
 
 impl Sources {
@@ -184,13 +200,15 @@ impl Sources {
 
     /// Reads and compiles the sources.
     fn compile(&self) -> Result<Compilation, String> {
-        hookc::files::compile_files(&self.policy_files()?).map_err(|e| e.to_string())
+        hookc::files::compile_files_ordered(&self.policy_files()?, self.layer_order)
+            .map_err(|e| e.to_string())
     }
 
     /// Loads the policy: one artifact, or the sources compiled, their
     /// warnings printed on standard error (as `check` prints them).
     fn load(&self) -> Result<Policy, String> {
-        let loaded = hookc::files::load_policy(&self.policy_files()?).map_err(|e| e.render())?;
+        let loaded = hookc::files::load_policy_ordered(&self.policy_files()?, self.layer_order)
+            .map_err(|e| e.render())?;
         eprint!("{}", loaded.warnings);
         Ok(loaded.policy)
     }

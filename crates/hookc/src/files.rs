@@ -7,7 +7,7 @@
 //! and the build-script API ([`crate::build_script`]) all read through here, so a
 //! file is accepted or refused, and named in messages, the same way everywhere.
 
-use crate::compile::{compile, compile_layers, Compilation, Input, LayerName};
+use crate::compile::{compile, compile_layers_ordered, Compilation, Input, LayerName, LayerOrder};
 use crate::diag::render;
 use hookc_runtime::limits::MAX_INPUT_BYTES;
 use hookc_runtime::{LoadError, Policy};
@@ -185,6 +185,15 @@ pub struct LoadedPolicy {
 /// Loads a policy: one artifact (recognized by its magic bytes, decoded and
 /// verified), or sources compiled on the spot, in the order given.
 pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
+    load_policy_ordered(files, None)
+}
+
+/// [`load_policy`], with named layers listed as `order` says
+/// ([`compile_files_ordered`]).
+pub fn load_policy_ordered(
+    files: &[PolicyFile],
+    order: Option<LayerOrder>,
+) -> Result<LoadedPolicy, PolicyError> {
     if let [one] = files {
         let bytes = std::fs::read(&one.path).map_err(|source| ReadError::Io {
             name: one.name.clone(),
@@ -201,7 +210,7 @@ pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
             });
         }
     }
-    let c = compile_files(files)?;
+    let c = compile_files_ordered(files, order)?;
     if c.diagnostics.has_errors() {
         return Err(PolicyError::Compile(Box::new(c)));
     }
@@ -220,9 +229,20 @@ pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
 }
 
 /// Reads and compiles policy sources in the order given: into the default
-/// layers, or, when the files name layers, into those ([`compile_layers`]:
-/// layers ordered by first mention).
+/// layers, or, when the files name layers, into those
+/// ([`crate::compile::compile_layers`]: layers ordered by first mention,
+/// lowest first unless the files declare `layer_order: highest_first`).
 pub fn compile_files(files: &[PolicyFile]) -> Result<Compilation, ReadError> {
+    compile_files_ordered(files, None)
+}
+
+/// [`compile_files`], with named layers listed as `order` says
+/// ([`compile_layers_ordered`]; `hookc --layer-order`). Without named
+/// layers, `order` has no effect.
+pub fn compile_files_ordered(
+    files: &[PolicyFile],
+    order: Option<LayerOrder>,
+) -> Result<Compilation, ReadError> {
     if files.iter().all(|f| f.layer.is_none()) {
         let inputs = files
             .iter()
@@ -239,7 +259,7 @@ pub fn compile_files(files: &[PolicyFile]) -> Result<Compilation, ReadError> {
         };
         layers.push((layer.clone(), vec![read_input(file)?]));
     }
-    Ok(compile_layers(&layers))
+    Ok(compile_layers_ordered(&layers, order))
 }
 
 /// Every file named by `paths`, named as given.
