@@ -496,12 +496,15 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let policy = args.sources.load()?;
     let overrides = policy
         .overrides(args.disable.iter().map(String::as_str))
-        .map_err(
-            |e| match hookc::suggest::did_you_mean(&e.0, policy.hook_ids()) {
+        .map_err(|e| {
+            match hookc::suggest::did_you_mean(
+                &e.0,
+                policy.hook_ids().chain(policy.absent_hook_ids()),
+            ) {
                 Some(close) => format!("{e}; did you mean `{close}`?"),
                 None => e.to_string(),
-            },
-        )?;
+            }
+        })?;
     // One evaluation: the result line, then the trace if asked. The CLI's
     // own contexts are JSON text (the one-pass path); a replayed log line is
     // already parsed, so it is evaluated as a document.

@@ -302,6 +302,18 @@ fn disabling_a_hook_lets_the_next_one_win() {
     assert!(text(&out.stderr).ends_with(
         "\nerror: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`?\n"
     ));
+    // A disabled hook is a known id: switching it off again does nothing,
+    // and a misspelling of it gets it as the suggestion.
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "step_budget_guard"]);
+    let out = hookc(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "step_budget_gaurd"]);
+    let out = hookc(&args);
+    assert!(text(&out.stderr).ends_with("did you mean `step_budget_guard`?\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

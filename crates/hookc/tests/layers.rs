@@ -385,3 +385,49 @@ fn an_unmarked_duplicate_across_layers_is_still_e0104() {
         errors[0].notes
     );
 }
+
+#[test]
+fn disabled_and_replaced_hooks_stay_known_ids() {
+    let layers = vec![
+        (
+            layer("global"),
+            vec![
+                one("g.yaml", "off", 0, ", enabled: false", "g"),
+                one("g2.yaml", "swapped", 0, "", "g"),
+                one("g3.yaml", "kept", 0, "", "g"),
+            ],
+        ),
+        (
+            layer("project"),
+            // Replaces `swapped` and is disabled itself: both left out.
+            vec![one(
+                "p.yaml",
+                "swapped",
+                0,
+                ", replace: true, enabled: false",
+                "p",
+            )],
+        ),
+    ];
+    let c = compile_layers(&layers);
+    assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+    let p = hookc::compile::Compilation::into_policy(c).unwrap();
+    for p in [&p, &Policy::from_artifact(&p.to_artifact()).unwrap()] {
+        assert_eq!(order(p), ["kept"]);
+        let mut absent: Vec<&str> = p.absent_hook_ids().collect();
+        absent.sort_unstable();
+        assert_eq!(absent, ["off", "swapped"]);
+        // Switching them off again is a no-op; an unknown id stays an error.
+        let o = p.overrides(["off", "swapped"]).unwrap();
+        let m = p
+            .query("error", &json!({}))
+            .with_overrides(&o)
+            .first()
+            .unwrap();
+        assert_eq!(m.unwrap().hook, "kept");
+        let e = p.overrides(["of"]).unwrap_err();
+        assert_eq!(e, hookc_runtime::UnknownHook("of".to_owned()));
+        // The disabled replacement keeps its mark, for layering.
+        assert!(p.program().absent.iter().any(|a| a.replace));
+    }
+}
