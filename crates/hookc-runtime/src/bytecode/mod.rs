@@ -29,7 +29,7 @@ pub mod shape;
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 pub use kinds::Kinds;
 pub(crate) use op::{for_each_op, operand_type};
-pub use op::{CmpOp, Flow, MacroOp, Op, Operand};
+pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
 
 /// Writes `text` so that the template reader reads it back as this literal:
 /// every `${` becomes `$${`.
