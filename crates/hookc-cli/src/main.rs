@@ -64,6 +64,8 @@ enum Command {
     Disasm {
         #[command(flatten)]
         sources: Sources,
+        #[command(flatten)]
+        overlays: Overlays,
     },
     /// Benchmark a policy on your own contexts: ns per evaluation (median,
     /// p99) and evaluations per second, per context.
@@ -85,6 +87,8 @@ struct TestArgs {
     /// Print the report as text, or as one JSON document.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
+    #[command(flatten)]
+    overlays: Overlays,
 }
 
 #[derive(clap::Args)]
@@ -92,6 +96,8 @@ struct TestArgs {
 struct BenchArgs {
     #[command(flatten)]
     sources: Sources,
+    #[command(flatten)]
+    overlays: Overlays,
     /// A directory of contexts: every `*.json` file in it, by name. Each is an
     /// event record `{"event": E, "context": {...}}` or a bare context (then
     /// `--event` is required).
@@ -124,6 +130,8 @@ struct EvalArgs {
     /// The policy (not needed with `--expr`).
     #[command(flatten)]
     sources: Sources,
+    #[command(flatten)]
+    overlays: Overlays,
     /// The event to evaluate.
     #[arg(long, required_unless_present_any = ["events", "expr"])]
     event: Option<String>,
@@ -212,6 +220,46 @@ impl Sources {
         eprint!("{}", loaded.warnings);
         Ok(loaded.policy)
     }
+}
+
+/// Policies layered over the loaded one for this run, without recompiling
+/// it (`Policy::with_layer`).
+#[derive(clap::Args)]
+struct Overlays {
+    /// Layer this policy over the one given, for this run (repeatable; each
+    /// above the ones before): an artifact (`.hkb`), or one source file
+    /// compiled on its own into layer NAME (default `run`, then `run-2`,
+    /// ...). Its hooks marked `replace: true` replace the policy's hooks of
+    /// the same id; any other id both have is an error.
+    #[arg(long = "overlay", value_name = "[NAME=]FILE", value_parser = parse_overlay)]
+    overlays: Vec<PolicyFile>,
+}
+
+impl Overlays {
+    /// `policy` with the overlays layered over it, their warnings printed
+    /// on standard error.
+    fn over(&self, policy: Policy) -> Result<Policy, String> {
+        let loaded =
+            hookc::files::layer_overlays(policy, &self.overlays).map_err(|e| e.render())?;
+        eprint!("{}", loaded.warnings);
+        Ok(loaded.policy)
+    }
+}
+
+/// `[NAME=]FILE` of `--overlay`: a prefix up to the first `=` that is a
+/// layer name names the layer, else the whole argument is the file.
+fn parse_overlay(arg: &str) -> Result<PolicyFile, String> {
+    let named = arg
+        .split_once('=')
+        .is_some_and(|(name, _)| LayerName::new(name).is_ok());
+    if named {
+        let (name, path) = parse_layer(arg)?;
+        return Ok(PolicyFile::in_layer(name, path));
+    }
+    if arg.is_empty() {
+        return Err("expected [NAME=]FILE, got nothing".to_owned());
+    }
+    Ok(PolicyFile::new(arg))
 }
 
 /// `NAME=FILE` of `--layer`.
@@ -324,8 +372,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval(args) => eval(args),
-        Command::Disasm { sources } => {
-            let policy = sources.load()?;
+        Command::Disasm { sources, overlays } => {
+            let policy = overlays.over(sources.load()?)?;
             print(&hookc_runtime::bytecode::disasm::disassemble(
                 policy.program(),
             ))?;
@@ -342,6 +390,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         &args.files,
         &Options {
             policy: args.policy,
+            overlays: args.overlays.overlays,
         },
     );
     match args.format {
@@ -365,7 +414,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
             "--time-per-case must be more than 0 and at most 3600 seconds, not {secs}"
         ));
     }
-    let policy = args.sources.load()?;
+    let policy = args.overlays.over(args.sources.load()?)?;
     let mut cases = Vec::new();
     if let Some(dir) = &args.contexts {
         let entries = std::fs::read_dir(dir)
@@ -493,7 +542,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         print(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let policy = args.sources.load()?;
+    let policy = args.overlays.over(args.sources.load()?)?;
     let overrides = policy
         .overrides(args.disable.iter().map(String::as_str))
         .map_err(|e| {

@@ -117,6 +117,15 @@ pub enum PolicyError {
     /// The checked sources did not give a policy (a compiler bug).
     #[error(transparent)]
     Load(crate::compile::SourcesError),
+    /// An overlay does not layer over the policy (a hook id both have, a
+    /// layer name both have, another priority direction).
+    #[error("`{name}` does not layer over the policy: {source}")]
+    Overlay {
+        /// The overlay's name.
+        name: String,
+        /// Why.
+        source: hookc_runtime::compose::ComposeError,
+    },
 }
 
 impl PolicyError {
@@ -195,37 +204,118 @@ pub fn load_policy_ordered(
     order: Option<LayerOrder>,
 ) -> Result<LoadedPolicy, PolicyError> {
     if let [one] = files {
-        let bytes = std::fs::read(&one.path).map_err(|source| ReadError::Io {
-            name: one.name.clone(),
-            source,
-        })?;
-        if is_artifact(&bytes) {
-            let policy = Policy::from_artifact(&bytes).map_err(|source| PolicyError::Artifact {
-                name: one.name.clone(),
-                source,
-            })?;
+        if let Some(policy) = load_artifact(one)? {
             return Ok(LoadedPolicy {
                 policy,
                 warnings: String::new(),
             });
         }
     }
-    let c = compile_files_ordered(files, order)?;
+    loaded(compile_files_ordered(files, order)?, |_| true)
+}
+
+/// The policy of a compilation, with its warnings that `keep` keeps
+/// rendered; its errors are [`PolicyError::Compile`].
+fn loaded(
+    c: Compilation,
+    keep: impl Fn(&crate::diag::Diagnostic) -> bool,
+) -> Result<LoadedPolicy, PolicyError> {
     if c.diagnostics.has_errors() {
         return Err(PolicyError::Compile(Box::new(c)));
     }
-    let warnings = if c.diagnostics.warning_count() == 0 {
+    let kept: Vec<_> = c.diagnostics.iter().filter(|d| keep(d)).collect();
+    let warnings = if kept.is_empty() {
         String::new()
     } else {
-        let all: Vec<_> = c.diagnostics.iter().collect();
         format!(
             "{}{}\n",
-            render::human(&all, &c.sources),
+            render::human(&kept, &c.sources),
             crate::summary(&c)
         )
     };
     let policy = c.into_policy().map_err(PolicyError::Load)?;
     Ok(LoadedPolicy { policy, warnings })
+}
+
+/// The layer an overlay's sources are compiled into when it names none
+/// (`run`, then `run-2`, `run-3`, ... for later overlays).
+pub const OVERLAY_LAYER: &str = "run";
+
+/// Layers overlays over a loaded policy for one run, without recompiling
+/// it (`hookc eval --overlay`; [`Policy::with_layer`]), in the order given,
+/// each above the ones before. An overlay is one artifact, or one source
+/// file compiled on its own into its layer (`file.layer`, else
+/// [`OVERLAY_LAYER`]). The warnings are the overlays' sources', but for
+/// W0009: an overlay's hook marked `replace` is meant for the policy
+/// below it.
+pub fn layer_overlays(
+    policy: Policy,
+    overlays: &[PolicyFile],
+) -> Result<LoadedPolicy, PolicyError> {
+    let mut out = LoadedPolicy {
+        policy,
+        warnings: String::new(),
+    };
+    for (n, file) in overlays.iter().enumerate() {
+        let overlay = match &file.layer {
+            Some(layer) => load_overlay(file, layer.clone())?,
+            None => {
+                let name = match n {
+                    0 => OVERLAY_LAYER.to_owned(),
+                    n => format!("{OVERLAY_LAYER}-{}", n + 1),
+                };
+                // Never an error: `run-N` is a layer name.
+                let layer = LayerName::new(&name).map_err(|_| ReadError::MissingLayer {
+                    name: file.name.clone(),
+                })?;
+                load_overlay(file, layer)?
+            }
+        };
+        out.warnings.push_str(&overlay.warnings);
+        out.policy =
+            out.policy
+                .with_layer(&overlay.policy)
+                .map_err(|source| PolicyError::Overlay {
+                    name: file.name.clone(),
+                    source,
+                })?;
+    }
+    Ok(out)
+}
+
+/// One overlay: an artifact, or sources compiled into `layer`.
+fn load_overlay(file: &PolicyFile, layer: LayerName) -> Result<LoadedPolicy, PolicyError> {
+    let one = PolicyFile {
+        layer: None,
+        ..file.clone()
+    };
+    if let Some(policy) = load_artifact(&one)? {
+        return Ok(LoadedPolicy {
+            policy,
+            warnings: String::new(),
+        });
+    }
+    let input = read_input(&one)?;
+    let c = crate::compile::compile_layers(&[(layer, vec![input])]);
+    loaded(c, |d| d.code != crate::diag::Code::NothingReplaced)
+}
+
+/// The policy of `file` if it is an artifact (recognized by its magic
+/// bytes, decoded and verified); `None` if it is not one.
+fn load_artifact(file: &PolicyFile) -> Result<Option<Policy>, PolicyError> {
+    let bytes = std::fs::read(&file.path).map_err(|source| ReadError::Io {
+        name: file.name.clone(),
+        source,
+    })?;
+    if !is_artifact(&bytes) {
+        return Ok(None);
+    }
+    Policy::from_artifact(&bytes)
+        .map(Some)
+        .map_err(|source| PolicyError::Artifact {
+            name: file.name.clone(),
+            source,
+        })
 }
 
 /// Reads and compiles policy sources in the order given: into the default
