@@ -60,7 +60,7 @@ pub struct PolicyFile {
     pub name: String,
     /// Where the file is.
     pub path: PathBuf,
-    /// Its named layer ([`compile_layers`]), or `None` for the default
+    /// Its named layer ([`crate::compile::compile_layers`]), or `None` for the default
     /// layers (by YAML section). Either every file of a policy names one, or
     /// none does.
     pub layer: Option<LayerName>,
