@@ -11,7 +11,7 @@ mod policy_test;
 
 use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
-use hookc::compile::{Compilation, LayerName};
+use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
 use hookc_runtime::{Context, Match, Policy};
@@ -64,6 +64,8 @@ enum Command {
     Disasm {
         #[command(flatten)]
         sources: Sources,
+        #[command(flatten)]
+        overlays: Overlays,
     },
     /// Benchmark a policy on your own contexts: ns per evaluation (median,
     /// p99) and evaluations per second, per context.
@@ -85,6 +87,8 @@ struct TestArgs {
     /// Print the report as text, or as one JSON document.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
+    #[command(flatten)]
+    overlays: Overlays,
 }
 
 #[derive(clap::Args)]
@@ -92,6 +96,8 @@ struct TestArgs {
 struct BenchArgs {
     #[command(flatten)]
     sources: Sources,
+    #[command(flatten)]
+    overlays: Overlays,
     /// A directory of contexts: every `*.json` file in it, by name. Each is an
     /// event record `{"event": E, "context": {...}}` or a bare context (then
     /// `--event` is required).
@@ -124,6 +130,8 @@ struct EvalArgs {
     /// The policy (not needed with `--expr`).
     #[command(flatten)]
     sources: Sources,
+    #[command(flatten)]
+    overlays: Overlays,
     /// The event to evaluate.
     #[arg(long, required_unless_present_any = ["events", "expr"])]
     event: Option<String>,
@@ -161,10 +169,26 @@ struct Sources {
     files: Vec<PathBuf>,
     /// A policy file in a named layer, instead of FILE (repeatable): every
     /// hook of FILE is in layer NAME. Layers are ordered by first mention,
-    /// lowest first; at equal priority a later layer's hooks run first
+    /// lowest first unless `--layer-order highest-first`; at equal priority
+    /// a higher layer's hooks run first
     /// (`--layer builtin=b.yaml --layer project=p.yaml --layer directive=d.xml --layer run=r.yaml`).
     #[arg(long = "layer", value_name = "NAME=FILE", value_parser = parse_layer, conflicts_with = "files")]
     layers: Vec<(LayerName, PathBuf)>,
+    /// How the `--layer`s are listed: `lowest-first` (the default) or
+    /// `highest-first` (`--layer agent=a.yaml --layer workflow=w.yaml
+    /// --layer step=s.yaml`, agent hooks first at equal priority). A file
+    /// that declares another `layer_order` is an error.
+    #[arg(long, value_name = "lowest-first|highest-first", value_parser = parse_layer_order, requires = "layers")]
+    layer_order: Option<LayerOrder>,
+}
+
+/// `--layer-order`: a [`LayerOrder`] as spelled in hook files, with `-` for `_`.
+fn parse_layer_order(arg: &str) -> Result<LayerOrder, String> {
+    use hookc::ir::Spelled;
+    LayerOrder::from_name(&arg.replace('-', "_")).ok_or_else(|| {
+        let names: Vec<String> = LayerOrder::names().map(|n| n.replace('_', "-")).collect();
+        format!("expected one of `{}`, got `{arg}`", names.join("`, `"))
+    })
 }
 
 impl Sources {
@@ -184,16 +208,58 @@ impl Sources {
 
     /// Reads and compiles the sources.
     fn compile(&self) -> Result<Compilation, String> {
-        hookc::files::compile_files(&self.policy_files()?).map_err(|e| e.to_string())
+        hookc::files::compile_files_ordered(&self.policy_files()?, self.layer_order)
+            .map_err(|e| e.to_string())
     }
 
     /// Loads the policy: one artifact, or the sources compiled, their
     /// warnings printed on standard error (as `check` prints them).
     fn load(&self) -> Result<Policy, String> {
-        let loaded = hookc::files::load_policy(&self.policy_files()?).map_err(|e| e.render())?;
+        let loaded = hookc::files::load_policy_ordered(&self.policy_files()?, self.layer_order)
+            .map_err(|e| e.render())?;
         eprint!("{}", loaded.warnings);
         Ok(loaded.policy)
     }
+}
+
+/// Policies layered over the loaded one for this run, without recompiling
+/// it (`Policy::with_layer`).
+#[derive(clap::Args)]
+struct Overlays {
+    /// Layer this policy over the one given, for this run (repeatable; each
+    /// above the ones before): an artifact (`.hkb`), or one source file
+    /// compiled on its own into layer NAME (default `run`, then `run-2`,
+    /// ...). Its hooks marked `replace: true` replace the policy's hooks of
+    /// the same id; any other id both have is an error.
+    #[arg(long = "overlay", value_name = "[NAME=]FILE", value_parser = parse_overlay)]
+    overlays: Vec<PolicyFile>,
+}
+
+impl Overlays {
+    /// `policy` with the overlays layered over it, their warnings printed
+    /// on standard error.
+    fn over(&self, policy: Policy) -> Result<Policy, String> {
+        let loaded =
+            hookc::files::layer_overlays(policy, &self.overlays).map_err(|e| e.render())?;
+        eprint!("{}", loaded.warnings);
+        Ok(loaded.policy)
+    }
+}
+
+/// `[NAME=]FILE` of `--overlay`: a prefix up to the first `=` that is a
+/// layer name names the layer, else the whole argument is the file.
+fn parse_overlay(arg: &str) -> Result<PolicyFile, String> {
+    let named = arg
+        .split_once('=')
+        .is_some_and(|(name, _)| LayerName::new(name).is_ok());
+    if named {
+        let (name, path) = parse_layer(arg)?;
+        return Ok(PolicyFile::in_layer(name, path));
+    }
+    if arg.is_empty() {
+        return Err("expected [NAME=]FILE, got nothing".to_owned());
+    }
+    Ok(PolicyFile::new(arg))
 }
 
 /// `NAME=FILE` of `--layer`.
@@ -306,8 +372,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval(args) => eval(args),
-        Command::Disasm { sources } => {
-            let policy = sources.load()?;
+        Command::Disasm { sources, overlays } => {
+            let policy = overlays.over(sources.load()?)?;
             print(&hookc_runtime::bytecode::disasm::disassemble(
                 policy.program(),
             ))?;
@@ -324,6 +390,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         &args.files,
         &Options {
             policy: args.policy,
+            overlays: args.overlays.overlays,
         },
     );
     match args.format {
@@ -347,7 +414,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
             "--time-per-case must be more than 0 and at most 3600 seconds, not {secs}"
         ));
     }
-    let policy = args.sources.load()?;
+    let policy = args.overlays.over(args.sources.load()?)?;
     let mut cases = Vec::new();
     if let Some(dir) = &args.contexts {
         let entries = std::fs::read_dir(dir)
@@ -475,15 +542,18 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         print(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let policy = args.sources.load()?;
+    let policy = args.overlays.over(args.sources.load()?)?;
     let overrides = policy
         .overrides(args.disable.iter().map(String::as_str))
-        .map_err(
-            |e| match hookc::suggest::did_you_mean(&e.0, policy.hook_ids()) {
+        .map_err(|e| {
+            match hookc::suggest::did_you_mean(
+                &e.0,
+                policy.hook_ids().chain(policy.absent_hook_ids()),
+            ) {
                 Some(close) => format!("{e}; did you mean `{close}`?"),
                 None => e.to_string(),
-            },
-        )?;
+            }
+        })?;
     // One evaluation: the result line, then the trace if asked. The CLI's
     // own contexts are JSON text (the one-pass path); a replayed log line is
     // already parsed, so it is evaluated as a document.

@@ -302,6 +302,18 @@ fn disabling_a_hook_lets_the_next_one_win() {
     assert!(text(&out.stderr).ends_with(
         "\nerror: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`?\n"
     ));
+    // A disabled hook is a known id: switching it off again does nothing,
+    // and a misspelling of it gets it as the suggestion.
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "step_budget_guard"]);
+    let out = hookc(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut args = vec!["eval"];
+    args.extend(ALL);
+    args.extend(["--event", "error", "--disable", "step_budget_gaurd"]);
+    let out = hookc(&args);
+    assert!(text(&out.stderr).ends_with("did you mean `step_budget_guard`?\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -538,4 +550,76 @@ fn eval_prints_collected_matches_with_the_decision() {
         explained.contains("result: safety-check; collected: read-only-approval"),
         "{explained}"
     );
+}
+
+#[test]
+fn overlays_layer_hooks_over_a_compiled_policy_for_one_run() {
+    let dir = temp_dir("overlay");
+    let base = dir.join("base.hkb");
+    let mut args = vec!["compile"];
+    args.extend(ALL);
+    args.extend(["-o", base.to_str().unwrap()]);
+    assert!(hookc(&args).status.success());
+    // Sources: replaces `rate_limit_backoff`, no W0009 for it.
+    let src = dir.join("run.yaml");
+    std::fs::write(
+        &src,
+        "hooks:\n  - {id: rate_limit_backoff, replace: true, event: error, priority: 1000, action: {type: abort}}\n",
+    )
+    .unwrap();
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"classification": {"category": "rate_limited"}}"#).unwrap();
+    let eval = |overlay: &str| {
+        hookc(&[
+            "eval",
+            base.to_str().unwrap(),
+            "--overlay",
+            overlay,
+            "--event",
+            "error",
+            "--context",
+            ctx.to_str().unwrap(),
+        ])
+    };
+    let out = eval(src.to_str().unwrap());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("W0009"),
+        "{}",
+        text(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["hook"], "rate_limit_backoff");
+    assert_eq!(line["action"]["type"], "abort");
+    // Named layer, and as an artifact.
+    let over = dir.join("run.hkb");
+    let layer = format!("project={}", src.display());
+    let out = hookc(&["compile", "--layer", &layer, "-o", over.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = eval(over.to_str().unwrap());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = eval(&format!("extra={}", src.display()));
+    let listing = hookc(&[
+        "disasm",
+        base.to_str().unwrap(),
+        "--overlay",
+        &format!("extra={}", src.display()),
+    ]);
+    assert!(out.status.success() && listing.status.success());
+    assert!(text(&listing.stdout).contains("layer extra, replace"));
+    // Without `replace`, the shared id is an error naming the overlay.
+    std::fs::write(
+        &src,
+        "hooks:\n  - {id: rate_limit_backoff, event: error, action: {type: abort}}\n",
+    )
+    .unwrap();
+    let out = eval(src.to_str().unwrap());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("does not layer over the policy: hook id `rate_limit_backoff` is in both"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -46,6 +46,8 @@
 //!   explain [`Trace`], from a `Value` or from JSON text ([`Context`]), with
 //!   hooks switched off by [`Overrides`].
 //! - [`artifact`]: the `.hkb` wire format (encode, decode, load).
+//! - [`compose`]: run-time layering, [`Policy::with_layer`]: another
+//!   policy's hooks over a loaded one, without recompiling.
 //! - [`bytecode`]: the instruction set and the [`bytecode::Program`] a policy
 //!   compiles to, with its disassembler.
 //! - [`verify`]: the verifier every program passes before it runs.
@@ -74,6 +76,7 @@
 mod accel;
 pub mod artifact;
 pub mod bytecode;
+pub mod compose;
 mod context;
 mod eval;
 pub mod limits;

@@ -147,39 +147,91 @@ impl LayerName {
     }
 }
 
+/// How named layers are listed ([`compile_layers_ordered`], `hookc
+/// --layer-order`, a file's `layer_order:`): which of them is the lowest.
+/// At equal priority the hooks of a higher layer run first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LayerOrder {
+    /// The first layer named is the lowest (the default).
+    #[default]
+    LowestFirst,
+    /// The first layer named is the highest: layers listed in the order
+    /// their hooks run at equal priority (seed 002's agent, workflow, step).
+    HighestFirst,
+}
+
+impl Spelled for LayerOrder {
+    const ALL: &'static [(LayerOrder, &'static str)] = &[
+        (LayerOrder::LowestFirst, "lowest_first"),
+        (LayerOrder::HighestFirst, "highest_first"),
+    ];
+}
+
+/// The layers of a compilation: their names by first mention, and how
+/// they are listed (`None`: as the files declare, else lowest first).
+struct Layers {
+    names: Vec<String>,
+    order: Option<LayerOrder>,
+    /// Named layers; else the [`DEFAULT_LAYERS`], whose order is fixed (a
+    /// file's `layer_order:` is still checked, and has no effect).
+    named: bool,
+}
+
 /// Compiles sources (files in this order define source order) into the
 /// [`DEFAULT_LAYERS`]: each hook is in the layer of its YAML section.
 pub fn compile(inputs: &[Input]) -> Compilation {
     let files: Vec<(&Input, Option<u32>)> = inputs.iter().map(|i| (i, None)).collect();
-    compile_files(&files, DEFAULT_LAYERS.map(String::from).to_vec())
+    let layers = Layers {
+        names: DEFAULT_LAYERS.map(String::from).to_vec(),
+        order: None,
+        named: false,
+    };
+    compile_files(&files, layers)
 }
 
 /// Compiles named layers, given lowest first (e.g. `builtin`, `project`,
-/// `directive`, `run`): every hook of a layer's files is in that layer,
-/// whichever YAML section it is written in. Evaluation order is priority,
-/// then layer (later first), then source order, which is the order of the
-/// files as given. A name given again is the same layer, at its first
-/// position.
+/// `directive`, `run`) unless a file declares `layer_order: highest_first`:
+/// [`compile_layers_ordered`] without an order of its own.
 pub fn compile_layers(layers: &[(LayerName, Vec<Input>)]) -> Compilation {
+    compile_layers_ordered(layers, None)
+}
+
+/// Compiles named layers: every hook of a layer's files is in that layer,
+/// whichever YAML section it is written in. The layers are listed as
+/// `order` says (`None`: as the files' `layer_order:` says, else lowest
+/// first); a file that declares another order is an error (E0110).
+/// Evaluation order is priority, then layer (higher first), then source
+/// order, which is the order of the files as given. A name given again is
+/// the same layer, at its first position.
+pub fn compile_layers_ordered(
+    layers: &[(LayerName, Vec<Input>)],
+    order: Option<LayerOrder>,
+) -> Compilation {
     let mut names: Vec<String> = Vec::new();
     let mut files = Vec::new();
     for (name, inputs) in layers {
-        let rank = match names.iter().position(|n| n == name.as_str()) {
-            Some(rank) => rank,
+        let mention = match names.iter().position(|n| n == name.as_str()) {
+            Some(mention) => mention,
             None => {
                 names.push(name.as_str().to_owned());
                 names.len().saturating_sub(1)
             }
         };
-        let rank = u32::try_from(rank).unwrap_or(u32::MAX);
-        files.extend(inputs.iter().map(|input| (input, Some(rank))));
+        let mention = u32::try_from(mention).unwrap_or(u32::MAX);
+        files.extend(inputs.iter().map(|input| (input, Some(mention))));
     }
-    compile_files(&files, names)
+    let layers = Layers {
+        names,
+        order,
+        named: true,
+    };
+    compile_files(&files, layers)
 }
 
-/// The driver: each input with its layer (`None`: by YAML section, in the
-/// default layers), and the layers' names.
-fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compilation {
+/// The driver: each input with its layer (its position among the layers'
+/// first mentions; `None`: by YAML section, in the default layers), and the
+/// layers.
+fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilation {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::new();
     let mut files: Vec<(FileId, SourceFile)> = Vec::new();
@@ -211,7 +263,35 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
     }
 
     let (schema, types) = declarations(&files, &sources, &mut diags);
-    let priority_order = priority_order(&files, &sources, &mut diags);
+    let priority_order = one_choice(
+        "priority_order",
+        files.iter().flat_map(|(_, f)| &f.priority_order),
+        None,
+        &sources,
+        &mut diags,
+    )
+    .unwrap_or_default();
+    let layer_order = one_choice(
+        "layer_order",
+        files.iter().flat_map(|(_, f)| &f.layer_order),
+        layers.order,
+        &sources,
+        &mut diags,
+    )
+    .unwrap_or_default();
+    // Named layers were numbered by first mention; listed highest first,
+    // the first mentioned is the highest.
+    let (layer_names, rank) = match layer_order {
+        _ if !layers.named => (layers.names, None),
+        LayerOrder::LowestFirst => (layers.names, None),
+        LayerOrder::HighestFirst => {
+            let top = layers.names.len().saturating_sub(1);
+            let top = u32::try_from(top).unwrap_or(u32::MAX);
+            let mut names = layers.names;
+            names.reverse();
+            (names, Some(top))
+        }
+    };
     let mut paths = PathTable::new();
     let mut hooks = Vec::new();
     // Where each checked hook was written (by `source_order`), for the lints.
@@ -226,37 +306,42 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
             ),
         ));
     } else {
-        let mut ids: HashMap<String, Span> = HashMap::new();
+        let mut ids: Vec<IdUse> = Vec::new();
         let mut regexes = crate::check::typeck::RegexMemo::default();
         for ((id, file), layer) in files.iter().zip(&file_layers) {
             let name = sources.name(*id).to_owned();
             let text = sources.get(*id).map_or("", |f| f.text());
             for raw in &file.hooks {
-                let cx = HookContext {
-                    layer: layer.unwrap_or(match raw.layer {
+                let layer = match (layer, rank) {
+                    (Some(mention), Some(top)) => top.saturating_sub(*mention),
+                    (Some(mention), None) => *mention,
+                    (None, _) => match raw.layer {
                         frontend::Layer::Builtin => 0,
                         frontend::Layer::Directive => 1,
-                    }),
+                    },
+                };
+                let cx = HookContext {
+                    layer,
                     file_name: &name,
                     text,
                     schema: &schema,
                     types: &types,
-                    sources: &sources,
                 };
-                if let Some(hook) = check_hook(
-                    &cx,
+                let checked =
+                    check_hook(&cx, raw, hooks.len(), &mut paths, &mut regexes, &mut diags);
+                ids.push(IdUse::of(
                     raw,
-                    hooks.len(),
-                    &mut paths,
-                    &mut regexes,
-                    &mut ids,
-                    &mut diags,
-                ) {
+                    &name,
+                    layer,
+                    checked.is_some().then_some(hooks.len()),
+                ));
+                if let Some(hook) = checked {
                     origins.push(crate::lint::HookOrigin::of(raw));
                     hooks.push(hook);
                 }
             }
         }
+        resolve_ids(&ids, &mut hooks, &layer_names, &sources, &mut diags);
     }
 
     diags.sort();
@@ -282,7 +367,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
             paths,
             schema,
             action_types: types,
-            layers,
+            layers: layer_names,
         };
         // Lints are warnings: they never turn a good policy into a failing one.
         crate::lint::report(&policy, &origins, &sources, &mut diags);
@@ -296,43 +381,61 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Vec<String>) -> Compi
     }
 }
 
-/// The priority direction the files declare (`priority_order:`): the files
-/// that declare one must agree; the others follow it. Default: higher first.
-fn priority_order(
-    files: &[(FileId, SourceFile)],
+/// A policy-wide choice the files declare (`priority_order:`,
+/// `layer_order:`): every declaration, in any file, must agree with the
+/// first and with what the caller gave (`given`); the files that do not
+/// declare it follow. `None` when nothing declares it.
+fn one_choice<'f, T: Spelled + 'f>(
+    key: &str,
+    declarations: impl Iterator<Item = &'f Spanned<T>>,
+    given: Option<T>,
     sources: &SourceMap,
     diags: &mut Diagnostics,
-) -> PriorityOrder {
-    let mut first: Option<Spanned<PriorityOrder>> = None;
-    for (_, file) in files {
-        let Some(declared) = &file.priority_order else {
-            continue;
-        };
-        match &first {
-            None => first = Some(declared.clone()),
-            Some(f) if f.value == declared.value => {}
-            Some(f) => diags.push(
-                Diagnostic::new(
-                    Code::DuplicateDefinition,
-                    format!(
-                        "`priority_order` is `{}` here but `{}` in another file",
-                        declared.value.name(),
-                        f.value.name()
-                    ),
-                )
-                .at(declared.span)
-                .node("priority_order")
-                .label("disagrees")
-                .note(format!(
+) -> Option<T> {
+    let mut first: Option<&Spanned<T>> = None;
+    for declared in declarations {
+        let disagreement = match (given, first) {
+            (Some(g), _) if g != declared.value => Some((
+                format!(
+                    "`{key}` is `{}` here but `{}` is given to the compiler",
+                    declared.value.name(),
+                    g.name()
+                ),
+                format!(
+                    "the compiler is given `{}` (`--{}`)",
+                    g.name(),
+                    key.replace('_', "-")
+                ),
+            )),
+            (_, Some(f)) if f.value != declared.value => Some((
+                format!(
+                    "`{key}` is `{}` here but `{}` in another file",
+                    declared.value.name(),
+                    f.value.name()
+                ),
+                format!(
                     "`{}` is declared at {}",
                     f.value.name(),
                     sources.location(f.span)
-                ))
-                .help("one policy has one priority direction: declare the same `priority_order` in every file that declares one"),
+                ),
+            )),
+            _ => None,
+        };
+        match disagreement {
+            Some((message, note)) => diags.push(
+                Diagnostic::new(Code::DuplicateDefinition, message)
+                    .at(declared.span)
+                    .node(key)
+                    .label("disagrees")
+                    .note(note)
+                    .help(format!("one policy has one `{key}`: declare the same in every file that declares it")),
             ),
+            None => {
+                first.get_or_insert(declared);
+            }
         }
     }
-    first.map_or_else(PriorityOrder::default, |f| f.value)
+    given.or(first.map(|f| f.value))
 }
 
 /// Merges what the files declare: one context schema at most, action types
@@ -395,7 +498,129 @@ struct HookContext<'a> {
     text: &'a str,
     schema: &'a ContextSchema,
     types: &'a ActionTypes,
-    sources: &'a SourceMap,
+}
+
+/// A hook's id: given, or `<file>#<section>[<index>]`.
+fn hook_id(raw: &SourceHook, file_name: &str) -> String {
+    match &raw.id {
+        Some(id) => id.value.clone(),
+        None => format!("{file_name}#{}[{}]", raw.layer.as_str(), raw.index),
+    }
+}
+
+/// One hook's id where it is written, checked or not: every hook counts
+/// for duplicates.
+struct IdUse {
+    id: String,
+    /// The id, or the whole hook for a default id.
+    span: Span,
+    /// The hook's YAML node path (`hooks[2]`).
+    node_path: Option<String>,
+    layer: u32,
+    replace: Option<Span>,
+    /// Its checked hook (an index into the compilation's hooks).
+    hook: Option<usize>,
+}
+
+impl IdUse {
+    fn of(raw: &SourceHook, file_name: &str, layer: u32, hook: Option<usize>) -> IdUse {
+        IdUse {
+            id: hook_id(raw, file_name),
+            span: raw.id.as_ref().map_or(raw.span, |s| s.span),
+            node_path: raw.node_path.clone(),
+            layer,
+            // Without an id there is nothing to replace (E0101 already).
+            replace: raw.replace.filter(|_| raw.id.is_some()),
+            hook,
+        }
+    }
+}
+
+/// Ids across the compilation (`docs/semantics.md#replacement-and-layering`):
+/// a hook marked `replace` replaces the hook of the same id in the layer
+/// below it (which is then left out, as a disabled hook is); any other
+/// second use of an id, a replacement within one layer included, is
+/// E0104. A `replace` with nothing below it is W0009: it may be meant for
+/// a policy it is layered over at run time.
+fn resolve_ids(
+    uses: &[IdUse],
+    hooks: &mut [Hook],
+    layers: &[String],
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) {
+    let mut by_id: HashMap<&str, Vec<&IdUse>> = HashMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for u in uses {
+        let group = by_id.entry(&u.id).or_default();
+        if group.is_empty() {
+            order.push(&u.id);
+        }
+        group.push(u);
+    }
+    let layer_name = |l: u32| layers.get(l as usize).map_or("?", String::as_str);
+    for id in order {
+        let Some(group) = by_id.get_mut(id) else {
+            continue;
+        };
+        // Lowest layer first; within a layer, in source order (stable).
+        group.sort_by_key(|u| u.layer);
+        if let Some(first) = group.first().filter(|u| u.replace.is_some()) {
+            let at = first.replace.unwrap_or(first.span);
+            let mut d = Diagnostic::new(
+                    Code::NothingReplaced,
+                    format!("hook `{id}` is marked `replace`, but no lower layer has a hook `{id}`"),
+                )
+                .at(at)
+                .label("replaces nothing here")
+                .help("remove `replace: true`, unless the policy is layered over one with this hook at run time (`Policy::with_layer`, `--overlay`)");
+            if let Some(p) = &first.node_path {
+                d = d.node(format!("{p}.replace"));
+            }
+            diags.push(d);
+        }
+        for pair in group.windows(2) {
+            let [lower, upper] = pair else {
+                continue;
+            };
+            let problem = if upper.layer == lower.layer {
+                Some(match upper.replace {
+                    Some(_) => format!(
+                        "a hook replaces one of a lower layer, and both are in layer `{}`: ids are unique within a layer",
+                        layer_name(upper.layer)
+                    ),
+                    None => "hook ids must be unique across all files of a compilation".to_owned(),
+                })
+            } else if upper.replace.is_none() {
+                Some(format!(
+                    "to replace the hook of the lower layer `{}`, mark this one `replace: true`; else rename one of them",
+                    layer_name(lower.layer)
+                ))
+            } else {
+                None
+            };
+            match problem {
+                Some(help) => {
+                    let mut d =
+                        Diagnostic::new(Code::DuplicateId, format!("hook id `{id}` is used twice"))
+                            .at(upper.span)
+                            .label("second use")
+                            .note(format!("first used at {}", sources.location(lower.span)))
+                            .help(help);
+                    if let Some(p) = &upper.node_path {
+                        d = d.node(format!("{p}.id"));
+                    }
+                    diags.push(d);
+                }
+                None => {
+                    if let Some(hook) = lower.hook.and_then(|h| hooks.get_mut(h)) {
+                        hook.enabled = false;
+                        hook.replaced = true;
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn check_hook(
@@ -404,28 +629,20 @@ fn check_hook(
     source_order: usize,
     paths: &mut PathTable,
     regexes: &mut crate::check::typeck::RegexMemo,
-    ids: &mut HashMap<String, Span>,
     diags: &mut Diagnostics,
 ) -> Option<Hook> {
     let mut ok = true;
-    let id = match &raw.id {
-        Some(id) => id.value.clone(),
-        None => format!("{}#{}[{}]", cx.file_name, raw.layer.as_str(), raw.index),
-    };
-    let id_span = raw.id.as_ref().map_or(raw.span, |s| s.span);
-    if let Some(first) = ids.get(&id) {
-        let mut d = Diagnostic::new(Code::DuplicateId, format!("hook id `{id}` is used twice"))
-            .at(id_span)
-            .label("second use")
-            .note(format!("first used at {}", cx.sources.location(*first)))
-            .help("hook ids must be unique across all files of a compilation");
+    let id = hook_id(raw, cx.file_name);
+    if let (Some(at), None) = (raw.replace, &raw.id) {
+        let mut d = Diagnostic::new(Code::MissingKey, "a hook with `replace: true` has no `id`")
+            .at(at)
+            .label("replaces nothing without an id")
+            .help("give the hook the id of the hook it replaces: `id: ...`");
         if let Some(p) = &raw.node_path {
-            d = d.node(format!("{p}.id"));
+            d = d.node(format!("{p}.replace"));
         }
         diags.push(d);
         ok = false;
-    } else {
-        ids.insert(id.clone(), id_span);
     }
 
     let events = if raw.events.iter().any(|e| e.value == "*") {
@@ -487,6 +704,8 @@ fn check_hook(
         condition,
         action,
         enabled: raw.enabled,
+        replace: raw.replace.is_some(),
+        replaced: false,
         description: raw.description.clone(),
         source_order,
         span: raw.span,

@@ -177,6 +177,8 @@ codes! {
     UnguardedTemplate = "W0007", Warning, "template path not guaranteed by the condition";
     /// The same condition as an earlier hook on the same event.
     DuplicateCondition = "W0008", Warning, "duplicate condition";
+    /// A hook marked `replace` with no hook of its id in a lower layer.
+    NothingReplaced = "W0009", Warning, "replacement replaces nothing";
 }
 
 impl fmt::Display for Code {

@@ -126,6 +126,8 @@ impl CompiledExpr {
                 span,
             },
             enabled: true,
+            replace: false,
+            replaced: false,
             description: None,
             source_order: 0,
             span,

@@ -7,7 +7,7 @@
 //! and the build-script API ([`crate::build_script`]) all read through here, so a
 //! file is accepted or refused, and named in messages, the same way everywhere.
 
-use crate::compile::{compile, compile_layers, Compilation, Input, LayerName};
+use crate::compile::{compile, compile_layers_ordered, Compilation, Input, LayerName, LayerOrder};
 use crate::diag::render;
 use hookc_runtime::limits::MAX_INPUT_BYTES;
 use hookc_runtime::{LoadError, Policy};
@@ -60,7 +60,7 @@ pub struct PolicyFile {
     pub name: String,
     /// Where the file is.
     pub path: PathBuf,
-    /// Its named layer ([`compile_layers`]), or `None` for the default
+    /// Its named layer ([`crate::compile::compile_layers`]), or `None` for the default
     /// layers (by YAML section). Either every file of a policy names one, or
     /// none does.
     pub layer: Option<LayerName>,
@@ -117,6 +117,15 @@ pub enum PolicyError {
     /// The checked sources did not give a policy (a compiler bug).
     #[error(transparent)]
     Load(crate::compile::SourcesError),
+    /// An overlay does not layer over the policy (a hook id both have, a
+    /// layer name both have, another priority direction).
+    #[error("`{name}` does not layer over the policy: {source}")]
+    Overlay {
+        /// The overlay's name.
+        name: String,
+        /// Why (boxed: it is rare, and keeps every `Result` of this error small).
+        source: Box<hookc_runtime::compose::ComposeError>,
+    },
 }
 
 impl PolicyError {
@@ -185,33 +194,42 @@ pub struct LoadedPolicy {
 /// Loads a policy: one artifact (recognized by its magic bytes, decoded and
 /// verified), or sources compiled on the spot, in the order given.
 pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
+    load_policy_ordered(files, None)
+}
+
+/// [`load_policy`], with named layers listed as `order` says
+/// ([`compile_files_ordered`]).
+pub fn load_policy_ordered(
+    files: &[PolicyFile],
+    order: Option<LayerOrder>,
+) -> Result<LoadedPolicy, PolicyError> {
     if let [one] = files {
-        let bytes = std::fs::read(&one.path).map_err(|source| ReadError::Io {
-            name: one.name.clone(),
-            source,
-        })?;
-        if is_artifact(&bytes) {
-            let policy = Policy::from_artifact(&bytes).map_err(|source| PolicyError::Artifact {
-                name: one.name.clone(),
-                source,
-            })?;
+        if let Some(policy) = load_artifact(one)? {
             return Ok(LoadedPolicy {
                 policy,
                 warnings: String::new(),
             });
         }
     }
-    let c = compile_files(files)?;
+    loaded(compile_files_ordered(files, order)?, |_| true)
+}
+
+/// The policy of a compilation, with its warnings that `keep` keeps
+/// rendered; its errors are [`PolicyError::Compile`].
+fn loaded(
+    c: Compilation,
+    keep: impl Fn(&crate::diag::Diagnostic) -> bool,
+) -> Result<LoadedPolicy, PolicyError> {
     if c.diagnostics.has_errors() {
         return Err(PolicyError::Compile(Box::new(c)));
     }
-    let warnings = if c.diagnostics.warning_count() == 0 {
+    let kept: Vec<_> = c.diagnostics.iter().filter(|d| keep(d)).collect();
+    let warnings = if kept.is_empty() {
         String::new()
     } else {
-        let all: Vec<_> = c.diagnostics.iter().collect();
         format!(
             "{}{}\n",
-            render::human(&all, &c.sources),
+            render::human(&kept, &c.sources),
             crate::summary(&c)
         )
     };
@@ -219,10 +237,102 @@ pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
     Ok(LoadedPolicy { policy, warnings })
 }
 
+/// The layer an overlay's sources are compiled into when it names none
+/// (`run`, then `run-2`, `run-3`, ... for later overlays).
+pub const OVERLAY_LAYER: &str = "run";
+
+/// Layers overlays over a loaded policy for one run, without recompiling
+/// it (`hookc eval --overlay`; [`Policy::with_layer`]), in the order given,
+/// each above the ones before. An overlay is one artifact, or one source
+/// file compiled on its own into its layer (`file.layer`, else
+/// [`OVERLAY_LAYER`]). The warnings are the overlays' sources', but for
+/// W0009: an overlay's hook marked `replace` is meant for the policy
+/// below it.
+pub fn layer_overlays(
+    policy: Policy,
+    overlays: &[PolicyFile],
+) -> Result<LoadedPolicy, PolicyError> {
+    let mut out = LoadedPolicy {
+        policy,
+        warnings: String::new(),
+    };
+    for (n, file) in overlays.iter().enumerate() {
+        let overlay = match &file.layer {
+            Some(layer) => load_overlay(file, layer.clone())?,
+            None => {
+                let name = match n {
+                    0 => OVERLAY_LAYER.to_owned(),
+                    n => format!("{OVERLAY_LAYER}-{}", n + 1),
+                };
+                // Never an error: `run-N` is a layer name.
+                let layer = LayerName::new(&name).map_err(|_| ReadError::MissingLayer {
+                    name: file.name.clone(),
+                })?;
+                load_overlay(file, layer)?
+            }
+        };
+        out.warnings.push_str(&overlay.warnings);
+        out.policy =
+            out.policy
+                .with_layer(&overlay.policy)
+                .map_err(|source| PolicyError::Overlay {
+                    name: file.name.clone(),
+                    source: Box::new(source),
+                })?;
+    }
+    Ok(out)
+}
+
+/// One overlay: an artifact, or sources compiled into `layer`.
+fn load_overlay(file: &PolicyFile, layer: LayerName) -> Result<LoadedPolicy, PolicyError> {
+    let one = PolicyFile {
+        layer: None,
+        ..file.clone()
+    };
+    if let Some(policy) = load_artifact(&one)? {
+        return Ok(LoadedPolicy {
+            policy,
+            warnings: String::new(),
+        });
+    }
+    let input = read_input(&one)?;
+    let c = crate::compile::compile_layers(&[(layer, vec![input])]);
+    loaded(c, |d| d.code != crate::diag::Code::NothingReplaced)
+}
+
+/// The policy of `file` if it is an artifact (recognized by its magic
+/// bytes, decoded and verified); `None` if it is not one.
+fn load_artifact(file: &PolicyFile) -> Result<Option<Policy>, PolicyError> {
+    let bytes = std::fs::read(&file.path).map_err(|source| ReadError::Io {
+        name: file.name.clone(),
+        source,
+    })?;
+    if !is_artifact(&bytes) {
+        return Ok(None);
+    }
+    Policy::from_artifact(&bytes)
+        .map(Some)
+        .map_err(|source| PolicyError::Artifact {
+            name: file.name.clone(),
+            source,
+        })
+}
+
 /// Reads and compiles policy sources in the order given: into the default
-/// layers, or, when the files name layers, into those ([`compile_layers`]:
-/// layers ordered by first mention).
+/// layers, or, when the files name layers, into those
+/// ([`crate::compile::compile_layers`]: layers ordered by first mention,
+/// lowest first unless the files declare `layer_order: highest_first`).
 pub fn compile_files(files: &[PolicyFile]) -> Result<Compilation, ReadError> {
+    compile_files_ordered(files, None)
+}
+
+/// [`compile_files`], with named layers listed as `order` says
+/// ([`compile_layers_ordered`]; `hookc --layer-order`). Without named
+/// layers, `order` has no effect.
+pub fn compile_files_ordered(
+    files: &[PolicyFile],
+    order: Option<LayerOrder>,
+) -> Result<Compilation, ReadError> {
     if files.iter().all(|f| f.layer.is_none()) {
         let inputs = files
             .iter()
@@ -239,7 +349,7 @@ pub fn compile_files(files: &[PolicyFile]) -> Result<Compilation, ReadError> {
         };
         layers.push((layer.clone(), vec![read_input(file)?]));
     }
-    Ok(compile_layers(&layers))
+    Ok(compile_layers_ordered(&layers, order))
 }
 
 /// Every file named by `paths`, named as given.

@@ -593,8 +593,15 @@ pub struct Hook {
     pub condition: Option<IrExpr>,
     /// What to do, parameters complete.
     pub action: Action,
-    /// Disabled hooks are checked but not emitted.
+    /// Whether the hook is emitted: `false` for a hook disabled
+    /// (`enabled: false`) or replaced (`replaced`). Such hooks are checked,
+    /// then left out; their ids stay known (`Program::absent`).
     pub enabled: bool,
+    /// `replace: true`: the hook replaces the hook of the same id of a lower
+    /// layer, here or in a policy it is layered over at run time.
+    pub replace: bool,
+    /// Replaced by a hook of a higher layer (then `enabled` is `false`).
+    pub replaced: bool,
     /// Carried into the artifact for explain output.
     pub description: Option<String>,
     /// Position in source order across the compilation (files in command-line order).

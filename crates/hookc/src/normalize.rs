@@ -3,8 +3,8 @@
 //!
 //! Every hook with its id, events, priority, condition and complete action
 //! (defaults filled in), each layer's list in evaluation order (named layers:
-//! one `hooks:` list in evaluation order); disabled hooks
-//! are left out. Conditions are written as YAML condition trees where the
+//! one `hooks:` list in evaluation order); disabled and replaced hooks
+//! are left out, and a replacing hook keeps `replace: true`. Conditions are written as YAML condition trees where the
 //! tree forms can say them, else as a canonical `when` expression. The output
 //! is itself a valid input that compiles to the same policy (tested).
 
@@ -80,6 +80,11 @@ fn hook(h: &Hook, paths: &PathTable) -> Value {
     };
     m.insert("event".into(), event);
     m.insert("priority".into(), h.priority.into());
+    if h.replace {
+        // Kept for layering at run time; the hooks it replaced here are
+        // left out like disabled ones.
+        m.insert("replace".into(), true.into());
+    }
     if let Some(c) = &h.condition {
         match tree(c, paths) {
             Some(t) => {

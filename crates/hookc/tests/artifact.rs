@@ -7,11 +7,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "common/rng.rs"]
+mod rng;
+
 use hookc::compile::{compile, Input};
 use hookc_runtime::artifact::{self, crc32, decode, encode, load, ArtifactError, HEADER_LEN};
 use hookc_runtime::bytecode::Program;
 use hookc_runtime::internals::context::{PathCache, Source};
 use hookc_runtime::verify::VerifiedProgram;
+use rng::Rng;
 use serde_json::json;
 use std::path::Path;
 
@@ -37,22 +41,6 @@ fn program_of(files: &[&str]) -> Program {
 /// All examples compiled together.
 fn examples() -> Program {
     program_of(&EXAMPLES)
-}
-
-/// xorshift64*: a small deterministic PRNG.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Rewrites the header's checksum and body length to match the body.

@@ -136,6 +136,7 @@ fn bad_indexes_are_printed_not_panicked_on() {
                 code: (0, 10),
                 max_stack: 0,
                 action: ActionIdx::new(2),
+                replace: false,
             },
             HookEntry {
                 id: StrIdx::new(0),
@@ -145,6 +146,7 @@ fn bad_indexes_are_printed_not_panicked_on() {
                 code: (9, 40),
                 max_stack: 0,
                 action: ActionIdx::new(0),
+                replace: false,
             },
         ],
         actions: vec![ActionEntry {

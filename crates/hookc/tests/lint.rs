@@ -18,10 +18,14 @@
     clippy::indexing_slicing
 )]
 
+#[path = "common/rng.rs"]
+mod rng;
+
 use hookc::compile::{compile, Input};
 use hookc::ir::{CheckedPolicy, Const, Events, IrExpr, IrExprKind};
 use hookc::lint::{analyze, Finding};
 use hookc_runtime::bytecode::path::{Path as CtxPath, Segment};
+use rng::Rng;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -146,26 +150,6 @@ fn exactly_the_expected_hooks_are_reported() {
 }
 
 // ---- random contexts ------------------------------------------------------------
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// Constants of the policy's conditions, with neighbours: numbers ± 0.5 and
 /// ± 1, strings with a character added or removed.

@@ -23,6 +23,19 @@ fn order(inputs: &[Input]) -> Vec<String> {
     policy.hooks().iter().map(|h| h.id.clone()).collect()
 }
 
+/// The one error of a compilation whose second file says `higher_first`
+/// after a first that says `lower_first`.
+fn disagreement(c: &hookc::compile::Compilation) -> Vec<&hookc::diag::Diagnostic> {
+    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, Code::DuplicateDefinition);
+    assert_eq!(
+        errors[0].message,
+        "`priority_order` is `higher_first` here but `lower_first` in another file"
+    );
+    errors
+}
+
 #[test]
 fn higher_first_is_the_default_and_can_be_written() {
     let default = order(&[Input::new("a.yaml", HOOKS)]);
@@ -64,13 +77,7 @@ fn files_that_disagree_are_an_error_naming_both() {
         Input::new("b.yaml", "priority_order: higher_first\nhooks: []\n"),
     ]);
     assert!(c.policy.is_none());
-    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].code, Code::DuplicateDefinition);
-    assert_eq!(
-        errors[0].message,
-        "`priority_order` is `higher_first` here but `lower_first` in another file"
-    );
+    let errors = disagreement(&c);
     assert!(
         errors[0]
             .notes
@@ -153,4 +160,41 @@ fn the_artifact_records_the_direction_and_the_verifier_checks_it() {
         hookc_runtime::verify::verify(program),
         Err(hookc_runtime::verify::VerifyError::OutOfOrder { .. })
     ));
+}
+
+#[test]
+fn directive_xml_declares_it_on_hooks() {
+    let xml = r#"<directive><hooks priority_order="lower_first">
+  <hook id="x_guard" event="tool" priority="100"><abort/></hook>
+  <hook id="x_audit" event="tool" priority="10"><abort/></hook>
+</hooks></directive>"#;
+    let got = order(&[Input::new("a.xml", xml)]);
+    assert_eq!(got, ["x_audit", "x_guard"]);
+    // Against a YAML file: the same E0110, naming both.
+    let c = compile(&[
+        Input::new("a.xml", xml),
+        Input::new("b.yaml", "priority_order: higher_first\nhooks: []\n"),
+    ]);
+    let errors = disagreement(&c);
+    assert!(
+        errors[0].notes.iter().any(|n| n.contains("a.xml:1:")),
+        "{:?}",
+        errors[0].notes
+    );
+    // Two `<hooks>` of one document that disagree.
+    let two =
+        r#"<d><hooks priority_order="lower_first"/><hooks priority_order="higher_first"/></d>"#;
+    let c = compile(&[Input::new("two.xml", two)]);
+    assert_eq!(c.diagnostics.error_count(), 1, "{:#?}", c.diagnostics);
+    // A bad value, and a misspelt attribute.
+    let bad = r#"<d><hooks priority_order="lower_frist" priorty_order="x"/></d>"#;
+    let c = compile(&[Input::new("bad.xml", bad)]);
+    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert_eq!(errors[0].code, Code::WrongShape);
+    assert_eq!(
+        errors[0].help.as_deref(),
+        Some("did you mean `lower_first`?")
+    );
+    assert_eq!(errors[1].code, Code::UnknownKey);
 }

@@ -220,13 +220,27 @@ impl TestFile {
         }
     }
 
-    /// Checks that every hook id the cases name (`expect.hook`, `disabled`)
-    /// is a hook of `policy`.
+    /// Checks that every hook id the cases name (`expect.hook`,
+    /// `expect.collected`, `disabled`) is a hook of `policy`.
     pub fn check_ids(&self, policy: &Policy) -> Result<(), Invalid> {
         let ids: Vec<&str> = policy.hook_ids().collect();
+        let absent: Vec<&str> = policy.absent_hook_ids().collect();
         let mut diags = Vec::new();
-        let mut check = |id: &str, span: Span, at: String| {
-            if !ids.contains(&id) {
+        // `disabled` may name a hook the policy leaves out (a no-op);
+        // `expect.hook` must name one that can match.
+        let mut check = |id: &str, span: Span, at: String, may_be_absent: bool| {
+            if absent.contains(&id) && !may_be_absent {
+                diags.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        format!("the hook `{id}` is left out of the policy: it never matches"),
+                    )
+                    .at(span)
+                    .label("disabled or replaced")
+                    .node(at)
+                    .help("expect the hook that runs instead, or `hook: null`"),
+                );
+            } else if !ids.contains(&id) && !absent.contains(&id) {
                 diags.push(
                     Diagnostic::new(
                         Code::WrongShape,
@@ -235,10 +249,11 @@ impl TestFile {
                     .at(span)
                     .label("not a hook of the policy")
                     .node(at)
-                    .maybe_help(suggest::help_for(id, ids.iter().copied()))
+                    .maybe_help(suggest::help_for(id, ids.iter().chain(&absent).copied()))
                     .note(
-                        "the policy's hooks are its enabled hooks; a hook without `id` is \
-                         `<file>#<layer>[<index>]`, its file named as written in `policy`",
+                        "the policy's hooks include those it leaves out (disabled or replaced); \
+                         a hook without `id` is `<file>#<layer>[<index>]`, its file named as \
+                         written in `policy`",
                     ),
                 );
             }
@@ -246,17 +261,23 @@ impl TestFile {
         for case in &self.cases {
             let at = format!("cases[{}]", case.index);
             if let Some(id) = &case.expect.hook.value {
-                check(id, case.expect.hook.span, format!("{at}.expect.hook"));
+                check(
+                    id,
+                    case.expect.hook.span,
+                    format!("{at}.expect.hook"),
+                    false,
+                );
             }
             for (i, c) in case.expect.collected.iter().flatten().enumerate() {
                 check(
                     &c.hook.value,
                     c.hook.span,
                     format!("{at}.expect.collected[{i}]"),
+                    false,
                 );
             }
             for (i, d) in case.disabled.iter().enumerate() {
-                check(&d.value, d.span, format!("{at}.disabled[{i}]"));
+                check(&d.value, d.span, format!("{at}.disabled[{i}]"), true);
             }
         }
         if diags.is_empty() {

@@ -22,8 +22,11 @@
 //!   (`<file>#<layer>[<index>]`) does not depend on the directory hookc runs
 //!   in. [`Options::policy`] (`--policy`) replaces it for every file, named
 //!   as given.
-//! - `expect.hook` and `disabled` must name hooks of the policy (its enabled
-//!   hooks, checked once the policy is loaded, with a did-you-mean).
+//! - `expect.hook` and `disabled` must name hooks of the policy (checked
+//!   once the policy is loaded, with a did-you-mean). `disabled` may name a
+//!   hook the policy leaves out (disabled or replaced: switching it off
+//!   again does nothing); `expect.hook` may not, as such a hook never
+//!   matches.
 //! - `expect.action` is compared on the fields it gives only, each field as a
 //!   whole and as JSON (`7200` is not `"7200"`, and a `parameters` object must
 //!   be given complete).

@@ -223,6 +223,9 @@ pub struct Options {
     /// Policy files for every test file (`--policy`), named as given,
     /// replacing what the test files name.
     pub policy: Vec<PathBuf>,
+    /// Policies layered over each test file's policy (`--overlay`), in
+    /// order.
+    pub overlays: Vec<PolicyFile>,
 }
 
 /// One test file's run.
@@ -271,6 +274,7 @@ fn load_and_run(
     };
     *names = policy_files.iter().map(|f| f.name.clone()).collect();
     let policy = files::load_policy(&policy_files)
+        .and_then(|loaded| files::layer_overlays(loaded.policy, &options.overlays))
         .map(|loaded| loaded.policy)
         .map_err(|error| FileError::Policy {
             file: file.to_owned(),

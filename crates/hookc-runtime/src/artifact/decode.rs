@@ -9,12 +9,12 @@
 
 use super::{
     crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN,
-    MAGIC, SECTIONS,
+    HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    ActionEntry, ActionParam, DebugInfo, Effect, EventIndex, HookDebug, HookEntry, Kinds, Mark,
-    ParamValue, PriorityOrder, Program, TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionParam, DebugInfo, Effect, EventIndex, HookDebug, HookEntry,
+    Kinds, Mark, ParamValue, PriorityOrder, Program, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -226,7 +226,7 @@ impl<'a> ByteReader<'a> {
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let (body, flags) = header(bytes)?;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent] =
         SECTIONS;
     let program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
@@ -247,6 +247,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         } else {
             PriorityOrder::HigherFirst
         },
+        absent: read_section(&mut r, absent, read_absent)?,
     };
     r.finish("the last section")?;
     Ok(program)
@@ -499,7 +500,7 @@ fn read_code(r: &mut ByteReader<'_>) -> Result<Vec<crate::bytecode::Op>, Artifac
 }
 
 fn read_hooks(r: &mut ByteReader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
-    let n = r.count("hook count", 8)?;
+    let n = r.count("hook count", 9)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let id = r.get("hook id")?;
@@ -527,6 +528,33 @@ fn read_hooks(r: &mut ByteReader<'_>) -> Result<Vec<HookEntry>, ArtifactError> {
             code: (start, end),
             max_stack: r.u32("hook max stack")?,
             action: r.get("hook action")?,
+            replace: read_hook_flags(r)?,
+        });
+    }
+    Ok(out)
+}
+
+/// A hook's flags byte: whether it replaces (bit 0); other bits are errors.
+fn read_hook_flags(r: &mut ByteReader<'_>) -> Result<bool, ArtifactError> {
+    let offset = r.offset();
+    match r.u8("hook flags")? {
+        0 => Ok(false),
+        HOOK_FLAG_REPLACE => Ok(true),
+        tag => Err(ArtifactError::BadTag {
+            what: "hook flags",
+            tag,
+            offset,
+        }),
+    }
+}
+
+fn read_absent(r: &mut ByteReader<'_>) -> Result<Vec<AbsentHook>, ArtifactError> {
+    let n = r.count("absent hook count", 2)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(AbsentHook {
+            id: r.get("absent hook id")?,
+            replace: read_hook_flags(r)?,
         });
     }
     Ok(out)

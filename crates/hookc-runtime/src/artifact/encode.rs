@@ -2,7 +2,9 @@
 //! program (tables in order, object keys in their stored order, minimal
 //! LEB128), never on addresses, hashing or time.
 
-use super::{crc32, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS};
+use super::{
+    crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS,
+};
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Effect, PriorityOrder};
 use crate::bytecode::{ParamValue, Program, TemplatePart, ValueCheck};
@@ -90,7 +92,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -158,6 +160,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
             w.u32(h.code.1);
             w.u32(h.max_stack);
             w.put(h.action);
+            w.u8(hook_flags(h.replace));
         }
     });
     body.section(actions.id, |w| {
@@ -203,6 +206,13 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         w.len(prog.layers.len());
         for &name in &prog.layers {
             w.put(name);
+        }
+    });
+    body.section(absent.id, |w| {
+        w.len(prog.absent.len());
+        for a in &prog.absent {
+            w.put(a.id);
+            w.u8(hook_flags(a.replace));
         }
     });
 

@@ -23,13 +23,14 @@
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
-//! 24     ...   body: exactly these eleven sections, once each, in this order
+//! 24     ...   body: exactly these twelve sections, once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
-//! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`. Payloads (`str` is `uleb` byte
+//! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`.
+//! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
 //!
@@ -50,7 +51,9 @@
 //!   (1 `exists`, 2 `all`, 3 `exists_one`). Opcodes: see [`OPCODES`].
 //! - `hooks`: `vec<hook>`: id (`uleb` string), priority (`sleb`), layer
 //!   (`uleb` index into `layers`), description (byte 0 none, or 1 + `uleb`
-//!   string), code start, code end, max stack, action (each `uleb`).
+//!   string), code start, code end, max stack, action (each `uleb`), flags
+//!   (one byte: 0, or 1 for a hook marked `replace`; any other value is
+//!   rejected).
 //! - `actions`: `vec<(kind: uleb string, effect: u8, params: vec<(name: uleb
 //!   string, [5, check], param)>)>`; the effect is 1 terminal or 2 collected
 //!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
@@ -74,6 +77,10 @@
 //!   writes it empty.
 //! - `layers`: `vec<uleb string>`: the layers' names, lowest first
 //!   (`builtin`, `directive` unless the compilation named its own).
+//! - `absent`: `vec<(id: uleb string, flags: u8)>`: the hooks left out
+//!   (disabled, or replaced by a hook of a higher layer), whose ids stay
+//!   known to overrides and to layering; flags as a hook's. See
+//!   [`AbsentHook`](crate::bytecode::AbsentHook).
 //!
 //! # Loading
 //!
@@ -112,6 +119,18 @@ pub const FORMAT_VERSION: u16 = 3;
 /// ([`crate::bytecode::PriorityOrder::LowerFirst`]). Artifacts without it
 /// are laid out exactly as before the flag existed.
 pub const FLAG_LOWER_FIRST: u16 = 1;
+
+/// A hook's flags byte (and an absent hook's): it is marked `replace`.
+pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
+
+/// The flags byte of a hook marked `replace` or not.
+fn hook_flags(replace: bool) -> u8 {
+    if replace {
+        HOOK_FLAG_REPLACE
+    } else {
+        0
+    }
+}
 
 /// Bytes before the body: magic, version, flags, checksum, body length.
 pub const HEADER_LEN: usize = 24;
@@ -377,7 +396,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 11] = sections![
+const SECTIONS: [Section; 12] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -389,6 +408,7 @@ const SECTIONS: [Section; 11] = sections![
     9 "events",
     10 "debug",
     11 "layers",
+    12 "absent",
 ];
 
 // ---------------------------------------------------------------------------

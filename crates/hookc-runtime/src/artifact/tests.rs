@@ -45,9 +45,9 @@ fn artifact(sections: &[(u8, Vec<u8>)]) -> Vec<u8> {
     bytes
 }
 
-/// The nine sections of an empty program, with section `id` replaced.
+/// The sections of an empty program, with section `id` replaced.
 fn with_section(id: u8, payload: Vec<u8>) -> Vec<u8> {
-    let sections: Vec<(u8, Vec<u8>)> = (1..=11u8)
+    let sections: Vec<(u8, Vec<u8>)> = (1..=12u8)
         .map(|i| {
             if i == id {
                 (i, payload.clone())
@@ -156,8 +156,10 @@ fn header_errors() {
     v7[8] = 7;
     assert_eq!(
         decode(&v7).unwrap_err().to_string(),
-        "artifact format version 7 is not supported by this hookc (reads version 3); \
-         recompile the policy with this hookc"
+        format!(
+            "artifact format version 7 is not supported by this hookc (reads version \
+             {FORMAT_VERSION}); recompile the policy with this hookc"
+        )
     );
     // The version is read before the rest of the header.
     assert_eq!(
@@ -345,7 +347,8 @@ fn deep_nesting_is_rejected_quickly() {
         decode(&with_section(3, consts)).unwrap_err(),
         ArtifactError::TooDeep { .. }
     ));
-    // An action parameter nested 100,000 lists deep.
+    // An action parameter nested 100,000 lists deep (one action: type 0,
+    // effect 1, one parameter named 0).
     let mut actions = vec![1, 0, 1, 1, 0];
     for _ in 0..100_000 {
         actions.extend_from_slice(&[3, 1]);
@@ -408,9 +411,9 @@ fn section_structure() {
             ..
         }
     ));
-    let mut sections: Vec<(u8, Vec<u8>)> = (1..=11u8).map(|i| (i, vec![0])).collect();
+    let mut sections: Vec<(u8, Vec<u8>)> = (1..=12u8).map(|i| (i, vec![0])).collect();
     sections[8].1 = vec![0, 0];
-    sections.push((12, vec![]));
+    sections.push((13, vec![]));
     assert!(matches!(
         decode(&artifact(&sections)).unwrap_err(),
         ArtifactError::TrailingBytes {
@@ -468,11 +471,17 @@ fn bad_values() {
         (10, vec![1, 0, 1, 0, 0], "sub-condition count"),
         (
             7,
-            vec![1, 0, 0, 1, 2, 0, 0, 0, 0],
+            vec![1, 0, 0, 1, 2, 0, 0, 0, 0, 0],
             "invalid hook description flag tag 2",
         ),
         (8, vec![1, 0, 1, 1, 0, 6], "invalid parameter value tag 6"),
         (8, vec![1, 0, 3, 0], "invalid action effect tag 3"),
+        (
+            7,
+            vec![1, 0, 0, 1, 0, 0, 0, 0, 0, 2],
+            "invalid hook flags tag 2",
+        ),
+        (12, vec![1, 0, 3], "invalid hook flags tag 3"),
         (
             8,
             vec![1, 0, 1, 1, 0, 2, 1, 3, 0],

@@ -4,7 +4,7 @@
 //! Layout: a header with the table sizes; then each hook (id, priority,
 //! layer, events, description), its code as `ip  Op  operands  ; resolved`
 //! with absolute instruction positions, and its action; then every table and
-//! the event index. Operands that index a table are shown with what they
+//! the event index, and the absent hooks' ids if any. Operands that index a table are shown with what they
 //! resolve to (the path text, the constant as JSON, the regex pattern, the
 //! jump target).
 //!
@@ -57,9 +57,10 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
 
 fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) -> fmt::Result {
     let layer = prog.layer(hook.layer).map_or("?", |name| prog.string(name));
+    let replace = if hook.replace { ", replace" } else { "" };
     writeln!(
         out,
-        "hook {index} {} (priority {}, layer {layer}, events {})",
+        "hook {index} {} (priority {}, layer {layer}{replace}, events {})",
         string(prog, hook.id),
         hook.priority,
         hook_events(prog, index)
@@ -320,5 +321,13 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
     for (name, hooks) in &prog.events.named {
         writeln!(out, "  {} -> {}", raw_string(prog, *name), list(hooks))?;
     }
-    writeln!(out, "  * -> {}", list(&prog.events.wildcard))
+    writeln!(out, "  * -> {}", list(&prog.events.wildcard))?;
+    // Only when there are some, so listings without them read as before.
+    if !prog.absent.is_empty() {
+        section(out, "absent hooks", &prog.absent, |a| {
+            let replace = if a.replace { " (replace)" } else { "" };
+            format!("{}{replace}", string(prog, a.id))
+        })?;
+    }
+    Ok(())
 }

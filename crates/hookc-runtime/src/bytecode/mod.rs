@@ -29,7 +29,7 @@ pub mod shape;
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 pub use kinds::Kinds;
 pub(crate) use op::{for_each_op, operand_type};
-pub use op::{CmpOp, Flow, MacroOp, Op, Operand};
+pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
 
 /// Writes `text` so that the template reader reads it back as this literal:
 /// every `${` becomes `$${`.
@@ -54,6 +54,22 @@ pub struct HookEntry {
     pub max_stack: u32,
     /// Its action.
     pub action: ActionIdx,
+    /// `replace: true`: layered over another program
+    /// ([`crate::Policy::with_layer`]), it replaces that program's hook of
+    /// the same id (`docs/semantics.md#replacement-and-layering`).
+    pub replace: bool,
+}
+
+/// A hook the program knows by id but leaves out: disabled (`enabled:
+/// false`) or replaced by a hook of a higher layer. Its id can still be
+/// named by an override (a no-op) and by layering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AbsentHook {
+    /// Its id, which no hook of [`Program::hooks`] has.
+    pub id: StrIdx,
+    /// Whether it was marked `replace` (a disabled replacement still
+    /// replaces when layered at run time).
+    pub replace: bool,
 }
 
 /// A part of a template string.
@@ -242,6 +258,9 @@ pub struct Program {
     pub layers: Vec<StrIdx>,
     /// Which priorities the hooks' order puts first.
     pub priority_order: PriorityOrder,
+    /// The ids of the hooks left out (disabled or replaced), in the order
+    /// the compilation met them; none is the id of a hook of `hooks`.
+    pub absent: Vec<AbsentHook>,
 }
 
 /// Which priorities run first (`priority_order:` of a hook file;

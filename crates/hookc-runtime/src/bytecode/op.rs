@@ -7,7 +7,8 @@
 //! do) how the disassembler lays its operands out. The macro hands the table
 //! to another macro; this module's `define_op!` generates from it [`Op`],
 //! [`Op::name`], [`Op::opcode`], [`Op::stack_effect`], [`Op::flow`], the
-//! operand visitor [`Op::try_for_each_operand`] and the disassembler's
+//! operand visitor [`Op::try_for_each_operand`], its mapping form
+//! [`Op::try_map_operands`] and the disassembler's
 //! layout [`Op::layout`]; the artifact codec generates its encoder and
 //! decoder from the same table.
 //!
@@ -354,6 +355,29 @@ macro_rules! layout {
     }};
 }
 
+/// One operand of kind `$kind` through the mapping `$f`, back as its Rust
+/// type (in [`Op::try_map_operands`]).
+macro_rules! map_operand {
+    ($kind:ident, $f:ident, $value:ident) => {{
+        let given = Operand::$kind($value);
+        match $f(given)? {
+            Operand::$kind(v) => v,
+            returned => return Err(OperandKindChanged { given, returned }.into()),
+        }
+    }};
+}
+
+/// An operand mapping ([`Op::try_map_operands`]) returned an operand of
+/// another kind than it was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("an operand mapping turned {given:?} into {returned:?}, an operand of another kind")]
+pub struct OperandKindChanged {
+    /// The operand given.
+    pub given: Operand,
+    /// What the mapping returned.
+    pub returned: Operand,
+}
+
 /// Generates [`Op`] and its table-driven methods from [`for_each_op!`].
 macro_rules! define_op {
     ($(
@@ -430,6 +454,24 @@ macro_rules! define_op {
                     )+
                 }
                 Ok(())
+            }
+
+            /// The same instruction with each operand replaced by what `f`
+            /// returns for it, in declaration order (the linker re-indexes
+            /// tables and moves jump targets with it). `f` must return an
+            /// operand of the kind it was given; another kind is an
+            /// [`OperandKindChanged`] error.
+            pub fn try_map_operands<E: From<OperandKindChanged>>(
+                &self,
+                mut f: impl FnMut(Operand) -> Result<Operand, E>,
+            ) -> Result<Op, E> {
+                Ok(match *self {
+                    $(
+                        Op::$name $( ( $tfield ) )? $( { $($sfield),+ } )? => Op::$name
+                            $( ( map_operand!($tkind, f, $tfield) ) )?
+                            $( { $( $sfield: map_operand!($skind, f, $sfield) ),+ } )?,
+                    )+
+                })
             }
 
             /// Calls `f` with each operand, in declaration order.

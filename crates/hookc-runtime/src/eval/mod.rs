@@ -249,7 +249,17 @@ impl Policy {
         p.hooks.iter().map(move |h| p.string(h.id))
     }
 
-    /// Overrides switching off the hooks with these ids.
+    /// The ids of the hooks the policy leaves out (disabled, or replaced
+    /// by a hook of a higher layer): known to [`Policy::overrides`], never
+    /// run.
+    pub fn absent_hook_ids(&self) -> impl Iterator<Item = &str> {
+        let p = self.program.program();
+        p.absent.iter().map(move |a| p.string(a.id))
+    }
+
+    /// Overrides switching off the hooks with these ids. Switching off a
+    /// hook the policy leaves out ([`Policy::absent_hook_ids`]) does
+    /// nothing; an id the policy does not know is an error.
     pub fn overrides<'i, I: IntoIterator<Item = &'i str>>(
         &self,
         ids: I,
@@ -257,11 +267,12 @@ impl Policy {
         let p = self.program.program();
         let mut disabled = vec![0u64; p.hooks.len().div_ceil(64)];
         for id in ids {
-            let pos = p
-                .hooks
-                .iter()
-                .position(|h| p.string(h.id) == id)
-                .ok_or_else(|| UnknownHook(id.to_owned()))?;
+            let Some(pos) = p.hooks.iter().position(|h| p.string(h.id) == id) else {
+                if self.absent_hook_ids().any(|a| a == id) {
+                    continue;
+                }
+                return Err(UnknownHook(id.to_owned()));
+            };
             if let Some(word) = disabled.get_mut(pos / 64) {
                 *word |= 1 << (pos % 64);
             }

@@ -71,7 +71,7 @@ pub enum Context<'c> {
     Value(&'c Value),
     /// JSON text (UTF-8). Read in one pass that builds only the values at
     /// the paths the policy reads; any text `serde_json` rejects is a
-    /// [`ContextError`](super::ContextError), and any text it accepts evaluates exactly as its
+    /// [`ContextError`](crate::ContextError), and any text it accepts evaluates exactly as its
     /// parsed `Value` would.
     Json(&'c [u8]),
 }

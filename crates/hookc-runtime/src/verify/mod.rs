@@ -28,15 +28,18 @@
 //!    bounds; in evaluation order (priority, then layer, descending);
 //!    code ranges inside [`Program::code`], in order and non-overlapping;
 //!    `max_stack` at most [`MAX_STACK_DEPTH`]; then the hook's code (below).
-//! 7. **Event index**: names are string indexes, sorted by their text and
+//! 7. **Ids**: hook ids are unique; the absent hooks' ids
+//!    ([`Program::absent`]) are string indexes, unique, and none is the id
+//!    of a hook.
+//! 8. **Event index**: names are string indexes, sorted by their text and
 //!    unique (the runtime binary-searches them); every hook list (and the
 //!    wildcard list) holds hook indexes in strictly increasing order.
-//! 8. **Debug information**: none, or one entry per hook; string indexes in
+//! 9. **Debug information**: none, or one entry per hook; string indexes in
 //!    bounds; each hook's sub-condition marks inside its code range, in
 //!    strictly increasing order (explain traces rely on both).
-//! 9. **Regexes** compile under [`crate::limits::MAX_REGEX_SIZE`], and sets
-//!    are hashed. (Last: the only expensive step runs on a program already
-//!    known to be well formed.)
+//! 10. **Regexes** compile under [`crate::limits::MAX_REGEX_SIZE`], and sets
+//!     are hashed. (Last: the only expensive step runs on a program already
+//!     known to be well formed.)
 //!
 //! # What a hook's code must satisfy
 //!
@@ -145,6 +148,7 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_sets(&program)?;
     check_actions(&program)?;
     check_hooks(&program)?;
+    check_ids(&program)?;
     check_events(&program)?;
     check_debug(&program)?;
     let regexes = program
@@ -276,7 +280,7 @@ fn index_u32(i: usize) -> u32 {
 // 1-5: tables.
 
 fn check_table_sizes(p: &Program) -> Result<(), VerifyError> {
-    let tables: [(&'static str, usize, usize); 10] = [
+    let tables: [(&'static str, usize, usize); 11] = [
         ("strings", p.strings.len(), MAX_TABLE_LEN),
         ("paths", p.paths.len(), MAX_TABLE_LEN),
         ("constants", p.consts.len(), MAX_TABLE_LEN),
@@ -287,6 +291,7 @@ fn check_table_sizes(p: &Program) -> Result<(), VerifyError> {
         ("actions", p.actions.len(), MAX_TABLE_LEN),
         ("named events", p.events.named.len(), MAX_TABLE_LEN),
         ("layers", p.layers.len(), MAX_TABLE_LEN),
+        ("absent hooks", p.absent.len(), MAX_TABLE_LEN),
     ];
     for (table, len, limit) in tables {
         // MAX_TABLE_LEN < u32::MAX, so every index of a table below the limit fits u32.
@@ -609,7 +614,37 @@ fn check_hooks(p: &Program) -> Result<(), VerifyError> {
 }
 
 // ---------------------------------------------------------------------------
-// 7: the event index.
+// 7: ids.
+
+fn check_ids(p: &Program) -> Result<(), VerifyError> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(p.hooks.len() + p.absent.len());
+    for (h, entry) in p.hooks.iter().enumerate() {
+        // Bounds were checked with the hooks.
+        let id = p.string(entry.id);
+        if !seen.insert(id) {
+            return Err(VerifyError::Duplicate {
+                at: hook_loc(p, index_u32(h)),
+                what: "hook id",
+                name: id.to_owned(),
+            });
+        }
+    }
+    for absent in &p.absent {
+        in_bounds(p, absent.id, || Location::Program)?;
+        let id = p.string(absent.id);
+        if !seen.insert(id) {
+            return Err(VerifyError::Duplicate {
+                at: Location::Program,
+                what: "hook id (of an absent hook)",
+                name: id.to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// 8: the event index.
 
 fn check_events(p: &Program) -> Result<(), VerifyError> {
     let bad = |reason: String| VerifyError::BadEvents {
@@ -659,7 +694,7 @@ fn check_events(p: &Program) -> Result<(), VerifyError> {
 }
 
 // ---------------------------------------------------------------------------
-// 8: debug information.
+// 9: debug information.
 
 fn check_debug(p: &Program) -> Result<(), VerifyError> {
     let hooks = &p.debug.hooks;

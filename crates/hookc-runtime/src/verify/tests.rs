@@ -91,6 +91,7 @@ pub(crate) fn sample() -> Program {
         code,
         max_stack,
         action: ActionIdx::new(action),
+        replace: false,
     };
     let (s, k) = (StrIdx::new, ConstIdx::new);
     Program {
@@ -115,6 +116,10 @@ pub(crate) fn sample() -> Program {
         layers: vec![s(12), s(13)],
         debug: crate::bytecode::DebugInfo::default(),
         priority_order: crate::bytecode::PriorityOrder::default(),
+        absent: vec![crate::bytecode::AbsentHook {
+            id: s(11),
+            replace: true,
+        }],
         code,
         hooks: vec![
             hook(0, 10, 1, Some(10), (0, 9), 2, 0),
@@ -184,6 +189,22 @@ fn the_sample_verifies() {
     assert!(v.regex(RegexIdx::new(0)).unwrap().is_match("rate_limited"));
     assert!(v.set(SetIdx::new(0)).is_some() && v.set(SetIdx::new(1)).is_none());
     assert_eq!(v.program(), &sample());
+}
+
+#[test]
+fn ids_are_unique_among_hooks_and_absent_hooks() {
+    let mut p = sample();
+    p.hooks[1].id = p.hooks[0].id;
+    assert!(msg(p).contains("duplicate hook id `h0`"));
+    let mut p = sample();
+    p.absent[0].id = p.hooks[2].id;
+    assert!(msg(p).contains("duplicate hook id (of an absent hook) `h2`"));
+    let mut p = sample();
+    p.absent.push(p.absent[0]);
+    assert!(msg(p).contains("duplicate hook id (of an absent hook) `k`"));
+    let mut p = sample();
+    p.absent[0].id = StrIdx::new(99);
+    assert!(matches!(err(p), VerifyError::IndexOutOfBounds { .. }));
 }
 
 #[test]
@@ -813,6 +834,7 @@ fn table_sizes() {
                 code: (0, 0),
                 max_stack: 0,
                 action: ActionIdx::new(0),
+                replace: false,
             };
             MAX_HOOKS + 1
         ],

@@ -47,8 +47,13 @@ impl Layer {
 pub struct SourceFile {
     /// `schema_version`, if given.
     pub schema_version: Option<Spanned<String>>,
-    /// `priority_order`, if given (a valid one: a bad value is reported).
-    pub priority_order: Option<Spanned<crate::ir::PriorityOrder>>,
+    /// Every valid `priority_order` declaration, in file order (YAML has
+    /// one at most; XML one per `<hooks>` that declares it). A bad value is
+    /// reported and left out.
+    pub priority_order: Vec<Spanned<crate::ir::PriorityOrder>>,
+    /// Every valid `layer_order` declaration, in file order, as for
+    /// `priority_order`.
+    pub layer_order: Vec<Spanned<crate::compile::LayerOrder>>,
     /// The hooks of both layers, in file order.
     pub hooks: Vec<SourceHook>,
     /// `event_context_schema`, unparsed.
@@ -78,6 +83,10 @@ pub struct SourceHook {
     pub priority: Option<Spanned<i64>>,
     /// `enabled` (default true).
     pub enabled: bool,
+    /// `replace: true` (YAML) or `replace="true"` (XML), where it is
+    /// written: the hook replaces the hook of the same id of a lower layer
+    /// (`docs/semantics.md#replacement-and-layering`).
+    pub replace: Option<Span>,
     /// `description`, if given.
     pub description: Option<String>,
     /// `condition` or `when`; `None` = always.

@@ -18,6 +18,7 @@ use hookc_runtime::limits::MAX_HOOKS;
 pub const TOP_LEVEL_KEYS: &[&str] = &[
     "schema_version",
     "priority_order",
+    "layer_order",
     "builtin_hooks",
     "hooks",
     "event_context_schema",
@@ -36,6 +37,7 @@ pub const HOOK_KEYS: &[&str] = &[
     "when",
     "action",
     "enabled",
+    "replace",
     "description",
 ];
 
@@ -114,7 +116,14 @@ impl Reader<'_> {
         for (key, value) in entries {
             match key.name.as_str() {
                 "schema_version" => self.schema_version(value),
-                "priority_order" => self.priority_order(value),
+                "priority_order" => {
+                    let declared = self.spelled("priority_order", value);
+                    self.out.priority_order.extend(declared);
+                }
+                "layer_order" => {
+                    let declared = self.spelled("layer_order", value);
+                    self.out.layer_order.extend(declared);
+                }
                 "builtin_hooks" => self.hooks(Layer::Builtin, value),
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
@@ -131,36 +140,29 @@ impl Reader<'_> {
         }
     }
 
-    fn priority_order(&mut self, value: &Node) {
-        use crate::ir::Spelled;
-        let names: Vec<&str> = crate::ir::PriorityOrder::names().collect();
-        let order = match &value.kind {
-            NodeKind::Str(name) => crate::ir::PriorityOrder::from_name(name).ok_or(name),
-            _ => {
-                let help = format!("write one of `{}`", names.join("`, `"));
-                self.wrong_shape(value, "priority_order".into(), "a string", Some(help));
-                return;
-            }
+    /// A top-level choice spelled as a word (`priority_order: lower_first`,
+    /// `layer_order: highest_first`); `None` (reported) when it is not one.
+    fn spelled<T: crate::ir::Spelled>(&mut self, key: &str, value: &Node) -> Option<Spanned<T>> {
+        let names: Vec<&str> = T::names().collect();
+        let NodeKind::Str(name) = &value.kind else {
+            let help = format!("write one of `{}`", names.join("`, `"));
+            self.wrong_shape(value, key.into(), "a string", Some(help));
+            return None;
         };
-        match order {
-            Ok(order) => {
-                self.out.priority_order = Some(Spanned {
-                    value: order,
-                    span: value.span,
-                })
+        match T::from_name(name) {
+            Some(choice) => Some(Spanned::new(choice, value.span)),
+            None => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        format!("`{key}` is `{name}`, not one of `{}`", names.join("`, `")),
+                    )
+                    .at(value.span)
+                    .node(key)
+                    .maybe_help(help_for(name, names.iter().copied())),
+                );
+                None
             }
-            Err(name) => self.diags.push(
-                Diagnostic::new(
-                    Code::WrongShape,
-                    format!(
-                        "`priority_order` is `{name}`, not one of `{}`",
-                        names.join("`, `")
-                    ),
-                )
-                .at(value.span)
-                .node("priority_order")
-                .maybe_help(help_for(name, names.iter().copied())),
-            ),
         }
     }
 
@@ -247,6 +249,7 @@ impl Reader<'_> {
         let mut events = None;
         let mut priority = None;
         let mut enabled = true;
+        let mut replace = None;
         let mut description = None;
         let mut condition: Option<(RawCondition, &Key)> = None;
         let mut action = None;
@@ -303,14 +306,13 @@ impl Reader<'_> {
                     action = self.action(value, field);
                     ok &= action.is_some();
                 }
-                "enabled" => match &value.kind {
-                    NodeKind::Bool(b) => enabled = *b,
-                    _ => {
-                        let help = matches!(value.as_str(), Some("true" | "false"))
-                            .then(|| "remove the quotes".to_owned());
-                        self.wrong_shape(value, field, "`true` or `false` for `enabled`", help);
-                        ok = false;
-                    }
+                "enabled" => match self.flag(value, field, "enabled") {
+                    Some(b) => enabled = b,
+                    None => ok = false,
+                },
+                "replace" => match self.flag(value, field, "replace") {
+                    Some(b) => replace = b.then_some(value.span),
+                    None => ok = false,
                 },
                 "description" => match &value.kind {
                     NodeKind::Str(s) => description = Some(s.clone()),
@@ -359,10 +361,24 @@ impl Reader<'_> {
             events,
             priority,
             enabled,
+            replace,
             description,
             condition: condition.map(|(raw, _)| raw),
             action,
         })
+    }
+
+    /// A hook's `true`/`false` key (`enabled`, `replace`); `None` (reported)
+    /// for anything else.
+    fn flag(&mut self, value: &Node, field: String, key: &str) -> Option<bool> {
+        if let NodeKind::Bool(b) = value.kind {
+            return Some(b);
+        }
+        let help = matches!(value.as_str(), Some("true" | "false"))
+            .then(|| "remove the quotes".to_owned());
+        let expected = format!("`true` or `false` for `{key}`");
+        self.wrong_shape(value, field, &expected, help);
+        None
     }
 
     /// `event`: a name or a non-empty list of names.

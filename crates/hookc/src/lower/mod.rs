@@ -39,12 +39,12 @@ use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
 use hookc_runtime::bytecode::{
-    ActionEntry, ActionIdx, ActionParam, CmpOp, ConstIdx, DebugInfo, EventIndex, HookDebug,
-    HookEntry, JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx, SetIdx,
-    StrIdx, TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionIdx, ActionParam, CmpOp, ConstIdx, DebugInfo, EventIndex,
+    HookDebug, HookEntry, JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx,
+    SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod fold;
 
@@ -106,6 +106,37 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     l.prog.events = l.event_index(&events);
     l.prog.layers = policy.layers().iter().map(|name| l.string(name)).collect();
     l.prog.priority_order = policy.priority_order();
+    // The ids of the hooks left out, once each, but not when a hook that
+    // stays has the id (it replaced them).
+    let present: HashSet<&str> = policy
+        .hooks()
+        .iter()
+        .filter(|h| h.enabled)
+        .map(|h| h.id.as_str())
+        .collect();
+    // A chain of replacements all left out (the top one disabled) is one
+    // absent id, marked `replace` when its top hook is.
+    let mut absent: Vec<(&str, bool)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for hook in policy.hooks().iter().filter(|h| !h.enabled) {
+        if present.contains(hook.id.as_str()) {
+            continue;
+        }
+        match index.get(hook.id.as_str()).and_then(|&i| absent.get_mut(i)) {
+            Some((_, replace)) => *replace |= hook.replace,
+            None => {
+                index.insert(&hook.id, absent.len());
+                absent.push((&hook.id, hook.replace));
+            }
+        }
+    }
+    l.prog.absent = absent
+        .into_iter()
+        .map(|(id, replace)| AbsentHook {
+            id: l.string(id),
+            replace,
+        })
+        .collect();
     l
 }
 
@@ -293,6 +324,7 @@ impl<'p> Lowerer<'p> {
             code: (start, end),
             max_stack: self.max_depth,
             action,
+            replace: hook.replace,
         });
     }
 

@@ -26,12 +26,12 @@ fn leb128_is_minimal() {
 fn header_layout() {
     let bytes = encode(&Program::default());
     assert_eq!(&bytes[..8], b"HOOKCBC\0");
-    assert_eq!(&bytes[8..10], [3, 0]);
+    assert_eq!(&bytes[8..10], FORMAT_VERSION.to_le_bytes());
     assert_eq!(&bytes[10..12], [0, 0]);
     let body = &bytes[HEADER_LEN..];
     assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());
     assert_eq!(&bytes[16..24], (body.len() as u64).to_le_bytes());
-    // Eleven empty sections: id, length 1, count 0 (events: two counts).
+    // Twelve empty sections: id, length 1, count 0 (events: two counts).
     let mut expected = Vec::new();
     for id in 1..=8u8 {
         expected.extend_from_slice(&[id, 1, 0, 0, 0, 0]);
@@ -39,6 +39,7 @@ fn header_layout() {
     expected.extend_from_slice(&[9, 2, 0, 0, 0, 0, 0]);
     expected.extend_from_slice(&[10, 1, 0, 0, 0, 0]);
     expected.extend_from_slice(&[11, 1, 0, 0, 0, 0]);
+    expected.extend_from_slice(&[12, 1, 0, 0, 0, 0]);
     assert_eq!(body, expected);
 }
 

@@ -5,7 +5,7 @@
 
 use super::{
     is_xml_space, trim_xml, ActionBuilder, Attr, DocReader, HookBuilder, OpenElement, ParamBuilder,
-    Stop, TextBuf, WhenBuilder, ACTION_HELP, HOOK_ATTRS, PARAM_HELP,
+    Stop, TextBuf, WhenBuilder, ACTION_HELP, HOOKS_ATTRS, HOOK_ATTRS, PARAM_HELP,
 };
 
 use crate::diag::{Code, Diagnostic};
@@ -35,6 +35,7 @@ impl<'t> DocReader<'t, '_> {
             events: Vec::new(),
             priority: None,
             enabled: true,
+            replace: None,
             description: None,
             when_from_attribute: None,
             condition: None,
@@ -65,17 +66,16 @@ impl<'t> DocReader<'t, '_> {
                     }
                 }
                 "priority" => hook.priority = self.priority(&attr),
-                "enabled" => match trim_xml(&attr.value) {
-                    "true" => hook.enabled = true,
-                    "false" => hook.enabled = false,
-                    other => self.report(
-                        Diagnostic::new(
-                            Code::WrongShape,
-                            format!("`enabled` must be `true` or `false`, found `{other}`"),
-                        )
-                        .at(attr.value_span),
-                    ),
-                },
+                "enabled" => {
+                    if let Some(b) = self.flag(&attr) {
+                        hook.enabled = b;
+                    }
+                }
+                "replace" => {
+                    if let Some(b) = self.flag(&attr) {
+                        hook.replace = b.then_some(attr.value_span);
+                    }
+                }
                 "description" => hook.description = Some(attr.value),
                 other => self.report(
                     Diagnostic::new(
@@ -88,6 +88,78 @@ impl<'t> DocReader<'t, '_> {
             }
         }
         Ok(OpenElement::Hook(Box::new(hook)))
+    }
+
+    /// A `true`/`false` attribute (`enabled`, `replace`); `None` (reported)
+    /// for anything else.
+    fn flag(&mut self, attr: &Attr) -> Option<bool> {
+        match trim_xml(&attr.value) {
+            "true" => Some(true),
+            "false" => Some(false),
+            other => {
+                self.report(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        format!("`{}` must be `true` or `false`, found `{other}`", attr.name),
+                    )
+                    .at(attr.value_span),
+                );
+                None
+            }
+        }
+    }
+
+    /// The attributes of a `<hooks>` element: the policy-wide
+    /// `priority_order` and `layer_order`, as a YAML file's top-level keys.
+    /// Other attributes are ignored, as everything outside hooks is, unless
+    /// one looks like a misspelling of these.
+    pub(super) fn hooks_attributes(&mut self, attrs: Vec<Attr>) {
+        for attr in attrs {
+            match attr.name.as_str() {
+                "priority_order" => {
+                    let declared = self.spelled(&attr);
+                    self.declared.priority_order.extend(declared);
+                }
+                "layer_order" => {
+                    let declared = self.spelled(&attr);
+                    self.declared.layer_order.extend(declared);
+                }
+                other => {
+                    if let Some(help) = help_for(other, HOOKS_ATTRS.iter().copied()) {
+                        self.report(
+                            Diagnostic::new(
+                                Code::UnknownKey,
+                                format!("unknown attribute `{other}` on `<hooks>`"),
+                            )
+                            .at(attr.name_span)
+                            .help(help),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// An attribute spelled as one of `T`'s words; `None` (reported) if not.
+    fn spelled<T: crate::ir::Spelled>(&mut self, attr: &Attr) -> Option<Spanned<T>> {
+        let value = trim_xml(&attr.value);
+        if let Some(choice) = T::from_name(value) {
+            return Some(Spanned::new(choice, attr.value_span));
+        }
+        let names: Vec<&str> = T::names().collect();
+        self.report(
+            Diagnostic::new(
+                Code::WrongShape,
+                format!(
+                    "`{}` is `{value}`, not one of `{}`",
+                    attr.name,
+                    names.join("`, `")
+                ),
+            )
+            .at(attr.value_span)
+            .maybe_help(help_for(value, names.iter().copied())),
+        );
+        None
     }
 
     /// `event="a, b"`: the trimmed, non-empty names.
@@ -212,6 +284,7 @@ impl<'t> DocReader<'t, '_> {
             events: hook.events,
             priority: hook.priority,
             enabled: hook.enabled,
+            replace: hook.replace,
             description: hook.description,
             condition: hook.condition,
             action,

@@ -3,8 +3,8 @@
 //!
 //! Every `<hook>` that is a child of a `<hooks>` element, anywhere in the
 //! document, is a hook of the directive layer. Its attributes are `event`
-//! (comma-separated for several), `when`, `id`, `priority`, `enabled` and
-//! `description`; its children are an optional `<when>` (text or CDATA) and
+//! (comma-separated for several), `when`, `id`, `priority`, `enabled`,
+//! `replace` and `description`; its children are an optional `<when>` (text or CDATA) and
 //! exactly one action element, named after the action type:
 //!
 //! ```xml
@@ -21,6 +21,9 @@
 //!
 //! An `<action_type>` child of `<hooks>` declares an action type, as a YAML
 //! file's `action_types` does (see `action_types.rs`).
+//! A `<hooks>` element may declare the policy-wide `priority_order` and
+//! `layer_order` as attributes (`<hooks priority_order="lower_first">`),
+//! with the meaning and the spellings of a YAML file's top-level keys.
 //!
 //! Everything else in the document is ignored, but the whole document must be
 //! well-formed XML: one root, matching tags, quoted and unique attributes, known
@@ -49,7 +52,18 @@ use crate::span::{FileId, Origin, Span, Spanned};
 use hookc_runtime::limits::MAX_INPUT_BYTES;
 
 /// The attributes a `<hook>` may have.
-const HOOK_ATTRS: &[&str] = &["event", "when", "id", "priority", "enabled", "description"];
+const HOOK_ATTRS: &[&str] = &[
+    "event",
+    "when",
+    "id",
+    "priority",
+    "enabled",
+    "replace",
+    "description",
+];
+
+/// The attributes of `<hooks>` that hookc reads.
+const HOOKS_ATTRS: &[&str] = &["priority_order", "layer_order"];
 
 /// Help for a hook without an action element.
 const ACTION_HELP: &str = "add an action element such as `<retry/>`, \
@@ -94,11 +108,14 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
         open: Vec::new(),
         hooks: Vec::new(),
         action_types: Vec::new(),
+        declared: SourceFile::default(),
         next_index: 0,
         root: Root::NotYet,
     };
     doc.run();
     source.hooks = doc.hooks;
+    source.priority_order = doc.declared.priority_order;
+    source.layer_order = doc.declared.layer_order;
     if let Some((_, first)) = doc.action_types.first() {
         let span = first.span;
         source.action_types = Some(Node {
@@ -179,6 +196,7 @@ struct HookBuilder {
     events: Vec<Spanned<String>>,
     priority: Option<Spanned<i64>>,
     enabled: bool,
+    replace: Option<Span>,
     description: Option<String>,
     /// `Some(true)` after a `when` attribute, `Some(false)` after a `<when>`.
     when_from_attribute: Option<bool>,
@@ -305,6 +323,8 @@ struct DocReader<'t, 'd> {
     hooks: Vec<SourceHook>,
     /// The `<action_type>` definitions, as a YAML `action_types` mapping.
     action_types: Vec<(crate::frontend::doc::Key, Node)>,
+    /// What the `<hooks>` elements declare (`priority_order`, `layer_order`).
+    declared: SourceFile,
     next_index: usize,
     root: Root,
 }

@@ -265,7 +265,7 @@ impl<'t> DocReader<'t, '_> {
 
         let attrs = self.attributes(e, content_offset, tag)?;
         let frame = match self.parent() {
-            Parent::Document | Parent::Plain => Self::plain(name),
+            Parent::Document | Parent::Plain => self.outside_hook(name, attrs),
             Parent::Hooks if name == "hook" => self.begin_hook(tag, attrs)?,
             Parent::Hooks if name == "action_type" => self.begin_action_type(tag, attrs),
             Parent::Hooks => {
@@ -280,7 +280,7 @@ impl<'t> DocReader<'t, '_> {
                     );
                     OpenElement::Skip
                 } else {
-                    Self::plain(name)
+                    self.outside_hook(name, attrs)
                 }
             }
             Parent::Hook if name == "when" => self.begin_when(tag, &attrs),
@@ -317,8 +317,11 @@ impl<'t> DocReader<'t, '_> {
         Ok(())
     }
 
-    fn plain(name: &str) -> OpenElement {
+    /// An element outside any hook: `<hooks>` (its attributes read), or
+    /// any other.
+    fn outside_hook(&mut self, name: &str, attrs: Vec<Attr>) -> OpenElement {
         if name == "hooks" {
+            self.hooks_attributes(attrs);
             OpenElement::Hooks
         } else {
             OpenElement::Plain

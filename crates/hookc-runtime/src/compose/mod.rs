@@ -1,0 +1,602 @@
+//! Run-time layering: a loaded policy with another policy's hooks layered
+//! over it, for one run, without recompiling either
+//! ([`Policy::with_layer`]; `docs/semantics.md#replacement-and-layering`).
+//!
+//! The linker ([`link`]) builds one program from two: the base's layers,
+//! then the overlay's above them (so at equal priority the overlay's hooks
+//! run first); the overlay's hooks marked `replace` take out the base's
+//! hook of their id; every other id the two share is an error, as E0104 is
+//! when the same hooks are compiled together. The hooks are merged in the
+//! one order rule (priority in the policies' direction, then layer, higher
+//! first; within a program, the program's own order), and every table is
+//! rebuilt with only what the kept hooks use: strings, paths and regex
+//! patterns interned by value, constants, sets and actions per program,
+//! each hook's code copied with every operand re-indexed through the
+//! opcode table's visitor ([`Op::try_map_operands`]) and its jump targets,
+//! which are absolute code positions, moved with the hook; the debug
+//! section kept when both programs have one; the event index rebuilt; the
+//! ids of hooks left out (the programs' absent ids and the replaced hooks)
+//! merged. The result is verified like an artifact, so a layered policy is
+//! exactly as trustworthy as a loaded one.
+//!
+//! Structs are destructured exhaustively here: a new field of
+//! [`Program`], [`HookEntry`] or [`ActionEntry`] does not compile until
+//! the linker handles it.
+
+use crate::bytecode::path::Path;
+use crate::bytecode::{
+    AbsentHook, ActionEntry, ActionIdx, ActionParam, ConstIdx, EventIndex, HookDebug, HookEntry,
+    JumpTarget, Mark, Op, Operand, OperandKindChanged, ParamValue, PathIdx, PriorityOrder, Program,
+    RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
+};
+use crate::{LoadError, Policy};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use thiserror::Error;
+
+/// Why an overlay cannot be layered over a policy.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ComposeError {
+    /// The two policies run priorities in different directions.
+    #[error(
+        "the policy runs priorities `{base}` and the overlay `{overlay}`: layer only policies \
+         of one `priority_order` (declare the same in the overlay's sources)"
+    )]
+    PriorityOrder {
+        /// The base policy's direction.
+        base: &'static str,
+        /// The overlay's.
+        overlay: &'static str,
+    },
+    /// A hook id of the overlay is already the policy's (a hook, or one it
+    /// leaves out), and the overlay's hook is not marked `replace`.
+    #[error(
+        "hook id `{id}` is in both the policy and the overlay: mark the overlay's hook \
+         `replace: true` to replace the policy's, or rename it"
+    )]
+    DuplicateId {
+        /// The id.
+        id: String,
+    },
+    /// A layer name of the overlay is already a layer of the policy.
+    #[error(
+        "layer `{name}` is in both the policy and the overlay: compile the overlay into a layer \
+         of another name (`hookc compile --layer NAME=FILE`, or `--overlay NAME=FILE`)"
+    )]
+    LayerClash {
+        /// The layer's name.
+        name: String,
+    },
+    /// An index of one of the programs names nothing: it was not verified.
+    #[error("the {side}'s {what} is out of bounds: layer only verified programs")]
+    BadIndex {
+        /// `policy` or `overlay`.
+        side: &'static str,
+        /// What was looked up.
+        what: &'static str,
+    },
+    /// The operand mapping changed an operand's kind (a bug in the linker).
+    #[error(transparent)]
+    Operand(#[from] OperandKindChanged),
+    /// The layered program does not verify (a bug in the linker: please
+    /// report it).
+    #[error("the layered program does not load: {0}")]
+    Load(#[from] LoadError),
+}
+
+impl Policy {
+    /// This policy with `overlay`'s hooks layered over it: the overlay's
+    /// layers above this policy's, its hooks marked `replace` replacing
+    /// this policy's hooks of the same id. The result is verified like a
+    /// loaded artifact. See [`link`].
+    pub fn with_layer(&self, overlay: &Policy) -> Result<Policy, ComposeError> {
+        let program = link(self.program(), overlay.program())?;
+        Ok(Policy::from_program(program)?)
+    }
+}
+
+/// The two programs of a link, by position.
+const BASE: usize = 0;
+const OVERLAY: usize = 1;
+const SIDES: [&str; 2] = ["policy", "overlay"];
+
+/// Links `overlay` over `base` into one program (not verified yet: see
+/// [`Policy::with_layer`]). Both should be verified programs; a bad index
+/// is an error, never a panic.
+pub fn link(base: &Program, overlay: &Program) -> Result<Program, ComposeError> {
+    if base.priority_order != overlay.priority_order {
+        return Err(ComposeError::PriorityOrder {
+            base: base.priority_order.name(),
+            overlay: overlay.priority_order.name(),
+        });
+    }
+    let mut l = Linker::new([base, overlay]);
+    let layer_offset = l.layers()?;
+    let dropped = l.replacements()?;
+
+    // Every kept hook with its place in the one order rule.
+    let mut order: Vec<(usize, usize, i64, u32)> = Vec::new();
+    for (side, prog) in [base, overlay].into_iter().enumerate() {
+        let offset = if side == OVERLAY { layer_offset } else { 0 };
+        for (h, hook) in prog.hooks.iter().enumerate() {
+            if side == BASE && dropped.contains(&h) {
+                continue;
+            }
+            order.push((side, h, hook.priority, hook.layer.saturating_add(offset)));
+        }
+    }
+    let direction = base.priority_order;
+    // INVARIANT (evaluation order): priority in the direction, then layer
+    // descending; stable, so each program keeps its own order at ties
+    // (which never mix programs: their layers differ).
+    order.sort_by(|a, b| {
+        let by_priority = match direction {
+            PriorityOrder::HigherFirst => b.2.cmp(&a.2),
+            PriorityOrder::LowerFirst => a.2.cmp(&b.2),
+        };
+        by_priority.then(b.3.cmp(&a.3))
+    });
+
+    let keep_debug = [base, overlay]
+        .iter()
+        .all(|p| p.debug.hooks.len() == p.hooks.len());
+    let events = [events_of(base), events_of(overlay)];
+    let mut hook_events: Vec<(usize, Option<&[StrIdx]>)> = Vec::with_capacity(order.len());
+    for &(side, h, _, layer) in &order {
+        l.hook(side, h, layer, keep_debug)?;
+        let listens = events
+            .get(side)
+            .and_then(|e| e.get(h))
+            .ok_or(l.bad(side, "event index"))?;
+        hook_events.push((side, listens.as_deref()));
+    }
+    l.events(&hook_events)?;
+    l.absent(&dropped)?;
+    Ok(l.out)
+}
+
+/// For each hook of `prog`, the events it names: `None` for a `"*"` hook.
+fn events_of(prog: &Program) -> Vec<Option<Vec<StrIdx>>> {
+    let EventIndex { named, wildcard } = &prog.events;
+    let mut out: Vec<Option<Vec<StrIdx>>> = vec![Some(Vec::new()); prog.hooks.len()];
+    for (name, hooks) in named {
+        for &h in hooks {
+            if let Some(Some(names)) = out.get_mut(h as usize) {
+                names.push(*name);
+            }
+        }
+    }
+    for &h in wildcard {
+        if let Some(slot) = out.get_mut(h as usize) {
+            *slot = None;
+        }
+    }
+    out
+}
+
+/// Per program: its indexes already copied into the output.
+#[derive(Default)]
+struct Copied {
+    consts: HashMap<ConstIdx, ConstIdx>,
+    sets: HashMap<SetIdx, SetIdx>,
+    actions: HashMap<ActionIdx, ActionIdx>,
+}
+
+/// The output program and its intern maps.
+struct Linker<'a> {
+    progs: [&'a Program; 2],
+    out: Program,
+    strings: HashMap<&'a str, StrIdx>,
+    paths: HashMap<&'a Path, PathIdx>,
+    regexes: HashMap<&'a str, RegexIdx>,
+    copied: [Copied; 2],
+}
+
+/// A table length as a `u32` index (tables are bounded far below; a
+/// saturated index is out of bounds, which verification rejects).
+fn idx(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl<'a> Linker<'a> {
+    fn new(progs: [&'a Program; 2]) -> Linker<'a> {
+        Linker {
+            progs,
+            out: Program {
+                priority_order: progs[BASE].priority_order,
+                ..Program::default()
+            },
+            strings: HashMap::new(),
+            paths: HashMap::new(),
+            regexes: HashMap::new(),
+            copied: [Copied::default(), Copied::default()],
+        }
+    }
+
+    fn bad(&self, side: usize, what: &'static str) -> ComposeError {
+        ComposeError::BadIndex {
+            side: SIDES.get(side).copied().unwrap_or("?"),
+            what,
+        }
+    }
+
+    fn prog(&self, side: usize) -> Result<&'a Program, ComposeError> {
+        self.progs
+            .get(side)
+            .copied()
+            .ok_or(self.bad(side, "program"))
+    }
+
+    fn copied(&mut self, side: usize) -> Result<&mut Copied, ComposeError> {
+        let bad = self.bad(side, "program");
+        self.copied.get_mut(side).ok_or(bad)
+    }
+
+    // ---- tables -----------------------------------------------------------
+
+    fn string(&mut self, side: usize, i: StrIdx) -> Result<StrIdx, ComposeError> {
+        let text = self
+            .prog(side)?
+            .get_string(i)
+            .ok_or(self.bad(side, "string"))?;
+        Ok(*self.strings.entry(text).or_insert_with(|| {
+            self.out.strings.push(text.to_owned());
+            StrIdx::from_usize(self.out.strings.len() - 1)
+        }))
+    }
+
+    fn path(&mut self, side: usize, i: PathIdx) -> Result<PathIdx, ComposeError> {
+        let path = self.prog(side)?.path(i).ok_or(self.bad(side, "path"))?;
+        Ok(*self.paths.entry(path).or_insert_with(|| {
+            self.out.paths.push(path.clone());
+            PathIdx::from_usize(self.out.paths.len() - 1)
+        }))
+    }
+
+    fn regex(&mut self, side: usize, i: RegexIdx) -> Result<RegexIdx, ComposeError> {
+        let pattern = self.prog(side)?.regex(i).ok_or(self.bad(side, "regex"))?;
+        Ok(*self.regexes.entry(pattern).or_insert_with(|| {
+            self.out.regexes.push(pattern.to_owned());
+            RegexIdx::from_usize(self.out.regexes.len() - 1)
+        }))
+    }
+
+    fn konst(&mut self, side: usize, i: ConstIdx) -> Result<ConstIdx, ComposeError> {
+        if let Some(&k) = self.copied(side)?.consts.get(&i) {
+            return Ok(k);
+        }
+        let value = self
+            .prog(side)?
+            .konst(i)
+            .ok_or(self.bad(side, "constant"))?;
+        let k = ConstIdx::from_usize(self.out.consts.len());
+        self.out.consts.push(value.clone());
+        self.copied(side)?.consts.insert(i, k);
+        Ok(k)
+    }
+
+    fn set(&mut self, side: usize, i: SetIdx) -> Result<SetIdx, ComposeError> {
+        if let Some(&s) = self.copied(side)?.sets.get(&i) {
+            return Ok(s);
+        }
+        let konst = self.prog(side)?.set(i).ok_or(self.bad(side, "set"))?;
+        let konst = self.konst(side, konst)?;
+        let s = SetIdx::from_usize(self.out.sets.len());
+        self.out.sets.push(konst);
+        self.copied(side)?.sets.insert(i, s);
+        Ok(s)
+    }
+
+    fn action(&mut self, side: usize, i: ActionIdx) -> Result<ActionIdx, ComposeError> {
+        if let Some(&a) = self.copied(side)?.actions.get(&i) {
+            return Ok(a);
+        }
+        let ActionEntry {
+            kind,
+            effect,
+            params,
+        } = self.prog(side)?.action(i).ok_or(self.bad(side, "action"))?;
+        let entry = ActionEntry {
+            kind: self.string(side, *kind)?,
+            effect: *effect,
+            params: params
+                .iter()
+                .map(|ActionParam { name, value, check }| {
+                    Ok(ActionParam {
+                        name: self.string(side, *name)?,
+                        value: self.param(side, value)?,
+                        check: check.as_ref().map(|c| self.check(side, c)).transpose()?,
+                    })
+                })
+                .collect::<Result<_, ComposeError>>()?,
+        };
+        let a = ActionIdx::from_usize(self.out.actions.len());
+        self.out.actions.push(entry);
+        self.copied(side)?.actions.insert(i, a);
+        Ok(a)
+    }
+
+    /// A parameter's check: its enum constant is copied like any constant.
+    /// Recursion is bounded by the check's nesting, which decoding bounds.
+    fn check(&mut self, side: usize, check: &ValueCheck) -> Result<ValueCheck, ComposeError> {
+        let ValueCheck {
+            kinds,
+            allowed,
+            items,
+        } = check;
+        Ok(ValueCheck {
+            kinds: *kinds,
+            allowed: allowed.map(|k| self.konst(side, k)).transpose()?,
+            items: items
+                .as_deref()
+                .map(|i| self.check(side, i).map(Box::new))
+                .transpose()?,
+        })
+    }
+
+    /// A parameter value. Recursion is bounded by the value's nesting,
+    /// which verification bounds ([`crate::limits::MAX_VALUE_DEPTH`]).
+    fn param(&mut self, side: usize, value: &ParamValue) -> Result<ParamValue, ComposeError> {
+        Ok(match value {
+            ParamValue::Const(k) => ParamValue::Const(self.konst(side, *k)?),
+            ParamValue::Template(parts) => ParamValue::Template(
+                parts
+                    .iter()
+                    .map(|part| {
+                        Ok(match part {
+                            TemplatePart::Lit(s) => TemplatePart::Lit(self.string(side, *s)?),
+                            TemplatePart::Path(p) => TemplatePart::Path(self.path(side, *p)?),
+                        })
+                    })
+                    .collect::<Result<_, ComposeError>>()?,
+            ),
+            ParamValue::List(items) => ParamValue::List(
+                items
+                    .iter()
+                    .map(|item| self.param(side, item))
+                    .collect::<Result<_, _>>()?,
+            ),
+            ParamValue::Object(entries) => ParamValue::Object(
+                entries
+                    .iter()
+                    .map(|(key, item)| Ok((self.string(side, *key)?, self.param(side, item)?)))
+                    .collect::<Result<_, ComposeError>>()?,
+            ),
+        })
+    }
+
+    // ---- layers and ids ---------------------------------------------------
+
+    /// The base's layers, then the overlay's; returns the overlay's layer
+    /// offset.
+    fn layers(&mut self) -> Result<u32, ComposeError> {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for side in [BASE, OVERLAY] {
+            for &name in &self.prog(side)?.layers {
+                let text = self
+                    .prog(side)?
+                    .get_string(name)
+                    .ok_or(self.bad(side, "layer"))?;
+                if !seen.insert(text) {
+                    return Err(ComposeError::LayerClash {
+                        name: text.to_owned(),
+                    });
+                }
+                let name = self.string(side, name)?;
+                self.out.layers.push(name);
+            }
+        }
+        Ok(idx(self.prog(BASE)?.layers.len()))
+    }
+
+    /// The base hooks the overlay replaces (by index); an id both have that
+    /// the overlay does not mark `replace` is an error.
+    fn replacements(&self) -> Result<HashSet<usize>, ComposeError> {
+        let (base, overlay) = (self.prog(BASE)?, self.prog(OVERLAY)?);
+        let mut hooks: HashMap<&str, usize> = HashMap::new();
+        for (h, hook) in base.hooks.iter().enumerate() {
+            hooks.insert(base.string(hook.id), h);
+        }
+        let absent: HashSet<&str> = base.absent.iter().map(|a| base.string(a.id)).collect();
+        let marked = overlay
+            .hooks
+            .iter()
+            .map(|h| (h.id, h.replace))
+            .chain(overlay.absent.iter().map(|a| (a.id, a.replace)));
+        let mut dropped = HashSet::new();
+        for (id, replace) in marked {
+            let id = overlay.get_string(id).ok_or(self.bad(OVERLAY, "hook id"))?;
+            let known = hooks.get(id);
+            if !replace && (known.is_some() || absent.contains(id)) {
+                return Err(ComposeError::DuplicateId { id: id.to_owned() });
+            }
+            dropped.extend(known);
+        }
+        Ok(dropped)
+    }
+
+    /// The absent ids: the base's, the replaced hooks', the overlay's, once
+    /// each (a `replace` mark kept), none an id of a kept hook.
+    fn absent(&mut self, dropped: &HashSet<usize>) -> Result<(), ComposeError> {
+        let (base, overlay) = (self.prog(BASE)?, self.prog(OVERLAY)?);
+        let mut candidates: Vec<(usize, AbsentHook)> = Vec::new();
+        candidates.extend(base.absent.iter().map(|a| (BASE, *a)));
+        let mut replaced: Vec<usize> = dropped.iter().copied().collect();
+        replaced.sort_unstable();
+        for h in replaced {
+            let HookEntry { id, replace, .. } = base.hooks.get(h).ok_or(self.bad(BASE, "hook"))?;
+            candidates.push((
+                BASE,
+                AbsentHook {
+                    id: *id,
+                    replace: *replace,
+                },
+            ));
+        }
+        candidates.extend(overlay.absent.iter().map(|a| (OVERLAY, *a)));
+        let present: HashSet<String> = (self.out.hooks.iter())
+            .map(|h| self.out.string(h.id).to_owned())
+            .collect();
+        let mut at: HashMap<StrIdx, usize> = HashMap::new();
+        for (side, AbsentHook { id, replace }) in candidates {
+            let id = self.string(side, id)?;
+            if present.contains(self.out.string(id)) {
+                continue;
+            }
+            match at.get(&id).and_then(|&i| self.out.absent.get_mut(i)) {
+                Some(entry) => entry.replace |= replace,
+                None => {
+                    at.insert(id, self.out.absent.len());
+                    self.out.absent.push(AbsentHook { id, replace });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- hooks ------------------------------------------------------------
+
+    /// Copies hook `h` of `side` (in `layer` of the output) with its code,
+    /// action and debug entry.
+    fn hook(&mut self, side: usize, h: usize, layer: u32, debug: bool) -> Result<(), ComposeError> {
+        let prog = self.prog(side)?;
+        let HookEntry {
+            id,
+            priority,
+            layer: _,
+            description,
+            code: (start, end),
+            max_stack,
+            action,
+            replace,
+        } = prog.hooks.get(h).ok_or(self.bad(side, "hook"))?;
+        let ops = prog
+            .code
+            .get(*start as usize..*end as usize)
+            .ok_or(self.bad(side, "code range"))?;
+        let new_start = idx(self.out.code.len());
+        for op in ops {
+            let op = self.op(side, op, *start, new_start)?;
+            self.out.code.push(op);
+        }
+        let entry = HookEntry {
+            id: self.string(side, *id)?,
+            priority: *priority,
+            layer,
+            description: description.map(|d| self.string(side, d)).transpose()?,
+            code: (new_start, idx(self.out.code.len())),
+            max_stack: *max_stack,
+            action: self.action(side, *action)?,
+            replace: *replace,
+        };
+        self.out.hooks.push(entry);
+        if debug {
+            let HookDebug { at, marks } = prog
+                .debug
+                .hooks
+                .get(h)
+                .ok_or(self.bad(side, "debug entry"))?;
+            let entry = HookDebug {
+                at: self.string(side, *at)?,
+                marks: marks
+                    .iter()
+                    .map(|Mark { op, text, at }| {
+                        Ok(Mark {
+                            op: moved(*op, *start, new_start)
+                                .ok_or(self.bad(side, "sub-condition"))?,
+                            text: self.string(side, *text)?,
+                            at: self.string(side, *at)?,
+                        })
+                    })
+                    .collect::<Result<_, ComposeError>>()?,
+            };
+            self.out.debug.hooks.push(entry);
+        }
+        Ok(())
+    }
+
+    /// One instruction of a hook whose code moves from `old` to `new`.
+    fn op(&mut self, side: usize, op: &Op, old: u32, new: u32) -> Result<Op, ComposeError> {
+        op.try_map_operands(|operand| {
+            Ok(match operand {
+                Operand::Str(i) => Operand::Str(self.string(side, i)?),
+                Operand::Path(i) => Operand::Path(self.path(side, i)?),
+                Operand::Const(i) => Operand::Const(self.konst(side, i)?),
+                Operand::Set(i) => Operand::Set(self.set(side, i)?),
+                Operand::Regex(i) => Operand::Regex(self.regex(side, i)?),
+                Operand::Jump(t) => Operand::Jump(self.target(side, t, old, new)?),
+                Operand::Exit(t) => Operand::Exit(self.target(side, t, old, new)?),
+                Operand::Depth(_)
+                | Operand::Count(_)
+                | Operand::Cmp(_)
+                | Operand::Macro(_)
+                | Operand::Kinds(_) => operand,
+            })
+        })
+    }
+
+    /// A jump target (an absolute code position) moved with its hook.
+    fn target(
+        &self,
+        side: usize,
+        t: JumpTarget,
+        old: u32,
+        new: u32,
+    ) -> Result<JumpTarget, ComposeError> {
+        moved(t.as_u32(), old, new)
+            .map(JumpTarget::new)
+            .ok_or(self.bad(side, "jump target"))
+    }
+
+    /// The event index of the output, from each output hook's program
+    /// and events (`None`: `"*"`), as the lowering builds it: names sorted
+    /// by their text, the `"*"` hooks merged into every list.
+    fn events(&mut self, hooks: &[(usize, Option<&[StrIdx]>)]) -> Result<(), ComposeError> {
+        let mut wildcard: Vec<u32> = Vec::new();
+        // By text: `(side, name, own hooks)`.
+        let mut named: BTreeMap<&'a str, (usize, StrIdx, Vec<u32>)> = BTreeMap::new();
+        for (k, &(side, names)) in hooks.iter().enumerate() {
+            let k = idx(k);
+            let Some(names) = names else {
+                wildcard.push(k);
+                continue;
+            };
+            for &name in names {
+                let text = self
+                    .prog(side)?
+                    .get_string(name)
+                    .ok_or(self.bad(side, "event name"))?;
+                let (_, _, own) = named.entry(text).or_insert((side, name, Vec::new()));
+                if own.last() != Some(&k) {
+                    own.push(k);
+                }
+            }
+        }
+        let mut index = Vec::with_capacity(named.len());
+        for (_, (side, name, own)) in named {
+            let mut list: Vec<u32> = own.into_iter().chain(wildcard.iter().copied()).collect();
+            list.sort_unstable();
+            list.dedup();
+            index.push((self.string(side, name)?, list));
+        }
+        self.out.events = EventIndex {
+            named: index,
+            wildcard,
+        };
+        Ok(())
+    }
+}
+
+/// Position `at` of code that moves from `old` to `new`.
+fn moved(at: u32, old: u32, new: u32) -> Option<u32> {
+    at.checked_sub(old)?.checked_add(new)
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests;

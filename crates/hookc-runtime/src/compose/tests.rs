@@ -1,0 +1,180 @@
+//! Unit tests of the linker on the verifier's sample program (every
+//! instruction, every table); the differential test against the same
+//! hooks compiled as layers is the compiler's (`crates/hookc/tests/compose.rs`).
+
+use super::*;
+use crate::verify::tests::sample;
+
+/// The sample with its ids, layer names and (when `replace`) marks
+/// renamed by `f`.
+fn renamed(f: impl Fn(&str) -> String) -> Program {
+    let mut p = sample();
+    let renames: Vec<StrIdx> = p
+        .hooks
+        .iter()
+        .map(|h| h.id)
+        .chain(p.layers.iter().copied())
+        .chain(p.absent.iter().map(|a| a.id))
+        .collect();
+    for i in renames {
+        let new = f(p.string(i));
+        p.strings[i.as_usize()] = new;
+    }
+    p
+}
+
+fn ids(p: &Program) -> Vec<&str> {
+    p.hooks.iter().map(|h| p.string(h.id)).collect()
+}
+
+#[test]
+fn a_program_linked_over_another_verifies_with_both_hooks() {
+    let overlay = renamed(|s| format!("o_{s}"));
+    let linked = link(&sample(), &overlay).unwrap();
+    let v = crate::verify::verify(linked.clone()).unwrap();
+    let p = v.program();
+    assert_eq!(p.hooks.len(), 8);
+    let layers: Vec<&str> = p.layers.iter().map(|&l| p.string(l)).collect();
+    assert_eq!(layers, ["builtin", "directive", "o_builtin", "o_directive"]);
+    // At equal priority the overlay's hooks first, each program's own
+    // order kept.
+    let base = sample();
+    let mut expected: Vec<(i64, u32, String)> = base
+        .hooks
+        .iter()
+        .map(|h| (h.priority, h.layer, base.string(h.id).to_owned()))
+        .chain(
+            overlay
+                .hooks
+                .iter()
+                .map(|h| (h.priority, h.layer + 2, overlay.string(h.id).to_owned())),
+        )
+        .collect();
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let expected: Vec<&str> = expected.iter().map(|(_, _, id)| id.as_str()).collect();
+    assert_eq!(ids(p), expected);
+    // Strings and paths are interned once: no path twice (verified), and
+    // the tables are no larger than both programs' together.
+    assert!(p.strings.len() < base.strings.len() + overlay.strings.len());
+    assert_eq!(p.paths.len(), base.paths.len());
+    assert_eq!(p.absent.len(), 2);
+}
+
+#[test]
+fn linking_over_an_empty_program_keeps_the_program() {
+    let empty = Program::default();
+    let linked = link(&sample(), &empty).unwrap();
+    let v = crate::verify::verify(linked).unwrap();
+    assert_eq!(ids(v.program()), ids(&sample()));
+    assert_eq!(
+        crate::bytecode::disasm::disassemble(v.program())
+            .lines()
+            .filter(|l| l.starts_with("hook "))
+            .collect::<Vec<_>>(),
+        crate::bytecode::disasm::disassemble(&sample())
+            .lines()
+            .filter(|l| l.starts_with("hook "))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn shared_ids_layers_and_directions_are_typed_errors() {
+    let same_layers = renamed(|s| {
+        if s.starts_with('h') {
+            format!("o_{s}")
+        } else {
+            s.to_owned()
+        }
+    });
+    assert!(matches!(
+        link(&sample(), &same_layers),
+        Err(ComposeError::LayerClash { name }) if name == "builtin"
+    ));
+    let same_ids = renamed(|s| {
+        if s.starts_with('h') {
+            s.to_owned()
+        } else {
+            format!("o_{s}")
+        }
+    });
+    assert!(matches!(
+        link(&sample(), &same_ids),
+        Err(ComposeError::DuplicateId { id }) if id == "h0"
+    ));
+    let mut lower = renamed(|s| format!("o_{s}"));
+    lower.priority_order = PriorityOrder::LowerFirst;
+    let e = link(&sample(), &lower).unwrap_err().to_string();
+    assert!(
+        e.contains("`higher_first`") && e.contains("`lower_first`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_marked_hook_replaces_and_the_replaced_id_stays_known() {
+    // The overlay's hook `h1` replaces the sample's; its absent `k`
+    // (marked `replace`) is the sample's absent `k` again.
+    let mut overlay = renamed(|s| {
+        if s == "h1" || s == "k" {
+            s.to_owned()
+        } else {
+            format!("o_{s}")
+        }
+    });
+    for h in &mut overlay.hooks {
+        h.replace = overlay.strings[h.id.as_usize()] == "h1";
+    }
+    let linked = link(&sample(), &overlay).unwrap();
+    let v = crate::verify::verify(linked).unwrap();
+    let p = v.program();
+    assert_eq!(p.hooks.len(), 7);
+    assert_eq!(ids(p).iter().filter(|&&id| id == "h1").count(), 1);
+    let h1 = p.hooks.iter().find(|h| p.string(h.id) == "h1").unwrap();
+    assert!(h1.replace && p.string(p.layers[h1.layer as usize]).starts_with("o_"));
+    let absent: Vec<&str> = p.absent.iter().map(|a| p.string(a.id)).collect();
+    assert_eq!(absent, ["k"]);
+    // Unmarked, the same overlay is a duplicate.
+    for h in &mut overlay.hooks {
+        h.replace = false;
+    }
+    assert!(matches!(
+        link(&sample(), &overlay),
+        Err(ComposeError::DuplicateId { .. })
+    ));
+}
+
+#[test]
+fn the_debug_section_is_kept_only_when_both_have_one() {
+    let mut base = sample();
+    base.debug.hooks = base
+        .hooks
+        .iter()
+        .map(|h| HookDebug {
+            at: StrIdx::new(10),
+            marks: if h.code.0 < h.code.1 {
+                vec![Mark {
+                    op: h.code.1 - 1,
+                    text: StrIdx::new(9),
+                    at: StrIdx::new(10),
+                }]
+            } else {
+                Vec::new()
+            },
+        })
+        .collect();
+    crate::verify::verify(base.clone()).unwrap();
+    let mut overlay = base.clone();
+    for i in 0..overlay.strings.len() {
+        if ["h0", "h1", "h2", "h3", "builtin", "directive", "k"]
+            .contains(&overlay.strings[i].as_str())
+        {
+            overlay.strings[i] = format!("o_{}", overlay.strings[i]);
+        }
+    }
+    let both = crate::verify::verify(link(&base, &overlay).unwrap()).unwrap();
+    assert_eq!(both.program().debug.hooks.len(), 8);
+    overlay.debug = crate::bytecode::DebugInfo::default();
+    let one = crate::verify::verify(link(&base, &overlay).unwrap()).unwrap();
+    assert!(one.program().debug.hooks.is_empty());
+}

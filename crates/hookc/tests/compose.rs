@@ -1,0 +1,314 @@
+//! Run-time layering (`Policy::with_layer`) against compiled layers: a base
+//! policy with an overlay layered over it at run time gives exactly what
+//! the same sources give compiled together as layers (the base's layer,
+//! then the overlay's): the same hook order, the same ids left out, and
+//! the same answers on random contexts, replacement included.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+#[path = "common/rng.rs"]
+mod rng;
+
+use hookc::compile::{compile_layers, Compilation, Input, LayerName};
+use hookc_runtime::compose::ComposeError;
+use hookc_runtime::{Overrides, Policy};
+use rng::Rng;
+use serde_json::{json, Map, Value};
+
+const BASE: &str = r#"
+hooks:
+  - id: rate
+    event: error
+    priority: 10
+    when: "classification.category == 'rate_limited'"
+    action: {type: retry, max_attempts: 5}
+  - id: codes
+    event: [error, limit]
+    priority: 5
+    when: "error.code in ['E1', 'E2', 'E3', 'E4', 'E5', 'E6', 'E7', 'E8', 'E9']"
+    action: {type: fail, error_message: "code ${error.code}"}
+  - id: overloaded
+    event: error
+    priority: 5
+    when: "error.message.matches('(?i)overloaded')"
+    action: {type: abort}
+  - id: tokens
+    event: limit
+    when: "tokens_used > 1000 && tags.exists(t, t == 'big')"
+    action: {type: escalate, target: user_approval}
+  - id: any
+    event: "*"
+    priority: -10
+    condition: {path: event.thread_id, op: exists}
+    action: {type: call_directive, directive: "app/${event.thread_id}"}
+  - id: off
+    event: error
+    enabled: false
+    action: {type: abort}
+  - id: swapped
+    event: error
+    priority: 1
+    when: "error.code == 'E1'"
+    action: {type: abort}
+  - id: gone
+    event: limit
+    priority: 2
+    action: {type: continue}
+"#;
+
+const OVERLAY: &str = r#"
+hooks:
+  - id: swapped
+    replace: true
+    event: [error, step]
+    priority: 7
+    when: "error.code == 'E2' || tokens_used < 10"
+    action: {type: fail, error_message: "run ${tokens_used}"}
+  - id: run_rate
+    event: error
+    priority: 10
+    when: "classification.category == 'rate_limited' && error.code != 'E3'"
+    action: {type: retry, max_attempts: 1}
+  - id: run_any
+    event: "*"
+    priority: -10
+    when: "size(tags) > 2"
+    action: {type: abort}
+  - id: run_set
+    event: limit
+    priority: 6
+    when: "error.code in ['E1', 'E2', 'E3', 'E4', 'E5', 'E6', 'E7', 'E8', 'E9'] && error.message.matches('(?i)overloaded')"
+    action: {type: abort}
+  - id: gone
+    replace: true
+    enabled: false
+    event: limit
+    action: {type: abort}
+"#;
+
+fn layer(name: &str, text: &str) -> (LayerName, Vec<Input>) {
+    (
+        LayerName::new(name).unwrap(),
+        vec![Input::new(format!("{name}.yaml"), text)],
+    )
+}
+
+fn policy(c: Compilation) -> Policy {
+    assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+    c.into_policy().unwrap()
+}
+
+/// The reference (compiled together) and the layered policy (from
+/// artifacts, as an application would hold them).
+fn both() -> (Policy, Policy) {
+    let together = policy(compile_layers(&[
+        layer("base", BASE),
+        layer("run", OVERLAY),
+    ]));
+    let base = policy(compile_layers(&[layer("base", BASE)]));
+    let overlay = policy(compile_layers(&[layer("run", OVERLAY)]));
+    let base = Policy::from_artifact(&base.to_artifact()).unwrap();
+    let overlay = Policy::from_artifact(&overlay.to_artifact()).unwrap();
+    (together, base.with_layer(&overlay).unwrap())
+}
+
+/// A random context over the paths the policies read; `null` stands for
+/// a missing key.
+fn context(rng: &mut Rng) -> Value {
+    let fields: [(&str, &str, Vec<Value>); 6] = [
+        (
+            "classification",
+            "category",
+            vec![json!("rate_limited"), json!("permanent"), Value::Null],
+        ),
+        (
+            "error",
+            "code",
+            vec![
+                json!("E1"),
+                json!("E2"),
+                json!("E3"),
+                json!("X"),
+                json!(5),
+                Value::Null,
+            ],
+        ),
+        (
+            "error",
+            "message",
+            vec![json!("Overloaded now"), json!("fine"), Value::Null],
+        ),
+        ("event", "thread_id", vec![json!("t1"), Value::Null]),
+        (
+            "",
+            "tokens_used",
+            vec![json!(0), json!(5), json!(2000), json!("many"), Value::Null],
+        ),
+        (
+            "",
+            "tags",
+            vec![
+                json!([]),
+                json!(["big"]),
+                json!(["a", "b", "c"]),
+                Value::Null,
+            ],
+        ),
+    ];
+    let mut root = Map::new();
+    for (parent, key, values) in fields {
+        let value = rng.pick(&values).clone();
+        if value.is_null() {
+            continue;
+        }
+        let target = if parent.is_empty() {
+            &mut root
+        } else {
+            root.entry(parent)
+                .or_insert_with(|| json!({}))
+                .as_object_mut()
+                .unwrap()
+        };
+        target.insert(key.to_owned(), value);
+    }
+    Value::Object(root)
+}
+
+/// Everything a policy answers for one evaluation: the decision, and the
+/// hooks of the explain trace in order with their outcomes.
+fn answers(p: &Policy, event: &str, ctx: &Value, overrides: &Overrides) -> String {
+    let query = p.query(event, ctx).with_overrides(overrides);
+    let first = query.decision().unwrap().to_json();
+    let trace = query.explain().unwrap();
+    let hooks: Vec<String> = trace
+        .hooks
+        .iter()
+        .map(|h| format!("{} {:?}", h.hook, h.outcome))
+        .collect();
+    format!("{first:?} {hooks:?}")
+}
+
+#[test]
+fn layering_at_run_time_equals_compiling_the_layers_together() {
+    let (together, layered) = both();
+    assert_eq!(
+        together.hook_ids().collect::<Vec<_>>(),
+        layered.hook_ids().collect::<Vec<_>>()
+    );
+    let sorted = |p: &Policy| {
+        let mut ids: Vec<String> = p.absent_hook_ids().map(str::to_owned).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(sorted(&together), ["gone", "off"]);
+    assert_eq!(sorted(&layered), sorted(&together));
+    let layers = |p: &Policy| -> Vec<String> {
+        let prog = p.program();
+        prog.layers
+            .iter()
+            .map(|&l| prog.string(l).to_owned())
+            .collect()
+    };
+    assert_eq!(layers(&layered), ["base", "run"]);
+    assert_eq!(layers(&together), layers(&layered));
+
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let events = ["error", "limit", "step", "other"];
+    let overrides = [
+        (Overrides::default(), Overrides::default()),
+        (
+            together.overrides(["run_rate", "off"]).unwrap(),
+            layered.overrides(["run_rate", "off"]).unwrap(),
+        ),
+        (
+            together.overrides(["swapped", "gone"]).unwrap(),
+            layered.overrides(["swapped", "gone"]).unwrap(),
+        ),
+    ];
+    let mut winners = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        let ctx = context(&mut rng);
+        for event in events {
+            if let Some(m) = layered.evaluate(event, &ctx).unwrap().terminal {
+                winners.insert(m.hook.to_owned());
+            }
+            for (a, b) in &overrides {
+                assert_eq!(
+                    answers(&together, event, &ctx, a),
+                    answers(&layered, event, &ctx, b),
+                    "event {event}, context {ctx}"
+                );
+            }
+        }
+    }
+    // The contexts reach hooks of both layers, the replacement included.
+    let winners: Vec<&str> = winners.iter().map(String::as_str).collect();
+    assert_eq!(
+        winners,
+        [
+            "any",
+            "codes",
+            "overloaded",
+            "rate",
+            "run_any",
+            "run_rate",
+            "run_set",
+            "swapped",
+            "tokens"
+        ]
+    );
+}
+
+#[test]
+fn the_layered_policy_round_trips_as_an_artifact() {
+    let (_, layered) = both();
+    let again = Policy::from_artifact(&layered.to_artifact()).unwrap();
+    assert_eq!(again.program(), layered.program());
+    // Layering again: a second overlay over the layered policy.
+    let more = policy(compile_layers(&[layer(
+        "more",
+        "hooks:\n  - {id: run_rate, replace: true, event: error, priority: 100, action: {type: abort}}\n",
+    )]));
+    let twice = layered.with_layer(&more).unwrap();
+    let m = twice
+        .evaluate("error", &json!({"classification": {"category": "x"}}))
+        .unwrap()
+        .terminal
+        .unwrap();
+    assert_eq!((m.hook, m.action_type()), ("run_rate", "abort"));
+}
+
+#[test]
+fn what_compiling_rejects_layering_rejects() {
+    let base = policy(compile_layers(&[layer("base", BASE)]));
+    // An unmarked duplicate, of a hook or of an absent hook (E0104 together).
+    for id in ["rate", "off"] {
+        let text = format!("hooks:\n  - {{id: {id}, event: error, action: {{type: abort}}}}\n");
+        let overlay = policy(compile_layers(&[layer("run", &text)]));
+        let e = base.with_layer(&overlay).unwrap_err();
+        assert!(
+            matches!(&e, ComposeError::DuplicateId { id: got } if got == id),
+            "{e}"
+        );
+        let together = compile_layers(&[layer("base", BASE), layer("run", &text)]);
+        assert!(together.diagnostics.has_errors());
+    }
+    // A layer of the same name.
+    let same = policy(compile_layers(&[layer("base", "hooks: []\n")]));
+    assert!(matches!(
+        base.with_layer(&same),
+        Err(ComposeError::LayerClash { .. })
+    ));
+    // Another priority direction (E0110 together).
+    let lower = policy(compile_layers(&[layer(
+        "run",
+        "priority_order: lower_first\nhooks: []\n",
+    )]));
+    let e = base.with_layer(&lower).unwrap_err().to_string();
+    assert!(e.contains("priority_order"), "{e}");
+}
