@@ -402,9 +402,8 @@ fn golden_runs() {
 #[test]
 fn seed002_levels_as_named_layers_run_in_the_test_files_order() {
     // Seed 002 runs agent-level hooks, then workflow, then step. Its test
-    // files give the levels as files in that order; as named layers, where
-    // a later layer runs first at equal priority, step must be mentioned
-    // first (examples/seed002/README.md).
+    // files give the levels as files in that order; as named layers, in the
+    // same order (examples/seed002/README.md).
     let dir = root().join("examples/seed002");
     let ctx = Path::new(env!("CARGO_TARGET_TMPDIR")).join("seed002_ctx.json");
     std::fs::write(&ctx, r#"{"current_goal": "build a stall"}"#).unwrap();
@@ -438,19 +437,9 @@ fn seed002_levels_as_named_layers_run_in_the_test_files_order() {
             "my_prompt_library"
         ]
     );
-    let layers = collected(&[
-        "--layer",
-        "step=purchase.step.yaml",
-        "--layer",
-        "workflow=builder.workflow.yaml",
-        "--layer",
-        "agent=schema.yaml",
-        "--layer",
-        "agent=agent.yaml",
-    ]);
-    assert_eq!(layers, files);
-    // Mentioned in the seed's order, the workflow's hooks would run first.
-    let reversed = collected(&[
+    // As named layers in the seed's order: `layer_order: highest_first`
+    // (schema.yaml) makes the first named run first.
+    let seed_order = [
         "--layer",
         "agent=schema.yaml",
         "--layer",
@@ -459,14 +448,13 @@ fn seed002_levels_as_named_layers_run_in_the_test_files_order() {
         "workflow=builder.workflow.yaml",
         "--layer",
         "step=purchase.step.yaml",
-    ]);
-    assert_eq!(
-        reversed,
-        [
-            "genesis_search",
-            "my_prompt_library",
-            "subscribed_my_handbook",
-            "subscribed_team_sop"
-        ]
-    );
+    ];
+    assert_eq!(collected(&seed_order), files);
+    // A command line that says otherwise disagrees with the file: E0110.
+    let mut args = vec!["eval", "--event", "pre_decision", "--context", ctx];
+    args.extend(seed_order);
+    args.extend(["--layer-order", "lowest-first"]);
+    let out = hookc_in(&dir, &args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("E0110"), "{}", text(&out.stderr));
 }
