@@ -458,3 +458,54 @@ fn seed002_levels_as_named_layers_run_in_the_test_files_order() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("E0110"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn seed004_run_entries_layer_over_the_compiled_realm_policy() {
+    // `HookRunOverrides.entries`: hooks added for one run over the
+    // compiled policy (examples/seed004/run_entries.yaml).
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let artifact = tmp.join("seed004.hkb");
+    let ctx = tmp.join("seed004_fetch.json");
+    std::fs::write(
+        &ctx,
+        r#"{"turn_number": 2, "tool_call": {"tool_use_id": "t", "name": "web_fetch", "args": {"url": "https://example.com"}}}"#,
+    )
+    .unwrap();
+    let (artifact, ctx) = (artifact.to_str().unwrap(), ctx.to_str().unwrap());
+    let dir = root().join("examples/seed004");
+    let out = hookc_in(&dir, &["compile", "hooks.yaml", "-o", artifact]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let eval = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "eval",
+            artifact,
+            "--event",
+            "pre_tool_execution",
+            "--context",
+            ctx,
+        ];
+        args.extend(extra);
+        let out = hookc_in(&dir, &args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // The realm policy alone lets the fetch through (observers only).
+    let realm = eval(&[]);
+    assert!(realm["hook"].is_null(), "{realm}");
+    // With the run's entry, it is denied; the observers after it do not run.
+    let run = eval(&["--overlay", "run=run_entries.yaml"]);
+    assert_eq!(run["hook"], "run-no-network", "{run}");
+    assert_eq!(
+        run["action"]["message"],
+        "network tools are off for this run (web_fetch)"
+    );
+    assert!(run.get("collected").is_none(), "{run}");
+    // A run override can switch the run's own entry off again.
+    let off = eval(&[
+        "--overlay",
+        "run=run_entries.yaml",
+        "--disable",
+        "run-no-network",
+    ]);
+    assert_eq!(off, realm);
+}
