@@ -2,7 +2,9 @@
 //! policy with an overlay layered over it at run time gives exactly what
 //! the same sources give compiled together as layers (the base's layer,
 //! then the overlay's): the same hook order, the same ids left out, and
-//! the same answers on random contexts, replacement included.
+//! the same answers on random contexts, replacement and collected actions
+//! included; and the layered policy decides as the reference evaluator
+//! does over the layers compiled together.
 
 #![allow(
     clippy::unwrap_used,
@@ -62,7 +64,21 @@ hooks:
 "#;
 
 const OVERLAY: &str = r#"
+action_types:
+  note:
+    effect: collected
+    parameters:
+      text: {type: string}
 hooks:
+  - id: run_watch
+    event: "*"
+    priority: 20
+    action: {type: note, text: seen}
+  - id: run_note
+    event: error
+    priority: 8
+    when: "has(error.code)"
+    action: {type: note, text: "a coded error"}
   - id: swapped
     replace: true
     event: [error, step]
@@ -230,10 +246,31 @@ fn layering_at_run_time_equals_compiling_the_layers_together() {
             layered.overrides(["swapped", "gone"]).unwrap(),
         ),
     ];
+    // The reference evaluator over the layers compiled together.
+    let ir = compile_layers(&[layer("base", BASE), layer("run", OVERLAY)])
+        .policy
+        .unwrap();
     let mut winners = std::collections::BTreeSet::new();
     for _ in 0..2000 {
         let ctx = context(&mut rng);
         for event in events {
+            let (collected, terminal) = hookc::testing::reference::decision(&ir, event, &ctx);
+            let decision = layered.evaluate(event, &ctx).unwrap();
+            assert_eq!(
+                (
+                    decision
+                        .collected
+                        .iter()
+                        .map(|m| m.hook)
+                        .collect::<Vec<_>>(),
+                    decision.terminal.as_ref().map(|m| m.hook)
+                ),
+                (
+                    collected.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
+                    terminal.map(|h| h.id.as_str())
+                ),
+                "event {event}, context {ctx}: layered policy against the reference"
+            );
             if let Some(m) = layered.evaluate(event, &ctx).unwrap().terminal {
                 winners.insert(m.hook.to_owned());
             }
