@@ -18,7 +18,7 @@ pub const FILE_KEYS: &[&str] = &["policy", "cases"];
 /// The keys of a case.
 pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "expect"];
 /// The keys of a case's `expect`.
-pub const EXPECT_KEYS: &[&str] = &["hook", "action", "collected"];
+pub const EXPECT_KEYS: &[&str] = &["hook", "action", "collected", "error"];
 /// The keys of an entry of `expect.collected`.
 pub const COLLECTED_KEYS: &[&str] = &["hook", "action"];
 
@@ -67,6 +67,10 @@ pub struct Expect {
     /// The collected matches, exactly and in order, when the case says
     /// (`collected: [...]`); not compared when it does not.
     pub collected: Option<Vec<ExpectCollected>>,
+    /// `error: TEXT`: the evaluation fails (an action parameter outside its
+    /// declared type) with a message containing TEXT. A case gives either
+    /// this or `hook`, never both.
+    pub error: Option<Spanned<String>>,
 }
 
 /// One expected collected match: `ID`, or `{hook: ID, action: {...}}`.
@@ -533,12 +537,13 @@ impl CaseReader<'_> {
         let entries = self.mapping(
             node,
             at,
-            "a mapping with `hook` (and `action`, `collected`)",
+            "a mapping with `hook` (and `action`, `collected`), or with `error`",
             EXPECT_KEYS,
         )?;
         let mut hook = None;
         let mut action = None;
         let mut collected = None;
+        let mut error = None;
         for (key, value) in entries {
             let here = format!("{at}.{}", key.name);
             match key.name.as_str() {
@@ -551,6 +556,11 @@ impl CaseReader<'_> {
                     }
                 },
                 "action" => action = self.action_fields(value, &here),
+                "error" => {
+                    error = self
+                        .string(value, &here)
+                        .map(|text| Spanned::new(text, value.span))
+                }
                 "collected" => match value.as_seq() {
                     Some(items) => {
                         collected = Some(
@@ -572,12 +582,38 @@ impl CaseReader<'_> {
                 _ => {}
             }
         }
+        if let Some(error_node) = node.get("error") {
+            if let Some((key, _)) = entries
+                .iter()
+                .find(|(k, _)| matches!(k.name.as_str(), "hook" | "action" | "collected"))
+            {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        format!(
+                            "`error` and `{}` given: an evaluation that fails decides nothing",
+                            key.name
+                        ),
+                    )
+                    .at(key.span)
+                    .node(format!("{at}.{}", key.name))
+                    .help("expect either the error or the decision"),
+                );
+                return None;
+            }
+            return Some(Expect {
+                hook: Spanned::new(None, error_node.span),
+                action: None,
+                collected: None,
+                error: Some(error?),
+            });
+        }
         if node.get("hook").is_none() {
             self.missing(
                 node,
                 at,
                 "hook",
-                "give the hook that should win, or `hook: null` for no match",
+                "give the hook that should win, `hook: null` for no match, or the `error` the evaluation fails with",
             );
             return None;
         }
@@ -599,6 +635,7 @@ impl CaseReader<'_> {
             hook,
             action,
             collected,
+            error: None,
         })
     }
 

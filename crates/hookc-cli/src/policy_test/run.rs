@@ -36,6 +36,14 @@ pub enum Mismatch {
         /// What the action has (`None`: the action has no such field).
         actual: Option<Value>,
     },
+    /// The evaluation failed where the case expects a decision, or did not
+    /// fail (or failed otherwise) where it expects an error.
+    Error {
+        /// The text the case expects in the error (`None`: no error).
+        expected: Option<String>,
+        /// The evaluation's error (`None`: it did not fail).
+        actual: Option<String>,
+    },
     /// The case's `disabled` hooks could not be switched off.
     Overrides(String),
     /// The query on the context as a `Value` and on its JSON text gave
@@ -102,15 +110,24 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
         Ok(d) => d.to_json(),
         Err(e) => json!({ "error": e }),
     };
-    if by_text.as_ref() != Ok(&actual) {
+    let by_value_json = by_value
+        .as_ref()
+        .map(Decision::to_json)
+        .map_err(String::clone);
+    if by_text != by_value_json {
         mismatches.push(Mismatch::Disagreement {
             value: actual.clone(),
             json: by_text,
         });
     }
-    let empty = Decision::default();
-    let decision = by_value.as_ref().unwrap_or(&empty);
-    compare(&case.expect, decision, &mut mismatches);
+    match (&by_value, &case.expect.error) {
+        (Ok(decision), None) => compare(&case.expect, decision, &mut mismatches),
+        (Err(e), Some(want)) if e.contains(want.value.as_str()) => {}
+        (got, want) => mismatches.push(Mismatch::Error {
+            expected: want.as_ref().map(|w| w.value.clone()),
+            actual: got.as_ref().err().cloned(),
+        }),
+    }
     let expected = expectation_json(&case.expect);
     let trace = if mismatches.is_empty() {
         None
@@ -189,6 +206,10 @@ fn compare_fields(
 /// The expectation as JSON (see [`TestResult::expected`]).
 fn expectation_json(expect: &Expect) -> Value {
     let mut expected = Map::new();
+    if let Some(error) = &expect.error {
+        expected.insert("error".into(), error.value.clone().into());
+        return Value::Object(expected);
+    }
     expected.insert(
         "hook".into(),
         expect
@@ -493,6 +514,21 @@ fn mismatch_text(m: &Mismatch, actual: &Value) -> String {
                 None => format!("{whose}action field `{field}`: expected {expected}, actual: the action has no `{field}`\n"),
             }
         }
+        Mismatch::Error {
+            expected,
+            actual: failure,
+        } => match (expected, failure) {
+            (Some(want), Some(got)) => {
+                format!("error: expected an error containing {want:?}, actual: {got}\n")
+            }
+            (Some(want), None) => format!(
+                "error: expected an error containing {want:?}, actual: no error ({actual})\n"
+            ),
+            (None, got) => format!(
+                "error: the evaluation failed: {}\n",
+                got.as_deref().unwrap_or("")
+            ),
+        },
         Mismatch::Overrides(e) => format!("disabled: {e}\n"),
         Mismatch::Disagreement { value, json } => {
             let json = match json {
@@ -543,6 +579,9 @@ fn case_json(r: &TestResult) -> Value {
                     expected,
                     actual,
                 } => json!({"what": "collected_action_field", "hook": hook, "field": field, "expected": expected, "actual": actual}),
+                Mismatch::Error { expected, actual } => {
+                    json!({"what": "error", "expected": expected, "actual": actual})
+                }
                 Mismatch::Overrides(e) => json!({"what": "disabled", "error": e}),
                 Mismatch::Disagreement { value, json } => json!({
                     "what": "evaluate_json_disagrees",

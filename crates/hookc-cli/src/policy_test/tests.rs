@@ -307,3 +307,68 @@ fn collected_entries_are_checked_like_the_rest_of_the_file() {
         e.render()
     );
 }
+
+/// A policy whose action fills an enum parameter from the context.
+const TYPED: &str = r#"
+hooks:
+  - id: esc
+    event: limit
+    action: {type: escalate, target: "${code}"}
+"#;
+
+fn run_typed(case_yaml: &str) -> TestResult {
+    let t = parse(&format!("cases:\n  - {case_yaml}\n")).unwrap();
+    let p = hookc::compile::policy_from_sources(&[Input::new("t.yaml", TYPED)]).unwrap();
+    t.check_ids(&p).unwrap();
+    t.run(&p).remove(0)
+}
+
+#[test]
+fn an_expected_error_passes_only_when_the_evaluation_fails_with_it() {
+    let r = run_typed("{name: a, event: limit, context: {code: nuke}, expect: {error: 'is \"nuke\", not one of'}}");
+    assert!(r.passed(), "{r:?}");
+    assert_eq!(r.expected, json!({"error": "is \"nuke\", not one of"}));
+    // Another message, or no error at all, fails the case.
+    let r = run_typed(
+        "{name: a, event: limit, context: {code: nuke}, expect: {error: 'not an integer'}}",
+    );
+    assert!(
+        matches!(
+            &r.mismatches[..],
+            [Mismatch::Error {
+                expected: Some(_),
+                actual: Some(_)
+            }]
+        ),
+        "{r:?}"
+    );
+    let r =
+        run_typed("{name: a, event: limit, context: {code: both}, expect: {error: 'not one of'}}");
+    assert!(
+        matches!(
+            &r.mismatches[..],
+            [Mismatch::Error {
+                expected: Some(_),
+                actual: None
+            }]
+        ),
+        "{r:?}"
+    );
+    // A failure where a decision is expected names the error.
+    let r = run_typed("{name: a, event: limit, context: {code: nuke}, expect: {hook: esc}}");
+    assert!(
+        matches!(&r.mismatches[..], [Mismatch::Error { expected: None, actual: Some(e) }] if e.contains("nuke")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn an_error_and_a_decision_cannot_both_be_expected() {
+    let e =
+        parse("cases:\n  - {name: a, event: limit, expect: {error: x, hook: esc}}\n").unwrap_err();
+    assert!(
+        e.render().contains("`error` and `hook` given"),
+        "{}",
+        e.render()
+    );
+}
