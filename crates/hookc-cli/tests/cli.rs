@@ -510,8 +510,7 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
 fn eval_prints_collected_matches_with_the_decision() {
     let policy = "examples/seed004/hooks.yaml";
     let run = |ctx: &str, extra: &[&str]| {
-        let dir = std::env::temp_dir().join(format!("hookc-cli-collected-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = temp_dir("collected");
         let file = dir.join(format!("{}.json", ctx.len()));
         std::fs::write(&file, ctx).unwrap();
         let mut args = vec!["eval", policy, "--event", "pre_tool_execution", "--context"];
@@ -622,4 +621,30 @@ fn overlays_layer_hooks_over_a_compiled_policy_for_one_run() {
         text(&out.stderr)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An action whose filled parameter falls outside its declared type is an
+/// error on standard error with exit code 2, never a result line.
+#[test]
+fn eval_of_an_action_outside_its_type_exits_2_without_a_result() {
+    let dir = temp_dir("typed");
+    let ctx = dir.join("nuke.json");
+    std::fs::write(&ctx, r#"{"limit_code": "nuke", "limit_max": 5}"#).unwrap();
+    let out = hookc(&[
+        "eval",
+        "crates/hookc-cli/tests/data/policy_tests/typed_results.yaml",
+        "--event",
+        "limit",
+        "--context",
+        ctx.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains(
+            "error: hook `escalate_budget`: parameter `target` of action `escalate` is \"nuke\", not one of"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
 }
