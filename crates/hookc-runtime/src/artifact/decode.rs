@@ -98,19 +98,47 @@ impl<'a> ByteReader<'a> {
 
     fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], ArtifactError> {
         let offset = self.offset();
-        let short = self.short(what, N as u64, offset);
-        self.take(N, what)?.try_into().map_err(|_| short)
+        // `take` gave `N` bytes, so the conversion cannot fail; the error is
+        // built only if it did (eagerly, it cost more than the read).
+        let bytes = self.take(N, what)?;
+        bytes
+            .try_into()
+            .map_err(|_| self.short(what, N as u64, offset))
     }
 
     /// One byte.
+    #[inline]
     pub(super) fn u8(&mut self, what: &'static str) -> Result<u8, ArtifactError> {
-        let [b] = self.array::<1>(what)?;
-        Ok(b)
+        match self.bytes.get(self.pos) {
+            Some(&b) => {
+                // INVARIANT (reader position): `pos < bytes.len()` by `get`.
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.short(what, 1, self.offset())),
+        }
     }
 
     /// Unsigned LEB128, minimally encoded, at most 64 bits.
+    #[inline]
     pub(super) fn uleb(&mut self, what: &'static str) -> Result<u64, ArtifactError> {
         let offset = self.offset();
+        let first = self.u8(what)?;
+        // Most fields (indexes, counts, lengths) fit one byte.
+        if first & 0x80 == 0 {
+            return Ok(u64::from(first));
+        }
+        self.uleb_rest(what, first, offset)
+    }
+
+    /// The rest of an unsigned LEB128 whose `first` byte (at `offset`) has
+    /// the continuation bit.
+    fn uleb_rest(
+        &mut self,
+        what: &'static str,
+        first: u8,
+        offset: u64,
+    ) -> Result<u64, ArtifactError> {
         let bad = |reason| ArtifactError::BadInteger {
             what,
             reason,
@@ -118,8 +146,12 @@ impl<'a> ByteReader<'a> {
         };
         let mut value = 0u64;
         let mut shift = 0u32;
+        let mut next = Some(first);
         loop {
-            let byte = self.u8(what)?;
+            let byte = match next.take() {
+                Some(b) => b,
+                None => self.u8(what)?,
+            };
             let low = u64::from(byte & 0x7f);
             if shift == 63 && low > 1 {
                 return Err(bad("LEB128 value overflows 64 bits"));
