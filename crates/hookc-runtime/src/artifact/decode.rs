@@ -14,7 +14,7 @@ use super::{
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionParam, DebugInfo, Effect, EventIndex, HookDebug, HookEntry,
-    Kinds, Mark, ParamValue, PriorityOrder, Program, TemplatePart, ValueCheck,
+    Kinds, Mark, ParamValue, PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -76,7 +76,7 @@ impl<'a> ByteReader<'a> {
         self.base.saturating_add(self.pos as u64)
     }
 
-    fn remaining(&self) -> usize {
+    pub(super) fn remaining(&self) -> usize {
         self.bytes.len().saturating_sub(self.pos)
     }
 
@@ -358,11 +358,13 @@ fn read_section<'a, T>(
     Ok(value)
 }
 
-fn read_strings(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
+/// The string table, into one buffer (two allocations in all; its text is
+/// at most the section's bytes).
+fn read_strings(r: &mut ByteReader<'_>) -> Result<StringTable, ArtifactError> {
     let n = r.count("string count", 1)?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = StringTable::with_capacity(n, r.remaining());
     for _ in 0..n {
-        out.push(r.str("string")?.to_owned());
+        out.push(r.str("string")?);
     }
     Ok(out)
 }

@@ -95,7 +95,7 @@ pub(crate) fn sample() -> Program {
     };
     let (s, k) = (StrIdx::new, ConstIdx::new);
     Program {
-        strings: strings.iter().map(|s| (*s).to_owned()).collect(),
+        strings: strings.iter().collect(),
         paths: vec![
             path("error", &[field("code")]),
             path("event", &[field("tokens")]),
