@@ -43,6 +43,25 @@ impl StringTable {
         self.ends.push(self.text.len());
     }
 
+    /// The table of `text` cut at `ends` (string `i` ends at `ends[i]`),
+    /// if that is a table: `ends` non-decreasing, each a `char` boundary,
+    /// the last `text.len()` (none for empty `text`). Checked in one pass
+    /// over `ends`: cheaper than validating each string's UTF-8 apart.
+    pub fn from_parts(text: String, ends: Vec<usize>) -> Option<StringTable> {
+        let mut prev = 0;
+        for &end in &ends {
+            if end < prev || !text.is_char_boundary(end) {
+                return None;
+            }
+            prev = end;
+        }
+        if prev != text.len() {
+            return None;
+        }
+        // INVARIANT (string ends): just checked.
+        Some(StringTable { text, ends })
+    }
+
     /// How many strings.
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -110,5 +129,14 @@ mod tests {
         assert_eq!(format!("{t:?}"), r#"["", "ab", "é", ""]"#);
         assert_eq!(t, StringTable::from(vec!["", "ab", "é", ""]));
         assert!(StringTable::new().is_empty());
+        let parts = StringTable::from_parts("abé".to_owned(), vec![0, 2, 4]);
+        assert_eq!(parts, Some(["", "ab", "é"].into_iter().collect()));
+        assert_eq!(StringTable::from_parts("abé".to_owned(), vec![3, 4]), None);
+        assert_eq!(StringTable::from_parts("ab".to_owned(), vec![2, 1]), None);
+        assert_eq!(StringTable::from_parts("ab".to_owned(), vec![1]), None);
+        assert_eq!(
+            StringTable::from_parts(String::new(), vec![]),
+            Some(StringTable::new())
+        );
     }
 }
