@@ -102,7 +102,7 @@ fn golden_listing_of_a_small_policy() {
 #[test]
 fn bad_indexes_are_printed_not_panicked_on() {
     let prog = Program {
-        strings: vec!["only".to_owned()],
+        strings: vec!["only"].into(),
         code: vec![
             Op::Const(ConstIdx::new(5)),
             Op::Const(ConstIdx::new(0)),

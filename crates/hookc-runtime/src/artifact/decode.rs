@@ -14,7 +14,7 @@ use super::{
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionParam, DebugInfo, Effect, EventIndex, HookDebug, HookEntry,
-    Kinds, Mark, ParamValue, PriorityOrder, Program, TemplatePart, ValueCheck,
+    Kinds, Mark, ParamValue, PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -23,6 +23,7 @@ use serde_json::{Map, Number, Value};
 ///
 /// INVARIANT (reader position): `pos <= bytes.len()`; `base` is the offset
 /// of `bytes[0]` in the whole artifact, so errors give absolute offsets.
+#[derive(Clone)]
 pub(super) struct ByteReader<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -76,7 +77,7 @@ impl<'a> ByteReader<'a> {
         self.base.saturating_add(self.pos as u64)
     }
 
-    fn remaining(&self) -> usize {
+    pub(super) fn remaining(&self) -> usize {
         self.bytes.len().saturating_sub(self.pos)
     }
 
@@ -98,19 +99,47 @@ impl<'a> ByteReader<'a> {
 
     fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], ArtifactError> {
         let offset = self.offset();
-        let short = self.short(what, N as u64, offset);
-        self.take(N, what)?.try_into().map_err(|_| short)
+        // `take` gave `N` bytes, so the conversion cannot fail; the error is
+        // built only if it did (eagerly, it cost more than the read).
+        let bytes = self.take(N, what)?;
+        bytes
+            .try_into()
+            .map_err(|_| self.short(what, N as u64, offset))
     }
 
     /// One byte.
+    #[inline]
     pub(super) fn u8(&mut self, what: &'static str) -> Result<u8, ArtifactError> {
-        let [b] = self.array::<1>(what)?;
-        Ok(b)
+        match self.bytes.get(self.pos) {
+            Some(&b) => {
+                // INVARIANT (reader position): `pos < bytes.len()` by `get`.
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.short(what, 1, self.offset())),
+        }
     }
 
     /// Unsigned LEB128, minimally encoded, at most 64 bits.
+    #[inline]
     pub(super) fn uleb(&mut self, what: &'static str) -> Result<u64, ArtifactError> {
         let offset = self.offset();
+        let first = self.u8(what)?;
+        // Most fields (indexes, counts, lengths) fit one byte.
+        if first & 0x80 == 0 {
+            return Ok(u64::from(first));
+        }
+        self.uleb_rest(what, first, offset)
+    }
+
+    /// The rest of an unsigned LEB128 whose `first` byte (at `offset`) has
+    /// the continuation bit.
+    fn uleb_rest(
+        &mut self,
+        what: &'static str,
+        first: u8,
+        offset: u64,
+    ) -> Result<u64, ArtifactError> {
         let bad = |reason| ArtifactError::BadInteger {
             what,
             reason,
@@ -118,8 +147,12 @@ impl<'a> ByteReader<'a> {
         };
         let mut value = 0u64;
         let mut shift = 0u32;
+        let mut next = Some(first);
         loop {
-            let byte = self.u8(what)?;
+            let byte = match next.take() {
+                Some(b) => b,
+                None => self.u8(what)?,
+            };
             let low = u64::from(byte & 0x7f);
             if shift == 63 && low > 1 {
                 return Err(bad("LEB128 value overflows 64 bits"));
@@ -326,11 +359,44 @@ fn read_section<'a, T>(
     Ok(value)
 }
 
-fn read_strings(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
-    let n = r.count("string count", 1)?;
-    let mut out = Vec::with_capacity(n);
+/// The string table, into one buffer (two allocations in all; its text is
+/// at most the section's bytes).
+///
+/// PERF: the bytes of every string are copied first and their UTF-8
+/// validated once, as one text (a third of the string table's decoding
+/// went to short `from_utf8` calls). On any error, or text that is not
+/// UTF-8, or a string that ends inside a `char`, the section is read again
+/// string by string ([`read_strings_checked`]), which returns the error a
+/// string-by-string read always returned, in the same order.
+fn read_strings(r: &mut ByteReader<'_>) -> Result<StringTable, ArtifactError> {
+    let start = r.clone();
+    if let Some(table) = read_strings_unchecked(r) {
+        return Ok(table);
+    }
+    *r = start;
+    read_strings_checked(r)
+}
+
+/// The string table when every read succeeds and the text is UTF-8 cut at
+/// `char` boundaries; else `None`, and `r` is left anywhere.
+fn read_strings_unchecked(r: &mut ByteReader<'_>) -> Option<StringTable> {
+    let n = r.count("string count", 1).ok()?;
+    let mut text = Vec::with_capacity(r.remaining());
+    let mut ends = Vec::with_capacity(n);
     for _ in 0..n {
-        out.push(r.str("string")?.to_owned());
+        let len = usize::try_from(r.uleb("string").ok()?).ok()?;
+        text.extend_from_slice(r.take(len, "string").ok()?);
+        ends.push(text.len());
+    }
+    StringTable::from_parts(String::from_utf8(text).ok()?, ends)
+}
+
+/// The string table, each string's UTF-8 checked as it is read.
+fn read_strings_checked(r: &mut ByteReader<'_>) -> Result<StringTable, ArtifactError> {
+    let n = r.count("string count", 1)?;
+    let mut out = StringTable::with_capacity(n, r.remaining());
+    for _ in 0..n {
+        out.push(r.str("string")?);
     }
     Ok(out)
 }

@@ -96,7 +96,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
-        for s in &prog.strings {
+        for s in prog.strings.iter() {
             w.str(s);
         }
     });

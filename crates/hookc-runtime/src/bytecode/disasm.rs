@@ -296,8 +296,9 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
         }
         Ok(())
     }
-    section(out, "strings", &prog.strings, |s| {
-        json_text(&serde_json::Value::String(s.clone()))
+    let strings: Vec<&str> = prog.strings.iter().collect();
+    section(out, "strings", &strings, |s| {
+        json_text(&serde_json::Value::String((*s).to_owned()))
     })?;
     section(out, "paths", &prog.paths, ToString::to_string)?;
     section(out, "constants", &prog.consts, json_text)?;

@@ -25,11 +25,13 @@ mod kinds;
 mod op;
 pub mod path;
 pub mod shape;
+mod strings;
 
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 pub use kinds::Kinds;
 pub(crate) use op::{for_each_op, operand_type};
 pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
+pub use strings::StringTable;
 
 /// Writes `text` so that the template reader reads it back as this literal:
 /// every `${` becomes `$${`.
@@ -234,7 +236,7 @@ pub struct EventIndex {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Program {
     /// Interned strings: field names, ids, event names, template text, descriptions.
-    pub strings: Vec<String>,
+    pub strings: StringTable,
     /// Interned context paths.
     pub paths: Vec<Path>,
     /// Constant pool (ints and doubles kept apart; no NaN: JSON has none).
@@ -320,7 +322,7 @@ impl Program {
 
     /// A string of the table.
     pub fn get_string(&self, i: StrIdx) -> Option<&str> {
-        self.strings.get(i.as_usize()).map(String::as_str)
+        self.strings.get(i.as_usize())
     }
 
     /// A path of the table.

@@ -240,7 +240,7 @@ impl<'a> Linker<'a> {
             .get_string(i)
             .ok_or(self.bad(side, "string"))?;
         Ok(*self.strings.entry(text).or_insert_with(|| {
-            self.out.strings.push(text.to_owned());
+            self.out.strings.push(text);
             StrIdx::from_usize(self.out.strings.len() - 1)
         }))
     }

@@ -16,10 +16,11 @@ fn renamed(f: impl Fn(&str) -> String) -> Program {
         .chain(p.layers.iter().copied())
         .chain(p.absent.iter().map(|a| a.id))
         .collect();
+    let mut strings: Vec<String> = p.strings.iter().map(str::to_owned).collect();
     for i in renames {
-        let new = f(p.string(i));
-        p.strings[i.as_usize()] = new;
+        strings[i.as_usize()] = f(p.string(i));
     }
+    p.strings = strings.into();
     p
 }
 
@@ -123,7 +124,7 @@ fn a_marked_hook_replaces_and_the_replaced_id_stays_known() {
         }
     });
     for h in &mut overlay.hooks {
-        h.replace = overlay.strings[h.id.as_usize()] == "h1";
+        h.replace = overlay.strings.get(h.id.as_usize()) == Some("h1");
     }
     let linked = link(&sample(), &overlay).unwrap();
     let v = crate::verify::verify(linked).unwrap();
@@ -165,13 +166,17 @@ fn the_debug_section_is_kept_only_when_both_have_one() {
         .collect();
     crate::verify::verify(base.clone()).unwrap();
     let mut overlay = base.clone();
-    for i in 0..overlay.strings.len() {
-        if ["h0", "h1", "h2", "h3", "builtin", "directive", "k"]
-            .contains(&overlay.strings[i].as_str())
-        {
-            overlay.strings[i] = format!("o_{}", overlay.strings[i]);
-        }
-    }
+    overlay.strings = overlay
+        .strings
+        .iter()
+        .map(|s| {
+            if ["h0", "h1", "h2", "h3", "builtin", "directive", "k"].contains(&s) {
+                format!("o_{s}")
+            } else {
+                s.to_owned()
+            }
+        })
+        .collect();
     let both = crate::verify::verify(link(&base, &overlay).unwrap()).unwrap();
     assert_eq!(both.program().debug.hooks.len(), 8);
     overlay.debug = crate::bytecode::DebugInfo::default();

@@ -372,7 +372,8 @@ fn check_sets(p: &Program) -> Result<(), VerifyError> {
 
 fn check_actions(p: &Program) -> Result<(), VerifyError> {
     let mut stack: Vec<(&ParamValue, usize)> = Vec::new();
-    let mut names: HashSet<&str> = HashSet::new();
+    // Reused for every action and object: no allocation per action.
+    let mut names = Names::default();
     for (a, action) in p.actions.iter().enumerate() {
         let at = || Location::Action(index_u32(a));
         let string = |i: StrIdx| -> Result<&str, VerifyError> {
@@ -413,10 +414,10 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                     stack.extend(items.iter().map(|item| (item, depth + 1)));
                 }
                 ParamValue::Object(entries) => {
-                    let mut keys: HashSet<&str> = HashSet::with_capacity(entries.len());
+                    names.clear();
                     for (key, item) in entries {
                         let key = string(*key)?;
-                        if !keys.insert(key) {
+                        if !names.insert(key) {
                             return Err(VerifyError::Duplicate {
                                 at: at(),
                                 what: "object key",
@@ -438,6 +439,42 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
         }
     }
     Ok(())
+}
+
+/// The names of one list seen so far (an action's parameters, an object's
+/// keys), for finding the first repeated one. A few names are compared with
+/// each other, which is faster than hashing them and needs no allocation
+/// once the buffer has grown; past [`Names::FEW`] they move to a hash set,
+/// so that a long list stays linear.
+#[derive(Default)]
+struct Names<'a> {
+    few: Vec<&'a str>,
+    many: HashSet<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    const FEW: usize = 8;
+
+    /// Forgets every name (keeping the buffers).
+    fn clear(&mut self) {
+        self.few.clear();
+        self.many.clear();
+    }
+
+    /// Adds `name`; `false` if it was added before.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if self.few.len() < Self::FEW {
+            if self.few.contains(&name) {
+                return false;
+            }
+            self.few.push(name);
+            return true;
+        }
+        if self.many.is_empty() {
+            self.many.extend(self.few.iter().copied());
+        }
+        self.many.insert(name)
+    }
 }
 
 /// A check's own structure: kinds known and not empty, the enum a list

@@ -95,7 +95,7 @@ pub(crate) fn sample() -> Program {
     };
     let (s, k) = (StrIdx::new, ConstIdx::new);
     Program {
-        strings: strings.iter().map(|s| (*s).to_owned()).collect(),
+        strings: strings.iter().collect(),
         paths: vec![
             path("error", &[field("code")]),
             path("event", &[field("tokens")]),
@@ -858,4 +858,24 @@ fn verification_is_linear() {
     let t = std::time::Instant::now();
     verify(one_hook(code, 2)).unwrap();
     assert!(t.elapsed().as_secs() < 5);
+}
+
+/// Repeated names are found in short lists (compared pairwise) and long
+/// ones (hashed past `Names::FEW`), and the buffers are reusable.
+#[test]
+fn names_find_the_first_repeat_in_short_and_long_lists() {
+    let long: Vec<String> = (0..20).map(|i| format!("n{i}")).collect();
+    let mut names = super::Names::default();
+    for round in 0..2 {
+        names.clear();
+        for (i, name) in long.iter().enumerate() {
+            assert!(names.insert(name), "round {round}, name {i}");
+        }
+        assert!(!names.insert("n3"), "a repeat of a name before the switch");
+        assert!(!names.insert("n15"), "a repeat of a name after it");
+        assert!(names.insert("n20"));
+        names.clear();
+        assert!(names.insert("a") && names.insert("b"));
+        assert!(!names.insert("a"));
+    }
 }

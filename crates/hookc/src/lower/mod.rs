@@ -218,7 +218,7 @@ impl<'p> Lowerer<'p> {
             return i;
         }
         let i = StrIdx::from_usize(self.prog.strings.len());
-        self.prog.strings.push(s.to_owned());
+        self.prog.strings.push(s);
         self.strings.insert(s.to_owned(), i);
         i
     }

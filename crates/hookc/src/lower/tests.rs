@@ -373,7 +373,7 @@ hooks:
     assert_eq!(paths, vec!["x.b", "x.a", "x.c"]);
     assert_eq!(prog.hooks.len(), 1);
     assert_eq!(prog.string(prog.hooks[0].id), "one");
-    let mut strings = prog.strings.clone();
+    let mut strings: Vec<&str> = prog.strings.iter().collect();
     strings.sort();
     strings.dedup();
     assert_eq!(strings.len(), prog.strings.len(), "strings are unique");

@@ -103,3 +103,29 @@ fn cmp_codes_decode_back() {
         );
     }
 }
+
+/// The string table validates its text at once, but reports what a
+/// string-by-string read does: the first bad string before a later
+/// truncation, and a string that ends inside a `char` even though the text
+/// as a whole is UTF-8.
+#[test]
+fn string_table_errors_are_those_of_a_string_by_string_read() {
+    let read = |bytes: &[u8]| read_strings(&mut ByteReader::within(bytes, 0, "strings"));
+    let bad_then_short = [2, 2, b'a', 0xff, 5, b'b'];
+    let split_char = [2, 1, 0xC3, 1, 0xA9];
+    for (bytes, offset) in [(&bad_then_short[..], 3), (&split_char[..], 2)] {
+        assert_eq!(
+            read(bytes).unwrap_err(),
+            ArtifactError::InvalidUtf8 {
+                what: "string",
+                offset
+            }
+        );
+    }
+    let table = read(&[3, 2, 0xC3, 0xA9, 0, 1, b'z']).unwrap();
+    assert_eq!(table.iter().collect::<Vec<_>>(), ["é", "", "z"]);
+    assert!(matches!(
+        read(&[2, 1, b'a', 3, b'b']).unwrap_err(),
+        ArtifactError::Overrun { what: "string", .. }
+    ));
+}
