@@ -676,6 +676,22 @@ impl ValueSet {
             && !self.strs.exists(&other.strs, outside)
     }
 
+    /// Whether `self` may lie inside the union of `parts`, by a test far
+    /// cheaper than building the union: `false` when the union surely misses
+    /// one of its state bits, its strings outside every entry (a string
+    /// set with no root has none) or its numbers below every cut.
+    pub fn may_be_within_union(&self, parts: &[&ValueSet]) -> bool {
+        let (mut bits, mut strs, mut nums) = (Bits::NONE, false, false);
+        for s in parts {
+            bits = bits.or(s.bits);
+            strs |= s.strs.root;
+            nums |= s.nums.first;
+        }
+        self.bits.combine(bits, SetOp::AndNot) == Bits::NONE
+            && (strs || !self.strs.root)
+            && (nums || !self.nums.first)
+    }
+
     /// Whether the sets share a state.
     pub fn meets(&self, other: &ValueSet) -> bool {
         let both = |a: bool, b: bool| a && b;

@@ -34,15 +34,17 @@
 
 pub(crate) mod approx;
 pub(crate) mod domain;
+mod index;
 mod report;
 
 use crate::check::actions::ActionValue;
 use crate::frontend::doc::child_path;
 use crate::ir::{CheckedPolicy, Effect, Events, Hook};
 use crate::span::Span;
-use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrIndex, StrTests};
-use domain::{Scalar, ValueSet};
+use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrTests};
+use domain::ValueSet;
 use hookc_runtime::bytecode::path::{Path, PathId, Segment};
+use index::{Index, Ref};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The events the built-in schema describes (`docs/semantics.md#events`):
@@ -121,77 +123,6 @@ struct Facts {
     single: Option<(PathId, ValueSet)>,
 }
 
-/// Earlier hooks' true-sets, indexed for candidate lookup.
-#[derive(Default)]
-struct Index {
-    /// The first hook that is always true.
-    top: Option<usize>,
-    /// Cubes keyed by one path's finite set of values.
-    keyed: HashMap<(PathId, Scalar), Vec<(usize, usize)>>,
-    /// The same cubes by their key path.
-    by_path: HashMap<PathId, Vec<(usize, usize)>>,
-    /// Cubes with no finite path.
-    general: Vec<(usize, usize)>,
-    /// The cubes keyed by a string test, by receiver and needle too.
-    strs: StrIndex<(usize, usize)>,
-}
-
-impl Index {
-    fn insert(&mut self, hook: usize, cubes: &[Cube], tests: &StrTests) {
-        for (i, c) in cubes.iter().enumerate() {
-            if c.is_top() {
-                self.top.get_or_insert(hook);
-                continue;
-            }
-            let key = c
-                .iter()
-                .filter_map(|(p, con)| con.set.finite().map(|v| (p, v)))
-                .min_by_key(|(_, v)| v.len());
-            match key {
-                Some((p, values)) => {
-                    if let (Some(t), [Scalar::Bool(expect)]) = (tests.get(p), values.as_slice()) {
-                        self.strs.insert(t, *expect, (hook, i));
-                    }
-                    for v in values {
-                        self.keyed.entry((p, v)).or_default().push((hook, i));
-                    }
-                    self.by_path.entry(p).or_default().push((hook, i));
-                }
-                None => self.general.push((hook, i)),
-            }
-        }
-    }
-
-    /// Candidate cubes that may contain `b` or share in covering it; the
-    /// number of string-needle lookups it took.
-    fn candidates(&self, b: &Cube, tests: &StrTests, out: &mut BTreeSet<(usize, usize)>) -> usize {
-        for (p, c) in b.iter() {
-            match c.set.finite() {
-                Some(values) => {
-                    for v in values {
-                        if let Some(refs) = self.keyed.get(&(p, v)) {
-                            out.extend(refs.iter().copied());
-                        }
-                    }
-                }
-                None => {
-                    if let Some(refs) = self.by_path.get(&p) {
-                        out.extend(refs.iter().copied());
-                    }
-                }
-            }
-        }
-        out.extend(self.general.iter().copied());
-        if self.strs.is_empty() {
-            return 0;
-        }
-        let mut found = Vec::new();
-        let work = self.strs.candidates(b, tests, &mut found);
-        out.extend(found);
-        work
-    }
-}
-
 /// How one event of a hook is covered.
 enum Coverage {
     /// By an earlier hook with the identical condition.
@@ -203,7 +134,11 @@ enum Coverage {
 struct Analysis {
     facts: Vec<Facts>,
     tests: StrTests,
+    /// Candidate checks, against [`MAX_WORK`].
     work: usize,
+    /// Pairs of hooks looked at together (candidate cubes, W0007 guards):
+    /// the measure of [`analyze_counting`].
+    pairs: usize,
 }
 
 impl Analysis {
@@ -220,10 +155,21 @@ impl Analysis {
                 return None;
             }
             let mut refs = BTreeSet::new();
+            let mut deferred = Vec::new();
             for index in indexes {
-                self.work += index.candidates(cube, &self.tests, &mut refs);
+                self.work += index.candidates(cube, &self.tests, &mut refs, &mut deferred);
+            }
+            let under = |(h, c): &Ref| facts.get(*h).and_then(|f| f.t_under.cubes.get(*c));
+            let first: Vec<&Cube> = refs.iter().filter_map(under).collect();
+            for (k, need) in deferred {
+                if index::needed(cube, k, need, &first, &self.tests) {
+                    for index in indexes {
+                        index.deferred(k, need, &mut refs);
+                    }
+                }
             }
             self.work += refs.len();
+            self.pairs += refs.len();
             if self.work > MAX_WORK {
                 return None;
             }
@@ -257,6 +203,14 @@ fn listens_to_all_of(a: &Hook, b: &Hook) -> bool {
 
 /// Runs every lint over a checked policy.
 pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
+    analyze_counting(policy).0
+}
+
+/// [`analyze`], and the number of pairs of hooks it looked at together
+/// (candidate cubes of the shadowing proofs, guards of W0007): a
+/// deterministic measure of its work, for tests of how it grows.
+#[doc(hidden)]
+pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
     let hooks = policy.hooks();
     let paths = policy.paths();
     let prefixes = Prefixes::new(paths);
@@ -322,6 +276,7 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         facts,
         tests,
         work: 0,
+        pairs: 0,
     };
     let mut shadowed: HashSet<usize> = HashSet::new();
     let mut any_index = Index::default();
@@ -410,11 +365,12 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         // runs, none of them matched.
         if !shadowed.contains(&b) {
             if let Some(fb) = an.facts.get(b) {
-                let applicable: Vec<&(usize, PathId, ValueSet)> = guards
-                    .iter()
-                    .filter(|(a, _, _)| hooks.get(*a).is_some_and(|h| listens_to_all_of(h, hook)))
-                    .collect();
-                template_findings(b, hook, &fb.t_over, &applicable, &prefixes, &mut findings);
+                let guards = Guards {
+                    all: &guards,
+                    hooks,
+                };
+                an.pairs +=
+                    template_findings(b, hook, &fb.t_over, guards, &prefixes, &mut findings);
             }
         }
 
@@ -446,7 +402,7 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         }
     }
     event_findings(policy, &mut findings);
-    findings
+    (findings, an.pairs)
 }
 
 /// A hash key for identical conditions (equal keys are confirmed with
@@ -459,16 +415,25 @@ fn condition_key(
         .unwrap_or_else(|| "\u{0}matches".to_owned())
 }
 
+/// The earlier terminal single-path hooks, each with the complement of its
+/// set: where none of them matched.
+#[derive(Clone, Copy)]
+struct Guards<'a> {
+    all: &'a [(usize, PathId, ValueSet)],
+    hooks: &'a [Hook],
+}
+
 /// W0007 for one hook: template paths not present in every context where
-/// the hook can match.
+/// the hook can match. Returns the number of guards looked at (only hooks
+/// with templates look at them).
 fn template_findings(
     b: usize,
     hook: &Hook,
     t_over: &Dnf,
-    guards: &[&(usize, PathId, ValueSet)],
+    guards: Guards<'_>,
     prefixes: &Prefixes,
     findings: &mut Vec<Finding>,
-) {
+) -> usize {
     let mut refs = Vec::new();
     for (name, value) in &hook.action.params {
         template_refs(value, name.clone(), &mut refs);
@@ -477,8 +442,19 @@ fn template_findings(
         r.1.file == hook.span.file && hook.span.start <= r.1.start && r.1.end <= hook.span.end
     });
     if refs.is_empty() {
-        return;
+        return 0;
     }
+    let looked = guards.all.len();
+    let guards: Vec<&(usize, PathId, ValueSet)> = guards
+        .all
+        .iter()
+        .filter(|(a, _, _)| {
+            guards
+                .hooks
+                .get(*a)
+                .is_some_and(|h| listens_to_all_of(h, hook))
+        })
+        .collect();
     let mut reach = Dnf::bottom(None);
     for cube in &t_over.cubes {
         let mut c = cube.clone();
@@ -502,6 +478,7 @@ fn template_findings(
             });
         }
     }
+    looked
 }
 
 /// Every `${path}` reference in a parameter value: path, span, whether the
