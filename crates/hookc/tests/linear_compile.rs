@@ -20,12 +20,24 @@ const MAX_GROWTH: f64 = 12.0;
 /// Hooks in the small policy (the large one has ten times as many).
 const N: usize = 250;
 
+/// Hook `i`'s action: every fourth one fills a template from `path` (which
+/// its condition guarantees, so W0007 looks at every earlier guard and
+/// reports nothing).
+fn action(i: usize, path: &str) -> String {
+    if i % 4 == 0 {
+        format!("{{type: call_directive, directive: d{i}, parameters: {{x: \"${{{path}}}\"}}}}")
+    } else {
+        "{type: abort}".to_owned()
+    }
+}
+
 /// `n` one-line hooks on `error`, each `error.code == 'C<i>'`.
 fn uniform(n: usize) -> String {
     let mut s = String::from("hooks:\n");
     for i in 0..n {
         s.push_str(&format!(
-            "  - {{id: h{i}, event: error, when: \"error.code == 'C{i}'\", action: {{type: abort}}}}\n"
+            "  - {{id: h{i}, event: error, when: \"error.code == 'C{i}'\", action: {}}}\n",
+            action(i, "error.code")
         ));
     }
     s
@@ -37,16 +49,32 @@ fn mixed(n: usize) -> String {
     let mut s = String::from("hooks:\n");
     for i in 0..n {
         let event = if i % 2 == 0 { "error" } else { "limit" };
-        let when = match i % 6 {
-            0 => format!("error.code == 'C{i}'"),
-            1 => format!("cost.spend > {}.5 && error.code == 'D{i}'", i % 97),
-            2 => format!("error.code in ['E{i}', 'F{i}', 'G{i}']"),
-            3 => format!("error.message.startsWith('svc{i}: ')"),
-            4 => format!("error.message.matches('^t{i}[0-9]+$')"),
-            _ => format!("error.code == 'H{i}' || classification.category == 'K{i}'"),
+        let (when, read) = match i % 6 {
+            0 => (format!("error.code == 'C{i}'"), "error.code"),
+            1 => (
+                format!("cost.spend > {}.5 && error.code == 'D{i}'", i % 97),
+                "cost.spend",
+            ),
+            2 => (
+                format!("error.code in ['E{i}', 'F{i}', 'G{i}']"),
+                "error.code",
+            ),
+            3 => (
+                format!("error.message.startsWith('svc{i}: ')"),
+                "error.message",
+            ),
+            4 => (
+                format!("error.message.matches('^t{i}[0-9]+$')"),
+                "error.message",
+            ),
+            _ => (
+                format!("error.code == 'H{i}' || classification.category == 'K{i}'"),
+                "classification",
+            ),
         };
         s.push_str(&format!(
-            "  - {{id: h{i}, event: {event}, when: \"{when}\", action: {{type: abort}}}}\n"
+            "  - {{id: h{i}, event: {event}, when: \"{when}\", action: {}}}\n",
+            action(i, read)
         ));
     }
     s

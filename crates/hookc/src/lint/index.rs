@@ -49,10 +49,88 @@ pub enum Need {
 struct Keyed {
     /// Cubes whose set there is not bounded by string entries.
     loose: Vec<Ref>,
-    /// Bounded cubes by each entry that is in their set (exact or prefix).
-    bounded: BTreeMap<String, Vec<Ref>>,
-    /// The bounded cubes.
-    all_bounded: Vec<Ref>,
+    /// The bounded ones.
+    bounded: Bounded<Ref>,
+}
+
+/// Items whose set at one path holds only strings, each starting with (or
+/// being) one of the set's entries, by those entries: the ones a set can
+/// share a string with are found by its own entries.
+#[derive(Debug)]
+pub struct Bounded<R> {
+    /// By each entry that is in the item's set (exact or prefix).
+    by_entry: BTreeMap<String, Vec<R>>,
+    /// Every item.
+    all: Vec<R>,
+}
+
+impl<R> Default for Bounded<R> {
+    fn default() -> Self {
+        Bounded {
+            by_entry: BTreeMap::new(),
+            all: Vec::new(),
+        }
+    }
+}
+
+impl<R: Copy + Ord> Bounded<R> {
+    /// Adds `r` if `set` is bounded; whether it is.
+    pub fn insert(&mut self, set: &ValueSet, r: R) -> bool {
+        let Some(entries) = bounded_entries(set) else {
+            return false;
+        };
+        for e in entries {
+            self.by_entry.entry(e.to_owned()).or_default().push(r);
+        }
+        self.all.push(r);
+        true
+    }
+
+    /// Every item.
+    pub fn all(&self) -> &[R] {
+        &self.all
+    }
+
+    /// The items whose set may share a string with `set`: all of them when
+    /// `set` holds strings no entry names.
+    pub fn meeting(&self, set: &ValueSet, out: &mut BTreeSet<R>) {
+        match set.strs().entries_in() {
+            None => out.extend(self.all.iter().copied()),
+            Some((exact, prefixes)) => {
+                for q in exact {
+                    self.meeting_entry(q, false, out);
+                }
+                for q in prefixes {
+                    self.meeting_entry(q, true, out);
+                }
+            }
+        }
+    }
+
+    /// The items with an entry that can share a string with the entry `q`:
+    /// an entry `q` starts with, or (`prefix`: `q` is a prefix entry) one
+    /// that starts with `q`.
+    fn meeting_entry(&self, q: &str, prefix: bool, out: &mut BTreeSet<R>) {
+        let ends = q
+            .char_indices()
+            .map(|(i, _)| i)
+            .skip(1)
+            .chain(std::iter::once(q.len()));
+        for end in ends {
+            if let Some(refs) = q.get(..end).and_then(|e| self.by_entry.get(e)) {
+                out.extend(refs.iter().copied());
+            }
+        }
+        if prefix {
+            let longer = self
+                .by_entry
+                .range::<str, _>((std::ops::Bound::Excluded(q), std::ops::Bound::Unbounded))
+                .take_while(|(e, _)| e.starts_with(q));
+            for (_, refs) in longer {
+                out.extend(refs.iter().copied());
+            }
+        }
+    }
 }
 
 /// Earlier hooks' true-sets, indexed for candidate lookup.
@@ -113,14 +191,8 @@ impl Index {
                 continue;
             };
             let k = self.infinite.entry(p).or_default();
-            match bounded_entries(&con.set) {
-                Some(entries) => {
-                    for e in entries {
-                        k.bounded.entry(e.to_owned()).or_default().push((hook, i));
-                    }
-                    k.all_bounded.push((hook, i));
-                }
-                None => k.loose.push((hook, i)),
+            if !k.bounded.insert(&con.set, (hook, i)) {
+                k.loose.push((hook, i));
             }
         }
     }
@@ -159,16 +231,10 @@ impl Index {
                 continue;
             }
             out.extend(k.loose.iter().copied());
-            match c.set.strs().entries_in() {
-                None => deferred.push((p, Need::Root)),
-                Some((exact, prefixes)) => {
-                    for q in exact {
-                        k.meeting(q, false, out);
-                    }
-                    for q in prefixes {
-                        k.meeting(q, true, out);
-                    }
-                }
+            if c.set.strs().entries_in().is_none() {
+                deferred.push((p, Need::Root));
+            } else {
+                k.bounded.meeting(&c.set, out);
             }
         }
         for p in self.infinite.keys() {
@@ -191,36 +257,9 @@ impl Index {
         let Some(keyed) = self.infinite.get(&k) else {
             return;
         };
-        out.extend(keyed.all_bounded.iter().copied());
+        out.extend(keyed.bounded.all().iter().copied());
         if need == Need::Missing {
             out.extend(keyed.loose.iter().copied());
-        }
-    }
-}
-
-impl Keyed {
-    /// The bounded cubes with an entry that can share a string with `q`:
-    /// an entry `q` starts with, or (`prefix`: `q` is a prefix entry) one
-    /// that starts with `q`.
-    fn meeting(&self, q: &str, prefix: bool, out: &mut BTreeSet<Ref>) {
-        let ends = q
-            .char_indices()
-            .map(|(i, _)| i)
-            .skip(1)
-            .chain(std::iter::once(q.len()));
-        for end in ends {
-            if let Some(refs) = q.get(..end).and_then(|e| self.bounded.get(e)) {
-                out.extend(refs.iter().copied());
-            }
-        }
-        if prefix {
-            let longer = self
-                .bounded
-                .range::<str, _>((std::ops::Bound::Excluded(q), std::ops::Bound::Unbounded))
-                .take_while(|(e, _)| e.starts_with(q));
-            for (_, refs) in longer {
-                out.extend(refs.iter().copied());
-            }
         }
     }
 }

@@ -34,6 +34,7 @@
 
 pub(crate) mod approx;
 pub(crate) mod domain;
+mod guards;
 mod index;
 mod report;
 
@@ -43,6 +44,7 @@ use crate::ir::{CheckedPolicy, Effect, Events, Hook};
 use crate::span::Span;
 use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrTests};
 use domain::ValueSet;
+use guards::Guards;
 use hookc_runtime::bytecode::path::{Path, PathId, Segment};
 use index::{Index, Ref};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -282,7 +284,7 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
     let mut any_index = Index::default();
     let mut named: HashMap<&str, Index> = HashMap::new();
     let mut by_condition: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut guards: Vec<(usize, PathId, ValueSet)> = Vec::new();
+    let mut guards = Guards::default();
     for (b, hook) in hooks.iter().enumerate() {
         if !hook.enabled {
             continue;
@@ -365,12 +367,14 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
         // runs, none of them matched.
         if !shadowed.contains(&b) {
             if let Some(fb) = an.facts.get(b) {
-                let guards = Guards {
-                    all: &guards,
-                    hooks,
-                };
-                an.pairs +=
-                    template_findings(b, hook, &fb.t_over, guards, &prefixes, &mut findings);
+                an.pairs += template_findings(
+                    b,
+                    hook,
+                    &fb.t_over,
+                    (&guards, hooks),
+                    &prefixes,
+                    &mut findings,
+                );
             }
         }
 
@@ -394,7 +398,7 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
                 }
             }
             if let Some((p, set)) = &fb.single {
-                guards.push((b, *p, set.not()));
+                guards.push(b, *p, set);
             }
         }
         if let Some(k) = key {
@@ -415,22 +419,14 @@ fn condition_key(
         .unwrap_or_else(|| "\u{0}matches".to_owned())
 }
 
-/// The earlier terminal single-path hooks, each with the complement of its
-/// set: where none of them matched.
-#[derive(Clone, Copy)]
-struct Guards<'a> {
-    all: &'a [(usize, PathId, ValueSet)],
-    hooks: &'a [Hook],
-}
-
 /// W0007 for one hook: template paths not present in every context where
-/// the hook can match. Returns the number of guards looked at (only hooks
-/// with templates look at them).
+/// the hook can match, given the guards of the earlier hooks. Returns the
+/// number of guards looked at (only hooks with templates look at them).
 fn template_findings(
     b: usize,
     hook: &Hook,
     t_over: &Dnf,
-    guards: Guards<'_>,
+    (guards, hooks): (&Guards, &[Hook]),
     prefixes: &Prefixes,
     findings: &mut Vec<Finding>,
 ) -> usize {
@@ -444,22 +440,15 @@ fn template_findings(
     if refs.is_empty() {
         return 0;
     }
-    let looked = guards.all.len();
-    let guards: Vec<&(usize, PathId, ValueSet)> = guards
-        .all
-        .iter()
-        .filter(|(a, _, _)| {
-            guards
-                .hooks
-                .get(*a)
-                .is_some_and(|h| listens_to_all_of(h, hook))
-        })
-        .collect();
+    let mut looked = 0;
     let mut reach = Dnf::bottom(None);
     for cube in &t_over.cubes {
         let mut c = cube.clone();
-        let ok = guards
+        let relevant = guards.relevant(cube);
+        looked += relevant.len();
+        let ok = relevant
             .iter()
+            .filter(|(a, _, _)| hooks.get(*a).is_some_and(|h| listens_to_all_of(h, hook)))
             .all(|(_, p, set)| c.restrict(*p, set, &[]).is_ok());
         if ok {
             reach.cubes.push(c);
