@@ -198,9 +198,10 @@ impl Index {
     }
 
     /// Candidate cubes that may contain `b` or share in covering it, into
-    /// `out`; the key paths whose cubes are deferred, into `deferred` (see
-    /// the module documentation). Returns the number of string-needle
-    /// lookups it took.
+    /// `out`; the key paths `b` constrains whose cubes are deferred, into
+    /// `deferred` (see the module documentation; the caller adds the paths
+    /// `b` leaves free that a found cube allows missing). Returns the
+    /// number of string-needle lookups it took.
     pub fn candidates(
         &self,
         b: &Cube,
@@ -235,11 +236,6 @@ impl Index {
                 deferred.push((p, Need::Root));
             } else {
                 k.bounded.meeting(&c.set, out);
-            }
-        }
-        for p in self.infinite.keys() {
-            if b.iter().all(|(q, _)| q != *p) {
-                deferred.push((*p, Need::Missing));
             }
         }
         out.extend(self.general.iter().copied());

@@ -163,6 +163,17 @@ impl Analysis {
             }
             let under = |(h, c): &Ref| facts.get(*h).and_then(|f| f.t_under.cubes.get(*c));
             let first: Vec<&Cube> = refs.iter().filter_map(under).collect();
+            // The paths `cube` leaves free that a found cube allows missing:
+            // the only ones whose keyed cubes a union may need (`index`).
+            for a in &first {
+                for (k, c) in a.iter() {
+                    if c.set.may_be_missing() && cube.iter().all(|(q, _)| q != k) {
+                        deferred.push((k, index::Need::Missing));
+                    }
+                }
+            }
+            deferred.sort_by_key(|(k, need)| (*k, *need == index::Need::Root));
+            deferred.dedup();
             for (k, need) in deferred {
                 if index::needed(cube, k, need, &first, &self.tests) {
                     for index in indexes {
