@@ -346,16 +346,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     t.into_bytes()
                 }
                 None => {
-                    let policy = c
-                        .into_policy()
-                        .map_err(|e| format!("cannot compile: {e}"))?;
-                    let bytes = if strip {
-                        policy.to_artifact_stripped()
-                    } else {
-                        policy.to_artifact()
-                    };
+                    let mut program = hookc::lower::lower_with_debug(policy, &c.sources);
+                    if strip {
+                        program.debug = hookc_runtime::bytecode::DebugInfo::default();
+                    }
+                    let bytes = hookc_runtime::artifact::encode(&program);
                     // What we write must be what a runtime accepts: load it
-                    // back (decode and verify) before writing it.
+                    // back (decode and verify) before writing it. This is
+                    // the one verification (regexes compiled, indexes built).
                     Policy::from_artifact(&bytes).map_err(|e| {
                         format!("the compiled artifact does not load ({e}); this is a bug in hookc")
                     })?;

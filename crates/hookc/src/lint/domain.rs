@@ -515,6 +515,35 @@ impl Bits {
     }
 }
 
+/// A summary of a [`ValueSet`] that unions keep: see [`ValueSet::outline`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outline {
+    bits: Bits,
+    strs: bool,
+    nums: bool,
+}
+
+impl Default for Outline {
+    fn default() -> Self {
+        Outline {
+            bits: Bits::NONE,
+            strs: false,
+            nums: false,
+        }
+    }
+}
+
+impl Outline {
+    /// The outline of the union.
+    pub fn or(self, other: Outline) -> Outline {
+        Outline {
+            bits: self.bits.or(other.bits),
+            strs: self.strs || other.strs,
+            nums: self.nums || other.nums,
+        }
+    }
+}
+
 /// A set of states of one path: see the module documentation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValueSet {
@@ -674,6 +703,35 @@ impl ValueSet {
         self.bits.combine(other.bits, SetOp::AndNot) == Bits::NONE
             && !self.nums.exists(&other.nums, outside)
             && !self.strs.exists(&other.strs, outside)
+    }
+
+    /// Whether `self` may lie inside the union of `parts`, by a test far
+    /// cheaper than building the union (see [`ValueSet::may_be_within`]).
+    pub fn may_be_within_union(&self, parts: &[&ValueSet]) -> bool {
+        let outline = parts
+            .iter()
+            .fold(Outline::default(), |o, s| o.or(s.outline()));
+        self.may_be_within(outline)
+    }
+
+    /// What the set has beyond its entries and cuts: its state bits,
+    /// whether it holds strings outside every entry, numbers below every cut.
+    pub fn outline(&self) -> Outline {
+        Outline {
+            bits: self.bits,
+            strs: self.strs.root,
+            nums: self.nums.first,
+        }
+    }
+
+    /// `false` when the set surely is not inside a set with this outline:
+    /// it has a state bit, strings outside every entry (a set with none
+    /// has only those of its finitely many entries) or numbers below every
+    /// cut that the outline has not.
+    pub fn may_be_within(&self, outline: Outline) -> bool {
+        self.bits.combine(outline.bits, SetOp::AndNot) == Bits::NONE
+            && (outline.strs || !self.strs.root)
+            && (outline.nums || !self.nums.first)
     }
 
     /// Whether the sets share a state.

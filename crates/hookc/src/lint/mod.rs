@@ -34,15 +34,19 @@
 
 pub(crate) mod approx;
 pub(crate) mod domain;
+mod guards;
+mod index;
 mod report;
 
 use crate::check::actions::ActionValue;
 use crate::frontend::doc::child_path;
 use crate::ir::{CheckedPolicy, Effect, Events, Hook};
 use crate::span::Span;
-use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrIndex, StrTests};
-use domain::{Scalar, ValueSet};
+use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrTests};
+use domain::ValueSet;
+use guards::Guards;
 use hookc_runtime::bytecode::path::{Path, PathId, Segment};
+use index::{Index, Ref};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The events the built-in schema describes (`docs/semantics.md#events`):
@@ -121,77 +125,6 @@ struct Facts {
     single: Option<(PathId, ValueSet)>,
 }
 
-/// Earlier hooks' true-sets, indexed for candidate lookup.
-#[derive(Default)]
-struct Index {
-    /// The first hook that is always true.
-    top: Option<usize>,
-    /// Cubes keyed by one path's finite set of values.
-    keyed: HashMap<(PathId, Scalar), Vec<(usize, usize)>>,
-    /// The same cubes by their key path.
-    by_path: HashMap<PathId, Vec<(usize, usize)>>,
-    /// Cubes with no finite path.
-    general: Vec<(usize, usize)>,
-    /// The cubes keyed by a string test, by receiver and needle too.
-    strs: StrIndex<(usize, usize)>,
-}
-
-impl Index {
-    fn insert(&mut self, hook: usize, cubes: &[Cube], tests: &StrTests) {
-        for (i, c) in cubes.iter().enumerate() {
-            if c.is_top() {
-                self.top.get_or_insert(hook);
-                continue;
-            }
-            let key = c
-                .iter()
-                .filter_map(|(p, con)| con.set.finite().map(|v| (p, v)))
-                .min_by_key(|(_, v)| v.len());
-            match key {
-                Some((p, values)) => {
-                    if let (Some(t), [Scalar::Bool(expect)]) = (tests.get(p), values.as_slice()) {
-                        self.strs.insert(t, *expect, (hook, i));
-                    }
-                    for v in values {
-                        self.keyed.entry((p, v)).or_default().push((hook, i));
-                    }
-                    self.by_path.entry(p).or_default().push((hook, i));
-                }
-                None => self.general.push((hook, i)),
-            }
-        }
-    }
-
-    /// Candidate cubes that may contain `b` or share in covering it; the
-    /// number of string-needle lookups it took.
-    fn candidates(&self, b: &Cube, tests: &StrTests, out: &mut BTreeSet<(usize, usize)>) -> usize {
-        for (p, c) in b.iter() {
-            match c.set.finite() {
-                Some(values) => {
-                    for v in values {
-                        if let Some(refs) = self.keyed.get(&(p, v)) {
-                            out.extend(refs.iter().copied());
-                        }
-                    }
-                }
-                None => {
-                    if let Some(refs) = self.by_path.get(&p) {
-                        out.extend(refs.iter().copied());
-                    }
-                }
-            }
-        }
-        out.extend(self.general.iter().copied());
-        if self.strs.is_empty() {
-            return 0;
-        }
-        let mut found = Vec::new();
-        let work = self.strs.candidates(b, tests, &mut found);
-        out.extend(found);
-        work
-    }
-}
-
 /// How one event of a hook is covered.
 enum Coverage {
     /// By an earlier hook with the identical condition.
@@ -203,7 +136,11 @@ enum Coverage {
 struct Analysis {
     facts: Vec<Facts>,
     tests: StrTests,
+    /// Candidate checks, against [`MAX_WORK`].
     work: usize,
+    /// Pairs of hooks looked at together (candidate cubes, W0007 guards):
+    /// the measure of [`analyze_counting`].
+    pairs: usize,
 }
 
 impl Analysis {
@@ -220,10 +157,32 @@ impl Analysis {
                 return None;
             }
             let mut refs = BTreeSet::new();
+            let mut deferred = Vec::new();
             for index in indexes {
-                self.work += index.candidates(cube, &self.tests, &mut refs);
+                self.work += index.candidates(cube, &self.tests, &mut refs, &mut deferred);
+            }
+            let under = |(h, c): &Ref| facts.get(*h).and_then(|f| f.t_under.cubes.get(*c));
+            let first: Vec<&Cube> = refs.iter().filter_map(under).collect();
+            // The paths `cube` leaves free that a found cube allows missing:
+            // the only ones whose keyed cubes a union may need (`index`).
+            for a in &first {
+                for (k, c) in a.iter() {
+                    if c.set.may_be_missing() && cube.iter().all(|(q, _)| q != k) {
+                        deferred.push((k, index::Need::Missing));
+                    }
+                }
+            }
+            deferred.sort_by_key(|(k, need)| (*k, *need == index::Need::Root));
+            deferred.dedup();
+            for (k, need) in deferred {
+                if index::needed(cube, k, need, &first, &self.tests) {
+                    for index in indexes {
+                        index.deferred(k, need, &mut refs);
+                    }
+                }
             }
             self.work += refs.len();
+            self.pairs += refs.len();
             if self.work > MAX_WORK {
                 return None;
             }
@@ -257,6 +216,14 @@ fn listens_to_all_of(a: &Hook, b: &Hook) -> bool {
 
 /// Runs every lint over a checked policy.
 pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
+    analyze_counting(policy).0
+}
+
+/// [`analyze`], and the number of pairs of hooks it looked at together
+/// (candidate cubes of the shadowing proofs, guards of W0007): a
+/// deterministic measure of its work, for tests of how it grows.
+#[doc(hidden)]
+pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
     let hooks = policy.hooks();
     let paths = policy.paths();
     let prefixes = Prefixes::new(paths);
@@ -322,12 +289,13 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         facts,
         tests,
         work: 0,
+        pairs: 0,
     };
     let mut shadowed: HashSet<usize> = HashSet::new();
     let mut any_index = Index::default();
     let mut named: HashMap<&str, Index> = HashMap::new();
     let mut by_condition: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut guards: Vec<(usize, PathId, ValueSet)> = Vec::new();
+    let mut guards = Guards::default();
     for (b, hook) in hooks.iter().enumerate() {
         if !hook.enabled {
             continue;
@@ -410,11 +378,14 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         // runs, none of them matched.
         if !shadowed.contains(&b) {
             if let Some(fb) = an.facts.get(b) {
-                let applicable: Vec<&(usize, PathId, ValueSet)> = guards
-                    .iter()
-                    .filter(|(a, _, _)| hooks.get(*a).is_some_and(|h| listens_to_all_of(h, hook)))
-                    .collect();
-                template_findings(b, hook, &fb.t_over, &applicable, &prefixes, &mut findings);
+                an.pairs += template_findings(
+                    b,
+                    hook,
+                    &fb.t_over,
+                    (&guards, hooks),
+                    &prefixes,
+                    &mut findings,
+                );
             }
         }
 
@@ -438,7 +409,7 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
                 }
             }
             if let Some((p, set)) = &fb.single {
-                guards.push((b, *p, set.not()));
+                guards.push(b, *p, set);
             }
         }
         if let Some(k) = key {
@@ -446,7 +417,7 @@ pub fn analyze(policy: &CheckedPolicy) -> Vec<Finding> {
         }
     }
     event_findings(policy, &mut findings);
-    findings
+    (findings, an.pairs)
 }
 
 /// A hash key for identical conditions (equal keys are confirmed with
@@ -460,15 +431,16 @@ fn condition_key(
 }
 
 /// W0007 for one hook: template paths not present in every context where
-/// the hook can match.
+/// the hook can match, given the guards of the earlier hooks. Returns the
+/// number of guards looked at (only hooks with templates look at them).
 fn template_findings(
     b: usize,
     hook: &Hook,
     t_over: &Dnf,
-    guards: &[&(usize, PathId, ValueSet)],
+    (guards, hooks): (&Guards, &[Hook]),
     prefixes: &Prefixes,
     findings: &mut Vec<Finding>,
-) {
+) -> usize {
     let mut refs = Vec::new();
     for (name, value) in &hook.action.params {
         template_refs(value, name.clone(), &mut refs);
@@ -477,13 +449,17 @@ fn template_findings(
         r.1.file == hook.span.file && hook.span.start <= r.1.start && r.1.end <= hook.span.end
     });
     if refs.is_empty() {
-        return;
+        return 0;
     }
+    let mut looked = 0;
     let mut reach = Dnf::bottom(None);
     for cube in &t_over.cubes {
         let mut c = cube.clone();
-        let ok = guards
+        let relevant = guards.relevant(cube);
+        looked += relevant.len();
+        let ok = relevant
             .iter()
+            .filter(|(a, _, _)| hooks.get(*a).is_some_and(|h| listens_to_all_of(h, hook)))
             .all(|(_, p, set)| c.restrict(*p, set, &[]).is_ok());
         if ok {
             reach.cubes.push(c);
@@ -502,6 +478,7 @@ fn template_findings(
             });
         }
     }
+    looked
 }
 
 /// Every `${path}` reference in a parameter value: path, span, whether the

@@ -456,11 +456,14 @@ pub fn covered_by(
                 continue;
             };
             if a.contains_except(b, Some(p), tests) && ap.set.meets(&bp) {
-                parts.push(ap.set.clone());
+                parts.push(&ap.set);
                 used.push(i);
             }
         }
-        if !used.is_empty() && bp.within(&ValueSet::union_all(parts)) {
+        if !used.is_empty()
+            && bp.may_be_within_union(&parts)
+            && bp.within(&ValueSet::union_all(parts.into_iter().cloned().collect()))
+        {
             if used.len() > MAX_MINIMIZE {
                 return Some(used);
             }
