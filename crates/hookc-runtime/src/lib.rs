@@ -98,6 +98,10 @@ pub mod internals {
     pub mod dispatch {
         pub use crate::accel::dispatch::*;
     }
+    /// The per-event hook indexes.
+    pub mod index {
+        pub use crate::accel::index::*;
+    }
     /// The FNV hasher of the dispatch tables.
     pub mod fnv {
         pub use crate::accel::fnv::*;

@@ -97,19 +97,7 @@ impl Compiled {
         let winner = self.check(case);
         let (event, ctx, text) = (case.event.as_str(), &case.context, case.text.as_str());
         let policy = &self.policy;
-        c.bench_function(&format!("eval/{name}/value"), |b| {
-            b.iter(|| policy.evaluate(black_box(event), black_box(ctx)))
-        });
-        c.bench_function(&format!("eval/{name}/json"), |b| {
-            b.iter(|| {
-                policy
-                    .query(
-                        black_box(event),
-                        hookc_runtime::Context::json(black_box(text.as_bytes())),
-                    )
-                    .first()
-            })
-        });
+        common::bench_value_and_json(c, &format!("eval/{name}"), policy, case);
         let verified = &self.verified;
         c.bench_function(&format!("eval/{name}/find"), |b| {
             b.iter(|| {

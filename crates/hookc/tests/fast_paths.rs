@@ -1,7 +1,7 @@
 //! The load-time fast paths apply where they should: on the bench policies
 //! (the seed policy and the generated scale policies), a fixed number of
 //! hooks gets equality dispatch and a fixed number the flat-conjunction
-//! path. A change to the lowering's code shapes that made either stop
+//! path, and the mixed scale policies get a hook index. A change to the lowering's code shapes that made either stop
 //! applying fails here, instead of only slowing the benches down.
 
 #![allow(
@@ -15,7 +15,7 @@
 mod bench;
 
 use hookc_runtime::bytecode::Program;
-use hookc_runtime::internals::dispatch::Plans;
+use hookc_runtime::internals::dispatch::{PlanStep, Plans};
 use hookc_runtime::internals::vm::flat_conjunction;
 use std::collections::BTreeSet;
 
@@ -93,5 +93,32 @@ fn the_scale_policies_take_the_fast_paths() {
             },
             "scale_policy({n})"
         );
+    }
+}
+
+#[test]
+fn the_mixed_scale_policies_take_the_hook_index() {
+    for n in [10, 100, 1_000] {
+        let p = program(&bench::mixed_inputs(n));
+        let plans = Plans::new(&p);
+        assert_eq!(plans.for_event(bench::SCALE_EVENT), [PlanStep::Index(0)]);
+        assert!(plans.tables().is_empty(), "mixed_policy({n})");
+        let [index] = plans.indexes() else {
+            panic!("mixed_policy({n}): {} indexes", plans.indexes().len())
+        };
+        // Keyed on the category (equality at any place, membership), on
+        // the shard (a number) and, once there are enough of them to be
+        // worth a lookup, the prefix-only hooks on their message prefix.
+        let prefix_only = (0..n)
+            .filter(|&i| bench::mixed_shape(i) == bench::MixedShape::Prefix)
+            .count();
+        let (columns, always) = if prefix_only >= 3 {
+            (3, 0)
+        } else {
+            (2, prefix_only)
+        };
+        assert_eq!(index.paths().count(), columns, "mixed_policy({n})");
+        assert_eq!(index.always(), always, "mixed_policy({n})");
+        assert_eq!(index.keyed_hooks(), n - always, "mixed_policy({n})");
     }
 }

@@ -73,4 +73,44 @@ fn no_match_evaluation_does_not_allocate() {
     let before = allocations();
     assert!(policy.evaluate("error", &hit).unwrap().terminal.is_some());
     assert!(allocations() > before);
+
+    // Through a hook index (equality, membership, a number, a prefix), too.
+    // (In this one test: the counter is the whole process's.)
+    let mut src = String::from("hooks:\n");
+    for i in 0..40 {
+        let when = match i % 4 {
+            0 => format!("c == 'v{i}' && n > 1"),
+            1 => format!("n > 1 && c in ['v{i}', 'w{i}']"),
+            2 => format!("k == {i} && f == true"),
+            _ => format!("s.startsWith('p{i}:') && n > 1"),
+        };
+        src.push_str(&format!(
+            "  - {{id: h{i}, event: e, when: {when:?}, action: {{type: abort}}}}\n"
+        ));
+    }
+    let policy = hookc::compile::policy_from_sources(&[Input::new("p.yaml", src)]).unwrap();
+    let plans = hookc_runtime::internals::dispatch::Plans::new(policy.program());
+    assert_eq!(plans.indexes().len(), 1, "the index is in use");
+    let cases = [
+        json!({"c": "v0", "n": 0, "k": 3, "f": true, "s": "p3:x"}),
+        json!({"c": "x", "n": 2, "k": 1.5, "s": "zz"}),
+        json!({}),
+    ];
+    for ctx in &cases {
+        assert!(
+            policy.evaluate("e", ctx).unwrap().terminal.is_none(),
+            "{ctx}"
+        );
+    }
+    let before = allocations();
+    for _ in 0..100 {
+        for ctx in &cases {
+            std::hint::black_box(policy.evaluate("e", std::hint::black_box(ctx)).unwrap());
+        }
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "indexed no-match evaluations allocated"
+    );
 }

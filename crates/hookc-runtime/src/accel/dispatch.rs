@@ -16,8 +16,13 @@
 //! writes through ([`crate::bytecode::shape`]), so the two cannot drift
 //! apart: it is an acceleration structure like
 //! [`crate::context::json_text::PathTrie`], built once per [`crate::eval::Policy`].
+//!
+//! An event whose hooks the general hook index ([`super::index`]) serves
+//! for a lower estimated cost (see [`cost`]) gets that index instead: its
+//! plan is one [`PlanStep::Index`].
 
 use crate::accel::fnv::FnvMap;
+use crate::accel::index::HookIndex;
 use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::{CmpOp, PathIdx, Program};
 
@@ -38,6 +43,23 @@ pub enum PlanStep {
         /// Its table: [`Plans::table`]'s index.
         table: u32,
     },
+    /// Every hook of the event, through its hook index
+    /// ([`crate::accel::index`]): [`Plans::index`]'s index. When this step
+    /// is there, it is the plan's only step.
+    Index(u32),
+}
+/// Estimated costs of a plan, in tries of a hook: what choosing between a
+/// plan of runs and the hook index weighs.
+// PERF: a hash lookup of the context's value costs about as much as two
+// fused comparisons; merging the index's candidate lists a few more. So a
+// small event (the seed set's) keeps its plan of runs.
+mod cost {
+    /// One hook tried.
+    pub const HOOK: usize = 1;
+    /// One lookup of a path's value in a table.
+    pub const LOOKUP: usize = 2;
+    /// The index's fixed cost: its candidate lists and their merge.
+    pub const INDEX: usize = 3;
 }
 
 /// The hooks of a run, by the string their condition requires.
@@ -74,6 +96,7 @@ pub struct Plans {
     by_name: EventNames,
     wildcard: Vec<PlanStep>,
     tables: Vec<Table>,
+    indexes: Vec<HookIndex>,
 }
 
 /// Most named events looked up by a linear scan instead of hashing.
@@ -165,7 +188,46 @@ impl Plans {
         self.tables.get(i as usize)
     }
 
+    /// Every hook index.
+    pub fn indexes(&self) -> &[HookIndex] {
+        &self.indexes
+    }
+
+    /// A hook index.
+    #[inline]
+    pub fn index(&self, i: u32) -> Option<&HookIndex> {
+        self.indexes.get(i as usize)
+    }
+
+    /// The plan of one event's hooks: its runs ([`Plans::runs`]), or its
+    /// hook index when that costs less (see [`cost`]).
     fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
+        let tables = self.tables.len();
+        let runs = self.runs(program, hooks);
+        let runs_cost: usize = runs
+            .iter()
+            .map(|step| match step {
+                PlanStep::Hook(_) => cost::HOOK,
+                PlanStep::Dispatch { .. } | PlanStep::Index(_) => cost::LOOKUP,
+            })
+            .sum();
+        let Some(index) = HookIndex::new(program, hooks) else {
+            return runs;
+        };
+        let index_cost =
+            cost::INDEX + index.always() * cost::HOOK + index.paths().count() * cost::LOOKUP;
+        match u32::try_from(self.indexes.len()) {
+            Ok(at) if index_cost < runs_cost => {
+                self.tables.truncate(tables);
+                self.indexes.push(index);
+                vec![PlanStep::Index(at)]
+            }
+            _ => runs,
+        }
+    }
+
+    /// The plan of one event's hooks by runs of equality dispatch.
+    fn runs(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
         let keys: Vec<Option<(PathIdx, &str)>> =
             hooks.iter().map(|&h| required_eq(program, h)).collect();
         let mut steps = Vec::new();

@@ -27,7 +27,7 @@
 //! followed by one link per further operand, each short circuit jumping just
 //! past its own join, where the next link (or `Return`) starts.
 
-use super::{CmpOp, ConstIdx, JumpTarget, Op, PathIdx, RegexIdx, SetIdx};
+use super::{CmpOp, ConstIdx, JumpTarget, Op, Operand, PathIdx, RegexIdx, SetIdx};
 
 /// A context leaf: one instruction that reads one path, compares it with
 /// the program's tables, and pushes a bool or an error.
@@ -156,6 +156,61 @@ pub struct HookShape {
     /// Every operand of that chain, left to right, when each is a leaf: the
     /// condition is exactly `L1 && ... && Ln`.
     pub conjunction: Option<Vec<Leaf>>,
+    /// The operands of that chain that are [`Conjunct`]s, left to right,
+    /// whatever the other operands are (each a self-contained block: its
+    /// jumps land within it or on its join). The condition can be `true`
+    /// only if every one of them is (`a && b` is `true` only when both sides
+    /// are), so the hook index (`accel::index`) may key a hook by any of
+    /// them. Empty when the leftmost operand is no `Conjunct` (its end is
+    /// then not known without a full decoding, which no fast path needs
+    /// yet).
+    pub conjuncts: Vec<Conjunct>,
+}
+
+/// An operand of a condition's top-level `&&` chain that the hook index
+/// reads: a context leaf, or the lowering's code for a test of a path
+/// against a constant that has no fused instruction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Conjunct {
+    /// A context leaf.
+    Leaf(Leaf),
+    /// `paths[path] in consts[list]` (`Path; Const; In`: the lowering's code
+    /// for a list too short to hash as a set).
+    In {
+        /// The path.
+        path: PathIdx,
+        /// The list (or whatever constant the program holds there).
+        list: ConstIdx,
+    },
+    /// `paths[path].startsWith(consts[prefix])` (`Path; Const; StartsWith`).
+    StartsWith {
+        /// The path.
+        path: PathIdx,
+        /// The prefix (or whatever constant the program holds there).
+        prefix: ConstIdx,
+    },
+}
+
+impl Conjunct {
+    /// The conjunct an operand's code computes, if it is one.
+    pub fn from_code(code: &[Op]) -> Option<Conjunct> {
+        Some(match *code {
+            [ref one] => Conjunct::Leaf(Leaf::from_op(one)?),
+            [Op::Path(path), Op::Const(list), Op::In] => Conjunct::In { path, list },
+            [Op::Path(path), Op::Const(prefix), Op::StartsWith] => {
+                Conjunct::StartsWith { path, prefix }
+            }
+            _ => return None,
+        })
+    }
+
+    /// The operand's length in instructions.
+    fn len(self) -> usize {
+        match self {
+            Conjunct::Leaf(_) => 1,
+            Conjunct::In { .. } | Conjunct::StartsWith { .. } => 3,
+        }
+    }
 }
 
 impl HookShape {
@@ -163,17 +218,31 @@ impl HookShape {
     /// from `start` (jump targets are absolute) to the hook's end. Code of
     /// any other shape, or no code at all, has neither fast path.
     pub fn decode(code: &[Op], start: u32) -> HookShape {
-        let Some(first) = code.first().and_then(Leaf::from_op) else {
+        // The leftmost operand: the code up to the first instruction of a
+        // link (or `Return`), when that is a conjunct.
+        let first = [1, 3].into_iter().find_map(|len| {
+            let after = code.get(len)?;
+            matches!(after, Op::AndShort(_) | Op::Return)
+                .then(|| Conjunct::from_code(code.get(..len)?))
+                .flatten()
+        });
+        let Some(first) = first else {
             return HookShape::default();
         };
-        let mut conjunction = Some(vec![first]);
-        let mut ip = 1usize;
+        let required = match first {
+            Conjunct::Leaf(leaf) => Some(leaf),
+            Conjunct::In { .. } | Conjunct::StartsWith { .. } => None,
+        };
+        let mut conjunction = required.map(|leaf| vec![leaf]);
+        let mut conjuncts = vec![first];
+        let mut ip = first.len();
         loop {
             match code.get(ip) {
                 Some(Op::Return) if ip + 1 == code.len() => {
                     return HookShape {
-                        required: Some(first),
+                        required,
                         conjunction,
+                        conjuncts,
                     }
                 }
                 Some(Op::AndShort(target)) => {
@@ -190,10 +259,18 @@ impl HookShape {
                     let (Some(next), Some(operand)) = (next, operand) else {
                         return HookShape::default();
                     };
-                    let leaf = match operand {
-                        [one] => Leaf::from_op(one),
+                    let conjunct = Conjunct::from_code(operand);
+                    let leaf = match conjunct {
+                        Some(Conjunct::Leaf(leaf)) => Some(leaf),
                         _ => None,
                     };
+                    // The join sits just before `next`; an operand that jumps
+                    // past it is no operand of this chain.
+                    let join = (start as usize).saturating_add(next - 1);
+                    if !jumps_within(operand, join) {
+                        return HookShape::default();
+                    }
+                    conjuncts.extend(conjunct);
                     conjunction = conjunction.zip(leaf).map(|(mut leaves, leaf)| {
                         leaves.push(leaf);
                         leaves
@@ -221,6 +298,19 @@ impl HookShape {
         };
         HookShape::decode(code, start).conjunction
     }
+}
+
+/// Whether every jump of `code` lands at or before position `last`.
+fn jumps_within(code: &[Op], last: usize) -> bool {
+    code.iter().all(|op| {
+        let mut within = true;
+        op.for_each_operand(|operand| {
+            if let Operand::Jump(t) | Operand::Exit(t) = operand {
+                within &= t.as_usize() <= last;
+            }
+        });
+        within
+    })
 }
 
 #[cfg(test)]

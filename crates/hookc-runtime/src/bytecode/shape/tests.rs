@@ -134,6 +134,46 @@ fn a_leading_leaf_is_required_whatever_follows() {
     assert_eq!(shape.required, Some(eq));
     assert_eq!(shape.conjunction, None);
     assert_eq!(HookShape::conjunction_of(&code.ops), None);
+    // Both leaves are required; the `||` between them is skipped.
+    assert_eq!(
+        shape.conjuncts,
+        [Conjunct::Leaf(eq), Conjunct::Leaf(in_set)]
+    );
+}
+
+#[test]
+fn unfused_tests_are_conjuncts_at_any_place() {
+    let [eq, ..] = leaves();
+    let (path, list) = (PathIdx::new(4), ConstIdx::new(9));
+    let test = |last: Op| {
+        move |c: &mut CodeBuffer| {
+            c.emit(Op::Path(path));
+            c.emit(Op::Const(list));
+            c.emit(last);
+        }
+    };
+    let (is_in, starts) = (test(Op::In), test(Op::StartsWith));
+    let leaf = |c: &mut CodeBuffer| {
+        c.emit(eq.op());
+    };
+    let code = chain(3, true, &[&is_in, &leaf, &starts]);
+    let shape = decode(&code);
+    assert_eq!(shape.required, None);
+    assert_eq!(shape.conjunction, None);
+    assert_eq!(
+        shape.conjuncts,
+        [
+            Conjunct::In { path, list },
+            Conjunct::Leaf(eq),
+            Conjunct::StartsWith { path, prefix: list }
+        ]
+    );
+    // Alone.
+    let code = chain(0, true, &[&is_in]);
+    assert_eq!(decode(&code).conjuncts, [Conjunct::In { path, list }]);
+    // Under `||`, nothing is required.
+    let code = chain(0, false, &[&is_in, &leaf]);
+    assert_eq!(decode(&code).conjuncts, []);
 }
 
 #[test]
