@@ -2,7 +2,7 @@
 //! built-in ones): every key checked, defaults and `enum` values read as fixed
 //! values, and each definition merged over the types already known.
 
-use super::{found, list, render, value_phrase};
+use super::{all_or_none, found, list, render, value_phrase};
 use super::{
     ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeDef, ITEM_KEYS, PARAM_KEYS,
     TYPE_KEYS,
@@ -595,32 +595,15 @@ fn fixed_value(
             }
         },
         NodeKind::Seq(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            let mut ok = true;
-            for (i, item) in items.iter().enumerate() {
-                match fixed_value(item, what, &format!("{np}[{i}]"), depth + 1, diags) {
-                    Some(v) => out.push(v),
-                    None => ok = false,
-                }
-            }
-            if !ok {
-                return None;
-            }
-            ActionValue::List(out)
+            ActionValue::List(all_or_none(items.iter().enumerate().map(|(i, item)| {
+                fixed_value(item, what, &format!("{np}[{i}]"), depth + 1, diags)
+            }))?)
         }
         NodeKind::Map(entries) => {
-            let mut out = Vec::with_capacity(entries.len());
-            let mut ok = true;
-            for (k, v) in entries {
-                match fixed_value(v, what, &child_path(np, &k.name), depth + 1, diags) {
-                    Some(v) => out.push((k.name.clone(), v)),
-                    None => ok = false,
-                }
-            }
-            if !ok {
-                return None;
-            }
-            ActionValue::Object(out)
+            ActionValue::Object(all_or_none(entries.iter().map(|(k, v)| {
+                fixed_value(v, what, &child_path(np, &k.name), depth + 1, diags)
+                    .map(|v| (k.name.clone(), v))
+            }))?)
         }
     })
 }

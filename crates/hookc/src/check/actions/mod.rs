@@ -43,6 +43,20 @@ use crate::check::ty::Kinds;
 use crate::frontend::doc::{child_path, Node, NodeKind};
 use hookc_runtime::bytecode::path::PathTable;
 
+/// Every item's value, reading them all even after one fails (so that each
+/// failure is reported); `None` if any failed.
+fn all_or_none<T>(items: impl Iterator<Item = Option<T>>) -> Option<Vec<T>> {
+    let mut out = Vec::with_capacity(items.size_hint().0);
+    let mut ok = true;
+    for item in items {
+        match item {
+            Some(v) => out.push(v),
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
 /// Equality of values as JSON compares them, except that an integer and a
 /// float with the same value are equal and object key order does not matter.
 fn same(a: &ActionValue, b: &ActionValue) -> bool {

@@ -3,7 +3,7 @@
 //! against the context schema, XML `<param>` children gathered into the
 //! object parameter, and defaults filled in.
 
-use super::{backticked, child, found, kinds_phrase, list, render, value_phrase};
+use super::{all_or_none, backticked, child, found, kinds_phrase, list, render, value_phrase};
 use super::{Action, ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeDef};
 use crate::check::schema::ContextSchema;
 use crate::check::template::{self, Parsed, Template};
@@ -744,33 +744,16 @@ impl ParamChecker<'_> {
                 }
             },
             NodeKind::Seq(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                let mut ok = true;
-                for (i, item) in items.iter().enumerate() {
+                ActionValue::List(all_or_none(items.iter().enumerate().map(|(i, item)| {
                     let inp = np.map(|p| format!("{p}[{i}]"));
-                    match self.untyped(item, inp.as_deref(), depth + 1) {
-                        Some(v) => out.push(v),
-                        None => ok = false,
-                    }
-                }
-                if !ok {
-                    return None;
-                }
-                ActionValue::List(out)
+                    self.untyped(item, inp.as_deref(), depth + 1)
+                }))?)
             }
             NodeKind::Map(entries) => {
-                let mut out = Vec::with_capacity(entries.len());
-                let mut ok = true;
-                for (k, v) in entries {
-                    match self.untyped(v, child(np, &k.name).as_deref(), depth + 1) {
-                        Some(v) => out.push((k.name.clone(), v)),
-                        None => ok = false,
-                    }
-                }
-                if !ok {
-                    return None;
-                }
-                ActionValue::Object(out)
+                ActionValue::Object(all_or_none(entries.iter().map(|(k, v)| {
+                    self.untyped(v, child(np, &k.name).as_deref(), depth + 1)
+                        .map(|v| (k.name.clone(), v))
+                }))?)
             }
         })
     }
