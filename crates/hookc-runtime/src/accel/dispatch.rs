@@ -44,7 +44,7 @@ pub enum PlanStep {
         table: u32,
     },
     /// Every hook of the event, through its hook index
-    /// ([`crate::accel::index`]): [`Plans::index`]'s index. When this step
+    /// (`accel::index`): [`Plans::index`]'s index. When this step
     /// is there, it is the plan's only step.
     Index(u32),
 }

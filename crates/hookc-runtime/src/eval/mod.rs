@@ -143,23 +143,49 @@ impl Decision<'_> {
     }
 }
 
+/// A set of hooks of one program, by position: one bit per hook, words
+/// allocated only once a hook is in it (so an empty set costs nothing).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct HookSet(Vec<u64>);
+
+impl HookSet {
+    /// No hook.
+    const EMPTY: HookSet = HookSet(Vec::new());
+
+    /// Adds hook `pos` of a program of `len` hooks.
+    fn insert(&mut self, pos: usize, len: usize) {
+        self.0.resize(len.div_ceil(64).max(self.0.len()), 0);
+        if let Some(word) = self.0.get_mut(pos / 64) {
+            *word |= 1 << (pos % 64);
+        }
+    }
+
+    #[inline]
+    fn contains(&self, hook: u32) -> bool {
+        let (word, bit) = ((hook / 64) as usize, hook % 64);
+        self.0.get(word).is_some_and(|w| w & (1 << bit) != 0)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Hooks switched off for some evaluations (run overrides), resolved to hook
 /// positions once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Overrides {
-    /// One bit per hook of the program.
-    disabled: Vec<u64>,
+    disabled: HookSet,
 }
 
 impl Overrides {
     /// No hook switched off.
     pub(crate) const NONE: Overrides = Overrides {
-        disabled: Vec::new(),
+        disabled: HookSet::EMPTY,
     };
 
     fn is_disabled(&self, hook: u32) -> bool {
-        let (word, bit) = ((hook / 64) as usize, hook % 64);
-        self.disabled.get(word).is_some_and(|w| w & (1 << bit) != 0)
+        self.disabled.contains(hook)
     }
 }
 
@@ -173,9 +199,9 @@ pub struct Policy {
     /// Per hook: its leaves when its condition is a flat `&&` chain of
     /// context leaves (evaluated without the interpreter; same semantics).
     conjunctions: Vec<Option<Vec<crate::bytecode::Op>>>,
-    /// One bit per hook whose action is collected; empty when none is, so
-    /// that a policy of terminal actions only never looks at it.
-    collected: Vec<u64>,
+    /// The hooks whose action is collected; empty when none is, so that a
+    /// policy of terminal actions only never looks at it.
+    collected: HookSet,
 }
 
 impl Policy {
@@ -205,13 +231,10 @@ impl Policy {
                     .and_then(vm::flat_conjunction)
             })
             .collect();
-        let mut collected = Vec::new();
+        let mut collected = HookSet::EMPTY;
         for (i, h) in p.hooks.iter().enumerate() {
             if p.action(h.action).map(|a| a.effect) == Some(Effect::Collected) {
-                collected.resize(p.hooks.len().div_ceil(64), 0u64);
-                if let Some(word) = collected.get_mut(i / 64) {
-                    *word |= 1 << (i % 64);
-                }
+                collected.insert(i, p.hooks.len());
             }
         }
         Policy {
@@ -265,7 +288,7 @@ impl Policy {
         ids: I,
     ) -> Result<Overrides, UnknownHook> {
         let p = self.program.program();
-        let mut disabled = vec![0u64; p.hooks.len().div_ceil(64)];
+        let mut disabled = HookSet::EMPTY;
         for id in ids {
             let Some(pos) = p.hooks.iter().position(|h| p.string(h.id) == id) else {
                 if self.absent_hook_ids().any(|a| a == id) {
@@ -273,9 +296,7 @@ impl Policy {
                 }
                 return Err(UnknownHook(id.to_owned()));
             };
-            if let Some(word) = disabled.get_mut(pos / 64) {
-                *word |= 1 << (pos % 64);
-            }
+            disabled.insert(pos, p.hooks.len());
         }
         Ok(Overrides { disabled })
     }
@@ -291,8 +312,8 @@ impl Policy {
 
     /// An evaluation of `event` against `context` (a `&serde_json::Value`,
     /// or JSON text through [`Context::json`]), to be narrowed with
-    /// [`Query::with_overrides`] and asked for the first match, the deciding
-    /// hook's id, every match, or an explain trace.
+    /// [`Query::with_overrides`] and asked for the decision, the terminal
+    /// match alone, its hook's id, every match, or an explain trace.
     #[inline]
     pub fn query<'p, 'c>(
         &'p self,
@@ -310,10 +331,7 @@ impl Policy {
     /// Whether hook `h`'s action is collected rather than terminal.
     #[inline]
     fn is_collected(&self, h: u32) -> bool {
-        let (word, bit) = ((h / 64) as usize, h % 64);
-        self.collected
-            .get(word)
-            .is_some_and(|w| w & (1 << bit) != 0)
+        self.collected.contains(h)
     }
 
     // PERF: the no-match path allocates nothing: `for_event` borrows the
