@@ -106,6 +106,10 @@ pub mod internals {
     pub mod fnv {
         pub use crate::accel::fnv::*;
     }
+    /// The string-keyed maps of event names and dispatch tables.
+    pub mod str_map {
+        pub use crate::accel::str_map::*;
+    }
     /// The path cache: context values read once per evaluation.
     pub mod context {
         pub use crate::context::*;

@@ -10,6 +10,7 @@
 use hookc::compile::{compile, Input};
 use hookc_runtime::bytecode::Program;
 use hookc_runtime::internals::dispatch::*;
+use hookc_runtime::internals::str_map::SCAN_KEYS;
 use serde_json::json;
 
 fn program(src: &str) -> Program {
@@ -21,7 +22,7 @@ fn program(src: &str) -> Program {
 #[test]
 fn events_are_found_by_scan_or_hash_alike() {
     // Event names of equal length and shared prefixes; a `*` hook.
-    for n in [1, SCAN_EVENTS, SCAN_EVENTS + 1, 40] {
+    for n in [1, SCAN_KEYS, SCAN_KEYS + 1, 40] {
         let mut src = String::from("hooks:\n  - {id: any, event: '*', action: {type: abort}}\n");
         for i in 0..n {
             src.push_str(&format!(
@@ -30,7 +31,7 @@ fn events_are_found_by_scan_or_hash_alike() {
         }
         let p = program(&src);
         let plans = Plans::new(&p);
-        assert_eq!(plans.scans_event_names(), n <= SCAN_EVENTS);
+        assert_eq!(plans.scans_event_names(), n <= SCAN_KEYS);
         for i in 0..n {
             let event = format!("ev{i:02}");
             let hooks: Vec<PlanStep> = p

@@ -23,6 +23,7 @@
 
 use crate::accel::fnv::FnvMap;
 use crate::accel::index::HookIndex;
+use crate::accel::str_map::StrMap;
 use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::{CmpOp, PathIdx, Program};
 
@@ -65,7 +66,7 @@ mod cost {
 /// The hooks of a run, by the string their condition requires.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
-    by_value: FnvMap<String, Vec<u32>>,
+    by_value: StrMap<Vec<u32>>,
 }
 
 impl Table {
@@ -93,51 +94,10 @@ pub struct Plans {
     /// Parallel to `Program::events.named`.
     named: Vec<Vec<PlanStep>>,
     /// Event name to its index in `named`.
-    by_name: EventNames,
+    by_name: StrMap<usize>,
     wildcard: Vec<PlanStep>,
     tables: Vec<Table>,
     indexes: Vec<HookIndex>,
-}
-
-/// Most named events looked up by a linear scan instead of hashing.
-// PERF: a policy names a handful of events; comparing the name with each
-// (lengths first) costs less than hashing it (callgrind: the FNV hash and
-// probe were ~55 instructions of a ~900-instruction evaluation).
-pub const SCAN_EVENTS: usize = 8;
-
-/// Event names to their index in [`Plans::named`].
-#[derive(Debug, Clone, PartialEq)]
-enum EventNames {
-    /// At most [`SCAN_EVENTS`]: scanned.
-    Few(Vec<(Box<str>, usize)>),
-    /// More: hashed.
-    Many(FnvMap<String, usize>),
-}
-
-impl Default for EventNames {
-    fn default() -> EventNames {
-        EventNames::Few(Vec::new())
-    }
-}
-
-impl EventNames {
-    fn new(names: Vec<(String, usize)>) -> EventNames {
-        if names.len() <= SCAN_EVENTS {
-            EventNames::Few(names.into_iter().map(|(n, i)| (n.into(), i)).collect())
-        } else {
-            EventNames::Many(names.into_iter().collect())
-        }
-    }
-
-    fn get(&self, event: &str) -> Option<usize> {
-        match self {
-            EventNames::Few(names) => names
-                .iter()
-                .find(|(name, _)| name.len() == event.len() && **name == *event)
-                .map(|&(_, i)| i),
-            EventNames::Many(map) => map.get(event).copied(),
-        }
-    }
 }
 
 impl Plans {
@@ -151,29 +111,29 @@ impl Plans {
             .map(|(_, hooks)| plans.plan(program, hooks))
             .collect();
         plans.named = named;
-        plans.by_name = EventNames::new(
+        plans.by_name = StrMap::new(
             program
                 .events
                 .named
                 .iter()
                 .enumerate()
-                .map(|(i, (name, _))| (program.string(*name).to_owned(), i))
-                .collect(),
+                .map(|(i, (name, _))| (program.string(*name).to_owned(), i)),
         );
         plans.wildcard = plans.plan(program, &program.events.wildcard);
         plans
     }
 
     /// Whether event names are found by a linear scan (at most
-    /// [`SCAN_EVENTS`] names) rather than through a hash map.
+    /// [`SCAN_KEYS`](crate::accel::str_map::SCAN_KEYS) names) rather than
+    /// through a hash map.
     pub fn scans_event_names(&self) -> bool {
-        matches!(self.by_name, EventNames::Few(_))
+        self.by_name.is_scanned()
     }
 
     /// The plan of `event` (the hooks of [`Program::hooks_for`]).
     pub fn for_event(&self, event: &str) -> &[PlanStep] {
         match self.by_name.get(event) {
-            Some(i) => self.named.get(i).map_or(&[], Vec::as_slice),
+            Some(&i) => self.named.get(i).map_or(&[], Vec::as_slice),
             None => &self.wildcard,
         }
     }
@@ -244,16 +204,15 @@ impl Plans {
             };
             match run_path {
                 Some(path) if run_len >= MIN_RUN => {
-                    let mut table = Table::default();
+                    let mut by_value: FnvMap<String, Vec<u32>> = FnvMap::default();
                     for (&h, key) in hooks.iter().zip(&keys).skip(i).take(run_len) {
                         if let Some((_, value)) = key {
-                            table
-                                .by_value
-                                .entry((*value).to_owned())
-                                .or_default()
-                                .push(h);
+                            by_value.entry((*value).to_owned()).or_default().push(h);
                         }
                     }
+                    let table = Table {
+                        by_value: StrMap::new(by_value),
+                    };
                     let index = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
                     self.tables.push(table);
                     steps.push(PlanStep::Dispatch { path, table: index });

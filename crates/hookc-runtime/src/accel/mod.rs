@@ -6,3 +6,4 @@
 pub mod dispatch;
 pub mod fnv;
 pub mod index;
+pub mod str_map;

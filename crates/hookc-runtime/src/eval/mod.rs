@@ -482,11 +482,13 @@ impl Policy {
         if overrides.is_disabled(h) {
             return false;
         }
-        let value = match self.conjunctions.get(h as usize) {
-            Some(Some(leaves)) => vm::eval_conjunction(&self.program, leaves, cache),
-            _ => vm::eval_hook(&self.program, h, cache, None),
-        };
-        matches!(value, Val::Bool(true))
+        match self.conjunctions.get(h as usize) {
+            Some(Some(leaves)) => vm::conjunction_holds(&self.program, leaves, cache),
+            _ => matches!(
+                vm::eval_hook(&self.program, h, cache, None),
+                Val::Bool(true)
+            ),
+        }
     }
 
     fn matched<'p: 'c, 'c>(

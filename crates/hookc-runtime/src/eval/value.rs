@@ -96,9 +96,9 @@ impl<'a> Val<'a> {
     /// Views a JSON number: an int when it fits `i64`, else a double.
     #[inline(always)]
     pub fn from_number(n: &serde_json::Number) -> Val<'a> {
-        match n.as_i64() {
-            Some(i) => Val::Int(i),
-            None => Val::Double(n.as_f64().unwrap_or(f64::NAN)),
+        match Num::of(n) {
+            Num::Int(i) => Val::Int(i),
+            Num::Double(d) => Val::Double(d),
         }
     }
 
@@ -190,7 +190,7 @@ impl<'a> Val<'a> {
 
 /// Objects with at most this many keys are searched key by key: comparing a
 /// few short keys costs less than hashing the name with the map's SipHash.
-const SMALL_OBJECT: usize = 8;
+const SMALL_OBJECT: usize = 32;
 
 /// The value of key `name` in an object (the one lookup every field access,
 /// path step and `has` goes through).
@@ -244,12 +244,51 @@ pub fn eq(a: &Val<'_>, b: &Val<'_>) -> bool {
 /// Numeric comparison across int and double: int/int exactly, otherwise as
 /// doubles (CEL converts the int). `None` for NaN or non-numbers.
 fn num_cmp(a: &Val<'_>, b: &Val<'_>) -> Option<Ordering> {
-    match (a, b) {
-        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
-        (Val::Int(x), Val::Double(y)) => (*x as f64).partial_cmp(y),
-        (Val::Double(x), Val::Int(y)) => x.partial_cmp(&(*y as f64)),
-        (Val::Double(x), Val::Double(y)) => x.partial_cmp(y),
-        _ => None,
+    Num::of_val(a)?.order(Num::of_val(b)?)
+}
+
+/// A number as CEL sees it: an int when the JSON number is one, else a
+/// double. Unlike [`Val`] it has nothing to drop, so the comparison leaves
+/// that read numbers from the context stay free of drop glue.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// A 64-bit int.
+    Int(i64),
+    /// A double.
+    Double(f64),
+}
+
+impl Num {
+    /// A JSON number (NaN if it is neither an `i64` nor an `f64`, which
+    /// serde_json's numbers always are one of).
+    #[inline]
+    pub fn of(n: &serde_json::Number) -> Num {
+        match n.as_i64() {
+            Some(i) => Num::Int(i),
+            None => Num::Double(n.as_f64().unwrap_or(f64::NAN)),
+        }
+    }
+
+    /// The number a value is, if it is one.
+    #[inline]
+    fn of_val(v: &Val<'_>) -> Option<Num> {
+        match v {
+            Val::Int(i) => Some(Num::Int(*i)),
+            Val::Double(d) => Some(Num::Double(*d)),
+            _ => None,
+        }
+    }
+
+    /// Numeric order across int and double: int/int exactly, otherwise as
+    /// doubles (CEL converts the int). `None` when a NaN is involved.
+    #[inline]
+    pub fn order(self, other: Num) -> Option<Ordering> {
+        match (self, other) {
+            (Num::Int(x), Num::Int(y)) => Some(x.cmp(&y)),
+            (Num::Int(x), Num::Double(y)) => (x as f64).partial_cmp(&y),
+            (Num::Double(x), Num::Int(y)) => x.partial_cmp(&(y as f64)),
+            (Num::Double(x), Num::Double(y)) => x.partial_cmp(&y),
+        }
     }
 }
 
@@ -276,13 +315,22 @@ pub fn compare<'a>(op: Order, a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
         (x, y) if is_number(x) && is_number(y) => num_cmp(x, y),
         _ => return Val::Error(EvalError::NoSuchOverload),
     };
-    Val::Bool(match (op, ord) {
-        (_, None) => false,
-        (Order::Lt, Some(o)) => o == Ordering::Less,
-        (Order::Le, Some(o)) => o != Ordering::Greater,
-        (Order::Gt, Some(o)) => o == Ordering::Greater,
-        (Order::Ge, Some(o)) => o != Ordering::Less,
-    })
+    Val::Bool(op.holds(ord))
+}
+
+impl Order {
+    /// Whether an ordering (`None`: unordered, as with NaN) satisfies the
+    /// operator; unordered satisfies none.
+    #[inline]
+    pub fn holds(self, ord: Option<Ordering>) -> bool {
+        match (self, ord) {
+            (_, None) => false,
+            (Order::Lt, Some(o)) => o == Ordering::Less,
+            (Order::Le, Some(o)) => o != Ordering::Greater,
+            (Order::Gt, Some(o)) => o == Ordering::Greater,
+            (Order::Ge, Some(o)) => o != Ordering::Less,
+        }
+    }
 }
 
 fn is_number(v: &Val<'_>) -> bool {

@@ -45,12 +45,13 @@ use crate::bytecode::{
 };
 use crate::context::PathCache;
 use crate::eval::check::{self, ActionError};
-use crate::eval::value::{self, Arith, EvalError, Order, StrPred, Val};
+use crate::eval::value::{self, Arith, EvalError, Num, Order, StrPred, Val};
 use crate::limits::MAX_MACRO_ITERATIONS;
 use crate::verify::VerifiedProgram;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 /// Operand-stack values held inline before the stack spills to the heap.
 pub const INLINE_STACK: usize = 16;
@@ -182,13 +183,26 @@ fn cmp_leaf<'a>(
     k: &'a serde_json::Value,
 ) -> Val<'a> {
     use serde_json::Value;
+    // PERF: the common pairs are answered on the JSON values, building no
+    // `Val` (whose drop glue is a call per temporary: the compiler cannot
+    // see that a `from_json` result holds nothing to free). Each arm is
+    // `cmp`'s own rule for that pair: equality across kinds is `false`,
+    // numbers are ordered as `Num`, NaN is unordered and unequal.
     match (paths.get(path), k, op) {
         (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
         (Some(Value::String(a)), Value::String(b), CmpOp::Ne) => Val::Bool(a != b),
-        // PERF: numbers viewed as numbers, whose drop the compiler sees is a
-        // no-op (`from_json`'s result could be a string or a list).
+        (Some(a), Value::Null, CmpOp::Eq) => Val::Bool(a.is_null()),
+        (Some(a), Value::Null, CmpOp::Ne) => Val::Bool(!a.is_null()),
         (Some(Value::Number(a)), Value::Number(b), _) => {
-            cmp(op, &Val::from_number(a), &Val::from_number(b))
+            let ord = Num::of(a).order(Num::of(b));
+            Val::Bool(match op {
+                CmpOp::Eq => ord == Some(Ordering::Equal),
+                CmpOp::Ne => ord != Some(Ordering::Equal),
+                CmpOp::Lt => Order::Lt.holds(ord),
+                CmpOp::Le => Order::Le.holds(ord),
+                CmpOp::Gt => Order::Gt.holds(ord),
+                CmpOp::Ge => Order::Ge.holds(ord),
+            })
         }
         (Some(a), _, _) => cmp(op, &Val::from_json(a), &Val::from_json(k)),
         (None, _, _) => Val::Error(EvalError::NoSuchKey),
@@ -224,6 +238,55 @@ pub(crate) fn context_leaf<'a>(
     leaf_value(prog, Leaf::from_op(op)?, paths)
 }
 
+/// A context leaf's value reduced to what `&&` over leaves looks at.
+/// Every leaf gives a bool or an error (comparisons, membership, patterns
+/// and `has` give nothing else); `Other` keeps the fold exact should one
+/// ever give anything else.
+// PERF: unlike `Val`, nothing to drop: a leaf answered on the JSON values
+// costs no out-of-line drop-glue call for its result.
+#[derive(Debug, Clone, Copy)]
+enum Truth {
+    Bool(bool),
+    Error(EvalError),
+    Other,
+}
+
+impl Truth {
+    #[inline(always)]
+    fn of(v: Val<'_>) -> Truth {
+        match v {
+            Val::Bool(b) => Truth::Bool(b),
+            Val::Error(e) => Truth::Error(e),
+            _ => Truth::Other,
+        }
+    }
+}
+
+/// [`context_leaf`] as a [`Truth`].
+#[inline(always)]
+fn context_truth<'a>(
+    prog: &'a VerifiedProgram,
+    op: &Op,
+    paths: &mut PathCache<'a>,
+) -> Option<Truth> {
+    context_leaf(prog, op, paths).map(Truth::of)
+}
+
+/// Whether a flat conjunction (see [`flat_conjunction`]) matches, that is
+/// [`eval_conjunction`] gives `Bool(true)`: exactly when every leaf gives
+/// `true` (a `false` makes `&&` false, an error or a non-bool makes it an
+/// error or false), so the first leaf that does not ends the test.
+#[inline]
+pub fn conjunction_holds<'a>(
+    prog: &'a VerifiedProgram,
+    leaves: &[Op],
+    paths: &mut PathCache<'a>,
+) -> bool {
+    leaves
+        .iter()
+        .all(|op| matches!(context_truth(prog, op, paths), Some(Truth::Bool(true))))
+}
+
 /// The leaves of a hook whose whole condition is a left-folded `&&` chain of
 /// context leaves (`L1 && L2 && …`), read by the code-shape decoder the
 /// lowering writes through ([`HookShape`]). `None` for any other code.
@@ -247,13 +310,13 @@ pub fn eval_conjunction<'a>(
     // known) takes the general fold, which `&&` defines.
     let mut first_error = None;
     for op in leaves {
-        match context_leaf(prog, op, paths) {
-            Some(Val::Bool(true)) => {}
-            Some(Val::Bool(false)) => return Val::Bool(false),
-            Some(Val::Error(e)) => {
+        match context_truth(prog, op, paths) {
+            Some(Truth::Bool(true)) => {}
+            Some(Truth::Bool(false)) => return Val::Bool(false),
+            Some(Truth::Error(e)) => {
                 first_error.get_or_insert(e);
             }
-            Some(_) => return fold_conjunction(prog, leaves, paths),
+            Some(Truth::Other) => return fold_conjunction(prog, leaves, paths),
             None => return invalid(),
         }
     }
@@ -729,5 +792,68 @@ fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Val
                 .map(|(k, v)| (program.string(*k).to_owned(), fill(program, v, paths)))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::bytecode::path::Path;
+    use crate::context::Source;
+    use serde_json::json;
+
+    /// The fused comparison leaf answers every pair of JSON values exactly
+    /// as the general comparison does (its fast arms are only shortcuts).
+    #[test]
+    fn fused_comparison_agrees_with_the_general_one() {
+        let values = [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(1),
+            json!(-3),
+            json!(1.0),
+            json!(1.5),
+            json!(i64::MAX),
+            json!(u64::MAX),
+            json!(9.223_372_036_854_776e18),
+            json!(""),
+            json!("a"),
+            json!("b"),
+            json!([1, "a"]),
+            json!({"a": 1}),
+        ];
+        let ops = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+        ];
+        let paths = [Path::root("x")];
+        for a in &values {
+            let doc = json!({ "x": a });
+            for k in &values {
+                for op in ops {
+                    let mut cache = PathCache::new(&paths, Source::Document(&doc));
+                    let fused = cmp_leaf(&mut cache, PathIdx::new(0), op, k);
+                    let general = cmp(op, &Val::from_json(a), &Val::from_json(k));
+                    assert_eq!(
+                        format!("{fused:?}"),
+                        format!("{general:?}"),
+                        "{a} {} {k}",
+                        op.symbol()
+                    );
+                }
+            }
+        }
+        // A path that does not resolve is an error, whatever the constant.
+        let doc = json!({});
+        let mut cache = PathCache::new(&paths, Source::Document(&doc));
+        let missing = cmp_leaf(&mut cache, PathIdx::new(0), CmpOp::Eq, &json!(null));
+        assert!(matches!(missing, Val::Error(EvalError::NoSuchKey)));
     }
 }
