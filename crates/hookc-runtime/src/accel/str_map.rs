@@ -2,6 +2,7 @@
 //! dispatch tables), scanned when it has few keys and hashed otherwise.
 
 use crate::accel::fnv::FnvMap;
+use crate::eval::value::same_str;
 
 /// Maps with at most this many keys are searched key by key.
 // PERF: comparing a string with a handful of keys (lengths first, which
@@ -43,7 +44,7 @@ impl<V> StrMap<V> {
         match self {
             StrMap::Few(entries) => entries
                 .iter()
-                .find(|(k, _)| k.len() == key.len() && **k == *key)
+                .find(|(k, _)| same_str(k, key))
                 .map(|(_, v)| v),
             StrMap::Many(map) => map.get(key),
         }

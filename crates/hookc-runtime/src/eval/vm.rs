@@ -189,8 +189,8 @@ fn cmp_leaf<'a>(
     // `cmp`'s own rule for that pair: equality across kinds is `false`,
     // numbers are ordered as `Num`, NaN is unordered and unequal.
     match (paths.get(path), k, op) {
-        (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(a == b),
-        (Some(Value::String(a)), Value::String(b), CmpOp::Ne) => Val::Bool(a != b),
+        (Some(Value::String(a)), Value::String(b), CmpOp::Eq) => Val::Bool(value::same_str(a, b)),
+        (Some(Value::String(a)), Value::String(b), CmpOp::Ne) => Val::Bool(!value::same_str(a, b)),
         (Some(a), Value::Null, CmpOp::Eq) => Val::Bool(a.is_null()),
         (Some(a), Value::Null, CmpOp::Ne) => Val::Bool(!a.is_null()),
         (Some(Value::Number(a)), Value::Number(b), _) => {
