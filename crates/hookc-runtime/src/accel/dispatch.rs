@@ -103,12 +103,18 @@ pub struct Plans {
 impl Plans {
     /// Plans for every event of a (verified) program.
     pub fn new(program: &Program) -> Plans {
+        Plans::with_shapes(program, &HookShape::of_hooks(program))
+    }
+
+    /// [`Plans::new`] given the shapes of the program's hooks
+    /// ([`HookShape::of_hooks`]), decoded once by the caller.
+    pub fn with_shapes(program: &Program, shapes: &[HookShape]) -> Plans {
         let mut plans = Plans::default();
         let named: Vec<Vec<PlanStep>> = program
             .events
             .named
             .iter()
-            .map(|(_, hooks)| plans.plan(program, hooks))
+            .map(|(_, hooks)| plans.plan(program, shapes, hooks))
             .collect();
         plans.named = named;
         plans.by_name = StrMap::new(
@@ -119,7 +125,7 @@ impl Plans {
                 .enumerate()
                 .map(|(i, (name, _))| (program.string(*name).to_owned(), i)),
         );
-        plans.wildcard = plans.plan(program, &program.events.wildcard);
+        plans.wildcard = plans.plan(program, shapes, &program.events.wildcard);
         plans
     }
 
@@ -161,73 +167,101 @@ impl Plans {
 
     /// The plan of one event's hooks: its runs ([`Plans::runs`]), or its
     /// hook index when that costs less (see [`cost`]).
-    fn plan(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
-        let tables = self.tables.len();
-        let runs = self.runs(program, hooks);
+    fn plan(&mut self, program: &Program, shapes: &[HookShape], hooks: &[u32]) -> Vec<PlanStep> {
+        let keys: Vec<Option<(PathIdx, &str)>> = hooks
+            .iter()
+            .map(|&h| {
+                shapes
+                    .get(h as usize)
+                    .and_then(|shape| required_eq_of(program, shape))
+            })
+            .collect();
+        let runs = runs(&keys);
         let runs_cost: usize = runs
             .iter()
-            .map(|step| match step {
-                PlanStep::Hook(_) => cost::HOOK,
-                PlanStep::Dispatch { .. } | PlanStep::Index(_) => cost::LOOKUP,
+            .map(|run| match run.path {
+                Some(_) => cost::LOOKUP,
+                None => cost::HOOK,
             })
             .sum();
-        let Some(index) = HookIndex::new(program, hooks) else {
-            return runs;
-        };
-        let index_cost =
-            cost::INDEX + index.always() * cost::HOOK + index.paths().count() * cost::LOOKUP;
-        match u32::try_from(self.indexes.len()) {
-            Ok(at) if index_cost < runs_cost => {
-                self.tables.truncate(tables);
+        // PERF: the index is only built for an event where a run of
+        // dispatch could not already serve every hook at the lowest cost.
+        let index = (runs_cost > cost::INDEX)
+            .then(|| HookIndex::new(program, shapes, hooks))
+            .flatten();
+        if let Some(index) = index {
+            let index_cost =
+                cost::INDEX + index.always() * cost::HOOK + index.paths().count() * cost::LOOKUP;
+            if let (true, Ok(at)) = (index_cost < runs_cost, u32::try_from(self.indexes.len())) {
                 self.indexes.push(index);
-                vec![PlanStep::Index(at)]
+                return vec![PlanStep::Index(at)];
             }
-            _ => runs,
         }
-    }
-
-    /// The plan of one event's hooks by runs of equality dispatch.
-    fn runs(&mut self, program: &Program, hooks: &[u32]) -> Vec<PlanStep> {
-        let keys: Vec<Option<(PathIdx, &str)>> =
-            hooks.iter().map(|&h| required_eq(program, h)).collect();
-        let mut steps = Vec::new();
-        let mut i = 0;
-        while i < hooks.len() {
-            let run_path = keys.get(i).copied().flatten().map(|(p, _)| p);
-            let run_len = match run_path {
-                Some(p) => keys.get(i..).map_or(0, |rest| {
-                    rest.iter()
-                        .take_while(|k| matches!(k, Some((q, _)) if *q == p))
-                        .count()
-                }),
-                None => 0,
+        let mut steps = Vec::with_capacity(runs.len());
+        for run in runs {
+            let (Some(path), Some(members)) = (run.path, hooks.get(run.start..run.start + run.len))
+            else {
+                steps.extend(hooks.get(run.start).map(|&h| PlanStep::Hook(h)));
+                continue;
             };
-            match run_path {
-                Some(path) if run_len >= MIN_RUN => {
-                    let mut by_value: FnvMap<String, Vec<u32>> = FnvMap::default();
-                    for (&h, key) in hooks.iter().zip(&keys).skip(i).take(run_len) {
-                        if let Some((_, value)) = key {
-                            by_value.entry((*value).to_owned()).or_default().push(h);
-                        }
-                    }
-                    let table = Table {
-                        by_value: StrMap::new(by_value),
-                    };
-                    let index = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
-                    self.tables.push(table);
-                    steps.push(PlanStep::Dispatch { path, table: index });
-                    i += run_len;
-                }
-                _ => {
-                    if let Some(&h) = hooks.get(i) {
-                        steps.push(PlanStep::Hook(h));
-                    }
-                    i += 1;
+            let mut by_value: FnvMap<String, Vec<u32>> = FnvMap::default();
+            for (&h, key) in members.iter().zip(keys.iter().skip(run.start)) {
+                if let Some((_, value)) = key {
+                    by_value.entry((*value).to_owned()).or_default().push(h);
                 }
             }
+            let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
+            self.tables.push(Table {
+                by_value: StrMap::new(by_value),
+            });
+            steps.push(PlanStep::Dispatch { path, table });
         }
         steps
     }
+}
+
+/// A piece of an event's plan by runs: one hook tried alone (`path` is
+/// `None`, `len` 1), or a run of at least [`MIN_RUN`] consecutive hooks
+/// that each require an equality with a string on `path`.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    path: Option<PathIdx>,
+    start: usize,
+    len: usize,
+}
+
+/// The runs of equality dispatch over an event's hooks, given each hook's
+/// required equality ([`required_eq_of`]).
+fn runs(keys: &[Option<(PathIdx, &str)>]) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < keys.len() {
+        let run_path = keys.get(i).copied().flatten().map(|(p, _)| p);
+        let run_len = match run_path {
+            Some(p) => keys.get(i..).map_or(0, |rest| {
+                rest.iter()
+                    .take_while(|k| matches!(k, Some((q, _)) if *q == p))
+                    .count()
+            }),
+            None => 0,
+        };
+        if run_len >= MIN_RUN {
+            out.push(Run {
+                path: run_path,
+                start: i,
+                len: run_len,
+            });
+            i += run_len;
+        } else {
+            out.push(Run {
+                path: None,
+                start: i,
+                len: 1,
+            });
+            i += 1;
+        }
+    }
+    out
 }
 
 /// `Some((path, s))` when hook `h`'s condition requires `paths[path] == s`
@@ -238,7 +272,12 @@ pub fn required_eq(program: &Program, h: u32) -> Option<(PathIdx, &str)> {
     let code = program
         .code
         .get(entry.code.0 as usize..entry.code.1 as usize)?;
-    match HookShape::decode(code, entry.code.0).required? {
+    required_eq_of(program, &HookShape::decode(code, entry.code.0))
+}
+
+/// [`required_eq`] of a hook's decoded shape.
+fn required_eq_of<'p>(program: &'p Program, shape: &HookShape) -> Option<(PathIdx, &'p str)> {
+    match shape.required? {
         Leaf::Cmp {
             path,
             op: CmpOp::Eq,

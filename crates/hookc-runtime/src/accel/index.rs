@@ -164,9 +164,15 @@ type Keys<'p> = Vec<IndexKey<'p>>;
 impl HookIndex {
     /// The index of `hooks` (an event's hooks of a verified program, in
     /// evaluation order), or `None` when no path is worth indexing.
-    pub fn new(program: &Program, hooks: &[u32]) -> Option<HookIndex> {
-        let constraints: Vec<Vec<(Probe, Keys<'_>)>> =
-            hooks.iter().map(|&h| constraints(program, h)).collect();
+    pub fn new(program: &Program, shapes: &[HookShape], hooks: &[u32]) -> Option<HookIndex> {
+        let constraints: Vec<Vec<(Probe, Keys<'_>)>> = hooks
+            .iter()
+            .map(|&h| {
+                shapes
+                    .get(h as usize)
+                    .map_or_else(Vec::new, |shape| constraints(program, shape))
+            })
+            .collect();
         let mut assigned = vec![false; hooks.len()];
         let mut paths: Vec<(Probe, KeyTable)> = Vec::new();
         while paths.len() < MAX_PATHS {
@@ -306,16 +312,7 @@ fn best_path(
 
 /// Hook `h`'s keyable required leaves: per path (the first leaf on it), the
 /// constants its value must equal one of.
-fn constraints(program: &Program, h: u32) -> Vec<(Probe, Keys<'_>)> {
-    let Some(entry) = program.hooks.get(h as usize) else {
-        return Vec::new();
-    };
-    let Some(code) = program
-        .code
-        .get(entry.code.0 as usize..entry.code.1 as usize)
-    else {
-        return Vec::new();
-    };
+fn constraints<'p>(program: &'p Program, shape: &HookShape) -> Vec<(Probe, Keys<'p>)> {
     let mut out: Vec<(Probe, Keys<'_>)> = Vec::new();
     // The keys of each constant of a list; `None` if one has none.
     let list_keys = |list| match program.konst(list) {
@@ -323,7 +320,7 @@ fn constraints(program: &Program, h: u32) -> Vec<(Probe, Keys<'_>)> {
         _ => None,
     };
     let value = |path| Probe { path, prefix: None };
-    for conjunct in HookShape::decode(code, entry.code.0).conjuncts {
+    for &conjunct in &shape.conjuncts {
         let (probe, keys) = match conjunct {
             Conjunct::Leaf(Leaf::Cmp {
                 path,

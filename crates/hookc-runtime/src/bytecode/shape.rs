@@ -283,6 +283,24 @@ impl HookShape {
         }
     }
 
+    /// The shape of every hook of a program, by hook position: each hook's
+    /// code decoded once, for every load-time reader (dispatch runs, the
+    /// hook index, the evaluator's flat conjunctions) to share.
+    pub fn of_hooks(program: &crate::bytecode::Program) -> Vec<HookShape> {
+        program
+            .hooks
+            .iter()
+            .map(|entry| {
+                program
+                    .code
+                    .get(entry.code.0 as usize..entry.code.1 as usize)
+                    .map_or_else(HookShape::default, |code| {
+                        HookShape::decode(code, entry.code.0)
+                    })
+            })
+            .collect()
+    }
+
     /// The flat conjunction of a hook's code given without its position in
     /// the program (`eval::Policy` hands the VM only the slice): in a flat
     /// conjunction the first short circuit, at 1, targets 4 (just past its

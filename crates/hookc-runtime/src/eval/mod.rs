@@ -15,6 +15,7 @@
 //! [`crate::context::INLINE_PATHS`]).
 
 use crate::accel::dispatch::{PlanStep as Step, Plans};
+use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::{Effect, Program};
 use crate::context::json_text::PathTrie;
 use crate::context::{PathCache, PathPlan, Source};
@@ -219,16 +220,16 @@ impl Policy {
 
     fn new(program: VerifiedProgram) -> Policy {
         let trie = PathTrie::new(&program.program().paths);
-        let plans = Plans::new(program.program());
+        let shapes = HookShape::of_hooks(program.program());
+        let plans = Plans::with_shapes(program.program(), &shapes);
         let paths = PathPlan::new(&program.program().paths);
         let p = program.program();
-        let conjunctions = p
-            .hooks
-            .iter()
-            .map(|h| {
-                p.code
-                    .get(h.code.0 as usize..h.code.1 as usize)
-                    .and_then(vm::flat_conjunction)
+        let conjunctions = shapes
+            .into_iter()
+            .map(|shape| {
+                shape
+                    .conjunction
+                    .map(|leaves| leaves.into_iter().map(Leaf::op).collect())
             })
             .collect();
         let mut collected = HookSet::EMPTY;

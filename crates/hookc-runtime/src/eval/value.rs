@@ -665,7 +665,9 @@ mod tests {
     #[test]
     fn same_str_is_string_equality_at_every_length_and_position() {
         for len in 0..40 {
-            let a: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            let a: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
             assert!(same_str(&a, &a.clone()), "len {len}");
             assert!(!same_str(&a, &format!("{a}x")), "len {len}");
             for at in 0..len {
