@@ -14,9 +14,13 @@
 //! ```
 //!
 //! The context file is `{"event": NAME, "context": {...}}` (other keys are
-//! ignored), as in the bench data.
+//! ignored), as in the bench data. An optional fourth argument picks what
+//! one iteration is: `value` (the default: `decide` on the context as a
+//! `serde_json::Value`), `json` (`decide` on the context's compact JSON
+//! text) or `parse` (`serde_json::from_str::<Value>` of that text alone, the
+//! baseline of `json`).
 
-use hookc_runtime::Policy;
+use hookc_runtime::{Context, Policy};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -34,7 +38,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<usize, String> {
-    let usage = "usage: decide_count POLICY.hkb CONTEXT.json N";
+    let usage = "usage: decide_count POLICY.hkb CONTEXT.json N [value|json|parse]";
     let mut args = std::env::args().skip(1);
     let (Some(artifact), Some(context), Some(n)) = (args.next(), args.next(), args.next()) else {
         return Err(usage.to_owned());
@@ -52,9 +56,23 @@ fn run() -> Result<usize, String> {
     let ctx = case
         .get("context")
         .ok_or_else(|| format!("`{context}` has no `context`"))?;
+    let mode = args.next().unwrap_or_else(|| "value".to_owned());
+    let text = serde_json::to_string(ctx).map_err(|e| e.to_string())?;
     let mut hits = 0;
     for _ in 0..n {
-        if let Ok(Some(_)) = black_box(policy.query(black_box(event), black_box(ctx)).decide()) {
+        let hit = match mode.as_str() {
+            "value" => policy.query(black_box(event), black_box(ctx)).decide(),
+            "json" => policy
+                .query(black_box(event), Context::json(black_box(text.as_str())))
+                .decide(),
+            "parse" => {
+                let parsed: Result<serde_json::Value, _> = serde_json::from_str(black_box(&text));
+                black_box(parsed.map_err(|e| e.to_string())?);
+                Ok(None)
+            }
+            _ => return Err(usage.to_owned()),
+        };
+        if let Ok(Some(_)) = black_box(hit) {
             hits += 1;
         }
     }
