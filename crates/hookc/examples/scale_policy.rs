@@ -1,6 +1,14 @@
-//! Prints the generated scale policy of the benches
-//! (`benches/common/mod.rs`, `scale_policy(N)`), for profiling outside
-//! criterion: `cargo run --release -p hookc --example scale_policy 10000`.
+//! Prints a generated scale policy of the benches (`benches/common/mod.rs`:
+//! `scale_policy(N)`, or `mixed_policy(N)`), or one of its bench contexts,
+//! for profiling outside criterion:
+//!
+//! ```sh
+//! cargo run --release -p hookc --example scale_policy 10000 > scale.yaml
+//! cargo run --release -p hookc --example scale_policy 1000 mixed > mixed.yaml
+//! # the context matching only the last hook (or `none`), as
+//! # {"event": E, "context": {...}} for `decide_count`:
+//! cargo run --release -p hookc --example scale_policy 1000 mixed last > last.json
+//! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -8,9 +16,33 @@
 mod common;
 
 fn main() {
-    let n = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n = args
+        .first()
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
-    print!("{}", common::scale_policy(n));
+    let mixed = match args.get(1).map(String::as_str) {
+        None | Some("uniform") => false,
+        Some("mixed") => true,
+        Some(other) => panic!("unknown set `{other}`: uniform or mixed"),
+    };
+    let which = match args.get(2).map(String::as_str) {
+        None => None,
+        Some("last") => Some(common::ScaleCase::Last),
+        Some("none") => Some(common::ScaleCase::None),
+        Some(other) => panic!("unknown case `{other}`: last or none"),
+    };
+    match (which, mixed) {
+        (None, false) => print!("{}", common::scale_policy(n)),
+        (None, true) => print!("{}", common::mixed_policy(n)),
+        (Some(which), _) => {
+            let case = if mixed {
+                common::mixed_case(n, which)
+            } else {
+                common::scale_case(n, which)
+            };
+            let out = serde_json::json!({"event": case.event, "context": case.context});
+            println!("{out}");
+        }
+    }
 }
