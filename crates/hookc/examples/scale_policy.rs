@@ -17,10 +17,7 @@ mod common;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let n = args
-        .first()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000);
+    let n = args.first().and_then(|n| n.parse().ok()).unwrap_or(10_000);
     let mixed = match args.get(1).map(String::as_str) {
         None | Some("uniform") => false,
         Some("mixed") => true,

@@ -20,9 +20,36 @@ pub mod json_text;
 /// How many path slots live on the stack before the cache spills to the
 /// heap: policies reading more distinct paths (and shared prefixes) than this
 /// allocate two buffers (slots and their looked-up bits) per evaluation.
-/// (The inline array is cleared on every evaluation, so it is kept small:
-/// 8 bytes a slot, 512 bytes in all.)
+/// (A stack buffer is cleared on every evaluation, 8 bytes a slot.)
 pub const INLINE_PATHS: usize = 64;
+
+/// The slots of the smaller stack buffer: a policy with at most this many
+/// paths and shared prefixes clears 128 bytes per evaluation, not 512.
+pub const SMALL_PATHS: usize = 16;
+
+/// Declares `$cache`, a [`PathCache`] over `$plan` and `$source` whose slots
+/// live on the caller's stack in a buffer sized for the plan: [`SMALL_PATHS`]
+/// or [`INLINE_PATHS`] slots, or none (the cache spills to the heap).
+// A macro, not a function: the buffer must live in the caller's frame.
+macro_rules! path_cache {
+    ($cache:ident, $plan:expr, $source:expr) => {
+        let plan: &$crate::context::PathPlan = $plan;
+        let source: $crate::context::Source<'_> = $source;
+        let needed = plan.slots(source);
+        let mut small = [None; $crate::context::SMALL_PATHS];
+        let mut large;
+        let buffer: &mut [Option<&serde_json::Value>] = if needed <= $crate::context::SMALL_PATHS {
+            &mut small
+        } else if needed <= $crate::context::INLINE_PATHS {
+            large = [None; $crate::context::INLINE_PATHS];
+            &mut large
+        } else {
+            &mut []
+        };
+        let mut $cache = $crate::context::PathCache::with_plan_in(plan, source, buffer);
+    };
+}
+pub(crate) use path_cache;
 
 /// Where path values come from.
 #[derive(Debug, Clone, Copy)]
@@ -35,16 +62,17 @@ pub enum Source<'a> {
 
 /// Path values of one evaluation: each slot's value once looked up
 /// (`None`: does not resolve), and which slots have been looked up.
-// PERF: the slots are a plain array field, not a `SmallVec` or an enum:
-// the array is set in place (one memset) and not copied on its way to the
-// caller, where a `SmallVec` cost two copies of its whole inline buffer per
-// evaluation and an enum one (callgrind).
+// PERF: the slots are a buffer the caller declares on its stack
+// ([`path_cache!`]), sized for the policy: not a `SmallVec` or an enum, which
+// cost two copies and one copy of the whole inline buffer per evaluation
+// (callgrind), nor a fixed array, whose 512-byte clear was ~50 of a
+// ~600-instruction seed evaluation.
 #[derive(Debug)]
 pub struct PathCache<'a> {
     layout: Layout<'a>,
     source: Source<'a>,
-    /// Slots `0..INLINE_PATHS`, when there are at most that many.
-    inline: [Option<&'a Value>; INLINE_PATHS],
+    /// Every slot, when the caller's buffer holds them all (at most 64).
+    inline: &'a mut [Option<&'a Value>],
     /// Bit `i`: inline slot `i` has been looked up.
     inline_known: u64,
     /// Every slot when there are more (then `inline` is unused); empty, and
@@ -66,27 +94,41 @@ enum Layout<'a> {
 impl<'a> PathCache<'a> {
     /// A cache over a program's paths and a source; each path is walked from
     /// the document's root.
+    /// (Its slots are on the heap; [`path_cache!`] puts them on the stack.)
     pub fn new(paths: &'a [Path], source: Source<'a>) -> PathCache<'a> {
-        PathCache::with_layout(Layout::Flat(paths), paths.len(), source)
+        PathCache::with_layout(Layout::Flat(paths), paths.len(), source, &mut [])
     }
 
-    /// A cache that walks through the shared prefixes of `plan`.
-    #[inline(always)]
+    /// A cache that walks through the shared prefixes of `plan` (its slots
+    /// on the heap; [`path_cache!`] puts them on the stack).
     pub fn with_plan(plan: &'a PathPlan, source: Source<'a>) -> PathCache<'a> {
-        let slots = match source {
-            Source::Document(_) => plan.nodes.len(),
-            Source::Extracted(_) => plan.path_count,
-        };
-        PathCache::with_layout(Layout::Shared(plan), slots, source)
+        PathCache::with_plan_in(plan, source, &mut [])
+    }
+
+    /// A cache that walks through the shared prefixes of `plan`, with its
+    /// slots in `buffer` when that holds [`PathPlan::slots`] of them (and
+    /// at most 64), on the heap otherwise.
+    #[inline(always)]
+    pub fn with_plan_in(
+        plan: &'a PathPlan,
+        source: Source<'a>,
+        buffer: &'a mut [Option<&'a Value>],
+    ) -> PathCache<'a> {
+        PathCache::with_layout(Layout::Shared(plan), plan.slots(source), source, buffer)
     }
 
     #[inline(always)]
-    fn with_layout(layout: Layout<'a>, slots: usize, source: Source<'a>) -> PathCache<'a> {
-        let spill = slots > INLINE_PATHS;
+    fn with_layout(
+        layout: Layout<'a>,
+        slots: usize,
+        source: Source<'a>,
+        buffer: &'a mut [Option<&'a Value>],
+    ) -> PathCache<'a> {
+        let spill = slots > buffer.len().min(INLINE_PATHS);
         PathCache {
             layout,
             source,
-            inline: [None; INLINE_PATHS],
+            inline: if spill { &mut [] } else { buffer },
             inline_known: 0,
             heap: if spill { vec![None; slots] } else { Vec::new() },
             heap_known: if spill {
@@ -115,7 +157,7 @@ impl<'a> PathCache<'a> {
             true => *self.heap_known.get(word)?,
         };
         if known & bit != 0 {
-            let slots: &[Option<&'a Value>] = if spilled { &self.heap } else { &self.inline };
+            let slots: &[Option<&'a Value>] = if spilled { &self.heap } else { self.inline };
             return slots.get(id as usize).copied().flatten();
         }
         let v = match (self.source, self.layout) {
@@ -177,6 +219,17 @@ struct PlanNode {
 }
 
 impl PathPlan {
+    /// The slots a cache over this plan needs for `source`: every node for
+    /// a document (paths and shared prefixes), the paths alone for
+    /// extracted values.
+    #[inline]
+    pub fn slots(&self, source: Source<'_>) -> usize {
+        match source {
+            Source::Document(_) => self.nodes.len(),
+            Source::Extracted(_) => self.path_count,
+        }
+    }
+
     /// The plan of a program's paths.
     pub fn new(paths: &[Path]) -> PathPlan {
         // A trie of every path's steps.
@@ -362,6 +415,35 @@ mod tests {
             for id in (0..paths.len()).chain((0..paths.len()).rev()) {
                 let path = PathIdx::from_usize(id);
                 assert_eq!(flat.get(path), shared.get(path), "{doc} path {}", paths[id]);
+            }
+        }
+    }
+
+    #[test]
+    fn stack_buffers_of_every_size_resolve_like_the_heap() {
+        // Plans needing fewer slots than either stack buffer, exactly as
+        // many, and more (spilled to the heap).
+        for n in [
+            1,
+            SMALL_PATHS,
+            SMALL_PATHS + 1,
+            INLINE_PATHS,
+            INLINE_PATHS + 1,
+        ] {
+            let paths: Vec<Path> = (0..n).map(|i| Path::root(&format!("k{i}"))).collect();
+            let doc = json!((0..n)
+                .filter(|i| i % 2 == 0)
+                .map(|i| (format!("k{i}"), json!(i)))
+                .collect::<serde_json::Map<_, _>>());
+            let plan = PathPlan::new(&paths);
+            assert_eq!(plan.slots(Source::Document(&doc)), n);
+            path_cache!(cache, &plan, Source::Document(&doc));
+            for round in 0..2 {
+                for i in 0..n {
+                    let want = (i % 2 == 0).then(|| json!(i));
+                    let got = cache.get(PathIdx::from_usize(i));
+                    assert_eq!(got, want.as_ref(), "n={n} i={i} round={round}");
+                }
             }
         }
     }

@@ -307,7 +307,7 @@ impl Policy {
     /// a `serde_json::Value` (which cannot fail to read; the error is a
     /// [`QueryError::Action`]).
     pub fn evaluate(&self, event: &str, ctx: &Value) -> Result<Decision<'_>, QueryError> {
-        let mut cache = PathCache::with_plan(&self.paths, Source::Document(ctx));
+        crate::context::path_cache!(cache, &self.paths, Source::Document(ctx));
         self.decision(event, &mut cache, &Overrides::NONE)
     }
 

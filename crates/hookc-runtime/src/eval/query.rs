@@ -32,7 +32,7 @@
 //! ```
 
 use super::{Decision, Match, Overrides, Policy, QueryError, Trace};
-use crate::context::{PathCache, Source};
+use crate::context::Source;
 use serde_json::Value;
 
 /// Reads the query's context into a path cache, then evaluates `$answer`
@@ -47,7 +47,7 @@ macro_rules! read {
         let $overrides = query.overrides;
         match query.context {
             Context::Value(value) => {
-                let mut cache = PathCache::with_plan(&$policy.paths, Source::Document(value));
+                crate::context::path_cache!(cache, &$policy.paths, Source::Document(value));
                 let $cache = &mut cache;
                 Ok($answer)
             }
@@ -56,7 +56,7 @@ macro_rules! read {
                     .trie
                     .extract(&$policy.program.program().paths, text)
                     .map_err(super::ContextError::from)?;
-                let mut cache = PathCache::with_plan(&$policy.paths, Source::Extracted(&values));
+                crate::context::path_cache!(cache, &$policy.paths, Source::Extracted(&values));
                 let $cache = &mut cache;
                 Ok($answer)
             }
