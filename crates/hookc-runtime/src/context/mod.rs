@@ -430,7 +430,7 @@ mod tests {
             INLINE_PATHS,
             INLINE_PATHS + 1,
         ] {
-            let paths: Vec<Path> = (0..n).map(|i| Path::root(&format!("k{i}"))).collect();
+            let paths: Vec<Path> = (0..n).map(|i| Path::root(format!("k{i}"))).collect();
             let doc = json!((0..n)
                 .filter(|i| i % 2 == 0)
                 .map(|i| (format!("k{i}"), json!(i)))
