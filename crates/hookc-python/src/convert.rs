@@ -16,6 +16,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
+use std::fmt::Write;
 
 /// A Python value in a context with no JSON form, found at `path`.
 #[derive(Debug)]
@@ -43,6 +44,24 @@ pub enum NotJson {
 }
 
 impl NotJson {
+    /// The same error at `base` + its path: [`to_value`] names where it
+    /// found the value relative to the value it was given (`.key[2]`), so
+    /// that no path is spelled out unless there is an error.
+    pub fn under(self, base: &str) -> NotJson {
+        let full = |path: String| format!("{base}{path}");
+        match self {
+            NotJson::Type { path, found } => NotJson::Type {
+                path: full(path),
+                found,
+            },
+            NotJson::Number { path, repr } => NotJson::Number {
+                path: full(path),
+                repr,
+            },
+            NotJson::TooDeep { path } => NotJson::TooDeep { path: full(path) },
+        }
+    }
+
     /// The Python exception: `TypeError` for a type, `ValueError` for a value.
     pub fn into_py_err(self) -> PyErr {
         match self {
@@ -76,8 +95,9 @@ pub fn describe(obj: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// A Python value as JSON. `path` names where it is (for errors), `depth`
-/// how many lists and mappings enclose it.
+/// A Python value as JSON. `path` names where it is, relative to the value
+/// first given (`.key[2]`; for errors), `depth` how many lists and mappings
+/// enclose it.
 pub fn to_value(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> Result<Value, NotJson> {
     if obj.is_none() {
         return Ok(Value::Null);
@@ -156,7 +176,8 @@ fn items<'py>(
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         let len = path.len();
-        path.push_str(&format!("[{i}]"));
+        // Writing to a String cannot fail.
+        let _ = write!(path, "[{i}]");
         let v = to_value(&item, path, depth + 1);
         path.truncate(len);
         out.push(v?);
@@ -182,9 +203,7 @@ fn entries<'py>(
             });
         };
         let len = path.len();
-        if !path.is_empty() {
-            path.push('.');
-        }
+        path.push('.');
         path.push_str(&key);
         let v = to_value(&value, path, depth + 1);
         path.truncate(len);

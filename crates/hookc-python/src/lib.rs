@@ -180,7 +180,7 @@ fn into_policy(py: Python<'_>, c: Compilation) -> PyResult<PyPolicy> {
     let policy = c
         .into_policy()
         .map_err(|e| PyException::new_err(format!("{e} (a bug in hookc: please report it)")))?;
-    Ok(PyPolicy::new(py, policy))
+    PyPolicy::new(py, policy)
 }
 
 /// The `hookc` module.

@@ -90,11 +90,9 @@ impl<'a, 'py> MappingLookup<'a, 'py> {
                 None => return Ok(None),
             }
         }
-        let mut at = path.to_string();
-        let depth = steps.len();
-        to_value(&cur, &mut at, depth)
+        to_value(&cur, &mut String::new(), steps.len())
             .map(Some)
-            .map_err(NotJson::into_py_err)
+            .map_err(|e| e.under(&path.to_string()).into_py_err())
     }
 }
 

@@ -13,8 +13,9 @@ use crate::{ArtifactError, EvaluationError};
 use hookc_runtime::{Context, Overrides, Policy, Query, QueryError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyMapping, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// A compiled, verified hookc policy. Immutable: one policy can be shared
 /// by any number of threads and evaluated concurrently.
@@ -23,13 +24,46 @@ pub struct PyPolicy {
     policy: Policy,
     /// The steps of each path of the program, for reading mappings.
     steps: Vec<Vec<LookupStep>>,
+    /// The event names hooks name, and a dict from each (as a Python str)
+    /// to its position: a known event is found without converting the
+    /// caller's str (which, on the stable ABI of Python 3.9, copies it
+    /// twice).
+    event_names: Vec<String>,
+    events: Py<PyDict>,
 }
 
 impl PyPolicy {
     /// Wraps a runtime policy, preparing its paths for mapping lookups.
-    pub fn new(py: Python<'_>, policy: Policy) -> PyPolicy {
+    pub fn new(py: Python<'_>, policy: Policy) -> PyResult<PyPolicy> {
         let steps = prepare(py, &policy.program().paths);
-        PyPolicy { policy, steps }
+        let program = policy.program();
+        let event_names: Vec<String> = program
+            .events
+            .named
+            .iter()
+            .map(|(name, _)| program.string(*name).to_owned())
+            .collect();
+        let events = PyDict::new(py);
+        for (i, name) in event_names.iter().enumerate() {
+            events.set_item(PyString::intern(py, name), i)?;
+        }
+        Ok(PyPolicy {
+            policy,
+            steps,
+            event_names,
+            events: events.unbind(),
+        })
+    }
+
+    /// The event's name as Rust text: the policy's own copy when hooks
+    /// name it, else converted.
+    fn event_name<'a>(&'a self, event: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+        if let Some(i) = self.events.bind(event.py()).get_item(event)? {
+            if let Some(name) = self.event_names.get(i.extract::<usize>()?) {
+                return Ok(Cow::Borrowed(name));
+            }
+        }
+        event.to_cow()
     }
 
     /// Evaluates `event` against `context`, switching off `disable`, and
@@ -45,7 +79,7 @@ impl PyPolicy {
         let event = event.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
         })?;
-        let event = event.to_cow()?;
+        let event = self.event_name(event)?;
         let overrides = self.overrides(disable)?;
         let run =
             |ctx: Context<'_>| answer(self.policy.query(&event, ctx).with_overrides(&overrides));
@@ -120,7 +154,7 @@ impl PyPolicy {
         let policy = py
             .detach(|| Policy::from_artifact(bytes))
             .map_err(|e| ArtifactError::new_err(e.to_string()))?;
-        Ok(PyPolicy::new(py, policy))
+        PyPolicy::new(py, policy)
     }
 
     /// The policy's artifact bytes (deterministic: the same policy gives
@@ -147,7 +181,7 @@ impl PyPolicy {
         disable: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.answer(py, event, context, disable, |q| {
-            q.decision().map(|d| d.to_json())
+            q.decision().map(|d| d.into_json())
         })?;
         to_py(py, &v)
     }
@@ -180,7 +214,7 @@ impl PyPolicy {
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.answer(py, event, context, disable, |q| {
             q.all()
-                .map(|all| Value::Array(all.iter().map(|m| m.to_json()).collect()))
+                .map(|all| Value::Array(all.into_iter().map(|m| m.into_json()).collect()))
         })?;
         to_py(py, &v)
     }
