@@ -30,6 +30,8 @@ pub struct PyPolicy {
     /// twice).
     event_names: Vec<String>,
     events: Py<PyDict>,
+    /// Whether no hook listens to every event (`"*"`).
+    wildcard_free: bool,
 }
 
 impl PyPolicy {
@@ -47,23 +49,25 @@ impl PyPolicy {
         for (i, name) in event_names.iter().enumerate() {
             events.set_item(PyString::intern(py, name), i)?;
         }
+        let wildcard_free = program.events.wildcard.is_empty();
         Ok(PyPolicy {
             policy,
             steps,
             event_names,
             events: events.unbind(),
+            wildcard_free,
         })
     }
 
-    /// The event's name as Rust text: the policy's own copy when hooks
-    /// name it, else converted.
-    fn event_name<'a>(&'a self, event: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    /// The policy's own copy of the event's name, when hooks name it.
+    fn event_name<'a>(&'a self, event: &'a Bound<'_, PyString>) -> PyResult<Option<&'a str>> {
         if let Some(i) = self.events.bind(event.py()).get_item(event)? {
-            if let Some(name) = self.event_names.get(i.extract::<usize>()?) {
-                return Ok(Cow::Borrowed(name));
-            }
+            return Ok(self
+                .event_names
+                .get(i.extract::<usize>()?)
+                .map(String::as_str));
         }
-        event.to_cow()
+        Ok(None)
     }
 
     /// Evaluates `event` against `context`, switching off `disable`, and
@@ -75,12 +79,26 @@ impl PyPolicy {
         context: &Bound<'_, PyAny>,
         disable: Option<&Bound<'_, PyAny>>,
         answer: impl Fn(Query<'_, '_>) -> Result<Value, QueryError> + Send + Sync,
+        nothing: Option<Value>,
     ) -> PyResult<Value> {
         let event = event.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
         })?;
-        let event = self.event_name(event)?;
+        let known = self.event_name(event)?;
         let overrides = self.overrides(disable)?;
+        // No hook listens to an event no hook names, when there are no "*"
+        // hooks: from a mapping (which is read only where a hook reads it,
+        // so nothing is checked either) the answer is `nothing` without
+        // evaluating. Text is still evaluated: it must be valid JSON.
+        if let (None, true, Some(nothing)) = (known, self.wildcard_free, nothing) {
+            if context.cast::<PyDict>().is_ok() {
+                return Ok(nothing);
+            }
+        }
+        let event = match known {
+            Some(name) => Cow::Borrowed(name),
+            None => event.to_cow()?,
+        };
         let run =
             |ctx: Context<'_>| answer(self.policy.query(&event, ctx).with_overrides(&overrides));
         let result = if let Ok(text) = context.cast::<PyString>() {
@@ -180,9 +198,14 @@ impl PyPolicy {
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.answer(py, event, context, disable, |q| {
-            q.decision().map(|d| d.into_json())
-        })?;
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| q.decision().map(|d| d.into_json()),
+            Some(Value::Null),
+        )?;
         to_py(py, &v)
     }
 
@@ -196,9 +219,14 @@ impl PyPolicy {
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.answer(py, event, context, disable, |q| {
-            q.decide().map(|id| id.map_or(Value::Null, Value::from))
-        })?;
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| q.decide().map(|id| id.map_or(Value::Null, Value::from)),
+            Some(Value::Null),
+        )?;
         to_py(py, &v)
     }
 
@@ -212,10 +240,17 @@ impl PyPolicy {
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.answer(py, event, context, disable, |q| {
-            q.all()
-                .map(|all| Value::Array(all.into_iter().map(|m| m.into_json()).collect()))
-        })?;
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| {
+                q.all()
+                    .map(|all| Value::Array(all.into_iter().map(|m| m.into_json()).collect()))
+            },
+            Some(Value::Array(Vec::new())),
+        )?;
         to_py(py, &v)
     }
 
@@ -229,9 +264,14 @@ impl PyPolicy {
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.answer(py, event, context, disable, |q| {
-            q.explain().map(|t| t.to_json())
-        })?;
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| q.explain().map(|t| t.to_json()),
+            None,
+        )?;
         to_py(py, &v)
     }
 

@@ -65,3 +65,23 @@ def test_the_example_agent_loop_runs():
     )
     assert out.returncode == 0, out.stderr
     assert "retry" in out.stdout and "done" in out.stdout
+
+
+def test_unnamed_events_reach_wildcard_hooks_only():
+    src = (
+        "hooks:\n"
+        "  - {id: named, event: error, when: 'x == 1', action: {type: abort}}\n"
+        "  - {id: any, event: '*', when: 'x == 1', action: {type: fail}}\n"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", hookc.PolicyWarning)
+        wild = hookc.compile_sources({"w.yaml": src})
+        plain = hookc.compile_sources({"p.yaml": src.split("  - {id: any")[0]})
+    for form in ({"x": 1}, '{"x": 1}'):
+        assert wild.decide("other", form) == "any"
+        assert wild.evaluate_all("other", form) == [{"hook": "any", "action": {"type": "fail"}}]
+        assert plain.evaluate("other", form) is None
+        assert plain.evaluate_all("other", form) == []
+    # Text for an event no hook names is still read: it must be JSON.
+    with pytest.raises(ValueError, match="not valid JSON"):
+        plain.evaluate("other", "{")
