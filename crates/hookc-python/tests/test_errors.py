@@ -241,3 +241,20 @@ def test_an_action_outside_its_declared_type_is_an_evaluation_error():
             policy.evaluate("limit", form)
     # `decide` builds no action, so it still names the hook.
     assert policy.decide("limit", ctx) == "escalate_budget"
+
+
+def test_an_exception_in_a_mappings_getitem_propagates(policy):
+    class Broken(collections.abc.Mapping):
+        def __getitem__(self, k):
+            raise RuntimeError("backend down")
+
+        def __iter__(self):
+            return iter(())
+
+        def __len__(self):
+            return 0
+
+    with pytest.raises(RuntimeError, match="backend down"):
+        policy.evaluate("error", {"error": Broken()})
+    # A KeyError is a missing key, as for a dict.
+    assert policy.decide("error", collections.ChainMap({"error": {"code": "E1"}})) == "by_code"
