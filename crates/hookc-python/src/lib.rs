@@ -183,7 +183,13 @@ fn into_policy(py: Python<'_>, c: Compilation) -> PyResult<PyPolicy> {
     PyPolicy::new(py, policy)
 }
 
-/// The `hookc` module.
+/// hookc: compile agent-hook policies and evaluate events against them.
+///
+/// `compile(paths)` or `compile_sources({name: text})` gives a `Policy`;
+/// `policy.evaluate(event, context)` answers what `hookc eval` prints, as
+/// Python values. A context is a dict (read only at the paths the policy
+/// reads) or JSON text as str or bytes (evaluated with the GIL released).
+/// See the stubs (`hookc/__init__.pyi`) for every function and exception.
 #[pymodule(name = "hookc")]
 fn hookc_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
