@@ -20,8 +20,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 __version__: str
 
-Context = Union[Mapping[str, Any], str, bytes]
-PathArg = Union[str, "os.PathLike[str]"]
+_Context = Union[Mapping[str, Any], str, bytes]
+_PathArg = Union[str, "os.PathLike[str]"]
 
 class CompileError(Exception):
     """The policy sources have errors.
@@ -65,7 +65,7 @@ class Policy:
         """Every hook id, in evaluation order."""
 
     def evaluate(
-        self, event: str, context: Context, *, disable: Iterable[str] = ()
+        self, event: str, context: _Context, *, disable: Iterable[str] = ()
     ) -> Optional[Dict[str, Any]]:
         """The decision, as ``hookc eval`` prints it: ``None`` when nothing
         matches; ``{"hook": id, "action": {...}}`` for the deciding
@@ -80,27 +80,27 @@ class Policy:
         declared types."""
 
     def decide(
-        self, event: str, context: Context, *, disable: Iterable[str] = ()
+        self, event: str, context: _Context, *, disable: Iterable[str] = ()
     ) -> Optional[str]:
         """The id of the deciding hook (first terminal match), or ``None``.
         Builds no action: the cheapest question."""
 
     def evaluate_all(
-        self, event: str, context: Context, *, disable: Iterable[str] = ()
+        self, event: str, context: _Context, *, disable: Iterable[str] = ()
     ) -> List[Dict[str, Any]]:
         """Every match in evaluation order, whatever its effect, as
         ``hookc eval --all`` prints it."""
 
     def explain(
-        self, event: str, context: Context, *, disable: Iterable[str] = ()
+        self, event: str, context: _Context, *, disable: Iterable[str] = ()
     ) -> Dict[str, Any]:
         """What happened to every hook of the event and why, as
         ``hookc eval --explain --format json`` prints it."""
 
 def compile(
-    paths: Union[PathArg, Sequence[PathArg], None] = None,
+    paths: Union[_PathArg, Sequence[_PathArg], None] = None,
     *,
-    layers: Optional[Mapping[str, Union[PathArg, Sequence[PathArg]]]] = None,
+    layers: Optional[Mapping[str, Union[_PathArg, Sequence[_PathArg]]]] = None,
 ) -> Policy:
     """Compile policy files (YAML hook files, directive XML) in source
     order; or ``layers``, an ordered mapping of layer name (lowest first) to
