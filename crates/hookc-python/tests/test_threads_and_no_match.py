@@ -1,5 +1,5 @@
-"""A policy shared between threads, the no-match path, and the example
-agent loop run once."""
+"""A policy shared between threads, the no-match path, and the examples
+(the asyncio agent loop, the README's usage example) run once."""
 
 import json
 import pathlib
@@ -85,3 +85,16 @@ def test_unnamed_events_reach_wildcard_hooks_only():
     # Text for an event no hook names is still read: it must be JSON.
     with pytest.raises(ValueError, match="not valid JSON"):
         plain.evaluate("other", "{")
+
+
+def test_the_readme_usage_example_runs():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("\n## Python\n"):readme.index("\n## Testing policies\n")]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "custom_backoff" in out.stdout
