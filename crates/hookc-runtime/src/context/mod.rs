@@ -61,6 +61,9 @@ pub trait PathLookup {
 /// The values a [`PathLookup`] gave during one evaluation: one slot per
 /// program path, each filled on first use. (A `OnceCell` per slot lets the
 /// path cache hand out references to values looked up after it was built.)
+/// The slots are one heap allocation per evaluation: the one exception,
+/// with JSON text's extraction, to "nothing allocated until a hook matches"
+/// (ARCHITECTURE.md).
 pub struct LookedUp<'a> {
     paths: &'a [Path],
     lookup: &'a dyn PathLookup,
