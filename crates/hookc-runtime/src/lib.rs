@@ -82,6 +82,9 @@ mod eval;
 pub mod limits;
 pub mod verify;
 
+/// A context held in a host's own objects (a Python mapping, an
+/// application struct), looked up path by path: [`Context::Lookup`].
+pub use context::PathLookup;
 pub use eval::{
     ActionError, Context, ContextError, Decision, LoadError, Match, Overrides, Policy, Query,
     QueryError, UnknownHook,

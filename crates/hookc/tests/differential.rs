@@ -1336,6 +1336,10 @@ fn trees_and_when_expressions_agree() {
                         "runtime, all, JSON text",
                         ids(rt.query(event, hookc_runtime::Context::json(text.as_bytes())).with_overrides(&none).all().unwrap()),
                     ),
+                    (
+                        "runtime, all, looked up",
+                        ids(rt.query(event, hookc_runtime::Context::Lookup(&ValueLookup::new(ctx))).all().unwrap()),
+                    ),
                 ];
                 if let (Some(pb), Some(vb)) = (&pb, &vb) {
                     answers.push(("reference, whens", reference_matches(pb, event, ctx)));
@@ -1352,6 +1356,10 @@ fn trees_and_when_expressions_agree() {
                         rt.query(event, hookc_runtime::Context::json(text.as_bytes())).decision().unwrap(),
                     ),
                     ("runtime from its artifact", rt_loaded.evaluate(event, ctx).unwrap()),
+                    (
+                        "runtime, looked up",
+                        rt.query(event, hookc_runtime::Context::Lookup(&ValueLookup::new(ctx))).decision().unwrap(),
+                    ),
                 ];
                 let decisions: Vec<(&str, Vec<String>, Option<String>)> = decisions
                     .into_iter()
@@ -1447,5 +1455,32 @@ fn doubles_read_from_json_text_equal_their_literals() {
             show(&result),
             ctx["d"]
         );
+    }
+}
+
+/// A context behind `hookc_runtime::PathLookup` (as a host's objects would
+/// be), answering from a `Value`; it fails the test if a path is asked for
+/// twice in one evaluation.
+struct ValueLookup<'v> {
+    doc: &'v Value,
+    asked: std::cell::RefCell<std::collections::HashSet<usize>>,
+}
+
+impl<'v> ValueLookup<'v> {
+    fn new(doc: &'v Value) -> ValueLookup<'v> {
+        ValueLookup {
+            doc,
+            asked: Default::default(),
+        }
+    }
+}
+
+impl hookc_runtime::PathLookup for ValueLookup<'_> {
+    fn lookup(&self, index: usize, path: &hookc_runtime::bytecode::path::Path) -> Option<Value> {
+        assert!(
+            self.asked.borrow_mut().insert(index),
+            "path {path} looked up twice"
+        );
+        hookc_runtime::internals::context::resolve(self.doc, path).cloned()
     }
 }

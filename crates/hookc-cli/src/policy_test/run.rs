@@ -65,6 +65,11 @@ pub struct TestResult {
     pub location: String,
     /// The event.
     pub event: String,
+    /// The context, as the case gives it (so that a report can be replayed
+    /// by another evaluator, as the Python package's tests do).
+    pub context: Value,
+    /// The hooks the case switches off.
+    pub disabled: Vec<String>,
     /// The expectation as JSON: `{"hook": ID|null, "action"?: {...},
     /// "collected"?: [{"hook": ID, "action"?: {...}}]}`.
     pub expected: Value,
@@ -142,6 +147,8 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
         name: case.name.clone(),
         location,
         event: case.event.clone(),
+        context: case.context.clone(),
+        disabled: case.disabled.iter().map(|d| d.value.clone()).collect(),
         expected,
         actual,
         mismatches,
@@ -548,6 +555,8 @@ fn case_json(r: &TestResult) -> Value {
     m.insert("name".into(), r.name.clone().into());
     m.insert("location".into(), r.location.clone().into());
     m.insert("event".into(), r.event.clone().into());
+    m.insert("context".into(), r.context.clone());
+    m.insert("disabled".into(), r.disabled.clone().into());
     m.insert(
         "outcome".into(),
         if r.passed() { "ok" } else { "failed" }.into(),

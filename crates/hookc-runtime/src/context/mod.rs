@@ -10,10 +10,17 @@
 //! With a [`PathPlan`] (built once per program), resolution also shares
 //! prefixes: `error.code` and `error.message` look `error` up once, in a slot
 //! of its own, and walk one step each from there.
+//!
+//! A third source is a host's own objects ([`PathLookup`], for instance a
+//! Python `dict` in the `hookc` Python package): the cache asks it for a
+//! path's value the first time a hook reads that path and keeps the answer
+//! in a [`LookedUp`] slot for the rest of the evaluation.
 
 use crate::bytecode::path::{Path, Step};
 use crate::bytecode::PathIdx;
 use serde_json::Value;
+use std::cell::OnceCell;
+use std::fmt;
 
 pub mod json_text;
 
@@ -58,6 +65,66 @@ pub enum Source<'a> {
     Document(&'a Value),
     /// One pre-resolved value per program path (`None`: did not resolve).
     Extracted(&'a [Option<Value>]),
+    /// A host's lookup, asked once per path the evaluation reads.
+    LookedUp(&'a LookedUp<'a>),
+}
+
+/// A context held in a host's own objects rather than in a
+/// `serde_json::Value` or JSON text: a Python mapping, a struct of the
+/// application. The runtime asks for the value of each path an evaluation
+/// reads, at most once per evaluation, and never for a path no hook of the
+/// event reads; the whole context is never converted.
+pub trait PathLookup {
+    /// The value at `path` (path `index` of the policy's
+    /// [`Program::paths`](crate::bytecode::Program::paths), so that a host
+    /// can prepare per-path keys once per policy), or `None` when it does
+    /// not resolve. It should resolve as [`resolve`] would on the context's
+    /// JSON: fields of objects, non-negative indexes of arrays. A lookup
+    /// that fails (a value with no JSON form) answers `None` and keeps its
+    /// error for the host to report after the evaluation.
+    fn lookup(&self, index: usize, path: &Path) -> Option<Value>;
+}
+
+/// The values a [`PathLookup`] gave during one evaluation: one slot per
+/// program path, each filled on first use. (A `OnceCell` per slot lets the
+/// path cache hand out references to values looked up after it was built.)
+/// The slots are one heap allocation per evaluation: the one exception,
+/// with JSON text's extraction, to "nothing allocated until a hook matches"
+/// (ARCHITECTURE.md).
+pub struct LookedUp<'a> {
+    paths: &'a [Path],
+    lookup: &'a dyn PathLookup,
+    slots: Vec<OnceCell<Option<Value>>>,
+}
+
+impl<'a> LookedUp<'a> {
+    /// Empty slots for `paths`, filled from `lookup` on first use.
+    pub fn new(paths: &'a [Path], lookup: &'a dyn PathLookup) -> LookedUp<'a> {
+        LookedUp {
+            paths,
+            lookup,
+            slots: std::iter::repeat_with(OnceCell::new)
+                .take(paths.len())
+                .collect(),
+        }
+    }
+
+    /// The value of path `id`, looked up the first time it is asked for.
+    fn get(&self, id: usize) -> Option<&Value> {
+        let path = self.paths.get(id)?;
+        self.slots
+            .get(id)?
+            .get_or_init(|| self.lookup.lookup(id, path))
+            .as_ref()
+    }
+}
+
+impl fmt::Debug for LookedUp<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LookedUp")
+            .field("slots", &self.slots)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Path values of one evaluation: each slot's value once looked up
@@ -162,6 +229,7 @@ impl<'a> PathCache<'a> {
         }
         let v = match (self.source, self.layout) {
             (Source::Extracted(values), _) => values.get(id as usize).and_then(Option::as_ref),
+            (Source::LookedUp(values), _) => values.get(id as usize),
             (Source::Document(doc), Layout::Flat(paths)) => {
                 paths.get(id as usize).and_then(|p| resolve(doc, p))
             }
@@ -226,7 +294,7 @@ impl PathPlan {
     pub fn slots(&self, source: Source<'_>) -> usize {
         match source {
             Source::Document(_) => self.nodes.len(),
-            Source::Extracted(_) => self.path_count,
+            Source::Extracted(_) | Source::LookedUp(_) => self.path_count,
         }
     }
 
@@ -455,6 +523,29 @@ mod tests {
         let mut cache = PathCache::new(&paths, Source::Extracted(&values));
         assert_eq!(cache.get(PathIdx::new(0)), Some(&json!(1)));
         assert_eq!(cache.get(PathIdx::new(1)), None);
+    }
+
+    #[test]
+    fn looked_up_values_are_asked_for_once_and_only_when_read() {
+        struct Counting(std::cell::RefCell<Vec<usize>>);
+        impl PathLookup for Counting {
+            fn lookup(&self, index: usize, path: &Path) -> Option<Value> {
+                self.0.borrow_mut().push(index);
+                (path.to_string() != "b").then(|| json!(index))
+            }
+        }
+        let paths = vec![Path::root("a"), Path::root("b"), Path::root("c")];
+        let plan = PathPlan::new(&paths);
+        let lookup = Counting(Default::default());
+        let values = LookedUp::new(&paths, &lookup);
+        let mut cache = PathCache::with_plan(&plan, Source::LookedUp(&values));
+        for _ in 0..2 {
+            assert_eq!(cache.get(PathIdx::new(1)), None);
+            assert_eq!(cache.get(PathIdx::new(0)), Some(&json!(0)));
+            assert_eq!(cache.get(PathIdx::new(7)), None);
+        }
+        // `c` was never read, so never asked for; `a` and `b` once each.
+        assert_eq!(*lookup.0.borrow(), vec![1, 0]);
     }
 
     #[test]

@@ -92,9 +92,15 @@ impl Match<'_> {
 
     /// `{"hook": ID, "action": {...}}`, the line `hookc eval` prints.
     pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`Match::to_json`], moving the action instead of copying it (for
+    /// hosts that convert every result, such as the Python package).
+    pub fn into_json(self) -> Value {
         let mut m = Map::new();
         m.insert("hook".into(), Value::from(self.hook));
-        m.insert("action".into(), Value::Object(self.action.clone()));
+        m.insert("action".into(), Value::Object(self.action));
         Value::Object(m)
     }
 }
@@ -124,10 +130,15 @@ impl Decision<'_> {
     /// otherwise `{"hook": ID|null, "action": {...}|null, "collected":
     /// [{"hook": ID, "action": {...}}, ...]}`.
     pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`Decision::to_json`], moving the actions instead of copying them.
+    pub fn into_json(self) -> Value {
         if self.collected.is_empty() {
-            return self.terminal.as_ref().map_or(Value::Null, Match::to_json);
+            return self.terminal.map_or(Value::Null, Match::into_json);
         }
-        let mut m = match self.terminal.as_ref().map(Match::to_json) {
+        let mut m = match self.terminal.map(Match::into_json) {
             Some(Value::Object(m)) => m,
             _ => {
                 let mut m = Map::new();
@@ -138,7 +149,7 @@ impl Decision<'_> {
         };
         m.insert(
             "collected".into(),
-            Value::Array(self.collected.iter().map(Match::to_json).collect()),
+            Value::Array(self.collected.into_iter().map(Match::into_json).collect()),
         );
         Value::Object(m)
     }

@@ -32,8 +32,9 @@
 //! ```
 
 use super::{Decision, Match, Overrides, Policy, QueryError, Trace};
-use crate::context::Source;
+use crate::context::{LookedUp, PathLookup, Source};
 use serde_json::Value;
+use std::fmt;
 
 /// Reads the query's context into a path cache, then evaluates `$answer`
 /// with the policy, the cache and the overrides bound to the given names.
@@ -60,12 +61,18 @@ macro_rules! read {
                 let $cache = &mut cache;
                 Ok($answer)
             }
+            Context::Lookup(lookup) => {
+                let values = LookedUp::new(&$policy.program.program().paths, lookup);
+                crate::context::path_cache!(cache, &$policy.paths, Source::LookedUp(&values));
+                let $cache = &mut cache;
+                Ok($answer)
+            }
         }
     }};
 }
 
 /// The event context of one evaluation.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 pub enum Context<'c> {
     /// A context the caller already holds as a `serde_json::Value`.
     Value(&'c Value),
@@ -74,6 +81,33 @@ pub enum Context<'c> {
     /// [`ContextError`](crate::ContextError), and any text it accepts evaluates exactly as its
     /// parsed `Value` would.
     Json(&'c [u8]),
+    /// A host's own objects, asked for the value of each path the
+    /// evaluation reads (at most once per path), never converted whole:
+    /// see [`PathLookup`](crate::PathLookup).
+    Lookup(&'c dyn PathLookup),
+}
+
+impl fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Context::Value(v) => f.debug_tuple("Value").field(v).finish(),
+            Context::Json(t) => f.debug_tuple("Json").field(t).finish(),
+            Context::Lookup(_) => f.write_str("Lookup(..)"),
+        }
+    }
+}
+
+/// Contexts are equal when they hold equal documents or texts; a lookup is
+/// equal only to itself (the same object).
+impl PartialEq for Context<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Context::Value(a), Context::Value(b)) => a == b,
+            (Context::Json(a), Context::Json(b)) => a == b,
+            (Context::Lookup(a), Context::Lookup(b)) => std::ptr::addr_eq(*a, *b),
+            _ => false,
+        }
+    }
 }
 
 impl<'c> Context<'c> {

@@ -741,10 +741,12 @@ pub fn fill_action(
     paths: &mut PathCache<'_>,
 ) -> Result<Map<String, Value>, ActionError> {
     let program = prog.program();
-    let mut out = Map::new();
     let Some(entry) = program.action(action) else {
-        return Ok(out);
+        return Ok(Map::new());
     };
+    // Sized once: the type and every parameter (growing the map step by
+    // step reallocated it on every match).
+    let mut out = Map::with_capacity(entry.params.len() + 1);
     let kind = program.string(entry.kind);
     out.insert("type".to_owned(), Value::String(kind.to_owned()));
     for param in &entry.params {

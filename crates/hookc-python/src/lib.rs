@@ -1,0 +1,205 @@
+//! The `hookc` Python module: compile hookc policies from files or strings
+//! and evaluate agent-hook events against them in-process, with results
+//! that are exactly what the `hookc` command prints (README "Python"; the
+//! Python-facing reference is the stubs, `hookc.pyi`).
+//!
+//! - [`compile`] and [`compile_sources`]: the compiler crate's file reading
+//!   and compilation, diagnostics as `CompileError`;
+//! - [`policy`]: `hookc.Policy` (load, artifact bytes, evaluate, decide,
+//!   evaluate_all, explain, hook_ids);
+//! - [`lookup`]: a Python mapping as a context, read only at the paths the
+//!   policy reads;
+//! - [`convert`]: values between Python and JSON.
+
+use hookc::compile::{Compilation, Input, LayerName};
+use hookc::diag::render;
+use hookc::files::{PolicyFile, ReadError};
+use pyo3::exceptions::{
+    PyException, PyFileNotFoundError, PyOSError, PyTypeError, PyUserWarning, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyMapping, PyString};
+use std::path::PathBuf;
+
+mod convert;
+mod lookup;
+mod policy;
+
+use convert::{describe, to_py};
+use policy::PyPolicy;
+
+pyo3::create_exception!(
+    hookc,
+    CompileError,
+    PyException,
+    "The policy sources have errors. `str(e)` is the rendered diagnostics \
+     (as `hookc check` prints them); `e.diagnostics` is a list of dicts with \
+     `code`, `severity`, `message` and, where known, `file`, `line`, `column`, \
+     `end_line`, `end_column`, `node_path`, `label`, `help`, `notes` \
+     (as `hookc check --format json` prints them), warnings included."
+);
+pyo3::create_exception!(
+    hookc,
+    ArtifactError,
+    PyValueError,
+    "Artifact bytes that do not load: damaged, from another format version, \
+     or failing verification."
+);
+pyo3::create_exception!(
+    hookc,
+    EvaluationError,
+    PyException,
+    "An evaluation with no answer: the matched hook's action, its templates \
+     filled, does not fit its declared parameter types (the message names \
+     the hook, the parameter, the value and the expected type)."
+);
+pyo3::create_exception!(
+    hookc,
+    PolicyWarning,
+    PyUserWarning,
+    "A warning about compiled policy sources (a lint such as W0004), issued \
+     by `compile` and `compile_sources`; the policy still compiled."
+);
+
+/// Compiles policy files (YAML hook files, directive XML) in source order
+/// into a `Policy`; `layers` instead maps layer names (lowest first) to
+/// files. Raises `CompileError` for errors, `OSError` for unreadable files;
+/// warnings are issued as `PolicyWarning`s.
+#[pyfunction]
+#[pyo3(signature = (paths = None, *, layers = None))]
+fn compile(
+    py: Python<'_>,
+    paths: Option<&Bound<'_, PyAny>>,
+    layers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyPolicy> {
+    let mut files = Vec::new();
+    if let Some(paths) = paths {
+        files.extend(path_list(paths, "paths")?.into_iter().map(PolicyFile::new));
+    }
+    if let Some(layers) = layers {
+        if !files.is_empty() {
+            return Err(PyValueError::new_err(
+                "give either `paths` or `layers`: with layers, every file is in a layer",
+            ));
+        }
+        let layers = layers.cast::<PyMapping>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "`layers` maps layer names to files (a dict), not {}",
+                describe(layers)
+            ))
+        })?;
+        for item in layers.items()?.iter() {
+            let (name, value): (String, Bound<'_, PyAny>) = item.extract()?;
+            let layer = LayerName::new(&name).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            for path in path_list(&value, "each layer")? {
+                files.push(PolicyFile::in_layer(layer.clone(), path));
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(PyValueError::new_err(
+            "no policy given: name its files, compile([\"hooks.yaml\"]), or its layers",
+        ));
+    }
+    let c = py
+        .detach(|| hookc::files::compile_files_ordered(&files, None))
+        .map_err(read_error)?;
+    into_policy(py, c)
+}
+
+/// Compiles policy sources given as text, `{name: text}` in source order
+/// (the names are what diagnostics and default hook ids use; the format is
+/// detected from the name and text, as for files).
+#[pyfunction]
+fn compile_sources(py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<PyPolicy> {
+    let sources = sources.cast::<PyMapping>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "`sources` maps names to policy texts (a dict), not {}",
+            describe(sources)
+        ))
+    })?;
+    let mut inputs = Vec::new();
+    for item in sources.items()?.iter() {
+        let (name, text): (String, String) = item.extract().map_err(|_| {
+            PyTypeError::new_err("`sources` maps str names to str texts: {\"hooks.yaml\": \"...\"}")
+        })?;
+        inputs.push(Input::new(name, text));
+    }
+    let c = py.detach(|| hookc::compile::compile(&inputs));
+    into_policy(py, c)
+}
+
+/// One path or a sequence of them (str or `os.PathLike`).
+fn path_list(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<PathBuf>> {
+    if obj.cast::<PyString>().is_ok() || obj.hasattr("__fspath__")? {
+        return Ok(vec![obj.extract()?]);
+    }
+    obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} takes file paths (str or os.PathLike, or a list of them), not {}",
+            describe(obj)
+        ))
+    })
+}
+
+/// A file that could not be read, as the Python exception for it.
+fn read_error(e: ReadError) -> PyErr {
+    match &e {
+        ReadError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            PyFileNotFoundError::new_err(e.to_string())
+        }
+        ReadError::Io { .. } => PyOSError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// The policy of a compilation, its warnings issued; its errors raised as
+/// `CompileError`.
+fn into_policy(py: Python<'_>, c: Compilation) -> PyResult<PyPolicy> {
+    let diags: Vec<_> = c.diagnostics.iter().collect();
+    if !diags.is_empty() {
+        let text = format!(
+            "{}{}",
+            render::human(&diags, &c.sources),
+            hookc::summary(&c)
+        );
+        if c.diagnostics.has_errors() {
+            let err = CompileError::new_err(text);
+            let list = PyList::empty(py);
+            for d in &diags {
+                list.append(to_py(py, &render::json(d, &c.sources))?)?;
+            }
+            err.value(py).setattr("diagnostics", list)?;
+            return Err(err);
+        }
+        let category = py.get_type::<PolicyWarning>();
+        let msg = std::ffi::CString::new(text.replace('\0', " "))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        PyErr::warn(py, &category, &msg, 1)?;
+    }
+    let policy = c
+        .into_policy()
+        .map_err(|e| PyException::new_err(format!("{e} (a bug in hookc: please report it)")))?;
+    PyPolicy::new(py, policy)
+}
+
+/// hookc: compile agent-hook policies and evaluate events against them.
+///
+/// `compile(paths)` or `compile_sources({name: text})` gives a `Policy`;
+/// `policy.evaluate(event, context)` answers what `hookc eval` prints, as
+/// Python values. A context is a dict (read only at the paths the policy
+/// reads) or JSON text as str or bytes (evaluated with the GIL released).
+/// See the stubs (`hookc/__init__.pyi`) for every function and exception.
+#[pymodule(name = "hookc")]
+fn hookc_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(compile_sources, m)?)?;
+    m.add_class::<PyPolicy>()?;
+    m.add("CompileError", py.get_type::<CompileError>())?;
+    m.add("ArtifactError", py.get_type::<ArtifactError>())?;
+    m.add("EvaluationError", py.get_type::<EvaluationError>())?;
+    m.add("PolicyWarning", py.get_type::<PolicyWarning>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

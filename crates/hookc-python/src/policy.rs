@@ -1,0 +1,282 @@
+//! `hookc.Policy`: a loaded, verified policy and the evaluation methods,
+//! each answering exactly what the `hookc eval` command prints, built by the
+//! runtime's own `to_json` functions and handed to Python as objects.
+//!
+//! The context is a mapping (read path by path through
+//! [`crate::lookup::MappingLookup`], with the GIL held, since it reads
+//! Python objects) or JSON text as `str` or `bytes` (evaluated with the GIL
+//! released: the text is immutable for the call and the policy is `Sync`).
+
+use crate::convert::{describe, to_py};
+use crate::lookup::{prepare, LookupStep, MappingLookup};
+use crate::{ArtifactError, EvaluationError};
+use hookc_runtime::{Context, Overrides, Policy, Query, QueryError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// A compiled, verified hookc policy. Immutable: one policy can be shared
+/// by any number of threads and evaluated concurrently.
+#[pyclass(name = "Policy", module = "hookc", frozen)]
+pub struct PyPolicy {
+    policy: Policy,
+    /// The steps of each path of the program, for reading mappings.
+    steps: Vec<Vec<LookupStep>>,
+    /// The event names hooks name, and a dict from each (as a Python str)
+    /// to its position: a known event is found without converting the
+    /// caller's str (which, on the stable ABI of Python 3.9, copies it
+    /// twice).
+    event_names: Vec<String>,
+    events: Py<PyDict>,
+    /// Whether no hook listens to every event (`"*"`).
+    wildcard_free: bool,
+}
+
+impl PyPolicy {
+    /// Wraps a runtime policy, preparing its paths for mapping lookups.
+    pub fn new(py: Python<'_>, policy: Policy) -> PyResult<PyPolicy> {
+        let steps = prepare(py, &policy.program().paths);
+        let program = policy.program();
+        let event_names: Vec<String> = program
+            .events
+            .named
+            .iter()
+            .map(|(name, _)| program.string(*name).to_owned())
+            .collect();
+        let events = PyDict::new(py);
+        for (i, name) in event_names.iter().enumerate() {
+            events.set_item(PyString::intern(py, name), i)?;
+        }
+        let wildcard_free = program.events.wildcard.is_empty();
+        Ok(PyPolicy {
+            policy,
+            steps,
+            event_names,
+            events: events.unbind(),
+            wildcard_free,
+        })
+    }
+
+    /// The policy's own copy of the event's name, when hooks name it.
+    fn event_name<'a>(&'a self, event: &'a Bound<'_, PyString>) -> PyResult<Option<&'a str>> {
+        if let Some(i) = self.events.bind(event.py()).get_item(event)? {
+            return Ok(self
+                .event_names
+                .get(i.extract::<usize>()?)
+                .map(String::as_str));
+        }
+        Ok(None)
+    }
+
+    /// Evaluates `event` against `context`, switching off `disable`, and
+    /// answers with `answer` as JSON (as the CLI prints it).
+    fn answer(
+        &self,
+        py: Python<'_>,
+        event: &Bound<'_, PyAny>,
+        context: &Bound<'_, PyAny>,
+        disable: Option<&Bound<'_, PyAny>>,
+        answer: impl Fn(Query<'_, '_>) -> Result<Value, QueryError> + Send + Sync,
+        nothing: Option<Value>,
+    ) -> PyResult<Value> {
+        let event = event.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
+        })?;
+        let known = self.event_name(event)?;
+        let overrides = self.overrides(disable)?;
+        // No hook listens to an event no hook names, when there are no "*"
+        // hooks: from a mapping (which is read only where a hook reads it,
+        // so nothing is checked either) the answer is `nothing` without
+        // evaluating. Text is still evaluated: it must be valid JSON.
+        if let (None, true, Some(nothing)) = (known, self.wildcard_free, nothing) {
+            if context.cast::<PyDict>().is_ok() {
+                return Ok(nothing);
+            }
+        }
+        let event = match known {
+            Some(name) => Cow::Borrowed(name),
+            None => event.to_cow()?,
+        };
+        let run =
+            |ctx: Context<'_>| answer(self.policy.query(&event, ctx).with_overrides(&overrides));
+        let result = if let Ok(text) = context.cast::<PyString>() {
+            let text = text.to_cow()?;
+            py.detach(|| run(Context::json(text.as_bytes())))
+        } else if let Ok(bytes) = context.cast::<PyBytes>() {
+            let bytes = bytes.as_bytes();
+            py.detach(|| run(Context::json(bytes)))
+        } else if context.cast::<PyMapping>().is_ok() {
+            let lookup = MappingLookup::new(context, &self.steps);
+            let result = run(Context::Lookup(&lookup));
+            if let Some(e) = lookup.take_error() {
+                return Err(e);
+            }
+            result
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "the context must be a dict (or another mapping), or JSON text as str or bytes, not {}",
+                describe(context)
+            )));
+        };
+        result.map_err(|e| match e {
+            QueryError::Context(e) => PyValueError::new_err(e.to_string()),
+            other => EvaluationError::new_err(other.to_string()),
+        })
+    }
+
+    /// The overrides switching off the hooks named by `disable`.
+    fn overrides(&self, disable: Option<&Bound<'_, PyAny>>) -> PyResult<Overrides> {
+        let Some(disable) = disable else {
+            return Ok(Overrides::default());
+        };
+        if disable.cast::<PyString>().is_ok() {
+            return Err(PyTypeError::new_err(
+                "`disable` takes hook ids in a list or tuple, not one str: disable=[\"id\"]",
+            ));
+        }
+        let ids: Vec<String> = disable.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "`disable` takes an iterable of hook ids (str), not {}",
+                describe(disable)
+            ))
+        })?;
+        if ids.is_empty() {
+            return Ok(Overrides::default());
+        }
+        self.policy
+            .overrides(ids.iter().map(String::as_str))
+            .map_err(|e| {
+                let known = self.policy.hook_ids().chain(self.policy.absent_hook_ids());
+                PyValueError::new_err(match hookc::suggest::did_you_mean(&e.0, known) {
+                    Some(close) => format!("{e}; did you mean `{close}`?"),
+                    None => e.to_string(),
+                })
+            })
+    }
+}
+
+#[pymethods]
+impl PyPolicy {
+    /// Loads a policy artifact (the bytes `hookc compile` writes, or
+    /// `to_artifact` returns), decoded and verified before use. Raises
+    /// `ArtifactError` if the bytes are damaged, of another format version,
+    /// or fail verification.
+    #[staticmethod]
+    fn from_artifact(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyPolicy> {
+        let bytes = data.cast::<PyBytes>().map_err(|_| {
+            PyTypeError::new_err(format!("an artifact is bytes, not {}", describe(data)))
+        })?;
+        let bytes = bytes.as_bytes();
+        let policy = py
+            .detach(|| Policy::from_artifact(bytes))
+            .map_err(|e| ArtifactError::new_err(e.to_string()))?;
+        PyPolicy::new(py, policy)
+    }
+
+    /// The policy's artifact bytes (deterministic: the same policy gives
+    /// the same bytes), loadable with `Policy.from_artifact`.
+    fn to_artifact<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.policy.to_artifact())
+    }
+
+    /// Every hook id, in evaluation order.
+    #[getter]
+    fn hook_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.policy.hook_ids())
+    }
+
+    /// What `hookc eval` prints: `None` when nothing matches; the deciding
+    /// match `{"hook": id, "action": {...}}`; with collected matches,
+    /// `{"hook": id | None, "action": {...} | None, "collected": [...]}`.
+    #[pyo3(signature = (event, context, *, disable = None))]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+        context: &Bound<'py, PyAny>,
+        disable: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| q.decision().map(|d| d.into_json()),
+            Some(Value::Null),
+        )?;
+        to_py(py, &v)
+    }
+
+    /// The id of the deciding hook (the first terminal match), or `None`.
+    /// Builds no action, so it is the cheapest question.
+    #[pyo3(signature = (event, context, *, disable = None))]
+    fn decide<'py>(
+        &self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+        context: &Bound<'py, PyAny>,
+        disable: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| q.decide().map(|id| id.map_or(Value::Null, Value::from)),
+            Some(Value::Null),
+        )?;
+        to_py(py, &v)
+    }
+
+    /// Every match in evaluation order, whatever its effect: what `hookc
+    /// eval --all` prints, `[{"hook": id, "action": {...}}, ...]`.
+    #[pyo3(signature = (event, context, *, disable = None))]
+    fn evaluate_all<'py>(
+        &self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+        context: &Bound<'py, PyAny>,
+        disable: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| {
+                q.all()
+                    .map(|all| Value::Array(all.into_iter().map(|m| m.into_json()).collect()))
+            },
+            Some(Value::Array(Vec::new())),
+        )?;
+        to_py(py, &v)
+    }
+
+    /// What happened to every hook of the event and why: the trace `hookc
+    /// eval --explain --format json` prints.
+    #[pyo3(signature = (event, context, *, disable = None))]
+    fn explain<'py>(
+        &self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+        context: &Bound<'py, PyAny>,
+        disable: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.answer(
+            py,
+            event,
+            context,
+            disable,
+            |q| q.explain().map(|t| t.to_json()),
+            None,
+        )?;
+        to_py(py, &v)
+    }
+
+    fn __repr__(&self) -> String {
+        let n = self.policy.hook_ids().count();
+        format!("<hookc.Policy: {n} hook{}>", if n == 1 { "" } else { "s" })
+    }
+}
