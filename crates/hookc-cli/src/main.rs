@@ -361,8 +361,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
             };
             match output {
-                Some(path) => std::fs::write(&path, bytes)
-                    .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?,
+                Some(path) => {
+                    std::fs::write(&path, &bytes)
+                        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+                    eprintln!("{}", wrote_line(&path, policy, bytes.len()));
+                }
                 None => std::io::stdout()
                     .write_all(&bytes)
                     .map_err(|e| format!("cannot write to standard output: {e}"))?,
@@ -643,6 +646,43 @@ struct LogLine {
     context: serde_json::Value,
 }
 
+/// What `compile` wrote, its last line on standard error:
+/// `wrote policy.hkb: 20 hooks, 3 events, 4.1 KiB` (`*` counts as an event).
+fn wrote_line(path: &std::path::Path, policy: &hookc::ir::CheckedPolicy, bytes: usize) -> String {
+    use hookc::ir::Events;
+    let mut events = std::collections::BTreeSet::new();
+    for hook in policy.hooks() {
+        match &hook.events {
+            Events::Any => {
+                events.insert("*");
+            }
+            Events::Named(names) => events.extend(names.iter().map(String::as_str)),
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "wrote {}: {}, {}, {}",
+        path.display(),
+        plural(policy.hooks().len(), "hook"),
+        plural(events.len(), "event"),
+        human_size(bytes)
+    )
+}
+
+/// A byte count as people read it: `812 B`, `4.1 KiB`, `2.3 MiB`.
+fn human_size(bytes: usize) -> String {
+    const KIB: f64 = 1024.0;
+    // Exact for every size hookc writes (far below 2^53 bytes).
+    let b = bytes as f64;
+    if b < KIB {
+        format!("{bytes} B")
+    } else if b < KIB * KIB {
+        format!("{:.1} KiB", b / KIB)
+    } else {
+        format!("{:.1} MiB", b / (KIB * KIB))
+    }
+}
+
 fn exit(failed: bool) -> ExitCode {
     if failed {
         ExitCode::from(1)
@@ -657,6 +697,7 @@ fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
     match args.format {
         OutputFormat::Human => {
             let mut text = render::human(&diags, &c.sources);
+            text.push_str(&render::code_summary(&diags));
             text.push_str(&hookc::summary(c));
             text.push('\n');
             std::io::stderr()
