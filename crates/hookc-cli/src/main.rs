@@ -59,8 +59,10 @@ enum Command {
         diag: DiagArgs,
     },
     /// Evaluate an event against a policy and print the match as JSON.
+    #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Eval(EvalArgs),
-    /// Print a readable listing of an artifact's bytecode.
+    /// Print a readable listing of a policy's bytecode.
+    #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Disasm {
         #[command(flatten)]
         sources: Sources,
@@ -69,11 +71,17 @@ enum Command {
     },
     /// Benchmark a policy on your own contexts: ns per evaluation (median,
     /// p99) and evaluations per second, per context.
+    #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Bench(BenchArgs),
     /// Run policy test files: each case's event and context against the
     /// policy, compared with the hook and action it expects.
     Test(TestArgs),
 }
+
+/// The FILE help of the commands that run a policy.
+const ARTIFACT_OR_SOURCES: &str =
+    "The policy: one artifact (`.hkb`, from `hookc compile`), or its source \
+     files (YAML hook files, directive XML) in source order, compiled first";
 
 #[derive(clap::Args)]
 struct TestArgs {
@@ -84,9 +92,9 @@ struct TestArgs {
     /// one artifact (`.hkb`) or sources (repeatable).
     #[arg(long, value_name = "FILE")]
     policy: Vec<PathBuf>,
-    /// Print the report as text, or as one JSON document.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    /// How to print the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
     #[command(flatten)]
     overlays: Overlays,
 }
@@ -154,17 +162,18 @@ struct EvalArgs {
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
-    /// Format of `--explain` output.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    /// How to print the `--explain` trace (the result line is JSON either way).
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
+    format: ExplainFormat,
 }
 
 /// Where a policy comes from: files in source order, or files in named
 /// layers.
 #[derive(clap::Args)]
 struct Sources {
-    /// Policy files (YAML hook files, directive XML) in source order; for
-    /// `eval`, `disasm` and `bench`, one artifact (`.hkb`) instead.
+    /// Policy source files (YAML hook files, directive XML), in source order.
+    // `eval`, `disasm` and `bench` say that they take an artifact too
+    // (`ARTIFACT_OR_SOURCES`).
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// A policy file in a named layer, instead of FILE (repeatable): every
@@ -279,18 +288,42 @@ fn parse_layer(arg: &str) -> Result<(LayerName, PathBuf), String> {
 #[derive(clap::Args)]
 struct DiagArgs {
     /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = DiagFormat::Human)]
+    format: DiagFormat,
     /// Treat warnings as errors.
     #[arg(long)]
     deny_warnings: bool,
 }
 
+/// `check`'s and `compile`'s `--format`.
 #[derive(Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// Source snippets with carets, on standard error.
+enum DiagFormat {
+    /// Source snippets with carets, then a count by code and a summary line,
+    /// on standard error.
     Human,
     /// One JSON object per diagnostic per line, on standard output.
+    Json,
+}
+
+/// `eval --explain`'s `--format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum ExplainFormat {
+    /// The trace as text after the result line: what happened to every
+    /// hook of the event.
+    Human,
+    /// The trace as one JSON object, on the line after the result.
+    Json,
+}
+
+/// `test`'s `--format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum ReportFormat {
+    /// A `cargo test`-like report on standard output: a line per case,
+    /// each failure with its explain trace, then a summary (a policy's
+    /// diagnostics on standard error).
+    Human,
+    /// One JSON document on standard output: every file and case with its
+    /// outcome.
     Json,
 }
 
@@ -395,14 +428,14 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         },
     );
     match args.format {
-        OutputFormat::Human => {
+        ReportFormat::Human => {
             let (out, err) = run.to_text();
             std::io::stderr()
                 .write_all(err.as_bytes())
                 .map_err(|e| format!("cannot write to standard error: {e}"))?;
             print(&out)?;
         }
-        OutputFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
+        ReportFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
     }
     Ok(ExitCode::from(run.exit_code()))
 }
@@ -571,8 +604,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         if args.explain {
             let trace = query.explain().map_err(bad)?;
             match args.format {
-                OutputFormat::Human => out.push_str(&trace.to_text()),
-                OutputFormat::Json => {
+                ExplainFormat::Human => out.push_str(&trace.to_text()),
+                ExplainFormat::Json => {
                     out.push_str(&trace.to_json().to_string());
                     out.push('\n');
                 }
@@ -695,7 +728,7 @@ fn exit(failed: bool) -> ExitCode {
 fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
     let diags: Vec<_> = c.diagnostics.iter().collect();
     match args.format {
-        OutputFormat::Human => {
+        DiagFormat::Human => {
             let mut text = render::human(&diags, &c.sources);
             text.push_str(&render::code_summary(&diags));
             text.push_str(&hookc::summary(c));
@@ -704,7 +737,7 @@ fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
                 .write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write to standard error: {e}"))?;
         }
-        OutputFormat::Json => {
+        DiagFormat::Json => {
             let mut out = std::io::stdout().lock();
             for d in &diags {
                 let line = render::json(d, &c.sources);
