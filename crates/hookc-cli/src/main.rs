@@ -107,8 +107,9 @@ struct BenchArgs {
     #[command(flatten)]
     overlays: Overlays,
     /// A directory of contexts: every `*.json` file in it, by name. Each is an
-    /// event record `{"event": E, "context": {...}}` or a bare context (then
-    /// `--event` is required).
+    /// event record `{"event": E, "context": {...}}` (an `expect` key, as in
+    /// hookc's bench data, is allowed and not checked) or a bare context
+    /// (then `--event` is required).
     #[arg(long, value_name = "DIR")]
     contexts: Option<PathBuf>,
     /// A recorded event log, one `{"event": E, "context": {...}}` per line;
@@ -473,31 +474,10 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
                 .unwrap_or_default();
             let text = std::fs::read(&path)
                 .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-            let value: serde_json::Value = serde_json::from_slice(&text)
-                .map_err(|e| format!("`{}`: not valid JSON: {e}", path.display()))?;
-            // An event record has exactly the keys `event` (a string) and
-            // `context`; anything else is a bare context.
-            let record = value.as_object().and_then(|o| {
-                let event = o.get("event")?.as_str()?;
-                let context = o.get("context")?;
-                (o.len() == 2).then(|| (event.to_owned(), context.clone()))
-            });
-            cases.push(match (record, &args.event) {
-                (Some((event, context)), _) => BenchCase::from_value(name, event, context),
-                (None, Some(event)) => BenchCase {
-                    name,
-                    event: event.clone(),
-                    text,
-                    value,
-                },
-                (None, None) => {
-                    return Err(format!(
-                        "`{}` is a bare context (not {{\"event\": E, \"context\": {{...}}}}): \
-                         give its event with --event",
-                        path.display()
-                    ))
-                }
-            });
+            cases.push(
+                BenchCase::from_context_file(name, text, args.event.as_deref())
+                    .map_err(|e| format!("`{}` {e}", path.display()))?,
+            );
         }
     }
     if let Some(log) = &args.events {
