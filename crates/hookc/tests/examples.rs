@@ -1,7 +1,8 @@
 //! The bundled examples: the seed000 example's complete YAML block, its example
 //! directive hooks and its directive XML, and our richer XML policy, all
-//! compile (warnings allowed); the normalized output is itself an input that
-//! compiles to the same normalized output.
+//! compile (warnings allowed, but none in the XML policy users copy); the
+//! normalized output is itself an input that compiles to the same
+//! normalized output.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -62,6 +63,14 @@ fn seed_yaml_block_compiles_with_the_expected_warning() {
     assert_eq!(escalate.kind, "escalate");
     let names: Vec<_> = escalate.params.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["target", "timeout_seconds"]);
+}
+
+#[test]
+fn the_complete_example_policy_has_no_warnings() {
+    let c = compile(&[input("examples/policy.xml")]);
+    let diags: Vec<_> = c.diagnostics.iter().collect();
+    assert!(diags.is_empty(), "{diags:#?}");
+    assert_eq!(c.policy.unwrap().hooks().len(), 12);
 }
 
 #[test]
