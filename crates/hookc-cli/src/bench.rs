@@ -129,6 +129,94 @@ impl BenchCase {
             value,
         }
     }
+
+    /// A case from one file of `--contexts`: an event record
+    /// `{"event": E, "context": {...}}`, which may also have the `expect`
+    /// key of hookc's bench data (the hook that should win; not checked
+    /// here, since hook ids depend on the path the policy was named by), or
+    /// a bare context, whose event is `event` (`--event`). With `event`
+    /// given, an object that is not quite a record is a bare context.
+    pub fn from_context_file(
+        name: impl Into<String>,
+        text: Vec<u8>,
+        event: Option<&str>,
+    ) -> Result<BenchCase, ContextFileError> {
+        let value: Value = serde_json::from_slice(&text).map_err(ContextFileError::Json)?;
+        let object = value.as_object();
+        let record = object.and_then(|o| Some((o.get("event")?, o.get("context")?)));
+        match (record, event) {
+            (Some((Value::String(e), context)), _) => {
+                let extra: Vec<String> = object
+                    .into_iter()
+                    .flat_map(|o| o.keys())
+                    .filter(|k| !RECORD_KEYS.contains(&k.as_str()))
+                    .map(|k| format!("`{k}`"))
+                    .collect();
+                if extra.is_empty() {
+                    return Ok(BenchCase::from_value(name, e.clone(), context.clone()));
+                }
+                if event.is_none() {
+                    return Err(ContextFileError::ExtraKeys(extra.join(", ")));
+                }
+            }
+            (Some((e, _)), None) => return Err(ContextFileError::EventNotString(kind_of(e))),
+            (None, None) => {
+                let why = match object {
+                    None => format!("it is {}, not an object", kind_of(&value)),
+                    Some(o) if o.contains_key("context") => "it has no `event`".to_owned(),
+                    Some(o) if o.contains_key("event") => "it has no `context`".to_owned(),
+                    Some(_) => "it has neither `event` nor `context`".to_owned(),
+                };
+                return Err(ContextFileError::Bare(why));
+            }
+            (_, Some(_)) => {}
+        }
+        Ok(BenchCase {
+            name: name.into(),
+            event: event.unwrap_or_default().to_owned(),
+            text,
+            value,
+        })
+    }
+}
+
+/// The keys an event record of `--contexts` may have.
+const RECORD_KEYS: [&str; 3] = ["event", "context", "expect"];
+
+/// A JSON value's kind, with its article, for messages.
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a bool",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Why a file of `--contexts` is not a case. The messages follow the
+/// file's name (`` `a.json` is not valid JSON: ... ``).
+#[derive(Debug, Error)]
+pub enum ContextFileError {
+    /// The file is not JSON.
+    #[error("is not valid JSON: {0}")]
+    Json(serde_json::Error),
+    /// An event record with keys besides `event`, `context` and `expect`.
+    #[error(
+        "is an event record with other keys than `event`, `context` and `expect`: {0}; \
+         remove them, or give --event to read the whole file as a bare context"
+    )]
+    ExtraKeys(String),
+    /// An event record whose `event` is not a string.
+    #[error("is an event record whose `event` is {0}, not a string (the event's name)")]
+    EventNotString(&'static str),
+    /// A bare context without `--event`.
+    #[error(
+        "is a bare context, not an event record {{\"event\": E, \"context\": {{...}}}} ({0}): \
+         give its event with --event"
+    )]
+    Bare(String),
 }
 
 /// How to measure.
@@ -726,6 +814,69 @@ mod tests {
 
     impl Progress for NoProgress {}
     use std::cell::Cell;
+
+    fn context_file(text: &str, event: Option<&str>) -> Result<BenchCase, ContextFileError> {
+        BenchCase::from_context_file("f.json", text.as_bytes().to_vec(), event)
+    }
+
+    #[test]
+    fn a_record_may_have_an_expect_key_and_keeps_its_event() {
+        for text in [
+            r#"{"event": "error", "context": {"a": 1}}"#,
+            r#"{"event": "error", "expect": null, "context": {"a": 1}}"#,
+            r#"{"event": "error", "expect": "h", "context": {"a": 1}}"#,
+        ] {
+            for given in [None, Some("limit")] {
+                let case = context_file(text, given).unwrap();
+                assert_eq!(
+                    (case.event.as_str(), &case.value),
+                    ("error", &json!({"a": 1}))
+                );
+                assert_eq!(case.text, br#"{"a":1}"#);
+            }
+        }
+    }
+
+    #[test]
+    fn a_context_file_that_is_wrong_names_its_problem() {
+        let err = |text: &str| context_file(text, None).unwrap_err().to_string();
+        assert!(err("{").starts_with("is not valid JSON: "));
+        assert_eq!(
+            err(r#"{"event": "error", "context": {}, "expected": "h", "x": 1}"#),
+            "is an event record with other keys than `event`, `context` and `expect`: \
+             `expected`, `x`; remove them, or give --event to read the whole file as a bare context"
+        );
+        assert_eq!(
+            err(r#"{"event": {"type": "error"}, "context": {}}"#),
+            "is an event record whose `event` is an object, not a string (the event's name)"
+        );
+        let bare = |why: &str| {
+            format!(
+                "is a bare context, not an event record {{\"event\": E, \"context\": {{...}}}} ({why}): give its event with --event"
+            )
+        };
+        assert_eq!(err(r#"{"context": {}}"#), bare("it has no `event`"));
+        assert_eq!(err(r#"{"event": "e"}"#), bare("it has no `context`"));
+        assert_eq!(
+            err(r#"{"a": 1}"#),
+            bare("it has neither `event` nor `context`")
+        );
+        assert_eq!(err("[1]"), bare("it is an array, not an object"));
+    }
+
+    #[test]
+    fn with_an_event_given_anything_but_a_record_is_a_bare_context() {
+        for text in [
+            r#"{"a": 1}"#,
+            r#"{"event": {"type": "error"}, "context": 1}"#,
+            r#"{"event": "x", "context": 1, "other": 2}"#,
+        ] {
+            let case = context_file(text, Some("limit")).unwrap();
+            assert_eq!(case.event, "limit");
+            assert_eq!(case.text, text.as_bytes());
+            assert_eq!(case.value, serde_json::from_str::<Value>(text).unwrap());
+        }
+    }
 
     #[test]
     fn percentiles_of_known_samples() {

@@ -59,8 +59,10 @@ enum Command {
         diag: DiagArgs,
     },
     /// Evaluate an event against a policy and print the match as JSON.
+    #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Eval(EvalArgs),
-    /// Print a readable listing of an artifact's bytecode.
+    /// Print a readable listing of a policy's bytecode.
+    #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Disasm {
         #[command(flatten)]
         sources: Sources,
@@ -69,11 +71,17 @@ enum Command {
     },
     /// Benchmark a policy on your own contexts: ns per evaluation (median,
     /// p99) and evaluations per second, per context.
+    #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Bench(BenchArgs),
     /// Run policy test files: each case's event and context against the
     /// policy, compared with the hook and action it expects.
     Test(TestArgs),
 }
+
+/// The FILE help of the commands that run a policy.
+const ARTIFACT_OR_SOURCES: &str =
+    "The policy: one artifact (`.hkb`, from `hookc compile`), or its source \
+     files (YAML hook files, directive XML) in source order, compiled first";
 
 #[derive(clap::Args)]
 struct TestArgs {
@@ -84,9 +92,9 @@ struct TestArgs {
     /// one artifact (`.hkb`) or sources (repeatable).
     #[arg(long, value_name = "FILE")]
     policy: Vec<PathBuf>,
-    /// Print the report as text, or as one JSON document.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    /// How to print the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
     #[command(flatten)]
     overlays: Overlays,
 }
@@ -99,8 +107,9 @@ struct BenchArgs {
     #[command(flatten)]
     overlays: Overlays,
     /// A directory of contexts: every `*.json` file in it, by name. Each is an
-    /// event record `{"event": E, "context": {...}}` or a bare context (then
-    /// `--event` is required).
+    /// event record `{"event": E, "context": {...}}` (an `expect` key, as in
+    /// hookc's bench data, is allowed and not checked) or a bare context
+    /// (then `--event` is required).
     #[arg(long, value_name = "DIR")]
     contexts: Option<PathBuf>,
     /// A recorded event log, one `{"event": E, "context": {...}}` per line;
@@ -154,17 +163,18 @@ struct EvalArgs {
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
-    /// Format of `--explain` output.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    /// How to print the `--explain` trace (the result line is JSON either way).
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
+    format: ExplainFormat,
 }
 
 /// Where a policy comes from: files in source order, or files in named
 /// layers.
 #[derive(clap::Args)]
 struct Sources {
-    /// Policy files (YAML hook files, directive XML) in source order; for
-    /// `eval`, `disasm` and `bench`, one artifact (`.hkb`) instead.
+    /// Policy source files (YAML hook files, directive XML), in source order.
+    // `eval`, `disasm` and `bench` say that they take an artifact too
+    // (`ARTIFACT_OR_SOURCES`).
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// A policy file in a named layer, instead of FILE (repeatable): every
@@ -279,18 +289,42 @@ fn parse_layer(arg: &str) -> Result<(LayerName, PathBuf), String> {
 #[derive(clap::Args)]
 struct DiagArgs {
     /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = DiagFormat::Human)]
+    format: DiagFormat,
     /// Treat warnings as errors.
     #[arg(long)]
     deny_warnings: bool,
 }
 
+/// `check`'s and `compile`'s `--format`.
 #[derive(Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// Source snippets with carets, on standard error.
+enum DiagFormat {
+    /// Source snippets with carets, then a count by code and a summary line,
+    /// on standard error.
     Human,
     /// One JSON object per diagnostic per line, on standard output.
+    Json,
+}
+
+/// `eval --explain`'s `--format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum ExplainFormat {
+    /// The trace as text after the result line: what happened to every
+    /// hook of the event.
+    Human,
+    /// The trace as one JSON object, on the line after the result.
+    Json,
+}
+
+/// `test`'s `--format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum ReportFormat {
+    /// A `cargo test`-like report on standard output: a line per case,
+    /// each failure with its explain trace, then a summary (a policy's
+    /// diagnostics on standard error).
+    Human,
+    /// One JSON document on standard output: every file and case with its
+    /// outcome.
     Json,
 }
 
@@ -361,8 +395,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
             };
             match output {
-                Some(path) => std::fs::write(&path, bytes)
-                    .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?,
+                Some(path) => {
+                    std::fs::write(&path, &bytes)
+                        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+                    eprintln!("{}", wrote_line(&path, policy, bytes.len()));
+                }
                 None => std::io::stdout()
                     .write_all(&bytes)
                     .map_err(|e| format!("cannot write to standard output: {e}"))?,
@@ -392,14 +429,14 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         },
     );
     match args.format {
-        OutputFormat::Human => {
+        ReportFormat::Human => {
             let (out, err) = run.to_text();
             std::io::stderr()
                 .write_all(err.as_bytes())
                 .map_err(|e| format!("cannot write to standard error: {e}"))?;
             print(&out)?;
         }
-        OutputFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
+        ReportFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
     }
     Ok(ExitCode::from(run.exit_code()))
 }
@@ -437,31 +474,10 @@ fn bench(args: BenchArgs) -> Result<ExitCode, String> {
                 .unwrap_or_default();
             let text = std::fs::read(&path)
                 .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-            let value: serde_json::Value = serde_json::from_slice(&text)
-                .map_err(|e| format!("`{}`: not valid JSON: {e}", path.display()))?;
-            // An event record has exactly the keys `event` (a string) and
-            // `context`; anything else is a bare context.
-            let record = value.as_object().and_then(|o| {
-                let event = o.get("event")?.as_str()?;
-                let context = o.get("context")?;
-                (o.len() == 2).then(|| (event.to_owned(), context.clone()))
-            });
-            cases.push(match (record, &args.event) {
-                (Some((event, context)), _) => BenchCase::from_value(name, event, context),
-                (None, Some(event)) => BenchCase {
-                    name,
-                    event: event.clone(),
-                    text,
-                    value,
-                },
-                (None, None) => {
-                    return Err(format!(
-                        "`{}` is a bare context (not {{\"event\": E, \"context\": {{...}}}}): \
-                         give its event with --event",
-                        path.display()
-                    ))
-                }
-            });
+            cases.push(
+                BenchCase::from_context_file(name, text, args.event.as_deref())
+                    .map_err(|e| format!("`{}` {e}", path.display()))?,
+            );
         }
     }
     if let Some(log) = &args.events {
@@ -568,8 +584,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         if args.explain {
             let trace = query.explain().map_err(bad)?;
             match args.format {
-                OutputFormat::Human => out.push_str(&trace.to_text()),
-                OutputFormat::Json => {
+                ExplainFormat::Human => out.push_str(&trace.to_text()),
+                ExplainFormat::Json => {
                     out.push_str(&trace.to_json().to_string());
                     out.push('\n');
                 }
@@ -643,6 +659,43 @@ struct LogLine {
     context: serde_json::Value,
 }
 
+/// What `compile` wrote, its last line on standard error:
+/// `wrote policy.hkb: 20 hooks, 3 events, 4.1 KiB` (`*` counts as an event).
+fn wrote_line(path: &std::path::Path, policy: &hookc::ir::CheckedPolicy, bytes: usize) -> String {
+    use hookc::ir::Events;
+    let mut events = std::collections::BTreeSet::new();
+    for hook in policy.hooks() {
+        match &hook.events {
+            Events::Any => {
+                events.insert("*");
+            }
+            Events::Named(names) => events.extend(names.iter().map(String::as_str)),
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "wrote {}: {}, {}, {}",
+        path.display(),
+        plural(policy.hooks().len(), "hook"),
+        plural(events.len(), "event"),
+        human_size(bytes)
+    )
+}
+
+/// A byte count as people read it: `812 B`, `4.1 KiB`, `2.3 MiB`.
+fn human_size(bytes: usize) -> String {
+    const KIB: f64 = 1024.0;
+    // Exact for every size hookc writes (far below 2^53 bytes).
+    let b = bytes as f64;
+    if b < KIB {
+        format!("{bytes} B")
+    } else if b < KIB * KIB {
+        format!("{:.1} KiB", b / KIB)
+    } else {
+        format!("{:.1} MiB", b / (KIB * KIB))
+    }
+}
+
 fn exit(failed: bool) -> ExitCode {
     if failed {
         ExitCode::from(1)
@@ -655,15 +708,16 @@ fn exit(failed: bool) -> ExitCode {
 fn report(c: &Compilation, args: &DiagArgs) -> Result<bool, String> {
     let diags: Vec<_> = c.diagnostics.iter().collect();
     match args.format {
-        OutputFormat::Human => {
+        DiagFormat::Human => {
             let mut text = render::human(&diags, &c.sources);
+            text.push_str(&render::code_summary(&diags));
             text.push_str(&hookc::summary(c));
             text.push('\n');
             std::io::stderr()
                 .write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write to standard error: {e}"))?;
         }
-        OutputFormat::Json => {
+        DiagFormat::Json => {
             let mut out = std::io::stdout().lock();
             for d in &diags {
                 let line = render::json(d, &c.sources);

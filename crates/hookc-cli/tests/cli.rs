@@ -29,6 +29,13 @@ fn check_of_the_examples_exits_0_with_warnings_on_stderr() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("warning[W0001]"), "{err}");
     assert!(err.trim_end().ends_with("warnings"), "{err}");
+    // After the diagnostics, their count by code, then the summary.
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 2],
+        "warning summary: 5 × W0001, 5 × W0007, 1 × W0008",
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -62,8 +69,9 @@ fn json_format_prints_one_object_per_diagnostic_on_stdout() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    // One error, then the seed000 example's five `event.*` paths outside its own schema.
-    assert_eq!(lines.len(), 6);
+    // One error, then the seed000 example's four `event.*` paths outside its
+    // own schema, one warning each (`event.pressure_ratio` is read twice).
+    assert_eq!(lines.len(), 5);
     let e = &lines[0];
     assert_eq!(e["code"], "E0106");
     assert_eq!(e["severity"], "error");
@@ -80,6 +88,10 @@ fn json_format_prints_one_object_per_diagnostic_on_stdout() {
     assert!(lines[1..]
         .iter()
         .all(|w| w["code"] == "W0001" && w["severity"] == "warning"));
+    assert!(lines[1..].iter().any(|w| w["message"]
+        .as_str()
+        .unwrap()
+        .ends_with("(and 1 more use in this file)")));
 }
 
 #[test]
@@ -151,6 +163,50 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
+fn compile_ends_with_a_line_saying_what_it_wrote() {
+    let dir = temp_dir("wrote");
+    let small = dir.join("small.yaml");
+    std::fs::write(
+        &small,
+        "hooks:\n  - {id: a, event: error, action: {type: abort}}\n  - {id: b, event: '*', when: 'true', action: {type: abort}}\n",
+    )
+    .unwrap();
+    let hkb = dir.join("small.hkb");
+    let out = hookc(&[
+        "compile",
+        small.to_str().unwrap(),
+        "-o",
+        hkb.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bytes = std::fs::metadata(&hkb).unwrap().len();
+    assert!(bytes < 1024, "{bytes} bytes");
+    assert_eq!(
+        text(&out.stderr).lines().last(),
+        Some(format!("wrote {}: 2 hooks, 2 events, {bytes} B", hkb.display()).as_str()),
+        "`*` counts as an event"
+    );
+
+    let hkb = dir.join("all.hkb");
+    let mut args = vec!["compile"];
+    args.extend(ALL);
+    args.extend(["-o", hkb.to_str().unwrap()]);
+    let out = hookc(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 2],
+        "4 files checked: 20 hooks, 11 warnings"
+    );
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!("wrote {}: 20 hooks, 6 events, 5.6 KiB", hkb.display())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn compiling_twice_gives_identical_bytes() {
     let dir = temp_dir("twice");
     let (a, b) = (dir.join("a.hkb"), dir.join("b.hkb"));
@@ -178,8 +234,8 @@ fn eval_on_the_artifact_and_on_the_sources_prints_the_same() {
     let ctx = dir.join("ctx.json");
     std::fs::write(
         &ctx,
-        r#"{"event": {"thread_id": "t1"}, "classification": {"category": "rate_limited"},
-            "error": {"code": "E9", "headers": {"retry-after": "30"}}}"#,
+        r#"{"event": {"thread_id": "t1"}, "error": {"code": "E9"},
+            "classification": {"category": "rate_limited", "retry_policy": {"retry_after": "30"}}}"#,
     )
     .unwrap();
     for extra in [

@@ -200,6 +200,37 @@ fn a_bad_log_line_is_exit_2_naming_the_line() {
 }
 
 #[test]
+fn the_bench_data_the_repository_ships_is_accepted() {
+    let out = hookc(&[
+        "bench",
+        "crates/hookc/benches/data/seed/policy.yaml",
+        "--contexts",
+        "crates/hookc/benches/data/seed/contexts",
+        "--json",
+        TIME[0],
+        TIME[1],
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<_> = doc["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    // Every file is a case (they are event records with an `expect` key).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hookc/benches/data/seed/contexts");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    assert_eq!(names, files);
+}
+
+#[test]
 fn a_bare_context_needs_an_event() {
     let bare = r#"{"classification": {"category": "transient"}}"#;
     let dir = dir_with("bare", &[("bare.json", bare), RECORDS[0]]);
@@ -230,7 +261,7 @@ fn a_malformed_context_is_exit_2_naming_the_file_and_line() {
     let out = run_bench(&dir, &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("broken.json`: not valid JSON"), "{err}");
+    assert!(err.contains("broken.json` is not valid JSON"), "{err}");
     assert!(err.contains("line 3"), "{err}");
     assert!(out.stdout.is_empty());
 }

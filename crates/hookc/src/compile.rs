@@ -374,6 +374,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
         diags.sort();
         Some(policy)
     };
+    diags.fold_repeats();
     Compilation {
         sources,
         diagnostics: diags,

@@ -204,6 +204,11 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Further context.
     pub notes: Vec<String>,
+    /// For findings that repeat across a file (one undeclared path read by
+    /// a thousand hooks): what makes two of them the same finding. Findings
+    /// of one code and file with the same key are reported once, with the
+    /// count of the others ([`Diagnostics::fold_repeats`]).
+    pub repeat_key: Option<String>,
 }
 
 impl Diagnostic {
@@ -218,7 +223,15 @@ impl Diagnostic {
             node_path: None,
             help: None,
             notes: Vec::new(),
+            repeat_key: None,
         }
+    }
+
+    /// Reports this finding once per file for all findings of its code with
+    /// the same `key` (see [`Diagnostics::fold_repeats`]).
+    pub fn once_per_file(mut self, key: impl Into<String>) -> Self {
+        self.repeat_key = Some(key.into());
+        self
     }
 
     /// Sets the location.
@@ -327,6 +340,40 @@ impl Diagnostics {
             .sort_by_key(|d| d.span.map(|s| (s.file, s.start, s.end)));
     }
 
+    /// Keeps the first (in the current order) of the findings that share a
+    /// code, a file and a [`Diagnostic::repeat_key`], and appends to its
+    /// message how many others there were: a generated policy reading one
+    /// undeclared path in 500 hooks gets one warning, not 500. Findings
+    /// without a key are left alone.
+    pub fn fold_repeats(&mut self) {
+        use std::collections::hash_map::{Entry, HashMap};
+        type Key = (Code, Option<crate::span::FileId>, String);
+        // Each group's first finding (its index in `kept`) and its repeats.
+        let mut groups: HashMap<Key, (usize, usize)> = HashMap::new();
+        let mut kept: Vec<Diagnostic> = Vec::with_capacity(self.items.len());
+        for d in std::mem::take(&mut self.items) {
+            let Some(key) = d.repeat_key.clone() else {
+                kept.push(d);
+                continue;
+            };
+            match groups.entry((d.code, d.span.map(|s| s.file), key)) {
+                Entry::Occupied(mut e) => e.get_mut().1 += 1,
+                Entry::Vacant(e) => {
+                    e.insert((kept.len(), 0));
+                    kept.push(d);
+                }
+            }
+        }
+        for (first, repeats) in groups.into_values() {
+            if let Some(d) = kept.get_mut(first).filter(|_| repeats > 0) {
+                let uses = if repeats == 1 { "use" } else { "uses" };
+                d.message
+                    .push_str(&format!(" (and {repeats} more {uses} in this file)"));
+            }
+        }
+        self.items = kept;
+    }
+
     /// Takes them out.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items
@@ -365,5 +412,50 @@ mod tests {
             };
             assert!(s.starts_with(prefix) && s.len() == 5, "bad code {s}");
         }
+    }
+
+    #[test]
+    fn repeats_fold_into_the_first_per_code_file_and_key() {
+        use crate::span::{FileId, Span};
+        let at = |file: u32, start: usize| Span::new(FileId(file), start, start + 1);
+        let w = |file, start, key: &str| {
+            Diagnostic::new(
+                Code::PathNotInSchema,
+                format!("`{key}` is not in the schema"),
+            )
+            .at(at(file, start))
+            .once_per_file(key)
+        };
+        let mut diags = Diagnostics::new();
+        diags.push(w(0, 1, "a.b"));
+        diags.push(w(0, 5, "a.b"));
+        diags.push(w(0, 9, "a.b"));
+        diags.push(w(0, 7, "a.c"));
+        diags.push(w(1, 2, "a.b"));
+        diags.push(w(1, 3, "a.b"));
+        // Without a key, repeats stay.
+        diags.push(Diagnostic::new(Code::ShadowedHook, "s").at(at(0, 11)));
+        diags.push(Diagnostic::new(Code::ShadowedHook, "s").at(at(0, 12)));
+        diags.fold_repeats();
+        let messages: Vec<(&str, u32)> = diags
+            .iter()
+            .map(|d| (d.message.as_str(), d.span.map_or(0, |s| s.start)))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    "`a.b` is not in the schema (and 2 more uses in this file)",
+                    1
+                ),
+                ("`a.c` is not in the schema", 7),
+                (
+                    "`a.b` is not in the schema (and 1 more use in this file)",
+                    2
+                ),
+                ("s", 11),
+                ("s", 12),
+            ]
+        );
     }
 }

@@ -136,8 +136,9 @@ impl PolicyError {
             PolicyError::Compile(c) => {
                 let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
                 format!(
-                    "the policy has errors:\n{}{}",
+                    "the policy has errors:\n{}{}{}",
                     render::human(&errors, &c.sources),
+                    render::code_summary(&errors),
                     crate::summary(c)
                 )
             }
@@ -228,8 +229,9 @@ fn loaded(
         String::new()
     } else {
         format!(
-            "{}{}\n",
+            "{}{}{}\n",
             render::human(&kept, &c.sources),
+            render::code_summary(&kept),
             crate::summary(&c)
         )
     };

@@ -27,11 +27,12 @@ use std::path::Path;
 
 #[path = "common/wire_manifest.rs"]
 mod wire_manifest;
-use wire_manifest::{manifest, recorded_version, repo, wire_dir, UPDATE};
+use wire_manifest::{manifest, recorded_version, wire_dir, UPDATE};
 
-/// The artifact `hookc compile ARGS -o OUT` writes, for the argument forms
-/// the manifest uses: files (named as given), `--layer NAME=FILE`, `--strip`.
-fn compile(args: &[String]) -> Vec<u8> {
+/// The artifact `hookc compile ARGS -o OUT` writes when run in `root`, for
+/// the argument forms the manifest uses: files (named as given), `--layer
+/// NAME=FILE`, `--strip`.
+fn compile(root: &Path, args: &[String]) -> Vec<u8> {
     let mut files = Vec::new();
     let mut strip = false;
     let mut args = args.iter();
@@ -43,11 +44,11 @@ fn compile(args: &[String]) -> Vec<u8> {
                 let (layer, file) = spec.split_once('=').expect("NAME=FILE");
                 files.push(PolicyFile {
                     layer: Some(LayerName::new(layer).unwrap()),
-                    ..PolicyFile::named(file, repo().join(file))
+                    ..PolicyFile::named(file, root.join(file))
                 });
             }
             flag if flag.starts_with('-') => panic!("manifest: unsupported argument `{flag}`"),
-            file => files.push(PolicyFile::named(file, repo().join(file))),
+            file => files.push(PolicyFile::named(file, root.join(file))),
         }
     }
     let c = hookc::files::compile_files(&files).unwrap();
@@ -121,7 +122,7 @@ fn compiled_artifacts_equal_the_golden_files() {
     let mut missing = Vec::new();
     let mut new_files = Vec::new();
     for case in manifest() {
-        let bytes = compile(&case.args);
+        let bytes = compile(&case.root, &case.args);
         let listing = disasm(&bytes);
         let golden = dir.join(format!("{}.hkb", case.name));
         let Ok(old) = std::fs::read(&golden) else {

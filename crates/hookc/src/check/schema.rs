@@ -467,10 +467,15 @@ impl ContextSchema {
                 if out.closed {
                     d = d.label("unknown key");
                 } else {
-                    d = d.label("typed `any`").note(format!(
-                        "{within} allows other keys; declare `{}` in event_context_schema to type-check it",
-                        out.key
-                    ));
+                    // One warning per undeclared path and file (see
+                    // `Diagnostics::fold_repeats`); errors stay per use.
+                    d = d
+                        .label("typed `any`")
+                        .note(format!(
+                            "{within} allows other keys; declare `{}` in event_context_schema to type-check it",
+                            out.key
+                        ))
+                        .once_per_file(path.to_string());
                 }
                 diags.push(d);
                 ty

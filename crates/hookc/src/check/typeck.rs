@@ -339,20 +339,24 @@ impl TypeChecker<'_> {
                     } else {
                         "is not in the schema"
                     };
-                    self.diags.push(
-                        Diagnostic::new(
-                            code,
-                            format!("`{prefix}.{name}` {what}: `{prefix}` has no key `{name}`"),
+                    let mut d = Diagnostic::new(
+                        code,
+                        format!("`{prefix}.{name}` {what}: `{prefix}` has no key `{name}`"),
+                    )
+                    .at(whole.span)
+                    .maybe_help(
+                        crate::suggest::did_you_mean(
+                            name,
+                            out.candidates.iter().map(String::as_str),
                         )
-                        .at(whole.span)
-                        .maybe_help(
-                            crate::suggest::did_you_mean(
-                                name,
-                                out.candidates.iter().map(String::as_str),
-                            )
-                            .map(|b| format!("did you mean `{b}`?")),
-                        ),
+                        .map(|b| format!("did you mean `{b}`?")),
                     );
+                    if !out.closed {
+                        // One warning per undeclared path and file (see
+                        // `Diagnostics::fold_repeats`); errors stay per use.
+                        d = d.once_per_file(format!("{prefix}.{name}"));
+                    }
+                    self.diags.push(d);
                 }
                 r.ty
             }

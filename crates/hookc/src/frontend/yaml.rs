@@ -244,7 +244,6 @@ impl Reader<'_> {
             self.wrong_shape(node, path, "a hook mapping", None);
             return None;
         };
-        let mut ok = true;
         let mut id = None;
         let mut events = None;
         let mut priority = None;
@@ -263,20 +262,17 @@ impl Reader<'_> {
                     _ => {
                         let help = is_scalar(value).then(|| "quote it".to_owned());
                         self.wrong_shape(value, field, "a string for `id`", help);
-                        ok = false;
                     }
                 },
                 "event" => {
                     saw_event = true;
                     events = self.events(value, &field);
-                    ok &= events.is_some();
                 }
                 "priority" => match &value.kind {
                     NodeKind::Int(p) => priority = Some(Spanned::new(*p, value.span)),
                     _ => {
                         let help = priority_help(value);
                         self.wrong_shape(value, field, "an integer for `priority`", help);
-                        ok = false;
                     }
                 },
                 "condition" | "when" => {
@@ -285,7 +281,6 @@ impl Reader<'_> {
                     } else {
                         self.when(value, field.clone())
                     };
-                    ok &= raw.is_some();
                     if let Some((_, first)) = &condition {
                         self.diags.push(
                             Diagnostic::new(
@@ -296,7 +291,6 @@ impl Reader<'_> {
                             .node(field)
                             .help("use one of them"),
                         );
-                        ok = false;
                     } else if let Some(raw) = raw {
                         condition = Some((raw, key));
                     }
@@ -304,22 +298,22 @@ impl Reader<'_> {
                 "action" => {
                     saw_action = true;
                     action = self.action(value, field);
-                    ok &= action.is_some();
                 }
-                "enabled" => match self.flag(value, field, "enabled") {
-                    Some(b) => enabled = b,
-                    None => ok = false,
-                },
-                "replace" => match self.flag(value, field, "replace") {
-                    Some(b) => replace = b.then_some(value.span),
-                    None => ok = false,
-                },
+                "enabled" => {
+                    if let Some(b) = self.flag(value, field, "enabled") {
+                        enabled = b;
+                    }
+                }
+                "replace" => {
+                    if let Some(b) = self.flag(value, field, "replace") {
+                        replace = b.then_some(value.span);
+                    }
+                }
                 "description" => match &value.kind {
                     NodeKind::Str(s) => description = Some(s.clone()),
                     _ => {
                         let help = is_scalar(value).then(|| "quote it".to_owned());
                         self.wrong_shape(value, field, "a string for `description`", help);
-                        ok = false;
                     }
                 },
                 name => {
@@ -329,7 +323,6 @@ impl Reader<'_> {
                             .node(field)
                             .maybe_help(help_for(name, HOOK_KEYS.iter().copied())),
                     );
-                    ok = false;
                 }
             }
         }
@@ -349,7 +342,12 @@ impl Reader<'_> {
                     .help("add `action:` with the action's `type`, e.g. `action: {type: retry}`"),
             );
         }
-        let (Some(events), Some(action), true) = (events, action, ok) else {
+        // A hook without its events or action cannot be checked. Any other
+        // structural error (an unknown key, a malformed `id` or `priority`,
+        // both `condition` and `when`) is reported and the hook is still
+        // checked, so that its condition's and action's errors show in the
+        // same run; the compilation fails on the reported error anyway.
+        let (Some(events), Some(action)) = (events, action) else {
             return None;
         };
         Some(SourceHook {

@@ -287,7 +287,10 @@ pub fn report(
                 })
                 .help(format!(
                     "if the action needs it, add `has({text})` to the condition"
-                ));
+                ))
+                // Generated policies repeat one template in many hooks: one
+                // warning per path and file (`Diagnostics::fold_repeats`).
+                .once_per_file(text.clone());
                 if let Some(np) = origin_of(h).and_then(|o| o.node_path.clone()) {
                     d = d.node(format!("{np}.action.{}", param.trim_start_matches('.')));
                 }

@@ -25,6 +25,10 @@ pub struct Case {
     pub name: String,
     /// The `hookc compile` arguments that make it (before `-o`).
     pub args: Vec<String>,
+    /// The folder, relative to the repository's root, that `hookc compile`
+    /// runs in (the root itself when the manifest gives none).
+    #[allow(dead_code)] // used by the compiler's test only
+    pub root: PathBuf,
 }
 
 impl Case {
@@ -51,6 +55,10 @@ pub fn manifest() -> Vec<Case> {
                 .iter()
                 .map(|s| s.as_str().expect("`args` are strings").to_owned())
                 .collect(),
+            root: match a.get("root") {
+                Some(r) => repo().join(r.as_str().expect("`root` is a string")),
+                None => repo(),
+            },
         })
         .collect()
 }

@@ -123,6 +123,24 @@ impl<'t> DocReader<'t, '_> {
 
     /// A malformed document, as quick-xml found it.
     fn syntax_error(&mut self, err: &XmlError, at: usize, now: usize) {
+        if let XmlError::IllFormed(IllFormedError::MismatchedEndTag { expected, found }) = err {
+            if let Some(open) = self.open.last().filter(|o| o.name == *expected) {
+                // The mistake is the element left open, not the end tag
+                // that shows it: point at the start tag.
+                let line = self.text.get(..at).map_or(0, |s| s.matches('\n').count()) + 1;
+                let diag = Diagnostic::new(
+                    Code::XmlSyntax,
+                    format!("`<{expected}>` is not closed: `</{found}>` comes before its `</{expected}>`"),
+                )
+                .at(open.tag)
+                .label("not closed")
+                .help(format!(
+                    "end it with `</{expected}>` (or write it `<{expected} ... />`) before the `</{found}>` on line {line}"
+                ));
+                self.report(diag);
+                return;
+            }
+        }
         let mut diag = match err {
             XmlError::IllFormed(IllFormedError::UnclosedReference) => {
                 Diagnostic::new(Code::XmlSyntax, "`&` must start an entity such as `&amp;`")

@@ -442,10 +442,32 @@ fn syntax(src: &str, at: Span) -> Diagnostic {
 }
 
 #[test]
-fn mismatched_end_tag() {
+fn a_mismatched_end_tag_points_at_the_element_left_open() {
     let src = "<directive><hooks></directive>";
-    let d = syntax(src, find(src, "</directive>"));
-    assert!(d.message.contains("expected `</hooks>`"), "{}", d.message);
+    let d = syntax(src, find(src, "<hooks>"));
+    assert_eq!(
+        d.message,
+        "`<hooks>` is not closed: `</directive>` comes before its `</hooks>`"
+    );
+    // A hook without its end tag, on several lines: the start tag, whole.
+    let src = doc(
+        "    <hook id=\"a\" event=\"error\"\n          when=\"has(error.code)\">\n      <abort/>\n",
+    );
+    let (_, diags) = parse(&src);
+    let d = diags.last().unwrap();
+    assert_eq!(d.code, Code::XmlSyntax);
+    assert_eq!(
+        d.span,
+        Some(find(
+            &src,
+            "<hook id=\"a\" event=\"error\"\n          when=\"has(error.code)\">"
+        ))
+    );
+    assert_eq!(d.label.as_deref(), Some("not closed"));
+    assert_eq!(
+        d.help.as_deref(),
+        Some("end it with `</hook>` (or write it `<hook ... />`) before the `</hooks>` on line 7")
+    );
 }
 
 #[test]

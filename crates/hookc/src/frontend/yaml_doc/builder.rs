@@ -472,7 +472,9 @@ impl<'t> TreeBuilder<'t> {
             let lower = first.to_lowercase();
             message.replace_range(..1, &lower);
         }
-        Diagnostic::new(Code::YamlSyntax, message).at(self.one_char(at))
+        Diagnostic::new(Code::YamlSyntax, message)
+            .at(self.one_char(at))
+            .maybe_help(indentation_hint(e.info()).map(str::to_owned))
     }
 
     // ---- spans from the source ---------------------------------------------
@@ -571,5 +573,36 @@ impl<'t> TreeBuilder<'t> {
             e -= 1;
         }
         e
+    }
+}
+
+/// A help line for the parser's messages about block structure, which in a
+/// hook file nearly always means a line indented wrongly (the parser's own
+/// words, "did not find expected key", do not say so).
+pub(super) fn indentation_hint(info: &str) -> Option<&'static str> {
+    const BLOCK: [&str; 6] = [
+        "did not find expected '-' indicator",
+        "did not find expected key",
+        "block sequence entries are not allowed",
+        "mapping keys are not allowed",
+        "invalid indentation",
+        "simple key expect",
+    ];
+    if info.contains("mapping values are not allowed") {
+        Some(
+            "a `key: value` where the line above does not allow one: check this line's \
+             indentation against the lines above, or quote a value that contains `: `",
+        )
+    } else if info.contains("tab") && (info.contains("indentation") || info.contains("disallowed"))
+    {
+        Some("indent with spaces: YAML does not allow tabs in indentation")
+    } else if BLOCK.iter().any(|b| info.contains(b)) {
+        Some(
+            "check this line's indentation against the lines above: the keys of one \
+             mapping and the `-` entries of one list start in the same column, and what \
+             belongs to a key is indented more than the key",
+        )
+    } else {
+        None
     }
 }

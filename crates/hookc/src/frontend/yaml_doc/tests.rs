@@ -418,3 +418,35 @@ fn origins() {
     };
     assert_eq!(&text[base as usize..], "a.b == 'ü'\n");
 }
+
+#[test]
+fn block_structure_errors_get_an_indentation_hint() {
+    let block = "check this line's indentation against the lines above";
+    for (text, parser_says, hint) in [
+        // A key indented less than its siblings.
+        ("a:\n  b: 1\n c: 2\n", "did not find expected key", block),
+        // A hook's key indented less than the hook's other keys.
+        (
+            "hooks:\n  - id: a\n    event: error\n   action: {type: abort}\n",
+            "did not find expected '-' indicator",
+            block,
+        ),
+        // A key where a value continues.
+        (
+            "hooks:\n  - id: a\n    event: error\n      action: x\n",
+            "mapping values are not allowed",
+            "quote a value that contains `: `",
+        ),
+        ("hooks:\n\t- id: a\n", "tab", "indent with spaces"),
+    ] {
+        let d = err(text);
+        assert_eq!(d.code, Code::YamlSyntax, "{text}");
+        assert!(d.message.contains(parser_says), "{text}: {}", d.message);
+        let help = d.help.unwrap_or_default();
+        assert!(help.contains(hint), "{text}: {} / {help}", d.message);
+    }
+    // Other syntax errors get no such hint.
+    let d = err("a: \"unterminated\n");
+    assert_eq!(d.code, Code::YamlSyntax);
+    assert_eq!(d.help, None, "{}", d.message);
+}
