@@ -224,6 +224,12 @@ impl<'a> LogRecord<'a> {
     /// Parses one line: a JSON object with a string `event` and any
     /// `context` (other members are ignored).
     pub fn parse(line: &'a [u8]) -> Result<LogRecord<'a>, serde_json::Error> {
+        // serde reads a struct from an array too (`["e", {...}]`); a log
+        // line is an object.
+        let first = line.iter().find(|b| !b.is_ascii_whitespace());
+        if first.is_some_and(|b| *b != b'{') {
+            return Err(serde::de::Error::custom("expected a JSON object"));
+        }
         serde_json::from_slice(line)
     }
 
@@ -292,5 +298,6 @@ mod tests {
         assert_eq!(bare.event, "eA");
         assert_eq!(bare.context(), "null");
         assert!(LogRecord::parse(br#"{"context": {}}"#).is_err());
+        assert!(LogRecord::parse(br#"["e", {}]"#).is_err());
     }
 }
