@@ -34,7 +34,10 @@ fn main() {
     for path in names {
         let v: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&path).expect("a seed context")).expect("JSON");
-        seeds.push((v["event"].as_str().expect("an event").to_owned(), v["context"].clone()));
+        seeds.push((
+            v["event"].as_str().expect("an event").to_owned(),
+            v["context"].clone(),
+        ));
     }
     let mut w = BufWriter::new(std::fs::File::create(out).expect("the output file"));
     let (mut written, mut lines) = (0u64, 0u64);

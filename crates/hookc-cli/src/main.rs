@@ -1,7 +1,8 @@
 //! The `hookc` command line: a thin clap layer over the library.
 //!
 //! Exit codes: 0 ok; 1 diagnostics (errors, or warnings with
-//! `--deny-warnings`); 2 usage or I/O errors.
+//! `--deny-warnings`), or for `diff` a changed decision; 2 usage or I/O
+//! errors, and malformed lines of a replayed log (over a `diff`'s 1).
 
 #![forbid(unsafe_code)]
 #![deny(clippy::indexing_slicing)]
@@ -187,12 +188,12 @@ struct ReplayArgs {
 }
 
 impl ReplayArgs {
-    fn settings(&self) -> replay::Settings {
-        replay::Settings {
+    fn settings(&self) -> replay::ReplaySettings {
+        replay::ReplaySettings {
             jobs: self.jobs.map_or_else(replay::available_jobs, usize::from),
             chunk_bytes: self
                 .chunk_bytes
-                .map_or(replay::Settings::CHUNK_BYTES, |n| n as usize),
+                .map_or(replay::ReplaySettings::CHUNK_BYTES, |n| n as usize),
         }
     }
 }

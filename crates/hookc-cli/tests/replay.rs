@@ -32,6 +32,13 @@ fn hookc(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `hookc eval POLICY --events LOG EXTRA...`.
+fn eval_log(log: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["eval", POLICY, "--events", log];
+    args.extend(extra);
+    hookc(&args)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
@@ -86,7 +93,11 @@ fn records(path: &Path) -> Vec<(u64, String, Value)> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {
             let v: Value = serde_json::from_str(l).unwrap();
-            (n, v["event"].as_str().unwrap().to_owned(), v["context"].clone())
+            (
+                n,
+                v["event"].as_str().unwrap().to_owned(),
+                v["context"].clone(),
+            )
         })
         .collect()
 }
@@ -96,14 +107,12 @@ fn parallel_replay_prints_the_same_bytes_as_one_job_in_input_order() {
     let dir = temp_dir("order");
     let log = repeated_log(&dir, 25);
     let log = log.to_str().unwrap();
-    let one = hookc(&["eval", POLICY, "--events", log, "--jobs", "1"]);
+    let one = eval_log(log, &["--jobs", "1"]);
     assert_eq!(one.status.code(), Some(0));
     assert_eq!(text(&one.stdout).lines().count(), 1000);
     // One line per chunk and many workers: chunks finish out of order.
     for (jobs, chunk) in [("2", "1"), ("4", "1"), ("2", "3000"), ("3", "100000")] {
-        let many = hookc(&[
-            "eval", POLICY, "--events", log, "--jobs", jobs, "--chunk-bytes", chunk,
-        ]);
+        let many = eval_log(log, &["--jobs", jobs, "--chunk-bytes", chunk]);
         assert_eq!(many.status.code(), Some(0));
         assert!(
             many.stdout == one.stdout,
@@ -111,7 +120,20 @@ fn parallel_replay_prints_the_same_bytes_as_one_job_in_input_order() {
         );
     }
     // And with every match and the explain traces, which are longer.
-    let args = |jobs| ["eval", POLICY, "--events", log, "--all", "--explain", "--jobs", jobs, "--chunk-bytes", "1"];
+    let args = |jobs| {
+        [
+            "eval",
+            POLICY,
+            "--events",
+            log,
+            "--all",
+            "--explain",
+            "--jobs",
+            jobs,
+            "--chunk-bytes",
+            "1",
+        ]
+    };
     assert!(hookc(&args("1")).stdout == hookc(&args("2")).stdout);
 }
 
@@ -120,7 +142,7 @@ fn replay_output_is_each_event_evaluated_alone() {
     let dir = temp_dir("alone");
     let policy = load(&dir, "policy", &[POLICY]);
     let log = Path::new(ROOT).join(LOG);
-    let out = hookc(&["eval", POLICY, "--events", log.to_str().unwrap(), "--jobs", "2"]);
+    let out = eval_log(log.to_str().unwrap(), &["--jobs", "2"]);
     let printed: Vec<Value> = text(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -151,8 +173,12 @@ fn malformed_lines_are_reported_with_their_numbers_and_the_rest_replayed() {
     std::fs::write(&log, body.join("\n")).unwrap();
     let log = log.to_str().unwrap();
     for jobs in ["1", "2"] {
-        let out = hookc(&["eval", POLICY, "--events", log, "--jobs", jobs, "--chunk-bytes", "1"]);
-        assert_eq!(out.status.code(), Some(2), "a bad line makes the exit code 2");
+        let out = eval_log(log, &["--jobs", jobs, "--chunk-bytes", "1"]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "a bad line makes the exit code 2"
+        );
         let printed: Vec<Value> = text(&out.stdout)
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -160,19 +186,25 @@ fn malformed_lines_are_reported_with_their_numbers_and_the_rest_replayed() {
         assert_eq!(printed.len(), 24, "every other line is still evaluated");
         for (n, _) in bad {
             let msg = printed[n - 1]["error"].as_str().unwrap();
-            assert!(msg.starts_with(&format!("{log}:{n}: not an event record")), "{msg}");
+            assert!(
+                msg.starts_with(&format!("{log}:{n}: not an event record")),
+                "{msg}"
+            );
         }
         let errors = printed.iter().filter(|v| v.get("error").is_some()).count();
         assert_eq!(errors, 4);
         // The summary says the same, the lines on standard error.
-        let out = hookc(&["eval", POLICY, "--events", log, "--jobs", jobs, "--summary", "--format", "json"]);
+        let out = eval_log(log, &["--jobs", jobs, "--summary", "--format", "json"]);
         assert_eq!(out.status.code(), Some(2));
         let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(summary["errors"], 4);
         assert_eq!(summary["events"], 20);
         let err = text(&out.stderr);
         let reported: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
-        let want: Vec<String> = bad.iter().map(|(n, _)| format!("error: {log}:{n}: ")).collect();
+        let want: Vec<String> = bad
+            .iter()
+            .map(|(n, _)| format!("error: {log}:{n}: "))
+            .collect();
         assert_eq!(reported.len(), 4, "{err}");
         for (line, prefix) in reported.iter().zip(&want) {
             assert!(line.starts_with(prefix.as_str()), "{line}");
@@ -191,10 +223,15 @@ fn gzip_logs_replay_as_their_text_from_a_file_and_from_stdin() {
     );
     enc.write_all(&std::fs::read(&plain).unwrap()).unwrap();
     enc.finish().unwrap();
-    let want = hookc(&["eval", POLICY, "--events", plain.to_str().unwrap()]);
+    let want = eval_log(plain.to_str().unwrap(), &[]);
     assert_eq!(want.status.code(), Some(0));
-    let from_file = hookc(&["eval", POLICY, "--events", gz.to_str().unwrap(), "--jobs", "2"]);
-    assert_eq!(from_file.status.code(), Some(0), "{}", text(&from_file.stderr));
+    let from_file = eval_log(gz.to_str().unwrap(), &["--jobs", "2"]);
+    assert_eq!(
+        from_file.status.code(),
+        Some(0),
+        "{}",
+        text(&from_file.stderr)
+    );
     assert!(from_file.stdout == want.stdout);
     let from_stdin = Command::new(env!("CARGO_BIN_EXE_hookc"))
         .args(["eval", POLICY, "--events", "-"])
@@ -208,7 +245,7 @@ fn gzip_logs_replay_as_their_text_from_a_file_and_from_stdin() {
     let mut cut = std::fs::read(&gz).unwrap();
     cut.truncate(cut.len() / 2);
     std::fs::write(dir.join("cut.jsonl.gz"), &cut).unwrap();
-    let damaged = hookc(&["eval", POLICY, "--events", dir.join("cut.jsonl.gz").to_str().unwrap()]);
+    let damaged = eval_log(dir.join("cut.jsonl.gz").to_str().unwrap(), &[]);
     assert_eq!(damaged.status.code(), Some(2));
     assert!(text(&damaged.stderr).contains("cannot read the event log"));
 }
@@ -251,7 +288,13 @@ fn summary_counts_are_the_counts_of_one_by_one_evaluation() {
         for jobs in ["1", "2"] {
             let mut args = vec!["eval"];
             args.extend(&files);
-            args.extend(["--events", log.to_str().unwrap(), "--summary", "--format", "json"]);
+            args.extend([
+                "--events",
+                log.to_str().unwrap(),
+                "--summary",
+                "--format",
+                "json",
+            ]);
             args.extend(["--jobs", jobs, "--chunk-bytes", "500"]);
             let out = hookc(&args);
             assert_eq!(out.status.code(), Some(0));
@@ -264,7 +307,10 @@ fn summary_counts_are_the_counts_of_one_by_one_evaluation() {
                 .values()
                 .map(|v| v.as_u64().unwrap())
                 .collect();
-            assert!(counts.windows(2).all(|w| w[0] >= w[1]), "largest first: {counts:?}");
+            assert!(
+                counts.windows(2).all(|w| w[0] >= w[1]),
+                "largest first: {counts:?}"
+            );
         }
     }
 }
@@ -277,7 +323,10 @@ fn expected_diff(old: &Policy, new: &Policy, log: &Path) -> Value {
     let mut events = 0;
     let hook = |d: &Decision<'_>| d.terminal.as_ref().map(|m| m.hook.to_owned());
     for (line, event, ctx) in records(log) {
-        let (a, b) = (old.evaluate(&event, &ctx).unwrap(), new.evaluate(&event, &ctx).unwrap());
+        let (a, b) = (
+            old.evaluate(&event, &ctx).unwrap(),
+            new.evaluate(&event, &ctx).unwrap(),
+        );
         events += 1;
         let kind = if hook(&a) != hook(&b) {
             0
@@ -328,7 +377,16 @@ fn diff_transitions_are_those_of_one_by_one_evaluation() {
     let want = expected_diff(&policy, &changed, Path::new(log));
     assert!(want["changed"].as_u64().unwrap() > 0);
     for jobs in ["1", "2"] {
-        let (code, got, err) = diff_json(&[POLICY, CHANGED, "--events", log, "--jobs", jobs, "--chunk-bytes", "700"]);
+        let (code, got, err) = diff_json(&[
+            POLICY,
+            CHANGED,
+            "--events",
+            log,
+            "--jobs",
+            jobs,
+            "--chunk-bytes",
+            "700",
+        ]);
         assert_eq!(code, Some(1), "{err}");
         assert_eq!(got, want, "--jobs {jobs}");
     }
@@ -336,11 +394,18 @@ fn diff_transitions_are_those_of_one_by_one_evaluation() {
     // the same from artifacts.
     let want = expected_diff(&seed, &policy, Path::new(log));
     assert!(want["transitions"].as_array().unwrap().len() > 3);
-    let (code, got, _) = diff_json(&["--old", SEED[0], "--old", SEED[1], "--old", SEED[2], "--new", POLICY, "--events", log]);
+    let (code, got, _) = diff_json(&[
+        "--old", SEED[0], "--old", SEED[1], "--old", SEED[2], "--new", POLICY, "--events", log,
+    ]);
     assert_eq!(code, Some(1));
     assert_eq!(got, want);
     let (old, new) = (dir.join("seed.hkb"), dir.join("policy.hkb"));
-    let (code, got, _) = diff_json(&[old.to_str().unwrap(), new.to_str().unwrap(), "--events", log]);
+    let (code, got, _) = diff_json(&[
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--events",
+        log,
+    ]);
     assert_eq!(code, Some(1));
     assert_eq!(got, want);
     // Layers, as `eval` takes them: the seed's files in named layers.
@@ -383,7 +448,10 @@ fn diff_exit_codes_nothing_changed_and_errors_first() {
     assert_eq!(code, Some(2));
     assert_eq!(got["events"], 40);
     assert!(got["changed"].as_u64().unwrap() > 0);
-    assert!(err.contains(&format!("{}:5: not an event record", log.display())), "{err}");
+    assert!(
+        err.contains(&format!("{}:5: not an event record", log.display())),
+        "{err}"
+    );
 }
 
 /// Peak resident memory of a running process, in KiB (Linux).

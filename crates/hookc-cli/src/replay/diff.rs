@@ -118,7 +118,7 @@ impl DiffTally {
         let mut all: Vec<_> = self.groups.iter().collect();
         // The map is already in (kind, from, to) order; a stable sort by
         // count keeps it among equal counts.
-        all.sort_by(|a, b| b.1.count.cmp(&a.1.count));
+        all.sort_by_key(|(_, g)| std::cmp::Reverse(g.count));
         all
     }
 
@@ -170,7 +170,11 @@ impl DiffTally {
             .unwrap_or(1);
         for (what, g) in rows {
             let lines: Vec<String> = g.examples.iter().map(u64::to_string).collect();
-            let more = if g.count > g.examples.len() as u64 { ", ..." } else { "" };
+            let more = if g.count > g.examples.len() as u64 {
+                ", ..."
+            } else {
+                ""
+            };
             let label = if lines.len() == 1 { "line" } else { "lines" };
             out.push_str(&format!(
                 "  {:>count_width$}  {what:<width$}  {label} {}{more}\n",
@@ -196,15 +200,39 @@ mod tests {
         let mut a = DiffTally::default();
         let mut b = DiffTally::default();
         let key = t(Change::Hook, Some("x"), None);
-        a.groups.insert(key.clone(), Group { count: 4, examples: vec![1, 2, 3, 4] });
-        b.groups.insert(key.clone(), Group { count: 3, examples: vec![9, 10, 11] });
+        a.groups.insert(
+            key.clone(),
+            Group {
+                count: 4,
+                examples: vec![1, 2, 3, 4],
+            },
+        );
+        b.groups.insert(
+            key.clone(),
+            Group {
+                count: 3,
+                examples: vec![9, 10, 11],
+            },
+        );
         let tie = t(Change::Action, Some("a"), Some("a"));
         let first = t(Change::Hook, None, Some("z"));
-        b.groups.insert(tie.clone(), Group { count: 2, examples: vec![5, 6] });
-        b.groups.insert(first.clone(), Group { count: 2, examples: vec![7, 8] });
+        b.groups.insert(
+            tie.clone(),
+            Group {
+                count: 2,
+                examples: vec![5, 6],
+            },
+        );
+        b.groups.insert(
+            first.clone(),
+            Group {
+                count: 2,
+                examples: vec![7, 8],
+            },
+        );
         a.merge(b);
-        assert_eq!(a.groups[&key].count, 7);
-        assert_eq!(a.groups[&key].examples, vec![1, 2, 3, 4, 9]);
+        assert_eq!(a.groups.get(&key).unwrap().count, 7);
+        assert_eq!(a.groups.get(&key).unwrap().examples, vec![1, 2, 3, 4, 9]);
         let order: Vec<&Transition> = a.ordered().into_iter().map(|(k, _)| k).collect();
         assert_eq!(order, vec![&key, &first, &tie]);
         assert_eq!(a.changed(), 11);

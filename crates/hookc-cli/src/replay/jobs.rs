@@ -110,7 +110,12 @@ impl ChunkJob for PrintJob<'_> {
             let start = out.text.len();
             let result = record.and_then(|r| {
                 self.answer
-                    .write(self.policy, &r.event, Context::json(r.context()), &mut out.text)
+                    .write(
+                        self.policy,
+                        &r.event,
+                        Context::json(r.context()),
+                        &mut out.text,
+                    )
                     .map_err(|e| e.to_string())
             });
             if let Err(e) = result {

@@ -194,11 +194,20 @@ impl Chunk {
     /// Each line with its number: its text, or [`LineTooLong`].
     pub fn lines(&self) -> impl Iterator<Item = (u64, Result<&[u8], LineTooLong>)> + '_ {
         let mut start = 0;
-        (self.first_line..).zip(self.lines.iter()).map(move |(n, line)| {
-            let text = self.data.get(start..line.end).unwrap_or_default();
-            start = line.end;
-            (n, if line.too_long { Err(LineTooLong) } else { Ok(text) })
-        })
+        (self.first_line..)
+            .zip(self.lines.iter())
+            .map(move |(n, line)| {
+                let text = self.data.get(start..line.end).unwrap_or_default();
+                start = line.end;
+                (
+                    n,
+                    if line.too_long {
+                        Err(LineTooLong)
+                    } else {
+                        Ok(text)
+                    },
+                )
+            })
     }
 }
 
@@ -259,7 +268,10 @@ mod tests {
         let mut out = Vec::new();
         while r.fill(&mut chunk, target).unwrap() {
             for (n, line) in chunk.lines() {
-                out.push((n, line.ok().map(|l| String::from_utf8_lossy(l).into_owned())));
+                out.push((
+                    n,
+                    line.ok().map(|l| String::from_utf8_lossy(l).into_owned()),
+                ));
             }
         }
         out

@@ -44,14 +44,14 @@ pub enum ReplayError {
 
 /// How a replay is split up.
 #[derive(Debug, Clone, Copy)]
-pub struct Settings {
+pub struct ReplaySettings {
     /// Worker threads; 1 evaluates on the reading thread, no threads.
     pub jobs: usize,
     /// A chunk is cut after the line that makes it this many bytes long.
     pub chunk_bytes: usize,
 }
 
-impl Settings {
+impl ReplaySettings {
     /// The default chunk size: large enough that handing a chunk to a
     /// thread costs little next to evaluating its ~100 seed-shaped lines,
     /// small enough that the chunks in flight take a few MB.
@@ -62,7 +62,9 @@ impl Settings {
     const IN_FLIGHT_PER_JOB: usize = 3;
 
     fn in_flight(&self) -> usize {
-        self.jobs.saturating_mul(Settings::IN_FLIGHT_PER_JOB).max(2)
+        self.jobs
+            .saturating_mul(ReplaySettings::IN_FLIGHT_PER_JOB)
+            .max(2)
     }
 }
 
@@ -81,7 +83,7 @@ pub trait ChunkJob: Sync {
 /// the rest of the log is not read.
 pub fn replay<J, S>(
     log: &mut LogReader,
-    settings: Settings,
+    settings: ReplaySettings,
     job: &J,
     mut sink: S,
 ) -> Result<(), ReplayError>
@@ -258,7 +260,7 @@ mod tests {
     fn run(text: Vec<u8>, jobs: usize, chunk_bytes: usize) -> String {
         let mut log = LogReader::new("t".into(), None, std::io::Cursor::new(text)).unwrap();
         let mut out = String::new();
-        let settings = Settings { jobs, chunk_bytes };
+        let settings = ReplaySettings { jobs, chunk_bytes };
         replay(&mut log, settings, &Echo, |o, _| {
             out.push_str(&o);
             Ok(())
@@ -279,10 +281,12 @@ mod tests {
 
     #[test]
     fn a_sink_error_stops_the_replay() {
-        let text: Vec<u8> = (0..1000).flat_map(|i| format!("{i}\n").into_bytes()).collect();
+        let text: Vec<u8> = (0..1000)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
         let mut log = LogReader::new("t".into(), None, std::io::Cursor::new(text)).unwrap();
         let mut calls = 0;
-        let settings = Settings {
+        let settings = ReplaySettings {
             jobs: 2,
             chunk_bytes: 4,
         };

@@ -136,7 +136,11 @@ impl Summary {
                 continue;
             }
             out.push_str(&format!("\n{title}:\n"));
-            let width = rows.iter().map(|(_, n)| n.to_string().len()).max().unwrap_or(1);
+            let width = rows
+                .iter()
+                .map(|(_, n)| n.to_string().len())
+                .max()
+                .unwrap_or(1);
             for (name, n) in rows {
                 out.push_str(&format!("  {n:>width$}  {name}\n"));
             }
