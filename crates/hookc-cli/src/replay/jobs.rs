@@ -8,7 +8,8 @@
 //! (`Context::Json`): the line is never parsed into a `serde_json::Value`.
 
 use super::diff::DiffTally;
-use super::log::{is_blank, Chunk, LogRecord};
+use super::log::Chunk;
+use super::record::{is_blank, LogRecord};
 use super::summary::Summary;
 use super::ChunkJob;
 use hookc_runtime::{Context, Match, Overrides, Policy, Query, QueryError};

@@ -1,14 +1,12 @@
-//! Reading an event log: opening it (a file, standard input, gzip or not),
-//! cutting it into [`Chunk`]s of whole, numbered lines with a bounded line
-//! length, and finding the `event` and `context` members of one line.
+//! Reading an event log: opening it (a file, standard input, gzip or not)
+//! and cutting it into [`Chunk`]s of whole, numbered lines with a bounded
+//! line length. (A line's members: `record.rs`.)
 //!
 //! A log is JSON lines, one `{"event": E, "context": {...}}` per line
 //! (README, "Command line"). Nothing here holds more than one chunk and the
 //! reader's buffer, whatever the log's size.
 
 use super::ReplayError;
-use serde_json::value::RawValue;
-use std::borrow::Cow;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -216,44 +214,6 @@ impl Chunk {
 #[error("the line is longer than {} MiB", MAX_LINE_BYTES >> 20)]
 pub struct LineTooLong;
 
-/// One line of an event log, its context left as the JSON text it is: the
-/// runtime reads the paths it needs from that text in one pass
-/// (`hookc_runtime::Context::Json`), so the line is never parsed into a
-/// `serde_json::Value`.
-#[derive(serde::Deserialize)]
-pub struct LogRecord<'a> {
-    /// The event name (borrowed unless it has escapes).
-    #[serde(borrow)]
-    pub event: Cow<'a, str>,
-    #[serde(borrow, default)]
-    context: Option<&'a RawValue>,
-}
-
-impl<'a> LogRecord<'a> {
-    /// Parses one line: a JSON object with a string `event` and any
-    /// `context` (other members are ignored).
-    pub fn parse(line: &'a [u8]) -> Result<LogRecord<'a>, serde_json::Error> {
-        // serde reads a struct from an array too (`["e", {...}]`); a log
-        // line is an object.
-        let first = line.iter().find(|b| !b.is_ascii_whitespace());
-        if first.is_some_and(|b| *b != b'{') {
-            return Err(serde::de::Error::custom("expected a JSON object"));
-        }
-        serde_json::from_slice(line)
-    }
-
-    /// The context's JSON text; `null` when the line has none (as a
-    /// missing context always read).
-    pub fn context(&self) -> &'a str {
-        self.context.map_or("null", RawValue::get)
-    }
-}
-
-/// Whether a line holds nothing but white space (skipped, not a record).
-pub fn is_blank(line: &[u8]) -> bool {
-    line.iter().all(u8::is_ascii_whitespace)
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -297,19 +257,5 @@ mod tests {
         let want: Vec<(u64, Option<String>)> =
             vec![(1, Some("short".into())), (2, None), (3, Some("ok".into()))];
         assert_eq!(lines, want);
-    }
-
-    #[test]
-    fn a_record_borrows_its_context_text() {
-        let rec = LogRecord::parse(br#"{"event": "e", "x": 1, "context": {"a": [1, 2]}}"#);
-        let rec = rec.unwrap();
-        assert_eq!(rec.event, "e");
-        assert_eq!(rec.context(), r#"{"a": [1, 2]}"#);
-        let bare = LogRecord::parse(br#"{"event": "e\u0041"}"#);
-        let bare = bare.unwrap();
-        assert_eq!(bare.event, "eA");
-        assert_eq!(bare.context(), "null");
-        assert!(LogRecord::parse(br#"{"context": {}}"#).is_err());
-        assert!(LogRecord::parse(br#"["e", {}]"#).is_err());
     }
 }

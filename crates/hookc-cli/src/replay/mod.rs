@@ -9,6 +9,7 @@
 pub mod diff;
 pub mod jobs;
 pub mod log;
+pub mod record;
 pub mod summary;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
