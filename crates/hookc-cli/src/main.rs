@@ -155,7 +155,9 @@ struct EvalArgs {
     events: Option<PathBuf>,
     /// With `--events`: print counts per event, deciding hook and action
     /// type instead of a line per event (`--format json`: one object).
-    #[arg(long, requires = "events", conflicts_with_all = ["all", "explain"])]
+    // (Checked in `eval`, not with clap's `requires`: next to `--event`'s
+    // `required_unless_present_any` it lets `--summary --event E` through.)
+    #[arg(long, conflicts_with_all = ["all", "explain"])]
     summary: bool,
     #[command(flatten)]
     replay: ReplayArgs,
@@ -637,6 +639,9 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         };
         print(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if args.summary && args.events.is_none() {
+        return Err("--summary counts the events of a log: give it with --events LOG".to_owned());
     }
     let policy = args.overlays.over(args.sources.load()?)?;
     let overrides = policy

@@ -454,6 +454,14 @@ fn diff_exit_codes_nothing_changed_and_errors_first() {
     );
 }
 
+#[test]
+fn summary_needs_a_log() {
+    let out = hookc(&["eval", POLICY, "--summary", "--event", "error"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--summary counts the events of a log"));
+    assert!(out.stdout.is_empty());
+}
+
 /// Peak resident memory of a running process, in KiB (Linux).
 #[cfg(target_os = "linux")]
 fn peak_rss_kib(pid: u32) -> u64 {
