@@ -1,20 +1,27 @@
 //! The `hookc` command line: a thin clap layer over the library.
 //!
 //! Exit codes: 0 ok; 1 diagnostics (errors, or warnings with
-//! `--deny-warnings`); 2 usage or I/O errors.
+//! `--deny-warnings`), or for `diff` a changed decision; 2 usage or I/O
+//! errors, and malformed lines of a replayed log (over a `diff`'s 1).
 
 #![forbid(unsafe_code)]
 #![deny(clippy::indexing_slicing)]
 
 mod bench;
 mod policy_test;
+mod replay;
 
 use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
-use hookc_runtime::{Context, Match, Policy};
+use hookc_runtime::{Context, Policy};
+use replay::diff::DiffTally;
+use replay::jobs::{Answer, DiffJob, PrintJob, SummaryJob, TraceForm};
+use replay::log::LogReader;
+use replay::summary::Summary;
+use replay::{ReplayError, ReplayProgress};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,6 +68,9 @@ enum Command {
     /// Evaluate an event against a policy and print the match as JSON.
     #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Eval(EvalArgs),
+    /// Replay an event log under two policies and report the events they
+    /// decide differently, grouped by transition (exit 1 when any).
+    Diff(DiffArgs),
     /// Print a readable listing of a policy's bytecode.
     #[command(mut_arg("files", |a| a.help(ARTIFACT_OR_SOURCES)))]
     Disasm {
@@ -147,10 +157,19 @@ struct EvalArgs {
     /// The context, a JSON file (`-` for standard input); default `{}`.
     #[arg(long)]
     context: Option<PathBuf>,
-    /// Replay a recorded event log: one `{"event": E, "context": {...}}` per line;
-    /// prints one result line per input line.
-    #[arg(long, conflicts_with_all = ["event", "expr"])]
+    /// Replay a recorded event log: one `{"event": E, "context": {...}}` per line
+    /// (`-` for standard input; gzip-compressed or not); prints one result
+    /// line per input line, in order.
+    #[arg(long, value_name = "LOG.jsonl", conflicts_with_all = ["event", "expr"])]
     events: Option<PathBuf>,
+    /// With `--events`: print counts per event, deciding hook and action
+    /// type instead of a line per event (`--format json`: one object).
+    // (Checked in `eval`, not with clap's `requires`: next to `--event`'s
+    // `required_unless_present_any` it lets `--summary --event E` through.)
+    #[arg(long, conflicts_with_all = ["all", "explain"])]
+    summary: bool,
+    #[command(flatten)]
+    replay: ReplayArgs,
     /// Print every match in order (a JSON array) instead of the first.
     #[arg(long)]
     all: bool,
@@ -163,9 +182,90 @@ struct EvalArgs {
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
-    /// How to print the `--explain` trace (the result line is JSON either way).
+    /// How to print the `--explain` trace (the result line is JSON either
+    /// way) or the `--summary`.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
     format: ExplainFormat,
+}
+
+/// How a log is replayed (`eval --events`, `diff`).
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// Worker threads evaluating the log (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Bytes of log per chunk handed to a worker (tests: many small chunks).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    chunk_bytes: Option<u32>,
+}
+
+impl ReplayArgs {
+    fn settings(&self) -> replay::ReplaySettings {
+        replay::ReplaySettings {
+            jobs: self.jobs.map_or_else(replay::available_jobs, usize::from),
+            chunk_bytes: self
+                .chunk_bytes
+                .map_or(replay::ReplaySettings::CHUNK_BYTES, |n| n as usize),
+        }
+    }
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("old").required(true).multiple(true).args(["policies", "old_files", "old_layers"])))]
+#[command(group(clap::ArgGroup::new("new").required(true).multiple(true).args(["policies", "new_files", "new_layers"])))]
+struct DiffArgs {
+    /// OLD and NEW, one file each: an artifact (`.hkb`) or a source file.
+    /// A policy of several files is given with `--old`/`--new` or
+    /// `--old-layer`/`--new-layer` instead.
+    #[arg(value_name = "OLD NEW", num_args = 2, conflicts_with_all = ["old_files", "new_files", "old_layers", "new_layers"])]
+    policies: Vec<PathBuf>,
+    /// A file of the old policy (repeatable; as `eval`'s FILE...).
+    #[arg(long = "old", value_name = "FILE", conflicts_with = "old_layers")]
+    old_files: Vec<PathBuf>,
+    /// A file of the new policy (repeatable).
+    #[arg(long = "new", value_name = "FILE", conflicts_with = "new_layers")]
+    new_files: Vec<PathBuf>,
+    /// A file of the old policy in a named layer (repeatable; as `eval --layer`).
+    #[arg(long = "old-layer", value_name = "NAME=FILE", value_parser = parse_layer)]
+    old_layers: Vec<(LayerName, PathBuf)>,
+    /// A file of the new policy in a named layer (repeatable).
+    #[arg(long = "new-layer", value_name = "NAME=FILE", value_parser = parse_layer)]
+    new_layers: Vec<(LayerName, PathBuf)>,
+    /// How the `--old-layer`s are listed (as `eval --layer-order`).
+    #[arg(long, value_name = "lowest-first|highest-first", value_parser = parse_layer_order, requires = "old_layers")]
+    old_layer_order: Option<LayerOrder>,
+    /// How the `--new-layer`s are listed.
+    #[arg(long, value_name = "lowest-first|highest-first", value_parser = parse_layer_order, requires = "new_layers")]
+    new_layer_order: Option<LayerOrder>,
+    /// The event log (as `eval --events`: `-` for standard input, gzip or not).
+    #[arg(long, value_name = "LOG.jsonl")]
+    events: PathBuf,
+    /// Print the transitions as text, or as one JSON object.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    format: DiffFormat,
+    #[command(flatten)]
+    replay: ReplayArgs,
+}
+
+impl DiffArgs {
+    /// The old and the new policy's sources, as `eval` takes them.
+    fn sources(&self) -> (Sources, Sources) {
+        let side = |files: &[PathBuf], layers: &[(LayerName, PathBuf)], order| Sources {
+            files: files.to_vec(),
+            layers: layers.to_vec(),
+            layer_order: order,
+        };
+        match self.policies.as_slice() {
+            [old, new] => (
+                side(std::slice::from_ref(old), &[], None),
+                side(std::slice::from_ref(new), &[], None),
+            ),
+            _ => (
+                side(&self.old_files, &self.old_layers, self.old_layer_order),
+                side(&self.new_files, &self.new_layers, self.new_layer_order),
+            ),
+        }
+    }
 }
 
 /// Where a policy comes from: files in source order, or files in named
@@ -306,13 +406,23 @@ enum DiagFormat {
     Json,
 }
 
-/// `eval --explain`'s `--format`.
+/// `eval`'s `--format`, for `--explain` and `--summary`.
 #[derive(Clone, Copy, ValueEnum)]
 enum ExplainFormat {
     /// The trace as text after the result line: what happened to every
-    /// hook of the event.
+    /// hook of the event (with `--summary`: the counts as text).
     Human,
-    /// The trace as one JSON object, on the line after the result.
+    /// The trace as one JSON object, on the line after the result (with
+    /// `--summary`: the counts as one JSON object).
+    Json,
+}
+
+/// `diff`'s `--format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    /// The transitions as text: each with its count and example lines.
+    Human,
+    /// One JSON object: `{"events", "changed", "transitions": [...]}`.
     Json,
 }
 
@@ -407,6 +517,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval(args) => eval(args),
+        Command::Diff(args) => diff(args),
         Command::Disasm { sources, overlays } => {
             let policy = overlays.over(sources.load()?)?;
             print(&hookc_runtime::bytecode::disasm::disassemble(
@@ -556,6 +667,9 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         print(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
+    if args.summary && args.events.is_none() {
+        return Err("--summary counts the events of a log: give it with --events LOG".to_owned());
+    }
     let policy = args.overlays.over(args.sources.load()?)?;
     let overrides = policy
         .overrides(args.disable.iter().map(String::as_str))
@@ -568,52 +682,58 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
                 None => e.to_string(),
             }
         })?;
-    // One evaluation: the result line, then the trace if asked. The CLI's
-    // own contexts are JSON text (the one-pass path); a replayed log line is
-    // already parsed, so it is evaluated as a document.
-    let one = |event: &str, ctx: Context<'_>| -> Result<String, String> {
-        let query = policy.query(event, ctx).with_overrides(&overrides);
-        let bad = |e: hookc_runtime::QueryError| e.to_string();
-        let mut out = if args.all {
-            let all = query.all().map_err(bad)?;
-            serde_json::Value::Array(all.iter().map(Match::to_json).collect()).to_string()
-        } else {
-            query.decision().map_err(bad)?.to_json().to_string()
-        };
-        out.push('\n');
-        if args.explain {
-            let trace = query.explain().map_err(bad)?;
-            match args.format {
-                ExplainFormat::Human => out.push_str(&trace.to_text()),
-                ExplainFormat::Json => {
-                    out.push_str(&trace.to_json().to_string());
-                    out.push('\n');
-                }
-            }
-        }
-        Ok(out)
+    let answer = Answer {
+        overrides: &overrides,
+        all: args.all,
+        explain: args.explain.then_some(match args.format {
+            ExplainFormat::Human => TraceForm::Text,
+            ExplainFormat::Json => TraceForm::Json,
+        }),
     };
-    if let Some(log) = &args.events {
-        let text = std::fs::read_to_string(log)
-            .map_err(|e| format!("cannot read `{}`: {e}", log.display()))?;
-        let mut bad_lines = 0;
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
+    if let Some(path) = &args.events {
+        let mut log = LogReader::open(path).map_err(|e| e.to_string())?;
+        let settings = args.replay.settings();
+        let name = log.name().to_owned();
+        let mut progress = ReplayProgress::new(log.size());
+        let mut errors = 0;
+        if args.summary {
+            let job = SummaryJob {
+                policy: &policy,
+                overrides: &overrides,
+                log: &name,
+            };
+            let mut summary = Summary::default();
+            replay::replay(&mut log, settings, &job, |counted, chunk| {
+                progress.advance(chunk);
+                report_lines(&counted.errors)?;
+                summary.merge(counted.tally);
+                Ok(())
+            })
+            .map_err(|e| e.to_string())?;
+            progress.finish();
+            errors = summary.errors;
+            match args.format {
+                ExplainFormat::Human => print(&summary.to_text())?,
+                ExplainFormat::Json => print(&format!("{:#}\n", summary.to_json()))?,
             }
-            let result = serde_json::from_str::<LogLine>(line)
-                .map_err(|e| format!("not an event record ({e})"))
-                .and_then(|rec| one(&rec.event, Context::Value(&rec.context)));
-            match result {
-                Ok(out) => print(&out)?,
-                Err(e) => {
-                    bad_lines += 1;
-                    let msg = format!("{}:{}: {e}", log.display(), n + 1);
-                    print(&format!("{}\n", serde_json::json!({ "error": msg })))?;
-                }
-            }
+        } else {
+            let job = PrintJob {
+                policy: &policy,
+                answer,
+                log: &name,
+            };
+            let mut out = std::io::stdout().lock();
+            replay::replay(&mut log, settings, &job, |printed, chunk| {
+                progress.advance(chunk);
+                errors += printed.errors;
+                out.write_all(&printed.text).map_err(ReplayError::Write)
+            })
+            .map_err(|e| e.to_string())?;
+            progress.finish();
+            out.flush()
+                .map_err(|e| format!("cannot write to standard output: {e}"))?;
         }
-        return Ok(if bad_lines > 0 {
+        return Ok(if errors > 0 {
             ExitCode::from(2)
         } else {
             ExitCode::SUCCESS
@@ -621,11 +741,67 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     }
     let event = args.event.as_deref().unwrap_or_default();
     let ctx = read_context(args.context.as_ref())?;
-    print(&one(event, Context::json(&ctx))?)?;
+    let mut out = Vec::new();
+    answer
+        .write(&policy, event, Context::json(&ctx), &mut out)
+        .map_err(|e| e.to_string())?;
+    std::io::stdout()
+        .write_all(&out)
+        .map_err(|e| format!("cannot write to standard output: {e}"))?;
     if let Some(note) = unheard_event(&policy, event) {
         eprintln!("{note}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reports a replay's bad lines (`LOG:N: ...`) on standard error.
+fn report_lines(errors: &[String]) -> Result<(), ReplayError> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut err = std::io::stderr().lock();
+    for e in errors {
+        writeln!(err, "error: {e}").map_err(ReplayError::Write)?;
+    }
+    Ok(())
+}
+
+/// `hookc diff`: both policies loaded as `eval` loads one, the log
+/// replayed once, each record evaluated under both. Exit code: 2 when a
+/// line is not an event record or fails to evaluate under either policy
+/// (whatever changed), else 1 when a decision changed, else 0.
+fn diff(args: DiffArgs) -> Result<ExitCode, String> {
+    let (old, new) = args.sources();
+    let old = old.load()?;
+    let new = new.load()?;
+    let mut log = LogReader::open(&args.events).map_err(|e| e.to_string())?;
+    let name = log.name().to_owned();
+    let job = DiffJob {
+        old: &old,
+        new: &new,
+        log: &name,
+    };
+    let mut progress = ReplayProgress::new(log.size());
+    let mut tally = DiffTally::default();
+    replay::replay(&mut log, args.replay.settings(), &job, |counted, chunk| {
+        progress.advance(chunk);
+        report_lines(&counted.errors)?;
+        tally.merge(counted.tally);
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
+    progress.finish();
+    match args.format {
+        DiffFormat::Human => print(&tally.to_text())?,
+        DiffFormat::Json => print(&format!("{}\n", tally.to_json()))?,
+    }
+    Ok(ExitCode::from(if tally.errors > 0 {
+        2
+    } else if tally.changed() > 0 {
+        1
+    } else {
+        0
+    }))
 }
 
 /// A note for an event that no hook names (only `"*"` hooks, if any, run

@@ -1,0 +1,570 @@
+//! Replaying event logs at scale: `eval --events` streaming from a file,
+//! standard input and gzip, in order under parallelism, with malformed
+//! lines; `--summary` and `hookc diff` checked against evaluating each event
+//! one by one with the runtime library; and the README's replay section,
+//! run as written.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use hookc_runtime::{Decision, Policy};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+/// A 40-line log of seed-shaped events (every seed context and test case).
+const LOG: &str = "crates/hookc-cli/tests/data/seed000_eval/events.jsonl";
+const POLICY: &str = "examples/policy.xml";
+const CHANGED: &str = "examples/diff/policy.xml";
+const SEED: [&str; 3] = [
+    "examples/seed000/hooks.yaml",
+    "examples/seed000/directive_hooks.yaml",
+    "examples/seed000/directive.xml",
+];
+
+fn hookc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .unwrap()
+}
+
+/// `hookc eval POLICY --events LOG EXTRA...`.
+fn eval_log(log: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["eval", POLICY, "--events", log];
+    args.extend(extra);
+    hookc(&args)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("replay-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn log_lines() -> Vec<String> {
+    std::fs::read_to_string(Path::new(ROOT).join(LOG))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The 40-line log `times` times over: a log whose lines repeat with
+/// varied neighbours.
+fn repeated_log(dir: &Path, times: usize) -> PathBuf {
+    let lines = log_lines();
+    let mut out = String::new();
+    for _ in 0..times {
+        for l in &lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    let path = dir.join(format!("repeated{times}.jsonl"));
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+/// `files` compiled into an artifact and loaded with the runtime library:
+/// the one-by-one oracle does not go through the replay code.
+fn load(dir: &Path, name: &str, files: &[&str]) -> Policy {
+    let out = dir.join(format!("{name}.hkb"));
+    let mut args = vec!["compile"];
+    args.extend(files);
+    args.extend(["-o", out.to_str().unwrap()]);
+    let o = hookc(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    Policy::from_artifact(&std::fs::read(out).unwrap()).unwrap()
+}
+
+/// Each line of a log, parsed: (line number, event, context).
+fn records(path: &Path) -> Vec<(u64, String, Value)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    (1..)
+        .zip(text.lines())
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                n,
+                v["event"].as_str().unwrap().to_owned(),
+                v["context"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn parallel_replay_prints_the_same_bytes_as_one_job_in_input_order() {
+    let dir = temp_dir("order");
+    let log = repeated_log(&dir, 25);
+    let log = log.to_str().unwrap();
+    let one = eval_log(log, &["--jobs", "1"]);
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(text(&one.stdout).lines().count(), 1000);
+    // One line per chunk and many workers: chunks finish out of order.
+    for (jobs, chunk) in [("2", "1"), ("4", "1"), ("2", "3000"), ("3", "100000")] {
+        let many = eval_log(log, &["--jobs", jobs, "--chunk-bytes", chunk]);
+        assert_eq!(many.status.code(), Some(0));
+        assert!(
+            many.stdout == one.stdout,
+            "--jobs {jobs} --chunk-bytes {chunk} differs from --jobs 1"
+        );
+    }
+    // And with every match and the explain traces, which are longer.
+    let args = |jobs| {
+        [
+            "eval",
+            POLICY,
+            "--events",
+            log,
+            "--all",
+            "--explain",
+            "--jobs",
+            jobs,
+            "--chunk-bytes",
+            "1",
+        ]
+    };
+    assert!(hookc(&args("1")).stdout == hookc(&args("2")).stdout);
+}
+
+#[test]
+fn replay_output_is_each_event_evaluated_alone() {
+    let dir = temp_dir("alone");
+    let policy = load(&dir, "policy", &[POLICY]);
+    let log = Path::new(ROOT).join(LOG);
+    let out = eval_log(log.to_str().unwrap(), &["--jobs", "2"]);
+    let printed: Vec<Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let want: Vec<Value> = records(&log)
+        .iter()
+        .map(|(_, event, ctx)| policy.evaluate(event, ctx).unwrap().to_json())
+        .collect();
+    assert_eq!(printed, want);
+}
+
+#[test]
+fn malformed_lines_are_reported_with_their_numbers_and_the_rest_replayed() {
+    let dir = temp_dir("malformed");
+    let lines = log_lines();
+    let bad = [
+        (3, "not json"),
+        (7, r#"{"context": {}}"#),
+        (8, r#"["event", "error"]"#),
+        (12, r#"{"event": "error", "context": {"a": 1"#),
+    ];
+    let mut body: Vec<String> = lines[..20].to_vec();
+    for (n, l) in bad {
+        body.insert(n - 1, l.to_owned());
+    }
+    body.insert(15, String::new()); // a blank line: skipped, but counted
+    let log = dir.join("bad.jsonl");
+    std::fs::write(&log, body.join("\n")).unwrap();
+    let log = log.to_str().unwrap();
+    for jobs in ["1", "2"] {
+        let out = eval_log(log, &["--jobs", jobs, "--chunk-bytes", "1"]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "a bad line makes the exit code 2"
+        );
+        let printed: Vec<Value> = text(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(printed.len(), 24, "every other line is still evaluated");
+        for (n, _) in bad {
+            let msg = printed[n - 1]["error"].as_str().unwrap();
+            assert!(
+                msg.starts_with(&format!("{log}:{n}: not an event record")),
+                "{msg}"
+            );
+        }
+        let errors = printed.iter().filter(|v| v.get("error").is_some()).count();
+        assert_eq!(errors, 4);
+        // The summary says the same, the lines on standard error.
+        let out = eval_log(log, &["--jobs", jobs, "--summary", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(2));
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary["errors"], 4);
+        assert_eq!(summary["events"], 20);
+        let err = text(&out.stderr);
+        let reported: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+        let want: Vec<String> = bad
+            .iter()
+            .map(|(n, _)| format!("error: {log}:{n}: "))
+            .collect();
+        assert_eq!(reported.len(), 4, "{err}");
+        for (line, prefix) in reported.iter().zip(&want) {
+            assert!(line.starts_with(prefix.as_str()), "{line}");
+        }
+    }
+}
+
+#[test]
+fn gzip_logs_replay_as_their_text_from_a_file_and_from_stdin() {
+    let dir = temp_dir("gzip");
+    let plain = repeated_log(&dir, 10);
+    let gz = dir.join("events.jsonl.gz");
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    enc.write_all(&std::fs::read(&plain).unwrap()).unwrap();
+    enc.finish().unwrap();
+    let want = eval_log(plain.to_str().unwrap(), &[]);
+    assert_eq!(want.status.code(), Some(0));
+    let from_file = eval_log(gz.to_str().unwrap(), &["--jobs", "2"]);
+    assert_eq!(
+        from_file.status.code(),
+        Some(0),
+        "{}",
+        text(&from_file.stderr)
+    );
+    assert!(from_file.stdout == want.stdout);
+    let from_stdin = Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(["eval", POLICY, "--events", "-"])
+        .current_dir(ROOT)
+        .stdin(std::fs::File::open(&gz).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(from_stdin.status.code(), Some(0));
+    assert!(from_stdin.stdout == want.stdout);
+    // A damaged gzip log is an I/O error, exit 2, after what it could read.
+    let mut cut = std::fs::read(&gz).unwrap();
+    cut.truncate(cut.len() / 2);
+    std::fs::write(dir.join("cut.jsonl.gz"), &cut).unwrap();
+    let damaged = eval_log(dir.join("cut.jsonl.gz").to_str().unwrap(), &[]);
+    assert_eq!(damaged.status.code(), Some(2));
+    assert!(text(&damaged.stderr).contains("cannot read the event log"));
+}
+
+/// The summary's counts, recounted from one-by-one evaluations.
+fn expected_summary(policy: &Policy, log: &Path) -> Value {
+    let mut by_event = BTreeMap::<String, u64>::new();
+    let mut by_hook = BTreeMap::<String, u64>::new();
+    let mut by_action = BTreeMap::<String, u64>::new();
+    let mut collected = BTreeMap::<String, u64>::new();
+    let (mut events, mut no_match) = (0, 0);
+    for (_, event, ctx) in records(log) {
+        let d = policy.evaluate(&event, &ctx).unwrap();
+        events += 1;
+        *by_event.entry(event).or_default() += 1;
+        match &d.terminal {
+            Some(m) => {
+                *by_hook.entry(m.hook.to_owned()).or_default() += 1;
+                *by_action.entry(m.action_type().to_owned()).or_default() += 1;
+            }
+            None => no_match += 1,
+        }
+        for m in &d.collected {
+            *collected.entry(m.hook.to_owned()).or_default() += 1;
+        }
+    }
+    json!({
+        "events": events, "errors": 0, "no_match": no_match, "by_event": by_event,
+        "by_hook": by_hook, "by_action": by_action, "collected": collected,
+    })
+}
+
+#[test]
+fn summary_counts_are_the_counts_of_one_by_one_evaluation() {
+    let dir = temp_dir("summary");
+    let log = repeated_log(&dir, 3);
+    for (name, files) in [("policy", vec![POLICY]), ("seed", SEED.to_vec())] {
+        let policy = load(&dir, name, &files);
+        let want = expected_summary(&policy, &log);
+        for jobs in ["1", "2"] {
+            let mut args = vec!["eval"];
+            args.extend(&files);
+            args.extend([
+                "--events",
+                log.to_str().unwrap(),
+                "--summary",
+                "--format",
+                "json",
+            ]);
+            args.extend(["--jobs", jobs, "--chunk-bytes", "500"]);
+            let out = hookc(&args);
+            assert_eq!(out.status.code(), Some(0));
+            let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+            // The output orders by count; the comparison is of the counts.
+            assert_eq!(got, want, "{name}, --jobs {jobs}");
+            let counts: Vec<u64> = got["by_hook"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            assert!(
+                counts.windows(2).all(|w| w[0] >= w[1]),
+                "largest first: {counts:?}"
+            );
+        }
+    }
+}
+
+/// The transitions of a diff, from one-by-one evaluations of every event
+/// under each policy, in the documented order.
+fn expected_diff(old: &Policy, new: &Policy, log: &Path) -> Value {
+    type Key = (u8, Option<String>, Option<String>);
+    let mut groups = BTreeMap::<Key, (u64, Vec<u64>)>::new();
+    let mut events = 0;
+    let hook = |d: &Decision<'_>| d.terminal.as_ref().map(|m| m.hook.to_owned());
+    for (line, event, ctx) in records(log) {
+        let (a, b) = (
+            old.evaluate(&event, &ctx).unwrap(),
+            new.evaluate(&event, &ctx).unwrap(),
+        );
+        events += 1;
+        let kind = if hook(&a) != hook(&b) {
+            0
+        } else if a.terminal != b.terminal {
+            1
+        } else if a.collected != b.collected {
+            2
+        } else {
+            continue;
+        };
+        let g = groups.entry((kind, hook(&a), hook(&b))).or_default();
+        g.0 += 1;
+        if g.1.len() < 5 {
+            g.1.push(line);
+        }
+    }
+    let mut all: Vec<_> = groups.into_iter().collect();
+    all.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+    let changed: u64 = all.iter().map(|(_, g)| g.0).sum();
+    let transitions: Vec<Value> = all
+        .into_iter()
+        .map(|((kind, from, to), (count, examples))| {
+            let kind = ["hook", "action", "collected"][kind as usize];
+            json!({"kind": kind, "from": from, "to": to, "count": count, "examples": examples})
+        })
+        .collect();
+    json!({"events": events, "changed": changed, "transitions": transitions})
+}
+
+fn diff_json(args: &[&str]) -> (Option<i32>, Value, String) {
+    let mut all = vec!["diff"];
+    all.extend(args);
+    all.extend(["--format", "json"]);
+    let out = hookc(&all);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), v, text(&out.stderr))
+}
+
+#[test]
+fn diff_transitions_are_those_of_one_by_one_evaluation() {
+    let dir = temp_dir("diff");
+    let log = repeated_log(&dir, 3);
+    let log = log.to_str().unwrap();
+    let policy = load(&dir, "policy", &[POLICY]);
+    let changed = load(&dir, "changed", &[CHANGED]);
+    let seed = load(&dir, "seed", &SEED);
+    // A small change: a hook transition and an action transition.
+    let want = expected_diff(&policy, &changed, Path::new(log));
+    assert!(want["changed"].as_u64().unwrap() > 0);
+    for jobs in ["1", "2"] {
+        let (code, got, err) = diff_json(&[
+            POLICY,
+            CHANGED,
+            "--events",
+            log,
+            "--jobs",
+            jobs,
+            "--chunk-bytes",
+            "700",
+        ]);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(got, want, "--jobs {jobs}");
+    }
+    // A large change, a policy of several files (`--old`/`--new`), and
+    // the same from artifacts.
+    let want = expected_diff(&seed, &policy, Path::new(log));
+    assert!(want["transitions"].as_array().unwrap().len() > 3);
+    let (code, got, _) = diff_json(&[
+        "--old", SEED[0], "--old", SEED[1], "--old", SEED[2], "--new", POLICY, "--events", log,
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(got, want);
+    let (old, new) = (dir.join("seed.hkb"), dir.join("policy.hkb"));
+    let (code, got, _) = diff_json(&[
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--events",
+        log,
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(got, want);
+    // Layers, as `eval` takes them: the seed's files in named layers.
+    let out = dir.join("layered.hkb");
+    let layers = [
+        format!("builtin={}", SEED[0]),
+        format!("project={}", SEED[1]),
+        format!("directive={}", SEED[2]),
+    ];
+    let mut args = vec!["compile"];
+    for l in &layers {
+        args.extend(["--layer", l.as_str()]);
+    }
+    args.extend(["-o", out.to_str().unwrap()]);
+    assert_eq!(hookc(&args).status.code(), Some(0));
+    let layered = Policy::from_artifact(&std::fs::read(&out).unwrap()).unwrap();
+    let want = expected_diff(&policy, &layered, Path::new(log));
+    let mut args = vec!["--old", POLICY, "--events", log];
+    for l in &layers {
+        args.extend(["--new-layer", l.as_str()]);
+    }
+    let (code, got, _) = diff_json(&args);
+    assert_eq!(code, Some(1));
+    assert_eq!(got, want);
+}
+
+#[test]
+fn diff_exit_codes_nothing_changed_and_errors_first() {
+    let dir = temp_dir("diff-exit");
+    let (code, got, _) = diff_json(&[POLICY, POLICY, "--events", LOG]);
+    assert_eq!(code, Some(0));
+    assert_eq!(got, json!({"events": 40, "changed": 0, "transitions": []}));
+    // A malformed line: reported, not counted, and exit 2 even though
+    // decisions changed.
+    let mut lines = log_lines();
+    lines.insert(4, "{".to_owned());
+    let log = dir.join("bad.jsonl");
+    std::fs::write(&log, lines.join("\n")).unwrap();
+    let (code, got, err) = diff_json(&[POLICY, CHANGED, "--events", log.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert_eq!(got["events"], 40);
+    assert!(got["changed"].as_u64().unwrap() > 0);
+    assert!(
+        err.contains(&format!("{}:5: not an event record", log.display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn summary_needs_a_log() {
+    let out = hookc(&["eval", POLICY, "--summary", "--event", "error"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--summary counts the events of a log"));
+    assert!(out.stdout.is_empty());
+}
+
+/// Peak resident memory of a running process, in KiB (Linux).
+#[cfg(target_os = "linux")]
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A 64 MiB log through standard input, its output read as it comes: by
+/// the time the whole log is written (so all but a pipe buffer of it has
+/// been read), hookc's peak memory must be far below the log's size. A
+/// replay that held the log (or its results) in memory fails this.
+#[cfg(target_os = "linux")]
+#[test]
+fn replay_streams_a_log_larger_than_its_memory_budget() {
+    const LOG_BYTES: usize = 64 << 20;
+    const BUDGET_KIB: u64 = 32 << 10;
+    let lines = log_lines();
+    // Long lines (a padding member, and one in the context the policy does
+    // not read) make a big log of few events: quick in a debug build.
+    let pad = "x".repeat(16_000);
+    let padded: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v["padding"] = json!(pad);
+            if let Some(ctx) = v["context"].as_object_mut() {
+                ctx.insert("padding".into(), json!(pad));
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(["eval", POLICY, "--events", "-", "--jobs", "2"])
+        .current_dir(ROOT)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let (mut lines, mut buf) = (0usize, vec![0u8; 1 << 16]);
+        loop {
+            let n = stdout.read(&mut buf).unwrap();
+            if n == 0 {
+                return lines;
+            }
+            lines += buf[..n].iter().filter(|b| **b == b'\n').count();
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let (mut written, mut records) = (0, 0);
+    while written < LOG_BYTES {
+        let line = &padded[records % padded.len()];
+        stdin.write_all(line.as_bytes()).unwrap();
+        written += line.len();
+        records += 1;
+    }
+    stdin.flush().unwrap();
+    let peak = peak_rss_kib(child.id());
+    drop(stdin);
+    let status = child.wait().unwrap();
+    let printed = reader.join().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(printed, records, "one result line per record");
+    assert!(
+        peak < BUDGET_KIB,
+        "peak RSS {peak} KiB after reading {} MiB; budget {BUDGET_KIB} KiB",
+        LOG_BYTES >> 20
+    );
+}
+
+/// The commands of the README's replay section, run as written: each
+/// `$ hookc ...` line of its console blocks, its standard output compared
+/// with the lines after it.
+#[test]
+fn the_readme_replay_examples_print_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let begin = readme.find("<!-- replay-examples: begin -->").unwrap();
+    let end = readme.find("<!-- replay-examples: end -->").unwrap();
+    let section = &readme[begin..end];
+    let mut ran = 0;
+    for block in section.split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let mut commands: Vec<(String, String)> = Vec::new();
+        for line in block.lines() {
+            match (line.strip_prefix("$ "), commands.last_mut()) {
+                (Some(cmd), _) => commands.push((cmd.to_owned(), String::new())),
+                (None, Some((_, out))) => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+                (None, None) => panic!("output before a command: {line}"),
+            }
+        }
+        for (cmd, want) in commands {
+            let words: Vec<&str> = cmd.split_whitespace().collect();
+            assert_eq!(words[0], "hookc", "{cmd}");
+            let out = hookc(&words[1..]);
+            assert_eq!(text(&out.stdout), want, "`{cmd}` prints otherwise");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 3, "the section's commands: {ran}");
+}
