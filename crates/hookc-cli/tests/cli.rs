@@ -504,7 +504,7 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
 }
 
 /// `hookc eval` on a policy with collected actions prints the one result
-/// shape of `docs/semantics.md#action-effects`: the decision, with the
+/// shape of `docs/src/semantics.md#action-effects`: the decision, with the
 /// collected matches before it.
 #[test]
 fn eval_prints_collected_matches_with_the_decision() {

@@ -54,7 +54,7 @@
 //! - [`limits`]: every bound on untrusted input, in one place.
 //!
 //! The evaluation semantics (hook order, first match, the `when` language's
-//! values and errors, templates) are written down in `docs/semantics.md` of
+//! values and errors, templates) are written down in `docs/src/semantics.md` of
 //! the repository; the code map is `ARCHITECTURE.md`.
 //!
 //! # Input safety

@@ -33,7 +33,7 @@
 //!
 //! The folders are the stages (the code map, with the types that flow
 //! between them and the invariants, is `ARCHITECTURE.md`; the semantics are
-//! in `docs/semantics.md`):
+//! in `docs/src/semantics.md`):
 //!
 //! 1. **Front ends** ([`frontend`]): YAML hook files and directive XML become
 //!    [`frontend::SourceFile`]s: structure checked, conditions and actions

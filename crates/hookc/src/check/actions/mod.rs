@@ -1,4 +1,4 @@
-//! Action types (`docs/semantics.md#actions`) and the checking of actions against them.
+//! Action types (`docs/src/semantics.md#actions`) and the checking of actions against them.
 //!
 //! Action types are data: [`ActionTypes::builtin`] holds the eight built-in
 //! (`retry`, `fail`, `abort`, `continue`, `escalate`, `call_directive`,
