@@ -10,7 +10,14 @@
 //! exactly, up to trycmd's elisions (`[..]` within a line, `...` for lines).
 //!
 //! After an intended change of output, re-bless the blocks and review the diff:
-//! `TRYCMD=overwrite cargo test -p hookc-cli --test docs`.
+//! `TRYCMD=overwrite cargo test -p hookc-cli --test docs`. trycmd rewrites
+//! a failing block's whole output, so its elisions are lost: put back the
+//! `...` of long warning lists and the `[..]` of timings (`hookc bench`),
+//! which would otherwise fail the next run, before committing. trycmd shows
+//! a backslash in output as `/`; elide such a line's rest with `[..]`.
+
+// A test fails by panicking, with the path and the reason in the message.
+#![allow(clippy::panic)]
 
 use std::path::{Path, PathBuf};
 
@@ -25,7 +32,10 @@ fn repo_root() -> PathBuf {
 
 /// The markdown files whose console blocks are tested, repository-relative.
 fn documented_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = vec![PathBuf::from("README.md"), PathBuf::from("examples/README.md")];
+    let mut files = vec![
+        PathBuf::from("README.md"),
+        PathBuf::from("examples/README.md"),
+    ];
     let mut pending = vec![PathBuf::from("docs/src")];
     while let Some(dir) = pending.pop() {
         let entries = match std::fs::read_dir(root.join(&dir)) {
@@ -49,7 +59,9 @@ fn documented_files(root: &Path) -> Vec<PathBuf> {
 /// top-level entry except build output and git's own.
 #[cfg(unix)]
 fn fresh_checkout(root: &Path, name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs").join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("docs")
+        .join(name);
     match std::fs::remove_dir_all(&dir) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
