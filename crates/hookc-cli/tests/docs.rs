@@ -146,3 +146,34 @@ fn readme_first_command_is_a_tested_one() {
         "README.md runs `{prefix}{args}` but no console block runs `{tested}`"
     );
 }
+
+/// The diagnostics reference has a section for every code of the registry,
+/// `### CODE: title` with the registry's title, and an example command in it
+/// whose output shows the code: a new code without its example fails here.
+#[test]
+fn every_diagnostic_code_has_a_documented_example() {
+    let root = repo_root();
+    let page = root.join("docs/src/reference/diagnostics.md");
+    let text = match std::fs::read_to_string(&page) {
+        Ok(text) => text,
+        Err(e) => panic!("cannot read {}: {e}", page.display()),
+    };
+    let mut missing = Vec::new();
+    for code in hookc::diag::Code::ALL {
+        let heading = format!("### {}: {}\n", code.as_str(), code.title());
+        let shown = format!("{}[{}]", code.severity().as_str(), code.as_str());
+        let section = text.split_once(&heading).map(|(_, rest)| {
+            rest.split_once("\n### ")
+                .map_or(rest, |(section, _)| section)
+        });
+        match section {
+            Some(section)
+                if section.contains("```console\n$ hookc ") && section.contains(&shown) => {}
+            _ => missing.push(code.as_str()),
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/src/reference/diagnostics.md lacks `### CODE: title` with an example for {missing:?}"
+    );
+}
