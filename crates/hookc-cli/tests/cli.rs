@@ -95,7 +95,7 @@ fn compile_emits_normalized_yaml_and_json() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let yaml = text(&out.stdout);
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
-    // The XML `when` is "compiled to" a condition tree (README, "Directive XML").
+    // The XML `when` is "compiled to" a condition tree (`docs/src/policies/xml.md`).
     let hooks = doc["hooks"].as_sequence().unwrap();
     let xml_hook = hooks
         .iter()
