@@ -224,7 +224,7 @@ impl Plans {
 /// `None`, `len` 1), or a run of at least [`MIN_RUN`] consecutive hooks
 /// that each require an equality with a string on `path`.
 #[derive(Debug, Clone, Copy)]
-struct Run {
+struct DispatchRun {
     path: Option<PathIdx>,
     start: usize,
     len: usize,
@@ -232,7 +232,7 @@ struct Run {
 
 /// The runs of equality dispatch over an event's hooks, given each hook's
 /// required equality ([`required_eq_of`]).
-fn runs(keys: &[Option<(PathIdx, &str)>]) -> Vec<Run> {
+fn runs(keys: &[Option<(PathIdx, &str)>]) -> Vec<DispatchRun> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < keys.len() {
@@ -246,14 +246,14 @@ fn runs(keys: &[Option<(PathIdx, &str)>]) -> Vec<Run> {
             None => 0,
         };
         if run_len >= MIN_RUN {
-            out.push(Run {
+            out.push(DispatchRun {
                 path: run_path,
                 start: i,
                 len: run_len,
             });
             i += run_len;
         } else {
-            out.push(Run {
+            out.push(DispatchRun {
                 path: None,
                 start: i,
                 len: 1,
