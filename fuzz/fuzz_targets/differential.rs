@@ -227,7 +227,7 @@ impl Leaf {
         Value::Object(m)
     }
 
-    /// The `when` text of the same meaning (`docs/semantics.md#condition-trees`).
+    /// The `when` text of the same meaning (`docs/src/semantics.md#condition-trees`).
     fn to_when(&self) -> String {
         let path = self.path.text();
         let (op, value) = self.parts();

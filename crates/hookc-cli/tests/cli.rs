@@ -107,7 +107,7 @@ fn compile_emits_normalized_yaml_and_json() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let yaml = text(&out.stdout);
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
-    // The XML `when` is "compiled to" a condition tree (README, "Directive XML").
+    // The XML `when` is "compiled to" a condition tree (`docs/src/policies/xml.md`).
     let hooks = doc["hooks"].as_sequence().unwrap();
     let xml_hook = hooks
         .iter()
@@ -560,7 +560,7 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
 }
 
 /// `hookc eval` on a policy with collected actions prints the one result
-/// shape of `docs/semantics.md#action-effects`: the decision, with the
+/// shape of `docs/src/semantics.md#action-effects`: the decision, with the
 /// collected matches before it.
 #[test]
 fn eval_prints_collected_matches_with_the_decision() {

@@ -1,8 +1,8 @@
 //! Replaying event logs at scale: `eval --events` streaming from a file,
 //! standard input and gzip, in order under parallelism, with malformed
 //! lines; `--summary` and `hookc diff` checked against evaluating each event
-//! one by one with the runtime library; and the README's replay section,
-//! run as written.
+//! one by one with the runtime library; and the guide's replay chapter
+//! (`docs/src/testing/replay.md`), run as written.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -535,12 +535,13 @@ fn replay_streams_a_log_larger_than_its_memory_budget() {
     );
 }
 
-/// The commands of the README's replay section, run as written: each
+/// The commands of the guide's replay chapter, run as written: each
 /// `$ hookc ...` line of its console blocks, its standard output compared
 /// with the lines after it.
 #[test]
-fn the_readme_replay_examples_print_what_the_readme_shows() {
-    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+fn the_guide_replay_examples_print_what_the_guide_shows() {
+    let readme =
+        std::fs::read_to_string(Path::new(ROOT).join("docs/src/testing/replay.md")).unwrap();
     let begin = readme.find("<!-- replay-examples: begin -->").unwrap();
     let end = readme.find("<!-- replay-examples: end -->").unwrap();
     let section = &readme[begin..end];

@@ -1,5 +1,5 @@
 """A policy shared between threads, the no-match path, and the examples
-(the asyncio agent loop, the README's usage example) run once."""
+(the asyncio agent loop, the guide's usage example) run once."""
 
 import json
 import pathlib
@@ -87,9 +87,8 @@ def test_unnamed_events_reach_wildcard_hooks_only():
         plain.evaluate("other", "{")
 
 
-def test_the_readme_usage_example_runs():
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("\n## Python\n"):readme.index("\n## Testing policies\n")]
+def test_the_guide_usage_example_runs():
+    section = (ROOT / "docs" / "src" / "embedding" / "python.md").read_text()
     code = section[section.index("```python\n") + len("```python\n"):]
     code = code[:code.index("```")]
     out = subprocess.run(

@@ -10,15 +10,23 @@
 //!
 //! ```
 //! use hookc_runtime::{Context, Policy};
-//! # fn load() -> Vec<u8> { hookc_runtime::artifact::encode(&Default::default()) }
-//! // Bytes written by `hookc compile policy.yaml -o policy.hkb`, typically
+//! # fn load() -> Vec<u8> {
+//! #     // The artifact of the README's first command (the bundled example
+//! #     // policy), checked in as a golden file of the wire format.
+//! #     include_bytes!("../../hookc/tests/wire/examples.hkb").to_vec()
+//! # }
+//! // Bytes written by `hookc compile ... -o policy.hkb`, typically
 //! // embedded with `include_bytes!` or read at start-up.
 //! let bytes: Vec<u8> = load();
 //! // Decoded and verified before anything runs: damaged or hostile bytes are
 //! // an error here, never a crash later.
 //! let policy = Policy::from_artifact(&bytes)?;
 //!
-//! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
+//! let ctx = serde_json::json!({
+//!     "event": {"thread_id": "t-42"},
+//!     "classification": {"category": "rate_limited"},
+//!     "error": {"code": "E429", "headers": {"retry-after": "30"}}
+//! });
 //! // An error only when a filled parameter does not fit its declared type.
 //! let decision = policy.evaluate("error", &ctx)?;
 //! // Collected actions (observers, context injectors) that matched before
@@ -30,12 +38,18 @@
 //!     Some(m) => println!("hook {} says {}", m.hook, m.action_type()),
 //!     None => println!("no hook decided"),
 //! }
+//! assert_eq!(decision.terminal.map(|m| m.hook), Some("rate_limit_backoff"));
 //! // Other answers and JSON text go through a query:
 //! let text = br#"{"classification": {"category": "rate_limited"}}"#;
 //! let trace = policy.query("error", Context::json(text)).explain()?;
 //! print!("{}", trace.to_text());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The guide (`docs/`, an mdBook: `scripts/book` builds it) has the rest:
+//! its chapter "The Rust runtime" (`docs/src/embedding/rust.md`) for this
+//! API, "Build scripts" for compiling policies into a program, and the
+//! reference for the CLI, every diagnostic and the artifact format.
 //!
 //! # What is here
 //!
@@ -54,7 +68,7 @@
 //! - [`limits`]: every bound on untrusted input, in one place.
 //!
 //! The evaluation semantics (hook order, first match, the `when` language's
-//! values and errors, templates) are written down in `docs/semantics.md` of
+//! values and errors, templates) are written down in `docs/src/semantics.md` of
 //! the repository; the code map is `ARCHITECTURE.md`.
 //!
 //! # Input safety
@@ -72,6 +86,18 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(clippy::indexing_slicing)]
+
+/// The README's Rust block, compiled as a doctest of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeRustBlocks;
+
+/// The guide's chapter on this crate, `docs/src/embedding/rust.md`: its
+/// Rust blocks run as doctests of this crate, so the guide's code compiles
+/// and does what it says.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/embedding/rust.md")]
+struct GuideRustRuntimeChapter;
 
 mod accel;
 pub mod artifact;

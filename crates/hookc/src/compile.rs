@@ -537,7 +537,7 @@ impl IdUse {
     }
 }
 
-/// Ids across the compilation (`docs/semantics.md#replacement-and-layering`):
+/// Ids across the compilation (`docs/src/semantics.md#replacement-and-layering`):
 /// a hook marked `replace` replaces the hook of the same id in the layer
 /// below it (which is then left out, as a disabled hook is); any other
 /// second use of an id, a replacement within one layer included, is

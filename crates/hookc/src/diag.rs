@@ -53,7 +53,8 @@ macro_rules! codes {
                 match self { $(Code::$variant => Severity::$sev,)* }
             }
 
-            /// A one-line title for the code table in the README.
+            /// A one-line title: the heading of the code in the guide's
+            /// diagnostics reference (`docs/src/reference/diagnostics.md`).
             pub fn title(self) -> &'static str {
                 match self { $(Code::$variant => $title,)* }
             }

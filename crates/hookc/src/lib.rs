@@ -6,6 +6,7 @@
 //!
 //! ```
 //! use hookc::compile::{compile, Input};
+//! use hookc::runtime::Policy;
 //! let src = r#"
 //! hooks:
 //!   - event: error
@@ -15,15 +16,23 @@
 //! let c = compile(&[Input::new("policy.yaml", src)]);
 //! assert!(!c.diagnostics.has_errors());
 //! // The runtime policy, lowered and verified (errors would be a
-//! // `SourcesError::Invalid` with every diagnostic):
-//! let policy = c.into_policy()?;
+//! // `SourcesError::Invalid` with every diagnostic). Its artifact is what
+//! // `hookc compile` writes, for an application to embed:
+//! let bytes: Vec<u8> = c.into_policy()?.to_artifact();
+//!
+//! // In the application (which needs only `hookc-runtime`): load the
+//! // artifact, decoded and verified, and evaluate a context.
+//! let policy = Policy::from_artifact(&bytes)?;
 //! let ctx = serde_json::json!({"classification": {"category": "rate_limited"}});
-//! assert_eq!(policy.evaluate("error", &ctx)?.terminal.map(|m| m.hook.to_owned()),
-//!            Some("policy.yaml#directive[0]".to_owned()));
-//! // The artifact `hookc compile` writes, for an application to embed:
-//! let bytes: Vec<u8> = policy.to_artifact();
-//! # let _ = bytes; Ok::<(), Box<dyn std::error::Error>>(())
+//! let decision = policy.evaluate("error", &ctx)?;
+//! assert_eq!(decision.terminal.map(|m| m.hook), Some("policy.yaml#directive[0]"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The guide (`docs/`, an mdBook: `scripts/book` builds it) covers writing
+//! policies, testing them, embedding ("The Rust runtime", "Build scripts")
+//! and the reference (CLI, every diagnostic code, limits, the artifact
+//! format).
 //!
 //! A build script compiles a folder of policies into `OUT_DIR` with
 //! [`build_script::Builder`], so that a policy mistake fails `cargo build`;
@@ -33,7 +42,7 @@
 //!
 //! The folders are the stages (the code map, with the types that flow
 //! between them and the invariants, is `ARCHITECTURE.md`; the semantics are
-//! in `docs/semantics.md`):
+//! in `docs/src/semantics.md`):
 //!
 //! 1. **Front ends** ([`frontend`]): YAML hook files and directive XML become
 //!    [`frontend::SourceFile`]s: structure checked, conditions and actions

@@ -1,4 +1,4 @@
-//! Action effects (`docs/semantics.md#action-effects`): action types declare
+//! Action effects (`docs/src/semantics.md#action-effects`): action types declare
 //! whether a match ends evaluation (terminal) or is collected; YAML and
 //! directive XML declare them alike; the artifact, disassembly, explain and
 //! the JSON result carry them.

@@ -1114,7 +1114,7 @@ impl Tree {
         }
     }
 
-    /// The `when` expression of the same meaning (`docs/semantics.md#condition-trees`); `None` if the
+    /// The `when` expression of the same meaning (`docs/src/semantics.md#condition-trees`); `None` if the
     /// tree has a `matches` leaf (a JSON-Schema check has no expression).
     fn to_when(&self) -> Option<String> {
         let fold = |items: &[Tree], op: &str, empty: &str| -> Option<String> {

@@ -1,5 +1,5 @@
 //! A YAML condition tree and the `when` expression of the same meaning give
-//! the same IR (`docs/semantics.md#condition-trees`), and the same normalized output.
+//! the same IR (`docs/src/semantics.md#condition-trees`), and the same normalized output.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -7,7 +7,7 @@
 //!
 //! Bounds that only an artifact can exceed (the compiler never writes them)
 //! are tested where the artifact is built by hand, in the unit tests of
-//! `src/artifact/tests.rs` and `src/verify.rs`; the README's "Limits" table
+//! `src/artifact/tests.rs` and `src/verify.rs`; the guide's limits table (`docs/src/reference/limits.md`)
 //! names each test.
 
 #![allow(

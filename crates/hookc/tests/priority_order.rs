@@ -1,5 +1,5 @@
 //! `priority_order:` declares which priorities run first
-//! (`docs/semantics.md#hook-order`): hook registries that run lower
+//! (`docs/src/semantics.md#hook-order`): hook registries that run lower
 //! priorities first are ported without rewriting every priority.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -1,4 +1,4 @@
-//! Typed results, always (`docs/semantics.md#templates`): a property test
+//! Typed results, always (`docs/src/semantics.md#templates`): a property test
 //! that evaluation never returns an action outside its declarations.
 //!
 //! Random policies declare an action type with random parameter types

@@ -7,7 +7,7 @@
 //! is. Of those the index uses `path == c` (for a string, number or bool
 //! `c`), `path in [c1, ...]` (a list of such constants, hashed as a set or
 //! not) and `path.startsWith('p')`: the first two are `true` only when the
-//! path's value equals one of a few constants (`docs/semantics.md#equality`),
+//! path's value equals one of a few constants (`docs/src/semantics.md#equality`),
 //! the last only when it is a string whose first `p.len()` bytes are `p`. A
 //! *column* of the index ([`Probe`]) reads one path's value, or its first
 //! bytes, and a hook keyed in a column by such an operand is a *candidate*

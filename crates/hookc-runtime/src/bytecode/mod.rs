@@ -58,7 +58,7 @@ pub struct HookEntry {
     pub action: ActionIdx,
     /// `replace: true`: layered over another program
     /// ([`crate::Policy::with_layer`]), it replaces that program's hook of
-    /// the same id (`docs/semantics.md#replacement-and-layering`).
+    /// the same id (`docs/src/semantics.md#replacement-and-layering`).
     pub replace: bool,
 }
 
@@ -98,7 +98,7 @@ pub enum ParamValue {
 }
 
 /// What a match of an action does to the evaluation
-/// (`docs/semantics.md#action-effects`): declared per action type
+/// (`docs/src/semantics.md#action-effects`): declared per action type
 /// (`effect:` in `action_types`), recorded per action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Effect {
@@ -136,7 +136,7 @@ pub struct ActionParam {
     pub name: StrIdx,
     /// Its value, templates unfilled.
     pub value: ParamValue,
-    /// What the filled value must be (`docs/semantics.md#templates`): the
+    /// What the filled value must be (`docs/src/semantics.md#templates`): the
     /// compiler records the parameter's declared type here when the value
     /// holds a template whose filled value may not fit it; `None` for every
     /// other parameter (a constant is checked at compile time), so an
@@ -266,7 +266,7 @@ pub struct Program {
 }
 
 /// Which priorities run first (`priority_order:` of a hook file;
-/// `docs/semantics.md#hook-order`). The program's hooks are sorted in this
+/// `docs/src/semantics.md#hook-order`). The program's hooks are sorted in this
 /// direction; the verifier checks it and the artifact records it in a
 /// header flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

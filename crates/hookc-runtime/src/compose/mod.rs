@@ -1,6 +1,6 @@
 //! Run-time layering: a loaded policy with another policy's hooks layered
 //! over it, for one run, without recompiling either
-//! ([`Policy::with_layer`]; `docs/semantics.md#replacement-and-layering`).
+//! ([`Policy::with_layer`]; `docs/src/semantics.md#replacement-and-layering`).
 //!
 //! The linker ([`link`]) builds one program from two: the base's layers,
 //! then the overlay's above them (so at equal priority the overlay's hooks

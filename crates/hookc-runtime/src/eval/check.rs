@@ -1,5 +1,5 @@
 //! The run-time check of filled action parameters
-//! (`docs/semantics.md#templates`): a parameter whose value holds a
+//! (`docs/src/semantics.md#templates`): a parameter whose value holds a
 //! template carries its declared type as a [`ValueCheck`], and a filled
 //! value that does not pass it is an [`ActionError`], never an action.
 //!

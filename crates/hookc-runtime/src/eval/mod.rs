@@ -1,12 +1,12 @@
 //! Evaluation: a loaded [`Policy`] and the [`Query`] API that evaluates an
-//! event against it (semantics in `docs/semantics.md`).
+//! event against it (semantics in `docs/src/semantics.md`).
 //!
 //! A [`Policy`] is loaded from artifact bytes (decoded and verified first) or
 //! from a program the compiler just lowered (verified the same way), then
 //! evaluates events: the hooks of the event in evaluation order; a matching
 //! hook whose action is *collected* is gathered and evaluation goes on, the
 //! first matching hook whose action is *terminal* decides and ends it
-//! (`docs/semantics.md#action-effects`). Only matched hooks' templates are
+//! (`docs/src/semantics.md#action-effects`). Only matched hooks' templates are
 //! filled.
 //!
 //! A `Policy` is immutable, `Send + Sync`, and can be shared across threads.
@@ -53,7 +53,7 @@ pub enum LoadError {
 pub struct ContextError(#[from] serde_json::Error);
 
 /// Why an evaluation has no answer. Conditions never fail an evaluation
-/// (an error in a condition is a non-match, `docs/semantics.md#errors`);
+/// (an error in a condition is a non-match, `docs/src/semantics.md#errors`);
 /// what can fail is reading the context, and building an action.
 #[derive(Debug, Error)]
 #[non_exhaustive]
@@ -62,7 +62,7 @@ pub enum QueryError {
     #[error(transparent)]
     Context(#[from] ContextError),
     /// A filled parameter of the matched action does not fit the
-    /// parameter's declared type (`docs/semantics.md#templates`).
+    /// parameter's declared type (`docs/src/semantics.md#templates`).
     #[error(transparent)]
     Action(#[from] ActionError),
 }
@@ -105,7 +105,7 @@ impl Match<'_> {
     }
 }
 
-/// What an evaluation decided (`docs/semantics.md#action-effects`): the
+/// What an evaluation decided (`docs/src/semantics.md#action-effects`): the
 /// collected actions that matched before the decision, in evaluation order,
 /// and the terminal match that ended it, if any.
 #[derive(Debug, Clone, PartialEq, Default)]

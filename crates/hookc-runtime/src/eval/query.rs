@@ -13,7 +13,7 @@
 //! overrides, through the same code: the context is read into a path cache
 //! once per answer (from a `serde_json::Value`, or in one pass over JSON text
 //! that extracts only the paths the policy reads), then the event's hooks run
-//! in evaluation order. The semantics are in `docs/semantics.md`.
+//! in evaluation order. The semantics are in `docs/src/semantics.md`.
 //!
 //! ```
 //! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::QueryError> {
@@ -163,7 +163,7 @@ impl<'p, 'c> Query<'p, 'c> {
 
     /// What the evaluation decided: the matches of collected actions in
     /// evaluation order up to the first match of a terminal action, and
-    /// that match (`docs/semantics.md#action-effects`), templates filled.
+    /// that match (`docs/src/semantics.md#action-effects`), templates filled.
     #[inline]
     pub fn decision(&self) -> Result<Decision<'p>, QueryError> {
         read!(self, |policy, cache, overrides| policy

@@ -1,4 +1,4 @@
-//! Runtime values and the operations of the `when` language on them (`docs/semantics.md#values`):
+//! Runtime values and the operations of the `when` language on them (`docs/src/semantics.md#values`):
 //! the one definition of the semantics, shared by the VM and the reference
 //! evaluator.
 //!
@@ -12,7 +12,7 @@
 //! across kinds (`1 == 1.0`); mixed ordering converts the int to double, as
 //! CEL does. Arithmetic follows CEL on ints (overflow, division and modulus
 //! by zero are errors) and IEEE on doubles, except that mixing an int and a
-//! double promotes to double instead of failing (`docs/semantics.md#arithmetic`). `%` on doubles is
+//! double promotes to double instead of failing (`docs/src/semantics.md#arithmetic`). `%` on doubles is
 //! an error, as in CEL. A JSON number that does not fit `i64` is a double.
 
 use crate::bytecode::Kinds;

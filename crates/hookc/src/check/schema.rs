@@ -1,4 +1,4 @@
-//! The event-context schema (`docs/semantics.md#static-checking`): a JSON-Schema subset read from
+//! The event-context schema (`docs/src/semantics.md#static-checking`): a JSON-Schema subset read from
 //! `event_context_schema`, and the resolution of context paths against it.
 //!
 //! Supported keywords: `type` (a name or a list), `properties`, `items`,

@@ -1,4 +1,4 @@
-//! `${path}` templates in action parameter strings (`docs/semantics.md#templates`): parsing, the
+//! `${path}` templates in action parameter strings (`docs/src/semantics.md#templates`): parsing, the
 //! checked form ([`Template`]) and its canonical source text.
 //!
 //! A string parameter may hold `${path}` references; `$${` is a literal `${`.

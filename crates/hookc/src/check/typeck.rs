@@ -1,4 +1,4 @@
-//! Type checking of conditions against the context schema (`docs/semantics.md#static-checking`).
+//! Type checking of conditions against the context schema (`docs/src/semantics.md#static-checking`).
 //!
 //! Types are sets of JSON kinds ([`crate::check::ty`]). An operation is an error only
 //! when no combination of its operands' kinds is valid, so data typed `any`
@@ -661,7 +661,7 @@ fn comparable(a: Kinds, b: Kinds) -> bool {
 }
 
 /// The kinds of `a OP b` on numbers: int with int stays int; any double makes
-/// a double (`docs/semantics.md#arithmetic`: mixing promotes to double).
+/// a double (`docs/src/semantics.md#arithmetic`: mixing promotes to double).
 fn arith_result(a: Kinds, b: Kinds) -> Kinds {
     let mut k = Kinds::NONE;
     if a.intersects(Kinds::INT) && b.intersects(Kinds::INT) {

@@ -14,7 +14,7 @@ pub mod yaml_doc;
 use crate::frontend::doc::Node;
 use crate::span::{Origin, Span, Spanned};
 
-/// The two default layers (`docs/semantics.md#hook-order`). At equal
+/// The two default layers (`docs/src/semantics.md#hook-order`). At equal
 /// priority the directive layer runs first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Layer {
@@ -85,7 +85,7 @@ pub struct SourceHook {
     pub enabled: bool,
     /// `replace: true` (YAML) or `replace="true"` (XML), where it is
     /// written: the hook replaces the hook of the same id of a lower layer
-    /// (`docs/semantics.md#replacement-and-layering`).
+    /// (`docs/src/semantics.md#replacement-and-layering`).
     pub replace: Option<Span>,
     /// `description`, if given.
     pub description: Option<String>,

@@ -1,6 +1,6 @@
 //! YAML hook files: the document tree of [`yaml_doc`] → [`SourceFile`].
 //!
-//! This module owns the structure of a hook file (README, "Hook files (YAML)"): the
+//! This module owns the structure of a hook file (`docs/src/policies/yaml.md`): the
 //! top-level keys, the hook lists of both layers, and the keys and shapes of a
 //! hook and its action. It reports every structural problem it finds, each with
 //! the node path (`hooks[2].action.type`) and the span of the most precise node,

@@ -1,4 +1,4 @@
-//! Lints: static analysis of a checked hook set (`docs/semantics.md#static-checking`), reported as
+//! Lints: static analysis of a checked hook set (`docs/src/semantics.md#static-checking`), reported as
 //! warnings with their own codes.
 //!
 //! - **W0004** a hook that can never match because earlier hooks with a
@@ -49,7 +49,7 @@ use hookc_runtime::bytecode::path::{Path, PathId, Segment};
 use index::{Index, Ref};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// The events the built-in schema describes (`docs/semantics.md#events`):
+/// The events the built-in schema describes (`docs/src/semantics.md#events`):
 /// never reported by W0006.
 pub const KNOWN_EVENTS: [&str; 5] = [
     "error",

@@ -1,6 +1,6 @@
 //! Resolution: YAML condition trees → IR.
 //!
-//! A leaf means exactly the expression of the same meaning (`docs/semantics.md#condition-trees`):
+//! A leaf means exactly the expression of the same meaning (`docs/src/semantics.md#condition-trees`):
 //! `{path: p, op: gt, value: 5}` becomes the IR of `p > 5`, so a tree and a
 //! `when` of the same meaning compile to the same IR. `all`/`any` fold
 //! left-associatively like `&&`/`||` chains; `exists` is `has(p) && p != null`;

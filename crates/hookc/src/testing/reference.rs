@@ -160,7 +160,7 @@ pub fn first_match<'p>(policy: &'p CheckedPolicy, event: &str, ctx: &Value) -> O
     decision(policy, event, ctx).1
 }
 
-/// The reference semantics of an evaluation (`docs/semantics.md#action-effects`):
+/// The reference semantics of an evaluation (`docs/src/semantics.md#action-effects`):
 /// walking the hooks in evaluation order, every matching hook with a
 /// collected action is gathered, and the first matching hook with a
 /// terminal action ends the walk; returns the gathered hooks and that one.
@@ -202,7 +202,7 @@ pub struct ParamMisfit {
     pub value: Value,
 }
 
-/// The reference semantics of a match's action (`docs/semantics.md#templates`):
+/// The reference semantics of a match's action (`docs/src/semantics.md#templates`):
 /// `{"type": KIND, ...params}` with templates filled by walking the checked
 /// action, and every filled parameter held to its declaration in the
 /// policy's action types (its type names, `enum` and `items`, read from the

@@ -98,7 +98,7 @@ pub const GLOBS: [&str; 22] = [
     "Bash(git:*)",
 ];
 
-/// The `when` text of a YAML leaf `{path, op, value}` (`docs/semantics.md#condition-trees`), `v` being
+/// The `when` text of a YAML leaf `{path, op, value}` (`docs/src/semantics.md#condition-trees`), `v` being
 /// the value already written as a literal; `None` for an operator with no
 /// `when` form here.
 pub fn leaf_when(path: &str, op: &str, v: &str) -> Option<String> {

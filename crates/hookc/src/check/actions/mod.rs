@@ -1,4 +1,4 @@
-//! Action types (`docs/semantics.md#actions`) and the checking of actions against them.
+//! Action types (`docs/src/semantics.md#actions`) and the checking of actions against them.
 //!
 //! Action types are data: [`ActionTypes::builtin`] holds the eight built-in
 //! (`retry`, `fail`, `abort`, `continue`, `escalate`, `call_directive`,
@@ -7,7 +7,7 @@
 //! [`RawAction`] into an [`Action`]: every parameter typed, `${path}` templates
 //! parsed and checked against the context schema, defaults filled in.
 //!
-//! Decisions (also in the README):
+//! Decisions (also in the guide, `docs/src/policies/actions.md` and `docs/src/policies/choices.md`):
 //! - `required` absent means optional; `optional: true` is the seed's way of
 //!   saying so and changes nothing. `required: true` with a default is an error.
 //! - A type declared by two files with the same definition is accepted once;

@@ -1,5 +1,5 @@
 //! Directive XML: the `<hook>` elements of a directive document, read into a
-//! [`SourceFile`] (the format: README, "Directive XML").
+//! [`SourceFile`] (the format: `docs/src/policies/xml.md`).
 //!
 //! Every `<hook>` that is a child of a `<hooks>` element, anywhere in the
 //! document, is a hook of the directive layer. Its attributes are `event`
