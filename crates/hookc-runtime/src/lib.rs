@@ -11,8 +11,8 @@
 //! ```
 //! use hookc_runtime::{Context, Policy};
 //! # fn load() -> Vec<u8> {
-//! #     // The artifact of the README's first command (the bundled example
-//! #     // policy), checked in as a golden file of the wire format.
+//! #     // A golden file of the wire format, checked in: the seed 000
+//! #     // example policy with a snapshot of `examples/policy.xml`.
 //! #     include_bytes!("../../hookc/tests/wire/examples.hkb").to_vec()
 //! # }
 //! // Bytes written by `hookc compile ... -o policy.hkb`, typically
