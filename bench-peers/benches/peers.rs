@@ -8,6 +8,7 @@
 //! | `peers/<engine>/convert/seed/<ctx>` | the peer's first matching hook, the context converted from the `serde_json::Value` in the call |
 //! | `peers/<engine>/preconverted/seed/<ctx>` | the same with the context converted before timing, to the engine's own value type |
 //! | `…/scale/<n>/{last,none}` | the scale policy of `n` hooks (`benches/common/mod.rs`): the context matching only the last hook, and none |
+//! | `…/scale/mixed/<n>/{last,none}` | the same on the mixed scale policy (`common::mixed_policy`: membership, equality second or third, a number and a bool, a `startsWith`, interleaved) |
 //! | `…/regex_heavy`, `…/template_heavy` | the other inputs of `benches/data/`, where an engine can state them |
 //!
 //! Engines: `cel`, `datalogic` (JSON Logic), `regorus` (Rego interpreter),
@@ -272,26 +273,44 @@ fn scale_sizes() -> Vec<usize> {
     }
 }
 
+/// A scale family: its id part (`scale/<family><n>/...`), its policy and its
+/// contexts, from `benches/common/mod.rs`.
+type ScaleFamily = (
+    &'static str,
+    fn(usize) -> Vec<hookc::compile::Input>,
+    fn(usize, common::ScaleCase) -> common::Case,
+);
+
+/// The uniform scale set (every hook leads with a string equality) and the
+/// mixed one (interleaved discriminating shapes), as `crates/hookc/benches/scale.rs`
+/// runs them.
+const FAMILIES: [ScaleFamily; 2] = [
+    ("", common::scale_inputs, common::scale_case),
+    ("mixed/", common::mixed_inputs, common::mixed_case),
+];
+
 fn scale<M: Measurement + 'static>(c: &mut Criterion<M>, run: &mut Run) {
-    for n in scale_sizes() {
-        let cases = [common::ScaleCase::Last, common::ScaleCase::None]
-            .into_iter()
-            .map(|which| {
-                let k = common::scale_case(n, which);
-                bench_peers::Case {
-                    name: which.name().to_owned(),
-                    event: k.event,
-                    context: k.context,
-                    expect: k.expect,
-                }
-            })
-            .collect();
-        let w = Workload {
-            name: format!("scale/{n}"),
-            inputs: common::scale_inputs(n),
-            cases,
-        };
-        bench_workload(c, run, &w, &|ctx| format!("scale/{n}/{ctx}"));
+    for (family, inputs_of, case_of) in FAMILIES {
+        for n in scale_sizes() {
+            let cases = [common::ScaleCase::Last, common::ScaleCase::None]
+                .into_iter()
+                .map(|which| {
+                    let k = case_of(n, which);
+                    bench_peers::Case {
+                        name: which.name().to_owned(),
+                        event: k.event,
+                        context: k.context,
+                        expect: k.expect,
+                    }
+                })
+                .collect();
+            let w = Workload {
+                name: format!("scale/{family}{n}"),
+                inputs: inputs_of(n),
+                cases,
+            };
+            bench_workload(c, run, &w, &|ctx| format!("scale/{family}{n}/{ctx}"));
+        }
     }
 }
 

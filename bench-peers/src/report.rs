@@ -63,8 +63,9 @@ pub fn ratio(r: f64) -> String {
     }
 }
 
-/// The workloads (`seed/<ctx>`, `scale/<n>/last`, ...) that hookc ran, in
-/// a readable order: seed, scale by size, the rest.
+/// The workloads (`seed/<ctx>`, `scale/<n>/last`, `scale/mixed/<n>/last`,
+/// ...) that hookc ran, in a readable order: seed, the uniform scale set by
+/// size, each other scale family (`scale/<family>/<n>/...`) by size, the rest.
 fn workloads(m: &Medians) -> Vec<String> {
     let mut w: Vec<String> = m
         .keys()
@@ -78,8 +79,17 @@ fn workloads(m: &Medians) -> Vec<String> {
             "scale" => 1,
             _ => 2,
         };
-        let n: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(0);
-        (rank, n, s.clone())
+        let mut next = parts.next().unwrap_or("");
+        // `scale/<n>/...` is the uniform family (""), `scale/mixed/<n>/...` a named one.
+        let family = if rank == 1 && next.parse::<usize>().is_err() {
+            let f = next;
+            next = parts.next().unwrap_or("");
+            f
+        } else {
+            ""
+        };
+        let n: usize = next.parse().unwrap_or(0);
+        (rank, family.to_owned(), n, s.clone())
     };
     w.sort_by_key(key);
     w
@@ -173,4 +183,39 @@ pub fn summary(m: &Medians, engines: &[&str], modes: &[&str]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workloads_are_ordered_by_kind_family_and_size() {
+        let ids = [
+            "template_heavy",
+            "scale/mixed/1000/last",
+            "scale/1000/none",
+            "scale/mixed/10/none",
+            "scale/100/last",
+            "seed/limit_none",
+            "scale/mixed/100/last",
+            "scale/10/last",
+            "scale/mixed/10/last",
+        ];
+        let m: Medians = ids.iter().map(|id| (format!("hookc/{id}"), 1.0)).collect();
+        assert_eq!(
+            workloads(&m),
+            [
+                "seed/limit_none",
+                "scale/10/last",
+                "scale/100/last",
+                "scale/1000/none",
+                "scale/mixed/10/last",
+                "scale/mixed/10/none",
+                "scale/mixed/100/last",
+                "scale/mixed/1000/last",
+                "template_heavy",
+            ]
+        );
+    }
 }

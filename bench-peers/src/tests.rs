@@ -1,7 +1,9 @@
 //! Differential tests of the translations: every leaf operator, negated and
 //! inside `any`/`all`, over contexts where the path is missing, null, of
 //! every kind, matching and not; each engine in each mode must pick the
-//! hook hookc picks, or say that it cannot state the condition.
+//! hook hookc picks, or say that it cannot state the condition. The same
+//! agreement on the seed set, the uniform and mixed scale sets the bench
+//! runs, and generated contexts for the mixed set.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -189,27 +191,219 @@ fn seed_set_agrees_with_hookc_and_the_expectations() {
     }
 }
 
+/// hookc's pick on one context.
+fn hookc_pick(policy: &hookc_runtime::Policy, event: &str, ctx: &Value) -> Option<String> {
+    policy
+        .evaluate(event, ctx)
+        .unwrap()
+        .terminal
+        .map(|m| m.hook.to_owned())
+}
+
+/// Asserts that every engine, in both modes, picks `want` on `ctx`.
+fn assert_every_peer_picks(
+    peers: &mut Peers,
+    want: &Option<String>,
+    event: &str,
+    ctx: &Value,
+    label: &str,
+) {
+    for engine in Engine::ALL {
+        for mode in Mode::ALL {
+            let got = peers.answer(engine, mode, event, ctx);
+            assert_eq!(
+                got.as_ref(),
+                Ok(want),
+                "{} {} on {label}",
+                engine.id(),
+                mode.id()
+            );
+        }
+    }
+}
+
+/// Every peer picks hookc's hook (and the case's expected one) on the
+/// last/none cases of a scale family at size `n`; returns the model's peers
+/// and hookc's policy for further contexts.
+fn scale_family_agrees(
+    n: usize,
+    inputs: Vec<Input>,
+    case_of: fn(usize, common::ScaleCase) -> common::Case,
+) -> (hookc_runtime::Policy, Peers) {
+    let (policy, model) = compile_model(&inputs).unwrap();
+    let mut peers = Peers::new(model.unwrap());
+    for which in [common::ScaleCase::Last, common::ScaleCase::None] {
+        let case = case_of(n, which);
+        let want = hookc_pick(&policy, &case.event, &case.context);
+        assert_eq!(want, case.expect, "hookc on {}", case.name);
+        assert_every_peer_picks(&mut peers, &want, &case.event, &case.context, &case.name);
+    }
+    (policy, peers)
+}
+
 #[test]
 fn scale_policies_agree_with_hookc() {
     for n in [10, 100] {
-        let (policy, model) = compile_model(&common::scale_inputs(n)).unwrap();
-        let mut peers = Peers::new(model.unwrap());
-        for which in [common::ScaleCase::Last, common::ScaleCase::None] {
-            let case = common::scale_case(n, which);
-            let hookc = policy
-                .evaluate(&case.event, &case.context)
-                .unwrap()
-                .terminal
-                .map(|m| m.hook.to_owned());
-            assert_eq!(hookc, case.expect);
-            for engine in Engine::ALL {
-                for mode in Mode::ALL {
-                    let got = peers.answer(engine, mode, &case.event, &case.context);
-                    assert_eq!(got, Ok(hookc.clone()), "{} {} {n}", engine.id(), mode.id());
-                }
-            }
+        scale_family_agrees(n, common::scale_inputs(n), common::scale_case);
+    }
+}
+
+/// The mixed scale policies at the sizes `benches/peers.rs` runs by default
+/// but 10,000 (whose last/none cases the bench checks before timing; here it
+/// would take minutes unoptimized).
+#[test]
+fn mixed_policies_agree_with_hookc() {
+    for n in [10, 100, 1_000] {
+        scale_family_agrees(n, common::mixed_inputs(n), common::mixed_case);
+    }
+}
+
+/// A small deterministic generator (xorshift64), so the contexts are the
+/// same on every run without a `rand` dependency.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())].clone()
+    }
+}
+
+/// Sets (`Some`) or removes (`None`) `root.key` of an object context.
+fn put(ctx: &mut Value, root: &str, key: &str, v: Option<Value>) {
+    let obj = ctx[root].as_object_mut().unwrap();
+    match v {
+        Some(v) => {
+            obj.insert(key.to_owned(), v);
+        }
+        None => {
+            obj.remove(key);
         }
     }
+}
+
+/// A variation of the mixed `none` context aimed at hooks at or just after
+/// one target hook: each tested field independently set to what that hook
+/// (or a neighbour) wants, mostly, or a near miss, another kind, null, or
+/// removed.
+fn mixed_variant(rng: &mut Xorshift, n: usize, base: &Value) -> Value {
+    let mut ctx = base.clone();
+    let target = rng.below(n);
+    let hook = |rng: &mut Xorshift| (target + rng.pick(&[0, 0, 0, 0, 1, 2, 5])).min(n - 1);
+    let j = hook(rng);
+    let cat = common::scale_category(j);
+    let other = common::scale_category(hook(rng));
+    let category = rng.pick(&[
+        Some(json!(cat)),
+        Some(json!(cat)),
+        Some(json!(cat)),
+        Some(json!(format!("{cat}.alt"))),
+        Some(json!(other)),
+        Some(json!("authentication")),
+        Some(json!(7)),
+        Some(Value::Null),
+        None,
+    ]);
+    put(&mut ctx, "classification", "category", category);
+    let (j, k) = (hook(rng), hook(rng));
+    let message = rng.pick(&[
+        Some(json!(format!("{}timeout", common::scale_prefix(j)))),
+        Some(json!(format!("{}timeout", common::scale_prefix(j)))),
+        Some(json!(format!("{}timeout", common::scale_prefix(j)))),
+        Some(json!(format!("{}x", common::scale_prefix(k)))),
+        Some(json!("[svc-0")),
+        Some(json!(12)),
+        None,
+    ]);
+    put(&mut ctx, "error", "message", message);
+    let j = hook(rng);
+    let shard = rng.pick(&[
+        Some(json!(j)),
+        Some(json!(j as f64)),
+        Some(json!(j.to_string())),
+        Some(json!(1_000_000)),
+        Some(Value::Null),
+        None,
+    ]);
+    put(&mut ctx, "error", "shard", shard);
+    let retryable = rng.pick(&[
+        Some(json!(true)),
+        Some(json!(true)),
+        Some(json!(false)),
+        Some(json!("true")),
+        Some(json!(1)),
+        None,
+    ]);
+    put(&mut ctx, "classification", "retryable", retryable);
+    let (half_steps, int) = (rng.below(41), rng.below(21));
+    let spend = rng.pick(&[
+        Some(json!(42.5)),
+        Some(json!(42.5)),
+        Some(json!(half_steps as f64 * 0.5)),
+        Some(json!(int)),
+        Some(json!(0.0)),
+        Some(json!("42.5")),
+        Some(Value::Null),
+        None,
+    ]);
+    put(&mut ctx, "cost", "spend", spend);
+    ctx
+}
+
+/// Beyond the benchmarked last/none cases: contexts that make other hooks
+/// of every shape win or nearly win (equal thresholds, `.alt` members,
+/// shards as doubles and strings, fields of other kinds, null or missing).
+#[test]
+fn mixed_policy_agrees_with_hookc_on_varied_contexts() {
+    let n = 100;
+    let (policy, mut peers) = scale_family_agrees(n, common::mixed_inputs(n), common::mixed_case);
+    let base = common::mixed_case(n, common::ScaleCase::None).context;
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut winners = std::collections::BTreeSet::new();
+    let mut shapes = std::collections::BTreeMap::new();
+    let mut none = 0;
+    for k in 0..400 {
+        let ctx = mixed_variant(&mut rng, n, &base);
+        let want = hookc_pick(&policy, common::SCALE_EVENT, &ctx);
+        match &want {
+            Some(id) => {
+                let i: usize = id["svc".len()..id.len() - "_handler".len()]
+                    .parse()
+                    .unwrap();
+                *shapes
+                    .entry(format!("{:?}", common::mixed_shape(i)))
+                    .or_insert(0) += 1;
+                winners.insert(i);
+            }
+            None => none += 1,
+        }
+        assert_every_peer_picks(
+            &mut peers,
+            &want,
+            common::SCALE_EVENT,
+            &ctx,
+            &format!("varied context {k}: {ctx}"),
+        );
+    }
+    // The contexts must exercise matches of every shape, and misses (the
+    // seed is fixed: 5 to 11 wins per shape, 28 winners, 363 misses).
+    assert_eq!(shapes.len(), 5, "winning shapes: {shapes:?}");
+    assert!(
+        shapes.values().all(|&k| k >= 3),
+        "winning shapes: {shapes:?}"
+    );
+    assert!(
+        winners.len() >= 20,
+        "only {} distinct winners",
+        winners.len()
+    );
+    assert!(none >= 20, "only {none} contexts matched nothing");
 }
 
 /// Prints the seed set's translations (`cargo test -- --ignored --nocapture print_seed`).
