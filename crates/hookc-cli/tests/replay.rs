@@ -1,8 +1,8 @@
 //! Replaying event logs at scale: `eval --events` streaming from a file,
 //! standard input and gzip, in order under parallelism, with malformed
 //! lines; `--summary` and `hookc diff` checked against evaluating each event
-//! one by one with the runtime library; and the guide's replay chapter
-//! (`docs/src/testing/replay.md`), run as written.
+//! one by one with the runtime library. (The guide's replay chapter,
+//! `docs/src/testing/replay.md`, is run as written by `tests/docs.rs`.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -533,39 +533,4 @@ fn replay_streams_a_log_larger_than_its_memory_budget() {
         "peak RSS {peak} KiB after reading {} MiB; budget {BUDGET_KIB} KiB",
         LOG_BYTES >> 20
     );
-}
-
-/// The commands of the guide's replay chapter, run as written: each
-/// `$ hookc ...` line of its console blocks, its standard output compared
-/// with the lines after it.
-#[test]
-fn the_guide_replay_examples_print_what_the_guide_shows() {
-    let readme =
-        std::fs::read_to_string(Path::new(ROOT).join("docs/src/testing/replay.md")).unwrap();
-    let begin = readme.find("<!-- replay-examples: begin -->").unwrap();
-    let end = readme.find("<!-- replay-examples: end -->").unwrap();
-    let section = &readme[begin..end];
-    let mut ran = 0;
-    for block in section.split("```console\n").skip(1) {
-        let block = block.split("```").next().unwrap();
-        let mut commands: Vec<(String, String)> = Vec::new();
-        for line in block.lines() {
-            match (line.strip_prefix("$ "), commands.last_mut()) {
-                (Some(cmd), _) => commands.push((cmd.to_owned(), String::new())),
-                (None, Some((_, out))) => {
-                    out.push_str(line);
-                    out.push('\n');
-                }
-                (None, None) => panic!("output before a command: {line}"),
-            }
-        }
-        for (cmd, want) in commands {
-            let words: Vec<&str> = cmd.split_whitespace().collect();
-            assert_eq!(words[0], "hookc", "{cmd}");
-            let out = hookc(&words[1..]);
-            assert_eq!(text(&out.stdout), want, "`{cmd}` prints otherwise");
-            ran += 1;
-        }
-    }
-    assert!(ran >= 3, "the section's commands: {ran}");
 }
