@@ -17,7 +17,8 @@
 //! ignored), as in the bench data. An optional fourth argument picks what
 //! one iteration is: `value` (the default: `decide` on the context as a
 //! `serde_json::Value`), `json` (`decide` on the context's compact JSON
-//! text) or `parse` (`serde_json::from_str::<Value>` of that text alone, the
+//! text), `json-first` (`first` on that text: the decision and its filled
+//! action) or `parse` (`serde_json::from_str::<Value>` of that text alone, the
 //! baseline of `json`).
 
 use hookc_runtime::{Context, Policy};
@@ -38,7 +39,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<usize, String> {
-    let usage = "usage: decide_count POLICY.hkb CONTEXT.json N [value|json|parse]";
+    let usage = "usage: decide_count POLICY.hkb CONTEXT.json N [value|json|json-first|parse]";
     let mut args = std::env::args().skip(1);
     let (Some(artifact), Some(context), Some(n)) = (args.next(), args.next(), args.next()) else {
         return Err(usage.to_owned());
@@ -65,6 +66,10 @@ fn run() -> Result<usize, String> {
             "json" => policy
                 .query(black_box(event), Context::json(black_box(text.as_str())))
                 .decide(),
+            "json-first" => policy
+                .query(black_box(event), Context::json(black_box(text.as_str())))
+                .first()
+                .map(|m| m.map(|m| m.hook)),
             "parse" => {
                 let parsed: Result<serde_json::Value, _> = serde_json::from_str(black_box(&text));
                 black_box(parsed.map_err(|e| e.to_string())?);
