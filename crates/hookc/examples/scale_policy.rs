@@ -15,19 +15,21 @@
 #[path = "../benches/common/mod.rs"]
 mod common;
 
-fn main() {
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n = args.first().and_then(|n| n.parse().ok()).unwrap_or(10_000);
     let mixed = match args.get(1).map(String::as_str) {
         None | Some("uniform") => false,
         Some("mixed") => true,
-        Some(other) => panic!("unknown set `{other}`: uniform or mixed"),
+        Some(other) => return usage(&format!("unknown set `{other}`: uniform or mixed")),
     };
     let which = match args.get(2).map(String::as_str) {
         None => None,
         Some("last") => Some(common::ScaleCase::Last),
         Some("none") => Some(common::ScaleCase::None),
-        Some(other) => panic!("unknown case `{other}`: last or none"),
+        Some(other) => return usage(&format!("unknown case `{other}`: last or none")),
     };
     match (which, mixed) {
         (None, false) => print!("{}", common::scale_policy(n)),
@@ -42,4 +44,10 @@ fn main() {
             println!("{out}");
         }
     }
+    ExitCode::SUCCESS
+}
+
+fn usage(problem: &str) -> ExitCode {
+    eprintln!("scale_policy: {problem}\nusage: scale_policy [N] [uniform|mixed] [last|none]");
+    ExitCode::from(2)
 }

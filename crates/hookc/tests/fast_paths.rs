@@ -14,9 +14,9 @@
 #[path = "../benches/common/mod.rs"]
 mod bench;
 
+use hookc_runtime::bytecode::shape::HookShape;
 use hookc_runtime::bytecode::Program;
 use hookc_runtime::internals::dispatch::{PlanStep, Plans};
-use hookc_runtime::internals::vm::flat_conjunction;
 use std::collections::BTreeSet;
 
 /// What the fast paths make of a program.
@@ -39,9 +39,11 @@ fn fast_paths(program: &Program) -> FastPaths {
     let plans = Plans::new(program);
     let dispatched: BTreeSet<u32> = plans.tables().iter().flat_map(|t| t.hooks()).collect();
     let (mut single_leaf, mut conjunctions, mut interpreted) = (0, 0, 0);
-    for hook in &program.hooks {
+    // The shapes the runtime decodes at load: a hook with a flat
+    // conjunction is evaluated leaf by leaf, without the interpreter.
+    for (hook, shape) in program.hooks.iter().zip(HookShape::of_hooks(program)) {
         let code = &program.code[hook.code.0 as usize..hook.code.1 as usize];
-        match flat_conjunction(code).map(|leaves| leaves.len()) {
+        match shape.conjunction.map(|leaves| leaves.len()) {
             Some(1) => single_leaf += 1,
             Some(_) => conjunctions += 1,
             None if code.is_empty() => {}

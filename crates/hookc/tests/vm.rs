@@ -348,6 +348,8 @@ fn probes() -> Vec<Value> {
         json!(9007199254740992.0),
         json!(u64::MAX),
         json!(i64::MIN),
+        json!(i64::MAX),
+        json!(9.223_372_036_854_776e18),
     ];
     let mut out: Vec<Value> = values.iter().map(|v| json!({"x": {"a": v}})).collect();
     out.push(json!({"x": {}}));
@@ -384,6 +386,14 @@ fn fused_comparisons_equal_the_unfused_sequence() {
         json!([1]),
         json!({"k": 1}),
         json!(9007199254740992_i64),
+        // The fused leaf answers string, null and number pairs on the JSON
+        // values directly; these are its edge cases.
+        json!(""),
+        json!("b"),
+        json!(false),
+        json!(u64::MAX),
+        json!(i64::MAX),
+        json!(9.223_372_036_854_776e18),
     ];
     for op in ops {
         for k in &konsts {

@@ -300,22 +300,6 @@ impl HookShape {
             })
             .collect()
     }
-
-    /// The flat conjunction of a hook's code given without its position in
-    /// the program (`eval::Policy` hands the VM only the slice): in a flat
-    /// conjunction the first short circuit, at 1, targets 4 (just past its
-    /// leaf and join), which gives the position; [`HookShape::decode`] then
-    /// checks every link against it. (For verified code, the targets of a
-    /// flat conjunction's short circuits do not change its value: whichever
-    /// link or leaf a `false` jumps to, it stays `false` to `Return`.)
-    pub fn conjunction_of(code: &[Op]) -> Option<Vec<Leaf>> {
-        let start = match code.get(1) {
-            Some(Op::AndShort(target)) => target.as_u32().checked_sub(4)?,
-            // One leaf and `Return`: no jumps to place.
-            _ => 0,
-        };
-        HookShape::decode(code, start).conjunction
-    }
 }
 
 /// Whether every jump of `code` lands at or before position `last`.

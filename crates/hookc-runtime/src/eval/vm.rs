@@ -38,7 +38,7 @@
 //! the end of the code) ends the evaluation with
 //! `Val::Error(EvalError::InvalidArgument)`.
 
-use crate::bytecode::shape::{HookShape, Leaf};
+use crate::bytecode::shape::Leaf;
 use crate::bytecode::Kinds;
 use crate::bytecode::{
     ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
@@ -238,44 +238,12 @@ pub(crate) fn context_leaf<'a>(
     leaf_value(prog, Leaf::from_op(op)?, paths)
 }
 
-/// A context leaf's value reduced to what `&&` over leaves looks at.
-/// Every leaf gives a bool or an error (comparisons, membership, patterns
-/// and `has` give nothing else); `Other` keeps the fold exact should one
-/// ever give anything else.
-// PERF: unlike `Val`, nothing to drop: a leaf answered on the JSON values
-// costs no out-of-line drop-glue call for its result.
-#[derive(Debug, Clone, Copy)]
-enum Truth {
-    Bool(bool),
-    Error(EvalError),
-    Other,
-}
-
-impl Truth {
-    #[inline(always)]
-    fn of(v: Val<'_>) -> Truth {
-        match v {
-            Val::Bool(b) => Truth::Bool(b),
-            Val::Error(e) => Truth::Error(e),
-            _ => Truth::Other,
-        }
-    }
-}
-
-/// [`context_leaf`] as a [`Truth`].
-#[inline(always)]
-fn context_truth<'a>(
-    prog: &'a VerifiedProgram,
-    op: &Op,
-    paths: &mut PathCache<'a>,
-) -> Option<Truth> {
-    context_leaf(prog, op, paths).map(Truth::of)
-}
-
-/// Whether a flat conjunction (see [`flat_conjunction`]) matches, that is
-/// [`eval_conjunction`] gives `Bool(true)`: exactly when every leaf gives
-/// `true` (a `false` makes `&&` false, an error or a non-bool makes it an
-/// error or false), so the first leaf that does not ends the test.
+/// Whether a hook's flat conjunction (`HookShape::conjunction`: the leaves
+/// of a condition that is a left-folded `&&` chain of context leaves)
+/// matches, that is its code would give `Bool(true)`: exactly when every
+/// leaf gives `true` (a `false` makes `&&` false, an error or a non-bool
+/// makes it an error or false), so the first leaf that does not ends the
+/// test. Leaves are evaluated left to right, as the code runs them.
 #[inline]
 pub fn conjunction_holds<'a>(
     prog: &'a VerifiedProgram,
@@ -284,66 +252,19 @@ pub fn conjunction_holds<'a>(
 ) -> bool {
     leaves
         .iter()
-        .all(|op| matches!(context_truth(prog, op, paths), Some(Truth::Bool(true))))
+        .all(|op| context_leaf(prog, op, paths).is_some_and(is_true))
 }
 
-/// The leaves of a hook whose whole condition is a left-folded `&&` chain of
-/// context leaves (`L1 && L2 && …`), read by the code-shape decoder the
-/// lowering writes through ([`HookShape`]). `None` for any other code.
-pub fn flat_conjunction(code: &[Op]) -> Option<Vec<Op>> {
-    let leaves = HookShape::conjunction_of(code)?;
-    Some(leaves.into_iter().map(Leaf::op).collect())
-}
-
-/// Evaluates a flat conjunction (see [`flat_conjunction`]) exactly as the
-/// interpreter runs its code: left to right, a `false` ends it, otherwise
-/// `&&`'s combination (errors absorbed by a later `false`).
-#[inline]
-pub fn eval_conjunction<'a>(
-    prog: &'a VerifiedProgram,
-    leaves: &[Op],
-    paths: &mut PathCache<'a>,
-) -> Val<'a> {
-    // PERF: context leaves give bools or errors, and over those `&&` is:
-    // the first `false`, else the first error, else `true`. Tracking that
-    // needs no `Val` kept and dropped per leaf. Any other value (none is
-    // known) takes the general fold, which `&&` defines.
-    let mut first_error = None;
-    for op in leaves {
-        match context_truth(prog, op, paths) {
-            Some(Truth::Bool(true)) => {}
-            Some(Truth::Bool(false)) => return Val::Bool(false),
-            Some(Truth::Error(e)) => {
-                first_error.get_or_insert(e);
-            }
-            Some(Truth::Other) => return fold_conjunction(prog, leaves, paths),
-            None => return invalid(),
-        }
+/// `v == Bool(true)`, taking `v`.
+// PERF: by value and matched first, so a leaf answered on the JSON values
+// (a `Bool` the compiler can see) costs no out-of-line drop-glue call; only
+// the arm for other values drops one.
+#[inline(always)]
+fn is_true(v: Val<'_>) -> bool {
+    match v {
+        Val::Bool(b) => b,
+        _ => false,
     }
-    first_error.map_or(Val::Bool(true), Val::Error)
-}
-
-/// [`eval_conjunction`] by `value::and`, for any leaf values.
-#[cold]
-fn fold_conjunction<'a>(
-    prog: &'a VerifiedProgram,
-    leaves: &[Op],
-    paths: &mut PathCache<'a>,
-) -> Val<'a> {
-    let mut acc: Option<Val<'a>> = None;
-    for op in leaves {
-        if matches!(acc, Some(Val::Bool(false))) {
-            break;
-        }
-        let Some(v) = context_leaf(prog, op, paths) else {
-            return invalid();
-        };
-        acc = Some(match acc {
-            None => v,
-            Some(a) => value::and(a, v),
-        });
-    }
-    acc.unwrap_or_else(invalid)
 }
 
 /// The pure `2 -> 1` instructions: `a OP b`. `None` for any other op.
@@ -794,68 +715,5 @@ fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Val
                 .map(|(k, v)| (program.string(*k).to_owned(), fill(program, v, paths)))
                 .collect(),
         ),
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
-mod tests {
-    use super::*;
-    use crate::bytecode::path::Path;
-    use crate::context::Source;
-    use serde_json::json;
-
-    /// The fused comparison leaf answers every pair of JSON values exactly
-    /// as the general comparison does (its fast arms are only shortcuts).
-    #[test]
-    fn fused_comparison_agrees_with_the_general_one() {
-        let values = [
-            json!(null),
-            json!(true),
-            json!(false),
-            json!(0),
-            json!(1),
-            json!(-3),
-            json!(1.0),
-            json!(1.5),
-            json!(i64::MAX),
-            json!(u64::MAX),
-            json!(9.223_372_036_854_776e18),
-            json!(""),
-            json!("a"),
-            json!("b"),
-            json!([1, "a"]),
-            json!({"a": 1}),
-        ];
-        let ops = [
-            CmpOp::Eq,
-            CmpOp::Ne,
-            CmpOp::Lt,
-            CmpOp::Le,
-            CmpOp::Gt,
-            CmpOp::Ge,
-        ];
-        let paths = [Path::root("x")];
-        for a in &values {
-            let doc = json!({ "x": a });
-            for k in &values {
-                for op in ops {
-                    let mut cache = PathCache::new(&paths, Source::Document(&doc));
-                    let fused = cmp_leaf(&mut cache, PathIdx::new(0), op, k);
-                    let general = cmp(op, &Val::from_json(a), &Val::from_json(k));
-                    assert_eq!(
-                        format!("{fused:?}"),
-                        format!("{general:?}"),
-                        "{a} {} {k}",
-                        op.symbol()
-                    );
-                }
-            }
-        }
-        // A path that does not resolve is an error, whatever the constant.
-        let doc = json!({});
-        let mut cache = PathCache::new(&paths, Source::Document(&doc));
-        let missing = cmp_leaf(&mut cache, PathIdx::new(0), CmpOp::Eq, &json!(null));
-        assert!(matches!(missing, Val::Error(EvalError::NoSuchKey)));
     }
 }

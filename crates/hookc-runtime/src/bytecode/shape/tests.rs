@@ -99,10 +99,6 @@ fn conjunctions_of_leaves_decode_to_their_leaves() {
             let shape = decode(&code);
             assert_eq!(shape.required, Some(leaves()[0]), "{n} at {base}");
             assert_eq!(shape.conjunction.as_deref(), Some(&leaves()[..n]));
-            assert_eq!(
-                HookShape::conjunction_of(&code.ops).as_deref(),
-                Some(&leaves()[..n])
-            );
         }
     }
 }
@@ -133,7 +129,6 @@ fn a_leading_leaf_is_required_whatever_follows() {
     let shape = decode(&code);
     assert_eq!(shape.required, Some(eq));
     assert_eq!(shape.conjunction, None);
-    assert_eq!(HookShape::conjunction_of(&code.ops), None);
     // Both leaves are required; the `||` between them is skipped.
     assert_eq!(
         shape.conjuncts,
