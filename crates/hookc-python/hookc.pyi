@@ -65,34 +65,61 @@ class Policy:
         """Every hook id, in evaluation order."""
 
     def evaluate(
-        self, event: str, context: _Context, *, disable: Iterable[str] = ()
+        self,
+        event: str,
+        context: _Context,
+        *,
+        disable: Iterable[str] = (),
+        results: Optional[Mapping[str, Any]] = None,
     ) -> Optional[Dict[str, Any]]:
         """The decision, as ``hookc eval`` prints it: ``None`` when nothing
         matches; ``{"hook": id, "action": {...}}`` for the deciding
         (terminal) match; when collected actions matched,
         ``{"hook": id | None, "action": {...} | None, "collected": [...]}``.
 
+        With the decision model the object also has ``"transforms"``,
+        ``"patched"``, ``"errors"`` and ``"pending"`` (an awaited match the
+        evaluation suspended at), each only when not empty.
+
         ``disable`` switches hooks off for this call (ids; an unknown id is
-        a ``ValueError`` with a did-you-mean). A context that is not a
+        a ``ValueError`` with a did-you-mean). ``results`` resumes awaited
+        hooks: ``{hook_id: result}``, each bound into the context (at
+        ``results.<hook_id>`` or the type's ``bind``) before the hooks after
+        it run. A context that is not a
         mapping, ``str`` or ``bytes`` is a ``TypeError``; invalid JSON text
         a ``ValueError`` naming the line and column. Raises
         ``EvaluationError`` when the matched action does not fit its
         declared types."""
 
     def decide(
-        self, event: str, context: _Context, *, disable: Iterable[str] = ()
+        self,
+        event: str,
+        context: _Context,
+        *,
+        disable: Iterable[str] = (),
+        results: Optional[Mapping[str, Any]] = None,
     ) -> Optional[str]:
         """The id of the deciding hook (first terminal match), or ``None``.
         Builds no action: the cheapest question."""
 
     def evaluate_all(
-        self, event: str, context: _Context, *, disable: Iterable[str] = ()
+        self,
+        event: str,
+        context: _Context,
+        *,
+        disable: Iterable[str] = (),
+        results: Optional[Mapping[str, Any]] = None,
     ) -> List[Dict[str, Any]]:
         """Every match in evaluation order, whatever its effect, as
         ``hookc eval --all`` prints it."""
 
     def explain(
-        self, event: str, context: _Context, *, disable: Iterable[str] = ()
+        self,
+        event: str,
+        context: _Context,
+        *,
+        disable: Iterable[str] = (),
+        results: Optional[Mapping[str, Any]] = None,
     ) -> Dict[str, Any]:
         """What happened to every hook of the event and why, as
         ``hookc eval --explain --format json`` prints it."""

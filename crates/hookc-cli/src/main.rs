@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
-use hookc_runtime::{Context, Policy};
+use hookc_runtime::{Context, Policy, Results};
 use replay::diff::DiffTally;
 use replay::jobs::{Answer, DiffJob, PrintJob, SummaryJob, TraceForm};
 use replay::log::LogReader;
@@ -179,6 +179,13 @@ struct EvalArgs {
     /// Switch off a hook for this evaluation (repeatable).
     #[arg(long = "disable", value_name = "HOOK_ID")]
     disable: Vec<String>,
+    /// Resume an awaited hook with the host's result: `HOOK_ID=JSON`
+    /// (repeatable); the evaluation binds it and goes on.
+    #[arg(long = "result", value_name = "HOOK_ID=JSON")]
+    result: Vec<String>,
+    /// Results for awaited hooks from a JSON file: `{"HOOK_ID": RESULT, ...}`.
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
@@ -682,9 +689,11 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
                 None => e.to_string(),
             }
         })?;
+    let results = read_results(args.results.as_ref(), &args.result)?;
     let answer = Answer {
         overrides: &overrides,
         all: args.all,
+        results: &results,
         explain: args.explain.then_some(match args.format {
             ExplainFormat::Human => TraceForm::Text,
             ExplainFormat::Json => TraceForm::Json,
@@ -752,6 +761,36 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         eprintln!("{note}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The results of `--results FILE` and `--result ID=JSON` (later ones win).
+fn read_results(file: Option<&PathBuf>, given: &[String]) -> Result<Results, String> {
+    let mut results = Results::new();
+    if let Some(path) = file {
+        let text =
+            std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        match serde_json::from_slice(&text) {
+            Ok(serde_json::Value::Object(map)) => results = Results::from(map),
+            Ok(other) => {
+                return Err(format!(
+                    "`{}` must hold a JSON object of results by hook id, not {other}",
+                    path.display()
+                ))
+            }
+            Err(e) => return Err(format!("`{}` is not valid JSON: {e}", path.display())),
+        }
+    }
+    for item in given {
+        let Some((id, json)) = item.split_once('=') else {
+            return Err(format!(
+                "--result `{item}` is not `HOOK_ID=JSON` (e.g. --result git_branch='\"main\"')"
+            ));
+        };
+        let value = serde_json::from_str(json)
+            .map_err(|e| format!("--result {id}: `{json}` is not valid JSON: {e}"))?;
+        results.insert(id, value);
+    }
+    Ok(results)
 }
 
 /// Reports a replay's bad lines (`LOG:N: ...`) on standard error.

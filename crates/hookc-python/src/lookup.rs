@@ -109,6 +109,22 @@ impl hookc_runtime::PathLookup for MappingLookup<'_, '_> {
             }
         }
     }
+
+    /// The whole mapping as JSON, for a transform or an awaited result to
+    /// patch (converted only then); a value with no JSON form is the
+    /// lookup's error.
+    fn document(&self) -> Option<Value> {
+        if self.error.borrow().is_some() {
+            return None;
+        }
+        match to_value(self.root, &mut String::new(), 0) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                *self.error.borrow_mut() = Some(e.into_py_err());
+                None
+            }
+        }
+    }
 }
 
 /// A step's outcome: `None` does not resolve, `Some(Err(()))` steps into a

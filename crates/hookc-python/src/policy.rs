@@ -10,7 +10,7 @@
 use crate::convert::{describe, to_py};
 use crate::lookup::{prepare, LookupStep, MappingLookup};
 use crate::{ArtifactError, EvaluationError};
-use hookc_runtime::{Context, Overrides, Policy, Query, QueryError};
+use hookc_runtime::{Context, Overrides, Policy, Query, QueryError, Results};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
@@ -77,7 +77,7 @@ impl PyPolicy {
         py: Python<'_>,
         event: &Bound<'_, PyAny>,
         context: &Bound<'_, PyAny>,
-        disable: Option<&Bound<'_, PyAny>>,
+        narrow: Narrow<'_, '_>,
         answer: impl Fn(Query<'_, '_>) -> Result<Value, QueryError> + Send + Sync,
         nothing: Option<Value>,
     ) -> PyResult<Value> {
@@ -85,7 +85,8 @@ impl PyPolicy {
             PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
         })?;
         let known = self.event_name(event)?;
-        let overrides = self.overrides(disable)?;
+        let overrides = self.overrides(narrow.disable)?;
+        let results = read_results(narrow.results)?;
         // No hook listens to an event no hook names, when there are no "*"
         // hooks: from a mapping (which is read only where a hook reads it,
         // so nothing is checked either) the answer is `nothing` without
@@ -99,8 +100,14 @@ impl PyPolicy {
             Some(name) => Cow::Borrowed(name),
             None => event.to_cow()?,
         };
-        let run =
-            |ctx: Context<'_>| answer(self.policy.query(&event, ctx).with_overrides(&overrides));
+        let run = |ctx: Context<'_>| {
+            answer(
+                self.policy
+                    .query(&event, ctx)
+                    .with_overrides(&overrides)
+                    .with_results(&results),
+            )
+        };
         let result = if let Ok(text) = context.cast::<PyString>() {
             let text = text.to_cow()?;
             py.detach(|| run(Context::json(text.as_bytes())))
@@ -157,6 +164,34 @@ impl PyPolicy {
     }
 }
 
+/// The keyword arguments that narrow a call: `disable=` and `results=`.
+struct Narrow<'a, 'py> {
+    disable: Option<&'a Bound<'py, PyAny>>,
+    results: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// The `results=` of a call: a dict of awaited hooks' results by hook id
+/// (`docs/src/semantics.md#resumable-decisions`).
+fn read_results(results: Option<&Bound<'_, PyAny>>) -> PyResult<Results> {
+    let Some(results) = results else {
+        return Ok(Results::new());
+    };
+    if results.is_none() {
+        return Ok(Results::new());
+    }
+    if results.cast::<PyDict>().is_err() {
+        return Err(PyTypeError::new_err(format!(
+            "`results` is a dict of awaited hooks' results by hook id, not {}",
+            describe(results)
+        )));
+    }
+    match crate::convert::to_value(results, &mut "results".to_owned(), 0) {
+        Ok(Value::Object(map)) => Ok(Results::from(map)),
+        Ok(_) => Err(PyTypeError::new_err("`results` must be a dict")),
+        Err(e) => Err(e.into_py_err()),
+    }
+}
+
 #[pymethods]
 impl PyPolicy {
     /// Loads a policy artifact (the bytes `hookc compile` writes, or
@@ -190,19 +225,20 @@ impl PyPolicy {
     /// What `hookc eval` prints: `None` when nothing matches; the deciding
     /// match `{"hook": id, "action": {...}}`; with collected matches,
     /// `{"hook": id | None, "action": {...} | None, "collected": [...]}`.
-    #[pyo3(signature = (event, context, *, disable = None))]
+    #[pyo3(signature = (event, context, *, disable = None, results = None))]
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
         event: &Bound<'py, PyAny>,
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
+        results: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.answer(
             py,
             event,
             context,
-            disable,
+            Narrow { disable, results },
             |q| q.decision().map(|d| d.into_json()),
             Some(Value::Null),
         )?;
@@ -211,19 +247,20 @@ impl PyPolicy {
 
     /// The id of the deciding hook (the first terminal match), or `None`.
     /// Builds no action, so it is the cheapest question.
-    #[pyo3(signature = (event, context, *, disable = None))]
+    #[pyo3(signature = (event, context, *, disable = None, results = None))]
     fn decide<'py>(
         &self,
         py: Python<'py>,
         event: &Bound<'py, PyAny>,
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
+        results: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.answer(
             py,
             event,
             context,
-            disable,
+            Narrow { disable, results },
             |q| q.decide().map(|id| id.map_or(Value::Null, Value::from)),
             Some(Value::Null),
         )?;
@@ -232,19 +269,20 @@ impl PyPolicy {
 
     /// Every match in evaluation order, whatever its effect: what `hookc
     /// eval --all` prints, `[{"hook": id, "action": {...}}, ...]`.
-    #[pyo3(signature = (event, context, *, disable = None))]
+    #[pyo3(signature = (event, context, *, disable = None, results = None))]
     fn evaluate_all<'py>(
         &self,
         py: Python<'py>,
         event: &Bound<'py, PyAny>,
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
+        results: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.answer(
             py,
             event,
             context,
-            disable,
+            Narrow { disable, results },
             |q| {
                 q.all()
                     .map(|all| Value::Array(all.into_iter().map(|m| m.into_json()).collect()))
@@ -256,19 +294,20 @@ impl PyPolicy {
 
     /// What happened to every hook of the event and why: the trace `hookc
     /// eval --explain --format json` prints.
-    #[pyo3(signature = (event, context, *, disable = None))]
+    #[pyo3(signature = (event, context, *, disable = None, results = None))]
     fn explain<'py>(
         &self,
         py: Python<'py>,
         event: &Bound<'py, PyAny>,
         context: &Bound<'py, PyAny>,
         disable: Option<&Bound<'py, PyAny>>,
+        results: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.answer(
             py,
             event,
             context,
-            disable,
+            Narrow { disable, results },
             |q| q.explain().map(|t| t.to_json()),
             None,
         )?;

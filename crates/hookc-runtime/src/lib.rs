@@ -111,11 +111,11 @@ pub mod verify;
 /// A context held in a host's own objects (a Python mapping, an
 /// application struct), looked up path by path: [`Context::Lookup`].
 pub use context::PathLookup;
+pub use eval::{merge_patch, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
 pub use eval::{
-    ActionError, Context, ContextError, Decision, LoadError, Match, Overrides, Policy, Query,
-    QueryError, UnknownHook,
+    ActionError, Context, ContextError, Decision, HookFailure, LoadError, Match, Overrides, Policy,
+    Query, QueryError, Results, UnknownHook,
 };
-pub use eval::{HookTrace, Outcome, Read, SubCondition, Trace};
 
 /// The evaluator's building blocks, shared with the hookc compiler (constant
 /// folding runs the VM's own operations, `--expr` runs one condition) and

@@ -8,8 +8,8 @@
 use crate::check::actions::{self, ActionTypes};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
-use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, PriorityOrder, Spelled};
+use crate::frontend::{self, RawCondition, RawOnError, SourceFile, SourceHook};
+use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, OnErrorPolicy, PriorityOrder, Spelled};
 use crate::resolve::ast_to_ir::Resolver;
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
 use crate::span::{FileId, SourceMap, Span, Spanned};
@@ -263,6 +263,28 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
     }
 
     let (schema, types) = declarations(&files, &sources, &mut diags);
+    // Awaited results are context members later hooks read
+    // (`docs/src/semantics.md#resumable-decisions`).
+    let mut schema = schema;
+    for awaited in types
+        .iter()
+        .filter(|t| t.effect() == crate::ir::Effect::Await)
+    {
+        let root = awaited
+            .bind()
+            .map_or(hookc_runtime::bytecode::RESULTS_ROOT, |p| p.root_name());
+        schema = schema.with_free_member(root);
+    }
+    let combine = one_choice(
+        "combine",
+        files.iter().flat_map(|(_, f)| &f.combine),
+        None,
+        &sources,
+        &mut diags,
+    )
+    .unwrap_or_default();
+    let mut paths = PathTable::new();
+    let on_error = on_error(&files, &sources, &schema, &types, &mut paths, &mut diags);
     let priority_order = one_choice(
         "priority_order",
         files.iter().flat_map(|(_, f)| &f.priority_order),
@@ -292,7 +314,6 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
             (names, Some(top))
         }
     };
-    let mut paths = PathTable::new();
     let mut hooks = Vec::new();
     // Where each checked hook was written (by `source_order`), for the lints.
     let mut origins = Vec::new();
@@ -362,6 +383,8 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
                 .then(a.source_order.cmp(&b.source_order))
         });
         let policy = CheckedPolicy {
+            combine,
+            on_error,
             priority_order,
             hooks,
             paths,
@@ -379,6 +402,77 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
         sources,
         diagnostics: diags,
         policy,
+    }
+}
+
+/// The policy's `on_error` (`docs/src/semantics.md#hook-errors`): at most
+/// one declaration in all files (a second one is E0110 unless it is the
+/// same word); an action is checked like a hook's, must be terminal, and
+/// its templates may read `policy_error.hook` and `policy_error.cause`.
+fn on_error(
+    files: &[(FileId, SourceFile)],
+    sources: &SourceMap,
+    schema: &ContextSchema,
+    types: &ActionTypes,
+    paths: &mut PathTable,
+    diags: &mut Diagnostics,
+) -> OnErrorPolicy {
+    let mut first: Option<&Spanned<RawOnError>> = None;
+    for declared in files.iter().flat_map(|(_, f)| &f.on_error) {
+        match first {
+            Some(f) => {
+                let same = matches!(
+                    (&f.value, &declared.value),
+                    (RawOnError::Skip, RawOnError::Skip) | (RawOnError::Fail, RawOnError::Fail)
+                );
+                if !same {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::DuplicateDefinition,
+                            "`on_error` is declared twice, differently",
+                        )
+                        .at(declared.span)
+                        .node("on_error")
+                        .label("disagrees")
+                        .note(format!("first declared at {}", sources.location(f.span)))
+                        .help("one policy has one `on_error`: declare it in one file"),
+                    );
+                }
+            }
+            None => first = Some(declared),
+        }
+    }
+    let Some(declared) = first else {
+        return OnErrorPolicy::Skip;
+    };
+    match &declared.value {
+        RawOnError::Skip => OnErrorPolicy::Skip,
+        RawOnError::Fail => OnErrorPolicy::Fail,
+        RawOnError::Action(raw) => {
+            let text = sources.get(raw.span.file).map_or("", |f| f.text());
+            let schema = schema.with_policy_error(hookc_runtime::bytecode::POLICY_ERROR_ROOT);
+            let Some(action) = actions::check_action(raw, text, types, &schema, paths, diags)
+            else {
+                return OnErrorPolicy::Skip;
+            };
+            if action.effect != crate::ir::Effect::Terminal {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ActionTypeDef,
+                        format!(
+                            "the `on_error` action `{}` is `{}`, but only a terminal action can decide for a hook that failed",
+                            action.kind,
+                            action.effect.name()
+                        ),
+                    )
+                    .at(raw.kind.span)
+                    .node("on_error.action.type")
+                    .help("use a terminal action type, e.g. a deny"),
+                );
+                return OnErrorPolicy::Skip;
+            }
+            OnErrorPolicy::Action(Box::new(action))
+        }
     }
 }
 

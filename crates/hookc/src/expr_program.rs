@@ -133,6 +133,8 @@ impl CompiledExpr {
             span,
         };
         CheckedPolicy {
+            combine: crate::ir::Combine::default(),
+            on_error: crate::ir::OnErrorPolicy::default(),
             priority_order: crate::ir::PriorityOrder::default(),
             hooks: vec![hook],
             paths: self.paths.clone(),

@@ -618,6 +618,8 @@ pub struct Hook {
 /// [`crate::compile`] builds it, after every check passed.
 #[derive(Debug, Clone)]
 pub struct CheckedPolicy {
+    pub(crate) combine: Combine,
+    pub(crate) on_error: OnErrorPolicy,
     pub(crate) priority_order: PriorityOrder,
     pub(crate) hooks: Vec<Hook>,
     pub(crate) paths: PathTable,
@@ -626,9 +628,32 @@ pub struct CheckedPolicy {
     pub(crate) layers: Vec<String>,
 }
 
-pub use hookc_runtime::bytecode::{Effect, PriorityOrder, Spelled};
+pub use hookc_runtime::bytecode::{Combine, Effect, PriorityOrder, Spelled};
+
+/// What a hook that cannot decide does (`on_error:`,
+/// `docs/src/semantics.md#hook-errors`), checked.
+#[derive(Debug, Clone, Default)]
+pub enum OnErrorPolicy {
+    /// `skip`, the default.
+    #[default]
+    Skip,
+    /// `fail`.
+    Fail,
+    /// `{action: ...}`: this terminal action decides.
+    Action(Box<crate::check::actions::Action>),
+}
 
 impl CheckedPolicy {
+    /// How terminal matches combine (`combine:`).
+    pub fn combine(&self) -> Combine {
+        self.combine
+    }
+
+    /// What a hook that cannot decide does (`on_error:`).
+    pub fn on_error(&self) -> &OnErrorPolicy {
+        &self.on_error
+    }
+
     /// Which priorities run first.
     pub fn priority_order(&self) -> PriorityOrder {
         self.priority_order

@@ -187,7 +187,7 @@ fn bad_declarations_are_reported_in_both_formats() {
     let msgs: Vec<String> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
     assert!(
         msgs.iter()
-            .any(|m| m.contains("`effect` of action type `log` must be one of `terminal`, `collected`, found `colected`")),
+            .any(|m| m.contains("`effect` of action type `log` must be one of `terminal`, `collected`, `transform`, `await`, found `colected`")),
         "{msgs:?}"
     );
     let helps: Vec<_> = c

@@ -152,6 +152,8 @@ fn bad_indexes_are_printed_not_panicked_on() {
         actions: vec![ActionEntry {
             kind: StrIdx::new(6),
             effect: Effect::Terminal,
+            severity: 0,
+            bind: None,
             params: vec![ActionParam::new(
                 StrIdx::new(0),
                 ParamValue::List(vec![

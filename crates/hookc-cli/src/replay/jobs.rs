@@ -12,7 +12,7 @@ use super::log::Chunk;
 use super::record::{is_blank, LogRecord};
 use super::summary::Summary;
 use super::ChunkJob;
-use hookc_runtime::{Context, Match, Overrides, Policy, Query, QueryError};
+use hookc_runtime::{Context, Match, Overrides, Policy, Query, QueryError, Results};
 use std::io::Write;
 
 /// How `eval` prints its result for one event.
@@ -21,6 +21,8 @@ pub struct Answer<'a> {
     pub overrides: &'a Overrides,
     /// Every match (`--all`) instead of the decision.
     pub all: bool,
+    /// The host's results for awaited hooks (`--result`, `--results`).
+    pub results: &'a Results,
     /// The explain trace after the result (`--explain`), and its form.
     pub explain: Option<TraceForm>,
 }
@@ -44,7 +46,10 @@ impl Answer<'_> {
         ctx: Context<'_>,
         out: &mut Vec<u8>,
     ) -> Result<(), QueryError> {
-        let query = policy.query(event, ctx).with_overrides(self.overrides);
+        let query = policy
+            .query(event, ctx)
+            .with_overrides(self.overrides)
+            .with_results(self.results);
         let result = if self.all {
             serde_json::Value::Array(query.all()?.iter().map(Match::to_json).collect())
         } else {

@@ -8,13 +8,14 @@
 //! structurally sound: [`super::load`] verifies it before use.
 
 use super::{
-    crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN,
-    HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
+    crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
+    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    AbsentHook, ActionEntry, ActionParam, DebugInfo, Effect, EventIndex, HookDebug, HookEntry,
-    Kinds, Mark, ParamValue, PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionParam, Combine, DebugInfo, DecisionModel, Effect, EventIndex,
+    HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PriorityOrder, Program, StringTable,
+    TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -257,11 +258,12 @@ impl<'a> ByteReader<'a> {
 /// checking the header, the checksum and every section's structure. The
 /// program is not verified yet: use [`super::load`] to run it.
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
-    let (body, flags) = header(bytes)?;
+    let (body, flags, version) = header(bytes)?;
+    let with_model = version == FORMAT_VERSION;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
         SECTIONS;
-    let program = Program {
+    let mut program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
         paths: read_section(&mut r, paths, read_paths)?,
         consts: read_section(&mut r, consts, read_consts)?,
@@ -269,7 +271,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         sets: read_section(&mut r, sets, |r| read_list(r, "set count", "set constant"))?,
         code: read_section(&mut r, code, read_code)?,
         hooks: read_section(&mut r, hooks, read_hooks)?,
-        actions: read_section(&mut r, actions, read_actions)?,
+        actions: read_section(&mut r, actions, |r| read_actions(r, with_model))?,
         events: read_section(&mut r, events, read_events)?,
         debug: read_section(&mut r, debug, read_debug)?,
         layers: read_section(&mut r, layers, |r| {
@@ -281,13 +283,28 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
             PriorityOrder::HigherFirst
         },
         absent: read_section(&mut r, absent, read_absent)?,
+        model: DecisionModel::default(),
     };
+    if with_model {
+        let offset = r.offset();
+        let actions = &mut program.actions;
+        program.model = read_section(&mut r, model, |r| read_model(r, actions))?;
+        // One encoding per program: a program without the model is format 3.
+        if !program.uses_model() {
+            return Err(ArtifactError::Invalid {
+                what: "section `model`",
+                reason: "the program uses no decision model, so it must be written as format 3",
+                offset,
+            });
+        }
+    }
     r.finish("the last section")?;
     Ok(program)
 }
 
-/// Checks the header and the checksum; returns the body and the flags.
-fn header(bytes: &[u8]) -> Result<(&[u8], u16), ArtifactError> {
+/// Checks the header and the checksum; returns the body, the flags and the
+/// format version.
+fn header(bytes: &[u8]) -> Result<(&[u8], u16, u16), ArtifactError> {
     // The magic first: a short input that is a prefix of it is a truncated
     // artifact, anything else is not an artifact at all.
     match bytes.get(..MAGIC.len()) {
@@ -308,7 +325,7 @@ fn header(bytes: &[u8]) -> Result<(&[u8], u16), ArtifactError> {
     // The version before anything else: another version may lay out the
     // rest of the header differently.
     let version = u16::from_le_bytes(r.array::<2>("format version")?);
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_FIRST_MATCH {
         return Err(ArtifactError::UnsupportedVersion { found: version });
     }
     let flags = u16::from_le_bytes(r.array::<2>("flags")?);
@@ -344,7 +361,7 @@ fn header(bytes: &[u8]) -> Result<(&[u8], u16), ArtifactError> {
     if computed != stored {
         return Err(ArtifactError::ChecksumMismatch { stored, computed });
     }
-    Ok((body, flags))
+    Ok((body, flags, version))
 }
 
 /// Reads `section` with `read`, which must consume its payload.
@@ -626,7 +643,11 @@ fn read_absent(r: &mut ByteReader<'_>) -> Result<Vec<AbsentHook>, ArtifactError>
     Ok(out)
 }
 
-fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactError> {
+/// The actions; `with_model` (format 4) allows the effects format 3 lacks.
+fn read_actions(
+    r: &mut ByteReader<'_>,
+    with_model: bool,
+) -> Result<Vec<ActionEntry>, ArtifactError> {
     let n = r.count("action count", 2)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -635,6 +656,8 @@ fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactErro
         let effect = match r.u8("action effect")? {
             1 => Effect::Terminal,
             2 => Effect::Collected,
+            3 if with_model => Effect::Transform,
+            4 if with_model => Effect::Await,
             tag => {
                 return Err(ArtifactError::BadTag {
                     what: "action effect",
@@ -662,10 +685,70 @@ fn read_actions(r: &mut ByteReader<'_>) -> Result<Vec<ActionEntry>, ArtifactErro
         out.push(ActionEntry {
             kind,
             effect,
+            severity: 0,
+            bind: None,
             params,
         });
     }
     Ok(out)
+}
+
+/// The `model` section (format 4): combine, the error policy, and each
+/// action's severity and binding, stored into `actions`.
+fn read_model(
+    r: &mut ByteReader<'_>,
+    actions: &mut [ActionEntry],
+) -> Result<DecisionModel, ArtifactError> {
+    let offset = r.offset();
+    let combine = match r.u8("combine")? {
+        1 => Combine::FirstMatch,
+        2 => Combine::Strictest,
+        tag => {
+            return Err(ArtifactError::BadTag {
+                what: "combine",
+                tag,
+                offset,
+            })
+        }
+    };
+    let offset = r.offset();
+    let on_error = match r.u8("error policy")? {
+        1 => OnError::Skip,
+        2 => OnError::Fail,
+        3 => OnError::Action(r.get("error policy action")?),
+        tag => {
+            return Err(ArtifactError::BadTag {
+                what: "error policy",
+                tag,
+                offset,
+            })
+        }
+    };
+    let offset = r.offset();
+    let n = r.count("model action count", 2)?;
+    if n != actions.len() {
+        return Err(ArtifactError::Invalid {
+            what: "model action count",
+            reason: "not the number of actions",
+            offset,
+        });
+    }
+    for action in actions.iter_mut() {
+        action.severity = r.sleb("action severity")?;
+        let offset = r.offset();
+        action.bind = match r.u8("action binding")? {
+            0 => None,
+            1 => Some(r.get("action binding path")?),
+            tag => {
+                return Err(ArtifactError::BadTag {
+                    what: "action binding",
+                    tag,
+                    offset,
+                })
+            }
+        };
+    }
+    Ok(DecisionModel { combine, on_error })
 }
 
 /// The tag of a parameter with a check: the check, then the value.

@@ -3,10 +3,11 @@
 //! LEB128), never on addresses, hashing or time.
 
 use super::{
-    crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, HEADER_LEN, MAGIC, SECTIONS,
+    crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
+    HEADER_LEN, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::Segment;
-use crate::bytecode::{Effect, PriorityOrder};
+use crate::bytecode::{Combine, Effect, OnError, PriorityOrder};
 use crate::bytecode::{ParamValue, Program, TemplatePart, ValueCheck};
 use serde_json::Value;
 
@@ -92,7 +93,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -167,10 +168,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         w.len(prog.actions.len());
         for a in &prog.actions {
             w.put(a.kind);
-            w.u8(match a.effect {
-                Effect::Terminal => 1,
-                Effect::Collected => 2,
-            });
+            w.u8(effect_tag(a.effect));
             w.len(a.params.len());
             for param in &a.params {
                 w.put(param.name);
@@ -216,9 +214,21 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         }
     });
 
+    // Format 3 has no `model` section: a first-match program is written
+    // exactly as before format 4 existed.
+    let uses_model = prog.uses_model();
+    if uses_model {
+        body.section(model.id, |w| put_model(w, prog));
+    }
+
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let version = if uses_model {
+        FORMAT_VERSION
+    } else {
+        FORMAT_VERSION_FIRST_MATCH
+    };
+    out.extend_from_slice(&version.to_le_bytes());
     let flags = match prog.priority_order {
         PriorityOrder::HigherFirst => 0u16,
         PriorityOrder::LowerFirst => FLAG_LOWER_FIRST,
@@ -228,6 +238,44 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());
     out.extend_from_slice(&body.buf);
     out
+}
+
+/// An action's effect byte.
+fn effect_tag(effect: Effect) -> u8 {
+    match effect {
+        Effect::Terminal => 1,
+        Effect::Collected => 2,
+        Effect::Transform => 3,
+        Effect::Await => 4,
+    }
+}
+
+/// The `model` section: combine, the error policy, then each action's
+/// severity and binding.
+fn put_model(w: &mut ByteWriter, prog: &Program) {
+    w.u8(match prog.model.combine {
+        Combine::FirstMatch => 1,
+        Combine::Strictest => 2,
+    });
+    match prog.model.on_error {
+        OnError::Skip => w.u8(1),
+        OnError::Fail => w.u8(2),
+        OnError::Action(a) => {
+            w.u8(3);
+            w.put(a);
+        }
+    }
+    w.len(prog.actions.len());
+    for a in &prog.actions {
+        w.sleb(a.severity);
+        match a.bind {
+            None => w.u8(0),
+            Some(path) => {
+                w.u8(1);
+                w.put(path);
+            }
+        }
+    }
 }
 
 fn put_u32s(w: &mut ByteWriter, items: &[u32]) {

@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (version 3)
+//! # Format (versions 3 and 4)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -18,18 +18,21 @@
 //! ```text
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
-//! 8      2     format version (u16) = 3
+//! 8      2     format version (u16) = 3, or 4 for a program that uses the
+//!              decision model (then with the `model` section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
-//! 24     ...   body: exactly these twelve sections, once each, in this order
+//! 24     ...   body: exactly these sections (twelve in format 3, thirteen
+//!              in format 4), once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
-//! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`.
+//! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
+//! and in format 4 only, 13 `model`.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
@@ -55,7 +58,8 @@
 //!   (one byte: 0, or 1 for a hook marked `replace`; any other value is
 //!   rejected).
 //! - `actions`: `vec<(kind: uleb string, effect: u8, params: vec<(name: uleb
-//!   string, [5, check], param)>)>`; the effect is 1 terminal or 2 collected
+//!   string, [5, check], param)>)>`; the effect is 1 terminal or 2 collected,
+//!   and in format 4 also 3 transform or 4 await
 //!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
 //!   (`vec<part>`, a part is tag 1 + `uleb` string or tag 2 + `uleb` path),
 //!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
@@ -81,6 +85,11 @@
 //!   (disabled, or replaced by a hook of a higher layer), whose ids stay
 //!   known to overrides and to layering; flags as a hook's. See
 //!   [`AbsentHook`](crate::bytecode::AbsentHook).
+//! - `model` (format 4): the [`DecisionModel`](crate::bytecode::DecisionModel):
+//!   combine (one byte: 1 first match, 2 strictest), the error policy (one
+//!   byte: 1 skip, 2 fail, 3 then a `uleb` action index), then one entry per
+//!   action, in the order of `actions`: its severity (`sleb`) and its
+//!   binding (byte 0 none, or 1 + `uleb` path index).
 //!
 //! # Loading
 //!
@@ -112,8 +121,15 @@ use thiserror::Error;
 /// The first 8 bytes of every artifact.
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
-/// The format version this hookc writes and reads.
-pub const FORMAT_VERSION: u16 = 3;
+/// The newest format version this hookc writes and reads: a program that
+/// uses the decision model (a combining mode, an error policy, transforms,
+/// awaits, severities; [`Program::uses_model`](crate::bytecode::Program::uses_model))
+/// is written in it, with the `model` section.
+pub const FORMAT_VERSION: u16 = 4;
+
+/// The format version of programs without the decision model: written for
+/// them, byte for byte as before format 4 existed, and still read.
+pub const FORMAT_VERSION_FIRST_MATCH: u16 = 3;
 
 /// Header flag: the hooks are in ascending priority order
 /// ([`crate::bytecode::PriorityOrder::LowerFirst`]). Artifacts without it
@@ -155,8 +171,9 @@ pub enum ArtifactError {
     NotAnArtifact,
     /// The artifact was written in another format version.
     #[error(
-        "artifact format version {found} is not supported by this hookc (reads version {}); \
-         recompile the policy with this hookc",
+        "artifact format version {found} is not supported by this hookc (reads versions {} \
+         and {}); recompile the policy with this hookc",
+        FORMAT_VERSION_FIRST_MATCH,
         FORMAT_VERSION
     )]
     UnsupportedVersion {
@@ -439,7 +456,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 12] = sections![
+const SECTIONS: [Section; 13] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -452,6 +469,7 @@ const SECTIONS: [Section; 12] = sections![
     10 "debug",
     11 "layers",
     12 "absent",
+    13 "model",
 ];
 
 // ---------------------------------------------------------------------------

@@ -35,7 +35,7 @@ fn reseal(bytes: &mut [u8]) {
 fn artifact(sections: &[(u8, Vec<u8>)]) -> Vec<u8> {
     let mut bytes = vec![0; HEADER_LEN];
     bytes[..8].copy_from_slice(&MAGIC);
-    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_FIRST_MATCH.to_le_bytes());
     for (id, payload) in sections {
         bytes.push(*id);
         bytes.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_le_bytes());
@@ -157,7 +157,7 @@ fn header_errors() {
     assert_eq!(
         decode(&v7).unwrap_err().to_string(),
         format!(
-            "artifact format version 7 is not supported by this hookc (reads version \
+            "artifact format version 7 is not supported by this hookc (reads versions 3 and \
              {FORMAT_VERSION}); recompile the policy with this hookc"
         )
     );
@@ -577,4 +577,94 @@ fn random_mutations_never_panic() {
     assert!(rejected_by_decoder > 1_000, "{rejected_by_decoder}");
     assert!(rejected_by_verifier > 100, "{rejected_by_verifier}");
     assert!(loaded > 0 && loaded < 20_000);
+}
+
+/// A program with the decision model: format 4, with a `model` section
+/// that round-trips; the same program without it is format 3.
+#[test]
+fn decision_model_is_format_4() {
+    use crate::bytecode::{Combine, Effect, OnError};
+    let plain = sample();
+    assert!(!plain.uses_model());
+    assert_eq!(
+        encode(&plain)[8..10],
+        FORMAT_VERSION_FIRST_MATCH.to_le_bytes()
+    );
+
+    let mut p = sample();
+    p.model.combine = Combine::Strictest;
+    p.model.on_error = OnError::Action(crate::bytecode::ActionIdx::new(0));
+    p.actions[0].severity = -7;
+    p.actions[1].effect = Effect::Await;
+    p.actions[1].bind = Some(crate::bytecode::PathIdx::new(1));
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(decode(&bytes).unwrap(), p);
+    assert!(load(&bytes).is_ok());
+
+    // Every prefix of the model section is an error, never a panic.
+    for cut in HEADER_LEN..bytes.len() {
+        let mut short = bytes[..cut].to_vec();
+        reseal(&mut short);
+        assert!(decode(&short).is_err(), "cut at {cut}");
+    }
+}
+
+/// Format 3 has no effects beyond terminal and collected, and format 4 is
+/// only for programs that use the model (one encoding per program).
+#[test]
+fn model_parts_need_their_format() {
+    use crate::bytecode::Effect;
+    let mut p = sample();
+    p.actions[1].effect = Effect::Transform;
+    let mut bytes = encode(&p);
+    // The same bytes labelled format 3, the model section dropped: the
+    // transform effect is a bad tag there.
+    let model_len = {
+        let mut plain = p.clone();
+        plain.actions[1].effect = Effect::Collected;
+        bytes.len() - encode(&plain).len()
+    };
+    bytes.truncate(bytes.len() - model_len);
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_FIRST_MATCH.to_le_bytes());
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err().to_string();
+    assert!(e.contains("invalid action effect tag 3"), "{e}");
+
+    // A format-4 artifact of a program without the model.
+    let plain = sample();
+    let mut bytes = encode(&plain);
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&[13, 3 + plain.actions.len() as u8 * 2, 0, 0, 0, 1, 1]);
+    bytes.push(plain.actions.len() as u8);
+    for _ in &plain.actions {
+        bytes.extend_from_slice(&[0, 0]);
+    }
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err().to_string();
+    assert!(e.contains("must be written as format 3"), "{e}");
+}
+
+/// The verifier holds the model to the actions: a binding only on an
+/// awaited action, an error action that is terminal.
+#[test]
+fn model_is_verified() {
+    use crate::bytecode::{ActionIdx, Effect, OnError, PathIdx};
+    let mut p = sample();
+    p.actions[0].bind = Some(PathIdx::new(0));
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(
+        e.contains("binds a result but is not an awaited action"),
+        "{e}"
+    );
+
+    let mut p = sample();
+    p.actions[1].effect = Effect::Collected;
+    p.model.on_error = OnError::Action(ActionIdx::new(1));
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("not terminal"), "{e}");
+
+    let mut p = sample();
+    p.model.on_error = OnError::Action(ActionIdx::new(99));
+    assert!(load(&encode(&p)).is_err());
 }

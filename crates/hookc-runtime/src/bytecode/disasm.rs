@@ -12,11 +12,11 @@
 //! as `<bad index N>` and a bad code range as `<bad code range A..B>`; it
 //! never panics.
 
-use crate::bytecode::Kinds;
 use crate::bytecode::{
     ConstIdx, HookEntry, Op, Operand, ParamValue, PathIdx, Program, RegexIdx, SetIdx, StrIdx,
     TemplatePart, ValueCheck,
 };
+use crate::bytecode::{Kinds, Spelled};
 use std::fmt::{self, Write};
 
 /// Longest constant shown inline in a code listing (the tables show it all).
@@ -47,6 +47,21 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
     )?;
     if prog.priority_order == crate::bytecode::PriorityOrder::LowerFirst {
         writeln!(out, "priority order: lower first")?;
+    }
+    // The decision model, when not the first-match default (whose
+    // listings read as before).
+    if prog.model.combine != crate::bytecode::Combine::FirstMatch {
+        writeln!(out, "combine: {}", prog.model.combine.name())?;
+    }
+    match prog.model.on_error {
+        crate::bytecode::OnError::Skip => {}
+        crate::bytecode::OnError::Fail => writeln!(out, "on error: fail")?,
+        crate::bytecode::OnError::Action(a) => {
+            let kind = prog
+                .action(a)
+                .map_or_else(|| "?".to_owned(), |e| raw_string(prog, e.kind));
+            writeln!(out, "on error: action {a} {kind}")?;
+        }
     }
     for (i, hook) in prog.hooks.iter().enumerate() {
         out.push('\n');
@@ -84,12 +99,20 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
             // Terminal is the default and stays unmarked, so listings of
             // policies without collected actions read as before.
             let effect = match action.effect {
-                super::Effect::Terminal => "",
-                super::Effect::Collected => " (collected)",
+                super::Effect::Terminal => String::new(),
+                other => format!(" ({})", other.name()),
             };
+            let mut severity = match action.severity {
+                0 => String::new(),
+                s => format!(" severity {s}"),
+            };
+            if let Some(path) = action.bind {
+                let path = prog.path(path).map_or("?".to_owned(), ToString::to_string);
+                severity.push_str(&format!(" binds {path}"));
+            }
             writeln!(
                 out,
-                "  action {} {}{effect}",
+                "  action {} {}{effect}{severity}",
                 hook.action,
                 raw_string(prog, action.kind)
             )?;

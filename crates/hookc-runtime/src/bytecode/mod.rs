@@ -108,13 +108,79 @@ pub enum Effect {
     /// The match is collected and evaluation goes on (observe, log,
     /// inject_context, allow).
     Collected,
+    /// The match's `patch` parameter is merged into the context (RFC 7396)
+    /// and evaluation goes on: later hooks read the patched context
+    /// (`docs/src/semantics.md#transforms`).
+    Transform,
+    /// The match suspends the evaluation until the host performs the action
+    /// and resumes with its result, which later hooks read
+    /// (`docs/src/semantics.md#resumable-decisions`).
+    Await,
 }
 
 impl Spelled for Effect {
     const ALL: &'static [(Effect, &'static str)] = &[
         (Effect::Terminal, "terminal"),
         (Effect::Collected, "collected"),
+        (Effect::Transform, "transform"),
+        (Effect::Await, "await"),
     ];
+}
+
+/// The parameter of a transform action that holds its merge patch.
+pub const PATCH_PARAM: &str = "patch";
+
+/// Where an awaited hook's result is bound when its action names no other
+/// path: `results.<hook id>`.
+pub const RESULTS_ROOT: &str = "results";
+
+/// The context root that the templates of an `on_error` action read the
+/// failure from: `policy_error.hook`, `policy_error.cause`.
+pub const POLICY_ERROR_ROOT: &str = "policy_error";
+
+/// How the matches of an event combine into its decision
+/// (`docs/src/semantics.md#combining`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Combine {
+    /// The first terminal match in hook order decides.
+    #[default]
+    FirstMatch,
+    /// Every hook runs; the terminal match of highest severity decides
+    /// (the earlier one on a tie).
+    Strictest,
+}
+
+impl Spelled for Combine {
+    const ALL: &'static [(Combine, &'static str)] = &[
+        (Combine::FirstMatch, "first_match"),
+        (Combine::Strictest, "strictest"),
+    ];
+}
+
+/// What a hook that cannot decide (its condition is an error, or its
+/// action's templates do not fit) does to the evaluation
+/// (`docs/src/semantics.md#hook-errors`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnError {
+    /// The hook does not match; a failing collected, transform or await
+    /// hook is reported in the decision's `errors`.
+    #[default]
+    Skip,
+    /// The evaluation fails, naming the hook and the cause.
+    Fail,
+    /// This terminal action decides, its templates reading
+    /// `policy_error.hook` and `policy_error.cause`.
+    Action(ActionIdx),
+}
+
+/// The policy's decision model: how matches combine and what errors do.
+/// The default is the model of format-3 artifacts, which carry none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DecisionModel {
+    /// How terminal matches combine.
+    pub combine: Combine,
+    /// What a failing hook does.
+    pub on_error: OnError,
 }
 
 /// A hook's action: its type and complete parameters.
@@ -124,8 +190,24 @@ pub struct ActionEntry {
     pub kind: StrIdx,
     /// Whether a match of it ends the evaluation or is collected.
     pub effect: Effect,
+    /// Its type's `severity` (0 when not declared): under
+    /// [`Combine::Strictest`] the terminal match of highest severity decides.
+    pub severity: i64,
+    /// For an [`Effect::Await`] action, where the host's result is bound
+    /// (`None`: `results.<hook id>`); `None` for every other effect.
+    pub bind: Option<PathIdx>,
     /// Parameters in declaration order.
     pub params: Vec<ActionParam>,
+}
+
+impl ActionEntry {
+    /// Whether the action carries anything of the decision model (a new
+    /// effect, a severity, a binding), which format 3 cannot hold.
+    pub fn uses_model(&self) -> bool {
+        matches!(self.effect, Effect::Transform | Effect::Await)
+            || self.severity != 0
+            || self.bind.is_some()
+    }
 }
 
 /// One parameter of an action: its name, its value, and the check its
@@ -263,6 +345,8 @@ pub struct Program {
     /// The ids of the hooks left out (disabled or replaced), in the order
     /// the compilation met them; none is the id of a hook of `hooks`.
     pub absent: Vec<AbsentHook>,
+    /// How matches combine and what errors do.
+    pub model: DecisionModel,
 }
 
 /// Which priorities run first (`priority_order:` of a hook file;
@@ -315,6 +399,13 @@ pub trait Spelled: Copy + PartialEq + Sized + 'static {
 // The typed accessors: `None` (or `""`) for a bad index, which verified
 // programs have none of; callers never index a table with a raw number.
 impl Program {
+    /// Whether the program uses the decision model beyond format 3's first
+    /// match (a combining mode, an error policy, transforms, awaits,
+    /// severities): only such programs are written as format 4.
+    pub fn uses_model(&self) -> bool {
+        self.model != DecisionModel::default() || self.actions.iter().any(ActionEntry::uses_model)
+    }
+
     /// A string of the table, or `""` for a bad index.
     pub fn string(&self, i: StrIdx) -> &str {
         self.get_string(i).unwrap_or("")

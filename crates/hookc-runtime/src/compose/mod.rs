@@ -26,8 +26,8 @@
 use crate::bytecode::path::Path;
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionIdx, ActionParam, ConstIdx, EventIndex, HookDebug, HookEntry,
-    JumpTarget, Mark, Op, Operand, OperandKindChanged, ParamValue, PathIdx, PriorityOrder, Program,
-    RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
+    JumpTarget, Mark, OnError, Op, Operand, OperandKindChanged, ParamValue, PathIdx, PriorityOrder,
+    Program, RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
 };
 use crate::{LoadError, Policy};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -57,6 +57,20 @@ pub enum ComposeError {
     DuplicateId {
         /// The id.
         id: String,
+    },
+    /// The two policies declare different decision models (`combine`, or
+    /// `on_error`), neither being the default.
+    #[error(
+        "the policy declares `{what}: {base}` and the overlay `{what}: {overlay}`: layer only \
+         policies that agree (or leave it out of one of them)"
+    )]
+    ModelClash {
+        /// `combine` or `on_error`.
+        what: &'static str,
+        /// The base policy's choice.
+        base: String,
+        /// The overlay's.
+        overlay: String,
     },
     /// A layer name of the overlay is already a layer of the policy.
     #[error(
@@ -152,7 +166,39 @@ pub fn link(base: &Program, overlay: &Program) -> Result<Program, ComposeError> 
     }
     l.events(&hook_events)?;
     l.absent(&dropped)?;
+    l.model()?;
     Ok(l.out)
+}
+
+/// The side whose choice the layered program takes: the one that made a
+/// choice other than the default, or the base when both agree; two
+/// different choices are a [`ComposeError::ModelClash`].
+fn chosen<T: PartialEq + Default>(
+    what: &'static str,
+    [base, overlay]: [T; 2],
+    name: impl Fn(T) -> String,
+) -> Result<usize, ComposeError> {
+    let default = T::default();
+    if base == overlay || overlay == default {
+        Ok(BASE)
+    } else if base == default {
+        Ok(OVERLAY)
+    } else {
+        Err(ComposeError::ModelClash {
+            what,
+            base: name(base),
+            overlay: name(overlay),
+        })
+    }
+}
+
+/// An error policy as a message names it.
+fn on_error_name(on_error: OnError) -> String {
+    match on_error {
+        OnError::Skip => "skip".to_owned(),
+        OnError::Fail => "fail".to_owned(),
+        OnError::Action(_) => "{action: ...}".to_owned(),
+    }
 }
 
 /// For each hook of `prog`, the events it names: `None` for a `"*"` hook.
@@ -287,6 +333,32 @@ impl<'a> Linker<'a> {
         Ok(s)
     }
 
+    /// The decision model of the layered program (see [`chosen`]); an
+    /// error policy's action is copied like a hook's.
+    fn model(&mut self) -> Result<(), ComposeError> {
+        let [base, overlay] = self.progs;
+        let combine = [base.model.combine, overlay.model.combine];
+        let side = chosen("combine", combine, |c| c.name().to_owned())?;
+        self.out.model.combine = self.prog(side)?.model.combine;
+        let on_error = [base.model.on_error, overlay.model.on_error];
+        let side = match on_error {
+            // Two error actions are two choices, however alike they read.
+            [OnError::Action(_), OnError::Action(_)] => {
+                return Err(ComposeError::ModelClash {
+                    what: "on_error",
+                    base: on_error_name(on_error[BASE]),
+                    overlay: on_error_name(on_error[OVERLAY]),
+                })
+            }
+            _ => chosen("on_error", on_error, on_error_name)?,
+        };
+        self.out.model.on_error = match self.prog(side)?.model.on_error {
+            OnError::Action(a) => OnError::Action(self.action(side, a)?),
+            other => other,
+        };
+        Ok(())
+    }
+
     fn action(&mut self, side: usize, i: ActionIdx) -> Result<ActionIdx, ComposeError> {
         if let Some(&a) = self.copied(side)?.actions.get(&i) {
             return Ok(a);
@@ -294,11 +366,15 @@ impl<'a> Linker<'a> {
         let ActionEntry {
             kind,
             effect,
+            severity,
+            bind,
             params,
         } = self.prog(side)?.action(i).ok_or(self.bad(side, "action"))?;
         let entry = ActionEntry {
             kind: self.string(side, *kind)?,
             effect: *effect,
+            severity: *severity,
+            bind: bind.map(|p| self.path(side, p)).transpose()?,
             params: params
                 .iter()
                 .map(|ActionParam { name, value, check }| {

@@ -83,6 +83,14 @@ pub trait PathLookup {
     /// that fails (a value with no JSON form) answers `None` and keeps its
     /// error for the host to report after the evaluation.
     fn lookup(&self, index: usize, path: &Path) -> Option<Value>;
+
+    /// The whole context as JSON, asked for only when a transform or an
+    /// awaited result must patch it (`docs/src/semantics.md#transforms`).
+    /// `None` (the default) makes such an evaluation a
+    /// [`QueryError::WholeContext`](crate::QueryError::WholeContext).
+    fn document(&self) -> Option<Value> {
+        None
+    }
 }
 
 /// The values a [`PathLookup`] gave during one evaluation: one slot per

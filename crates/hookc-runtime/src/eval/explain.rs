@@ -94,6 +94,34 @@ pub struct Trace {
     /// The policy's other hooks, skipped because they listen to other
     /// events (counted, not listed).
     pub other_events: usize,
+    /// What the decision model did beyond first match (empty for a
+    /// first-match policy).
+    pub model: ModelTrace,
+}
+
+/// The decision model's part of a [`Trace`]
+/// (`docs/src/semantics.md#explain-traces`): positions in [`Trace::hooks`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelTrace {
+    /// The transform matches applied, in order: hooks after each read the
+    /// patched context.
+    pub transforms: Vec<usize>,
+    /// The awaited matches whose result was given and bound, in order.
+    pub resumed: Vec<usize>,
+    /// The awaited match that suspended the evaluation, if any.
+    pub pending: Option<usize>,
+    /// Hooks that could not decide (a condition error under an error
+    /// policy other than `skip`, an action that does not fit), with why.
+    pub failures: Vec<(usize, String)>,
+    /// Why the winner won, when that is more than "first terminal match"
+    /// (strictest combining, an error policy's action).
+    pub reason: Option<String>,
+}
+
+impl ModelTrace {
+    fn is_empty(&self) -> bool {
+        *self == ModelTrace::default()
+    }
 }
 
 impl Policy {
@@ -108,53 +136,20 @@ impl Policy {
         let mut winner = None;
         let mut collected = Vec::new();
         for &h in p.hooks_for(event) {
-            let Some(entry) = p.hooks.get(h as usize) else {
+            let Some(line) = self.trace_hook(h, cache, overrides) else {
                 continue;
             };
-            let debug = p.debug.hooks.get(h as usize);
-            let mut site = ErrorSite {
-                watch: debug.map_or_else(Vec::new, |d| d.marks.iter().map(|m| m.op).collect()),
-                ..ErrorSite::default()
-            };
-            let outcome = if overrides.is_disabled(h) {
-                Outcome::Disabled
-            } else {
-                match vm::eval_hook(&self.program, h, cache, Some(&mut site)) {
-                    Val::Bool(true) => Outcome::Matched,
-                    Val::Bool(false) => Outcome::NotMatched,
-                    Val::Error(error) => Outcome::Error {
-                        error,
-                        at: site.op.and_then(|op| self.describe_op(op)),
-                    },
-                    other => Outcome::NotBool(other.to_json().unwrap_or(Value::Null)),
-                }
-            };
-            let effect = p
-                .action(entry.action)
-                .map_or(Effect::Terminal, |a| a.effect);
-            if outcome == Outcome::Matched && winner.is_none() {
-                match effect {
+            if line.outcome == Outcome::Matched && winner.is_none() {
+                match line.effect {
                     Effect::Collected => collected.push(hooks.len()),
-                    Effect::Terminal => winner = Some(hooks.len()),
+                    // A policy with transforms or awaits is explained by
+                    // the decision model's walk, never here.
+                    Effect::Terminal | Effect::Transform | Effect::Await => {
+                        winner = Some(hooks.len())
+                    }
                 }
             }
-            let (evaluated, reads) = match debug {
-                Some(d) => (self.steps(entry.code.0, d, site.values, cache), Vec::new()),
-                None if outcome != Outcome::Disabled => {
-                    (Vec::new(), self.reads(entry.code.0, entry.code.1, cache))
-                }
-                None => (Vec::new(), Vec::new()),
-            };
-            hooks.push(HookTrace {
-                hook: p.string(entry.id).to_owned(),
-                priority: entry.priority,
-                effect,
-                description: entry.description.map(|d| p.string(d).to_owned()),
-                at: debug.map(|d| p.string(d.at).to_owned()),
-                outcome,
-                evaluated,
-                reads,
-            });
+            hooks.push(line);
         }
         Trace {
             event: event.to_owned(),
@@ -162,7 +157,58 @@ impl Policy {
             hooks,
             winner,
             collected,
+            model: ModelTrace::default(),
         }
+    }
+
+    /// Hook `h`'s line of a trace: its condition evaluated on `cache`
+    /// (unless `overrides` switch it off), with what it read.
+    pub(super) fn trace_hook<'p: 'c, 'c>(
+        &'p self,
+        h: u32,
+        cache: &mut PathCache<'c>,
+        overrides: &Overrides,
+    ) -> Option<HookTrace> {
+        let p = self.program.program();
+        let entry = p.hooks.get(h as usize)?;
+        let debug = p.debug.hooks.get(h as usize);
+        let mut site = ErrorSite {
+            watch: debug.map_or_else(Vec::new, |d| d.marks.iter().map(|m| m.op).collect()),
+            ..ErrorSite::default()
+        };
+        let outcome = if overrides.is_disabled(h) {
+            Outcome::Disabled
+        } else {
+            match vm::eval_hook(&self.program, h, cache, Some(&mut site)) {
+                Val::Bool(true) => Outcome::Matched,
+                Val::Bool(false) => Outcome::NotMatched,
+                Val::Error(error) => Outcome::Error {
+                    error,
+                    at: site.op.and_then(|op| self.describe_op(op)),
+                },
+                other => Outcome::NotBool(other.to_json().unwrap_or(Value::Null)),
+            }
+        };
+        let effect = p
+            .action(entry.action)
+            .map_or(Effect::Terminal, |a| a.effect);
+        let (evaluated, reads) = match debug {
+            Some(d) => (self.steps(entry.code.0, d, site.values, cache), Vec::new()),
+            None if outcome != Outcome::Disabled => {
+                (Vec::new(), self.reads(entry.code.0, entry.code.1, cache))
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        Some(HookTrace {
+            hook: p.string(entry.id).to_owned(),
+            priority: entry.priority,
+            effect,
+            description: entry.description.map(|d| p.string(d).to_owned()),
+            at: debug.map(|d| p.string(d.at).to_owned()),
+            outcome,
+            evaluated,
+            reads,
+        })
     }
 
     /// The sub-conditions that ran, from the values the VM recorded at their
@@ -283,7 +329,7 @@ impl Trace {
                 let mut m = Map::new();
                 m.insert("hook".into(), h.hook.clone().into());
                 m.insert("priority".into(), h.priority.into());
-                if h.effect == Effect::Collected {
+                if h.effect != Effect::Terminal {
                     m.insert("effect".into(), h.effect.name().into());
                 }
                 let (outcome, detail) = match &h.outcome {
@@ -335,6 +381,37 @@ impl Trace {
         if !self.collected.is_empty() {
             m.insert("collected".into(), self.collected_ids().into());
         }
+        if !self.model.is_empty() {
+            let ids = |positions: &[usize]| -> Value { self.ids(positions).into() };
+            let model = &self.model;
+            if !model.transforms.is_empty() {
+                m.insert("transforms".into(), ids(&model.transforms));
+            }
+            if !model.resumed.is_empty() {
+                m.insert("resumed".into(), ids(&model.resumed));
+            }
+            if let Some(p) = model.pending {
+                let pending = self.hooks.get(p).map(|h| h.hook.clone());
+                m.insert("pending".into(), pending.into());
+            }
+            if !model.failures.is_empty() {
+                let failures = model
+                    .failures
+                    .iter()
+                    .filter_map(|(i, why)| {
+                        let h = self.hooks.get(*i)?;
+                        let mut f = Map::new();
+                        f.insert("hook".into(), h.hook.clone().into());
+                        f.insert("cause".into(), why.clone().into());
+                        Some(Value::Object(f))
+                    })
+                    .collect();
+                m.insert("failures".into(), Value::Array(failures));
+            }
+            if let Some(reason) = &model.reason {
+                m.insert("reason".into(), reason.clone().into());
+            }
+        }
         Value::Object(m)
     }
 
@@ -357,8 +434,20 @@ impl Trace {
                 Outcome::Matched if self.collected.contains(&i) => {
                     "matched (collected: evaluation goes on)".to_owned()
                 }
+                Outcome::Matched if self.model.transforms.contains(&i) => {
+                    "matched (transform: later hooks read the patched context)".to_owned()
+                }
+                Outcome::Matched if self.model.resumed.contains(&i) => {
+                    "matched (awaited: the host's result is bound, evaluation goes on)".to_owned()
+                }
+                Outcome::Matched if self.model.pending == Some(i) => {
+                    "matched (awaited: evaluation suspends for the host's result)".to_owned()
+                }
                 Outcome::Matched if h.effect == Effect::Collected => {
                     "matched (collected, but an earlier hook decided first)".to_owned()
+                }
+                Outcome::Matched if self.model.reason.is_some() && h.effect == Effect::Terminal => {
+                    "matched (terminal, but another match decides: see `why`)".to_owned()
                 }
                 Outcome::Matched => "matched (an earlier hook matched first)".to_owned(),
                 Outcome::NotMatched => "not matched: condition is false".to_owned(),
@@ -396,9 +485,24 @@ impl Trace {
                 out.push_str(&format!("       read {}\n", r.to_text()));
             }
         }
-        let collected = match self.collected_ids().as_slice() {
+        for (i, why) in &self.model.failures {
+            if let Some(h) = self.hooks.get(*i) {
+                out.push_str(&format!("failure: {}: {why}\n", h.hook));
+            }
+        }
+        if let Some(reason) = &self.model.reason {
+            out.push_str(&format!("why: {reason}\n"));
+        }
+        if let Some(h) = self.model.pending.and_then(|p| self.hooks.get(p)) {
+            out.push_str(&format!("pending: {} (resume with its result)\n", h.hook));
+        }
+        let transforms = match self.ids(&self.model.transforms).as_slice() {
             [] => String::new(),
-            ids => format!("; collected: {}", ids.join(", ")),
+            ids => format!("; transforms: {}", ids.join(", ")),
+        };
+        let collected = match self.collected_ids().as_slice() {
+            [] => transforms,
+            ids => format!("; collected: {}{transforms}", ids.join(", ")),
         };
         match self.winner.and_then(|w| self.hooks.get(w)) {
             Some(h) => out.push_str(&format!("result: {}{collected}\n", h.hook)),
@@ -410,7 +514,12 @@ impl Trace {
 
     /// The ids of the collected matches, in order.
     fn collected_ids(&self) -> Vec<&str> {
-        self.collected
+        self.ids(&self.collected)
+    }
+
+    /// The ids of the hooks at `positions`.
+    fn ids(&self, positions: &[usize]) -> Vec<&str> {
+        positions
             .iter()
             .filter_map(|&i| self.hooks.get(i))
             .map(|h| h.hook.as_str())

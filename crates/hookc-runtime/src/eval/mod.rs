@@ -26,12 +26,14 @@ use thiserror::Error;
 
 pub(crate) mod check;
 mod explain;
+mod model;
 mod query;
 pub mod value;
 pub mod vm;
 
 pub use check::ActionError;
-pub use explain::{HookTrace, Outcome, Read, SubCondition, Trace};
+pub use explain::{HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
+pub use model::merge_patch;
 pub use query::{Context, Query};
 
 /// Why a policy could not be loaded.
@@ -65,6 +67,77 @@ pub enum QueryError {
     /// parameter's declared type (`docs/src/semantics.md#templates`).
     #[error(transparent)]
     Action(#[from] ActionError),
+    /// A hook could not decide and the policy declares `on_error: fail`
+    /// (`docs/src/semantics.md#hook-errors`).
+    #[error("{0}")]
+    Hook(HookFailure),
+    /// A transform or an awaited result must patch the context, and the
+    /// context is a host's lookup that cannot give itself whole
+    /// ([`crate::PathLookup::document`]).
+    #[error(
+        "a transform or an awaited result patches the context, but this context source cannot \
+         give the whole context: implement `PathLookup::document`, or pass a JSON value or text"
+    )]
+    WholeContext,
+}
+
+/// A hook that could not decide: its condition gave an error or a
+/// non-bool, or its action's templates do not fit
+/// (`docs/src/semantics.md#hook-errors`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("policy error in hook `{hook}`: {cause}")]
+pub struct HookFailure {
+    /// The hook's id.
+    pub hook: String,
+    /// Why it could not decide.
+    pub cause: String,
+}
+
+impl HookFailure {
+    /// `{"hook": ID, "cause": TEXT}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("hook".into(), self.hook.clone().into());
+        m.insert("cause".into(), self.cause.clone().into());
+        Value::Object(m)
+    }
+}
+
+/// The host's results for awaited hooks, by hook id: an evaluation that
+/// reaches a matching awaited hook binds its result and goes on, or, when
+/// it has none, suspends with the hook as [`Decision::pending`]
+/// (`docs/src/semantics.md#resumable-decisions`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Results(Map<String, Value>);
+
+impl Results {
+    /// No results.
+    pub fn new() -> Results {
+        Results::default()
+    }
+
+    /// Adds (or replaces) hook `hook`'s result.
+    pub fn insert(&mut self, hook: impl Into<String>, result: Value) -> &mut Results {
+        self.0.insert(hook.into(), result);
+        self
+    }
+
+    /// Hook `hook`'s result, if given.
+    pub fn get(&self, hook: &str) -> Option<&Value> {
+        self.0.get(hook)
+    }
+
+    /// Whether no result is given.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<Map<String, Value>> for Results {
+    /// `{"HOOK_ID": RESULT, ...}`.
+    fn from(map: Map<String, Value>) -> Results {
+        Results(map)
+    }
 }
 
 /// An id given to [`Policy::overrides`] that names no hook.
@@ -107,20 +180,49 @@ impl Match<'_> {
 
 /// What an evaluation decided (`docs/src/semantics.md#action-effects`): the
 /// collected actions that matched before the decision, in evaluation order,
-/// and the terminal match that ended it, if any.
+/// and the terminal match that ended it, if any; with the decision model,
+/// also the transforms applied, the patched context members, the hooks
+/// that failed, and an awaited match the evaluation suspended at.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Decision<'p> {
     /// Matches of collected actions (observe, inject_context, allow, ...),
     /// in evaluation order, up to the terminal match.
     pub collected: Vec<Match<'p>>,
-    /// The first match of a terminal action: the decision.
+    /// The match of a terminal action that decides: the first (or, under
+    /// `combine: strictest`, the most severe).
     pub terminal: Option<Match<'p>>,
+    /// Matches of transform actions, in the order their patches applied.
+    pub transforms: Vec<Match<'p>>,
+    /// The final value of every top-level context member a transform
+    /// patched (`null` when a patch removed it): what a host sends on as the
+    /// rewritten input.
+    pub patched: Map<String, Value>,
+    /// Hooks that could not decide and were skipped (`on_error: skip`: a
+    /// collected, transform or awaited action that does not fit), or whose
+    /// failure the `on_error` action answered.
+    pub errors: Vec<HookFailure>,
+    /// An awaited match with no result yet: the evaluation suspended here;
+    /// resume it with the host's result ([`Results`]).
+    pub pending: Option<Match<'p>>,
 }
 
 impl Decision<'_> {
     /// Whether nothing matched at all.
     pub fn is_empty(&self) -> bool {
-        self.collected.is_empty() && self.terminal.is_none()
+        self.collected.is_empty()
+            && self.terminal.is_none()
+            && self.transforms.is_empty()
+            && self.errors.is_empty()
+            && self.pending.is_none()
+    }
+
+    /// Whether the decision has anything beyond collected and terminal
+    /// matches (which the first-match JSON shape cannot show).
+    fn has_model_parts(&self) -> bool {
+        !self.transforms.is_empty()
+            || !self.patched.is_empty()
+            || !self.errors.is_empty()
+            || self.pending.is_some()
     }
 
     /// The result `hookc eval` prints, one JSON shape for every policy:
@@ -134,8 +236,12 @@ impl Decision<'_> {
     }
 
     /// [`Decision::to_json`], moving the actions instead of copying them.
+    /// With the decision model's parts, the object form also has
+    /// `"transforms"`, `"patched"`, `"errors"` and `"pending"`, each only when
+    /// not empty.
     pub fn into_json(self) -> Value {
-        if self.collected.is_empty() {
+        let model = self.has_model_parts();
+        if self.collected.is_empty() && !model {
             return self.terminal.map_or(Value::Null, Match::into_json);
         }
         let mut m = match self.terminal.map(Match::into_json) {
@@ -147,10 +253,28 @@ impl Decision<'_> {
                 m
             }
         };
-        m.insert(
-            "collected".into(),
-            Value::Array(self.collected.into_iter().map(Match::into_json).collect()),
-        );
+        if !self.collected.is_empty() {
+            m.insert(
+                "collected".into(),
+                Value::Array(self.collected.into_iter().map(Match::into_json).collect()),
+            );
+        }
+        if !self.transforms.is_empty() {
+            m.insert(
+                "transforms".into(),
+                Value::Array(self.transforms.into_iter().map(Match::into_json).collect()),
+            );
+        }
+        if !self.patched.is_empty() {
+            m.insert("patched".into(), Value::Object(self.patched));
+        }
+        if !self.errors.is_empty() {
+            let errors = self.errors.iter().map(HookFailure::to_json).collect();
+            m.insert("errors".into(), Value::Array(errors));
+        }
+        if let Some(pending) = self.pending {
+            m.insert("pending".into(), pending.into_json());
+        }
         Value::Object(m)
     }
 }
@@ -214,6 +338,12 @@ pub struct Policy {
     /// The hooks whose action is collected; empty when none is, so that a
     /// policy of terminal actions only never looks at it.
     collected: HookSet,
+    /// Whether the policy uses the decision model beyond first match, so
+    /// that evaluations take the model's walk (`eval/model.rs`).
+    general: bool,
+    /// The highest severity of a terminal action: under strictest
+    /// combining, a match of it ends the walk.
+    max_severity: i64,
 }
 
 impl Policy {
@@ -249,6 +379,14 @@ impl Policy {
                 collected.insert(i, p.hooks.len());
             }
         }
+        let general = p.uses_model();
+        let max_severity = p
+            .actions
+            .iter()
+            .filter(|a| a.effect == Effect::Terminal)
+            .map(|a| a.severity)
+            .max()
+            .unwrap_or(0);
         Policy {
             program,
             trie,
@@ -256,6 +394,8 @@ impl Policy {
             paths,
             conjunctions,
             collected,
+            general,
+            max_severity,
         }
     }
 
@@ -318,6 +458,9 @@ impl Policy {
     /// a `serde_json::Value` (which cannot fail to read; the error is a
     /// [`QueryError::Action`]).
     pub fn evaluate(&self, event: &str, ctx: &Value) -> Result<Decision<'_>, QueryError> {
+        if self.general {
+            return self.query(event, ctx).decision();
+        }
         crate::context::path_cache!(cache, &self.paths, Source::Document(ctx));
         self.decision(event, &mut cache, &Overrides::NONE)
     }
@@ -375,15 +518,23 @@ impl Policy {
                 .map(|h| self.matched(h, cache))
                 .transpose()?;
             return Ok(Decision {
-                collected: Vec::new(),
                 terminal,
+                ..Decision::default()
             });
         }
-        // The first action that fails its checks fails the evaluation.
+        // A collected action that fails its checks is reported and skipped
+        // (it must not lose a later terminal match); a terminal one fails
+        // the evaluation (`docs/src/semantics.md#hook-errors`).
         let mut decision = Decision::default();
         let mut failed = None;
         self.each_match(event, cache, overrides, false, |h, cache| {
             match self.matched(h, cache) {
+                Err(QueryError::Action(e)) if self.is_collected(h) => {
+                    decision.errors.push(HookFailure {
+                        hook: self.hook_id(h).to_owned(),
+                        cause: e.to_string(),
+                    })
+                }
                 Err(e) => failed = Some(e),
                 Ok(m) if self.is_collected(h) => decision.collected.push(m),
                 Ok(m) => decision.terminal = Some(m),

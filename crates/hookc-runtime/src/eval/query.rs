@@ -31,7 +31,8 @@
 //! # let _ = (id, trace); Ok(()) }
 //! ```
 
-use super::{Decision, Match, Overrides, Policy, QueryError, Trace};
+use super::model::{Walk, Want};
+use super::{Decision, Match, Overrides, Policy, QueryError, Results, Trace};
 use crate::context::{LookedUp, PathLookup, Source};
 use serde_json::Value;
 use std::fmt;
@@ -141,6 +142,7 @@ pub struct Query<'p, 'c> {
     event: &'c str,
     context: Context<'c>,
     overrides: &'c Overrides,
+    results: Option<&'c Results>,
 }
 
 impl<'p, 'c> Query<'p, 'c> {
@@ -151,7 +153,33 @@ impl<'p, 'c> Query<'p, 'c> {
             event,
             context,
             overrides: &NO_OVERRIDES,
+            results: None,
         }
+    }
+
+    /// The same query resuming awaited hooks with the host's results
+    /// (`docs/src/semantics.md#resumable-decisions`): a matching awaited
+    /// hook with a result binds it and evaluation goes on; one without
+    /// suspends the evaluation ([`Decision::pending`]).
+    #[inline]
+    pub fn with_results(self, results: &'c Results) -> Query<'p, 'c> {
+        Query {
+            results: Some(results),
+            ..self
+        }
+    }
+
+    /// The decision model's walk, for a policy that uses it.
+    fn walk(&self, want: Want) -> Result<Walk<'p, 'c>, QueryError> {
+        let context = self.context;
+        read!(self, |policy, cache, overrides| Walk::new(
+            policy,
+            self.event,
+            overrides,
+            self.results,
+            want
+        )
+        .run(cache, context)?)
     }
 
     /// The same query with some hooks switched off (see
@@ -166,6 +194,9 @@ impl<'p, 'c> Query<'p, 'c> {
     /// that match (`docs/src/semantics.md#action-effects`), templates filled.
     #[inline]
     pub fn decision(&self) -> Result<Decision<'p>, QueryError> {
+        if self.policy.general {
+            return Ok(self.walk(Want::Decision)?.decision);
+        }
         read!(self, |policy, cache, overrides| policy
             .decision(self.event, cache, overrides)?)
     }
@@ -176,6 +207,9 @@ impl<'p, 'c> Query<'p, 'c> {
     /// a policy without collected actions, simply the first match.
     #[inline]
     pub fn first(&self) -> Result<Option<Match<'p>>, QueryError> {
+        if self.policy.general {
+            return Ok(self.walk(Want::Decision)?.decision.terminal);
+        }
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| policy.matched(hook, cache))
@@ -188,6 +222,10 @@ impl<'p, 'c> Query<'p, 'c> {
     /// [`QueryError::Action`], `decide` still names the hook.)
     #[inline]
     pub fn decide(&self) -> Result<Option<&'p str>, QueryError> {
+        if self.policy.general {
+            let terminal = self.walk(Want::Decision)?.decision.terminal;
+            return Ok(terminal.map(|m| m.hook));
+        }
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| policy.hook_id(hook)))
@@ -197,6 +235,9 @@ impl<'p, 'c> Query<'p, 'c> {
     /// templates filled, whatever its effect: past terminal matches too.
     #[inline]
     pub fn all(&self) -> Result<Vec<Match<'p>>, QueryError> {
+        if self.policy.general {
+            return Ok(self.walk(Want::All)?.all);
+        }
         read!(self, |policy, cache, overrides| policy
             .all(self.event, cache, overrides)?)
     }
@@ -205,6 +246,9 @@ impl<'p, 'c> Query<'p, 'c> {
     /// (matched, not matched, error, disabled), with the sub-conditions that
     /// ran and the context values they read.
     pub fn explain(&self) -> Result<Trace, QueryError> {
+        if self.policy.general {
+            return Ok(self.walk(Want::Trace)?.into_trace(self.event));
+        }
         read!(self, |policy, cache, overrides| policy
             .trace(self.event, cache, overrides))
     }

@@ -94,6 +94,16 @@ pub enum VerifyError {
         /// (JSON, cut, or its kind) and what the check asks for.
         problem: String,
     },
+    /// The decision model is inconsistent with the actions: a binding on an
+    /// action that is not awaited, or an error-policy action that is not
+    /// terminal.
+    #[error("{at}: {reason}")]
+    BadModel {
+        /// The action.
+        at: Location,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// A set refers to a constant that is not a list.
     #[error("set {index} refers to constant {konst}, which is not a list")]
     BadSet {

@@ -74,8 +74,8 @@ mod error;
 pub use error::{Location, VerifyError};
 
 use crate::bytecode::{
-    ActionIdx, ConstIdx, Kinds, ParamValue, PathIdx, PriorityOrder, Program, RegexIdx, SetIdx,
-    StrIdx, TemplatePart, ValueCheck,
+    ActionIdx, ConstIdx, Effect, Kinds, OnError, ParamValue, PathIdx, PriorityOrder, Program,
+    RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
 use crate::eval::check;
 use crate::eval::value::ConstSet;
@@ -147,6 +147,7 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_consts(&program)?;
     check_sets(&program)?;
     check_actions(&program)?;
+    check_model(&program)?;
     check_hooks(&program)?;
     check_ids(&program)?;
     check_events(&program)?;
@@ -436,6 +437,36 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                 check_check(p, c, name, at)?;
                 check_value_fits(p, &param.value, c, name, String::new(), at)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// The decision model against the actions
+/// (`docs/src/semantics.md#action-effects`): bindings are paths of the table
+/// and only on awaited actions; the error policy's action is an action of
+/// the table and terminal.
+fn check_model(p: &Program) -> Result<(), VerifyError> {
+    for (a, action) in p.actions.iter().enumerate() {
+        let at = || Location::Action(index_u32(a));
+        if let Some(path) = action.bind {
+            in_bounds(p, path, at)?;
+            if action.effect != Effect::Await {
+                return Err(VerifyError::BadModel {
+                    at: at(),
+                    reason: "binds a result but is not an awaited action",
+                });
+            }
+        }
+    }
+    if let OnError::Action(a) = p.model.on_error {
+        let at = || Location::Program;
+        in_bounds(p, a, at)?;
+        if p.action(a).map(|e| e.effect) != Some(Effect::Terminal) {
+            return Err(VerifyError::BadModel {
+                at: Location::Action(a.as_u32()),
+                reason: "is the error policy's action but not terminal",
+            });
         }
     }
     Ok(())

@@ -116,6 +116,7 @@ pub(crate) fn sample() -> Program {
         layers: vec![s(12), s(13)],
         debug: crate::bytecode::DebugInfo::default(),
         priority_order: crate::bytecode::PriorityOrder::default(),
+        model: crate::bytecode::DecisionModel::default(),
         absent: vec![crate::bytecode::AbsentHook {
             id: s(11),
             replace: true,
@@ -131,6 +132,8 @@ pub(crate) fn sample() -> Program {
             ActionEntry {
                 kind: s(3),
                 effect: crate::bytecode::Effect::Terminal,
+                severity: 0,
+                bind: None,
                 params: vec![
                     ActionParam::new(s(4), ParamValue::Const(k(1))),
                     ActionParam::new(
@@ -153,6 +156,8 @@ pub(crate) fn sample() -> Program {
             ActionEntry {
                 kind: s(3),
                 effect: crate::bytecode::Effect::Collected,
+                severity: 0,
+                bind: None,
                 params: vec![],
             },
         ],

@@ -502,6 +502,54 @@ impl ContextSchema {
     }
 }
 
+impl ContextSchema {
+    /// This schema with a root member `name` of any value (an object whose
+    /// keys are free), unless the root already declares it: so that a
+    /// closed schema admits the members hookc itself adds to a context
+    /// (`results`, `docs/src/semantics.md#resumable-decisions`).
+    pub fn with_free_member(&self, name: &str) -> ContextSchema {
+        self.with_member(name, SchemaNode::any())
+    }
+
+    /// This schema with `name: {hook: string, cause: string}` at the root:
+    /// what an `on_error` action's templates read
+    /// (`docs/src/semantics.md#hook-errors`).
+    pub fn with_policy_error(&self, name: &str) -> ContextSchema {
+        let mut out = self.clone();
+        let string = |out: &mut ContextSchema| {
+            out.push(SchemaNode {
+                kinds: Kinds::STRING,
+                ..SchemaNode::any()
+            })
+        };
+        let hook = string(&mut out);
+        let cause = string(&mut out);
+        let node = SchemaNode {
+            kinds: Kinds::OBJECT,
+            properties: vec![("hook".to_owned(), hook), ("cause".to_owned(), cause)],
+            additional: Additional::Closed,
+            ..SchemaNode::any()
+        };
+        out.with_member(name, node)
+    }
+
+    fn with_member(&self, name: &str, node: SchemaNode) -> ContextSchema {
+        let mut out = self.clone();
+        let root = out.root();
+        let declared = out
+            .node(root)
+            .is_some_and(|r| r.properties.iter().any(|(k, _)| k == name));
+        if declared {
+            return out;
+        }
+        let id = out.push(node);
+        if let Some(r) = out.nodes.get_mut(root.0 as usize) {
+            r.properties.push((name.to_owned(), id));
+        }
+        out
+    }
+}
+
 impl SchemaNode {
     fn any() -> SchemaNode {
         SchemaNode {

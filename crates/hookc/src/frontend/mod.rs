@@ -54,6 +54,10 @@ pub struct SourceFile {
     /// Every valid `layer_order` declaration, in file order, as for
     /// `priority_order`.
     pub layer_order: Vec<Spanned<crate::compile::LayerOrder>>,
+    /// Every valid `combine` declaration, as for `priority_order`.
+    pub combine: Vec<Spanned<hookc_runtime::bytecode::Combine>>,
+    /// Every valid `on_error` declaration, in file order.
+    pub on_error: Vec<Spanned<RawOnError>>,
     /// The hooks of both layers, in file order.
     pub hooks: Vec<SourceHook>,
     /// `event_context_schema`, unparsed.
@@ -62,6 +66,18 @@ pub struct SourceFile {
     pub action_types: Option<Node>,
     /// The `operators` documentation section, unparsed (names are checked).
     pub operators_doc: Option<Node>,
+}
+
+/// An `on_error` declaration as written
+/// (`docs/src/semantics.md#hook-errors`).
+#[derive(Debug, Clone)]
+pub enum RawOnError {
+    /// `on_error: skip`.
+    Skip,
+    /// `on_error: fail`.
+    Fail,
+    /// `on_error: {action: {...}}`: a terminal action, unchecked yet.
+    Action(Box<RawAction>),
 }
 
 /// One hook as written.

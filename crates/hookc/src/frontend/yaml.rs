@@ -7,7 +7,7 @@
 //! and keeps going; a hook with an error is left out of the result. Conditions
 //! and action parameters are passed on raw, to be resolved by later stages.
 
-use super::{yaml_doc, Layer, RawAction, RawCondition, SourceFile, SourceHook};
+use super::{yaml_doc, Layer, RawAction, RawCondition, RawOnError, SourceFile, SourceHook};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Key, Node, NodeKind};
 use crate::span::{FileId, Spanned};
@@ -19,6 +19,8 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "schema_version",
     "priority_order",
     "layer_order",
+    "combine",
+    "on_error",
     "builtin_hooks",
     "hooks",
     "event_context_schema",
@@ -124,6 +126,14 @@ impl Reader<'_> {
                     let declared = self.spelled("layer_order", value);
                     self.out.layer_order.extend(declared);
                 }
+                "combine" => {
+                    let declared = self.spelled("combine", value);
+                    self.out.combine.extend(declared);
+                }
+                "on_error" => {
+                    let declared = self.on_error(value);
+                    self.out.on_error.extend(declared);
+                }
                 "builtin_hooks" => self.hooks(Layer::Builtin, value),
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
@@ -164,6 +174,41 @@ impl Reader<'_> {
                 None
             }
         }
+    }
+
+    /// `on_error: skip | fail | {action: {...}}`; `None` (reported) when it
+    /// is none of them.
+    fn on_error(&mut self, value: &Node) -> Option<Spanned<RawOnError>> {
+        let choice = match &value.kind {
+            NodeKind::Str(word) if word == "skip" => RawOnError::Skip,
+            NodeKind::Str(word) if word == "fail" => RawOnError::Fail,
+            NodeKind::Map(entries) => match entries.as_slice() {
+                [(key, action)] if key.name == "action" => {
+                    RawOnError::Action(Box::new(self.action(action, "on_error.action".into())?))
+                }
+                _ => {
+                    let help = "write `on_error: {action: {type: deny, reason: \"policy error\"}}`";
+                    self.wrong_shape(
+                        value,
+                        "on_error".into(),
+                        "a mapping with one key, `action`",
+                        Some(help.into()),
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                let help = "write `skip` (the default), `fail`, or `{action: {...}}`".to_owned();
+                self.wrong_shape(
+                    value,
+                    "on_error".into(),
+                    "`skip`, `fail` or `{action: ...}`",
+                    Some(help),
+                );
+                return None;
+            }
+        };
+        Some(Spanned::new(choice, value.span))
     }
 
     fn schema_version(&mut self, value: &Node) {

@@ -391,9 +391,22 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
 
         // This hook now precedes the rest. Only a terminal match ends the
         // evaluation: a collected one lets the later hooks run, so it
-        // neither covers them nor guards their templates.
-        if hook.action.effect != Effect::Terminal {
-            continue;
+        // neither covers them nor guards their templates; under strictest
+        // combining, neither does a terminal match that a more severe one
+        // can follow. A transform or an awaited result changes the context
+        // the later hooks read, so no earlier hook covers or guards them
+        // (`docs/src/semantics.md#static-checking`).
+        match hook.action.effect {
+            Effect::Collected => continue,
+            Effect::Transform | Effect::Await => {
+                any_index = Index::default();
+                named.clear();
+                by_condition.clear();
+                guards = Guards::default();
+                continue;
+            }
+            Effect::Terminal if !ends_walk(policy, hook) => continue,
+            Effect::Terminal => {}
         }
         if let Some(fb) = an.facts.get(b) {
             match &hook.events {
@@ -502,6 +515,24 @@ fn template_refs(value: &ActionValue, at: String, out: &mut Vec<(PathId, Span, b
         }
         _ => {}
     }
+}
+
+/// Whether a terminal match of `hook` ends the evaluation: always under
+/// first match; under strictest combining only at the highest severity of
+/// the policy's terminal actions (`docs/src/semantics.md#combining`).
+fn ends_walk(policy: &CheckedPolicy, hook: &Hook) -> bool {
+    if policy.combine() == crate::ir::Combine::FirstMatch {
+        return true;
+    }
+    let severity = |kind: &str| policy.action_types().get(kind).map_or(0, |t| t.severity());
+    let max = policy
+        .action_types()
+        .iter()
+        .filter(|t| t.effect() == Effect::Terminal)
+        .map(|t| t.severity())
+        .max()
+        .unwrap_or(0);
+    severity(&hook.action.kind) >= max
 }
 
 /// W0006: event names no other hook, known event, schema enum

@@ -33,15 +33,16 @@
 
 use crate::check::actions::{ActionTypes, ActionValue, ParamDef, TypeDef};
 use crate::ir::{
-    BinaryOp, CheckedPolicy, Const, Events, Func, IrExpr, IrExprKind, MacroKind, UnaryOp,
+    BinaryOp, CheckedPolicy, Const, Events, Func, IrExpr, IrExprKind, MacroKind, OnErrorPolicy,
+    UnaryOp,
 };
 use crate::span::{SourceMap, Span};
-use hookc_runtime::bytecode::path::{PathId, PathTable};
+use hookc_runtime::bytecode::path::{Path, PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
 use hookc_runtime::bytecode::{
     AbsentHook, ActionEntry, ActionIdx, ActionParam, CmpOp, ConstIdx, DebugInfo, EventIndex,
-    HookDebug, HookEntry, JumpTarget, MacroOp, Mark, Op, ParamValue, PathIdx, Program, RegexIdx,
-    SetIdx, StrIdx, TemplatePart, ValueCheck,
+    HookDebug, HookEntry, JumpTarget, MacroOp, Mark, OnError, Op, ParamValue, PathIdx, Program,
+    RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -106,6 +107,12 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     l.prog.events = l.event_index(&events);
     l.prog.layers = policy.layers().iter().map(|name| l.string(name)).collect();
     l.prog.priority_order = policy.priority_order();
+    l.prog.model.combine = policy.combine();
+    l.prog.model.on_error = match policy.on_error() {
+        OnErrorPolicy::Skip => OnError::Skip,
+        OnErrorPolicy::Fail => OnError::Fail,
+        OnErrorPolicy::Action(action) => OnError::Action(l.action(action)),
+    };
     // The ids of the hooks left out, once each, but not when a hook that
     // stays has the id (it replaced them).
     let present: HashSet<&str> = policy
@@ -159,6 +166,9 @@ struct Lowerer<'p> {
     strings: HashMap<String, StrIdx>,
     /// Policy path id → program path index.
     paths: HashMap<PathId, PathIdx>,
+    /// Program paths by value, for paths that are not the policy's (an
+    /// awaited type's `bind`): the same path is one entry.
+    by_path: HashMap<Path, PathIdx>,
     /// Constants by their JSON text: `1` and `1.0`, `0.0` and `-0.0` differ.
     consts: HashMap<String, ConstIdx>,
     regexes: HashMap<String, RegexIdx>,
@@ -198,6 +208,7 @@ impl<'p> Lowerer<'p> {
             prog: Program::default(),
             strings: HashMap::new(),
             paths: HashMap::new(),
+            by_path: HashMap::new(),
             consts: HashMap::new(),
             regexes: HashMap::new(),
             sets: HashMap::new(),
@@ -233,9 +244,19 @@ impl<'p> Lowerer<'p> {
             // out-of-bounds index makes the verifier reject the program.
             return PathIdx::new(u32::MAX);
         };
+        let i = self.path(path);
+        self.paths.insert(id, i);
+        i
+    }
+
+    /// The program index of a path, interned at first use.
+    fn path(&mut self, path: &Path) -> PathIdx {
+        if let Some(&i) = self.by_path.get(path) {
+            return i;
+        }
         let i = PathIdx::from_usize(self.prog.paths.len());
         self.prog.paths.push(path.clone());
-        self.paths.insert(id, i);
+        self.by_path.insert(path.clone(), i);
         i
     }
 
@@ -346,10 +367,13 @@ impl<'p> Lowerer<'p> {
                 }
             })
             .collect();
+        let bind = ty.and_then(|t| t.bind()).map(|path| self.path(path));
         let i = ActionIdx::from_usize(self.prog.actions.len());
         self.prog.actions.push(ActionEntry {
             kind,
             effect: action.effect,
+            severity: ty.map_or(0, |t| t.severity()),
+            bind,
             params,
         });
         i

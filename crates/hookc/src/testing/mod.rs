@@ -3,6 +3,7 @@
 //! tree's vocabulary tables (checked against the editor schema). Not API, no
 //! stability promise.
 
+pub mod model;
 pub mod reference;
 
 pub use crate::resolve::tree_to_ir::{NODE_KEYS, OPERATORS, SCHEMA_KEYWORDS};

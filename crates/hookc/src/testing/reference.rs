@@ -177,6 +177,8 @@ pub fn decision<'p>(
         match hook.action.effect {
             crate::ir::Effect::Collected => collected.push(hook),
             crate::ir::Effect::Terminal => return (collected, Some(hook)),
+            // A first-match policy has neither; see `model` for the rest.
+            crate::ir::Effect::Transform | crate::ir::Effect::Await => {}
         }
     }
     (collected, None)

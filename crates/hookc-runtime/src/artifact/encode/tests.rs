@@ -26,7 +26,8 @@ fn leb128_is_minimal() {
 fn header_layout() {
     let bytes = encode(&Program::default());
     assert_eq!(&bytes[..8], b"HOOKCBC\0");
-    assert_eq!(&bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    // A program without the decision model is format 3.
+    assert_eq!(&bytes[8..10], FORMAT_VERSION_FIRST_MATCH.to_le_bytes());
     assert_eq!(&bytes[10..12], [0, 0]);
     let body = &bytes[HEADER_LEN..];
     assert_eq!(&bytes[12..16], crc32(body).to_le_bytes());

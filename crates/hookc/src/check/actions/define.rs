@@ -79,6 +79,8 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
         name: name.to_owned(),
         description: None,
         effect: Effect::default(),
+        severity: 0,
+        bind: None,
         params: Vec::new(),
         source: None,
     };
@@ -129,6 +131,25 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
                     &child_path(&np, "effect"),
                 )),
             },
+            "severity" => match &v.kind {
+                NodeKind::Int(n) => out.severity = *n,
+                _ => diags.push(bad(
+                    format!("`severity` of action type `{name}` must be an integer, found {}", found(v)),
+                    v.span,
+                    &child_path(&np, "severity"),
+                )),
+            },
+            "bind" => match v.as_str().map(|s| (s, field_path(s))) {
+                Some((_, Some(path))) => out.bind = Some(path),
+                _ => diags.push(
+                    bad(
+                        format!("`bind` of action type `{name}` must be a path of fields such as `git.branch`, found {}", found(v)),
+                        v.span,
+                        &child_path(&np, "bind"),
+                    )
+                    .help("an awaited action's result is bound at this context path; without `bind`, at `results.<hook id>`"),
+                ),
+            },
             "parameters" => match &v.kind {
                 NodeKind::Map(params) => {
                     let pnp = child_path(&np, "parameters");
@@ -162,7 +183,80 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
             ),
         }
     }
+    check_effect_needs(&mut out, key, def, &np, diags);
     out
+}
+
+/// What an effect asks of its type (`docs/src/semantics.md#action-effects`):
+/// a transform declares a `patch` object parameter, only an awaited type
+/// binds its result, and severity only ranks terminal actions.
+fn check_effect_needs(
+    out: &mut ActionType,
+    key: &Key,
+    def: &Node,
+    np: &str,
+    diags: &mut Diagnostics,
+) {
+    let name = out.name.clone();
+    let at = |k: &str| {
+        def.as_map()
+            .and_then(|m| m.iter().find(|(mk, _)| mk.name == k))
+            .map_or(key.span, |(mk, _)| mk.span)
+    };
+    let bad = |msg: String, span: Span, help: &str| {
+        Diagnostic::new(Code::ActionTypeDef, msg)
+            .at(span)
+            .node(np)
+            .help(help.to_owned())
+    };
+    let patch = hookc_runtime::bytecode::PATCH_PARAM;
+    if out.effect == Effect::Transform {
+        let fits = out
+            .param(patch)
+            .is_some_and(|p| p.ty().types() == [super::types::ParamType::Object]);
+        if !fits {
+            diags.push(bad(
+                format!("transform action type `{name}` needs a `{patch}` parameter of type `object`: the merge patch it applies to the context"),
+                at("effect"),
+                "declare `parameters: {patch: {type: object}}`; its value, templates filled, is merged into the context (RFC 7396)",
+            ));
+        }
+    }
+    if out.bind.is_some() && out.effect != Effect::Await {
+        out.bind = None;
+        diags.push(bad(
+            format!(
+                "action type `{name}` binds a result, but only an `effect: await` type has one"
+            ),
+            at("bind"),
+            "remove `bind`, or declare `effect: await`",
+        ));
+    }
+    if out.severity != 0 && out.effect != Effect::Terminal {
+        diags.push(bad(
+            format!(
+                "action type `{name}` has a `severity`, but only terminal actions are ranked by it"
+            ),
+            at("severity"),
+            "remove `severity`, or declare `effect: terminal`",
+        ));
+    }
+}
+
+/// A path of fields written with dots (`git.branch`), each an identifier.
+fn field_path(text: &str) -> Option<hookc_runtime::bytecode::Path> {
+    let mut parts = text.split('.');
+    let root = parts
+        .next()
+        .filter(|r| hookc_runtime::bytecode::path::is_identifier(r))?;
+    let mut path = hookc_runtime::bytecode::Path::root(root);
+    for part in parts {
+        if !hookc_runtime::bytecode::path::is_identifier(part) {
+            return None;
+        }
+        path = path.child(hookc_runtime::bytecode::Segment::Field(part.to_owned()));
+    }
+    Some(path)
 }
 
 /// Reads one parameter definition, `{type, enum, default, required, optional,

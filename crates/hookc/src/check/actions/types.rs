@@ -301,6 +301,12 @@ pub struct ActionType {
     pub(super) name: String,
     pub(super) description: Option<String>,
     pub(super) effect: Effect,
+    /// `severity:` (0 when not declared): under `combine: strictest` the
+    /// terminal match of highest severity decides.
+    pub(super) severity: i64,
+    /// `bind:` of an awaited type: where the host's result goes (`None`:
+    /// `results.<hook id>`).
+    pub(super) bind: Option<hookc_runtime::bytecode::Path>,
     pub(super) params: Vec<ParamDef>,
     /// The definition as written, when a file declared it.
     pub(super) source: Option<serde_json::Value>,
@@ -321,6 +327,17 @@ impl ActionType {
     /// terminal unless declared).
     pub fn effect(&self) -> Effect {
         self.effect
+    }
+
+    /// Its `severity` (0 when not declared).
+    pub fn severity(&self) -> i64 {
+        self.severity
+    }
+
+    /// Where an awaited action's result is bound, when the type names a
+    /// path (`bind:`); else `results.<hook id>`.
+    pub fn bind(&self) -> Option<&hookc_runtime::bytecode::Path> {
+        self.bind.as_ref()
     }
 
     /// The parameters in declaration order.
@@ -357,7 +374,7 @@ pub struct ActionTypes {
 }
 
 /// The keys of an action type definition.
-pub const TYPE_KEYS: [&str; 3] = ["description", "effect", "parameters"];
+pub const TYPE_KEYS: [&str; 5] = ["description", "effect", "severity", "bind", "parameters"];
 /// The keys of an `items` definition (a type definition of its own).
 pub const ITEM_KEYS: [&str; 4] = ["type", "enum", "items", "description"];
 /// The keys of an action parameter definition.

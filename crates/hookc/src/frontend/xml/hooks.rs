@@ -124,6 +124,28 @@ impl<'t> DocReader<'t, '_> {
                     let declared = self.spelled(&attr);
                     self.declared.layer_order.extend(declared);
                 }
+                "combine" => {
+                    let declared = self.spelled(&attr);
+                    self.declared.combine.extend(declared);
+                }
+                "on_error" => match attr.value.as_str() {
+                    "skip" | "fail" => {
+                        let choice = match attr.value.as_str() {
+                            "fail" => crate::frontend::RawOnError::Fail,
+                            _ => crate::frontend::RawOnError::Skip,
+                        };
+                        let span = attr.value_span;
+                        self.declared.on_error.push(crate::span::Spanned::new(choice, span));
+                    }
+                    other => self.report(
+                        Diagnostic::new(
+                            Code::WrongShape,
+                            format!("`on_error` is `{other}`, not one of `skip`, `fail`"),
+                        )
+                        .at(attr.value_span)
+                        .help("an error action is declared in a YAML hook file: `on_error: {action: {...}}`"),
+                    ),
+                },
                 other => {
                     if let Some(help) = help_for(other, HOOKS_ATTRS.iter().copied()) {
                         self.report(

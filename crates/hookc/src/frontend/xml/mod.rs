@@ -63,7 +63,7 @@ const HOOK_ATTRS: &[&str] = &[
 ];
 
 /// The attributes of `<hooks>` that hookc reads.
-const HOOKS_ATTRS: &[&str] = &["priority_order", "layer_order"];
+const HOOKS_ATTRS: &[&str] = &["priority_order", "layer_order", "combine", "on_error"];
 
 /// Help for a hook without an action element.
 const ACTION_HELP: &str = "add an action element such as `<retry/>`, \
@@ -116,6 +116,8 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
     source.hooks = doc.hooks;
     source.priority_order = doc.declared.priority_order;
     source.layer_order = doc.declared.layer_order;
+    source.combine = doc.declared.combine;
+    source.on_error = doc.declared.on_error;
     if let Some((_, first)) = doc.action_types.first() {
         let span = first.span;
         source.action_types = Some(Node {

@@ -1,0 +1,251 @@
+//! The reference semantics of the decision model
+//! (`docs/src/semantics.md#action-effects`): an obviously sequential walk
+//! over a checked policy's hooks, on a context held as a `serde_json::Value`
+//! that transforms and awaited results rewrite in place, for the
+//! differential tests of the runtime's walk (`eval/model.rs`). Conditions
+//! and actions go through the reference evaluator ([`super::reference`]);
+//! the merge patch and the binding of results are written here again, apart
+//! from the runtime's.
+
+use super::reference::{eval_with, fill_action, Constants};
+use crate::ir::{CheckedPolicy, Combine, Effect, Hook, OnErrorPolicy};
+use hookc_runtime::bytecode::Segment;
+use hookc_runtime::internals::value::Val;
+use serde_json::{Map, Value};
+
+/// What the reference walk decided, as `Decision::to_json` shows it, with
+/// the failures' causes left out (their wording is the runtime's).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelOutcome {
+    /// The decision's JSON, each error only `{"hook": ID}`.
+    Decided(Value),
+    /// `on_error: fail`: the evaluation failed at this hook.
+    Failed(String),
+    /// A terminal action did not fit under `on_error: skip`: the evaluation
+    /// failed at this hook (as it always did).
+    ActionMisfit(String),
+}
+
+/// Evaluates `event` on `ctx` by the decision model, resuming awaited hooks
+/// from `results` (by hook id).
+pub fn decide(
+    policy: &CheckedPolicy,
+    event: &str,
+    ctx: &Value,
+    results: &Map<String, Value>,
+) -> ModelOutcome {
+    let mut ctx = ctx.clone();
+    let mut touched: Vec<String> = Vec::new();
+    let mut collected = Vec::new();
+    let mut transforms = Vec::new();
+    let mut errors: Vec<String> = Vec::new();
+    let mut terminal: Option<(Value, i64)> = None;
+    let mut pending = None;
+    // The most severe terminal action a hook, or the error policy's action,
+    // can decide with: a match of it ends the walk under strictest.
+    let on_error = match policy.on_error() {
+        OnErrorPolicy::Action(a) => Some(kind_severity(policy, &a.kind)),
+        OnErrorPolicy::Skip | OnErrorPolicy::Fail => None,
+    };
+    let max = policy
+        .hooks()
+        .iter()
+        .filter(|h| h.enabled && h.action.effect == Effect::Terminal)
+        .map(|h| severity(policy, h))
+        .chain(on_error)
+        .max()
+        .unwrap_or(0);
+    let strictest = policy.combine() == Combine::Strictest;
+    for hook in policy.hooks() {
+        if !hook.enabled || !hook.events.includes(event) {
+            continue;
+        }
+        let holds = match &hook.condition {
+            None => Some(true),
+            Some(cond) => {
+                let consts = Constants::new(cond);
+                match eval_with(cond, policy.paths(), &ctx, &consts) {
+                    Val::Bool(b) => Some(b),
+                    _ => None,
+                }
+            }
+        };
+        let failed = match holds {
+            Some(false) => continue,
+            Some(true) => None,
+            None if matches!(policy.on_error(), OnErrorPolicy::Skip) => continue,
+            None => Some(()),
+        };
+        let filled = match failed {
+            Some(()) => None,
+            None => fill_action(policy, &hook.action, &ctx).ok(),
+        };
+        let Some(action) = filled else {
+            // The hook could not decide.
+            match policy.on_error() {
+                OnErrorPolicy::Skip if hook.action.effect == Effect::Terminal => {
+                    return ModelOutcome::ActionMisfit(hook.id.clone());
+                }
+                OnErrorPolicy::Skip => {
+                    errors.push(hook.id.clone());
+                    continue;
+                }
+                OnErrorPolicy::Fail => return ModelOutcome::Failed(hook.id.clone()),
+                OnErrorPolicy::Action(action) => {
+                    errors.push(hook.id.clone());
+                    let mut with_error = ctx.clone();
+                    if let Value::Object(m) = &mut with_error {
+                        m.insert(
+                            "policy_error".into(),
+                            serde_json::json!({"hook": hook.id, "cause": ""}),
+                        );
+                    }
+                    let Ok(filled) = fill_action(policy, action, &with_error) else {
+                        return ModelOutcome::ActionMisfit(hook.id.clone());
+                    };
+                    terminal = Some((entry(&hook.id, filled), i64::MAX));
+                    break;
+                }
+            }
+        };
+        match hook.action.effect {
+            Effect::Collected => collected.push(entry(&hook.id, action)),
+            Effect::Transform => {
+                let patch = action.get("patch").cloned().unwrap_or(Value::Null);
+                if let Value::Object(p) = &patch {
+                    for k in p.keys() {
+                        if !touched.contains(k) {
+                            touched.push(k.clone());
+                        }
+                    }
+                }
+                merge(&mut ctx, patch);
+                transforms.push(entry(&hook.id, action));
+            }
+            Effect::Await => match results.get(&hook.id) {
+                Some(result) => {
+                    let path = policy
+                        .action_types()
+                        .get(&hook.action.kind)
+                        .and_then(|t| t.bind())
+                        .map(|p| {
+                            std::iter::once(p.root_name().to_owned())
+                                .chain(p.segments().iter().filter_map(|s| match s {
+                                    Segment::Field(name) => Some(name.clone()),
+                                    Segment::Index(_) => None,
+                                }))
+                                .collect()
+                        })
+                        .unwrap_or_else(|| vec!["results".to_owned(), hook.id.clone()]);
+                    set(&mut ctx, &path, result.clone());
+                }
+                None => {
+                    pending = Some(entry(&hook.id, action));
+                    break;
+                }
+            },
+            Effect::Terminal => {
+                let s = severity(policy, hook);
+                if !strictest {
+                    terminal = Some((entry(&hook.id, action), s));
+                    break;
+                }
+                if terminal.as_ref().is_none_or(|(_, best)| s > *best) {
+                    terminal = Some((entry(&hook.id, action), s));
+                }
+                if s >= max {
+                    break;
+                }
+            }
+        }
+    }
+    let mut out = Map::new();
+    let (hook, action) = match terminal {
+        Some((Value::Object(mut m), _)) => (
+            m.remove("hook").unwrap_or(Value::Null),
+            m.remove("action").unwrap_or(Value::Null),
+        ),
+        _ => (Value::Null, Value::Null),
+    };
+    let plain = transforms.is_empty() && errors.is_empty() && pending.is_none();
+    if plain && collected.is_empty() {
+        if hook.is_null() {
+            return ModelOutcome::Decided(Value::Null);
+        }
+        out.insert("hook".into(), hook);
+        out.insert("action".into(), action);
+        return ModelOutcome::Decided(Value::Object(out));
+    }
+    out.insert("hook".into(), hook);
+    out.insert("action".into(), action);
+    if !collected.is_empty() {
+        out.insert("collected".into(), Value::Array(collected));
+    }
+    if !transforms.is_empty() {
+        out.insert("transforms".into(), Value::Array(transforms));
+        let patched: Map<String, Value> = touched
+            .iter()
+            .map(|k| (k.clone(), ctx.get(k).cloned().unwrap_or(Value::Null)))
+            .collect();
+        out.insert("patched".into(), Value::Object(patched));
+    }
+    if !errors.is_empty() {
+        let errors = errors
+            .into_iter()
+            .map(|h| serde_json::json!({ "hook": h }))
+            .collect();
+        out.insert("errors".into(), Value::Array(errors));
+    }
+    if let Some(p) = pending {
+        out.insert("pending".into(), p);
+    }
+    ModelOutcome::Decided(Value::Object(out))
+}
+
+fn severity(policy: &CheckedPolicy, hook: &Hook) -> i64 {
+    kind_severity(policy, &hook.action.kind)
+}
+
+fn kind_severity(policy: &CheckedPolicy, kind: &str) -> i64 {
+    policy.action_types().get(kind).map_or(0, |t| t.severity())
+}
+
+fn entry(hook: &str, action: Map<String, Value>) -> Value {
+    serde_json::json!({"hook": hook, "action": Value::Object(action)})
+}
+
+/// RFC 7396, section 2's pseudocode, line by line.
+fn merge(target: &mut Value, patch: Value) {
+    match patch {
+        Value::Object(patch) => {
+            if !target.is_object() {
+                *target = Value::Object(Map::new());
+            }
+            if let Value::Object(t) = target {
+                for (name, value) in patch {
+                    if value.is_null() {
+                        t.remove(&name);
+                    } else {
+                        let slot = t.entry(name).or_insert(Value::Null);
+                        merge(slot, value);
+                    }
+                }
+            }
+        }
+        other => *target = other,
+    }
+}
+
+/// Sets `value` at the path of fields `path`, making objects on the way.
+fn set(target: &mut Value, path: &[String], value: Value) {
+    let Some((first, rest)) = path.split_first() else {
+        *target = value;
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(t) = target {
+        set(t.entry(first.clone()).or_insert(Value::Null), rest, value);
+    }
+}
