@@ -15,7 +15,7 @@ use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::diag::render;
-use hookc::files::PolicyFile;
+use hookc::files::{LoadedPolicy, Overlay, Placement, PolicyFile};
 use hookc_runtime::{Context, Policy};
 use replay::diff::DiffTally;
 use replay::jobs::{Answer, DiffJob, PrintJob, SummaryJob, TraceForm};
@@ -324,33 +324,55 @@ impl Sources {
 
     /// Loads the policy: one artifact, or the sources compiled, their
     /// warnings printed on standard error (as `check` prints them).
-    fn load(&self) -> Result<Policy, String> {
+    fn load(&self) -> Result<LoadedPolicy, String> {
         let loaded = hookc::files::load_policy_ordered(&self.policy_files()?, self.layer_order)
             .map_err(|e| e.render())?;
         eprint!("{}", loaded.warnings);
-        Ok(loaded.policy)
+        Ok(loaded)
     }
 }
 
-/// Policies layered over the loaded one for this run, without recompiling
-/// it (`Policy::with_layer`).
+/// Policies layered over (or under) the loaded one for this run, without
+/// recompiling it (`Policy::with_layer`, `Policy::with_layer_below`).
 #[derive(clap::Args)]
 struct Overlays {
     /// Layer this policy over the one given, for this run (repeatable; each
     /// above the ones before): an artifact (`.hkb`), or one source file
-    /// compiled on its own into layer NAME (default `run`, then `run-2`,
-    /// ...). Its hooks marked `replace: true` replace the policy's hooks of
-    /// the same id; any other id both have is an error.
+    /// compiled into layer NAME (default `run`, then `run-2`, ...) with the
+    /// declarations of the policy's sources (action types, schema, ...;
+    /// alone over an artifact). Its hooks marked `replace: true` replace
+    /// the policy's hooks of the same id; any other id both have is an
+    /// error.
     #[arg(long = "overlay", value_name = "[NAME=]FILE", value_parser = parse_overlay)]
     overlays: Vec<PolicyFile>,
+    /// As `--overlay`, but below the policy (repeatable; each below the
+    /// ones before, after every `--overlay`): at equal priority the
+    /// policy's hooks run first. The policy's hooks marked `replace: true`
+    /// replace the overlay's hooks of the same id.
+    #[arg(long = "overlay-below", value_name = "[NAME=]FILE", value_parser = parse_overlay)]
+    below: Vec<PolicyFile>,
 }
 
 impl Overlays {
-    /// `policy` with the overlays layered over it, their warnings printed
-    /// on standard error.
-    fn over(&self, policy: Policy) -> Result<Policy, String> {
-        let loaded =
-            hookc::files::layer_overlays(policy, &self.overlays).map_err(|e| e.render())?;
+    /// The overlays in the order they are layered: every `--overlay`, then
+    /// every `--overlay-below` (the stack does not depend on how the two
+    /// are interleaved on the command line).
+    fn list(&self) -> Vec<Overlay> {
+        let above = self.overlays.iter().map(|file| (file, Placement::Above));
+        let below = self.below.iter().map(|file| (file, Placement::Below));
+        above
+            .chain(below)
+            .map(|(file, placement)| Overlay {
+                file: file.clone(),
+                placement,
+            })
+            .collect()
+    }
+
+    /// `base` with the overlays layered over and under it, their warnings
+    /// printed on standard error.
+    fn over(&self, base: LoadedPolicy) -> Result<Policy, String> {
+        let loaded = hookc::files::layer_overlays(base, &self.list()).map_err(|e| e.render())?;
         eprint!("{}", loaded.warnings);
         Ok(loaded.policy)
     }
@@ -536,7 +558,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         &args.files,
         &Options {
             policy: args.policy,
-            overlays: args.overlays.overlays,
+            overlays: args.overlays.list(),
         },
     );
     match args.format {
@@ -772,8 +794,8 @@ fn report_lines(errors: &[String]) -> Result<(), ReplayError> {
 /// (whatever changed), else 1 when a decision changed, else 0.
 fn diff(args: DiffArgs) -> Result<ExitCode, String> {
     let (old, new) = args.sources();
-    let old = old.load()?;
-    let new = new.load()?;
+    let old = old.load()?.policy;
+    let new = new.load()?.policy;
     let mut log = LogReader::open(&args.events).map_err(|e| e.to_string())?;
     let name = log.name().to_owned();
     let job = DiffJob {

@@ -704,3 +704,92 @@ fn eval_of_an_action_outside_its_type_exits_2_without_a_result() {
         text(&out.stderr)
     );
 }
+
+/// An overlay given as source over a policy given as sources is compiled
+/// with the policy's declarations: its action types and context schema
+/// (so no W0001 for its paths), and conflicting declarations are the
+/// errors of two files of one compilation. A failing overlay prints its
+/// warnings with its errors, as many as the summary line counts.
+#[test]
+fn overlay_sources_use_the_policys_declarations() {
+    let dir = temp_dir("overlay-declarations");
+    let base = dir.join("base.yaml");
+    std::fs::write(
+        &base,
+        "action_types:\n  note:\n    effect: collected\n    parameters: {text: {type: string}}\n\
+         event_context_schema:\n  type: object\n  properties:\n    tool: {type: string}\n\
+         hooks:\n  - {id: base, event: error, action: {type: note, text: base}}\n",
+    )
+    .unwrap();
+    let run = dir.join("run.yaml");
+    std::fs::write(
+        &run,
+        "hooks:\n  - {id: run, event: error, when: \"tool == 'x'\", action: {type: note, text: \"${tool}\"}}\n",
+    )
+    .unwrap();
+    let (base, run_path) = (base.to_str().unwrap(), run.to_str().unwrap());
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"tool": "x"}"#).unwrap();
+    let ctx = ctx.to_str().unwrap();
+    let eval = |args: &[&str]| {
+        let mut all = vec!["eval", base, "--event", "error", "--context", ctx];
+        all.extend(args);
+        hookc(&all)
+    };
+    for flag in ["--overlay", "--overlay-below"] {
+        let out = eval(&[flag, run_path]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stderr), "", "{flag}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let order: Vec<&str> = line["collected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["hook"].as_str().unwrap())
+            .collect();
+        let expected = if flag == "--overlay" {
+            ["run", "base"]
+        } else {
+            ["base", "run"]
+        };
+        assert_eq!(order, expected, "{flag}");
+    }
+    // A second context schema is the error of two files declaring one.
+    std::fs::write(
+        &run,
+        "event_context_schema: {type: object}\nhooks:\n  - {id: run, event: error, action: {type: note, text: run}}\n",
+    )
+    .unwrap();
+    let out = eval(&["--overlay", run_path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("`event_context_schema` is declared twice"),
+        "{err}"
+    );
+    assert!(err.contains("1 file checked: 1 error"), "{err}");
+    // Over an artifact, the overlay is compiled alone: `note` is unknown,
+    // and its warnings (an undeclared path) are printed with the error.
+    let hkb = dir.join("base.hkb");
+    let out = hookc(&["compile", base, "-o", hkb.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::write(
+        &run,
+        "hooks:\n  - {id: run, event: error, when: \"tool.name == 'x'\", action: {type: note, text: run}}\n",
+    )
+    .unwrap();
+    let out = hookc(&[
+        "eval",
+        hkb.to_str().unwrap(),
+        "--overlay",
+        run_path,
+        "--event",
+        "error",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("error[E0400]: unknown action type `note`"), "{err}");
+    assert!(err.contains("warning[W0001]"), "{err}");
+    assert!(err.contains("1 file checked: 1 error, 1 warning"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,7 +2,7 @@
 //! expectation, and the report, as text or JSON.
 
 use super::file::{Expect, FileError, TestCase, TestFile};
-use hookc::files::{self, PolicyFile};
+use hookc::files::{self, Overlay, PolicyFile};
 use hookc_runtime::{Context, Decision, Match, Policy, Trace};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -251,9 +251,9 @@ pub struct Options {
     /// Policy files for every test file (`--policy`), named as given,
     /// replacing what the test files name.
     pub policy: Vec<PathBuf>,
-    /// Policies layered over each test file's policy (`--overlay`), in
-    /// order.
-    pub overlays: Vec<PolicyFile>,
+    /// Policies layered over or under each test file's policy
+    /// (`--overlay`, `--overlay-below`), in order.
+    pub overlays: Vec<Overlay>,
 }
 
 /// One test file's run.
@@ -302,7 +302,7 @@ fn load_and_run(
     };
     *names = policy_files.iter().map(|f| f.name.clone()).collect();
     let policy = files::load_policy(&policy_files)
-        .and_then(|loaded| files::layer_overlays(loaded.policy, &options.overlays))
+        .and_then(|loaded| files::layer_overlays(loaded, &options.overlays))
         .map(|loaded| loaded.policy)
         .map_err(|error| FileError::Policy {
             file: file.to_owned(),
