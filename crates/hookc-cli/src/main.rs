@@ -179,6 +179,11 @@ struct EvalArgs {
     /// Switch off a hook for this evaluation (repeatable).
     #[arg(long = "disable", value_name = "HOOK_ID")]
     disable: Vec<String>,
+    /// A `--disable` id that names no hook of the policy is ignored, with
+    /// a note on standard error, instead of an error (hosts whose run
+    /// overrides treat an unknown id as a no-op).
+    #[arg(long, requires = "disable")]
+    ignore_unknown_disables: bool,
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
@@ -693,17 +698,19 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         return Err("--summary counts the events of a log: give it with --events LOG".to_owned());
     }
     let policy = args.overlays.over(args.sources.load()?)?;
-    let overrides = policy
-        .overrides(args.disable.iter().map(String::as_str))
-        .map_err(|e| {
-            match hookc::suggest::did_you_mean(
-                &e.0,
-                policy.hook_ids().chain(policy.absent_hook_ids()),
-            ) {
-                Some(close) => format!("{e}; did you mean `{close}`?"),
-                None => e.to_string(),
-            }
-        })?;
+    let (overrides, unknown) = policy.overrides_lenient(args.disable.iter().map(String::as_str));
+    for id in unknown {
+        let e = hookc_runtime::UnknownHook(id.to_owned());
+        let close = hookc::suggest::did_you_mean(id, policy.hook_ids().chain(policy.absent_hook_ids()));
+        let message = match close {
+            Some(close) => format!("{e}; did you mean `{close}`?"),
+            None => e.to_string(),
+        };
+        if !args.ignore_unknown_disables {
+            return Err(message);
+        }
+        eprintln!("note: {message} (`--disable {id}` ignored)");
+    }
     let answer = Answer {
         overrides: &overrides,
         all: args.all,

@@ -793,3 +793,54 @@ fn overlay_sources_use_the_policys_declarations() {
     assert!(err.contains("1 file checked: 1 error, 1 warning"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--disable` of an id the policy does not know is an error, unless
+/// `--ignore-unknown-disables`: then it is ignored with a note, and the
+/// known ids are still switched off.
+#[test]
+fn unknown_disables_are_ignored_on_request() {
+    let dir = temp_dir("lenient-disable");
+    let policy = dir.join("p.yaml");
+    std::fs::write(
+        &policy,
+        "hooks:\n  - {id: rate_limit_backoff, event: error, priority: 1, action: {type: abort}}\n  \
+         - {id: fallback, event: error, action: {type: continue}}\n",
+    )
+    .unwrap();
+    let policy = policy.to_str().unwrap().to_owned();
+    let eval = |extra: &[&str]| {
+        let mut args = vec!["eval", &policy, "--event", "error"];
+        args.extend(extra);
+        hookc(&args)
+    };
+    let strict = eval(&["--disable", "rate_limit_backof"]);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(
+        text(&strict.stderr).contains(
+            "error: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`?"
+        ),
+        "{}",
+        text(&strict.stderr)
+    );
+    let plain = eval(&[]);
+    let switched_off = eval(&["--disable", "rate_limit_backoff"]);
+    let lenient = eval(&[
+        "--disable",
+        "rate_limit_backoff",
+        "--disable",
+        "rate_limit_backof",
+        "--ignore-unknown-disables",
+    ]);
+    assert_eq!(lenient.status.code(), Some(0), "{}", text(&lenient.stderr));
+    assert_eq!(lenient.stdout, switched_off.stdout);
+    assert_ne!(lenient.stdout, plain.stdout);
+    assert!(
+        text(&lenient.stderr).contains(
+            "note: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`? \
+             (`--disable rate_limit_backof` ignored)"
+        ),
+        "{}",
+        text(&lenient.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

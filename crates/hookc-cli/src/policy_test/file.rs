@@ -14,7 +14,7 @@ use std::path::Path;
 use thiserror::Error;
 
 /// The keys of a test file.
-pub const FILE_KEYS: &[&str] = &["policy", "cases"];
+pub const FILE_KEYS: &[&str] = &["policy", "ignore_unknown_disables", "cases"];
 /// The keys of a case.
 pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "expect"];
 /// The keys of a case's `expect`.
@@ -33,6 +33,10 @@ pub struct TestFile {
     root: Span,
     /// `policy`, resolved against the test file's folder.
     policy: Option<Vec<PolicyFile>>,
+    /// `ignore_unknown_disables: true`: an id in a case's `disabled` that
+    /// the policy does not know is ignored (a host whose run overrides
+    /// treat it as a no-op), not an error.
+    ignore_unknown_disables: bool,
     /// The cases, in file order.
     cases: Vec<TestCase>,
 }
@@ -180,11 +184,17 @@ impl TestFile {
             }
         };
         match parsed {
-            Some((root, policy, cases)) if reader.diags.is_empty() => Ok(TestFile {
+            Some(Parts {
+                root,
+                policy,
+                ignore_unknown_disables,
+                cases,
+            }) if reader.diags.is_empty() => Ok(TestFile {
                 name: name.to_owned(),
                 sources,
                 root,
                 policy,
+                ignore_unknown_disables,
                 cases,
             }),
             _ => Err(Invalid {
@@ -225,7 +235,8 @@ impl TestFile {
     }
 
     /// Checks that every hook id the cases name (`expect.hook`,
-    /// `expect.collected`, `disabled`) is a hook of `policy`.
+    /// `expect.collected`, `disabled`) is a hook of `policy` (`disabled`
+    /// may name any id with `ignore_unknown_disables: true`).
     pub fn check_ids(&self, policy: &Policy) -> Result<(), Invalid> {
         let ids: Vec<&str> = policy.hook_ids().collect();
         let absent: Vec<&str> = policy.absent_hook_ids().collect();
@@ -280,8 +291,10 @@ impl TestFile {
                     false,
                 );
             }
-            for (i, d) in case.disabled.iter().enumerate() {
-                check(&d.value, d.span, format!("{at}.disabled[{i}]"), true);
+            if !self.ignore_unknown_disables {
+                for (i, d) in case.disabled.iter().enumerate() {
+                    check(&d.value, d.span, format!("{at}.disabled[{i}]"), true);
+                }
             }
         }
         if diags.is_empty() {
@@ -302,7 +315,10 @@ impl TestFile {
     pub fn run(&self, policy: &Policy) -> Vec<TestResult> {
         self.cases
             .iter()
-            .map(|case| run_case(policy, case, self.location(case.span)))
+            .map(|case| {
+                let location = self.location(case.span);
+                run_case(policy, case, location, self.ignore_unknown_disables)
+            })
             .collect()
     }
 }
@@ -313,7 +329,14 @@ struct CaseReader<'a> {
     diags: Vec<Diagnostic>,
 }
 
-type Parts = (Span, Option<Vec<PolicyFile>>, Vec<TestCase>);
+/// What a test file gives, read.
+struct Parts {
+    /// The whole document.
+    root: Span,
+    policy: Option<Vec<PolicyFile>>,
+    ignore_unknown_disables: bool,
+    cases: Vec<TestCase>,
+}
 
 impl CaseReader<'_> {
     fn wrong_shape(&mut self, node: &Node, at: &str, expected: &str) {
@@ -411,17 +434,27 @@ impl CaseReader<'_> {
         self.mapping(root, "", "a mapping", FILE_KEYS);
         let mut policy = None;
         let mut cases = None;
+        let mut ignore_unknown_disables = false;
         for (key, value) in entries {
             match key.name.as_str() {
                 "policy" => policy = self.policy(value),
                 "cases" => cases = self.cases(value),
+                "ignore_unknown_disables" => match value.kind {
+                    NodeKind::Bool(b) => ignore_unknown_disables = b,
+                    _ => self.wrong_shape(value, &key.name, "`true` or `false`"),
+                },
                 _ => {}
             }
         }
         if root.get("cases").is_none() {
             self.missing(root, "cases", "cases", "add `cases:` with a list of cases");
         }
-        Some((root.span, policy, cases.unwrap_or_default()))
+        Some(Parts {
+            root: root.span,
+            policy,
+            ignore_unknown_disables,
+            cases: cases.unwrap_or_default(),
+        })
     }
 
     fn policy(&mut self, value: &Node) -> Option<Vec<PolicyFile>> {

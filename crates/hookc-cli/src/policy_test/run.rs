@@ -88,15 +88,24 @@ impl TestResult {
     }
 }
 
-/// Evaluates one case (both ways) and compares the result.
-pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResult {
+/// Evaluates one case (both ways) and compares the result; with
+/// `ignore_unknown`, ids of `disabled` the policy does not know are
+/// ignored (and left out of the result's `disabled`).
+pub fn run_case(
+    policy: &Policy,
+    case: &TestCase,
+    location: String,
+    ignore_unknown: bool,
+) -> TestResult {
     let ids = case.disabled.iter().map(|d| d.value.as_str());
-    let (overrides, mut mismatches) = match policy.overrides(ids) {
-        Ok(o) => (o, Vec::new()),
+    let (overrides, unknown) = policy.overrides_lenient(ids);
+    let mut mismatches = Vec::new();
+    if let (Some(id), false) = (unknown.first(), ignore_unknown) {
         // `check_ids` accepts only known ids; should one still be unknown,
         // the case fails rather than run with the hook switched on.
-        Err(e) => (Default::default(), vec![Mismatch::Overrides(e.to_string())]),
-    };
+        let e = hookc_runtime::UnknownHook((*id).to_owned());
+        mismatches.push(Mismatch::Overrides(e.to_string()));
+    }
     // The case runs from the parsed context and from its JSON text: the two
     // must agree (a disagreement is a bug in hookc, reported as such).
     let answer = |ctx: Context<'_>| {
@@ -148,7 +157,10 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
         location,
         event: case.event.clone(),
         context: case.context.clone(),
-        disabled: case.disabled.iter().map(|d| d.value.clone()).collect(),
+        disabled: (case.disabled.iter())
+            .filter(|d| !unknown.contains(&d.value.as_str()))
+            .map(|d| d.value.clone())
+            .collect(),
         expected,
         actual,
         mismatches,

@@ -121,6 +121,29 @@ fn unknown_hook_ids_are_reported_with_a_did_you_mean() {
     );
 }
 
+#[test]
+fn unknown_disabled_ids_are_ignored_when_the_file_says_so() {
+    let t = parse(
+        "ignore_unknown_disables: true\ncases:\n  - {name: a, event: error, disabled: [rate_limited, not_a_hook], context: {classification: {category: rate_limited}}, expect: {hook: anything}}\n",
+    )
+    .unwrap();
+    let p = policy();
+    t.check_ids(&p).unwrap();
+    let r = t.run(&p).remove(0);
+    assert!(r.passed(), "{r:?}");
+    // The report lists the hooks switched off, not the ignored ids.
+    assert_eq!(r.disabled, ["rate_limited"]);
+    // Without the key, the unknown id is an error; the key takes a bool.
+    let strict = parse(
+        "ignore_unknown_disables: false\ncases:\n  - {name: a, event: error, disabled: [not_a_hook], expect: {hook: anything}}\n",
+    )
+    .unwrap();
+    let invalid = strict.check_ids(&p).unwrap_err();
+    assert_eq!(codes(&invalid), [("E0102", Some("cases[0].disabled[0]"))]);
+    let bad = parse("ignore_unknown_disables: yes please\ncases: []\n").unwrap_err();
+    assert_eq!(codes(&bad), [("E0102", Some("ignore_unknown_disables"))]);
+}
+
 fn run_one(case_yaml: &str) -> TestResult {
     let t = parse(&format!("cases:\n  - {case_yaml}\n")).unwrap();
     let p = policy();
