@@ -771,12 +771,13 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let event = args.event.as_deref().unwrap_or_default();
     let ctx = read_context(args.context.as_ref())?;
     let mut out = Vec::new();
-    answer
-        .write(&policy, event, Context::json(&ctx), &mut out)
-        .map_err(|e| e.to_string())?;
+    let answered = answer.write(&policy, event, Context::json(&ctx), &mut out);
+    // Written even when the answer failed: with `--explain`, the trace of
+    // a matched action that could not be filled.
     std::io::stdout()
         .write_all(&out)
         .map_err(|e| format!("cannot write to standard output: {e}"))?;
+    answered.map_err(|e| e.to_string())?;
     if let Some(note) = unheard_event(&policy, event) {
         eprintln!("{note}");
     }

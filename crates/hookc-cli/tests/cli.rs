@@ -703,6 +703,51 @@ fn eval_of_an_action_outside_its_type_exits_2_without_a_result() {
         "{}",
         text(&out.stderr)
     );
+    // With `--explain`, the trace is printed all the same (which hook
+    // matched, on which values), then the error, with the same exit code.
+    let explained = hookc(&[
+        "eval",
+        "crates/hookc-cli/tests/data/policy_tests/typed_results.yaml",
+        "--event",
+        "limit",
+        "--context",
+        ctx.to_str().unwrap(),
+        "--explain",
+    ]);
+    assert_eq!(explained.status.code(), Some(2));
+    let trace = text(&explained.stdout);
+    assert!(trace.starts_with("event `limit`: 1 hook(s)"), "{trace}");
+    assert!(
+        trace.contains("1. escalate_budget (priority 0, ") && trace.contains("limit_code = \"nuke\""),
+        "{trace}"
+    );
+    assert_eq!(text(&explained.stderr), text(&out.stderr));
+    // Replayed, the error line stands for the result line, the trace
+    // follows it.
+    let log = dir.join("log.jsonl");
+    std::fs::write(
+        &log,
+        "{\"event\": \"limit\", \"context\": {\"limit_code\": \"nuke\"}}\n",
+    )
+    .unwrap();
+    let replayed = hookc(&[
+        "eval",
+        "crates/hookc-cli/tests/data/policy_tests/typed_results.yaml",
+        "--events",
+        log.to_str().unwrap(),
+        "--explain",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(replayed.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = text(&replayed.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0]["error"].as_str().unwrap().contains("is \"nuke\""));
+    assert_eq!(lines[1]["winner"], "escalate_budget");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An overlay given as source over a policy given as sources is compiled
