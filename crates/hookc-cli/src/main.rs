@@ -836,8 +836,10 @@ fn diff(args: DiffArgs) -> Result<ExitCode, String> {
 
 /// A note for an event that no hook names (only `"*"` hooks, if any, run
 /// for it), with the closest event name the policy knows: a misspelt
-/// `--event` otherwise looks like a quiet "no match". The result stays what
-/// it is; the note goes to standard error.
+/// `--event` otherwise looks like a quiet "no match". For `*` itself, which
+/// is a name like any other at evaluation, the note says so and what ran
+/// (`docs/src/semantics.md#events`). The result stays what it is; the note
+/// goes to standard error.
 fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
     let program = policy.program();
     let named = || {
@@ -849,6 +851,17 @@ fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
     };
     if named().any(|name| name == event) {
         return None;
+    }
+    if event == "*" {
+        let ran = match program.events.wildcard.len() {
+            0 => "the policy has no `\"*\"` hooks, so no hook ran".to_owned(),
+            1 => "only the policy's `\"*\"` hook ran, as it runs for every event".to_owned(),
+            n => format!("only the policy's {n} `\"*\"` hooks ran, as they run for every event"),
+        };
+        return Some(format!(
+            "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
+             which no hook names; {ran}"
+        ));
     }
     let mut note = format!("note: no hook of the policy names the event `{event}`");
     if let Some(close) = hookc::suggest::did_you_mean(event, named()) {

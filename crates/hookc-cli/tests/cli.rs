@@ -409,6 +409,25 @@ fn an_event_no_hook_names_gets_a_note_and_the_result_stays() {
         stderr,
         "note: no hook of the policy names the event `nothing_like_it`\n"
     );
+    // `*` is a name at evaluation, not a wildcard: no hook names it, and
+    // the seed policy has no `"*"` hooks.
+    let (stdout, stderr) = eval("*");
+    assert_eq!(stdout, "null\n");
+    assert_eq!(
+        stderr,
+        "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
+         which no hook names; the policy has no `\"*\"` hooks, so no hook ran\n"
+    );
+    // With a `"*"` hook, that hook ran (and decided).
+    let out = hookc(&["compile", "examples/policy.xml", "-o", hkb.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (stdout, stderr) = eval("*");
+    assert_eq!(stdout, "{\"hook\":\"orphan_event\",\"action\":{\"type\":\"abort\"}}\n");
+    assert_eq!(
+        stderr,
+        "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
+         which no hook names; only the policy's `\"*\"` hook ran, as it runs for every event\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
