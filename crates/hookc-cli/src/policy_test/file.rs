@@ -60,12 +60,14 @@ pub struct TestCase {
     index: usize,
 }
 
-/// What a case expects.
+/// What a case expects: at least one of `hook`, `collected` and `error`
+/// (a test must assert something).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expect {
     /// The hook that decides (the first terminal match), or `None` for
-    /// "no hook decides".
-    pub hook: Spanned<Option<String>>,
+    /// "no hook decides"; not compared when the case does not give it
+    /// (`None` here: it checks only `collected`).
+    pub hook: Option<Spanned<Option<String>>>,
     /// The action fields to compare (only these).
     pub action: Option<Map<String, Value>>,
     /// The collected matches, exactly and in order, when the case says
@@ -275,13 +277,12 @@ impl TestFile {
         };
         for case in &self.cases {
             let at = format!("cases[{}]", case.index);
-            if let Some(id) = &case.expect.hook.value {
-                check(
-                    id,
-                    case.expect.hook.span,
-                    format!("{at}.expect.hook"),
-                    false,
-                );
+            if let Some(Spanned {
+                value: Some(id),
+                span,
+            }) = &case.expect.hook
+            {
+                check(id, *span, format!("{at}.expect.hook"), false);
             }
             for (i, c) in case.expect.collected.iter().flatten().enumerate() {
                 check(
@@ -615,7 +616,7 @@ impl CaseReader<'_> {
                 _ => {}
             }
         }
-        if let Some(error_node) = node.get("error") {
+        if node.get("error").is_some() {
             if let Some((key, _)) = entries
                 .iter()
                 .find(|(k, _)| matches!(k.name.as_str(), "hook" | "action" | "collected"))
@@ -635,23 +636,42 @@ impl CaseReader<'_> {
                 return None;
             }
             return Some(Expect {
-                hook: Spanned::new(None, error_node.span),
+                hook: None,
                 action: None,
                 collected: None,
                 error: Some(error?),
             });
         }
         if node.get("hook").is_none() {
-            self.missing(
-                node,
-                at,
-                "hook",
-                "give the hook that should win, `hook: null` for no match, or the `error` the evaluation fails with",
-            );
-            return None;
+            if node.get("action").is_some() {
+                let span = node.get("action").map_or(node.span, |a| a.span);
+                self.diags.push(
+                    Diagnostic::new(Code::WrongShape, "`action` given without `hook`")
+                        .at(span)
+                        .node(format!("{at}.action"))
+                        .help("name the hook whose action it is: `hook: ID`"),
+                );
+                return None;
+            }
+            if node.get("collected").is_none() {
+                // A test must assert something.
+                self.missing(
+                    node,
+                    at,
+                    "hook",
+                    "give the hook that should win (`hook: null` for no match), the `collected` \
+                     matches, or the `error` the evaluation fails with",
+                );
+                return None;
+            }
         }
-        let hook = hook?;
-        if hook.value.is_none() && action.is_some() {
+        let hook = match (hook, node.get("hook")) {
+            (Some(hook), _) => Some(hook),
+            // Given, but not an id: already reported.
+            (None, Some(_)) => return None,
+            (None, None) => None,
+        };
+        if hook.as_ref().is_some_and(|h| h.value.is_none()) && action.is_some() {
             let span = node.get("action").map_or(node.span, |a| a.span);
             self.diags.push(
                 Diagnostic::new(

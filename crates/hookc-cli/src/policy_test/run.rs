@@ -70,7 +70,7 @@ pub struct TestResult {
     pub context: Value,
     /// The hooks the case switches off.
     pub disabled: Vec<String>,
-    /// The expectation as JSON: `{"hook": ID|null, "action"?: {...},
+    /// The expectation as JSON: `{"hook"?: ID|null, "action"?: {...},
     /// "collected"?: [{"hook": ID, "action"?: {...}}]}`.
     pub expected: Value,
     /// The decision, as `hookc eval` prints it ([`Decision::to_json`]).
@@ -168,18 +168,21 @@ pub fn run_case(
     }
 }
 
-/// Compares a decision with what the case expects.
+/// Compares a decision with what the case expects (the deciding hook
+/// only when the case gives it).
 fn compare(expect: &Expect, decision: &Decision<'_>, mismatches: &mut Vec<Mismatch>) {
-    let expected_hook = expect.hook.value.as_deref();
     let terminal = decision.terminal.as_ref();
-    let actual_hook = terminal.map(|m| m.hook);
-    if expected_hook != actual_hook {
-        mismatches.push(Mismatch::Hook {
-            expected: expected_hook.map(str::to_owned),
-            actual: actual_hook.map(str::to_owned),
-        });
-    } else if let (Some(fields), Some(m)) = (&expect.action, terminal) {
-        compare_fields(fields, m, false, mismatches);
+    if let Some(hook) = &expect.hook {
+        let expected_hook = hook.value.as_deref();
+        let actual_hook = terminal.map(|m| m.hook);
+        if expected_hook != actual_hook {
+            mismatches.push(Mismatch::Hook {
+                expected: expected_hook.map(str::to_owned),
+                actual: actual_hook.map(str::to_owned),
+            });
+        } else if let (Some(fields), Some(m)) = (&expect.action, terminal) {
+            compare_fields(fields, m, false, mismatches);
+        }
     }
     let Some(wanted) = &expect.collected else {
         return;
@@ -229,14 +232,10 @@ fn expectation_json(expect: &Expect) -> Value {
         expected.insert("error".into(), error.value.clone().into());
         return Value::Object(expected);
     }
-    expected.insert(
-        "hook".into(),
-        expect
-            .hook
-            .value
-            .as_deref()
-            .map_or(Value::Null, Value::from),
-    );
+    if let Some(hook) = &expect.hook {
+        let hook = hook.value.as_deref().map_or(Value::Null, Value::from);
+        expected.insert("hook".into(), hook);
+    }
     if let Some(fields) = &expect.action {
         expected.insert("action".into(), Value::Object(fields.clone()));
     }
