@@ -701,7 +701,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let (overrides, unknown) = policy.overrides_lenient(args.disable.iter().map(String::as_str));
     for id in unknown {
         let e = hookc_runtime::UnknownHook(id.to_owned());
-        let close = hookc::suggest::did_you_mean(id, policy.hook_ids().chain(policy.absent_hook_ids()));
+        let close =
+            hookc::suggest::did_you_mean(id, policy.hook_ids().chain(policy.absent_hook_ids()));
         let message = match close {
             Some(close) => format!("{e}; did you mean `{close}`?"),
             None => e.to_string(),

@@ -419,10 +419,18 @@ fn an_event_no_hook_names_gets_a_note_and_the_result_stays() {
          which no hook names; the policy has no `\"*\"` hooks, so no hook ran\n"
     );
     // With a `"*"` hook, that hook ran (and decided).
-    let out = hookc(&["compile", "examples/policy.xml", "-o", hkb.to_str().unwrap()]);
+    let out = hookc(&[
+        "compile",
+        "examples/policy.xml",
+        "-o",
+        hkb.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let (stdout, stderr) = eval("*");
-    assert_eq!(stdout, "{\"hook\":\"orphan_event\",\"action\":{\"type\":\"abort\"}}\n");
+    assert_eq!(
+        stdout,
+        "{\"hook\":\"orphan_event\",\"action\":{\"type\":\"abort\"}}\n"
+    );
     assert_eq!(
         stderr,
         "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
@@ -737,7 +745,8 @@ fn eval_of_an_action_outside_its_type_exits_2_without_a_result() {
     let trace = text(&explained.stdout);
     assert!(trace.starts_with("event `limit`: 1 hook(s)"), "{trace}");
     assert!(
-        trace.contains("1. escalate_budget (priority 0, ") && trace.contains("limit_code = \"nuke\""),
+        trace.contains("1. escalate_budget (priority 0, ")
+            && trace.contains("limit_code = \"nuke\""),
         "{trace}"
     );
     assert_eq!(text(&explained.stderr), text(&out.stderr));
@@ -852,7 +861,10 @@ fn overlay_sources_use_the_policys_declarations() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("error[E0400]: unknown action type `note`"), "{err}");
+    assert!(
+        err.contains("error[E0400]: unknown action type `note`"),
+        "{err}"
+    );
     assert!(err.contains("warning[W0001]"), "{err}");
     assert!(err.contains("1 file checked: 1 error, 1 warning"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();

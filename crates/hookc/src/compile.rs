@@ -421,7 +421,9 @@ fn compile_files(
         Some(policy)
     };
     if !declarations_only.is_empty() {
-        diags.retain(|d| d.is_error() || !d.span.is_some_and(|s| declarations_only.contains(&s.file)));
+        diags.retain(|d| {
+            d.is_error() || !d.span.is_some_and(|s| declarations_only.contains(&s.file))
+        });
     }
     diags.fold_repeats();
     Compilation {

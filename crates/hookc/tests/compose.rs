@@ -409,7 +409,12 @@ fn a_run_overlay_below_runs_after_the_base_at_equal_priority() {
     let evaluated = |p: &Policy| p.evaluate("e", &json!({})).unwrap().to_json();
     assert_eq!(evaluated(&below), evaluated(&together));
     fn first(p: &Policy, ctx: Value) -> String {
-        p.evaluate("e", &ctx).unwrap().terminal.unwrap().hook.to_owned()
+        p.evaluate("e", &ctx)
+            .unwrap()
+            .terminal
+            .unwrap()
+            .hook
+            .to_owned()
     }
     assert_eq!(first(&below, json!({})), "configured");
     assert_eq!(first(&below, json!({"x": 1})), "early");
@@ -422,7 +427,10 @@ fn a_run_overlay_below_runs_after_the_base_at_equal_priority() {
         "run",
         "priority_order: lower_first\nhooks:\n  - {id: appended, event: e, priority: 100, action: {type: retry}}\n",
     )]));
-    assert_eq!(first(&base_plain.with_layer(&appended).unwrap(), json!({})), "appended");
+    assert_eq!(
+        first(&base_plain.with_layer(&appended).unwrap(), json!({})),
+        "appended"
+    );
     assert_eq!(
         first(&base_plain.with_layer_below(&appended).unwrap(), json!({})),
         "configured"
@@ -445,7 +453,10 @@ fn below_the_policy_replacing_is_the_policys_to_mark() {
     );
     assert!(e.to_string().contains("placed below"), "{e}");
     let together = compile_layers(&[
-        layer("run", "hooks:\n  - {id: rate, replace: true, event: error, action: {type: abort}}\n"),
+        layer(
+            "run",
+            "hooks:\n  - {id: rate, replace: true, event: error, action: {type: abort}}\n",
+        ),
         layer("base", BASE),
     ]);
     assert!(together.diagnostics.has_errors());
@@ -456,6 +467,9 @@ fn below_the_policy_replacing_is_the_policys_to_mark() {
     )]));
     assert!(matches!(
         base.with_layer_below(&lower),
-        Err(ComposeError::PriorityOrder { base: "higher_first", overlay: "lower_first" })
+        Err(ComposeError::PriorityOrder {
+            base: "higher_first",
+            overlay: "lower_first"
+        })
     ));
 }

@@ -436,7 +436,10 @@ fn disabled_and_replaced_hooks_stay_known_ids() {
         let (lenient, unknown) = p.overrides_lenient(["of", "kept", "off", "nope"]);
         assert_eq!(unknown, ["of", "nope"]);
         assert_eq!(lenient, p.overrides(["kept"]).unwrap());
-        let m = p.query("error", &json!({})).with_overrides(&lenient).first();
+        let m = p
+            .query("error", &json!({}))
+            .with_overrides(&lenient)
+            .first();
         assert_eq!(m.unwrap(), None);
         // The disabled replacement keeps its mark, for layering.
         assert!(p.program().absent.iter().any(|a| a.replace));

@@ -427,9 +427,8 @@ fn a_case_may_check_collected_alone_but_must_check_something() {
         "{:?}",
         none.diagnostics[0]
     );
-    let action = parse(
-        "cases:\n  - {name: a, event: e, expect: {action: {type: abort}, collected: []}}\n",
-    )
-    .unwrap_err();
+    let action =
+        parse("cases:\n  - {name: a, event: e, expect: {action: {type: abort}, collected: []}}\n")
+            .unwrap_err();
     assert_eq!(codes(&action), [("E0102", Some("cases[0].expect.action"))]);
 }

@@ -197,9 +197,7 @@ fn link_stack(
         by_priority.then(b.3.cmp(&a.3))
     });
 
-    let keep_debug = stack
-        .iter()
-        .all(|p| p.debug.hooks.len() == p.hooks.len());
+    let keep_debug = stack.iter().all(|p| p.debug.hooks.len() == p.hooks.len());
     let events = [events_of(lower), events_of(upper)];
     let mut hook_events: Vec<(usize, Option<&[StrIdx]>)> = Vec::with_capacity(order.len());
     for &(side, h, _, layer) in &order {
@@ -491,7 +489,8 @@ impl<'a> Linker<'a> {
         let mut replaced: Vec<usize> = dropped.iter().copied().collect();
         replaced.sort_unstable();
         for h in replaced {
-            let HookEntry { id, replace, .. } = lower.hooks.get(h).ok_or(self.bad(LOWER, "hook"))?;
+            let HookEntry { id, replace, .. } =
+                lower.hooks.get(h).ok_or(self.bad(LOWER, "hook"))?;
             candidates.push((
                 LOWER,
                 AbsentHook {
