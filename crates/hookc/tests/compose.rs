@@ -473,3 +473,65 @@ fn below_the_policy_replacing_is_the_policys_to_mark() {
         })
     ));
 }
+
+/// An overlay compiled with its base's sources for their declarations
+/// (`compile_layers_with_declarations`): it uses the base's action types
+/// and schema, conflicts are the errors of two files of one compilation,
+/// and the base's own hooks and warnings are not its.
+#[test]
+fn an_overlay_compiles_with_the_declarations_of_its_base() {
+    use hookc::compile::compile_layers_with_declarations;
+    let base = Input::new(
+        "base.yaml",
+        "priority_order: lower_first\naction_types:\n  note: {effect: collected, parameters: {text: {type: string}}}\n\
+         event_context_schema: {type: object, properties: {tool: {type: string}}}\n\
+         hooks:\n  - {id: b, event: error, when: \"undeclared == 1\", action: {type: note, text: b}}\n",
+    );
+    let run = |text: &str| {
+        compile_layers_with_declarations(
+            std::slice::from_ref(&base),
+            &[(
+                LayerName::new("run").unwrap(),
+                vec![Input::new("run.yaml", text)],
+            )],
+        )
+    };
+    let c = run("hooks:\n  - {id: r, event: error, when: \"tool == 'x'\", action: {type: note, text: \"${tool}\"}}\n");
+    // The base's W0001 (`undeclared`) is the base's, not reported again.
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    assert_eq!(hookc::summary(&c), "1 file checked: 1 hook, 0 warnings");
+    let policy = policy(c);
+    assert_eq!(policy.hook_ids().collect::<Vec<_>>(), ["r"]);
+    let base_alone = policy_from(&base);
+    assert!(base_alone.with_layer(&policy).is_ok());
+    // The same text compiled alone knows neither `note` nor the direction.
+    let alone = compile_layers(&[layer(
+        "run",
+        "hooks:\n  - {id: r, event: error, action: {type: note, text: x}}\n",
+    )]);
+    assert!(alone.diagnostics.iter().any(|d| d.code.as_str() == "E0400"));
+    // Conflicts, reported in the overlay's file.
+    for (text, code) in [
+        ("event_context_schema: {type: object}\nhooks: []\n", "E0110"),
+        ("priority_order: higher_first\nhooks: []\n", "E0110"),
+        (
+            "action_types:\n  note: {effect: terminal}\nhooks: []\n",
+            "E0110",
+        ),
+    ] {
+        let c = run(text);
+        let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        assert_eq!(errors[0].code.as_str(), code, "{text}");
+        assert_eq!(c.sources.name(errors[0].span.unwrap().file), "run.yaml");
+    }
+    // An identical action type is allowed, as between two files.
+    let same = run(
+        "action_types:\n  note: {effect: collected, parameters: {text: {type: string}}}\nhooks: []\n",
+    );
+    assert!(!same.diagnostics.has_errors(), "{:#?}", same.diagnostics);
+}
+
+fn policy_from(input: &Input) -> Policy {
+    policy(hookc::compile::compile(std::slice::from_ref(input)))
+}
