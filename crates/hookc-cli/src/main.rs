@@ -182,7 +182,8 @@ struct EvalArgs {
     /// A `--disable` id that names no hook of the policy is ignored, with
     /// a note on standard error, instead of an error (hosts whose run
     /// overrides treat an unknown id as a no-op).
-    #[arg(long, requires = "disable")]
+    // (No `requires = "disable"`: a host may pass it on every call.)
+    #[arg(long)]
     ignore_unknown_disables: bool,
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
