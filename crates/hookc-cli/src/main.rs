@@ -15,7 +15,7 @@ use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
 use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::diag::render;
-use hookc::files::PolicyFile;
+use hookc::files::{LoadedPolicy, Overlay, Placement, PolicyFile};
 use hookc_runtime::{Context, Policy, Results};
 use replay::diff::DiffTally;
 use replay::jobs::{Answer, DiffJob, PrintJob, SummaryJob, TraceForm};
@@ -186,6 +186,12 @@ struct EvalArgs {
     /// Results for awaited hooks from a JSON file: `{"HOOK_ID": RESULT, ...}`.
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
+    /// A `--disable` id that names no hook of the policy is ignored, with
+    /// a note on standard error, instead of an error (hosts whose run
+    /// overrides treat an unknown id as a no-op).
+    // (No `requires = "disable"`: a host may pass it on every call.)
+    #[arg(long)]
+    ignore_unknown_disables: bool,
     /// Evaluate one expression against the context and print its value.
     #[arg(long, conflicts_with_all = ["all", "explain"])]
     expr: Option<String>,
@@ -331,33 +337,55 @@ impl Sources {
 
     /// Loads the policy: one artifact, or the sources compiled, their
     /// warnings printed on standard error (as `check` prints them).
-    fn load(&self) -> Result<Policy, String> {
+    fn load(&self) -> Result<LoadedPolicy, String> {
         let loaded = hookc::files::load_policy_ordered(&self.policy_files()?, self.layer_order)
             .map_err(|e| e.render())?;
         eprint!("{}", loaded.warnings);
-        Ok(loaded.policy)
+        Ok(loaded)
     }
 }
 
-/// Policies layered over the loaded one for this run, without recompiling
-/// it (`Policy::with_layer`).
+/// Policies layered over (or under) the loaded one for this run, without
+/// recompiling it (`Policy::with_layer`, `Policy::with_layer_below`).
 #[derive(clap::Args)]
 struct Overlays {
     /// Layer this policy over the one given, for this run (repeatable; each
     /// above the ones before): an artifact (`.hkb`), or one source file
-    /// compiled on its own into layer NAME (default `run`, then `run-2`,
-    /// ...). Its hooks marked `replace: true` replace the policy's hooks of
-    /// the same id; any other id both have is an error.
+    /// compiled into layer NAME (default `run`, then `run-2`, ...) with the
+    /// declarations of the policy's sources (action types, schema, ...;
+    /// alone over an artifact). Its hooks marked `replace: true` replace
+    /// the policy's hooks of the same id; any other id both have is an
+    /// error.
     #[arg(long = "overlay", value_name = "[NAME=]FILE", value_parser = parse_overlay)]
     overlays: Vec<PolicyFile>,
+    /// As `--overlay`, but below the policy (repeatable; each below the
+    /// ones before, after every `--overlay`): at equal priority the
+    /// policy's hooks run first. The policy's hooks marked `replace: true`
+    /// replace the overlay's hooks of the same id.
+    #[arg(long = "overlay-below", value_name = "[NAME=]FILE", value_parser = parse_overlay)]
+    below: Vec<PolicyFile>,
 }
 
 impl Overlays {
-    /// `policy` with the overlays layered over it, their warnings printed
-    /// on standard error.
-    fn over(&self, policy: Policy) -> Result<Policy, String> {
-        let loaded =
-            hookc::files::layer_overlays(policy, &self.overlays).map_err(|e| e.render())?;
+    /// The overlays in the order they are layered: every `--overlay`, then
+    /// every `--overlay-below` (the stack does not depend on how the two
+    /// are interleaved on the command line).
+    fn list(&self) -> Vec<Overlay> {
+        let above = self.overlays.iter().map(|file| (file, Placement::Above));
+        let below = self.below.iter().map(|file| (file, Placement::Below));
+        above
+            .chain(below)
+            .map(|(file, placement)| Overlay {
+                file: file.clone(),
+                placement,
+            })
+            .collect()
+    }
+
+    /// `base` with the overlays layered over and under it, their warnings
+    /// printed on standard error.
+    fn over(&self, base: LoadedPolicy) -> Result<Policy, String> {
+        let loaded = hookc::files::layer_overlays(base, &self.list()).map_err(|e| e.render())?;
         eprint!("{}", loaded.warnings);
         Ok(loaded.policy)
     }
@@ -543,7 +571,7 @@ fn test(args: TestArgs) -> Result<ExitCode, String> {
         &args.files,
         &Options {
             policy: args.policy,
-            overlays: args.overlays.overlays,
+            overlays: args.overlays.list(),
         },
     );
     match args.format {
@@ -678,17 +706,20 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
         return Err("--summary counts the events of a log: give it with --events LOG".to_owned());
     }
     let policy = args.overlays.over(args.sources.load()?)?;
-    let overrides = policy
-        .overrides(args.disable.iter().map(String::as_str))
-        .map_err(|e| {
-            match hookc::suggest::did_you_mean(
-                &e.0,
-                policy.hook_ids().chain(policy.absent_hook_ids()),
-            ) {
-                Some(close) => format!("{e}; did you mean `{close}`?"),
-                None => e.to_string(),
-            }
-        })?;
+    let (overrides, unknown) = policy.overrides_lenient(args.disable.iter().map(String::as_str));
+    for id in unknown {
+        let e = hookc_runtime::UnknownHook(id.to_owned());
+        let close =
+            hookc::suggest::did_you_mean(id, policy.hook_ids().chain(policy.absent_hook_ids()));
+        let message = match close {
+            Some(close) => format!("{e}; did you mean `{close}`?"),
+            None => e.to_string(),
+        };
+        if !args.ignore_unknown_disables {
+            return Err(message);
+        }
+        eprintln!("note: {message} (`--disable {id}` ignored)");
+    }
     let results = read_results(args.results.as_ref(), &args.result)?;
     let answer = Answer {
         overrides: &overrides,
@@ -751,12 +782,13 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let event = args.event.as_deref().unwrap_or_default();
     let ctx = read_context(args.context.as_ref())?;
     let mut out = Vec::new();
-    answer
-        .write(&policy, event, Context::json(&ctx), &mut out)
-        .map_err(|e| e.to_string())?;
+    let answered = answer.write(&policy, event, Context::json(&ctx), &mut out);
+    // Written even when the answer failed: with `--explain`, the trace of
+    // a matched action that could not be filled.
     std::io::stdout()
         .write_all(&out)
         .map_err(|e| format!("cannot write to standard output: {e}"))?;
+    answered.map_err(|e| e.to_string())?;
     if let Some(note) = unheard_event(&policy, event) {
         eprintln!("{note}");
     }
@@ -811,8 +843,8 @@ fn report_lines(errors: &[String]) -> Result<(), ReplayError> {
 /// (whatever changed), else 1 when a decision changed, else 0.
 fn diff(args: DiffArgs) -> Result<ExitCode, String> {
     let (old, new) = args.sources();
-    let old = old.load()?;
-    let new = new.load()?;
+    let old = old.load()?.policy;
+    let new = new.load()?.policy;
     let mut log = LogReader::open(&args.events).map_err(|e| e.to_string())?;
     let name = log.name().to_owned();
     let job = DiffJob {
@@ -845,8 +877,10 @@ fn diff(args: DiffArgs) -> Result<ExitCode, String> {
 
 /// A note for an event that no hook names (only `"*"` hooks, if any, run
 /// for it), with the closest event name the policy knows: a misspelt
-/// `--event` otherwise looks like a quiet "no match". The result stays what
-/// it is; the note goes to standard error.
+/// `--event` otherwise looks like a quiet "no match". For `*` itself, which
+/// is a name like any other at evaluation, the note says so and what ran
+/// (`docs/src/semantics.md#events`). The result stays what it is; the note
+/// goes to standard error.
 fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
     let program = policy.program();
     let named = || {
@@ -858,6 +892,17 @@ fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
     };
     if named().any(|name| name == event) {
         return None;
+    }
+    if event == "*" {
+        let ran = match program.events.wildcard.len() {
+            0 => "the policy has no `\"*\"` hooks, so no hook ran".to_owned(),
+            1 => "only the policy's `\"*\"` hook ran, as it runs for every event".to_owned(),
+            n => format!("only the policy's {n} `\"*\"` hooks ran, as they run for every event"),
+        };
+        return Some(format!(
+            "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
+             which no hook names; {ran}"
+        ));
     }
     let mut note = format!("note: no hook of the policy names the event `{event}`");
     if let Some(close) = hookc::suggest::did_you_mean(event, named()) {

@@ -409,6 +409,33 @@ fn an_event_no_hook_names_gets_a_note_and_the_result_stays() {
         stderr,
         "note: no hook of the policy names the event `nothing_like_it`\n"
     );
+    // `*` is a name at evaluation, not a wildcard: no hook names it, and
+    // the seed policy has no `"*"` hooks.
+    let (stdout, stderr) = eval("*");
+    assert_eq!(stdout, "null\n");
+    assert_eq!(
+        stderr,
+        "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
+         which no hook names; the policy has no `\"*\"` hooks, so no hook ran\n"
+    );
+    // With a `"*"` hook, that hook ran (and decided).
+    let out = hookc(&[
+        "compile",
+        "examples/policy.xml",
+        "-o",
+        hkb.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (stdout, stderr) = eval("*");
+    assert_eq!(
+        stdout,
+        "{\"hook\":\"orphan_event\",\"action\":{\"type\":\"abort\"}}\n"
+    );
+    assert_eq!(
+        stderr,
+        "note: `*` is not a wildcard at evaluation: it is evaluated as an event named `*`, \
+         which no hook names; only the policy's `\"*\"` hook ran, as it runs for every event\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -703,4 +730,193 @@ fn eval_of_an_action_outside_its_type_exits_2_without_a_result() {
         "{}",
         text(&out.stderr)
     );
+    // With `--explain`, the trace is printed all the same (which hook
+    // matched, on which values), then the error, with the same exit code.
+    let explained = hookc(&[
+        "eval",
+        "crates/hookc-cli/tests/data/policy_tests/typed_results.yaml",
+        "--event",
+        "limit",
+        "--context",
+        ctx.to_str().unwrap(),
+        "--explain",
+    ]);
+    assert_eq!(explained.status.code(), Some(2));
+    let trace = text(&explained.stdout);
+    assert!(trace.starts_with("event `limit`: 1 hook(s)"), "{trace}");
+    assert!(
+        trace.contains("1. escalate_budget (priority 0, ")
+            && trace.contains("limit_code = \"nuke\""),
+        "{trace}"
+    );
+    assert_eq!(text(&explained.stderr), text(&out.stderr));
+    // Replayed, the error line stands for the result line, the trace
+    // follows it.
+    let log = dir.join("log.jsonl");
+    std::fs::write(
+        &log,
+        "{\"event\": \"limit\", \"context\": {\"limit_code\": \"nuke\"}}\n",
+    )
+    .unwrap();
+    let replayed = hookc(&[
+        "eval",
+        "crates/hookc-cli/tests/data/policy_tests/typed_results.yaml",
+        "--events",
+        log.to_str().unwrap(),
+        "--explain",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(replayed.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = text(&replayed.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0]["error"].as_str().unwrap().contains("is \"nuke\""));
+    assert_eq!(lines[1]["winner"], "escalate_budget");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An overlay given as source over a policy given as sources is compiled
+/// with the policy's declarations: its action types and context schema
+/// (so no W0001 for its paths), and conflicting declarations are the
+/// errors of two files of one compilation. A failing overlay prints its
+/// warnings with its errors, as many as the summary line counts.
+#[test]
+fn overlay_sources_use_the_policys_declarations() {
+    let dir = temp_dir("overlay-declarations");
+    let base = dir.join("base.yaml");
+    std::fs::write(
+        &base,
+        "action_types:\n  note:\n    effect: collected\n    parameters: {text: {type: string}}\n\
+         event_context_schema:\n  type: object\n  properties:\n    tool: {type: string}\n\
+         hooks:\n  - {id: base, event: error, action: {type: note, text: base}}\n",
+    )
+    .unwrap();
+    let run = dir.join("run.yaml");
+    std::fs::write(
+        &run,
+        "hooks:\n  - {id: run, event: error, when: \"tool == 'x'\", action: {type: note, text: \"${tool}\"}}\n",
+    )
+    .unwrap();
+    let (base, run_path) = (base.to_str().unwrap(), run.to_str().unwrap());
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"tool": "x"}"#).unwrap();
+    let ctx = ctx.to_str().unwrap();
+    let eval = |args: &[&str]| {
+        let mut all = vec!["eval", base, "--event", "error", "--context", ctx];
+        all.extend(args);
+        hookc(&all)
+    };
+    for flag in ["--overlay", "--overlay-below"] {
+        let out = eval(&[flag, run_path]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stderr), "", "{flag}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let order: Vec<&str> = line["collected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["hook"].as_str().unwrap())
+            .collect();
+        let expected = if flag == "--overlay" {
+            ["run", "base"]
+        } else {
+            ["base", "run"]
+        };
+        assert_eq!(order, expected, "{flag}");
+    }
+    // A second context schema is the error of two files declaring one.
+    std::fs::write(
+        &run,
+        "event_context_schema: {type: object}\nhooks:\n  - {id: run, event: error, action: {type: note, text: run}}\n",
+    )
+    .unwrap();
+    let out = eval(&["--overlay", run_path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("`event_context_schema` is declared twice"),
+        "{err}"
+    );
+    assert!(err.contains("1 file checked: 1 error"), "{err}");
+    // Over an artifact, the overlay is compiled alone: `note` is unknown,
+    // and its warnings (an undeclared path) are printed with the error.
+    let hkb = dir.join("base.hkb");
+    let out = hookc(&["compile", base, "-o", hkb.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::write(
+        &run,
+        "hooks:\n  - {id: run, event: error, when: \"tool.name == 'x'\", action: {type: note, text: run}}\n",
+    )
+    .unwrap();
+    let out = hookc(&[
+        "eval",
+        hkb.to_str().unwrap(),
+        "--overlay",
+        run_path,
+        "--event",
+        "error",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("error[E0400]: unknown action type `note`"),
+        "{err}"
+    );
+    assert!(err.contains("warning[W0001]"), "{err}");
+    assert!(err.contains("1 file checked: 1 error, 1 warning"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--disable` of an id the policy does not know is an error, unless
+/// `--ignore-unknown-disables`: then it is ignored with a note, and the
+/// known ids are still switched off.
+#[test]
+fn unknown_disables_are_ignored_on_request() {
+    let dir = temp_dir("lenient-disable");
+    let policy = dir.join("p.yaml");
+    std::fs::write(
+        &policy,
+        "hooks:\n  - {id: rate_limit_backoff, event: error, priority: 1, action: {type: abort}}\n  \
+         - {id: fallback, event: error, action: {type: continue}}\n",
+    )
+    .unwrap();
+    let policy = policy.to_str().unwrap().to_owned();
+    let eval = |extra: &[&str]| {
+        let mut args = vec!["eval", &policy, "--event", "error"];
+        args.extend(extra);
+        hookc(&args)
+    };
+    let strict = eval(&["--disable", "rate_limit_backof"]);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(
+        text(&strict.stderr).contains(
+            "error: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`?"
+        ),
+        "{}",
+        text(&strict.stderr)
+    );
+    let plain = eval(&[]);
+    let switched_off = eval(&["--disable", "rate_limit_backoff"]);
+    let lenient = eval(&[
+        "--disable",
+        "rate_limit_backoff",
+        "--disable",
+        "rate_limit_backof",
+        "--ignore-unknown-disables",
+    ]);
+    assert_eq!(lenient.status.code(), Some(0), "{}", text(&lenient.stderr));
+    assert_eq!(lenient.stdout, switched_off.stdout);
+    assert_ne!(lenient.stdout, plain.stdout);
+    assert!(
+        text(&lenient.stderr).contains(
+            "note: no hook has the id `rate_limit_backof`; did you mean `rate_limit_backoff`? \
+             (`--disable rate_limit_backof` ignored)"
+        ),
+        "{}",
+        text(&lenient.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -460,40 +460,39 @@ fn seed002_levels_as_named_layers_run_in_the_test_files_order() {
 }
 
 #[test]
-fn seed004_run_entries_layer_over_the_compiled_realm_policy() {
-    // `HookRunOverrides.entries`: hooks added for one run over the
-    // compiled policy (examples/seed004/run_entries.yaml).
+fn seed004_run_entries_are_appended_below_the_realm_policy() {
+    // `HookRunOverrides.entries`: hooks added for one run, after the
+    // configured ones (examples/seed004/run_entries.yaml), compiled with
+    // the realm's declarations.
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let artifact = tmp.join("seed004.hkb");
-    let ctx = tmp.join("seed004_fetch.json");
+    let fetch = tmp.join("seed004_fetch.json");
     std::fs::write(
-        &ctx,
+        &fetch,
         r#"{"turn_number": 2, "tool_call": {"tool_use_id": "t", "name": "web_fetch", "args": {"url": "https://example.com"}}}"#,
     )
     .unwrap();
-    let (artifact, ctx) = (artifact.to_str().unwrap(), ctx.to_str().unwrap());
+    let result = tmp.join("seed004_result.json");
+    std::fs::write(
+        &result,
+        r#"{"tool_result": {"tool_use_id": "t", "name": "read_file", "content": "ok"}}"#,
+    )
+    .unwrap();
+    let (fetch, result) = (fetch.to_str().unwrap(), result.to_str().unwrap());
     let dir = root().join("examples/seed004");
-    let out = hookc_in(&dir, &["compile", "hooks.yaml", "-o", artifact]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let eval = |extra: &[&str]| -> serde_json::Value {
-        let mut args = vec![
-            "eval",
-            artifact,
-            "--event",
-            "pre_tool_execution",
-            "--context",
-            ctx,
-        ];
+    let eval = |event: &str, ctx: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["eval", "hooks.yaml", "--event", event, "--context", ctx];
         args.extend(extra);
         let out = hookc_in(&dir, &args);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap()
     };
+    let below = ["--overlay-below", "run=run_entries.yaml"];
     // The realm policy alone lets the fetch through (observers only).
-    let realm = eval(&[]);
+    let realm = eval("pre_tool_execution", fetch, &[]);
     assert!(realm["hook"].is_null(), "{realm}");
     // With the run's entry, it is denied; the observers after it do not run.
-    let run = eval(&["--overlay", "run=run_entries.yaml"]);
+    let run = eval("pre_tool_execution", fetch, &below);
     assert_eq!(run["hook"], "run-no-network", "{run}");
     assert_eq!(
         run["action"]["message"],
@@ -501,11 +500,52 @@ fn seed004_run_entries_layer_over_the_compiled_realm_policy() {
     );
     assert!(run.get("collected").is_none(), "{run}");
     // A run override can switch the run's own entry off again.
-    let off = eval(&[
-        "--overlay",
-        "run=run_entries.yaml",
-        "--disable",
-        "run-no-network",
-    ]);
-    assert_eq!(off, realm);
+    let mut off = below.to_vec();
+    off.extend(["--disable", "run-no-network"]);
+    assert_eq!(eval("pre_tool_execution", fetch, &off), realm);
+    // Appended: at the default priority (100), the run's observer comes
+    // after the realm's; placed above, it would come first.
+    let collected = |v: serde_json::Value| -> Vec<String> {
+        v["collected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["hook"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        collected(eval("post_tool_execution", result, &below)),
+        ["noisy-observer", "audit-log", "run-transcript"]
+    );
+    assert_eq!(
+        collected(eval(
+            "post_tool_execution",
+            result,
+            &["--overlay", "run=run_entries.yaml"]
+        )),
+        ["run-transcript", "noisy-observer", "audit-log"]
+    );
+    // Over the compiled artifact (no declarations), the run entries are
+    // compiled alone: `deny` is not an action type there.
+    let artifact = tmp.join("seed004.hkb");
+    let artifact = artifact.to_str().unwrap();
+    let out = hookc_in(&dir, &["compile", "hooks.yaml", "-o", artifact]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = hookc_in(
+        &dir,
+        &[
+            "eval",
+            artifact,
+            "--overlay-below",
+            "run=run_entries.yaml",
+            "--event",
+            "pre_tool_execution",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown action type `deny`"),
+        "{}",
+        text(&out.stderr)
+    );
 }

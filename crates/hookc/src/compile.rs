@@ -72,6 +72,11 @@ pub struct Compilation {
     pub diagnostics: Diagnostics,
     /// The checked policy; `None` when any error was reported.
     pub policy: Option<CheckedPolicy>,
+    /// The sources read for their declarations only
+    /// ([`compile_layers_with_declarations`]: an overlay compiled with its
+    /// base's sources); their hooks are not compiled, and
+    /// [`crate::summary`] does not count them as checked.
+    pub declarations_only: Vec<FileId>,
 }
 
 /// Why sources could not become a runtime [`hookc_runtime::Policy`].
@@ -186,7 +191,7 @@ pub fn compile(inputs: &[Input]) -> Compilation {
         order: None,
         named: false,
     };
-    compile_files(&files, layers)
+    compile_files(&[], &files, layers)
 }
 
 /// Compiles named layers, given lowest first (e.g. `builtin`, `project`,
@@ -204,6 +209,33 @@ pub fn compile_layers(layers: &[(LayerName, Vec<Input>)]) -> Compilation {
 /// order, which is the order of the files as given. A name given again is
 /// the same layer, at its first position.
 pub fn compile_layers_ordered(
+    layers: &[(LayerName, Vec<Input>)],
+    order: Option<LayerOrder>,
+) -> Compilation {
+    compile_named(&[], layers, order)
+}
+
+/// Compiles named layers as [`compile_layers`] does, with what the
+/// `declarations` sources declare (action types, context schema,
+/// `priority_order`, ...) available as if it were declared in the layers'
+/// own files: an overlay compiled with the sources of the policy it is
+/// layered onto (`hookc eval --overlay`). The `declarations` files are read
+/// (first, so a conflicting declaration is reported in the layers' files)
+/// and their declarations merged as those of any two files of one
+/// compilation are, with the same errors; their hooks are not compiled,
+/// and only their errors are reported (their warnings are the base
+/// policy's, already reported when it was compiled).
+pub fn compile_layers_with_declarations(
+    declarations: &[Input],
+    layers: &[(LayerName, Vec<Input>)],
+) -> Compilation {
+    compile_named(declarations, layers, None)
+}
+
+/// [`compile_layers_ordered`] with declarations-only sources (see
+/// [`compile_layers_with_declarations`]).
+fn compile_named(
+    declarations: &[Input],
     layers: &[(LayerName, Vec<Input>)],
     order: Option<LayerOrder>,
 ) -> Compilation {
@@ -225,20 +257,31 @@ pub fn compile_layers_ordered(
         order,
         named: true,
     };
-    compile_files(&files, layers)
+    compile_files(declarations, &files, layers)
 }
 
-/// The driver: each input with its layer (its position among the layers'
-/// first mentions; `None`: by YAML section, in the default layers), and the
-/// layers.
-fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilation {
+/// The driver: sources read for their declarations only (their hooks
+/// dropped), then each input with its layer (its position among the
+/// layers' first mentions; `None`: by YAML section, in the default layers),
+/// and the layers.
+fn compile_files(
+    declared: &[Input],
+    inputs: &[(&Input, Option<u32>)],
+    layers: Layers,
+) -> Compilation {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::new();
     let mut files: Vec<(FileId, SourceFile)> = Vec::new();
     // Parallel to `files`: each file's layer.
     let mut file_layers: Vec<Option<u32>> = Vec::new();
-    for &(input, layer) in inputs {
+    let mut declarations_only = Vec::with_capacity(declared.len());
+    let all = (declared.iter().map(|input| (input, None, true)))
+        .chain(inputs.iter().map(|&(input, layer)| (input, layer, false)));
+    for (input, layer, declarations_only_file) in all {
         let id = sources.add(input.name.clone(), input.text.clone());
+        if declarations_only_file {
+            declarations_only.push(id);
+        }
         if input.text.len() > hookc_runtime::limits::MAX_INPUT_BYTES {
             diags.push(
                 Diagnostic::new(
@@ -254,10 +297,13 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
             );
             continue;
         }
-        let file = match Format::detect(&input.name, &input.text) {
+        let mut file = match Format::detect(&input.name, &input.text) {
             Format::Yaml => frontend::yaml::read(&input.text, id, &input.name, &mut diags),
             Format::Xml => frontend::xml::read(&input.text, id, &mut diags),
         };
+        if declarations_only_file {
+            file.hooks.clear();
+        }
         files.push((id, file));
         file_layers.push(layer);
     }
@@ -397,11 +443,17 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
         diags.sort();
         Some(policy)
     };
+    if !declarations_only.is_empty() {
+        diags.retain(|d| {
+            d.is_error() || !d.span.is_some_and(|s| declarations_only.contains(&s.file))
+        });
+    }
     diags.fold_repeats();
     Compilation {
         sources,
         diagnostics: diags,
         policy,
+        declarations_only,
     }
 }
 

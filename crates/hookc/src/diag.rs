@@ -375,6 +375,11 @@ impl Diagnostics {
         self.items = kept;
     }
 
+    /// Keeps only the findings `keep` accepts, in order.
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.items.retain(keep);
+    }
+
     /// Takes them out.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items

@@ -7,7 +7,10 @@
 //! and the build-script API ([`crate::build_script`]) all read through here, so a
 //! file is accepted or refused, and named in messages, the same way everywhere.
 
-use crate::compile::{compile, compile_layers_ordered, Compilation, Input, LayerName, LayerOrder};
+use crate::compile::{
+    compile, compile_layers_ordered, compile_layers_with_declarations, Compilation, Input,
+    LayerName, LayerOrder,
+};
 use crate::diag::render;
 use hookc_runtime::limits::MAX_INPUT_BYTES;
 use hookc_runtime::{LoadError, Policy};
@@ -129,16 +132,17 @@ pub enum PolicyError {
 }
 
 impl PolicyError {
-    /// The message for people: for [`PolicyError::Compile`], the error
-    /// diagnostics rendered with their snippets and the summary line.
+    /// The message for people: for [`PolicyError::Compile`], the
+    /// diagnostics rendered with their snippets (the warnings too: the
+    /// summary line counts them) and the summary line.
     pub fn render(&self) -> String {
         match self {
             PolicyError::Compile(c) => {
-                let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+                let all: Vec<_> = c.diagnostics.iter().collect();
                 format!(
                     "the policy has errors:\n{}{}{}",
-                    render::human(&errors, &c.sources),
-                    render::code_summary(&errors),
+                    render::human(&all, &c.sources),
+                    render::code_summary(&all),
                     crate::summary(c)
                 )
             }
@@ -190,6 +194,10 @@ pub struct LoadedPolicy {
     /// The sources' warnings rendered for people, each with its snippet,
     /// then the summary line; empty for an artifact or warning-free sources.
     pub warnings: String,
+    /// The sources the policy was compiled from, whose declarations an
+    /// overlay compiled over it uses ([`layer_overlays`]); empty for an
+    /// artifact, which keeps no declarations.
+    pub sources: Vec<Input>,
 }
 
 /// Loads a policy: one artifact (recognized by its magic bytes, decoded and
@@ -209,19 +217,25 @@ pub fn load_policy_ordered(
             return Ok(LoadedPolicy {
                 policy,
                 warnings: String::new(),
+                sources: Vec::new(),
             });
         }
     }
-    loaded(compile_files_ordered(files, order)?, |_| true)
+    let inputs = read_files(files)?;
+    let mut out = loaded(compile_read(&inputs, order), |_| true)?;
+    out.sources = inputs.into_iter().map(|(input, _)| input).collect();
+    Ok(out)
 }
 
 /// The policy of a compilation, with its warnings that `keep` keeps
-/// rendered; its errors are [`PolicyError::Compile`].
+/// rendered; its errors are [`PolicyError::Compile`] (with the warnings
+/// `keep` keeps, so that what is printed is what the summary counts).
 fn loaded(
-    c: Compilation,
+    mut c: Compilation,
     keep: impl Fn(&crate::diag::Diagnostic) -> bool,
 ) -> Result<LoadedPolicy, PolicyError> {
     if c.diagnostics.has_errors() {
+        c.diagnostics.retain(|d| d.is_error() || keep(d));
         return Err(PolicyError::Compile(Box::new(c)));
     }
     let kept: Vec<_> = c.diagnostics.iter().filter(|d| keep(d)).collect();
@@ -236,57 +250,93 @@ fn loaded(
         )
     };
     let policy = c.into_policy().map_err(PolicyError::Load)?;
-    Ok(LoadedPolicy { policy, warnings })
+    Ok(LoadedPolicy {
+        policy,
+        warnings,
+        sources: Vec::new(),
+    })
 }
 
 /// The layer an overlay's sources are compiled into when it names none
 /// (`run`, then `run-2`, `run-3`, ... for later overlays).
 pub const OVERLAY_LAYER: &str = "run";
 
-/// Layers overlays over a loaded policy for one run, without recompiling
-/// it (`hookc eval --overlay`; [`Policy::with_layer`]), in the order given,
-/// each above the ones before. An overlay is one artifact, or one source
-/// file compiled on its own into its layer (`file.layer`, else
-/// [`OVERLAY_LAYER`]). The warnings are the overlays' sources', but for
-/// W0009: an overlay's hook marked `replace` is meant for the policy
-/// below it.
+/// Where an overlay goes ([`layer_overlays`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Placement {
+    /// Above the policy: at equal priority its hooks run first
+    /// ([`Policy::with_layer`], `--overlay`).
+    #[default]
+    Above,
+    /// Below the policy: at equal priority its hooks run after the
+    /// policy's ([`Policy::with_layer_below`], `--overlay-below`).
+    Below,
+}
+
+/// A policy layered over or under a loaded one for a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overlay {
+    /// The overlay's file (an artifact or one source file; its `layer`, if
+    /// any, names the layer its sources are compiled into).
+    pub file: PolicyFile,
+    /// Above or below.
+    pub placement: Placement,
+}
+
+/// Layers overlays over (or under) a loaded policy for one run, without
+/// recompiling it (`hookc eval --overlay`, `--overlay-below`;
+/// [`Policy::with_layer`], [`Policy::with_layer_below`]), in the order
+/// given: each above, or below, everything before it. An overlay is one
+/// artifact, or one source file compiled into its layer (`file.layer`,
+/// else [`OVERLAY_LAYER`], numbered across all the overlays) with the
+/// declarations of `base.sources` (the base policy's action types, context
+/// schema, ...: [`compile_layers_with_declarations`]); over an artifact,
+/// which keeps no declarations, it is compiled on its own. The warnings
+/// are the overlays' sources', but for W0009: an overlay's hook marked
+/// `replace` is meant for a policy it is layered with.
 pub fn layer_overlays(
-    policy: Policy,
-    overlays: &[PolicyFile],
+    base: LoadedPolicy,
+    overlays: &[Overlay],
 ) -> Result<LoadedPolicy, PolicyError> {
     let mut out = LoadedPolicy {
-        policy,
         warnings: String::new(),
+        ..base
     };
-    for (n, file) in overlays.iter().enumerate() {
-        let overlay = match &file.layer {
-            Some(layer) => load_overlay(file, layer.clone())?,
+    for (n, Overlay { file, placement }) in overlays.iter().enumerate() {
+        let layer = match &file.layer {
+            Some(layer) => layer.clone(),
             None => {
                 let name = match n {
                     0 => OVERLAY_LAYER.to_owned(),
                     n => format!("{OVERLAY_LAYER}-{}", n + 1),
                 };
                 // Never an error: `run-N` is a layer name.
-                let layer = LayerName::new(&name).map_err(|_| ReadError::MissingLayer {
+                LayerName::new(&name).map_err(|_| ReadError::MissingLayer {
                     name: file.name.clone(),
-                })?;
-                load_overlay(file, layer)?
+                })?
             }
         };
+        let overlay = load_overlay(file, layer, &out.sources)?;
         out.warnings.push_str(&overlay.warnings);
-        out.policy =
-            out.policy
-                .with_layer(&overlay.policy)
-                .map_err(|source| PolicyError::Overlay {
-                    name: file.name.clone(),
-                    source: Box::new(source),
-                })?;
+        let layered = match placement {
+            Placement::Above => out.policy.with_layer(&overlay.policy),
+            Placement::Below => out.policy.with_layer_below(&overlay.policy),
+        };
+        out.policy = layered.map_err(|source| PolicyError::Overlay {
+            name: file.name.clone(),
+            source: Box::new(source),
+        })?;
     }
     Ok(out)
 }
 
-/// One overlay: an artifact, or sources compiled into `layer`.
-fn load_overlay(file: &PolicyFile, layer: LayerName) -> Result<LoadedPolicy, PolicyError> {
+/// One overlay: an artifact, or sources compiled into `layer` with the
+/// declarations of `base` (the base policy's sources, if it has any).
+fn load_overlay(
+    file: &PolicyFile,
+    layer: LayerName,
+    base: &[Input],
+) -> Result<LoadedPolicy, PolicyError> {
     let one = PolicyFile {
         layer: None,
         ..file.clone()
@@ -295,10 +345,11 @@ fn load_overlay(file: &PolicyFile, layer: LayerName) -> Result<LoadedPolicy, Pol
         return Ok(LoadedPolicy {
             policy,
             warnings: String::new(),
+            sources: Vec::new(),
         });
     }
     let input = read_input(&one)?;
-    let c = crate::compile::compile_layers(&[(layer, vec![input])]);
+    let c = compile_layers_with_declarations(base, &[(layer, vec![input])]);
     loaded(c, |d| d.code != crate::diag::Code::NothingReplaced)
 }
 
@@ -335,23 +386,36 @@ pub fn compile_files_ordered(
     files: &[PolicyFile],
     order: Option<LayerOrder>,
 ) -> Result<Compilation, ReadError> {
-    if files.iter().all(|f| f.layer.is_none()) {
-        let inputs = files
-            .iter()
-            .map(read_input)
-            .collect::<Result<Vec<_>, _>>()?;
-        return Ok(compile(&inputs));
-    }
-    let mut layers = Vec::with_capacity(files.len());
-    for file in files {
-        let Some(layer) = &file.layer else {
-            return Err(ReadError::MissingLayer {
+    Ok(compile_read(&read_files(files)?, order))
+}
+
+/// Reads policy files, each with its layer; either every file names a
+/// layer or none does.
+fn read_files(files: &[PolicyFile]) -> Result<Vec<(Input, Option<LayerName>)>, ReadError> {
+    let named = files.iter().any(|f| f.layer.is_some());
+    files
+        .iter()
+        .map(|file| match (&file.layer, named) {
+            (None, true) => Err(ReadError::MissingLayer {
                 name: file.name.clone(),
-            });
-        };
-        layers.push((layer.clone(), vec![read_input(file)?]));
+            }),
+            (layer, _) => Ok((read_input(file)?, layer.clone())),
+        })
+        .collect()
+}
+
+/// Compiles files read by [`read_files`]: into the default layers, or into
+/// the layers they name.
+fn compile_read(inputs: &[(Input, Option<LayerName>)], order: Option<LayerOrder>) -> Compilation {
+    if inputs.iter().all(|(_, layer)| layer.is_none()) {
+        let plain: Vec<Input> = inputs.iter().map(|(input, _)| input.clone()).collect();
+        return compile(&plain);
     }
-    Ok(compile_layers_ordered(&layers, order))
+    let layers: Vec<(LayerName, Vec<Input>)> = inputs
+        .iter()
+        .filter_map(|(input, layer)| Some((layer.clone()?, vec![input.clone()])))
+        .collect();
+    compile_layers_ordered(&layers, order)
 }
 
 /// Every file named by `paths`, named as given.

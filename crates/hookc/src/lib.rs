@@ -98,9 +98,12 @@ pub mod syntax;
 pub mod testing;
 
 /// The one-line summary after diagnostics: `3 files checked: 7 hooks, 1 error, 2 warnings`.
+/// Files read for their declarations only are not counted.
 pub fn summary(c: &compile::Compilation) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let files = c.sources.files().count();
+    let files = (c.sources.files())
+        .filter(|(id, _)| !c.declarations_only.contains(id))
+        .count();
     let hooks = c.policy.as_ref().map_or(0, |p| p.hooks().len());
     let errors = c.diagnostics.error_count();
     let warnings = c.diagnostics.warning_count();

@@ -4,7 +4,9 @@
 //! then the overlay's): the same hook order, the same ids left out, and
 //! the same answers on random contexts, replacement and collected actions
 //! included; and the layered policy decides as the reference evaluator
-//! does over the layers compiled together.
+//! does over the layers compiled together. An overlay placed below
+//! (`Policy::with_layer_below`) is the same stack seen from the other
+//! side: the result equals compiling the overlay's layers first.
 
 #![allow(
     clippy::unwrap_used,
@@ -119,17 +121,25 @@ fn policy(c: Compilation) -> Policy {
     c.into_policy().unwrap()
 }
 
-/// The reference (compiled together) and the layered policy (from
-/// artifacts, as an application would hold them).
+/// The two policies compiled alone, loaded from artifacts as an
+/// application would hold them: `BASE` in layer `base`, `OVERLAY` in
+/// layer `run`.
+fn alone() -> (Policy, Policy) {
+    let base = policy(compile_layers(&[layer("base", BASE)]));
+    let overlay = policy(compile_layers(&[layer("run", OVERLAY)]));
+    (
+        Policy::from_artifact(&base.to_artifact()).unwrap(),
+        Policy::from_artifact(&overlay.to_artifact()).unwrap(),
+    )
+}
+
+/// The reference (compiled together) and the layered policy.
 fn both() -> (Policy, Policy) {
     let together = policy(compile_layers(&[
         layer("base", BASE),
         layer("run", OVERLAY),
     ]));
-    let base = policy(compile_layers(&[layer("base", BASE)]));
-    let overlay = policy(compile_layers(&[layer("run", OVERLAY)]));
-    let base = Policy::from_artifact(&base.to_artifact()).unwrap();
-    let overlay = Policy::from_artifact(&overlay.to_artifact()).unwrap();
+    let (base, overlay) = alone();
     (together, base.with_layer(&overlay).unwrap())
 }
 
@@ -348,4 +358,180 @@ fn what_compiling_rejects_layering_rejects() {
     )]));
     let e = base.with_layer(&lower).unwrap_err().to_string();
     assert!(e.contains("priority_order"), "{e}");
+}
+
+#[test]
+fn an_overlay_placed_below_equals_compiling_its_layers_first() {
+    // `BASE` placed below `OVERLAY` is the stack of `both`: compiled
+    // together, `BASE`'s layer first (lowest). `OVERLAY`'s hooks marked
+    // `replace` (a hook of the policy above) replace `BASE`'s.
+    let (together, layered) = both();
+    let (base, overlay) = alone();
+    let below = overlay.with_layer_below(&base).unwrap();
+    assert_eq!(below.program(), layered.program());
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for _ in 0..300 {
+        let ctx = context(&mut rng);
+        for event in ["error", "limit", "step"] {
+            assert_eq!(
+                answers(&together, event, &ctx, &Overrides::default()),
+                answers(&below, event, &ctx, &Overrides::default()),
+                "event {event}, context {ctx}"
+            );
+        }
+    }
+}
+
+/// Seed 004's run entries: appended after the configured hooks, so at
+/// equal priority (Meerkat's default, 100) the configured ones run first.
+#[test]
+fn a_run_overlay_below_runs_after_the_base_at_equal_priority() {
+    let realm = "priority_order: lower_first\nhooks:\n  \
+        - {id: configured, event: e, priority: 100, action: {type: abort}}\n  \
+        - {id: swapped, replace: true, event: e, priority: 100, action: {type: continue}}\n";
+    let run = "priority_order: lower_first\nhooks:\n  \
+        - {id: appended, event: e, priority: 100, action: {type: retry}}\n  \
+        - {id: early, event: e, priority: 50, when: \"x == 1\", action: {type: fail}}\n  \
+        - {id: swapped, event: e, priority: 1, action: {type: escalate, target: user_approval}}\n";
+    let base = policy(compile_layers(&[layer("realm", realm)]));
+    let overlay = policy(compile_layers(&[layer("run", run)]));
+    let below = base.with_layer_below(&overlay).unwrap();
+    // The realm's `swapped` (marked `replace`) replaces the run's.
+    assert_eq!(
+        below.hook_ids().collect::<Vec<_>>(),
+        ["early", "configured", "swapped", "appended"]
+    );
+    let together = policy(compile_layers(&[layer("run", run), layer("realm", realm)]));
+    assert_eq!(
+        together.hook_ids().collect::<Vec<_>>(),
+        below.hook_ids().collect::<Vec<_>>()
+    );
+    let evaluated = |p: &Policy| p.evaluate("e", &json!({})).unwrap().to_json();
+    assert_eq!(evaluated(&below), evaluated(&together));
+    fn first(p: &Policy, ctx: Value) -> String {
+        p.evaluate("e", &ctx)
+            .unwrap()
+            .terminal
+            .unwrap()
+            .hook
+            .to_owned()
+    }
+    assert_eq!(first(&below, json!({})), "configured");
+    assert_eq!(first(&below, json!({"x": 1})), "early");
+    // Over the base (the default), the run's hook would come first.
+    let base_plain = policy(compile_layers(&[layer(
+        "realm",
+        "priority_order: lower_first\nhooks:\n  - {id: configured, event: e, priority: 100, action: {type: abort}}\n",
+    )]));
+    let appended = policy(compile_layers(&[layer(
+        "run",
+        "priority_order: lower_first\nhooks:\n  - {id: appended, event: e, priority: 100, action: {type: retry}}\n",
+    )]));
+    assert_eq!(
+        first(&base_plain.with_layer(&appended).unwrap(), json!({})),
+        "appended"
+    );
+    assert_eq!(
+        first(&base_plain.with_layer_below(&appended).unwrap(), json!({})),
+        "configured"
+    );
+}
+
+#[test]
+fn below_the_policy_replacing_is_the_policys_to_mark() {
+    let base = policy(compile_layers(&[layer("base", BASE)]));
+    // An overlay hook marked `replace` is the lower layer's: it replaces
+    // nothing above it, and its id is the policy's.
+    let marked = policy(compile_layers(&[layer(
+        "run",
+        "hooks:\n  - {id: rate, replace: true, event: error, action: {type: abort}}\n",
+    )]));
+    let e = base.with_layer_below(&marked).unwrap_err();
+    assert!(
+        matches!(&e, ComposeError::DuplicateIdBelow { id } if id == "rate"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("placed below"), "{e}");
+    let together = compile_layers(&[
+        layer(
+            "run",
+            "hooks:\n  - {id: rate, replace: true, event: error, action: {type: abort}}\n",
+        ),
+        layer("base", BASE),
+    ]);
+    assert!(together.diagnostics.has_errors());
+    // Another priority direction, below as above.
+    let lower = policy(compile_layers(&[layer(
+        "run",
+        "priority_order: lower_first\nhooks: []\n",
+    )]));
+    assert!(matches!(
+        base.with_layer_below(&lower),
+        Err(ComposeError::PriorityOrder {
+            base: "higher_first",
+            overlay: "lower_first"
+        })
+    ));
+}
+
+/// An overlay compiled with its base's sources for their declarations
+/// (`compile_layers_with_declarations`): it uses the base's action types
+/// and schema, conflicts are the errors of two files of one compilation,
+/// and the base's own hooks and warnings are not its.
+#[test]
+fn an_overlay_compiles_with_the_declarations_of_its_base() {
+    use hookc::compile::compile_layers_with_declarations;
+    let base = Input::new(
+        "base.yaml",
+        "priority_order: lower_first\naction_types:\n  note: {effect: collected, parameters: {text: {type: string}}}\n\
+         event_context_schema: {type: object, properties: {tool: {type: string}}}\n\
+         hooks:\n  - {id: b, event: error, when: \"undeclared == 1\", action: {type: note, text: b}}\n",
+    );
+    let run = |text: &str| {
+        compile_layers_with_declarations(
+            std::slice::from_ref(&base),
+            &[(
+                LayerName::new("run").unwrap(),
+                vec![Input::new("run.yaml", text)],
+            )],
+        )
+    };
+    let c = run("hooks:\n  - {id: r, event: error, when: \"tool == 'x'\", action: {type: note, text: \"${tool}\"}}\n");
+    // The base's W0001 (`undeclared`) is the base's, not reported again.
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    assert_eq!(hookc::summary(&c), "1 file checked: 1 hook, 0 warnings");
+    let policy = policy(c);
+    assert_eq!(policy.hook_ids().collect::<Vec<_>>(), ["r"]);
+    let base_alone = policy_from(&base);
+    assert!(base_alone.with_layer(&policy).is_ok());
+    // The same text compiled alone knows neither `note` nor the direction.
+    let alone = compile_layers(&[layer(
+        "run",
+        "hooks:\n  - {id: r, event: error, action: {type: note, text: x}}\n",
+    )]);
+    assert!(alone.diagnostics.iter().any(|d| d.code.as_str() == "E0400"));
+    // Conflicts, reported in the overlay's file.
+    for (text, code) in [
+        ("event_context_schema: {type: object}\nhooks: []\n", "E0110"),
+        ("priority_order: higher_first\nhooks: []\n", "E0110"),
+        (
+            "action_types:\n  note: {effect: terminal}\nhooks: []\n",
+            "E0110",
+        ),
+    ] {
+        let c = run(text);
+        let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        assert_eq!(errors[0].code.as_str(), code, "{text}");
+        assert_eq!(c.sources.name(errors[0].span.unwrap().file), "run.yaml");
+    }
+    // An identical action type is allowed, as between two files.
+    let same = run(
+        "action_types:\n  note: {effect: collected, parameters: {text: {type: string}}}\nhooks: []\n",
+    );
+    assert!(!same.diagnostics.has_errors(), "{:#?}", same.diagnostics);
+}
+
+fn policy_from(input: &Input) -> Policy {
+    policy(hookc::compile::compile(std::slice::from_ref(input)))
 }

@@ -431,6 +431,16 @@ fn disabled_and_replaced_hooks_stay_known_ids() {
         assert_eq!(m.unwrap().hook, "kept");
         let e = p.overrides(["of"]).unwrap_err();
         assert_eq!(e, hookc_runtime::UnknownHook("of".to_owned()));
+        // Leniently, unknown ids are ignored and returned; the known ones
+        // are switched off all the same.
+        let (lenient, unknown) = p.overrides_lenient(["of", "kept", "off", "nope"]);
+        assert_eq!(unknown, ["of", "nope"]);
+        assert_eq!(lenient, p.overrides(["kept"]).unwrap());
+        let m = p
+            .query("error", &json!({}))
+            .with_overrides(&lenient)
+            .first();
+        assert_eq!(m.unwrap(), None);
         // The disabled replacement keeps its mark, for layering.
         assert!(p.program().absent.iter().any(|a| a.replace));
     }

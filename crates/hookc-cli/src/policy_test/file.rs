@@ -14,7 +14,7 @@ use std::path::Path;
 use thiserror::Error;
 
 /// The keys of a test file.
-pub const FILE_KEYS: &[&str] = &["policy", "cases"];
+pub const FILE_KEYS: &[&str] = &["policy", "ignore_unknown_disables", "cases"];
 /// The keys of a case.
 pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "expect"];
 /// The keys of a case's `expect`.
@@ -33,6 +33,10 @@ pub struct TestFile {
     root: Span,
     /// `policy`, resolved against the test file's folder.
     policy: Option<Vec<PolicyFile>>,
+    /// `ignore_unknown_disables: true`: an id in a case's `disabled` that
+    /// the policy does not know is ignored (a host whose run overrides
+    /// treat it as a no-op), not an error.
+    ignore_unknown_disables: bool,
     /// The cases, in file order.
     cases: Vec<TestCase>,
 }
@@ -56,12 +60,14 @@ pub struct TestCase {
     index: usize,
 }
 
-/// What a case expects.
+/// What a case expects: at least one of `hook`, `collected` and `error`
+/// (a test must assert something).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expect {
     /// The hook that decides (the first terminal match), or `None` for
-    /// "no hook decides".
-    pub hook: Spanned<Option<String>>,
+    /// "no hook decides"; not compared when the case does not give it
+    /// (`None` here: it checks only `collected`).
+    pub hook: Option<Spanned<Option<String>>>,
     /// The action fields to compare (only these).
     pub action: Option<Map<String, Value>>,
     /// The collected matches, exactly and in order, when the case says
@@ -180,11 +186,17 @@ impl TestFile {
             }
         };
         match parsed {
-            Some((root, policy, cases)) if reader.diags.is_empty() => Ok(TestFile {
+            Some(Parts {
+                root,
+                policy,
+                ignore_unknown_disables,
+                cases,
+            }) if reader.diags.is_empty() => Ok(TestFile {
                 name: name.to_owned(),
                 sources,
                 root,
                 policy,
+                ignore_unknown_disables,
                 cases,
             }),
             _ => Err(Invalid {
@@ -225,7 +237,8 @@ impl TestFile {
     }
 
     /// Checks that every hook id the cases name (`expect.hook`,
-    /// `expect.collected`, `disabled`) is a hook of `policy`.
+    /// `expect.collected`, `disabled`) is a hook of `policy` (`disabled`
+    /// may name any id with `ignore_unknown_disables: true`).
     pub fn check_ids(&self, policy: &Policy) -> Result<(), Invalid> {
         let ids: Vec<&str> = policy.hook_ids().collect();
         let absent: Vec<&str> = policy.absent_hook_ids().collect();
@@ -264,13 +277,12 @@ impl TestFile {
         };
         for case in &self.cases {
             let at = format!("cases[{}]", case.index);
-            if let Some(id) = &case.expect.hook.value {
-                check(
-                    id,
-                    case.expect.hook.span,
-                    format!("{at}.expect.hook"),
-                    false,
-                );
+            if let Some(Spanned {
+                value: Some(id),
+                span,
+            }) = &case.expect.hook
+            {
+                check(id, *span, format!("{at}.expect.hook"), false);
             }
             for (i, c) in case.expect.collected.iter().flatten().enumerate() {
                 check(
@@ -280,8 +292,10 @@ impl TestFile {
                     false,
                 );
             }
-            for (i, d) in case.disabled.iter().enumerate() {
-                check(&d.value, d.span, format!("{at}.disabled[{i}]"), true);
+            if !self.ignore_unknown_disables {
+                for (i, d) in case.disabled.iter().enumerate() {
+                    check(&d.value, d.span, format!("{at}.disabled[{i}]"), true);
+                }
             }
         }
         if diags.is_empty() {
@@ -302,7 +316,10 @@ impl TestFile {
     pub fn run(&self, policy: &Policy) -> Vec<TestResult> {
         self.cases
             .iter()
-            .map(|case| run_case(policy, case, self.location(case.span)))
+            .map(|case| {
+                let location = self.location(case.span);
+                run_case(policy, case, location, self.ignore_unknown_disables)
+            })
             .collect()
     }
 }
@@ -313,7 +330,14 @@ struct CaseReader<'a> {
     diags: Vec<Diagnostic>,
 }
 
-type Parts = (Span, Option<Vec<PolicyFile>>, Vec<TestCase>);
+/// What a test file gives, read.
+struct Parts {
+    /// The whole document.
+    root: Span,
+    policy: Option<Vec<PolicyFile>>,
+    ignore_unknown_disables: bool,
+    cases: Vec<TestCase>,
+}
 
 impl CaseReader<'_> {
     fn wrong_shape(&mut self, node: &Node, at: &str, expected: &str) {
@@ -411,17 +435,27 @@ impl CaseReader<'_> {
         self.mapping(root, "", "a mapping", FILE_KEYS);
         let mut policy = None;
         let mut cases = None;
+        let mut ignore_unknown_disables = false;
         for (key, value) in entries {
             match key.name.as_str() {
                 "policy" => policy = self.policy(value),
                 "cases" => cases = self.cases(value),
+                "ignore_unknown_disables" => match value.kind {
+                    NodeKind::Bool(b) => ignore_unknown_disables = b,
+                    _ => self.wrong_shape(value, &key.name, "`true` or `false`"),
+                },
                 _ => {}
             }
         }
         if root.get("cases").is_none() {
             self.missing(root, "cases", "cases", "add `cases:` with a list of cases");
         }
-        Some((root.span, policy, cases.unwrap_or_default()))
+        Some(Parts {
+            root: root.span,
+            policy,
+            ignore_unknown_disables,
+            cases: cases.unwrap_or_default(),
+        })
     }
 
     fn policy(&mut self, value: &Node) -> Option<Vec<PolicyFile>> {
@@ -582,7 +616,7 @@ impl CaseReader<'_> {
                 _ => {}
             }
         }
-        if let Some(error_node) = node.get("error") {
+        if node.get("error").is_some() {
             if let Some((key, _)) = entries
                 .iter()
                 .find(|(k, _)| matches!(k.name.as_str(), "hook" | "action" | "collected"))
@@ -602,23 +636,42 @@ impl CaseReader<'_> {
                 return None;
             }
             return Some(Expect {
-                hook: Spanned::new(None, error_node.span),
+                hook: None,
                 action: None,
                 collected: None,
                 error: Some(error?),
             });
         }
         if node.get("hook").is_none() {
-            self.missing(
-                node,
-                at,
-                "hook",
-                "give the hook that should win, `hook: null` for no match, or the `error` the evaluation fails with",
-            );
-            return None;
+            if node.get("action").is_some() {
+                let span = node.get("action").map_or(node.span, |a| a.span);
+                self.diags.push(
+                    Diagnostic::new(Code::WrongShape, "`action` given without `hook`")
+                        .at(span)
+                        .node(format!("{at}.action"))
+                        .help("name the hook whose action it is: `hook: ID`"),
+                );
+                return None;
+            }
+            if node.get("collected").is_none() {
+                // A test must assert something.
+                self.missing(
+                    node,
+                    at,
+                    "hook",
+                    "give the hook that should win (`hook: null` for no match), the `collected` \
+                     matches, or the `error` the evaluation fails with",
+                );
+                return None;
+            }
         }
-        let hook = hook?;
-        if hook.value.is_none() && action.is_some() {
+        let hook = match (hook, node.get("hook")) {
+            (Some(hook), _) => Some(hook),
+            // Given, but not an id: already reported.
+            (None, Some(_)) => return None,
+            (None, None) => None,
+        };
+        if hook.as_ref().is_some_and(|h| h.value.is_none()) && action.is_some() {
             let span = node.get("action").map_or(node.span, |a| a.span);
             self.diags.push(
                 Diagnostic::new(

@@ -25,8 +25,12 @@
 //! - `expect.hook` and `disabled` must name hooks of the policy (checked
 //!   once the policy is loaded, with a did-you-mean). `disabled` may name a
 //!   hook the policy leaves out (disabled or replaced: switching it off
-//!   again does nothing); `expect.hook` may not, as such a hook never
-//!   matches.
+//!   again does nothing), and any id when the file says
+//!   `ignore_unknown_disables: true`; `expect.hook` may not, as such a hook
+//!   never matches.
+//! - `expect.hook` may be left out (the decision is then not compared) when
+//!   the case expects `collected` matches; a case gives at least one of
+//!   `hook`, `collected` and `error`.
 //! - `expect.action` is compared on the fields it gives only, each field as a
 //!   whole and as JSON (`7200` is not `"7200"`, and a `parameters` object must
 //!   be given complete).

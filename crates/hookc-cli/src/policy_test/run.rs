@@ -2,7 +2,7 @@
 //! expectation, and the report, as text or JSON.
 
 use super::file::{Expect, FileError, TestCase, TestFile};
-use hookc::files::{self, PolicyFile};
+use hookc::files::{self, Overlay, PolicyFile};
 use hookc_runtime::{Context, Decision, Match, Policy, Trace};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -70,7 +70,7 @@ pub struct TestResult {
     pub context: Value,
     /// The hooks the case switches off.
     pub disabled: Vec<String>,
-    /// The expectation as JSON: `{"hook": ID|null, "action"?: {...},
+    /// The expectation as JSON: `{"hook"?: ID|null, "action"?: {...},
     /// "collected"?: [{"hook": ID, "action"?: {...}}]}`.
     pub expected: Value,
     /// The decision, as `hookc eval` prints it ([`Decision::to_json`]).
@@ -88,15 +88,24 @@ impl TestResult {
     }
 }
 
-/// Evaluates one case (both ways) and compares the result.
-pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResult {
+/// Evaluates one case (both ways) and compares the result; with
+/// `ignore_unknown`, ids of `disabled` the policy does not know are
+/// ignored (and left out of the result's `disabled`).
+pub fn run_case(
+    policy: &Policy,
+    case: &TestCase,
+    location: String,
+    ignore_unknown: bool,
+) -> TestResult {
     let ids = case.disabled.iter().map(|d| d.value.as_str());
-    let (overrides, mut mismatches) = match policy.overrides(ids) {
-        Ok(o) => (o, Vec::new()),
+    let (overrides, unknown) = policy.overrides_lenient(ids);
+    let mut mismatches = Vec::new();
+    if let (Some(id), false) = (unknown.first(), ignore_unknown) {
         // `check_ids` accepts only known ids; should one still be unknown,
         // the case fails rather than run with the hook switched on.
-        Err(e) => (Default::default(), vec![Mismatch::Overrides(e.to_string())]),
-    };
+        let e = hookc_runtime::UnknownHook((*id).to_owned());
+        mismatches.push(Mismatch::Overrides(e.to_string()));
+    }
     // The case runs from the parsed context and from its JSON text: the two
     // must agree (a disagreement is a bug in hookc, reported as such).
     let answer = |ctx: Context<'_>| {
@@ -148,7 +157,10 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
         location,
         event: case.event.clone(),
         context: case.context.clone(),
-        disabled: case.disabled.iter().map(|d| d.value.clone()).collect(),
+        disabled: (case.disabled.iter())
+            .filter(|d| !unknown.contains(&d.value.as_str()))
+            .map(|d| d.value.clone())
+            .collect(),
         expected,
         actual,
         mismatches,
@@ -156,18 +168,21 @@ pub fn run_case(policy: &Policy, case: &TestCase, location: String) -> TestResul
     }
 }
 
-/// Compares a decision with what the case expects.
+/// Compares a decision with what the case expects (the deciding hook
+/// only when the case gives it).
 fn compare(expect: &Expect, decision: &Decision<'_>, mismatches: &mut Vec<Mismatch>) {
-    let expected_hook = expect.hook.value.as_deref();
     let terminal = decision.terminal.as_ref();
-    let actual_hook = terminal.map(|m| m.hook);
-    if expected_hook != actual_hook {
-        mismatches.push(Mismatch::Hook {
-            expected: expected_hook.map(str::to_owned),
-            actual: actual_hook.map(str::to_owned),
-        });
-    } else if let (Some(fields), Some(m)) = (&expect.action, terminal) {
-        compare_fields(fields, m, false, mismatches);
+    if let Some(hook) = &expect.hook {
+        let expected_hook = hook.value.as_deref();
+        let actual_hook = terminal.map(|m| m.hook);
+        if expected_hook != actual_hook {
+            mismatches.push(Mismatch::Hook {
+                expected: expected_hook.map(str::to_owned),
+                actual: actual_hook.map(str::to_owned),
+            });
+        } else if let (Some(fields), Some(m)) = (&expect.action, terminal) {
+            compare_fields(fields, m, false, mismatches);
+        }
     }
     let Some(wanted) = &expect.collected else {
         return;
@@ -217,14 +232,10 @@ fn expectation_json(expect: &Expect) -> Value {
         expected.insert("error".into(), error.value.clone().into());
         return Value::Object(expected);
     }
-    expected.insert(
-        "hook".into(),
-        expect
-            .hook
-            .value
-            .as_deref()
-            .map_or(Value::Null, Value::from),
-    );
+    if let Some(hook) = &expect.hook {
+        let hook = hook.value.as_deref().map_or(Value::Null, Value::from);
+        expected.insert("hook".into(), hook);
+    }
     if let Some(fields) = &expect.action {
         expected.insert("action".into(), Value::Object(fields.clone()));
     }
@@ -251,9 +262,9 @@ pub struct Options {
     /// Policy files for every test file (`--policy`), named as given,
     /// replacing what the test files name.
     pub policy: Vec<PathBuf>,
-    /// Policies layered over each test file's policy (`--overlay`), in
-    /// order.
-    pub overlays: Vec<PolicyFile>,
+    /// Policies layered over or under each test file's policy
+    /// (`--overlay`, `--overlay-below`), in order.
+    pub overlays: Vec<Overlay>,
 }
 
 /// One test file's run.
@@ -302,7 +313,7 @@ fn load_and_run(
     };
     *names = policy_files.iter().map(|f| f.name.clone()).collect();
     let policy = files::load_policy(&policy_files)
-        .and_then(|loaded| files::layer_overlays(loaded.policy, &options.overlays))
+        .and_then(|loaded| files::layer_overlays(loaded, &options.overlays))
         .map(|loaded| loaded.policy)
         .map_err(|error| FileError::Policy {
             file: file.to_owned(),

@@ -59,7 +59,7 @@ fn parses_cases_and_resolves_policy_paths_against_the_test_file() {
     assert_eq!((case.name.as_str(), case.event.as_str()), ("a", "error"));
     assert_eq!(case.context, json!({}));
     assert_eq!(case.disabled[0].value, "x");
-    assert_eq!(case.expect.hook.value, None);
+    assert_eq!(case.expect.hook.as_ref().unwrap().value, None);
     assert_eq!(t.location(case.span), "t.test.yaml:3:5");
 }
 
@@ -119,6 +119,29 @@ fn unknown_hook_ids_are_reported_with_a_did_you_mean() {
         invalid.diagnostics[0].node_path.as_deref(),
         Some("cases[0].expect.hook")
     );
+}
+
+#[test]
+fn unknown_disabled_ids_are_ignored_when_the_file_says_so() {
+    let t = parse(
+        "ignore_unknown_disables: true\ncases:\n  - {name: a, event: error, disabled: [rate_limited, not_a_hook], context: {classification: {category: rate_limited}}, expect: {hook: anything}}\n",
+    )
+    .unwrap();
+    let p = policy();
+    t.check_ids(&p).unwrap();
+    let r = t.run(&p).remove(0);
+    assert!(r.passed(), "{r:?}");
+    // The report lists the hooks switched off, not the ignored ids.
+    assert_eq!(r.disabled, ["rate_limited"]);
+    // Without the key, the unknown id is an error; the key takes a bool.
+    let strict = parse(
+        "ignore_unknown_disables: false\ncases:\n  - {name: a, event: error, disabled: [not_a_hook], expect: {hook: anything}}\n",
+    )
+    .unwrap();
+    let invalid = strict.check_ids(&p).unwrap_err();
+    assert_eq!(codes(&invalid), [("E0102", Some("cases[0].disabled[0]"))]);
+    let bad = parse("ignore_unknown_disables: yes please\ncases: []\n").unwrap_err();
+    assert_eq!(codes(&bad), [("E0102", Some("ignore_unknown_disables"))]);
 }
 
 fn run_one(case_yaml: &str) -> TestResult {
@@ -371,4 +394,41 @@ fn an_error_and_a_decision_cannot_both_be_expected() {
         "{}",
         e.render()
     );
+}
+
+#[test]
+fn a_case_may_check_collected_alone_but_must_check_something() {
+    // Without `hook`, the decision is not compared: denied or not, the
+    // observers before it are what the case checks.
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: rm}}, expect: {collected: [log_all]}}",
+    );
+    assert!(r.passed(), "{r:?}");
+    assert_eq!(r.expected, json!({"collected": [{"hook": "log_all"}]}));
+    let r = run_collecting(
+        "{name: a, event: tool, context: {tool: {name: ls}}, expect: {collected: [log_all]}}",
+    );
+    assert_eq!(
+        r.mismatches,
+        [Mismatch::Collected {
+            expected: vec!["log_all".to_owned()],
+            actual: vec!["log_all".to_owned(), "log_late".to_owned()],
+        }]
+    );
+    // No expectation at all, or an action without its hook, is an error.
+    let none = parse("cases:\n  - {name: a, event: e, expect: {}}\n").unwrap_err();
+    assert_eq!(codes(&none), [("E0101", Some("cases[0].expect"))]);
+    assert!(
+        none.diagnostics[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("`collected`"),
+        "{:?}",
+        none.diagnostics[0]
+    );
+    let action =
+        parse("cases:\n  - {name: a, event: e, expect: {action: {type: abort}, collected: []}}\n")
+            .unwrap_err();
+    assert_eq!(codes(&action), [("E0102", Some("cases[0].expect.action"))]);
 }

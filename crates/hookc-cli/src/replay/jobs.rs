@@ -38,7 +38,10 @@ pub enum TraceForm {
 
 impl Answer<'_> {
     /// Appends the result line (and the trace, if asked) for `event` and
-    /// `ctx` under `policy` to `out`.
+    /// `ctx` under `policy` to `out`. When filling the matched action fails
+    /// ([`QueryError::Action`]) there is no result line, but the trace, if
+    /// asked, is still appended before the error is returned: that is when
+    /// it is needed most (which hook matched, on which values).
     pub fn write(
         &self,
         policy: &Policy,
@@ -51,19 +54,37 @@ impl Answer<'_> {
             .with_overrides(self.overrides)
             .with_results(self.results);
         let result = if self.all {
-            serde_json::Value::Array(query.all()?.iter().map(Match::to_json).collect())
+            query
+                .all()
+                .map(|all| serde_json::Value::Array(all.iter().map(Match::to_json).collect()))
         } else {
-            query.decision()?.to_json()
+            query.decision().map(|d| d.to_json())
+        };
+        let result = match result {
+            Ok(result) => result,
+            Err(e @ QueryError::Action(_)) => {
+                if self.explain.is_some() {
+                    self.trace(&query, out)?;
+                }
+                return Err(e);
+            }
+            Err(e) => return Err(e),
         };
         // Writing into a Vec cannot fail; the results' only failure is I/O.
         let _ = writeln!(out, "{result}");
-        if let Some(form) = self.explain {
-            let trace = query.explain()?;
-            match form {
-                TraceForm::Text => out.extend_from_slice(trace.to_text().as_bytes()),
-                TraceForm::Json => {
-                    let _ = writeln!(out, "{}", trace.to_json());
-                }
+        self.trace(&query, out)
+    }
+
+    /// Appends the explain trace, if asked, in its form.
+    fn trace(&self, query: &Query<'_, '_>, out: &mut Vec<u8>) -> Result<(), QueryError> {
+        let Some(form) = self.explain else {
+            return Ok(());
+        };
+        let trace = query.explain()?;
+        match form {
+            TraceForm::Text => out.extend_from_slice(trace.to_text().as_bytes()),
+            TraceForm::Json => {
+                let _ = writeln!(out, "{}", trace.to_json());
             }
         }
         Ok(())
@@ -125,11 +146,14 @@ impl ChunkJob for PrintJob<'_> {
                     .map_err(|e| e.to_string())
             });
             if let Err(e) = result {
-                // Whatever part of the answer was written goes.
-                out.text.truncate(start);
+                // The error line stands for the result line; what the answer
+                // wrote (the trace of a failed fill, with `--explain`)
+                // follows it.
+                let trace = out.text.split_off(start);
                 out.errors += 1;
                 let msg = format!("{}:{n}: {e}", self.log);
                 let _ = writeln!(out.text, "{}", serde_json::json!({ "error": msg }));
+                out.text.extend_from_slice(&trace);
             }
         });
         out

@@ -1,12 +1,16 @@
 //! Run-time layering: a loaded policy with another policy's hooks layered
-//! over it, for one run, without recompiling either
-//! ([`Policy::with_layer`]; `docs/src/semantics.md#replacement-and-layering`).
+//! over it, or under it, for one run, without recompiling either
+//! ([`Policy::with_layer`], [`Policy::with_layer_below`];
+//! `docs/src/semantics.md#replacement-and-layering`).
 //!
-//! The linker ([`link`]) builds one program from two: the base's layers,
-//! then the overlay's above them (so at equal priority the overlay's hooks
-//! run first); the overlay's hooks marked `replace` take out the base's
-//! hook of their id; every other id the two share is an error, as E0104 is
-//! when the same hooks are compiled together. The hooks are merged in the
+//! The linker ([`link`], [`link_below`]) builds one program from two: the
+//! lower program's layers, then the upper's above them (so at equal
+//! priority the upper program's hooks run first); the upper program's
+//! hooks marked `replace` take out the lower's hook of their id; every
+//! other id the two share is an error, as E0104 is when the same hooks are
+//! compiled together. An overlay is the upper program ([`link`]) or, placed
+//! below, the lower one ([`link_below`]): the rule is the same, only the
+//! roles change. The hooks are merged in the
 //! one order rule (priority in the policies' direction, then layer, higher
 //! first; within a program, the program's own order), and every table is
 //! rebuilt with only what the kept hooks use: strings, paths and regex
@@ -61,16 +65,28 @@ pub enum ComposeError {
     /// The two policies declare different decision models (`combine`, or
     /// `on_error`), neither being the default.
     #[error(
-        "the policy declares `{what}: {base}` and the overlay `{what}: {overlay}`: layer only \
-         policies that agree (or leave it out of one of them)"
+        "the two policies declare `{what}: {lower}` (the lower) and `{what}: {upper}` (the \
+         upper): layer only policies that agree (or leave it out of one of them)"
     )]
     ModelClash {
         /// `combine` or `on_error`.
         what: &'static str,
-        /// The base policy's choice.
-        base: String,
-        /// The overlay's.
-        overlay: String,
+        /// The lower program's choice.
+        lower: String,
+        /// The upper program's.
+        upper: String,
+    },
+    /// A hook id of an overlay placed below the policy
+    /// ([`Policy::with_layer_below`]) is already the policy's, and the
+    /// policy's hook is not marked `replace` (the higher layer's hook is
+    /// the one that may replace).
+    #[error(
+        "hook id `{id}` is in both the policy and the overlay placed below it: rename the \
+         overlay's hook, or mark the policy's hook `replace: true` to replace the overlay's"
+    )]
+    DuplicateIdBelow {
+        /// The id.
+        id: String,
     },
     /// A layer name of the overlay is already a layer of the policy.
     #[error(
@@ -107,39 +123,83 @@ impl Policy {
         let program = link(self.program(), overlay.program())?;
         Ok(Policy::from_program(program)?)
     }
+
+    /// This policy with `overlay`'s hooks layered under it: the overlay's
+    /// layers below this policy's, so at equal priority this policy's
+    /// hooks run first (Meerkat appends a run's entries after the
+    /// configured ones); this policy's hooks marked `replace` replace the
+    /// overlay's hooks of the same id. What compiling the overlay's
+    /// sources and this policy's together means, the overlay's layers
+    /// first. See [`link_below`].
+    pub fn with_layer_below(&self, overlay: &Policy) -> Result<Policy, ComposeError> {
+        let program = link_below(self.program(), overlay.program())?;
+        Ok(Policy::from_program(program)?)
+    }
 }
 
-/// The two programs of a link, by position.
-const BASE: usize = 0;
-const OVERLAY: usize = 1;
-const SIDES: [&str; 2] = ["policy", "overlay"];
+/// The two programs of a link, by position: the lower layers, then the
+/// upper ones.
+const LOWER: usize = 0;
+const UPPER: usize = 1;
 
 /// Links `overlay` over `base` into one program (not verified yet: see
 /// [`Policy::with_layer`]). Both should be verified programs; a bad index
 /// is an error, never a panic.
 pub fn link(base: &Program, overlay: &Program) -> Result<Program, ComposeError> {
+    check_directions(base, overlay)?;
+    link_stack([base, overlay], ["policy", "overlay"], |id| {
+        ComposeError::DuplicateId { id }
+    })
+}
+
+/// Links `overlay` under `base` into one program: the overlay's layers
+/// below the base's, the base's hooks marked `replace` replacing the
+/// overlay's (not verified yet: see [`Policy::with_layer_below`]). Both
+/// should be verified programs; a bad index is an error, never a panic.
+pub fn link_below(base: &Program, overlay: &Program) -> Result<Program, ComposeError> {
+    check_directions(base, overlay)?;
+    link_stack([overlay, base], ["overlay", "policy"], |id| {
+        ComposeError::DuplicateIdBelow { id }
+    })
+}
+
+/// Layering needs one priority direction.
+fn check_directions(base: &Program, overlay: &Program) -> Result<(), ComposeError> {
     if base.priority_order != overlay.priority_order {
         return Err(ComposeError::PriorityOrder {
             base: base.priority_order.name(),
             overlay: overlay.priority_order.name(),
         });
     }
-    let mut l = Linker::new([base, overlay]);
+    Ok(())
+}
+
+/// Links the programs of `stack` (lower, upper; each named by `sides` in
+/// messages) into one: the upper's layers above the lower's, its hooks
+/// marked `replace` taking out the lower's of their id; `duplicate` is the
+/// error for an id both have that the upper does not mark.
+fn link_stack(
+    stack: [&Program; 2],
+    sides: [&'static str; 2],
+    duplicate: fn(String) -> ComposeError,
+) -> Result<Program, ComposeError> {
+    let [lower, upper] = stack;
+    let mut l = Linker::new(stack, sides);
     let layer_offset = l.layers()?;
-    let dropped = l.replacements()?;
+    let dropped = l.replacements(duplicate)?;
 
     // Every kept hook with its place in the one order rule.
     let mut order: Vec<(usize, usize, i64, u32)> = Vec::new();
-    for (side, prog) in [base, overlay].into_iter().enumerate() {
-        let offset = if side == OVERLAY { layer_offset } else { 0 };
+    for (side, prog) in stack.into_iter().enumerate() {
+        let offset = if side == UPPER { layer_offset } else { 0 };
         for (h, hook) in prog.hooks.iter().enumerate() {
-            if side == BASE && dropped.contains(&h) {
+            if side == LOWER && dropped.contains(&h) {
                 continue;
             }
             order.push((side, h, hook.priority, hook.layer.saturating_add(offset)));
         }
     }
-    let direction = base.priority_order;
+    let direction = lower.priority_order;
     // INVARIANT (evaluation order): priority in the direction, then layer
     // descending; stable, so each program keeps its own order at ties
     // (which never mix programs: their layers differ).
@@ -151,10 +211,8 @@ pub fn link(base: &Program, overlay: &Program) -> Result<Program, ComposeError> 
         by_priority.then(b.3.cmp(&a.3))
     });
 
-    let keep_debug = [base, overlay]
-        .iter()
-        .all(|p| p.debug.hooks.len() == p.hooks.len());
-    let events = [events_of(base), events_of(overlay)];
+    let keep_debug = stack.iter().all(|p| p.debug.hooks.len() == p.hooks.len());
+    let events = [events_of(lower), events_of(upper)];
     let mut hook_events: Vec<(usize, Option<&[StrIdx]>)> = Vec::with_capacity(order.len());
     for &(side, h, _, layer) in &order {
         l.hook(side, h, layer, keep_debug)?;
@@ -171,23 +229,23 @@ pub fn link(base: &Program, overlay: &Program) -> Result<Program, ComposeError> 
 }
 
 /// The side whose choice the layered program takes: the one that made a
-/// choice other than the default, or the base when both agree; two
+/// choice other than the default, or the lower when both agree; two
 /// different choices are a [`ComposeError::ModelClash`].
 fn chosen<T: PartialEq + Default>(
     what: &'static str,
-    [base, overlay]: [T; 2],
+    [lower, upper]: [T; 2],
     name: impl Fn(T) -> String,
 ) -> Result<usize, ComposeError> {
     let default = T::default();
-    if base == overlay || overlay == default {
-        Ok(BASE)
-    } else if base == default {
-        Ok(OVERLAY)
+    if lower == upper || upper == default {
+        Ok(LOWER)
+    } else if lower == default {
+        Ok(UPPER)
     } else {
         Err(ComposeError::ModelClash {
             what,
-            base: name(base),
-            overlay: name(overlay),
+            lower: name(lower),
+            upper: name(upper),
         })
     }
 }
@@ -231,6 +289,8 @@ struct Copied {
 /// The output program and its intern maps.
 struct Linker<'a> {
     progs: [&'a Program; 2],
+    /// What messages call each program (`policy`, `overlay`).
+    sides: [&'static str; 2],
     out: Program,
     strings: HashMap<&'a str, StrIdx>,
     paths: HashMap<&'a Path, PathIdx>,
@@ -245,11 +305,12 @@ fn idx(n: usize) -> u32 {
 }
 
 impl<'a> Linker<'a> {
-    fn new(progs: [&'a Program; 2]) -> Linker<'a> {
+    fn new(progs: [&'a Program; 2], sides: [&'static str; 2]) -> Linker<'a> {
         Linker {
             progs,
+            sides,
             out: Program {
-                priority_order: progs[BASE].priority_order,
+                priority_order: progs[LOWER].priority_order,
                 ..Program::default()
             },
             strings: HashMap::new(),
@@ -261,7 +322,7 @@ impl<'a> Linker<'a> {
 
     fn bad(&self, side: usize, what: &'static str) -> ComposeError {
         ComposeError::BadIndex {
-            side: SIDES.get(side).copied().unwrap_or("?"),
+            side: self.sides.get(side).copied().unwrap_or("?"),
             what,
         }
     }
@@ -336,18 +397,18 @@ impl<'a> Linker<'a> {
     /// The decision model of the layered program (see [`chosen`]); an
     /// error policy's action is copied like a hook's.
     fn model(&mut self) -> Result<(), ComposeError> {
-        let [base, overlay] = self.progs;
-        let combine = [base.model.combine, overlay.model.combine];
+        let [lower, upper] = self.progs;
+        let combine = [lower.model.combine, upper.model.combine];
         let side = chosen("combine", combine, |c| c.name().to_owned())?;
         self.out.model.combine = self.prog(side)?.model.combine;
-        let on_error = [base.model.on_error, overlay.model.on_error];
+        let on_error = [lower.model.on_error, upper.model.on_error];
         let side = match on_error {
             // Two error actions are two choices, however alike they read.
             [OnError::Action(_), OnError::Action(_)] => {
                 return Err(ComposeError::ModelClash {
                     what: "on_error",
-                    base: on_error_name(on_error[BASE]),
-                    overlay: on_error_name(on_error[OVERLAY]),
+                    lower: on_error_name(on_error[LOWER]),
+                    upper: on_error_name(on_error[UPPER]),
                 })
             }
             _ => chosen("on_error", on_error, on_error_name)?,
@@ -443,11 +504,11 @@ impl<'a> Linker<'a> {
 
     // ---- layers and ids ---------------------------------------------------
 
-    /// The base's layers, then the overlay's; returns the overlay's layer
-    /// offset.
+    /// The lower program's layers, then the upper's; returns the upper's
+    /// layer offset.
     fn layers(&mut self) -> Result<u32, ComposeError> {
         let mut seen: HashSet<&str> = HashSet::new();
-        for side in [BASE, OVERLAY] {
+        for side in [LOWER, UPPER] {
             for &name in &self.prog(side)?.layers {
                 let text = self
                     .prog(side)?
@@ -462,54 +523,59 @@ impl<'a> Linker<'a> {
                 self.out.layers.push(name);
             }
         }
-        Ok(idx(self.prog(BASE)?.layers.len()))
+        Ok(idx(self.prog(LOWER)?.layers.len()))
     }
 
-    /// The base hooks the overlay replaces (by index); an id both have that
-    /// the overlay does not mark `replace` is an error.
-    fn replacements(&self) -> Result<HashSet<usize>, ComposeError> {
-        let (base, overlay) = (self.prog(BASE)?, self.prog(OVERLAY)?);
+    /// The lower program's hooks the upper one replaces (by index); an id
+    /// both have that the upper does not mark `replace` is `duplicate`.
+    fn replacements(
+        &self,
+        duplicate: fn(String) -> ComposeError,
+    ) -> Result<HashSet<usize>, ComposeError> {
+        let (lower, upper) = (self.prog(LOWER)?, self.prog(UPPER)?);
         let mut hooks: HashMap<&str, usize> = HashMap::new();
-        for (h, hook) in base.hooks.iter().enumerate() {
-            hooks.insert(base.string(hook.id), h);
+        for (h, hook) in lower.hooks.iter().enumerate() {
+            hooks.insert(lower.string(hook.id), h);
         }
-        let absent: HashSet<&str> = base.absent.iter().map(|a| base.string(a.id)).collect();
-        let marked = overlay
+        let absent: HashSet<&str> = lower.absent.iter().map(|a| lower.string(a.id)).collect();
+        let marked = upper
             .hooks
             .iter()
             .map(|h| (h.id, h.replace))
-            .chain(overlay.absent.iter().map(|a| (a.id, a.replace)));
+            .chain(upper.absent.iter().map(|a| (a.id, a.replace)));
         let mut dropped = HashSet::new();
         for (id, replace) in marked {
-            let id = overlay.get_string(id).ok_or(self.bad(OVERLAY, "hook id"))?;
+            let id = upper.get_string(id).ok_or(self.bad(UPPER, "hook id"))?;
             let known = hooks.get(id);
             if !replace && (known.is_some() || absent.contains(id)) {
-                return Err(ComposeError::DuplicateId { id: id.to_owned() });
+                return Err(duplicate(id.to_owned()));
             }
             dropped.extend(known);
         }
         Ok(dropped)
     }
 
-    /// The absent ids: the base's, the replaced hooks', the overlay's, once
-    /// each (a `replace` mark kept), none an id of a kept hook.
+    /// The absent ids: the lower program's, the replaced hooks', the
+    /// upper's, once each (a `replace` mark kept), none an id of a kept
+    /// hook.
     fn absent(&mut self, dropped: &HashSet<usize>) -> Result<(), ComposeError> {
-        let (base, overlay) = (self.prog(BASE)?, self.prog(OVERLAY)?);
+        let (lower, upper) = (self.prog(LOWER)?, self.prog(UPPER)?);
         let mut candidates: Vec<(usize, AbsentHook)> = Vec::new();
-        candidates.extend(base.absent.iter().map(|a| (BASE, *a)));
+        candidates.extend(lower.absent.iter().map(|a| (LOWER, *a)));
         let mut replaced: Vec<usize> = dropped.iter().copied().collect();
         replaced.sort_unstable();
         for h in replaced {
-            let HookEntry { id, replace, .. } = base.hooks.get(h).ok_or(self.bad(BASE, "hook"))?;
+            let HookEntry { id, replace, .. } =
+                lower.hooks.get(h).ok_or(self.bad(LOWER, "hook"))?;
             candidates.push((
-                BASE,
+                LOWER,
                 AbsentHook {
                     id: *id,
                     replace: *replace,
                 },
             ));
         }
-        candidates.extend(overlay.absent.iter().map(|a| (OVERLAY, *a)));
+        candidates.extend(upper.absent.iter().map(|a| (UPPER, *a)));
         let present: HashSet<String> = (self.out.hooks.iter())
             .map(|h| self.out.string(h.id).to_owned())
             .collect();

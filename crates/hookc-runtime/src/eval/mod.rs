@@ -434,23 +434,38 @@ impl Policy {
 
     /// Overrides switching off the hooks with these ids. Switching off a
     /// hook the policy leaves out ([`Policy::absent_hook_ids`]) does
-    /// nothing; an id the policy does not know is an error.
+    /// nothing; an id the policy does not know is an error (the first
+    /// one). [`Policy::overrides_lenient`] ignores such ids instead.
     pub fn overrides<'i, I: IntoIterator<Item = &'i str>>(
         &self,
         ids: I,
     ) -> Result<Overrides, UnknownHook> {
+        let (overrides, unknown) = self.overrides_lenient(ids);
+        match unknown.first() {
+            Some(id) => Err(UnknownHook((*id).to_owned())),
+            None => Ok(overrides),
+        }
+    }
+
+    /// Overrides switching off the hooks with these ids, ignoring the ids
+    /// the policy does not know (a host whose run overrides treat an
+    /// unknown id as a no-op, as Meerkat's do); returns them too, in the
+    /// order given, so the host can still report them.
+    pub fn overrides_lenient<'i, I: IntoIterator<Item = &'i str>>(
+        &self,
+        ids: I,
+    ) -> (Overrides, Vec<&'i str>) {
         let p = self.program.program();
         let mut disabled = HookSet::EMPTY;
+        let mut unknown = Vec::new();
         for id in ids {
-            let Some(pos) = p.hooks.iter().position(|h| p.string(h.id) == id) else {
-                if self.absent_hook_ids().any(|a| a == id) {
-                    continue;
-                }
-                return Err(UnknownHook(id.to_owned()));
-            };
-            disabled.insert(pos, p.hooks.len());
+            match p.hooks.iter().position(|h| p.string(h.id) == id) {
+                Some(pos) => disabled.insert(pos, p.hooks.len()),
+                None if self.absent_hook_ids().any(|a| a == id) => {}
+                None => unknown.push(id),
+            }
         }
-        Ok(Overrides { disabled })
+        (Overrides { disabled }, unknown)
     }
 
     /// The decision for `event`: the one-line form of
