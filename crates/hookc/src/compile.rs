@@ -267,6 +267,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
         "priority_order",
         files.iter().flat_map(|(_, f)| &f.priority_order),
         None,
+        spelled,
         &sources,
         &mut diags,
     )
@@ -275,10 +276,22 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
         "layer_order",
         files.iter().flat_map(|(_, f)| &f.layer_order),
         layers.order,
+        spelled,
         &sources,
         &mut diags,
     )
     .unwrap_or_default();
+    // `docs/src/semantics.md#hook-order`: the priority of a hook that
+    // gives none.
+    let default_priority = one_choice(
+        "default_priority",
+        files.iter().flat_map(|(_, f)| &f.default_priority),
+        None,
+        i64::to_string,
+        &sources,
+        &mut diags,
+    )
+    .unwrap_or(0);
     // Named layers were numbered by first mention; listed highest first,
     // the first mentioned is the highest.
     let (layer_names, rank) = match layer_order {
@@ -322,6 +335,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
                 };
                 let cx = HookContext {
                     layer,
+                    default_priority,
                     file_name: &name,
                     text,
                     schema: &schema,
@@ -382,14 +396,21 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
     }
 }
 
+/// How a [`Spelled`] choice is written in a message.
+fn spelled<T: Spelled>(value: &T) -> String {
+    value.name().to_owned()
+}
+
 /// A policy-wide choice the files declare (`priority_order:`,
-/// `layer_order:`): every declaration, in any file, must agree with the
-/// first and with what the caller gave (`given`); the files that do not
-/// declare it follow. `None` when nothing declares it.
-fn one_choice<'f, T: Spelled + 'f>(
+/// `layer_order:`, `default_priority:`): every declaration, in any file,
+/// must agree with the first and with what the caller gave (`given`); the
+/// files that do not declare it follow. `None` when nothing declares it.
+/// `show` writes a value as the files spell it.
+fn one_choice<'f, T: Copy + PartialEq + 'f>(
     key: &str,
     declarations: impl Iterator<Item = &'f Spanned<T>>,
     given: Option<T>,
+    show: impl Fn(&T) -> String,
     sources: &SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<T> {
@@ -399,24 +420,24 @@ fn one_choice<'f, T: Spelled + 'f>(
             (Some(g), _) if g != declared.value => Some((
                 format!(
                     "`{key}` is `{}` here but `{}` is given to the compiler",
-                    declared.value.name(),
-                    g.name()
+                    show(&declared.value),
+                    show(&g)
                 ),
                 format!(
                     "the compiler is given `{}` (`--{}`)",
-                    g.name(),
+                    show(&g),
                     key.replace('_', "-")
                 ),
             )),
             (_, Some(f)) if f.value != declared.value => Some((
                 format!(
                     "`{key}` is `{}` here but `{}` in another file",
-                    declared.value.name(),
-                    f.value.name()
+                    show(&declared.value),
+                    show(&f.value)
                 ),
                 format!(
                     "`{}` is declared at {}",
-                    f.value.name(),
+                    show(&f.value),
                     sources.location(f.span)
                 ),
             )),
@@ -495,6 +516,8 @@ fn declarations(
 struct HookContext<'a> {
     /// The hook's layer (an index into the compilation's layers).
     layer: u32,
+    /// The priority of a hook that gives none (`default_priority`).
+    default_priority: i64,
     file_name: &'a str,
     text: &'a str,
     schema: &'a ContextSchema,
@@ -700,7 +723,10 @@ fn check_hook(
     Some(Hook {
         id,
         events,
-        priority: raw.priority.as_ref().map_or(0, |p| p.value),
+        priority: raw
+            .priority
+            .as_ref()
+            .map_or(cx.default_priority, |p| p.value),
         layer: cx.layer,
         condition,
         action,

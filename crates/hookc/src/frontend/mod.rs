@@ -54,6 +54,9 @@ pub struct SourceFile {
     /// Every valid `layer_order` declaration, in file order, as for
     /// `priority_order`.
     pub layer_order: Vec<Spanned<crate::compile::LayerOrder>>,
+    /// Every `default_priority` declaration, in file order, as for
+    /// `priority_order`.
+    pub default_priority: Vec<Spanned<i64>>,
     /// The hooks of both layers, in file order.
     pub hooks: Vec<SourceHook>,
     /// `event_context_schema`, unparsed.
@@ -79,7 +82,7 @@ pub struct SourceHook {
     pub id: Option<Spanned<String>>,
     /// The event names (`"*"` = every event), at least one.
     pub events: Vec<Spanned<String>>,
-    /// `priority`, if given (default 0).
+    /// `priority`, if given (default: the policy's `default_priority`, else 0).
     pub priority: Option<Spanned<i64>>,
     /// `enabled` (default true).
     pub enabled: bool,

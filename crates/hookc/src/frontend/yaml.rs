@@ -19,6 +19,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "schema_version",
     "priority_order",
     "layer_order",
+    "default_priority",
     "builtin_hooks",
     "hooks",
     "event_context_schema",
@@ -124,6 +125,16 @@ impl Reader<'_> {
                     let declared = self.spelled("layer_order", value);
                     self.out.layer_order.extend(declared);
                 }
+                "default_priority" => match &value.kind {
+                    NodeKind::Int(p) => {
+                        self.out.default_priority.push(Spanned::new(*p, value.span));
+                    }
+                    _ => {
+                        let help = priority_help("default_priority", value);
+                        let expected = "an integer for `default_priority`";
+                        self.wrong_shape(value, "default_priority".into(), expected, help);
+                    }
+                },
                 "builtin_hooks" => self.hooks(Layer::Builtin, value),
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
@@ -271,7 +282,7 @@ impl Reader<'_> {
                 "priority" => match &value.kind {
                     NodeKind::Int(p) => priority = Some(Spanned::new(*p, value.span)),
                     _ => {
-                        let help = priority_help(value);
+                        let help = priority_help("priority", value);
                         self.wrong_shape(value, field, "an integer for `priority`", help);
                     }
                 },
@@ -511,14 +522,15 @@ fn is_scalar(node: &Node) -> bool {
     )
 }
 
-/// Help for a `priority` that is not an integer but reads as one.
-fn priority_help(value: &Node) -> Option<String> {
+/// Help for a `priority` (or `default_priority`) that is not an integer
+/// but reads as one.
+fn priority_help(key: &str, value: &Node) -> Option<String> {
     match &value.kind {
         NodeKind::Str(s) if s.trim().parse::<i64>().is_ok() => {
-            Some(format!("remove the quotes: `priority: {}`", s.trim()))
+            Some(format!("remove the quotes: `{key}: {}`", s.trim()))
         }
         NodeKind::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => {
-            Some(format!("priorities are integers: `priority: {f:.0}`"))
+            Some(format!("priorities are integers: `{key}: {f:.0}`"))
         }
         _ => None,
     }

@@ -110,7 +110,8 @@ impl<'t> DocReader<'t, '_> {
     }
 
     /// The attributes of a `<hooks>` element: the policy-wide
-    /// `priority_order` and `layer_order`, as a YAML file's top-level keys.
+    /// `priority_order`, `layer_order` and `default_priority`, as a YAML
+    /// file's top-level keys.
     /// Other attributes are ignored, as everything outside hooks is, unless
     /// one looks like a misspelling of these.
     pub(super) fn hooks_attributes(&mut self, attrs: Vec<Attr>) {
@@ -123,6 +124,10 @@ impl<'t> DocReader<'t, '_> {
                 "layer_order" => {
                     let declared = self.spelled(&attr);
                     self.declared.layer_order.extend(declared);
+                }
+                "default_priority" => {
+                    let declared = self.priority(&attr);
+                    self.declared.default_priority.extend(declared);
                 }
                 other => {
                     if let Some(help) = help_for(other, HOOKS_ATTRS.iter().copied()) {
@@ -236,12 +241,12 @@ impl<'t> DocReader<'t, '_> {
                     std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
                         Diagnostic::new(
                             Code::BadLiteral,
-                            format!("`priority` `{text}` is out of the 64-bit integer range"),
+                            format!("`{}` `{text}` is out of the 64-bit integer range", attr.name),
                         )
                     }
                     _ => Diagnostic::new(
                         Code::WrongShape,
-                        format!("`priority` must be an integer, found `{text}`"),
+                        format!("`{}` must be an integer, found `{text}`", attr.name),
                     )
                     .help("higher priorities run first; the default is 0"),
                 };

@@ -21,8 +21,9 @@
 //!
 //! An `<action_type>` child of `<hooks>` declares an action type, as a YAML
 //! file's `action_types` does (see `action_types.rs`).
-//! A `<hooks>` element may declare the policy-wide `priority_order` and
-//! `layer_order` as attributes (`<hooks priority_order="lower_first">`),
+//! A `<hooks>` element may declare the policy-wide `priority_order`,
+//! `layer_order` and `default_priority` as attributes
+//! (`<hooks priority_order="lower_first">`),
 //! with the meaning and the spellings of a YAML file's top-level keys.
 //!
 //! Everything else in the document is ignored, but the whole document must be
@@ -63,7 +64,7 @@ const HOOK_ATTRS: &[&str] = &[
 ];
 
 /// The attributes of `<hooks>` that hookc reads.
-const HOOKS_ATTRS: &[&str] = &["priority_order", "layer_order"];
+const HOOKS_ATTRS: &[&str] = &["priority_order", "layer_order", "default_priority"];
 
 /// Help for a hook without an action element.
 const ACTION_HELP: &str = "add an action element such as `<retry/>`, \
@@ -116,6 +117,7 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
     source.hooks = doc.hooks;
     source.priority_order = doc.declared.priority_order;
     source.layer_order = doc.declared.layer_order;
+    source.default_priority = doc.declared.default_priority;
     if let Some((_, first)) = doc.action_types.first() {
         let span = first.span;
         source.action_types = Some(Node {
@@ -323,7 +325,8 @@ struct DocReader<'t, 'd> {
     hooks: Vec<SourceHook>,
     /// The `<action_type>` definitions, as a YAML `action_types` mapping.
     action_types: Vec<(crate::frontend::doc::Key, Node)>,
-    /// What the `<hooks>` elements declare (`priority_order`, `layer_order`).
+    /// What the `<hooks>` elements declare (`priority_order`, `layer_order`,
+    /// `default_priority`).
     declared: SourceFile,
     next_index: usize,
     root: Root,
