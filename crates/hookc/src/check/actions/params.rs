@@ -14,6 +14,7 @@ use crate::frontend::doc::{Node, NodeKind};
 use crate::frontend::RawAction;
 use crate::span::{FileId, Span, Spanned};
 use crate::suggest;
+use hookc_runtime::bytecode::is_integral;
 use hookc_runtime::bytecode::path::PathTable;
 use std::collections::HashSet;
 
@@ -359,7 +360,13 @@ impl ParamChecker<'_> {
         let text = lit.trim();
         let read = |ty: &ParamType| match ty {
             ParamType::String => Some(ActionValue::String(lit.clone())),
-            ParamType::Integer => text.parse::<i64>().ok().map(ActionValue::Int),
+            // An integral `2.0` is an integer too, and stays a double.
+            ParamType::Integer => text.parse::<i64>().ok().map(ActionValue::Int).or_else(|| {
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|f| is_integral(*f))
+                    .map(ActionValue::Double)
+            }),
             ParamType::Number => text.parse::<i64>().ok().map(ActionValue::Int).or_else(|| {
                 text.parse::<f64>()
                     .ok()
