@@ -6,6 +6,9 @@
 //! into evaluation order. Every problem in every file is reported in one run.
 
 use crate::check::actions::{self, ActionTypes};
+use crate::check::events::DeclaredEvents;
+
+mod events;
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, SourceFile, SourceHook};
@@ -263,6 +266,12 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
     }
 
     let (schema, types) = declarations(&files, &sources, &mut diags);
+    let events = DeclaredEvents::read(
+        files.iter().filter_map(|(_, f)| f.events.as_ref()),
+        &schema,
+        &sources,
+        &mut diags,
+    );
     let priority_order = one_choice(
         "priority_order",
         files.iter().flat_map(|(_, f)| &f.priority_order),
@@ -340,6 +349,8 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
                     text,
                     schema: &schema,
                     types: &types,
+                    events: &events,
+                    sources: &sources,
                 };
                 let checked =
                     check_hook(&cx, raw, hooks.len(), &mut paths, &mut regexes, &mut diags);
@@ -381,6 +392,7 @@ fn compile_files(inputs: &[(&Input, Option<u32>)], layers: Layers) -> Compilatio
             paths,
             schema,
             action_types: types,
+            events,
             layers: layer_names,
         };
         // Lints are warnings: they never turn a good policy into a failing one.
@@ -522,6 +534,10 @@ struct HookContext<'a> {
     text: &'a str,
     schema: &'a ContextSchema,
     types: &'a ActionTypes,
+    /// The declared events (`docs/src/semantics.md#declared-events`).
+    events: &'a DeclaredEvents,
+    /// The sources, for locations in notes.
+    sources: &'a SourceMap,
 }
 
 /// A hook's id: given, or `<file>#<section>[<index>]`.
@@ -681,6 +697,9 @@ fn check_hook(
         Events::Named(names)
     };
 
+    ok &= events::events_declared(cx, raw, diags);
+    let groups = events::schema_groups(cx, &events);
+
     let condition = match &raw.condition {
         None => None,
         Some(cond) => {
@@ -688,7 +707,9 @@ fn check_hook(
             let (expr, node_paths, suffix) =
                 resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
             if let Some(e) = &expr {
-                crate::check::typeck::check_condition(e, cx.schema, paths, regexes, &mut local);
+                events::per_schema(&groups, &mut local, |schema, d| {
+                    crate::check::typeck::check_condition(e, schema, paths, regexes, d);
+                });
             }
             // Name the YAML node of each finding: the innermost condition node
             // containing it, else the hook's `condition`/`when`.
@@ -714,9 +735,15 @@ fn check_hook(
     };
 
     let errors_before = diags.error_count();
-    let action = actions::check_action(&raw.action, cx.text, cx.types, cx.schema, paths, diags);
+    let action = events::per_schema(&groups, diags, |schema, d| {
+        actions::check_action(&raw.action, cx.text, cx.types, schema, paths, d)
+    })
+    .into_iter()
+    .next()
+    .flatten();
     ok &= diags.error_count() == errors_before;
     let action = action?;
+    ok &= events::effects_allowed(cx, raw, &events, action.effect, cx.sources, diags);
     if !ok {
         return None;
     }

@@ -54,6 +54,8 @@ pub struct SchemaNode {
     pub allowed: Option<Vec<serde_json::Value>>,
     /// `format`.
     pub format: Option<String>,
+    /// `required`: the keys an object of this schema always has.
+    pub required: Vec<String>,
     /// `description`.
     pub description: Option<String>,
 }
@@ -197,6 +199,77 @@ impl ContextSchema {
         schema
     }
 
+    /// This schema extended by a declared event's `context`
+    /// (`docs/src/semantics.md#declared-events`): the fragment describes
+    /// the root object, and its `properties` are added to the root's,
+    /// replacing a property of the same name; its `required` keys are
+    /// added; its `additionalProperties`, when given, replaces the root's.
+    /// Keywords that do not describe an object's keys (`items`, `enum`,
+    /// `const`), and a `type` without `object`, are errors. Problems are
+    /// reported; the rest is applied.
+    pub fn extended(&self, fragment: &Node, diags: &mut Diagnostics) -> ContextSchema {
+        let mut out = self.clone();
+        let Some(entries) = fragment.as_map() else {
+            diags.push(
+                Diagnostic::new(
+                    Code::ContextSchema,
+                    format!(
+                        "an event's `context` must be a schema (a mapping), found {}",
+                        fragment.kind_name()
+                    ),
+                )
+                .at(fragment.span),
+            );
+            return out;
+        };
+        let ext_id = out.read_node(fragment, 0, diags);
+        let Some(ext) = out.node(ext_id).cloned() else {
+            return out;
+        };
+        for (key, value) in entries {
+            let problem = match key.name.as_str() {
+                "type" if !ext.kinds.intersects(Kinds::OBJECT) => {
+                    Some("its `type` must be `object`")
+                }
+                "items" | "enum" | "const" => Some("it takes the keywords of an object"),
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ContextSchema,
+                        format!("`{}` does not apply to an event's `context`: {problem}", key.name),
+                    )
+                    .at(key.span.to(value.span))
+                    .help("an event's context extends the root object of event_context_schema: give it `properties`, `required` and `additionalProperties`"),
+                );
+            }
+        }
+        let declares_additional = fragment.get("additionalProperties");
+        if let Some(root) = out.nodes.get_mut(self.root().0 as usize) {
+            for (name, id) in ext.properties {
+                match root.properties.iter_mut().find(|(k, _)| *k == name) {
+                    Some(slot) => slot.1 = id,
+                    None => root.properties.push((name, id)),
+                }
+            }
+            for name in ext.required {
+                if !root.required.contains(&name) {
+                    root.required.push(name);
+                }
+            }
+            root.additional = match (declares_additional.map(|n| &n.kind), ext.additional) {
+                (None, _) => root.additional,
+                // `true` lists nothing: open when the root lists properties.
+                (Some(NodeKind::Bool(true)), _) if !root.properties.is_empty() => {
+                    Additional::Open
+                }
+                (Some(_), additional) => additional,
+            };
+        }
+        out
+    }
+
     /// The schema as written, if one was declared.
     pub fn source(&self) -> Option<&serde_json::Value> {
         self.source.as_ref()
@@ -288,14 +361,15 @@ impl ContextSchema {
                 "const" => out.allowed = Some(vec![value.to_json()]),
                 "format" => out.format = value.as_str().map(str::to_owned),
                 "description" => out.description = value.as_str().map(str::to_owned),
-                "required" => {
-                    if !value
-                        .as_seq()
-                        .is_some_and(|s| s.iter().all(|n| n.as_str().is_some()))
-                    {
-                        diags.push(shape(value, "`required` must be a list of property names"));
+                "required" => match value
+                    .as_seq()
+                    .and_then(|s| s.iter().map(Node::as_str).collect::<Option<Vec<_>>>())
+                {
+                    Some(names) => out.required = names.into_iter().map(str::to_owned).collect(),
+                    None => {
+                        diags.push(shape(value, "`required` must be a list of property names"))
                     }
-                }
+                },
                 name if IGNORED.contains(&name) => {}
                 name => {
                     let d = Diagnostic::new(
@@ -496,6 +570,33 @@ impl ContextSchema {
         }
     }
 
+    /// Whether the schema guarantees that a context has `path`: every step
+    /// is a field its object lists in `required`, from the root down
+    /// (`docs/src/semantics.md#static-checking`, W0007). An index is never
+    /// guaranteed.
+    pub fn guarantees(&self, path: &Path) -> bool {
+        let mut cur = Some(self.root());
+        for step in path.steps() {
+            let Step::Field(name) = step else {
+                return false;
+            };
+            let Some(node) = cur.and_then(|id| self.node(id)) else {
+                return false;
+            };
+            if !node.required.iter().any(|r| r == name) {
+                return false;
+            }
+            cur = match node.properties.iter().find(|(k, _)| k == name) {
+                Some((_, id)) => Some(*id),
+                None => match node.additional {
+                    Additional::Schema(id) => Some(id),
+                    _ => None,
+                },
+            };
+        }
+        true
+    }
+
     /// The allowed values of a schema node (`enum`/`const`).
     pub fn allowed(&self, id: Option<SchemaId>) -> Option<&[serde_json::Value]> {
         self.node(id?)?.allowed.as_deref()
@@ -511,6 +612,7 @@ impl SchemaNode {
             items: None,
             allowed: None,
             format: None,
+            required: Vec::new(),
             description: None,
         }
     }

@@ -63,6 +63,9 @@ pub struct SourceFile {
     pub context_schema: Option<Node>,
     /// `action_types`, unparsed.
     pub action_types: Option<Node>,
+    /// `events` (YAML) or the `<event>` elements (XML, as the same
+    /// mapping), unparsed.
+    pub events: Option<Node>,
     /// The `operators` documentation section, unparsed (names are checked).
     pub operators_doc: Option<Node>,
 }

@@ -23,6 +23,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "builtin_hooks",
     "hooks",
     "event_context_schema",
+    "events",
     "action_types",
     "operators",
     "combinators",
@@ -139,6 +140,7 @@ impl Reader<'_> {
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
                 "action_types" => self.out.action_types = Some(value.clone()),
+                "events" => self.out.events = Some(value.clone()),
                 "operators" => self.out.operators_doc = Some(value.clone()),
                 "combinators" | "return_schema" => {}
                 name => self.diags.push(
