@@ -121,7 +121,10 @@ fn a_hook_on_several_events_is_checked_against_each_and_says_which() {
         "  - {id: h, event: [PreToolUse, Stop], when: \"session_id > 3\", action: {type: log}}\n",
     );
     let d = only(&c, Code::TypeMismatch);
-    assert!(d.notes.iter().all(|n| !n.contains("checked against")), "{d:#?}");
+    assert!(
+        d.notes.iter().all(|n| !n.contains("checked against")),
+        "{d:#?}"
+    );
 }
 
 #[test]
@@ -195,7 +198,9 @@ fn undeclared_events_are_errors_with_a_suggestion_and_w0006_steps_aside() {
     only(&c, Code::UnknownEvent);
     // With one, a declared event no other hook names is fine.
     let text = "events: {PreTooluse: {}}\nhooks: [{event: PreTooluse, action: {type: abort}}]\n";
-    assert!(compile(&[Input::new("p.yaml", text)]).diagnostics.is_empty());
+    assert!(compile(&[Input::new("p.yaml", text)])
+        .diagnostics
+        .is_empty());
 }
 
 #[test]
@@ -220,8 +225,14 @@ fn declarations_of_several_files_merge() {
     let b = Input::new("b.yaml", "events: {PreToolUse: {effects: [collected]}}\n");
     let c = compile(&[a, b]);
     let d = only(&c, Code::DuplicateDefinition);
-    assert_eq!(d.message, "event `PreToolUse` is declared twice, differently");
-    assert!(d.notes[0].starts_with("first declared at a.yaml:1:"), "{d:#?}");
+    assert_eq!(
+        d.message,
+        "event `PreToolUse` is declared twice, differently"
+    );
+    assert!(
+        d.notes[0].starts_with("first declared at a.yaml:1:"),
+        "{d:#?}"
+    );
 }
 
 #[test]
@@ -244,7 +255,8 @@ events:
     let c = compile(&[Input::new("p.xml", xml)]);
     assert!(c.diagnostics.is_empty(), "{:#?}", codes(&c));
     let from_xml = hookc::normalize::normalized(c.policy.as_ref().unwrap());
-    let hooks = "hooks: [{id: h, event: PreToolUse, when: \"tool_input.x == 1\", action: {type: abort}}]\n";
+    let hooks =
+        "hooks: [{id: h, event: PreToolUse, when: \"tool_input.x == 1\", action: {type: abort}}]\n";
     let c = compile(&[Input::new("p.yaml", format!("{yaml}{hooks}"))]);
     assert!(c.diagnostics.is_empty(), "{:#?}", codes(&c));
     let from_yaml = hookc::normalize::normalized(c.policy.as_ref().unwrap());
@@ -262,7 +274,10 @@ events:
     let found = codes(&c);
     assert_eq!(found.len(), 3, "{found:#?}");
     assert_eq!(found[0].0, Code::MissingKey);
-    assert!(found[1].1.starts_with("`<context>` is not JSON"), "{found:#?}");
+    assert!(
+        found[1].1.starts_with("`<context>` is not JSON"),
+        "{found:#?}"
+    );
     assert_eq!(
         found[2].1,
         "an effect is one of `terminal`, `collected`, `transform`, `await`, found `colected`"
@@ -274,13 +289,31 @@ fn declaration_mistakes_are_reported() {
     let cases = [
         ("events: [PreToolUse]\n", Code::WrongShape),
         ("events: {PreToolUse: [terminal]}\n", Code::WrongShape),
-        ("events: {PreToolUse: {efects: [terminal]}}\n", Code::UnknownKey),
-        ("events: {PreToolUse: {effects: terminal}}\n", Code::WrongShape),
-        ("events: {PreToolUse: {effects: [block]}}\n", Code::WrongShape),
+        (
+            "events: {PreToolUse: {efects: [terminal]}}\n",
+            Code::UnknownKey,
+        ),
+        (
+            "events: {PreToolUse: {effects: terminal}}\n",
+            Code::WrongShape,
+        ),
+        (
+            "events: {PreToolUse: {effects: [block]}}\n",
+            Code::WrongShape,
+        ),
         ("events: {\"*\": {}}\n", Code::WrongShape),
-        ("events: {A: {context: {type: string}}}\n", Code::ContextSchema),
-        ("events: {A: {context: {items: {type: string}}}}\n", Code::ContextSchema),
-        ("events: {A: {context: {propertes: {}}}}\n", Code::ContextSchema),
+        (
+            "events: {A: {context: {type: string}}}\n",
+            Code::ContextSchema,
+        ),
+        (
+            "events: {A: {context: {items: {type: string}}}}\n",
+            Code::ContextSchema,
+        ),
+        (
+            "events: {A: {context: {propertes: {}}}}\n",
+            Code::ContextSchema,
+        ),
         ("events: {A: {context: [1]}}\n", Code::ContextSchema),
     ];
     for (text, code) in cases {
@@ -319,7 +352,8 @@ hooks:
 
 #[test]
 fn normalized_output_keeps_the_declarations_and_compiles_to_the_same() {
-    let c = with_hooks("  - {id: h, event: PreToolUse, action: {type: log, note: \"${tool_name}\"}}\n");
+    let c =
+        with_hooks("  - {id: h, event: PreToolUse, action: {type: log, note: \"${tool_name}\"}}\n");
     assert!(c.diagnostics.is_empty(), "{:#?}", codes(&c));
     let first = hookc::normalize::to_yaml(c.policy.as_ref().unwrap()).unwrap();
     assert!(first.contains("events:"), "{first}");
@@ -334,13 +368,17 @@ fn normalized_output_keeps_the_declarations_and_compiles_to_the_same() {
 #[test]
 fn w0007_honours_required_in_the_schema() {
     // `tool_name` is required on PreToolUse: guaranteed there, not on Stop.
-    let c = with_hooks("  - {id: pre, event: PreToolUse, action: {type: log, note: \"${tool_name}\"}}\n");
+    let c = with_hooks(
+        "  - {id: pre, event: PreToolUse, action: {type: log, note: \"${tool_name}\"}}\n",
+    );
     assert!(c.diagnostics.is_empty(), "{:#?}", codes(&c));
     let c = with_hooks(
         "  - {id: both, event: [PreToolUse, Stop], action: {type: log, note: \"${tool_name}\"}}\n",
     );
     assert!(
-        codes(&c).iter().any(|(code, _)| *code == Code::UnguardedTemplate),
+        codes(&c)
+            .iter()
+            .any(|(code, _)| *code == Code::UnguardedTemplate),
         "{:#?}",
         codes(&c)
     );

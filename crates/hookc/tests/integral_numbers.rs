@@ -120,7 +120,10 @@ hooks:
     let filled = decided("filled", json!({"n": 2.0})).unwrap();
     assert_eq!(filled["seconds"], json!(2.0));
     assert!(filled["seconds"].is_f64());
-    assert_eq!(decided("filled", json!({"n": 2})).unwrap()["seconds"], json!(2));
+    assert_eq!(
+        decided("filled", json!({"n": 2})).unwrap()["seconds"],
+        json!(2)
+    );
     let err = decided("filled", json!({"n": 2.5})).unwrap_err();
     assert!(err.contains("is 2.5, not an integer"), "{err}");
 

@@ -225,7 +225,11 @@ fn default_priority_is_the_priority_of_hooks_that_give_none() {
     let zero = priorities(&[Input::new("a.yaml", UNPRIORITIZED)]);
     assert_eq!(
         zero,
-        [("high".into(), 150), ("low".into(), 50), ("plain".into(), 0)]
+        [
+            ("high".into(), 150),
+            ("low".into(), 50),
+            ("plain".into(), 0)
+        ]
     );
     let text = format!("default_priority: 100\n{UNPRIORITIZED}");
     assert_eq!(
@@ -273,7 +277,11 @@ fn default_priorities_that_differ_are_an_error_naming_both() {
         errors[0].message,
         "`default_priority` is `0` here but `100` in another file"
     );
-    assert!(errors[0].notes[0].contains("a.yaml:1:"), "{:?}", errors[0].notes);
+    assert!(
+        errors[0].notes[0].contains("a.yaml:1:"),
+        "{:?}",
+        errors[0].notes
+    );
     // The same value twice is one declaration.
     let same = Input::new("c.yaml", "default_priority: 100\n");
     assert!(!compile(&[a, same]).diagnostics.has_errors());
@@ -282,8 +290,14 @@ fn default_priorities_that_differ_are_an_error_naming_both() {
 #[test]
 fn default_priority_must_be_an_integer() {
     for (text, help) in [
-        ("default_priority: \"100\"\n", "remove the quotes: `default_priority: 100`"),
-        ("default_priority: 1.0\n", "priorities are integers: `default_priority: 1`"),
+        (
+            "default_priority: \"100\"\n",
+            "remove the quotes: `default_priority: 100`",
+        ),
+        (
+            "default_priority: 1.0\n",
+            "priorities are integers: `default_priority: 1`",
+        ),
     ] {
         let c = compile(&[Input::new("a.yaml", text)]);
         let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();

@@ -84,8 +84,7 @@ impl Kinds {
     /// integral double (`2.0`, `integral`) fits it as well as an int
     /// (`docs/src/semantics.md#actions`). The value is kept as it is.
     pub const fn admits(self, kind: Kinds, integral: bool) -> bool {
-        kind.within(self)
-            || (integral && kind.0 == Self::DOUBLE.0 && self.intersects(Self::INT))
+        kind.within(self) || (integral && kind.0 == Self::DOUBLE.0 && self.intersects(Self::INT))
     }
 
     /// The kind named as in JSON Schema's `type` (`number` = int or double,

@@ -14,7 +14,7 @@
 
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::frontend::doc::{child_path, Node, NodeKind};
+use crate::frontend::doc::{child_path, Key, Node, NodeKind};
 use crate::ir::{Effect, Spelled};
 use crate::span::{SourceMap, Span};
 use crate::suggest;
@@ -122,24 +122,14 @@ impl DeclaredEvents {
         let mut out: Option<Vec<EventDecl>> = None;
         for node in declarations {
             let events = out.get_or_insert_with(Vec::new);
-            let entries = match &node.kind {
-                NodeKind::Map(entries) => entries.as_slice(),
-                NodeKind::Null => &[],
-                _ => {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::WrongShape,
-                            format!(
-                                "expected a mapping of event declarations for `events`, found {}",
-                                node.kind_name()
-                            ),
-                        )
-                        .at(node.span)
-                        .node("events")
-                        .help("write `events: {EventName: {effects: [terminal, collected]}}`"),
-                    );
-                    continue;
-                }
+            let Some(entries) = entries(
+                node,
+                "a mapping of event declarations for `events`",
+                "events",
+                "write `events: {EventName: {effects: [terminal, collected]}}`",
+                diags,
+            ) else {
+                continue;
             };
             for (key, value) in entries {
                 let Some(decl) = read_one(&key.name, key.span, value, shared, diags) else {
@@ -154,7 +144,10 @@ impl DeclaredEvents {
                         .at(decl.span)
                         .node(child_path("events", &decl.name))
                         .label("declared again here")
-                        .note(format!("first declared at {}", sources.location(first.span)))
+                        .note(format!(
+                            "first declared at {}",
+                            sources.location(first.span)
+                        ))
                         .help("declare each event once, or the same way in every file"),
                     ),
                     Some(_) => {}
@@ -207,25 +200,13 @@ fn read_one(
         );
         return None;
     }
-    let entries = match &value.kind {
-        NodeKind::Map(entries) => entries.as_slice(),
-        NodeKind::Null => &[],
-        _ => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongShape,
-                    format!(
-                        "expected a mapping for event `{name}`, found {}",
-                        value.kind_name()
-                    ),
-                )
-                .at(value.span)
-                .node(at)
-                .help("write `{context: {...}, effects: [...]}`, or `{}` for an event with the shared context and every effect"),
-            );
-            return None;
-        }
-    };
+    let entries = entries(
+        value,
+        &format!("a mapping for event `{name}`"),
+        &at,
+        "write `{context: {...}, effects: [...]}`, or `{}` for an event with the shared context and every effect",
+        diags,
+    )?;
     let mut decl = EventDecl {
         name: name.to_owned(),
         span,
@@ -247,7 +228,10 @@ fn read_one(
                 None => diags.push(
                     Diagnostic::new(
                         Code::WrongShape,
-                        format!("expected a string for `description`, found {}", v.kind_name()),
+                        format!(
+                            "expected a string for `description`, found {}",
+                            v.kind_name()
+                        ),
                     )
                     .at(v.span)
                     .node(key_at),
@@ -267,13 +251,43 @@ fn read_one(
     Some(decl)
 }
 
+/// The entries of a mapping (null: none); `None` (reported, with `help`)
+/// for anything else. `what` says what is expected, `at` is the node path.
+fn entries<'n>(
+    node: &'n Node,
+    what: &str,
+    at: &str,
+    help: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'n [(Key, Node)]> {
+    match &node.kind {
+        NodeKind::Map(entries) => Some(entries),
+        NodeKind::Null => Some(&[]),
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongShape,
+                    format!("expected {what}, found {}", node.kind_name()),
+                )
+                .at(node.span)
+                .node(at)
+                .help(help),
+            );
+            None
+        }
+    }
+}
+
 /// An `effects` list: its known words, without repeats (unknown ones reported).
 fn effects(node: &Node, at: &str, diags: &mut Diagnostics) -> Vec<String> {
     let Some(items) = node.as_seq() else {
         diags.push(
             Diagnostic::new(
                 Code::WrongShape,
-                format!("expected a list of effects for `effects`, found {}", node.kind_name()),
+                format!(
+                    "expected a list of effects for `effects`, found {}",
+                    node.kind_name()
+                ),
             )
             .at(node.span)
             .node(at)

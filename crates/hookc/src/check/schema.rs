@@ -261,9 +261,7 @@ impl ContextSchema {
             root.additional = match (declares_additional.map(|n| &n.kind), ext.additional) {
                 (None, _) => root.additional,
                 // `true` lists nothing: open when the root lists properties.
-                (Some(NodeKind::Bool(true)), _) if !root.properties.is_empty() => {
-                    Additional::Open
-                }
+                (Some(NodeKind::Bool(true)), _) if !root.properties.is_empty() => Additional::Open,
                 (Some(_), additional) => additional,
             };
         }
@@ -366,9 +364,7 @@ impl ContextSchema {
                     .and_then(|s| s.iter().map(Node::as_str).collect::<Option<Vec<_>>>())
                 {
                     Some(names) => out.required = names.into_iter().map(str::to_owned).collect(),
-                    None => {
-                        diags.push(shape(value, "`required` must be a list of property names"))
-                    }
+                    None => diags.push(shape(value, "`required` must be a list of property names")),
                 },
                 name if IGNORED.contains(&name) => {}
                 name => {

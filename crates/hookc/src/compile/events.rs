@@ -72,7 +72,10 @@ pub(super) fn per_schema<R>(
             let everywhere = found.iter().all(|other| other.iter().any(|o| same(o, d)));
             let mut d = d.clone();
             if !everywhere {
-                d = d.note(format!("checked against the context of {}", events_phrase(&g.events)));
+                d = d.note(format!(
+                    "checked against the context of {}",
+                    events_phrase(&g.events)
+                ));
             }
             out.push(d);
         }

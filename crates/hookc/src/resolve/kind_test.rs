@@ -14,9 +14,9 @@
 //! `2^52` or more is integral. NaN and the infinities fail `d * 0.0 ==
 //! 0.0`. None of these operations can fail on a double.
 
+use crate::check::ty::Kinds;
 use crate::ir::{BinaryOp, Const, IrExpr, IrExprKind};
 use crate::span::Span;
-use crate::check::ty::Kinds;
 
 /// `2^52`: from here on every double is an integer.
 const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
@@ -47,7 +47,11 @@ pub(crate) fn schema_type(subject: &dyn Fn() -> IrExpr, kinds: Kinds, span: Span
         let back = bin(then, there, num(TWO_POW_52));
         bin(BinaryOp::Eq, back, subject())
     };
-    let finite = bin(BinaryOp::Eq, bin(BinaryOp::Mul, subject(), num(0.0)), num(0.0));
+    let finite = bin(
+        BinaryOp::Eq,
+        bin(BinaryOp::Mul, subject(), num(0.0)),
+        num(0.0),
+    );
     let large = or(
         bin(BinaryOp::Ge, subject(), num(TWO_POW_52)),
         bin(BinaryOp::Le, subject(), num(-TWO_POW_52)),

@@ -205,7 +205,7 @@ const PARAMETER_ATTRS: &[&str] = &[
 ];
 
 /// An attribute as a definition entry whose value is its text.
-fn text_entry(attr: &Attr) -> (Key, Node) {
+pub(super) fn text_entry(attr: &Attr) -> (Key, Node) {
     (
         Key {
             name: attr.name.clone(),

@@ -19,6 +19,7 @@
 //! declaration's content are reported by the reader of declarations, as
 //! for YAML.
 
+use super::action_types::text_entry;
 use super::{trim_xml, Attr, DocReader, OpenElement, TextBuf};
 use crate::diag::{Code, Diagnostic};
 use crate::frontend::doc::{Key, Node, NodeKind};
@@ -62,10 +63,7 @@ impl DocReader<'_, '_> {
                         .collect();
                     out.entries.push((key, node(NodeKind::Seq(words))));
                 }
-                "description" => {
-                    let text = NodeKind::Str(trim_xml(&attr.value).to_owned());
-                    out.entries.push((key, node(text)));
-                }
+                "description" => out.entries.push(text_entry(&attr)),
                 other => self.unknown_attr(&attr, other, "event", EVENT_ATTRS),
             }
         }

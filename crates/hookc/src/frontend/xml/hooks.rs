@@ -241,7 +241,10 @@ impl<'t> DocReader<'t, '_> {
                     std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
                         Diagnostic::new(
                             Code::BadLiteral,
-                            format!("`{}` `{text}` is out of the 64-bit integer range", attr.name),
+                            format!(
+                                "`{}` `{text}` is out of the 64-bit integer range",
+                                attr.name
+                            ),
                         )
                     }
                     _ => Diagnostic::new(
