@@ -743,7 +743,7 @@ fn check_hook(
     .flatten();
     ok &= diags.error_count() == errors_before;
     let action = action?;
-    ok &= events::effects_allowed(cx, raw, &events, action.effect, cx.sources, diags);
+    ok &= events::effects_allowed(cx, raw, &events, action.effect, diags);
     if !ok {
         return None;
     }

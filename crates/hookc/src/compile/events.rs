@@ -150,7 +150,6 @@ pub(super) fn effects_allowed(
     raw: &SourceHook,
     events: &Events,
     effect: Effect,
-    sources: &crate::span::SourceMap,
     diags: &mut Diagnostics,
 ) -> bool {
     let refusing: Vec<&EventDecl> = match events {
@@ -206,7 +205,7 @@ pub(super) fn effects_allowed(
         d = d.note(format!(
             "event `{}` is declared at {} and allows {allows}",
             e.name(),
-            sources.location(e.span())
+            cx.sources.location(e.span())
         ));
     }
     if let Some(np) = &raw.action.node_path {
