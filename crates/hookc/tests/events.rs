@@ -282,6 +282,29 @@ events:
         found[2].1,
         "an effect is one of `terminal`, `collected`, `transform`, `await`, found `colected`"
     );
+    let twice = r#"<d><hooks><event name="A"><context>{}</context><context>{}</context><x/></event></hooks></d>"#;
+    let c = compile(&[Input::new("p.xml", twice)]);
+    let found = codes(&c);
+    assert_eq!(
+        found,
+        [
+            (
+                Code::DuplicateKey,
+                "`<event>` has two `<context>` elements".to_owned()
+            ),
+            (
+                Code::UnknownKey,
+                "unexpected element `<x>` in `<event>`".to_owned()
+            ),
+        ]
+    );
+    // A misspelt `<event>` in `<hooks>` gets a suggestion.
+    let c = compile(&[Input::new(
+        "p.xml",
+        r#"<d><hooks><evnt name="A"/></hooks></d>"#,
+    )]);
+    let d = only(&c, Code::UnknownKey);
+    assert_eq!(d.help.as_deref(), Some("did you mean `event`?"));
 }
 
 #[test]
