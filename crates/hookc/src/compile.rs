@@ -6,6 +6,9 @@
 //! into evaluation order. Every problem in every file is reported in one run.
 
 use crate::check::actions::{self, ActionTypes};
+use crate::check::events::DeclaredEvents;
+
+mod events;
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, RawOnError, SourceFile, SourceHook};
@@ -325,16 +328,24 @@ fn compile_files(
         "combine",
         files.iter().flat_map(|(_, f)| &f.combine),
         None,
+        |c: &crate::ir::Combine| c.name().to_owned(),
         &sources,
         &mut diags,
     )
     .unwrap_or_default();
     let mut paths = PathTable::new();
     let on_error = on_error(&files, &sources, &schema, &types, &mut paths, &mut diags);
+    let events = DeclaredEvents::read(
+        files.iter().filter_map(|(_, f)| f.events.as_ref()),
+        &schema,
+        &sources,
+        &mut diags,
+    );
     let priority_order = one_choice(
         "priority_order",
         files.iter().flat_map(|(_, f)| &f.priority_order),
         None,
+        spelled,
         &sources,
         &mut diags,
     )
@@ -343,10 +354,22 @@ fn compile_files(
         "layer_order",
         files.iter().flat_map(|(_, f)| &f.layer_order),
         layers.order,
+        spelled,
         &sources,
         &mut diags,
     )
     .unwrap_or_default();
+    // `docs/src/semantics.md#hook-order`: the priority of a hook that
+    // gives none.
+    let default_priority = one_choice(
+        "default_priority",
+        files.iter().flat_map(|(_, f)| &f.default_priority),
+        None,
+        i64::to_string,
+        &sources,
+        &mut diags,
+    )
+    .unwrap_or(0);
     // Named layers were numbered by first mention; listed highest first,
     // the first mentioned is the highest.
     let (layer_names, rank) = match layer_order {
@@ -389,10 +412,13 @@ fn compile_files(
                 };
                 let cx = HookContext {
                     layer,
+                    default_priority,
                     file_name: &name,
                     text,
                     schema: &schema,
                     types: &types,
+                    events: &events,
+                    sources: &sources,
                 };
                 let checked =
                     check_hook(&cx, raw, hooks.len(), &mut paths, &mut regexes, &mut diags);
@@ -436,6 +462,7 @@ fn compile_files(
             paths,
             schema,
             action_types: types,
+            events,
             layers: layer_names,
         };
         // Lints are warnings: they never turn a good policy into a failing one.
@@ -528,14 +555,21 @@ fn on_error(
     }
 }
 
+/// How a [`Spelled`] choice is written in a message.
+fn spelled<T: Spelled>(value: &T) -> String {
+    value.name().to_owned()
+}
+
 /// A policy-wide choice the files declare (`priority_order:`,
-/// `layer_order:`): every declaration, in any file, must agree with the
-/// first and with what the caller gave (`given`); the files that do not
-/// declare it follow. `None` when nothing declares it.
-fn one_choice<'f, T: Spelled + 'f>(
+/// `layer_order:`, `default_priority:`): every declaration, in any file,
+/// must agree with the first and with what the caller gave (`given`); the
+/// files that do not declare it follow. `None` when nothing declares it.
+/// `show` writes a value as the files spell it.
+fn one_choice<'f, T: Copy + PartialEq + 'f>(
     key: &str,
     declarations: impl Iterator<Item = &'f Spanned<T>>,
     given: Option<T>,
+    show: impl Fn(&T) -> String,
     sources: &SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<T> {
@@ -545,24 +579,24 @@ fn one_choice<'f, T: Spelled + 'f>(
             (Some(g), _) if g != declared.value => Some((
                 format!(
                     "`{key}` is `{}` here but `{}` is given to the compiler",
-                    declared.value.name(),
-                    g.name()
+                    show(&declared.value),
+                    show(&g)
                 ),
                 format!(
                     "the compiler is given `{}` (`--{}`)",
-                    g.name(),
+                    show(&g),
                     key.replace('_', "-")
                 ),
             )),
             (_, Some(f)) if f.value != declared.value => Some((
                 format!(
                     "`{key}` is `{}` here but `{}` in another file",
-                    declared.value.name(),
-                    f.value.name()
+                    show(&declared.value),
+                    show(&f.value)
                 ),
                 format!(
                     "`{}` is declared at {}",
-                    f.value.name(),
+                    show(&f.value),
                     sources.location(f.span)
                 ),
             )),
@@ -641,10 +675,16 @@ fn declarations(
 struct HookContext<'a> {
     /// The hook's layer (an index into the compilation's layers).
     layer: u32,
+    /// The priority of a hook that gives none (`default_priority`).
+    default_priority: i64,
     file_name: &'a str,
     text: &'a str,
     schema: &'a ContextSchema,
     types: &'a ActionTypes,
+    /// The declared events (`docs/src/semantics.md#declared-events`).
+    events: &'a DeclaredEvents,
+    /// The sources, for locations in notes.
+    sources: &'a SourceMap,
 }
 
 /// A hook's id: given, or `<file>#<section>[<index>]`.
@@ -804,6 +844,9 @@ fn check_hook(
         Events::Named(names)
     };
 
+    ok &= events::events_declared(cx, raw, diags);
+    let groups = events::schema_groups(cx, &events);
+
     let condition = match &raw.condition {
         None => None,
         Some(cond) => {
@@ -811,7 +854,9 @@ fn check_hook(
             let (expr, node_paths, suffix) =
                 resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
             if let Some(e) = &expr {
-                crate::check::typeck::check_condition(e, cx.schema, paths, regexes, &mut local);
+                events::per_schema(&groups, &mut local, |schema, d| {
+                    crate::check::typeck::check_condition(e, schema, paths, regexes, d);
+                });
             }
             // Name the YAML node of each finding: the innermost condition node
             // containing it, else the hook's `condition`/`when`.
@@ -837,16 +882,25 @@ fn check_hook(
     };
 
     let errors_before = diags.error_count();
-    let action = actions::check_action(&raw.action, cx.text, cx.types, cx.schema, paths, diags);
+    let action = events::per_schema(&groups, diags, |schema, d| {
+        actions::check_action(&raw.action, cx.text, cx.types, schema, paths, d)
+    })
+    .into_iter()
+    .next()
+    .flatten();
     ok &= diags.error_count() == errors_before;
     let action = action?;
+    ok &= events::effects_allowed(cx, raw, &events, action.effect, diags);
     if !ok {
         return None;
     }
     Some(Hook {
         id,
         events,
-        priority: raw.priority.as_ref().map_or(0, |p| p.value),
+        priority: raw
+            .priority
+            .as_ref()
+            .map_or(cx.default_priority, |p| p.value),
         layer: cx.layer,
         condition,
         action,

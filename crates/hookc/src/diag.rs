@@ -107,6 +107,8 @@ codes! {
     MatchesSchema = "E0111", Error, "unsupported `matches` schema";
     /// A hook listens to no event, or to an empty event name.
     NoEvent = "E0112", Error, "hook listens to no event";
+    /// A hook listens to an event the policy's `events:` does not declare.
+    UndeclaredEvent = "E0114", Error, "event not declared";
 
     // ---- E02xx: declarations --------------------------------------------------
     /// `event_context_schema` is not a valid schema of the supported subset.
@@ -160,6 +162,9 @@ codes! {
     ParameterEnum = "E0404", Error, "parameter value not allowed";
     /// A `${...}` template that does not parse.
     BadTemplate = "E0405", Error, "malformed template";
+    /// A hook's action has an effect that a declared event of the hook does
+    /// not allow (`effects:` of the event's declaration).
+    EffectNotAllowed = "E0406", Error, "action effect not allowed on the event";
 
     // ---- W00xx: warnings ------------------------------------------------------
     /// A path outside the schema under an open object: typed `any`.
@@ -180,6 +185,18 @@ codes! {
     DuplicateCondition = "W0008", Warning, "duplicate condition";
     /// A hook marked `replace` with no hook of its id in a lower layer.
     NothingReplaced = "W0009", Warning, "replacement replaces nothing";
+    /// `{name}` in an action's string where the `${name}` template was
+    /// likely meant.
+    BracesWithoutDollar = "W0010", Warning, "`{name}` where `${name}` was likely meant";
+}
+
+/// `a`, `a and b`, `a, b and c`: items listed in a message.
+pub(crate) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 impl fmt::Display for Code {

@@ -140,6 +140,7 @@ impl CompiledExpr {
             paths: self.paths.clone(),
             schema: self.schema.clone(),
             action_types: ActionTypes::builtin(),
+            events: crate::check::events::DeclaredEvents::default(),
             layers: crate::compile::DEFAULT_LAYERS.map(String::from).to_vec(),
         }
     }

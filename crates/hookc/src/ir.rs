@@ -625,6 +625,7 @@ pub struct CheckedPolicy {
     pub(crate) paths: PathTable,
     pub(crate) schema: crate::check::schema::ContextSchema,
     pub(crate) action_types: crate::check::actions::ActionTypes,
+    pub(crate) events: crate::check::events::DeclaredEvents,
     pub(crate) layers: Vec<String>,
 }
 
@@ -678,6 +679,26 @@ impl CheckedPolicy {
     /// The context schema the policy was checked against.
     pub fn schema(&self) -> &crate::check::schema::ContextSchema {
         &self.schema
+    }
+
+    /// Whether the context schema of every event `hook` listens to
+    /// guarantees `path` ([`crate::check::schema::ContextSchema::guarantees`]).
+    pub fn schema_guarantees(
+        &self,
+        hook: &Hook,
+        path: &hookc_runtime::bytecode::path::Path,
+    ) -> bool {
+        match &hook.events {
+            Events::Any => self.schema.guarantees(path),
+            Events::Named(names) => names
+                .iter()
+                .all(|n| self.events.schema_of(n, &self.schema).guarantees(path)),
+        }
+    }
+
+    /// The events the policy declares (`docs/src/semantics.md#declared-events`).
+    pub fn events(&self) -> &crate::check::events::DeclaredEvents {
+        &self.events
     }
 
     /// The action types in force.

@@ -32,6 +32,14 @@ pub fn normalized(policy: &CheckedPolicy) -> Value {
     if let Some(schema) = policy.schema().source() {
         doc.insert("event_context_schema".into(), schema.clone());
     }
+    if policy.events().is_declared() {
+        let events: Map<String, Value> = policy
+            .events()
+            .iter()
+            .map(|e| (e.name().to_owned(), e.to_json()))
+            .collect();
+        doc.insert("events".into(), Value::Object(events));
+    }
     let custom: Map<String, Value> = policy
         .action_types()
         .custom_definitions()

@@ -175,6 +175,19 @@ builtin_hooks:
   - event: error
     action: {type: notify_slack, channel: ops, anything: [1, 2]}
 "#,
+        // Declared events and the default priority.
+        r#"
+default_priority: 100
+events:
+  PreToolUse:
+    description: before a tool runs
+    context: {properties: {tool_input: {type: object}}, required: [tool_input]}
+    effects: [terminal, collected, transform, await]
+  PostToolUse: {effects: [collected]}
+  Stop: {}
+hooks:
+  - {event: PreToolUse, action: {type: abort}}
+"#,
         // The context schema subset, with ignored annotations.
         r#"
 event_context_schema:
@@ -294,6 +307,21 @@ fn invalid_documents_fail() {
             "bad context schema type",
             "event_context_schema: {type: map}",
             "at '/event_context_schema/type'",
+        ),
+        (
+            "unknown effect of an event",
+            "events: {PostToolUse: {effects: [block]}}",
+            "at '/events/PostToolUse/effects/0'",
+        ),
+        (
+            "unknown key of an event",
+            "events: {PostToolUse: {efects: [collected]}}",
+            "'efects' not allowed",
+        ),
+        (
+            "default_priority not an integer",
+            "default_priority: high",
+            "at '/default_priority': want integer",
         ),
         (
             "unknown parameter definition key",
@@ -437,6 +465,18 @@ fn schema_has_every_key_operator_and_keyword_of_the_code() {
         "action effects (ir::Effect::ALL)",
         <hookc::ir::Effect as hookc::ir::Spelled>::names(),
         &strings_at(&s, "/definitions/actionType/properties/effect/enum"),
+        &mut problems,
+    );
+    same(
+        "event declaration keys (events::EVENT_KEYS)",
+        hookc::check::events::EVENT_KEYS.iter().copied(),
+        &property_names(&s, "/definitions/event/properties"),
+        &mut problems,
+    );
+    same(
+        "event effects (events::EFFECT_WORDS)",
+        hookc::check::events::EFFECT_WORDS.iter().copied(),
+        &strings_at(&s, "/definitions/event/properties/effects/items/enum"),
         &mut problems,
     );
     // Schema type names: the standard seven, as far as hookc accepts them.

@@ -198,3 +198,119 @@ fn directive_xml_declares_it_on_hooks() {
     );
     assert_eq!(errors[1].code, Code::UnknownKey);
 }
+
+// ---- `default_priority:` ------------------------------------------------
+
+/// A hook without `priority`, one with 50 and one with 150.
+const UNPRIORITIZED: &str = r#"
+hooks:
+  - {id: plain, event: tool, action: {type: abort}}
+  - {id: low, event: tool, priority: 50, action: {type: abort}}
+  - {id: high, event: tool, priority: 150, action: {type: abort}}
+"#;
+
+fn priorities(inputs: &[Input]) -> Vec<(String, i64)> {
+    let c = compile(inputs);
+    assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+    let policy = c.policy.unwrap();
+    policy
+        .hooks()
+        .iter()
+        .map(|h| (h.id.clone(), h.priority))
+        .collect()
+}
+
+#[test]
+fn default_priority_is_the_priority_of_hooks_that_give_none() {
+    let zero = priorities(&[Input::new("a.yaml", UNPRIORITIZED)]);
+    assert_eq!(
+        zero,
+        [
+            ("high".into(), 150),
+            ("low".into(), 50),
+            ("plain".into(), 0)
+        ]
+    );
+    let text = format!("default_priority: 100\n{UNPRIORITIZED}");
+    assert_eq!(
+        priorities(&[Input::new("a.yaml", text)]),
+        [
+            ("high".into(), 150),
+            ("plain".into(), 100),
+            ("low".into(), 50)
+        ]
+    );
+}
+
+#[test]
+fn default_priority_applies_to_files_that_do_not_declare_it() {
+    let declares = Input::new("a.yaml", "default_priority: -5\n");
+    let other = Input::new("b.yaml", UNPRIORITIZED);
+    let xml = Input::new(
+        "c.xml",
+        r#"<d><hooks><hook id="x" event="tool"><abort/></hook></hooks></d>"#,
+    );
+    let got = priorities(&[other, declares, xml]);
+    assert_eq!(
+        got,
+        [
+            ("high".into(), 150),
+            ("low".into(), 50),
+            ("plain".into(), -5),
+            ("x".into(), -5)
+        ]
+    );
+}
+
+#[test]
+fn default_priorities_that_differ_are_an_error_naming_both() {
+    let a = Input::new("a.yaml", "default_priority: 100\n");
+    let b = Input::new(
+        "b.xml",
+        r#"<d><hooks default_priority="0"><hook event="tool"><abort/></hook></hooks></d>"#,
+    );
+    let c = compile(&[a.clone(), b]);
+    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, Code::DuplicateDefinition);
+    assert_eq!(
+        errors[0].message,
+        "`default_priority` is `0` here but `100` in another file"
+    );
+    assert!(
+        errors[0].notes[0].contains("a.yaml:1:"),
+        "{:?}",
+        errors[0].notes
+    );
+    // The same value twice is one declaration.
+    let same = Input::new("c.yaml", "default_priority: 100\n");
+    assert!(!compile(&[a, same]).diagnostics.has_errors());
+}
+
+#[test]
+fn default_priority_must_be_an_integer() {
+    for (text, help) in [
+        (
+            "default_priority: \"100\"\n",
+            "remove the quotes: `default_priority: 100`",
+        ),
+        (
+            "default_priority: 1.0\n",
+            "priorities are integers: `default_priority: 1`",
+        ),
+    ] {
+        let c = compile(&[Input::new("a.yaml", text)]);
+        let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        assert_eq!(errors[0].code, Code::WrongShape);
+        assert_eq!(errors[0].help.as_deref(), Some(help));
+    }
+    let xml = r#"<d><hooks default_priority="high"/></d>"#;
+    let c = compile(&[Input::new("a.xml", xml)]);
+    let errors: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(
+        errors[0].message,
+        "`default_priority` must be an integer, found `high`"
+    );
+}

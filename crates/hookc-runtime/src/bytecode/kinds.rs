@@ -79,6 +79,14 @@ impl Kinds {
         Kinds(bits & Self::ANY.0)
     }
 
+    /// Whether a value of kind `kind` (one kind) fits a declared type of
+    /// these kinds, where an int-only type is JSON Schema's `integer`: an
+    /// integral double (`2.0`, `integral`) fits it as well as an int
+    /// (`docs/src/semantics.md#actions`). The value is kept as it is.
+    pub const fn admits(self, kind: Kinds, integral: bool) -> bool {
+        kind.within(self) || (integral && kind.0 == Self::DOUBLE.0 && self.intersects(Self::INT))
+    }
+
     /// The kind named as in JSON Schema's `type` (`number` = int or double,
     /// `integer` = int, `array` = list).
     pub fn from_schema_name(name: &str) -> Option<Kinds> {
@@ -93,6 +101,12 @@ impl Kinds {
             _ => return None,
         })
     }
+}
+
+/// Whether a double is a whole number (JSON Schema's `integer`): finite,
+/// with no fractional part.
+pub fn is_integral(f: f64) -> bool {
+    f.is_finite() && f.fract() == 0.0
 }
 
 impl Kinds {

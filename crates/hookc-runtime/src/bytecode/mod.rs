@@ -28,7 +28,7 @@ pub mod shape;
 mod strings;
 
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
-pub use kinds::Kinds;
+pub use kinds::{is_integral, Kinds};
 pub(crate) use op::{for_each_op, operand_type};
 pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
 pub use strings::StringTable;

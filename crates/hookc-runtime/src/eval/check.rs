@@ -89,7 +89,8 @@ pub fn violation<'v, 'c>(
     value: &'v Value,
 ) -> Option<Violation<'v, 'c>> {
     let val = Val::from_json(value);
-    let fits_kind = val.kind().within(check.kinds) && !val.kind().is_empty();
+    let integral = matches!(val, Val::Double(f) if crate::bytecode::is_integral(f));
+    let fits_kind = check.kinds.admits(val.kind(), integral) && !val.kind().is_empty();
     let allowed = || match check.allowed.map(|i| program.konst(i)) {
         None => true,
         Some(Some(Value::Array(items))) => items
@@ -181,6 +182,9 @@ mod tests {
         };
         assert!(violation(&p, &int, &json!(3)).is_none());
         assert!(violation(&p, &int, &json!(3.5)).is_some());
+        // JSON Schema's `integer`: an integral double fits.
+        assert!(violation(&p, &int, &json!(3.0)).is_none());
+        assert!(violation(&p, &int, &json!(-1e300)).is_none());
         assert!(violation(&p, &int, &json!("3")).is_some());
         let nullable = ValueCheck {
             kinds: Kinds::STRING.or(Kinds::NULL),

@@ -2,6 +2,7 @@
 //! action types, templates and globs.
 
 pub mod actions;
+pub mod events;
 pub mod glob;
 pub mod schema;
 pub mod template;

@@ -54,6 +54,8 @@ pub struct SchemaNode {
     pub allowed: Option<Vec<serde_json::Value>>,
     /// `format`.
     pub format: Option<String>,
+    /// `required`: the keys an object of this schema always has.
+    pub required: Vec<String>,
     /// `description`.
     pub description: Option<String>,
 }
@@ -197,6 +199,75 @@ impl ContextSchema {
         schema
     }
 
+    /// This schema extended by a declared event's `context`
+    /// (`docs/src/semantics.md#declared-events`): the fragment describes
+    /// the root object, and its `properties` are added to the root's,
+    /// replacing a property of the same name; its `required` keys are
+    /// added; its `additionalProperties`, when given, replaces the root's.
+    /// Keywords that do not describe an object's keys (`items`, `enum`,
+    /// `const`), and a `type` without `object`, are errors. Problems are
+    /// reported; the rest is applied.
+    pub fn extended(&self, fragment: &Node, diags: &mut Diagnostics) -> ContextSchema {
+        let mut out = self.clone();
+        let Some(entries) = fragment.as_map() else {
+            diags.push(
+                Diagnostic::new(
+                    Code::ContextSchema,
+                    format!(
+                        "an event's `context` must be a schema (a mapping), found {}",
+                        fragment.kind_name()
+                    ),
+                )
+                .at(fragment.span),
+            );
+            return out;
+        };
+        let ext_id = out.read_node(fragment, 0, diags);
+        let Some(ext) = out.node(ext_id).cloned() else {
+            return out;
+        };
+        for (key, value) in entries {
+            let problem = match key.name.as_str() {
+                "type" if !ext.kinds.intersects(Kinds::OBJECT) => {
+                    Some("its `type` must be `object`")
+                }
+                "items" | "enum" | "const" => Some("it takes the keywords of an object"),
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ContextSchema,
+                        format!("`{}` does not apply to an event's `context`: {problem}", key.name),
+                    )
+                    .at(key.span.to(value.span))
+                    .help("an event's context extends the root object of event_context_schema: give it `properties`, `required` and `additionalProperties`"),
+                );
+            }
+        }
+        let declares_additional = fragment.get("additionalProperties");
+        if let Some(root) = out.nodes.get_mut(self.root().0 as usize) {
+            for (name, id) in ext.properties {
+                match root.properties.iter_mut().find(|(k, _)| *k == name) {
+                    Some(slot) => slot.1 = id,
+                    None => root.properties.push((name, id)),
+                }
+            }
+            for name in ext.required {
+                if !root.required.contains(&name) {
+                    root.required.push(name);
+                }
+            }
+            root.additional = match (declares_additional.map(|n| &n.kind), ext.additional) {
+                (None, _) => root.additional,
+                // `true` lists nothing: open when the root lists properties.
+                (Some(NodeKind::Bool(true)), _) if !root.properties.is_empty() => Additional::Open,
+                (Some(_), additional) => additional,
+            };
+        }
+        out
+    }
+
     /// The schema as written, if one was declared.
     pub fn source(&self) -> Option<&serde_json::Value> {
         self.source.as_ref()
@@ -288,14 +359,13 @@ impl ContextSchema {
                 "const" => out.allowed = Some(vec![value.to_json()]),
                 "format" => out.format = value.as_str().map(str::to_owned),
                 "description" => out.description = value.as_str().map(str::to_owned),
-                "required" => {
-                    if !value
-                        .as_seq()
-                        .is_some_and(|s| s.iter().all(|n| n.as_str().is_some()))
-                    {
-                        diags.push(shape(value, "`required` must be a list of property names"));
-                    }
-                }
+                "required" => match value
+                    .as_seq()
+                    .and_then(|s| s.iter().map(Node::as_str).collect::<Option<Vec<_>>>())
+                {
+                    Some(names) => out.required = names.into_iter().map(str::to_owned).collect(),
+                    None => diags.push(shape(value, "`required` must be a list of property names")),
+                },
                 name if IGNORED.contains(&name) => {}
                 name => {
                     let d = Diagnostic::new(
@@ -496,6 +566,33 @@ impl ContextSchema {
         }
     }
 
+    /// Whether the schema guarantees that a context has `path`: every step
+    /// is a field its object lists in `required`, from the root down
+    /// (`docs/src/semantics.md#static-checking`, W0007). An index is never
+    /// guaranteed.
+    pub fn guarantees(&self, path: &Path) -> bool {
+        let mut cur = Some(self.root());
+        for step in path.steps() {
+            let Step::Field(name) = step else {
+                return false;
+            };
+            let Some(node) = cur.and_then(|id| self.node(id)) else {
+                return false;
+            };
+            if !node.required.iter().any(|r| r == name) {
+                return false;
+            }
+            cur = match node.properties.iter().find(|(k, _)| k == name) {
+                Some((_, id)) => Some(*id),
+                None => match node.additional {
+                    Additional::Schema(id) => Some(id),
+                    _ => None,
+                },
+            };
+        }
+        true
+    }
+
     /// The allowed values of a schema node (`enum`/`const`).
     pub fn allowed(&self, id: Option<SchemaId>) -> Option<&[serde_json::Value]> {
         self.node(id?)?.allowed.as_deref()
@@ -559,6 +656,7 @@ impl SchemaNode {
             items: None,
             allowed: None,
             format: None,
+            required: Vec::new(),
             description: None,
         }
     }
@@ -655,6 +753,75 @@ mod tests {
         let a = s.resolve(&path("a", &[])).unwrap();
         assert_eq!(a.ty.kinds, Kinds::STRING.or(Kinds::NULL));
         assert_eq!(s.allowed(a.ty.schema).map(<[_]>::len), Some(2));
+    }
+
+    fn read(json: serde_json::Value) -> ContextSchema {
+        let mut diags = Diagnostics::new();
+        let node = Node::from_json(&json, Span::new(crate::span::FileId(0), 0, 0));
+        let s = ContextSchema::from_node(&node, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        s
+    }
+
+    #[test]
+    fn required_steps_guarantee_a_path() {
+        let s = read(serde_json::json!({"type": "object", "required": ["a", "l"],
+            "properties": {"a": {"type": "object", "required": ["b"],
+                "properties": {"b": {"type": "object"}, "c": {"type": "string"}}},
+                "l": {"type": "array", "items": {"type": "object", "required": ["x"]}}}}));
+        assert!(s.guarantees(&path("a", &[])));
+        assert!(s.guarantees(&path("a", &["b"])));
+        assert!(!s.guarantees(&path("a", &["c"])));
+        // Past what the schema describes, nothing is guaranteed.
+        assert!(!s.guarantees(&path("a", &["b", "z"])));
+        assert!(!s.guarantees(&path("z", &[])));
+        // An index never is.
+        let item = Path::root("l").child(Segment::Index(0));
+        assert!(!s.guarantees(&item));
+    }
+
+    #[test]
+    fn an_event_context_extends_the_root() {
+        let shared = read(serde_json::json!({"type": "object", "required": ["s"],
+            "properties": {"s": {"type": "string"}, "t": {"type": "string"}}}));
+        let mut diags = Diagnostics::new();
+        let fragment = serde_json::json!({"required": ["t"],
+            "properties": {"t": {"type": "object"}, "u": {"type": "integer"}}});
+        let node = Node::from_json(&fragment, Span::new(crate::span::FileId(0), 0, 0));
+        let ext = shared.extended(&node, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        // Added, refined, required; the shared schema is unchanged.
+        assert_eq!(ext.resolve(&path("u", &[])).unwrap().ty.kinds, Kinds::INT);
+        assert_eq!(
+            ext.resolve(&path("t", &[])).unwrap().ty.kinds,
+            Kinds::OBJECT
+        );
+        assert_eq!(
+            shared.resolve(&path("t", &[])).unwrap().ty.kinds,
+            Kinds::STRING
+        );
+        assert!(ext.guarantees(&path("s", &[])) && ext.guarantees(&path("t", &[])));
+        assert!(!shared.guarantees(&path("t", &[])));
+        // Still open: another key is outside, not closed.
+        assert!(
+            !ext.resolve(&path("v", &[]))
+                .unwrap()
+                .outside
+                .unwrap()
+                .closed
+        );
+        // `additionalProperties: false` closes it.
+        let closed = serde_json::json!({"additionalProperties": false});
+        let node = Node::from_json(&closed, Span::new(crate::span::FileId(0), 0, 0));
+        let ext = shared.extended(&node, &mut diags);
+        assert!(
+            ext.resolve(&path("v", &[]))
+                .unwrap()
+                .outside
+                .unwrap()
+                .closed
+        );
+        assert!(ext.resolve(&path("s", &[])).unwrap().outside.is_none());
     }
 
     #[test]

@@ -160,6 +160,40 @@ pub fn literal_text(text: &str) -> Option<String> {
     }
 }
 
+/// The `{name}` and `{a.b}` pieces of a parameter string that are literal
+/// text but read like a template reference with its `$` left out (seed
+/// 002's `{variable}` interpolation): a `{` not preceded by `$`, a dotted
+/// identifier path, and a `}`. Each is `(start, end, name)`: the byte range
+/// of `{name}` in `text` and the name. `${...}` references and `$${`
+/// escapes are not such pieces (their `{` follows a `$`).
+pub fn bare_braces(text: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    for (open, _) in text.match_indices('{') {
+        if open > 0 && bytes.get(open - 1) == Some(&b'$') {
+            continue;
+        }
+        let Some(rest) = text.get(open + 1..) else {
+            continue;
+        };
+        let Some(close) = rest.find('}') else {
+            continue;
+        };
+        let name = rest.get(..close).unwrap_or_default();
+        let is_ident = |part: &str| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if name.split('.').all(is_ident) {
+            out.push((open, open + close + 2, name));
+        }
+    }
+    out
+}
+
 /// Writes `text` so that [`parse`] reads it back as this literal: every `${`
 /// becomes `$${`.
 pub fn escape_literal(text: &str) -> String {

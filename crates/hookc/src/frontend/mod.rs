@@ -58,12 +58,18 @@ pub struct SourceFile {
     pub combine: Vec<Spanned<hookc_runtime::bytecode::Combine>>,
     /// Every valid `on_error` declaration, in file order.
     pub on_error: Vec<Spanned<RawOnError>>,
+    /// Every `default_priority` declaration, in file order, as for
+    /// `priority_order`.
+    pub default_priority: Vec<Spanned<i64>>,
     /// The hooks of both layers, in file order.
     pub hooks: Vec<SourceHook>,
     /// `event_context_schema`, unparsed.
     pub context_schema: Option<Node>,
     /// `action_types`, unparsed.
     pub action_types: Option<Node>,
+    /// `events` (YAML) or the `<event>` elements (XML, as the same
+    /// mapping), unparsed.
+    pub events: Option<Node>,
     /// The `operators` documentation section, unparsed (names are checked).
     pub operators_doc: Option<Node>,
 }
@@ -95,7 +101,7 @@ pub struct SourceHook {
     pub id: Option<Spanned<String>>,
     /// The event names (`"*"` = every event), at least one.
     pub events: Vec<Spanned<String>>,
-    /// `priority`, if given (default 0).
+    /// `priority`, if given (default: the policy's `default_priority`, else 0).
     pub priority: Option<Spanned<i64>>,
     /// `enabled` (default true).
     pub enabled: bool,

@@ -21,9 +21,11 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "layer_order",
     "combine",
     "on_error",
+    "default_priority",
     "builtin_hooks",
     "hooks",
     "event_context_schema",
+    "events",
     "action_types",
     "operators",
     "combinators",
@@ -134,10 +136,21 @@ impl Reader<'_> {
                     let declared = self.on_error(value);
                     self.out.on_error.extend(declared);
                 }
+                "default_priority" => match &value.kind {
+                    NodeKind::Int(p) => {
+                        self.out.default_priority.push(Spanned::new(*p, value.span));
+                    }
+                    _ => {
+                        let help = priority_help("default_priority", value);
+                        let expected = "an integer for `default_priority`";
+                        self.wrong_shape(value, "default_priority".into(), expected, help);
+                    }
+                },
                 "builtin_hooks" => self.hooks(Layer::Builtin, value),
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
                 "action_types" => self.out.action_types = Some(value.clone()),
+                "events" => self.out.events = Some(value.clone()),
                 "operators" => self.out.operators_doc = Some(value.clone()),
                 "combinators" | "return_schema" => {}
                 name => self.diags.push(
@@ -316,7 +329,7 @@ impl Reader<'_> {
                 "priority" => match &value.kind {
                     NodeKind::Int(p) => priority = Some(Spanned::new(*p, value.span)),
                     _ => {
-                        let help = priority_help(value);
+                        let help = priority_help("priority", value);
                         self.wrong_shape(value, field, "an integer for `priority`", help);
                     }
                 },
@@ -556,14 +569,15 @@ fn is_scalar(node: &Node) -> bool {
     )
 }
 
-/// Help for a `priority` that is not an integer but reads as one.
-fn priority_help(value: &Node) -> Option<String> {
+/// Help for a `priority` (or `default_priority`) that is not an integer
+/// but reads as one.
+fn priority_help(key: &str, value: &Node) -> Option<String> {
     match &value.kind {
         NodeKind::Str(s) if s.trim().parse::<i64>().is_ok() => {
-            Some(format!("remove the quotes: `priority: {}`", s.trim()))
+            Some(format!("remove the quotes: `{key}: {}`", s.trim()))
         }
         NodeKind::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => {
-            Some(format!("priorities are integers: `priority: {f:.0}`"))
+            Some(format!("priorities are integers: `{key}: {f:.0}`"))
         }
         _ => None,
     }

@@ -8,7 +8,8 @@
 //! - **W0005** a condition that is always false (a contradiction) or always
 //!   true;
 //! - **W0006** an event that no other hook, no known event and no schema
-//!   names (a likely typo), with did-you-mean;
+//!   names (a likely typo), with did-you-mean; not for a policy that
+//!   declares its events (`events:`), where an undeclared event is an error;
 //! - **W0007** a template reading a path the condition does not guarantee to
 //!   exist;
 //! - **W0008** a condition repeated from an earlier hook on the same event
@@ -378,10 +379,15 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
         // runs, none of them matched.
         if !shadowed.contains(&b) {
             if let Some(fb) = an.facts.get(b) {
+                let required = |p: PathId| {
+                    paths
+                        .get(p)
+                        .is_some_and(|path| policy.schema_guarantees(hook, path))
+                };
                 an.pairs += template_findings(
                     b,
                     hook,
-                    &fb.t_over,
+                    (&fb.t_over, &required),
                     (&guards, hooks),
                     &prefixes,
                     &mut findings,
@@ -444,12 +450,14 @@ fn condition_key(
 }
 
 /// W0007 for one hook: template paths not present in every context where
-/// the hook can match, given the guards of the earlier hooks. Returns the
-/// number of guards looked at (only hooks with templates look at them).
+/// the hook can match, given the guards of the earlier hooks, unless the
+/// context schema guarantees them (`required`): `t_over` is where the hook
+/// can match, `required` whether a path is guaranteed. Returns the number
+/// of guards looked at (only hooks with templates look at them).
 fn template_findings(
     b: usize,
     hook: &Hook,
-    t_over: &Dnf,
+    (t_over, required): (&Dnf, &dyn Fn(PathId) -> bool),
     (guards, hooks): (&Guards, &[Hook]),
     prefixes: &Prefixes,
     findings: &mut Vec<Finding>,
@@ -459,7 +467,10 @@ fn template_findings(
         template_refs(value, name.clone(), &mut refs);
     }
     refs.retain(|r| {
-        r.1.file == hook.span.file && hook.span.start <= r.1.start && r.1.end <= hook.span.end
+        r.1.file == hook.span.file
+            && hook.span.start <= r.1.start
+            && r.1.end <= hook.span.end
+            && !required(r.0)
     });
     if refs.is_empty() {
         return 0;
@@ -537,7 +548,14 @@ fn ends_walk(policy: &CheckedPolicy, hook: &Hook) -> bool {
 
 /// W0006: event names no other hook, known event, schema enum
 /// (`event.type`) or `emit_event` action names.
+///
+/// A policy that declares its events has none to report: the
+/// declaration replaces the list of known events, and a hook on an
+/// undeclared event is an error (E0114) of the compilation.
 fn event_findings(policy: &CheckedPolicy, findings: &mut Vec<Finding>) {
+    if policy.events().is_declared() {
+        return;
+    }
     let hooks = policy.hooks();
     let mut count: HashMap<&str, usize> = HashMap::new();
     for h in hooks {

@@ -4,7 +4,7 @@
 
 use super::{analyze, Finding, KNOWN_EVENTS};
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{and_list, Code, Diagnostic, Diagnostics};
 use crate::frontend::{RawCondition, SourceHook};
 use crate::ir::{CheckedPolicy, Hook, PriorityOrder};
 use crate::span::{SourceMap, Span, Spanned};
@@ -45,15 +45,6 @@ impl HookOrigin {
                 _ => None,
             },
         }
-    }
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 

@@ -3,5 +3,6 @@
 //! written in text are read by [`path`].
 
 pub mod ast_to_ir;
+mod kind_test;
 pub mod path;
 pub mod tree_to_ir;

@@ -518,7 +518,7 @@ impl TreeResolver<'_> {
                             }
                         }
                     }
-                    parts.push(type_is(kinds));
+                    parts.push(super::kind_test::schema_type(&subject, kinds, span));
                 }
                 "const" => parts.push(cmp(
                     BinaryOp::Eq,

@@ -14,8 +14,8 @@
 //!   with different definitions it is [`Code::DuplicateDefinition`].
 //! - Defaults and `enum` values are fixed values: they follow the template
 //!   escaping (`$${` is a literal `${`) but may not hold a `${path}` reference.
-//! - YAML values are typed strictly: `3.0` is not an `integer`, `"7"` is not an
-//!   `integer`. XML attribute and `<param>` text is untyped and coerced by the
+//! - YAML values are typed strictly: `"7"` is not an `integer`; `3.0` is
+//!   (an integral number, as in JSON Schema), and stays `3.0`. XML attribute and `<param>` text is untyped and coerced by the
 //!   declared type (`"7200"` is an integer for an `integer` parameter).
 //! - Templates in enum parameters: see [`check_action`].
 //!

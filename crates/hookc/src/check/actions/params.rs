@@ -12,9 +12,10 @@ use crate::check::ty::Type;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
 use crate::frontend::RawAction;
-use crate::span::{FileId, Span, Spanned};
+use crate::span::{FileId, Origin, Span, Spanned};
 use crate::suggest;
-use hookc_runtime::bytecode::path::PathTable;
+use hookc_runtime::bytecode::is_integral;
+use hookc_runtime::bytecode::path::{Path, PathTable, Segment};
 use std::collections::HashSet;
 
 /// Checks an action against its action type and returns it complete, or
@@ -359,7 +360,13 @@ impl ParamChecker<'_> {
         let text = lit.trim();
         let read = |ty: &ParamType| match ty {
             ParamType::String => Some(ActionValue::String(lit.clone())),
-            ParamType::Integer => text.parse::<i64>().ok().map(ActionValue::Int),
+            // An integral `2.0` is an integer too, and stays a double.
+            ParamType::Integer => text.parse::<i64>().ok().map(ActionValue::Int).or_else(|| {
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|f| is_integral(*f))
+                    .map(ActionValue::Double)
+            }),
             ParamType::Number => text.parse::<i64>().ok().map(ActionValue::Int).or_else(|| {
                 text.parse::<f64>()
                     .ok()
@@ -701,11 +708,48 @@ impl ParamChecker<'_> {
     fn string(&mut self, text: &str, node: &Node, np: Option<&str>) -> Option<Parsed> {
         let origin = crate::frontend::yaml_doc::origin_of(self.source, node);
         match template::parse(text, origin, self.paths) {
-            Ok(parsed) => Some(parsed),
+            Ok(parsed) => {
+                self.bare_braces(text, origin, np);
+                Some(parsed)
+            }
             Err(d) => {
                 self.push(d, np);
                 None
             }
+        }
+    }
+
+    /// W0010: `{name}` text where the template `${name}` was likely meant
+    /// ([`template::bare_braces`]): when the schema has the path, or may
+    /// have it (it leaves no closed object). One warning per name and file.
+    fn bare_braces(&mut self, text: &str, origin: Origin, np: Option<&str>) {
+        for (start, end, name) in template::bare_braces(text) {
+            let mut steps = name.split('.');
+            let root = steps.next().unwrap_or_default();
+            let path = steps.fold(Path::root(root), |p, f| {
+                p.child(Segment::Field(f.to_owned()))
+            });
+            let may_have = match self.schema.resolve(&path) {
+                Ok(resolved) => resolved.outside.is_none_or(|out| !out.closed),
+                Err(_) => false,
+            };
+            if !may_have {
+                continue;
+            }
+            let d = Diagnostic::new(
+                Code::BracesWithoutDollar,
+                format!(
+                    "`{{{name}}}` in a parameter of `{}` is literal text, not a template",
+                    self.kind
+                ),
+            )
+            .at(origin.span(start, end))
+            .label("stays as written")
+            .help(format!(
+                "to insert the context value at `{name}`, write `${{{name}}}`"
+            ))
+            .once_per_file(name.to_owned());
+            self.push(d, np);
         }
     }
 

@@ -371,12 +371,17 @@ fn parameter_type() {
     );
     assert_eq!(d.label.as_deref(), Some("expected an integer"));
 
-    // Strict: 3.0 is not an integer.
-    let d = one_error(&yaml("retry", vec![("max_attempts", NodeKind::Float(3.0))]));
-    assert_eq!(
-        d.message,
-        "parameter `max_attempts` of `retry` must be an integer, found a number"
-    );
+    // An integral 3.0 is an integer (JSON Schema's `integer`), kept as
+    // written; 3.5 and infinity are not.
+    let a = ok(&yaml("retry", vec![("max_attempts", NodeKind::Float(3.0))]));
+    assert_eq!(a.param("max_attempts"), Some(&ActionValue::Double(3.0)));
+    for f in [3.5, f64::INFINITY] {
+        let d = one_error(&yaml("retry", vec![("max_attempts", NodeKind::Float(f))]));
+        assert_eq!(
+            d.message,
+            "parameter `max_attempts` of `retry` must be an integer, found a number"
+        );
+    }
     let d = one_error(&yaml("retry", vec![("max_attempts", NodeKind::Null)]));
     assert_eq!(
         d.message,
@@ -503,10 +508,12 @@ fn xml_text_is_coerced_by_the_declared_type() {
         "parameter `timeout_seconds` of `escalate` must be an integer, found `two hours`"
     );
     assert_eq!(d.span, Some(sp(30, 35)));
-    let d = one_error(&xml("retry", vec![("max_attempts", "3.0")], vec![]));
+    let a = ok(&xml("retry", vec![("max_attempts", "3.0")], vec![]));
+    assert_eq!(a.param("max_attempts"), Some(&ActionValue::Double(3.0)));
+    let d = one_error(&xml("retry", vec![("max_attempts", "3.5")], vec![]));
     assert_eq!(
         d.message,
-        "parameter `max_attempts` of `retry` must be an integer, found `3.0`"
+        "parameter `max_attempts` of `retry` must be an integer, found `3.5`"
     );
     let d = one_error(&xml("retry", vec![("delay", "inf")], vec![]));
     assert_eq!(

@@ -7,6 +7,7 @@ use super::ActionValue;
 use crate::check::ty::Kinds;
 use crate::frontend::doc::{Node, NodeKind};
 use crate::ir::Effect;
+use hookc_runtime::bytecode::is_integral;
 
 /// A JSON type name an action parameter's `type` may list (`type: string`,
 /// or a union such as `type: [string, "null"]`).
@@ -14,7 +15,8 @@ use crate::ir::Effect;
 pub enum ParamType {
     /// `string`
     String,
-    /// `integer`: a whole number (YAML `3`, not `3.0`).
+    /// `integer`: a whole number (YAML `3`, or `3.0`, kept a double, as
+    /// JSON Schema's `integer`).
     Integer,
     /// `number`: an integer or a float; integers stay integers.
     Number,
@@ -157,11 +159,13 @@ impl TypeDef {
     /// Whether the kind of a value fits the types (a template counts as a
     /// string).
     pub(super) fn admits(&self, value: &ActionValue) -> bool {
-        value_kinds(value).within(self.kinds())
+        let integral = matches!(value, ActionValue::Double(f) if is_integral(*f));
+        self.kinds().admits(value_kinds(value), integral)
     }
 
     /// Whether a non-string document node's kind fits the types.
     pub(super) fn admits_node(&self, node: &Node) -> bool {
+        let integral = matches!(node.kind, NodeKind::Float(f) if is_integral(f));
         let kinds = match &node.kind {
             NodeKind::Null => Kinds::NULL,
             NodeKind::Bool(_) => Kinds::BOOL,
@@ -171,7 +175,7 @@ impl TypeDef {
             NodeKind::Seq(_) => Kinds::LIST,
             NodeKind::Map(_) => Kinds::OBJECT,
         };
-        kinds.within(self.kinds())
+        self.kinds().admits(kinds, integral)
     }
 
     /// The first part of a value that does not fit, outermost

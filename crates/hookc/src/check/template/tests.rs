@@ -218,3 +218,25 @@ fn source_text_round_trips() {
         "h: ${error.headers['retry-after']} $${"
     );
 }
+
+#[test]
+fn bare_braces_are_identifier_paths_without_a_dollar() {
+    let names = |text: &str| -> Vec<String> {
+        bare_braces(text)
+            .into_iter()
+            .map(|(start, end, name)| {
+                assert_eq!(&text[start..end], format!("{{{name}}}"));
+                name.to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(names("search {current_goal} now"), ["current_goal"]);
+    assert_eq!(names("{a.b_2} and {c}"), ["a.b_2", "c"]);
+    // Templates, escapes, and what is not an identifier path.
+    assert!(names("${a} $${b}").is_empty());
+    assert!(names("find . -exec rm {} \\;").is_empty());
+    assert!(names(r#"{"a": 1} {a b} {1x} {a..b} {a.} {é}"#).is_empty());
+    assert!(names("{unclosed").is_empty());
+    // The first `}` closes.
+    assert_eq!(names("{{x}}"), ["x"]);
+}

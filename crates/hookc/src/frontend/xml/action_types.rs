@@ -165,7 +165,7 @@ impl DocReader<'_, '_> {
     }
 
     /// A `name` attribute as a definition key (an empty one is reported).
-    fn name_key(&mut self, attr: &Attr, element: &str) -> Key {
+    pub(super) fn name_key(&mut self, attr: &Attr, element: &str) -> Key {
         if trim_xml(&attr.value).is_empty() {
             self.report(
                 Diagnostic::new(
@@ -181,7 +181,7 @@ impl DocReader<'_, '_> {
         }
     }
 
-    fn unknown_attr(&mut self, attr: &Attr, name: &str, element: &str, known: &[&str]) {
+    pub(super) fn unknown_attr(&mut self, attr: &Attr, name: &str, element: &str, known: &[&str]) {
         self.report(
             Diagnostic::new(
                 Code::UnknownKey,
@@ -205,7 +205,7 @@ const PARAMETER_ATTRS: &[&str] = &[
 ];
 
 /// An attribute as a definition entry whose value is its text.
-fn text_entry(attr: &Attr) -> (Key, Node) {
+pub(super) fn text_entry(attr: &Attr) -> (Key, Node) {
     (
         Key {
             name: attr.name.clone(),

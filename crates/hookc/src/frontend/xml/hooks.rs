@@ -110,7 +110,8 @@ impl<'t> DocReader<'t, '_> {
     }
 
     /// The attributes of a `<hooks>` element: the policy-wide
-    /// `priority_order` and `layer_order`, as a YAML file's top-level keys.
+    /// `priority_order`, `layer_order` and `default_priority`, as a YAML
+    /// file's top-level keys.
     /// Other attributes are ignored, as everything outside hooks is, unless
     /// one looks like a misspelling of these.
     pub(super) fn hooks_attributes(&mut self, attrs: Vec<Attr>) {
@@ -146,6 +147,10 @@ impl<'t> DocReader<'t, '_> {
                         .help("an error action is declared in a YAML hook file: `on_error: {action: {...}}`"),
                     ),
                 },
+                "default_priority" => {
+                    let declared = self.priority(&attr);
+                    self.declared.default_priority.extend(declared);
+                }
                 other => {
                     if let Some(help) = help_for(other, HOOKS_ATTRS.iter().copied()) {
                         self.report(
@@ -258,12 +263,15 @@ impl<'t> DocReader<'t, '_> {
                     std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
                         Diagnostic::new(
                             Code::BadLiteral,
-                            format!("`priority` `{text}` is out of the 64-bit integer range"),
+                            format!(
+                                "`{}` `{text}` is out of the 64-bit integer range",
+                                attr.name
+                            ),
                         )
                     }
                     _ => Diagnostic::new(
                         Code::WrongShape,
-                        format!("`priority` must be an integer, found `{text}`"),
+                        format!("`{}` must be an integer, found `{text}`", attr.name),
                     )
                     .help("higher priorities run first; the default is 0"),
                 };

@@ -20,9 +20,11 @@
 //! shorthand `<directive>X</directive>` is `call_directive` with `directive: X`.
 //!
 //! An `<action_type>` child of `<hooks>` declares an action type, as a YAML
-//! file's `action_types` does (see `action_types.rs`).
-//! A `<hooks>` element may declare the policy-wide `priority_order` and
-//! `layer_order` as attributes (`<hooks priority_order="lower_first">`),
+//! file's `action_types` does (see `action_types.rs`); an `<event>` child
+//! declares an event, as a YAML file's `events` does (see `events.rs`).
+//! A `<hooks>` element may declare the policy-wide `priority_order`,
+//! `layer_order` and `default_priority` as attributes
+//! (`<hooks priority_order="lower_first">`),
 //! with the meaning and the spellings of a YAML file's top-level keys.
 //!
 //! Everything else in the document is ignored, but the whole document must be
@@ -38,10 +40,12 @@
 //!
 //! This file holds the entry point, [`read`], and the reader's state; the
 //! reader's methods are split by layer: `reader` (XML events, positions,
-//! well-formedness), `hooks` (what the directive's hook elements mean) and
-//! `action_types` (the `<action_type>` declarations).
+//! well-formedness), `hooks` (what the directive's hook elements mean),
+//! `action_types` (the `<action_type>` declarations) and `events` (the
+//! `<event>` declarations).
 
 mod action_types;
+mod events;
 mod hooks;
 mod reader;
 
@@ -63,7 +67,13 @@ const HOOK_ATTRS: &[&str] = &[
 ];
 
 /// The attributes of `<hooks>` that hookc reads.
-const HOOKS_ATTRS: &[&str] = &["priority_order", "layer_order", "combine", "on_error"];
+const HOOKS_ATTRS: &[&str] = &[
+    "priority_order",
+    "layer_order",
+    "default_priority",
+    "combine",
+    "on_error",
+];
 
 /// Help for a hook without an action element.
 const ACTION_HELP: &str = "add an action element such as `<retry/>`, \
@@ -108,6 +118,7 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
         open: Vec::new(),
         hooks: Vec::new(),
         action_types: Vec::new(),
+        events: Vec::new(),
         declared: SourceFile::default(),
         next_index: 0,
         root: Root::NotYet,
@@ -118,6 +129,14 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
     source.layer_order = doc.declared.layer_order;
     source.combine = doc.declared.combine;
     source.on_error = doc.declared.on_error;
+    source.default_priority = doc.declared.default_priority;
+    if let Some((_, first)) = doc.events.first() {
+        let span = first.span;
+        source.events = Some(Node {
+            kind: crate::frontend::doc::NodeKind::Map(doc.events),
+            span,
+        });
+    }
     if let Some((_, first)) = doc.action_types.first() {
         let span = first.span;
         source.action_types = Some(Node {
@@ -170,6 +189,10 @@ enum OpenElement {
     ActionType(Box<action_types::ActionTypeBuilder>),
     /// A `<parameter>` of an `<action_type>` (read at its start tag).
     Parameter,
+    /// An `<event>` declaration in `<hooks>`.
+    Event(Box<events::EventBuilder>),
+    /// The `<context>` of an `<event>`: JSON text.
+    EventContext(TextBuf),
     /// An element already reported, with everything inside it.
     Skip,
 }
@@ -186,6 +209,8 @@ enum Parent {
     Param,
     ActionType,
     Parameter,
+    Event,
+    EventContext,
     Skip,
 }
 
@@ -325,7 +350,10 @@ struct DocReader<'t, 'd> {
     hooks: Vec<SourceHook>,
     /// The `<action_type>` definitions, as a YAML `action_types` mapping.
     action_types: Vec<(crate::frontend::doc::Key, Node)>,
-    /// What the `<hooks>` elements declare (`priority_order`, `layer_order`).
+    /// The `<event>` declarations, as a YAML `events` mapping.
+    events: Vec<(crate::frontend::doc::Key, Node)>,
+    /// What the `<hooks>` elements declare (`priority_order`, `layer_order`,
+    /// `default_priority`).
     declared: SourceFile,
     next_index: usize,
     root: Root,

@@ -235,6 +235,8 @@ impl<'t> DocReader<'t, '_> {
             Some(OpenElement::Param(_)) => Parent::Param,
             Some(OpenElement::ActionType(_)) => Parent::ActionType,
             Some(OpenElement::Parameter) => Parent::Parameter,
+            Some(OpenElement::Event(_)) => Parent::Event,
+            Some(OpenElement::EventContext(_)) => Parent::EventContext,
             Some(OpenElement::Skip) => Parent::Skip,
         }
     }
@@ -286,8 +288,9 @@ impl<'t> DocReader<'t, '_> {
             Parent::Document | Parent::Plain => self.outside_hook(name, attrs),
             Parent::Hooks if name == "hook" => self.begin_hook(tag, attrs)?,
             Parent::Hooks if name == "action_type" => self.begin_action_type(tag, attrs),
+            Parent::Hooks if name == "event" => self.begin_event(tag, attrs),
             Parent::Hooks => {
-                if let Some(close) = did_you_mean(name, ["hook", "action_type"]) {
+                if let Some(close) = did_you_mean(name, ["hook", "action_type", "event"]) {
                     self.report(
                         Diagnostic::new(
                             Code::UnknownKey,
@@ -305,11 +308,14 @@ impl<'t> DocReader<'t, '_> {
             Parent::Hook => self.begin_action(name, name_span, tag, attrs),
             Parent::Action if name == "param" => self.begin_param(tag, attrs),
             Parent::ActionType if name == "parameter" => self.begin_parameter(tag, attrs),
+            Parent::Event if name == "context" => self.begin_event_context(tag, &attrs),
             Parent::When
             | Parent::Action
             | Parent::Param
             | Parent::ActionType
-            | Parent::Parameter => {
+            | Parent::Parameter
+            | Parent::Event
+            | Parent::EventContext => {
                 let within = self.open.last().map_or("", |o| o.name.as_str());
                 let mut diag = Diagnostic::new(
                     Code::UnknownKey,
@@ -469,11 +475,16 @@ impl<'t> DocReader<'t, '_> {
                 p.text.push(decoded, offset);
                 Ok(())
             }
+            Some(OpenElement::EventContext(t)) => {
+                t.push(decoded, offset);
+                Ok(())
+            }
             Some(
                 OpenElement::Plain
                 | OpenElement::Hooks
                 | OpenElement::ActionType(_)
                 | OpenElement::Parameter
+                | OpenElement::Event(_)
                 | OpenElement::Skip,
             ) => Ok(()),
         }
@@ -523,6 +534,8 @@ impl<'t> DocReader<'t, '_> {
             OpenElement::Action(a) => self.finish_action(*a, whole),
             OpenElement::Param(p) => self.finish_param(p, whole),
             OpenElement::ActionType(t) => self.finish_action_type(*t, whole),
+            OpenElement::Event(e) => self.finish_event(*e, whole),
+            OpenElement::EventContext(t) => self.finish_event_context(t, open.tag, whole),
             OpenElement::Plain
             | OpenElement::Hooks
             | OpenElement::Parameter
