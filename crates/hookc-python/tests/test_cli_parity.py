@@ -84,7 +84,12 @@ def test_example_test_file_replays_through_python(cli, test_file):
     for case in entry["cases"]:
         assert case["outcome"] == "ok", case["name"]
         for form in forms(case["context"]):
-            call = lambda: policy.evaluate(case["event"], form, disable=case["disabled"])
+            call = lambda: policy.evaluate(
+                case["event"],
+                form,
+                disable=case["disabled"],
+                results=case.get("results"),
+            )
             if "error" in case["expected"]:
                 with pytest.raises(hookc.EvaluationError) as e:
                     call()

@@ -319,10 +319,15 @@ fn compile_files(
         .iter()
         .filter(|t| t.effect() == crate::ir::Effect::Await)
     {
-        let root = awaited
-            .bind()
-            .map_or(hookc_runtime::bytecode::RESULTS_ROOT, |p| p.root_name());
-        schema = schema.with_free_member(root);
+        // A binding at a parameter's key is known only at run time.
+        let root = match awaited.bind() {
+            None => Some(hookc_runtime::bytecode::RESULTS_ROOT),
+            Some(actions::TypeBinding::Path(p)) => Some(p.root_name()),
+            Some(actions::TypeBinding::Parameter(_)) => None,
+        };
+        if let Some(root) = root {
+            schema = schema.with_free_member(root);
+        }
     }
     let combine = one_choice(
         "combine",

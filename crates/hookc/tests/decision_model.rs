@@ -43,6 +43,7 @@ action_types:
   rw: {effect: transform, parameters: {patch: {type: object}}}
   wait: {effect: await, parameters: {what: {type: string}}}
   probe: {effect: await, bind: probe.out, parameters: {what: {type: string}}}
+  fetch: {effect: await, bind: {parameter: into}, parameters: {into: {type: [string, "null"]}}}
 "#;
 
 /// Conditions over `x`, `y.z`, `w`, the awaited results and the probe's
@@ -67,7 +68,7 @@ const CONDITIONS: &[&str] = &[
 /// Action bodies by type: some templates may not fit (`n` is an integer,
 /// filled from `x`).
 fn action(g: &mut Gen, id: &str) -> String {
-    match g.below(7) {
+    match g.below(8) {
         0 => format!("{{type: deny, reason: \"deny {id} ${{x}}\"}}"),
         1 => format!("{{type: ask, reason: \"ask {id}\"}}"),
         2 => g
@@ -91,6 +92,13 @@ fn action(g: &mut Gen, id: &str) -> String {
             ])
             .to_owned(),
         5 => format!("{{type: wait, what: \"{id}\"}}"),
+        6 => g
+            .pick(&[
+                "{type: fetch, into: w}",
+                "{type: fetch, into: x}",
+                "{type: fetch, into: null}",
+            ])
+            .to_owned(),
         _ => "{type: probe, what: \"p\"}".to_owned(),
     }
 }

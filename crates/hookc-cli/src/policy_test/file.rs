@@ -16,9 +16,18 @@ use thiserror::Error;
 /// The keys of a test file.
 pub const FILE_KEYS: &[&str] = &["policy", "ignore_unknown_disables", "cases"];
 /// The keys of a case.
-pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "expect"];
+pub const CASE_KEYS: &[&str] = &["name", "event", "context", "disabled", "results", "expect"];
 /// The keys of a case's `expect`.
-pub const EXPECT_KEYS: &[&str] = &["hook", "action", "collected", "error"];
+pub const EXPECT_KEYS: &[&str] = &[
+    "hook",
+    "action",
+    "collected",
+    "error",
+    "pending",
+    "transforms",
+    "patched",
+    "errors",
+];
 /// The keys of an entry of `expect.collected`.
 pub const COLLECTED_KEYS: &[&str] = &["hook", "action"];
 
@@ -52,6 +61,9 @@ pub struct TestCase {
     pub context: Value,
     /// Hooks switched off for this case.
     pub disabled: Vec<Spanned<String>>,
+    /// The host's results for awaited hooks, by hook id
+    /// (`docs/src/semantics.md#resumable-decisions`).
+    pub results: Map<String, Value>,
     /// What the policy should do.
     pub expect: Expect,
     /// Where the case is written (its mapping).
@@ -77,6 +89,31 @@ pub struct Expect {
     /// declared type) with a message containing TEXT. A case gives either
     /// this or `hook`, never both.
     pub error: Option<Spanned<String>>,
+    /// What the decision model adds, each compared only when given.
+    pub model: ExpectModel,
+}
+
+/// The decision model's parts of an expectation
+/// (`docs/src/semantics.md#action-effects`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExpectModel {
+    /// `pending: ID | null | {hook: ID, action: {...}}`: the awaited hook
+    /// the evaluation suspends at (and the fields of its action to compare).
+    pub pending: Option<Option<ExpectCollected>>,
+    /// `transforms: [ID, ...]`: the transforms applied, in order.
+    pub transforms: Option<Vec<String>>,
+    /// `patched: {member: value}`: these patched context members' final
+    /// values (only these).
+    pub patched: Option<Map<String, Value>>,
+    /// `errors: [ID, ...]`: the hooks that could not decide, in order.
+    pub errors: Option<Vec<String>>,
+}
+
+impl ExpectModel {
+    /// Whether the case expects anything of the model.
+    pub fn is_empty(&self) -> bool {
+        *self == ExpectModel::default()
+    }
 }
 
 /// One expected collected match: `ID`, or `{hook: ID, action: {...}}`.
@@ -516,6 +553,7 @@ impl CaseReader<'_> {
         let mut event = None;
         let mut context = Value::Object(Map::new());
         let mut disabled = Vec::new();
+        let mut results = Map::new();
         let mut expect = None;
         for (key, value) in entries {
             let here = format!("{at}.{}", key.name);
@@ -536,6 +574,15 @@ impl CaseReader<'_> {
                         }
                     }
                     None => self.wrong_shape(value, &here, "a list of hook ids"),
+                },
+                "results" => match value.to_json() {
+                    Value::Object(map) => results = map,
+                    Value::Null => {}
+                    _ => self.wrong_shape(
+                        value,
+                        &here,
+                        "a mapping of awaited hooks' results by hook id",
+                    ),
                 },
                 "expect" => expect = self.expect(value, &here),
                 _ => {}
@@ -561,6 +608,7 @@ impl CaseReader<'_> {
             event: event?,
             context,
             disabled,
+            results,
             expect: expect?,
             span: node.span,
             index,
@@ -578,6 +626,7 @@ impl CaseReader<'_> {
         let mut action = None;
         let mut collected = None;
         let mut error = None;
+        let mut model = ExpectModel::default();
         for (key, value) in entries {
             let here = format!("{at}.{}", key.name);
             match key.name.as_str() {
@@ -590,6 +639,16 @@ impl CaseReader<'_> {
                     }
                 },
                 "action" => action = self.action_fields(value, &here),
+                "pending" => match &value.kind {
+                    NodeKind::Null => model.pending = Some(None),
+                    _ => model.pending = self.collected(value, &here).map(Some),
+                },
+                "transforms" => model.transforms = self.ids(value, &here),
+                "errors" => model.errors = self.ids(value, &here),
+                "patched" => match value.to_json() {
+                    Value::Object(members) => model.patched = Some(members),
+                    _ => self.wrong_shape(value, &here, "a mapping of context members"),
+                },
                 "error" => {
                     error = self
                         .string(value, &here)
@@ -640,6 +699,7 @@ impl CaseReader<'_> {
                 action: None,
                 collected: None,
                 error: Some(error?),
+                model: ExpectModel::default(),
             });
         }
         if node.get("hook").is_none() {
@@ -653,7 +713,7 @@ impl CaseReader<'_> {
                 );
                 return None;
             }
-            if node.get("collected").is_none() {
+            if node.get("collected").is_none() && model.is_empty() {
                 // A test must assert something.
                 self.missing(
                     node,
@@ -689,7 +749,21 @@ impl CaseReader<'_> {
             action,
             collected,
             error: None,
+            model,
         })
+    }
+
+    /// A list of hook ids (`transforms: [a, b]`).
+    fn ids(&mut self, value: &Node, at: &str) -> Option<Vec<String>> {
+        let Some(items) = value.as_seq() else {
+            self.wrong_shape(value, at, "a list of hook ids");
+            return None;
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.string(item, &format!("{at}[{i}]")))
+            .collect()
     }
 
     /// `action: {...}` of an expectation: the fields to compare.

@@ -1,9 +1,9 @@
 //! Running test files: each case evaluated both ways and compared with its
 //! expectation, and the report, as text or JSON.
 
-use super::file::{Expect, FileError, TestCase, TestFile};
+use super::file::{Expect, ExpectModel, FileError, TestCase, TestFile};
 use hookc::files::{self, Overlay, PolicyFile};
-use hookc_runtime::{Context, Decision, Match, Policy, Trace};
+use hookc_runtime::{Context, Decision, Match, Policy, Results, Trace};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 /// One way a case's result differs from its expectation.
@@ -44,6 +44,16 @@ pub enum Mismatch {
         /// The evaluation's error (`None`: it did not fail).
         actual: Option<String>,
     },
+    /// A part of the decision model differs (`pending`, `transforms`,
+    /// `patched`, `errors`).
+    Model {
+        /// Which part.
+        what: &'static str,
+        /// What the case expects.
+        expected: Value,
+        /// What the decision has.
+        actual: Value,
+    },
     /// The case's `disabled` hooks could not be switched off.
     Overrides(String),
     /// The query on the context as a `Value` and on its JSON text gave
@@ -70,6 +80,8 @@ pub struct TestResult {
     pub context: Value,
     /// The hooks the case switches off.
     pub disabled: Vec<String>,
+    /// The awaited hooks' results the case gives.
+    pub results: Map<String, Value>,
     /// The expectation as JSON: `{"hook"?: ID|null, "action"?: {...},
     /// "collected"?: [{"hook": ID, "action"?: {...}}]}`.
     pub expected: Value,
@@ -108,10 +120,12 @@ pub fn run_case(
     }
     // The case runs from the parsed context and from its JSON text: the two
     // must agree (a disagreement is a bug in hookc, reported as such).
+    let results = Results::from(case.results.clone());
     let answer = |ctx: Context<'_>| {
         policy
             .query(&case.event, ctx)
             .with_overrides(&overrides)
+            .with_results(&results)
             .decision()
             .map_err(|e| e.to_string())
     };
@@ -149,6 +163,7 @@ pub fn run_case(
         policy
             .query(&case.event, &case.context)
             .with_overrides(&overrides)
+            .with_results(&results)
             .explain()
             .ok()
     };
@@ -161,6 +176,7 @@ pub fn run_case(
             .filter(|d| !unknown.contains(&d.value.as_str()))
             .map(|d| d.value.clone())
             .collect(),
+        results: case.results.clone(),
         expected,
         actual,
         mismatches,
@@ -171,6 +187,7 @@ pub fn run_case(
 /// Compares a decision with what the case expects (the deciding hook
 /// only when the case gives it).
 fn compare(expect: &Expect, decision: &Decision<'_>, mismatches: &mut Vec<Mismatch>) {
+    compare_model(&expect.model, decision, mismatches);
     let terminal = decision.terminal.as_ref();
     if let Some(hook) = &expect.hook {
         let expected_hook = hook.value.as_deref();
@@ -200,6 +217,53 @@ fn compare(expect: &Expect, decision: &Decision<'_>, mismatches: &mut Vec<Mismat
     for (want, got) in wanted.iter().zip(&decision.collected) {
         if let Some(fields) = &want.action {
             compare_fields(fields, got, true, mismatches);
+        }
+    }
+}
+
+/// Compares the decision model's parts a case names.
+fn compare_model(want: &ExpectModel, decision: &Decision<'_>, mismatches: &mut Vec<Mismatch>) {
+    let ids = |ms: &[Match<'_>]| Value::from(ms.iter().map(|m| m.hook).collect::<Vec<_>>());
+    let mut check = |what, expected: Value, actual: Value| {
+        if expected != actual {
+            mismatches.push(Mismatch::Model {
+                what,
+                expected,
+                actual,
+            });
+        }
+    };
+    if let Some(pending) = &want.pending {
+        let expected = pending.as_ref().map(|p| p.hook.value.as_str());
+        let actual = decision.pending.as_ref();
+        check("pending", expected.into(), actual.map(|m| m.hook).into());
+    }
+    if let Some(transforms) = &want.transforms {
+        check(
+            "transforms",
+            transforms.clone().into(),
+            ids(&decision.transforms),
+        );
+    }
+    if let Some(errors) = &want.errors {
+        let actual: Vec<&str> = decision.errors.iter().map(|e| e.hook.as_str()).collect();
+        check("errors", errors.clone().into(), actual.into());
+    }
+    if let Some(patched) = &want.patched {
+        let actual: Map<String, Value> = patched
+            .keys()
+            .filter_map(|k| Some((k.clone(), decision.patched.get(k)?.clone())))
+            .collect();
+        check(
+            "patched",
+            Value::Object(patched.clone()),
+            Value::Object(actual),
+        );
+    }
+    // The pending action's fields, when it is the expected hook.
+    if let (Some(Some(p)), Some(m)) = (&want.pending, &decision.pending) {
+        if let (Some(fields), true) = (&p.action, p.hook.value == m.hook) {
+            compare_fields(fields, m, true, mismatches);
         }
     }
 }
@@ -252,6 +316,27 @@ fn expectation_json(expect: &Expect) -> Value {
             })
             .collect();
         expected.insert("collected".into(), Value::Array(entries));
+    }
+    let model = &expect.model;
+    if let Some(p) = &model.pending {
+        let p = p.as_ref().map_or(Value::Null, |p| {
+            let mut m = Map::new();
+            m.insert("hook".into(), p.hook.value.clone().into());
+            if let Some(fields) = &p.action {
+                m.insert("action".into(), Value::Object(fields.clone()));
+            }
+            Value::Object(m)
+        });
+        expected.insert("pending".into(), p);
+    }
+    if let Some(t) = &model.transforms {
+        expected.insert("transforms".into(), t.clone().into());
+    }
+    if let Some(p) = &model.patched {
+        expected.insert("patched".into(), Value::Object(p.clone()));
+    }
+    if let Some(e) = &model.errors {
+        expected.insert("errors".into(), e.clone().into());
     }
     Value::Object(expected)
 }
@@ -547,6 +632,11 @@ fn mismatch_text(m: &Mismatch, actual: &Value) -> String {
                 got.as_deref().unwrap_or("")
             ),
         },
+        Mismatch::Model {
+            what,
+            expected,
+            actual,
+        } => format!("{what}: expected {expected}, actual {actual}\n"),
         Mismatch::Overrides(e) => format!("disabled: {e}\n"),
         Mismatch::Disagreement { value, json } => {
             let json = match json {
@@ -568,6 +658,9 @@ fn case_json(r: &TestResult) -> Value {
     m.insert("event".into(), r.event.clone().into());
     m.insert("context".into(), r.context.clone());
     m.insert("disabled".into(), r.disabled.clone().into());
+    if !r.results.is_empty() {
+        m.insert("results".into(), Value::Object(r.results.clone()));
+    }
     m.insert(
         "outcome".into(),
         if r.passed() { "ok" } else { "failed" }.into(),
@@ -602,6 +695,11 @@ fn case_json(r: &TestResult) -> Value {
                 Mismatch::Error { expected, actual } => {
                     json!({"what": "error", "expected": expected, "actual": actual})
                 }
+                Mismatch::Model {
+                    what,
+                    expected,
+                    actual,
+                } => json!({"what": what, "expected": expected, "actual": actual}),
                 Mismatch::Overrides(e) => json!({"what": "disabled", "error": e}),
                 Mismatch::Disagreement { value, json } => json!({
                     "what": "evaluate_json_disagrees",

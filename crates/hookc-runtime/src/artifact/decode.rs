@@ -13,9 +13,9 @@ use super::{
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    AbsentHook, ActionEntry, ActionParam, Combine, DebugInfo, DecisionModel, Effect, EventIndex,
-    HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PriorityOrder, Program, StringTable,
-    TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionParam, Binding, Combine, DebugInfo, DecisionModel, Effect,
+    EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PriorityOrder, Program,
+    StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -738,7 +738,8 @@ fn read_model(
         let offset = r.offset();
         action.bind = match r.u8("action binding")? {
             0 => None,
-            1 => Some(r.get("action binding path")?),
+            1 => Some(Binding::Path(r.get("action binding path")?)),
+            2 => Some(Binding::Parameter(r.get("action binding parameter")?)),
             tag => {
                 return Err(ArtifactError::BadTag {
                     what: "action binding",

@@ -7,7 +7,7 @@ use super::{
     HEADER_LEN, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::Segment;
-use crate::bytecode::{Combine, Effect, OnError, PriorityOrder};
+use crate::bytecode::{Binding, Combine, Effect, OnError, PriorityOrder};
 use crate::bytecode::{ParamValue, Program, TemplatePart, ValueCheck};
 use serde_json::Value;
 
@@ -270,9 +270,13 @@ fn put_model(w: &mut ByteWriter, prog: &Program) {
         w.sleb(a.severity);
         match a.bind {
             None => w.u8(0),
-            Some(path) => {
+            Some(Binding::Path(path)) => {
                 w.u8(1);
                 w.put(path);
+            }
+            Some(Binding::Parameter(name)) => {
+                w.u8(2);
+                w.put(name);
             }
         }
     }

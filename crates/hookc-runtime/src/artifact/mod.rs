@@ -89,7 +89,8 @@
 //!   combine (one byte: 1 first match, 2 strictest), the error policy (one
 //!   byte: 1 skip, 2 fail, 3 then a `uleb` action index), then one entry per
 //!   action, in the order of `actions`: its severity (`sleb`) and its
-//!   binding (byte 0 none, or 1 + `uleb` path index).
+//!   binding (byte 0 none, 1 + `uleb` path index, or 2 + `uleb` string
+//!   index: the name of the parameter that holds the key).
 //!
 //! # Loading
 //!

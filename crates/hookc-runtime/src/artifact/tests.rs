@@ -596,7 +596,9 @@ fn decision_model_is_format_4() {
     p.model.on_error = OnError::Action(crate::bytecode::ActionIdx::new(0));
     p.actions[0].severity = -7;
     p.actions[1].effect = Effect::Await;
-    p.actions[1].bind = Some(crate::bytecode::PathIdx::new(1));
+    p.actions[1].bind = Some(crate::bytecode::Binding::Path(
+        crate::bytecode::PathIdx::new(1),
+    ));
     let bytes = encode(&p);
     assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
     assert_eq!(decode(&bytes).unwrap(), p);
@@ -651,7 +653,7 @@ fn model_parts_need_their_format() {
 fn model_is_verified() {
     use crate::bytecode::{ActionIdx, Effect, OnError, PathIdx};
     let mut p = sample();
-    p.actions[0].bind = Some(PathIdx::new(0));
+    p.actions[0].bind = Some(crate::bytecode::Binding::Path(PathIdx::new(0)));
     let e = load(&encode(&p)).unwrap_err().to_string();
     assert!(
         e.contains("binds a result but is not an awaited action"),

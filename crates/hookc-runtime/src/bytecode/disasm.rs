@@ -106,9 +106,16 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
                 0 => String::new(),
                 s => format!(" severity {s}"),
             };
-            if let Some(path) = action.bind {
-                let path = prog.path(path).map_or("?".to_owned(), ToString::to_string);
-                severity.push_str(&format!(" binds {path}"));
+            match action.bind {
+                None => {}
+                Some(super::Binding::Path(path)) => {
+                    let path = prog.path(path).map_or("?".to_owned(), ToString::to_string);
+                    severity.push_str(&format!(" binds {path}"));
+                }
+                Some(super::Binding::Parameter(name)) => {
+                    let name = raw_string(prog, name);
+                    severity.push_str(&format!(" binds at parameter {name}"));
+                }
             }
             writeln!(
                 out,

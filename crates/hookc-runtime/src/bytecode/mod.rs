@@ -127,6 +127,17 @@ impl Spelled for Effect {
     ];
 }
 
+/// Where an awaited action's result is bound, when not at
+/// `results.<hook id>` (`docs/src/semantics.md#resumable-decisions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// At this path (fields only).
+    Path(PathIdx),
+    /// At the top-level key the action's parameter of this name holds once
+    /// filled (a string); a `null` there binds nothing.
+    Parameter(StrIdx),
+}
+
 /// The parameter of a transform action that holds its merge patch.
 pub const PATCH_PARAM: &str = "patch";
 
@@ -195,7 +206,7 @@ pub struct ActionEntry {
     pub severity: i64,
     /// For an [`Effect::Await`] action, where the host's result is bound
     /// (`None`: `results.<hook id>`); `None` for every other effect.
-    pub bind: Option<PathIdx>,
+    pub bind: Option<Binding>,
     /// Parameters in declaration order.
     pub params: Vec<ActionParam>,
 }

@@ -29,9 +29,9 @@
 
 use crate::bytecode::path::Path;
 use crate::bytecode::{
-    AbsentHook, ActionEntry, ActionIdx, ActionParam, ConstIdx, EventIndex, HookDebug, HookEntry,
-    JumpTarget, Mark, OnError, Op, Operand, OperandKindChanged, ParamValue, PathIdx, PriorityOrder,
-    Program, RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionIdx, ActionParam, Binding, ConstIdx, EventIndex, HookDebug,
+    HookEntry, JumpTarget, Mark, OnError, Op, Operand, OperandKindChanged, ParamValue, PathIdx,
+    PriorityOrder, Program, RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
 };
 use crate::{LoadError, Policy};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -435,7 +435,11 @@ impl<'a> Linker<'a> {
             kind: self.string(side, *kind)?,
             effect: *effect,
             severity: *severity,
-            bind: bind.map(|p| self.path(side, p)).transpose()?,
+            bind: match bind {
+                None => None,
+                Some(Binding::Path(p)) => Some(Binding::Path(self.path(side, *p)?)),
+                Some(Binding::Parameter(s)) => Some(Binding::Parameter(self.string(side, *s)?)),
+            },
             params: params
                 .iter()
                 .map(|ActionParam { name, value, check }| {

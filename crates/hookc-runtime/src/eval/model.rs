@@ -15,7 +15,7 @@
 use super::explain::{ModelTrace, Outcome};
 use super::{Decision, HookFailure, HookTrace, Match, Overrides, Policy, QueryError, Results};
 use crate::bytecode::{
-    Combine, Effect, OnError, Path, Segment, PATCH_PARAM, POLICY_ERROR_ROOT, RESULTS_ROOT,
+    Binding, Combine, Effect, OnError, Path, Segment, PATCH_PARAM, POLICY_ERROR_ROOT, RESULTS_ROOT,
 };
 use crate::context::{PathCache, Source};
 use crate::eval::query::Context;
@@ -68,8 +68,8 @@ enum Pause {
     Done,
     /// A transform matched: merge this patch into the context, go on.
     Patch(Map<String, Value>),
-    /// An awaited hook resumed: bind its result, go on.
-    Bind(Option<crate::bytecode::PathIdx>, String, Value),
+    /// An awaited hook resumed: bind its result there, go on.
+    Bind(BindAt, Value),
     /// A hook failed under `on_error: {action}`: that action decides.
     Failed(HookFailure),
 }
@@ -111,10 +111,10 @@ impl<'p, 'q> Walk<'p, 'q> {
     where
         'p: 'c,
     {
-        let mut stop = self.stretch(cache)?;
+        let mut pause = self.stretch(cache)?;
         let mut doc: Option<Value> = None;
         loop {
-            match stop {
+            match pause {
                 Pause::Done => break,
                 Pause::Patch(patch) => {
                     let doc = whole(&mut doc, context)?;
@@ -125,10 +125,26 @@ impl<'p, 'q> Walk<'p, 'q> {
                     }
                     merge_patch(doc, Value::Object(patch));
                 }
-                Pause::Bind(path, hook, value) => {
+                Pause::Bind(BindAt::Nowhere, _) => {
+                    // Nothing changes: the walk goes on on the same context.
+                    if doc.is_none() {
+                        pause = self.stretch(cache)?;
+                        continue;
+                    }
+                }
+                Pause::Bind(at, value) => {
                     let doc = whole(&mut doc, context)?;
-                    let path = path.and_then(|p| self.policy.program().path(p));
-                    bind(doc, path, &hook, value);
+                    let program = self.policy.program();
+                    match &at {
+                        BindAt::Results(hook) => bind(doc, &[RESULTS_ROOT, hook], value),
+                        BindAt::Key(key) => bind(doc, &[key], value),
+                        BindAt::Path(path) => {
+                            if let Some(path) = program.path(*path) {
+                                bind(doc, &fields(path), value);
+                            }
+                        }
+                        BindAt::Nowhere => {}
+                    }
                 }
                 Pause::Failed(failure) => {
                     let doc = whole(&mut doc, context)?;
@@ -141,7 +157,7 @@ impl<'p, 'q> Walk<'p, 'q> {
             }
             let Some(doc) = doc.as_ref() else { break };
             crate::context::path_cache!(cache, &self.policy.paths, Source::Document(doc));
-            stop = self.stretch(&mut cache)?;
+            pause = self.stretch(&mut cache)?;
         }
         if let Some(doc) = doc {
             self.decision.patched = self
@@ -258,8 +274,15 @@ impl<'p, 'q> Walk<'p, 'q> {
                         continue;
                     };
                     self.model.resumed.push(position);
-                    let bound = action.and_then(|a| a.bind);
-                    return Ok(Pause::Bind(bound, filled.hook.to_owned(), result));
+                    let at = match action.and_then(|a| a.bind) {
+                        None => BindAt::Results(filled.hook.to_owned()),
+                        Some(Binding::Path(path)) => BindAt::Path(path),
+                        Some(Binding::Parameter(name)) => match filled.action.get(p.string(name)) {
+                            Some(Value::String(key)) => BindAt::Key(key.clone()),
+                            _ => BindAt::Nowhere,
+                        },
+                    };
+                    return Ok(Pause::Bind(at, result));
                 }
                 Effect::Terminal => {
                     self.terminal(filled, position, action.map_or(0, |a| a.severity));
@@ -423,20 +446,31 @@ fn set_member(doc: &mut Value, key: &str, value: Value) {
     }
 }
 
-/// Binds an awaited hook's result into `doc`: at `path` (fields only; the
-/// compiler allows no index), or at `results.<hook id>`. Objects are made
-/// on the way where a step is missing or not an object.
-fn bind(doc: &mut Value, path: Option<&Path>, hook: &str, value: Value) {
-    let default = [RESULTS_ROOT, hook];
-    let fields: Vec<&str> = match path {
-        Some(path) => std::iter::once(path.root_name())
-            .chain(path.segments().iter().filter_map(|s| match s {
-                Segment::Field(name) => Some(name.as_str()),
-                Segment::Index(_) => None,
-            }))
-            .collect(),
-        None => default.to_vec(),
-    };
+/// Where a resumed hook's result goes.
+enum BindAt {
+    /// `results.<hook id>`.
+    Results(String),
+    /// A path of the program (fields only).
+    Path(crate::bytecode::PathIdx),
+    /// A top-level key, from the action's binding parameter.
+    Key(String),
+    /// Nowhere: the binding parameter is `null` (a side effect only).
+    Nowhere,
+}
+
+/// The fields of a path (the compiler allows no index in a binding).
+fn fields(path: &Path) -> Vec<&str> {
+    std::iter::once(path.root_name())
+        .chain(path.segments().iter().filter_map(|s| match s {
+            Segment::Field(name) => Some(name.as_str()),
+            Segment::Index(_) => None,
+        }))
+        .collect()
+}
+
+/// Binds an awaited hook's result into `doc` at the path of `fields`,
+/// making objects on the way where a step is missing or not an object.
+fn bind<S: AsRef<str>>(doc: &mut Value, fields: &[S], value: Value) {
     let Some((last, parents)) = fields.split_last() else {
         return;
     };
@@ -446,9 +480,11 @@ fn bind(doc: &mut Value, path: Option<&Path>, hook: &str, value: Value) {
             *at = Value::Object(Map::new());
         }
         let Value::Object(members) = at else { return };
-        at = members.entry((*field).to_owned()).or_insert(Value::Null);
+        at = members
+            .entry(field.as_ref().to_owned())
+            .or_insert(Value::Null);
     }
-    set_member(at, last, value);
+    set_member(at, last.as_ref(), value);
 }
 
 #[cfg(test)]
@@ -514,11 +550,11 @@ mod tests {
     #[test]
     fn bind_makes_objects_on_the_way() {
         let mut doc = json!({"results": 3});
-        bind(&mut doc, None, "git", json!({"branch": "main"}));
+        bind(&mut doc, &["results", "git"], json!({"branch": "main"}));
         assert_eq!(doc, json!({"results": {"git": {"branch": "main"}}}));
         let mut doc = json!({"a": {"x": 1}});
         let path = Path::root("a").child(Segment::Field("b".into()));
-        bind(&mut doc, Some(&path), "h", json!(null));
+        bind(&mut doc, &fields(&path), json!(null));
         assert_eq!(doc, json!({"a": {"x": 1, "b": null}}));
     }
 }

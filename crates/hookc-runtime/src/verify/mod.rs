@@ -74,8 +74,8 @@ mod error;
 pub use error::{Location, VerifyError};
 
 use crate::bytecode::{
-    ActionIdx, ConstIdx, Effect, Kinds, OnError, ParamValue, PathIdx, PriorityOrder, Program,
-    RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
+    ActionIdx, Binding, ConstIdx, Effect, Kinds, OnError, ParamValue, PathIdx, PriorityOrder,
+    Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
 use crate::eval::check;
 use crate::eval::value::ConstSet;
@@ -449,8 +449,19 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
 fn check_model(p: &Program) -> Result<(), VerifyError> {
     for (a, action) in p.actions.iter().enumerate() {
         let at = || Location::Action(index_u32(a));
-        if let Some(path) = action.bind {
-            in_bounds(p, path, at)?;
+        if let Some(bind) = action.bind {
+            match bind {
+                Binding::Path(path) => in_bounds(p, path, at)?,
+                Binding::Parameter(name) => {
+                    in_bounds(p, name, at)?;
+                    if !action.params.iter().any(|q| q.name == name) {
+                        return Err(VerifyError::BadModel {
+                            at: at(),
+                            reason: "binds at a parameter it does not have",
+                        });
+                    }
+                }
+            }
             if action.effect != Effect::Await {
                 return Err(VerifyError::BadModel {
                     at: at(),

@@ -31,7 +31,7 @@
 //! hooks in evaluation order; the `HashMap`s here are only looked up, never
 //! iterated, so the same policy always gives the same `Program`.
 
-use crate::check::actions::{ActionTypes, ActionValue, ParamDef, TypeDef};
+use crate::check::actions::{ActionTypes, ActionValue, ParamDef, TypeBinding, TypeDef};
 use crate::ir::{
     BinaryOp, CheckedPolicy, Const, Events, Func, IrExpr, IrExprKind, MacroKind, OnErrorPolicy,
     UnaryOp,
@@ -40,9 +40,9 @@ use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
 use hookc_runtime::bytecode::{
-    AbsentHook, ActionEntry, ActionIdx, ActionParam, CmpOp, ConstIdx, DebugInfo, EventIndex,
-    HookDebug, HookEntry, JumpTarget, MacroOp, Mark, OnError, Op, ParamValue, PathIdx, Program,
-    RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionIdx, ActionParam, Binding, CmpOp, ConstIdx, DebugInfo,
+    EventIndex, HookDebug, HookEntry, JumpTarget, MacroOp, Mark, OnError, Op, ParamValue, PathIdx,
+    Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -367,7 +367,10 @@ impl<'p> Lowerer<'p> {
                 }
             })
             .collect();
-        let bind = ty.and_then(|t| t.bind()).map(|path| self.path(path));
+        let bind = ty.and_then(|t| t.bind()).map(|b| match b {
+            TypeBinding::Path(path) => Binding::Path(self.path(path)),
+            TypeBinding::Parameter(name) => Binding::Parameter(self.string(name)),
+        });
         let i = ActionIdx::from_usize(self.prog.actions.len());
         self.prog.actions.push(ActionEntry {
             kind,

@@ -8,6 +8,7 @@
 //! from the runtime's.
 
 use super::reference::{eval_with, fill_action, Constants};
+use crate::check::actions::TypeBinding;
 use crate::ir::{CheckedPolicy, Combine, Effect, Hook, OnErrorPolicy};
 use hookc_runtime::bytecode::Segment;
 use hookc_runtime::internals::value::Val;
@@ -124,20 +125,28 @@ pub fn decide(
             }
             Effect::Await => match results.get(&hook.id) {
                 Some(result) => {
-                    let path = policy
+                    let binding = policy
                         .action_types()
                         .get(&hook.action.kind)
-                        .and_then(|t| t.bind())
-                        .map(|p| {
+                        .and_then(|t| t.bind());
+                    let path: Option<Vec<String>> = match binding {
+                        None => Some(vec!["results".to_owned(), hook.id.clone()]),
+                        Some(TypeBinding::Path(p)) => Some(
                             std::iter::once(p.root_name().to_owned())
                                 .chain(p.segments().iter().filter_map(|s| match s {
                                     Segment::Field(name) => Some(name.clone()),
                                     Segment::Index(_) => None,
                                 }))
-                                .collect()
-                        })
-                        .unwrap_or_else(|| vec!["results".to_owned(), hook.id.clone()]);
-                    set(&mut ctx, &path, result.clone());
+                                .collect(),
+                        ),
+                        Some(TypeBinding::Parameter(name)) => match action.get(name) {
+                            Some(Value::String(key)) => Some(vec![key.clone()]),
+                            _ => None,
+                        },
+                    };
+                    if let Some(path) = path {
+                        set(&mut ctx, &path, result.clone());
+                    }
                 }
                 None => {
                     pending = Some(entry(&hook.id, action));

@@ -4,8 +4,8 @@
 
 use super::{all_or_none, found, list, render, value_phrase};
 use super::{
-    ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeDef, ITEM_KEYS, PARAM_KEYS,
-    TYPE_KEYS,
+    ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeBinding, TypeDef, ITEM_KEYS,
+    PARAM_KEYS, TYPE_KEYS,
 };
 use crate::check::template;
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -139,17 +139,28 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
                     &child_path(&np, "severity"),
                 )),
             },
-            "bind" => match v.as_str().map(|s| (s, field_path(s))) {
-                Some((_, Some(path))) => out.bind = Some(path),
-                _ => diags.push(
-                    bad(
-                        format!("`bind` of action type `{name}` must be a path of fields such as `git.branch`, found {}", found(v)),
-                        v.span,
-                        &child_path(&np, "bind"),
-                    )
-                    .help("an awaited action's result is bound at this context path; without `bind`, at `results.<hook id>`"),
-                ),
-            },
+            "bind" => {
+                let parameter = match v.as_map() {
+                    Some([(k, p)]) if k.name == "parameter" => p.as_str(),
+                    _ => None,
+                };
+                let binding = match (v.as_str().and_then(field_path), parameter) {
+                    (Some(path), _) => Some(TypeBinding::Path(path)),
+                    (None, Some(p)) => Some(TypeBinding::Parameter(p.to_owned())),
+                    (None, None) => None,
+                };
+                match binding {
+                    Some(b) => out.bind = Some(b),
+                    None => diags.push(
+                        bad(
+                            format!("`bind` of action type `{name}` must be a path of fields such as `git.branch`, or `{{parameter: NAME}}`, found {}", found(v)),
+                            v.span,
+                            &child_path(&np, "bind"),
+                        )
+                        .help("an awaited action's result is bound at this context path, or at the key its parameter NAME holds; without `bind`, at `results.<hook id>`"),
+                    ),
+                }
+            }
             "parameters" => match &v.kind {
                 NodeKind::Map(params) => {
                     let pnp = child_path(&np, "parameters");
@@ -219,6 +230,16 @@ fn check_effect_needs(
                 format!("transform action type `{name}` needs a `{patch}` parameter of type `object`: the merge patch it applies to the context"),
                 at("effect"),
                 "declare `parameters: {patch: {type: object}}`; its value, templates filled, is merged into the context (RFC 7396)",
+            ));
+        }
+    }
+    if let Some(TypeBinding::Parameter(p)) = &out.bind {
+        if out.param(p).is_none() {
+            let msg = format!("action type `{name}` binds its result at the key its parameter `{p}` holds, but it has no parameter `{p}`");
+            diags.push(bad(
+                msg,
+                at("bind"),
+                "declare the parameter, or bind at a path",
             ));
         }
     }

@@ -310,7 +310,7 @@ pub struct ActionType {
     pub(super) severity: i64,
     /// `bind:` of an awaited type: where the host's result goes (`None`:
     /// `results.<hook id>`).
-    pub(super) bind: Option<hookc_runtime::bytecode::Path>,
+    pub(super) bind: Option<TypeBinding>,
     pub(super) params: Vec<ParamDef>,
     /// The definition as written, when a file declared it.
     pub(super) source: Option<serde_json::Value>,
@@ -338,9 +338,9 @@ impl ActionType {
         self.severity
     }
 
-    /// Where an awaited action's result is bound, when the type names a
-    /// path (`bind:`); else `results.<hook id>`.
-    pub fn bind(&self) -> Option<&hookc_runtime::bytecode::Path> {
+    /// Where an awaited action's result is bound, when the type says
+    /// (`bind:`); else `results.<hook id>`.
+    pub fn bind(&self) -> Option<&TypeBinding> {
         self.bind.as_ref()
     }
 
@@ -364,6 +364,16 @@ impl ActionType {
     pub fn source(&self) -> Option<&serde_json::Value> {
         self.source.as_ref()
     }
+}
+
+/// An awaited type's `bind:` (`docs/src/semantics.md#resumable-decisions`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeBinding {
+    /// `bind: git.branch`: at this path of fields.
+    Path(hookc_runtime::bytecode::Path),
+    /// `bind: {parameter: inject_as}`: at the top-level key that the
+    /// action's parameter holds (nowhere when it is `null`).
+    Parameter(String),
 }
 
 /// The action types of one compilation: the built-in ones, with the files'
