@@ -136,14 +136,8 @@ pub fn compile_model(
     if c.diagnostics.has_errors() {
         return Err(format!("the policy does not compile: {:?}", c.diagnostics));
     }
-    let ir = c.policy.ok_or("no policy")?;
-    let model = Model::from_ir(&ir);
-    let runtime = hookc::compile::Compilation::into_policy(hookc::compile::Compilation {
-        sources: c.sources,
-        diagnostics: c.diagnostics,
-        policy: Some(ir),
-    })
-    .map_err(|e| e.to_string())?;
+    let model = Model::from_ir(c.policy.as_ref().ok_or("no policy")?);
+    let runtime = c.into_policy().map_err(|e| e.to_string())?;
     Ok((runtime, model))
 }
 
