@@ -202,7 +202,7 @@ fn runtime(policy: &Policy, event: &str, ctx: Context<'_>, results: &Results) ->
             }
             ModelOutcome::Decided(v)
         }
-        Err(QueryError::Hook(f)) => ModelOutcome::Failed(f.hook),
+        Err(QueryError::Hook(f)) => ModelOutcome::Failed(f.hook.clone()),
         Err(QueryError::Action(e)) => ModelOutcome::ActionMisfit(e.hook().to_owned()),
         Err(e) => panic!("unexpected error {e}"),
     }

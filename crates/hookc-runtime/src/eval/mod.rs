@@ -69,8 +69,10 @@ pub enum QueryError {
     Action(#[from] ActionError),
     /// A hook could not decide and the policy declares `on_error: fail`
     /// (`docs/src/semantics.md#hook-errors`).
+    // (Boxed: every variant is a pointer, which keeps the drop of a
+    // `Result<_, QueryError>` on the no-error path as cheap as before.)
     #[error("{0}")]
-    Hook(HookFailure),
+    Hook(Box<HookFailure>),
     /// A transform or an awaited result must patch the context, and the
     /// context is a host's lookup that cannot give itself whole
     /// ([`crate::PathLookup::document`]).

@@ -344,7 +344,7 @@ impl<'p, 'q> Walk<'p, 'q> {
                 self.decision.errors.push(failure);
                 Ok(None)
             }
-            OnError::Fail => Err(QueryError::Hook(failure)),
+            OnError::Fail => Err(QueryError::Hook(Box::new(failure))),
             OnError::Action(_) => Ok(Some(Pause::Failed(failure))),
         }
     }
