@@ -113,4 +113,31 @@ fn no_match_evaluation_does_not_allocate() {
         0,
         "indexed no-match evaluations allocated"
     );
+
+    // A policy with the decision model but no transform or await
+    // (strictest combining, a failing error policy) takes the model's walk:
+    // it allocates nothing on a no-match either.
+    let src = "combine: strictest\non_error: fail\naction_types:\n  \
+               deny: {severity: 2, parameters: {r: {type: string}}}\n  \
+               ask: {severity: 1, parameters: {r: {type: string}}}\n\
+               hooks:\n  \
+               - {id: a, event: e, when: \"has(n) && n > 1\", action: {type: ask, r: x}}\n  \
+               - {id: d, event: e, when: \"has(c) && c == 'v'\", action: {type: deny, r: y}}\n";
+    let policy = hookc::compile::policy_from_sources(&[Input::new("m.yaml", src)]).unwrap();
+    assert_eq!(policy.to_artifact()[8], 4, "the policy uses the model");
+    let cases = [json!({"n": 0, "c": "w"}), json!({})];
+    for ctx in &cases {
+        assert!(policy.evaluate("e", ctx).unwrap().is_empty(), "{ctx}");
+    }
+    let before = allocations();
+    for _ in 0..100 {
+        for ctx in &cases {
+            std::hint::black_box(policy.evaluate("e", std::hint::black_box(ctx)).unwrap());
+        }
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "model no-match evaluations allocated"
+    );
 }
