@@ -740,6 +740,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode, String> {
             let job = SummaryJob {
                 policy: &policy,
                 overrides: &overrides,
+                results: &results,
                 log: &name,
             };
             let mut summary = Summary::default();

@@ -534,3 +534,74 @@ fn replay_streams_a_log_larger_than_its_memory_budget() {
         LOG_BYTES >> 20
     );
 }
+
+/// A line may carry the awaited hooks' results it resumes with
+/// (`"results"`); replayed, each line answers what the single evaluation
+/// with those results answers, and a line without them uses `--result`.
+#[test]
+fn replayed_lines_resume_with_their_own_results() {
+    let dir = temp_dir("results");
+    let policy_file = "crates/hookc/tests/wire/policies/model.yaml";
+    let policy = load(&dir, "model", &[policy_file]);
+    let lines = [
+        r#"{"event": "PreToolUse", "context": {"tool_input": {"command": "pip x"}}}"#,
+        r#"{"event": "PreToolUse", "context": {"tool_input": {"command": "pip x"}}, "results": {"branch": "main", "lockfile": true}}"#,
+        r#"{"results": {"branch": "dev", "lockfile": true}, "event": "PreToolUse", "context": {}}"#,
+        r#"{"event": "PreToolUse", "context": {}, "results": [1]}"#,
+        r#"{"event": "PreToolUse", "context": {}, "results": {}, "results": {}}"#,
+    ];
+    let log = dir.join("results.jsonl");
+    std::fs::write(&log, lines.join("\n")).unwrap();
+    let out = hookc(&[
+        "eval",
+        policy_file,
+        "--events",
+        log.to_str().unwrap(),
+        "--result",
+        "branch=\"feature\"",
+        "--result",
+        "lockfile=true",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let printed: Vec<Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answer = |ctx: Value, results: &[(&str, Value)]| {
+        let mut r = hookc_runtime::Results::new();
+        for (id, v) in results {
+            r.insert(*id, v.clone());
+        }
+        policy
+            .query("PreToolUse", &ctx)
+            .with_results(&r)
+            .decision()
+            .unwrap()
+            .to_json()
+    };
+    let pip = json!({"tool_input": {"command": "pip x"}});
+    let both = |branch: &str| [("branch", json!(branch)), ("lockfile", json!(true))];
+    assert_eq!(printed[0], answer(pip.clone(), &both("feature")));
+    assert_eq!(printed[1], answer(pip, &both("main")));
+    assert_eq!(printed[1]["hook"], "on_main");
+    assert_eq!(
+        printed[2],
+        answer(
+            json!({}),
+            &[("branch", json!("dev")), ("lockfile", json!(true))]
+        )
+    );
+    assert_ne!(printed[1], printed[0], "the line's results were used");
+    // Bad lines print their error in their place.
+    let error = |i: usize| printed[i]["error"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        error(3).contains(":4: `results` is not an object"),
+        "{}",
+        error(3)
+    );
+    assert!(
+        error(4).contains(":5: not an event record (duplicate field `results`)"),
+        "{}",
+        error(4)
+    );
+}

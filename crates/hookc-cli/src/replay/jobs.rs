@@ -16,6 +16,7 @@ use hookc_runtime::{Context, Match, Overrides, Policy, Query, QueryError, Result
 use std::io::Write;
 
 /// How `eval` prints its result for one event.
+#[derive(Clone, Copy)]
 pub struct Answer<'a> {
     /// Hooks switched off (`--disable`).
     pub overrides: &'a Overrides,
@@ -25,6 +26,18 @@ pub struct Answer<'a> {
     pub results: &'a Results,
     /// The explain trace after the result (`--explain`), and its form.
     pub explain: Option<TraceForm>,
+}
+
+/// A line's own results (`"results"`), or the command line's when it has
+/// none.
+fn line_results<'r>(
+    record: &LogRecord<'_>,
+    given: &'r Results,
+) -> Result<std::borrow::Cow<'r, Results>, String> {
+    Ok(match record.results().map_err(|e| e.to_string())? {
+        Some(own) => std::borrow::Cow::Owned(own),
+        None => std::borrow::Cow::Borrowed(given),
+    })
 }
 
 /// The form of an explain trace.
@@ -136,7 +149,12 @@ impl ChunkJob for PrintJob<'_> {
         records(chunk, |n, record| {
             let start = out.text.len();
             let result = record.and_then(|r| {
-                self.answer
+                let results = line_results(&r, self.answer.results)?;
+                let answer = Answer {
+                    results: &results,
+                    ..self.answer
+                };
+                answer
                     .write(
                         self.policy,
                         &r.event,
@@ -175,6 +193,8 @@ pub struct SummaryJob<'a> {
     pub policy: &'a Policy,
     /// Hooks switched off (`--disable`).
     pub overrides: &'a Overrides,
+    /// The awaited hooks' results of lines without their own.
+    pub results: &'a Results,
     /// The log's name in messages.
     pub log: &'a str,
 }
@@ -189,8 +209,10 @@ impl ChunkJob for SummaryJob<'_> {
         };
         records(chunk, |n, record| {
             let decided = record.and_then(|r| {
+                let results = line_results(&r, self.results)?;
                 let query = self.policy.query(&r.event, Context::json(r.context()));
-                let decision = decision(query.with_overrides(self.overrides))?;
+                let query = query.with_overrides(self.overrides);
+                let decision = decision(query.with_results(&results))?;
                 out.tally.record(&r.event, &decision);
                 Ok(())
             });
@@ -224,9 +246,10 @@ impl ChunkJob for DiffJob<'_> {
         records(chunk, |n, record| {
             let compared = record.and_then(|r| {
                 let ctx = Context::json(r.context());
-                let old = decision(self.old.query(&r.event, ctx))
+                let results = r.results().map_err(|e| e.to_string())?.unwrap_or_default();
+                let old = decision(self.old.query(&r.event, ctx).with_results(&results))
                     .map_err(|e| format!("under the old policy: {e}"))?;
-                let new = decision(self.new.query(&r.event, ctx))
+                let new = decision(self.new.query(&r.event, ctx).with_results(&results))
                     .map_err(|e| format!("under the new policy: {e}"))?;
                 out.tally.record(n, &old, &new);
                 Ok(())

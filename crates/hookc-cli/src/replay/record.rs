@@ -1,5 +1,6 @@
-//! One line of an event log, `{"event": E, "context": {...}}`: finding its
-//! `event` and `context` members in one pass, without building anything.
+//! One line of an event log, `{"event": E, "context": {...}}` (and, for a
+//! resumed evaluation, `"results": {HOOK_ID: RESULT}`): finding its members
+//! in one pass, without building anything.
 //!
 //! The context is the larger part of a line, and the runtime reads it
 //! anyway: `Context::Json` parses exactly what `serde_json` accepts, in one
@@ -44,9 +45,12 @@ pub enum RecordError {
     /// `event` is there but not a string.
     #[error("`event` is not a string")]
     EventNotString,
-    /// `event` or `context` given twice.
+    /// `event`, `context` or `results` given twice.
     #[error("duplicate field `{0}`")]
     Duplicate(&'static str),
+    /// `results` is there but not an object of results by hook id.
+    #[error("`results` is not an object of awaited hooks' results by hook id")]
+    ResultsNotObject,
 }
 
 /// One event record: its event name and its context's JSON text, both
@@ -56,6 +60,7 @@ pub struct LogRecord<'a> {
     /// The event name.
     pub event: Cow<'a, str>,
     context: Option<&'a str>,
+    results: Option<&'a str>,
 }
 
 impl<'a> LogRecord<'a> {
@@ -73,7 +78,7 @@ impl<'a> LogRecord<'a> {
             }
             _ => return Err(s.error("expected `{`")),
         }
-        let (mut event, mut context) = (None, None);
+        let (mut event, mut context, mut results) = (None, None, None);
         s.skip_ws();
         if s.peek() == Some(b'}') {
             s.at += 1;
@@ -101,6 +106,12 @@ impl<'a> LogRecord<'a> {
                         }
                         context = Some(s.delimit_value()?);
                     }
+                    "results" => {
+                        if results.is_some() {
+                            return Err(RecordError::Duplicate("results"));
+                        }
+                        results = Some(s.delimit_value()?);
+                    }
                     _ => s.json_value()?,
                 }
                 s.skip_ws();
@@ -119,7 +130,24 @@ impl<'a> LogRecord<'a> {
             return Err(s.error("trailing characters"));
         }
         let event = event.ok_or(RecordError::MissingEvent)?;
-        Ok(LogRecord { event, context })
+        Ok(LogRecord {
+            event,
+            context,
+            results,
+        })
+    }
+
+    /// The line's `results`, parsed (only lines that have them pay for it):
+    /// the awaited hooks' results this evaluation resumes with
+    /// (`docs/src/semantics.md#resumable-decisions`).
+    pub fn results(&self) -> Result<Option<hookc_runtime::Results>, RecordError> {
+        let Some(text) = self.results else {
+            return Ok(None);
+        };
+        match serde_json::from_str(text)? {
+            serde_json::Value::Object(map) => Ok(Some(hookc_runtime::Results::from(map))),
+            _ => Err(RecordError::ResultsNotObject),
+        }
     }
 
     /// The context's JSON text; `null` when the line has none (as a
