@@ -658,11 +658,12 @@ fn check_hook(
         Events::Named(names)
     };
 
+    let mut condition_tree = None;
     let condition = match &raw.condition {
         None => None,
         Some(cond) => {
             let mut local = Diagnostics::new();
-            let (expr, node_paths, suffix) =
+            let (expr, tree, node_paths, suffix) =
                 resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
             if let Some(e) = &expr {
                 crate::check::typeck::check_condition(e, cx.schema, paths, regexes, &mut local);
@@ -680,6 +681,7 @@ fn check_hook(
                 ok &= !d.is_error();
                 diags.push(d);
             }
+            condition_tree = tree;
             match expr {
                 Some(e) => Some(e),
                 None => {
@@ -703,6 +705,7 @@ fn check_hook(
         priority: raw.priority.as_ref().map_or(0, |p| p.value),
         layer: cx.layer,
         condition,
+        condition_tree,
         action,
         enabled: raw.enabled,
         replace: raw.replace.is_some(),
@@ -713,7 +716,14 @@ fn check_hook(
     })
 }
 
-type ResolvedCondition = (Option<IrExpr>, Vec<(Span, String)>, &'static str);
+/// A condition's IR, its normalized tree (a condition tree's), the YAML
+/// node paths of its parts, and the key it was written under.
+type ResolvedCondition = (
+    Option<IrExpr>,
+    Option<serde_json::Value>,
+    Vec<(Span, String)>,
+    &'static str,
+);
 
 fn resolve_condition(
     text: &str,
@@ -733,7 +743,7 @@ fn resolve_condition(
                     None
                 }
             };
-            (expr, Vec::new(), "when")
+            (expr, None, Vec::new(), "when")
         }
         RawCondition::Tree(node) => {
             let at = format!("{}.condition", hook_path.unwrap_or("hook"));
@@ -743,8 +753,12 @@ fn resolve_condition(
                 diags,
                 node_paths: Vec::new(),
             };
-            let expr = tr.resolve(node, &at);
-            (expr, tr.node_paths, "condition")
+            let resolved = tr.resolve(node, &at);
+            let (expr, tree) = match resolved {
+                Some(r) => (Some(r.expr), Some(r.tree)),
+                None => (None, None),
+            };
+            (expr, tree, tr.node_paths, "condition")
         }
     }
 }

@@ -591,6 +591,12 @@ pub struct Hook {
     pub layer: u32,
     /// `None` = always matches.
     pub condition: Option<IrExpr>,
+    /// A condition written as a YAML condition tree: that tree, normalized
+    /// (canonical paths, values as JSON), for normalized output, which
+    /// writes it back as a tree. `None` for a `when` condition: a tree means
+    /// what seed 000's evaluator means, which a `when` does not
+    /// (`docs/src/semantics.md#condition-trees`).
+    pub condition_tree: Option<serde_json::Value>,
     /// What to do, parameters complete.
     pub action: Action,
     /// Whether the hook is emitted: `false` for a hook disabled
