@@ -180,6 +180,9 @@ codes! {
     DuplicateCondition = "W0008", Warning, "duplicate condition";
     /// A hook marked `replace` with no hook of its id in a lower layer.
     NothingReplaced = "W0009", Warning, "replacement replaces nothing";
+    /// `!=` or `!` in a `when` reading a path that may be absent: an error,
+    /// not `true`, there.
+    NegationOfAbsent = "W0010", Warning, "negation of a path that may be absent";
 }
 
 impl fmt::Display for Code {

@@ -56,6 +56,8 @@ pub struct SchemaNode {
     pub format: Option<String>,
     /// `description`.
     pub description: Option<String>,
+    /// `required`: the keys an object here always has.
+    pub required: Vec<String>,
 }
 
 /// A whole context schema.
@@ -289,11 +291,16 @@ impl ContextSchema {
                 "format" => out.format = value.as_str().map(str::to_owned),
                 "description" => out.description = value.as_str().map(str::to_owned),
                 "required" => {
-                    if !value
+                    match value
                         .as_seq()
-                        .is_some_and(|s| s.iter().all(|n| n.as_str().is_some()))
+                        .and_then(|s| s.iter().map(Node::as_str).collect::<Option<Vec<_>>>())
                     {
-                        diags.push(shape(value, "`required` must be a list of property names"));
+                        Some(names) => {
+                            out.required = names.into_iter().map(str::to_owned).collect()
+                        }
+                        None => {
+                            diags.push(shape(value, "`required` must be a list of property names"))
+                        }
                     }
                 }
                 name if IGNORED.contains(&name) => {}
@@ -500,6 +507,28 @@ impl ContextSchema {
     pub fn allowed(&self, id: Option<SchemaId>) -> Option<&[serde_json::Value]> {
         self.node(id?)?.allowed.as_deref()
     }
+
+    /// Whether the schema says `path` is always present: each of its steps
+    /// is a key its object lists in `required` (an index never is). The
+    /// context is not validated against the schema, so this is what the
+    /// policy's author declared, which the lints take at its word.
+    pub fn always_present(&self, path: &Path) -> bool {
+        let mut cur = Some(self.root());
+        for step in path.steps() {
+            let (Some(node), Step::Field(name)) = (cur.and_then(|id| self.node(id)), step) else {
+                return false;
+            };
+            if !node.required.iter().any(|r| r == name) {
+                return false;
+            }
+            cur = node
+                .properties
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, id)| *id);
+        }
+        true
+    }
 }
 
 impl SchemaNode {
@@ -512,6 +541,7 @@ impl SchemaNode {
             allowed: None,
             format: None,
             description: None,
+            required: Vec::new(),
         }
     }
 }
