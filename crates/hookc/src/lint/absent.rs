@@ -33,34 +33,41 @@ pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagno
         negation: None,
         found: Vec::new(),
     };
-    for hook in policy.hooks().iter().filter(|h| h.enabled) {
-        let is_when = origins
-            .get(hook.source_order)
-            .is_some_and(|o| o.condition_key == "when");
-        if let (Some(condition), true) = (&hook.condition, is_when) {
-            walk.expr(condition);
-        }
-    }
     let paths = policy.paths();
-    for (negation, path) in walk.found {
-        let (Some(p), Some(text)) = (paths.get(path), negation.to_source(paths)) else {
+    for hook in policy.hooks().iter().filter(|h| h.enabled) {
+        let origin = origins.get(hook.source_order);
+        let (Some(condition), Some(origin)) = (&hook.condition, origin) else {
             continue;
         };
-        let d = Diagnostic::new(
-            Code::NegationOfAbsent,
-            format!(
-                "`{text}` is an error, not true, when `{p}` is absent: the hook does not match"
-            ),
-        )
-        .at(negation.span)
-        .label(format!("an error when `{p}` is absent"))
-        .help(format!(
-            "to make it true when `{p}` is absent, write `!has({p}) || {text}`"
-        ))
-        .note("condition trees read an absent path as `null`; `when` conditions do not")
-        .once_per_file("absent");
-        diags.push(d);
+        if origin.condition_key != "when" {
+            continue;
+        }
+        walk.expr(condition);
+        for (negation, path) in std::mem::take(&mut walk.found) {
+            let (Some(p), Some(text)) = (paths.get(path), negation.to_source(paths)) else {
+                continue;
+            };
+            let mut d = finding(&p.to_string(), &text).at(negation.span);
+            if let Some(at) = &origin.node_path {
+                d = d.node(format!("{at}.when"));
+            }
+            diags.push(d);
+        }
     }
+}
+
+/// The warning for `text`, a negation reading `p`.
+fn finding(p: &str, text: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::NegationOfAbsent,
+        format!("`{text}` is an error, not true, when `{p}` is absent: the hook does not match"),
+    )
+    .label(format!("an error when `{p}` is absent"))
+    .help(format!(
+        "to make it true when `{p}` is absent, write `!has({p}) || {text}`"
+    ))
+    .note("condition trees read an absent path as `null`; `when` conditions do not")
+    .once_per_file("absent")
 }
 
 struct Walk<'p> {
