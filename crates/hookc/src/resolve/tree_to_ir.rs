@@ -325,7 +325,7 @@ impl TreeResolver<'_> {
                 return None;
             }
             let path_text = self.paths.get(pid)?.to_string();
-            let leaf = Leaf {
+            let leaf = LeafSite {
                 pid,
                 path_span,
                 span: node.span,
@@ -440,7 +440,7 @@ impl TreeResolver<'_> {
                 }
             }
         };
-        let leaf = Leaf {
+        let leaf = LeafSite {
             pid,
             path_span,
             span: node.span,
@@ -713,14 +713,14 @@ impl TreeResolver<'_> {
 }
 
 /// A leaf's path, where it is written and the leaf's span: what the guards
-/// of [`Leaf::guarded`] are built from.
-struct Leaf {
+/// of [`LeafSite::guarded`] are built from.
+struct LeafSite {
     pid: PathId,
     path_span: Span,
     span: Span,
 }
 
-impl Leaf {
+impl LeafSite {
     fn path(&self) -> IrExpr {
         IrExpr::new(IrExprKind::Path(self.pid), self.path_span)
     }
