@@ -441,8 +441,7 @@ fn condition_key(
     e: &crate::ir::IrExpr,
     paths: &hookc_runtime::bytecode::path::PathTable,
 ) -> String {
-    e.to_source(paths)
-        .unwrap_or_else(|| "\u{0}matches".to_owned())
+    e.key_text(paths)
 }
 
 /// W0007 for one hook: template paths not present in every context where

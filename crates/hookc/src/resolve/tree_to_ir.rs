@@ -314,6 +314,12 @@ impl TreeResolver<'_> {
         let (pid, path_span) = path?;
         let op_span = op_node.span;
         let subject = || IrExpr::new(IrExprKind::Path(pid), path_span);
+        let path_text = self.paths.get(pid)?.to_string();
+        let leaf = LeafSite {
+            pid,
+            path_span,
+            span: node.span,
+        };
         if op == "exists" {
             if let Some(v) = value {
                 self.diags.push(
@@ -324,12 +330,6 @@ impl TreeResolver<'_> {
                 );
                 return None;
             }
-            let path_text = self.paths.get(pid)?.to_string();
-            let leaf = LeafSite {
-                pid,
-                path_span,
-                span: node.span,
-            };
             return Some(Resolved {
                 expr: leaf.present_and_not_null(op_span),
                 may_error: false,
@@ -431,8 +431,7 @@ impl TreeResolver<'_> {
                 // "matches": a JSON-Schema fragment.
                 let path = self.paths.get(pid)?.clone();
                 let check = self.schema(&path, value, &value_at, 0)?;
-                let has = IrExpr::new(IrExprKind::HasPath(pid), path_span);
-                let check = IrExpr::new(IrExprKind::And(Box::new(has), Box::new(check)), node.span);
+                let check = leaf.and(leaf.has(), check);
                 IrExprKind::SchemaMatch {
                     path: pid,
                     schema: value.to_json(),
@@ -440,18 +439,12 @@ impl TreeResolver<'_> {
                 }
             }
         };
-        let leaf = LeafSite {
-            pid,
-            path_span,
-            span: node.span,
-        };
         let (expr, may_error) = leaf.guarded(op, &value_const, IrExpr::new(kind, node.span));
         let written = if op == "matches" {
             value.to_json()
         } else {
             value_const.to_json()
         };
-        let path_text = self.paths.get(pid)?.to_string();
         Some(Resolved {
             expr,
             may_error,
