@@ -160,8 +160,12 @@ pub struct HookShape {
     /// when either side is `false`, and an error or a non-bool otherwise,
     /// never `true`.
     pub required: Option<Leaf>,
-    /// Every operand of that chain, left to right, when each is a leaf: the
-    /// condition is exactly `L1 && ... && Ln`.
+    /// Every operand of that chain, left to right, when each is a leaf (the
+    /// condition is exactly `L1 && ... && Ln`), less each `has(p)` that
+    /// another leaf of the chain reading `p` implies: the condition is `true`
+    /// exactly when every leaf listed is. (Any leaf reading `p` is an error,
+    /// not `true`, where `p` does not resolve; so a condition tree's
+    /// `p == v && has(p)` is one leaf here, `docs/src/semantics.md#condition-trees`.)
     pub conjunction: Option<Vec<Leaf>>,
     /// The operands of that chain that are [`Conjunct`]s, left to right,
     /// whatever the other operands are (each a self-contained block: its
@@ -248,7 +252,7 @@ impl HookShape {
                 Some(Op::Return) if ip + 1 == code.len() => {
                     return HookShape {
                         required,
-                        conjunction,
+                        conjunction: conjunction.map(implied_has_dropped),
                         conjuncts,
                     }
                 }
@@ -320,6 +324,27 @@ impl HookShape {
             })
             .collect()
     }
+}
+
+/// The leaves less each `has(p)` that another leaf reading `p` implies:
+/// every other leaf is an error where its path does not resolve
+/// (`eval::vm`'s leaves read a missing path as `no such key`), so it is
+/// `true` only where `has(p)` is.
+fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
+    let implied = |path: PathIdx| {
+        leaves
+            .iter()
+            .any(|l| !matches!(l, Leaf::Has { .. }) && l.path() == path)
+    };
+    let keep: Vec<bool> = leaves
+        .iter()
+        .map(|l| !matches!(l, Leaf::Has { path } if implied(*path)))
+        .collect();
+    leaves
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(l, k)| k.then_some(l))
+        .collect()
 }
 
 /// Whether the code from `ip` to the hook's end is a run of `? b : false`

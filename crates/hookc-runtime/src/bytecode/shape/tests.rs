@@ -315,3 +315,26 @@ fn a_chain_followed_by_sequenced_operands_is_still_required() {
         assert_eq!(decode(&code), HookShape::default());
     }
 }
+
+#[test]
+fn a_has_that_another_leaf_of_its_path_implies_is_no_conjunction_leaf() {
+    let [eq, in_set, ..] = leaves();
+    let has = |path| Leaf::Has { path };
+    // `p == v && has(p)` (a condition tree's `eq`): one leaf.
+    let code = conjunction(0, &[eq, has(eq.path())]);
+    assert_eq!(decode(&code).conjunction.as_deref(), Some(&[eq][..]));
+    // `has(q) && p == v && has(p)`: `has(q)` reads another path, so stays.
+    let other = has(in_set.path());
+    let code = conjunction(4, &[other, eq, has(eq.path())]);
+    let shape = decode(&code);
+    assert_eq!(shape.conjunction.as_deref(), Some(&[other, eq][..]));
+    // The required leaf and the conjuncts are the code's, unpruned.
+    assert_eq!(shape.required, Some(other));
+    assert_eq!(shape.conjuncts.len(), 3);
+    // `has(p)` alone, or twice, is kept.
+    let code = conjunction(0, &[other, other]);
+    assert_eq!(
+        decode(&code).conjunction.as_deref(),
+        Some(&[other, other][..])
+    );
+}
