@@ -21,7 +21,7 @@ use super::report::HookOrigin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{BinaryOp, CheckedPolicy, Const, IrExpr, IrExprKind, UnaryOp};
 use hookc_runtime::bytecode::path::PathId;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Reports W0010 for the enabled hooks whose condition is a `when`.
 /// `origins` are by [`crate::ir::Hook::source_order`].
@@ -32,6 +32,7 @@ pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagno
         required: HashMap::new(),
         negation: None,
         found: Vec::new(),
+        seen: HashSet::new(),
     };
     let paths = policy.paths();
     for hook in policy.hooks().iter().filter(|h| h.enabled) {
@@ -79,9 +80,11 @@ struct Walk<'p> {
     required: HashMap<PathId, bool>,
     /// The innermost `!` or `!=` around the current node.
     negation: Option<&'p IrExpr>,
-    /// Each negation with a path it reads unguarded, once per pair, in the
-    /// order found.
+    /// Each negation of the current hook with a path it reads unguarded,
+    /// once per pair, in the order found.
     found: Vec<(&'p IrExpr, PathId)>,
+    /// The pairs of `found` so far (every hook's).
+    seen: HashSet<(usize, PathId)>,
 }
 
 impl<'p> Walk<'p> {
@@ -195,11 +198,9 @@ impl<'p> Walk<'p> {
                 .get(p)
                 .is_some_and(|path| policy.schema().always_present(path))
         });
-        let seen = self
-            .found
-            .last()
-            .is_some_and(|(n, q)| std::ptr::eq(*n, negation) && *q == p);
-        if !required && !seen {
+        // By address: one IR node is one negation.
+        let key = (std::ptr::from_ref(negation) as usize, p);
+        if !required && self.seen.insert(key) {
             self.found.push((negation, p));
         }
     }
