@@ -4,7 +4,9 @@
 //! [`reference`] transcribes the seed's Python (`matches_condition` and
 //! `apply_operator`, quoted rule by rule) into Rust, with the deviations
 //! hookc documents written out where they apply. Random condition trees
-//! (every operator of the seed's table, `glob`, nested `all`/`any`/`not`,
+//! (every operator of the seed's evaluator, and hookc's `glob`; `matches`
+//! is in the seed's table but not in its evaluator, so it is left out here;
+//! nested `all`/`any`/`not`,
 //! values of every JSON kind, `null` included) are compiled by hookc, many
 //! hooks to a policy, and evaluated on random contexts whose paths are
 //! absent, `null` or of any kind. For every hook and context, the runtime's
