@@ -383,6 +383,20 @@ impl IrExpr {
         Some(out)
     }
 
+    /// The expression for a reader (explain traces, lint messages): its
+    /// `when` text, or for a condition tree's type guard, which has none,
+    /// `p is a string`. `None` for the other internal forms.
+    pub fn describe(&self, paths: &PathTable) -> Option<String> {
+        match &self.kind {
+            IrExprKind::TypeIs(x, kinds) => Some(format!(
+                "{} is {}",
+                x.to_source(paths)?,
+                kinds.with_article()
+            )),
+            _ => self.to_source(paths),
+        }
+    }
+
     /// [`IrExpr::to_source`]'s text, with the internal forms written too
     /// (not parseable): a key under which identical expressions meet, for
     /// hash maps that [`IrExpr::same_as`] confirms.

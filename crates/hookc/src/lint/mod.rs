@@ -273,15 +273,9 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
                 .iter()
                 .filter_map(|id| analyzer.leaves.get(*id as usize))
             {
-                let text = e.to_source(paths).unwrap_or_else(|| match &e.kind {
-                    // A condition tree's string guard (no `when` spelling).
-                    crate::ir::IrExprKind::TypeIs(x, kinds) => format!(
-                        "{} is {}",
-                        x.to_source(paths).unwrap_or_default(),
-                        kinds.with_article()
-                    ),
-                    _ => "a `matches` schema".to_owned(),
-                });
+                let text = e
+                    .describe(paths)
+                    .unwrap_or_else(|| "a `matches` schema".to_owned());
                 if !why.contains(&text) {
                     why.push(text);
                 }
