@@ -33,7 +33,7 @@ fn check_of_the_examples_exits_0_with_warnings_on_stderr() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(
         lines[lines.len() - 2],
-        "warning summary: 5 × W0001, 5 × W0007, 1 × W0008",
+        "warning summary: 5 × W0001, 1 × W0004, 5 × W0007",
         "{err}"
     );
     assert!(out.stdout.is_empty());
@@ -107,14 +107,24 @@ fn compile_emits_normalized_yaml_and_json() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let yaml = text(&out.stdout);
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
-    // The XML `when` is "compiled to" a condition tree (`docs/src/policies/xml.md`).
+    // The XML `when` stays a `when`: a condition tree would read an absent
+    // path as `null` (`docs/src/semantics.md#condition-trees`).
     let hooks = doc["hooks"].as_sequence().unwrap();
     let xml_hook = hooks
         .iter()
         .find(|h| h["id"] == "examples/seed000/directive.xml#directive[0]")
         .unwrap();
-    assert_eq!(xml_hook["condition"]["op"], "eq");
-    assert_eq!(xml_hook["condition"]["path"], "classification.category");
+    assert_eq!(
+        xml_hook["when"],
+        "classification.category == 'rate_limited'"
+    );
+    // The YAML tree stays a tree.
+    let tree_hook = hooks
+        .iter()
+        .find(|h| h["id"] == "examples/seed000/directive_hooks.yaml#directive[0]")
+        .unwrap();
+    assert_eq!(tree_hook["condition"]["op"], "eq");
+    assert_eq!(tree_hook["condition"]["path"], "classification.category");
     assert_eq!(xml_hook["action"]["type"], "call_directive");
     // Defaults filled in.
     assert_eq!(xml_hook["action"]["inherit_token"], true);
@@ -201,7 +211,7 @@ fn compile_ends_with_a_line_saying_what_it_wrote() {
     );
     assert_eq!(
         lines[lines.len() - 1],
-        format!("wrote {}: 20 hooks, 6 events, 5.6 KiB", hkb.display())
+        format!("wrote {}: 20 hooks, 6 events, 5.8 KiB", hkb.display())
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -574,8 +584,13 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
         text(&out.stdout)
     };
     let with = explain(&full);
+    // The tree leaf is `p == v && has(p)`: its guard decides last.
     assert!(
-        with.contains("examples/seed000/directive_hooks.yaml:43:7  `classification.category == 'permanent'` -> true  <- decided"),
+        with.contains("examples/seed000/directive_hooks.yaml:43:7  `classification.category == 'permanent'` -> true\n"),
+        "{with}"
+    );
+    assert!(
+        with.contains("examples/seed000/directive_hooks.yaml:43:14  `has(classification.category)` -> true  <- decided"),
         "{with}"
     );
     let without = explain(&stripped);

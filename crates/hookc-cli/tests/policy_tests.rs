@@ -140,6 +140,14 @@ fn example_tests_cover_every_hook_and_no_match() {
                 for m in actual["collected"].as_array().into_iter().flatten() {
                     winners.extend(m["hook"].as_str().map(str::to_owned));
                 }
+                // The decision model's matches count too: a transform
+                // applied, an awaited hook pending, a hook that failed.
+                for key in ["transforms", "errors"] {
+                    for m in actual[key].as_array().into_iter().flatten() {
+                        winners.extend(m["hook"].as_str().map(str::to_owned));
+                    }
+                }
+                winners.extend(actual["pending"]["hook"].as_str().map(str::to_owned));
             }
             assert!(
                 cases.iter().any(|c| c["actual"].is_null()),

@@ -306,6 +306,11 @@ fn compile_files(
         };
         if declarations_only_file {
             file.hooks.clear();
+            // The base's decision model is the layered program's (the
+            // linker takes it); the overlay compiled with its declarations
+            // declares none of its own, so the two never clash.
+            file.combine.clear();
+            file.on_error.clear();
         }
         files.push((id, file));
         file_layers.push(layer);
@@ -852,11 +857,12 @@ fn check_hook(
     ok &= events::events_declared(cx, raw, diags);
     let groups = events::schema_groups(cx, &events);
 
+    let mut condition_tree = None;
     let condition = match &raw.condition {
         None => None,
         Some(cond) => {
             let mut local = Diagnostics::new();
-            let (expr, node_paths, suffix) =
+            let (expr, tree, node_paths, suffix) =
                 resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
             if let Some(e) = &expr {
                 events::per_schema(&groups, &mut local, |schema, d| {
@@ -876,6 +882,7 @@ fn check_hook(
                 ok &= !d.is_error();
                 diags.push(d);
             }
+            condition_tree = tree;
             match expr {
                 Some(e) => Some(e),
                 None => {
@@ -908,6 +915,7 @@ fn check_hook(
             .map_or(cx.default_priority, |p| p.value),
         layer: cx.layer,
         condition,
+        condition_tree,
         action,
         enabled: raw.enabled,
         replace: raw.replace.is_some(),
@@ -918,7 +926,14 @@ fn check_hook(
     })
 }
 
-type ResolvedCondition = (Option<IrExpr>, Vec<(Span, String)>, &'static str);
+/// A condition's IR, its normalized tree (a condition tree's), the YAML
+/// node paths of its parts, and the key it was written under.
+type ResolvedCondition = (
+    Option<IrExpr>,
+    Option<serde_json::Value>,
+    Vec<(Span, String)>,
+    &'static str,
+);
 
 fn resolve_condition(
     text: &str,
@@ -938,7 +953,7 @@ fn resolve_condition(
                     None
                 }
             };
-            (expr, Vec::new(), "when")
+            (expr, None, Vec::new(), "when")
         }
         RawCondition::Tree(node) => {
             let at = format!("{}.condition", hook_path.unwrap_or("hook"));
@@ -948,8 +963,12 @@ fn resolve_condition(
                 diags,
                 node_paths: Vec::new(),
             };
-            let expr = tr.resolve(node, &at);
-            (expr, tr.node_paths, "condition")
+            let resolved = tr.resolve(node, &at);
+            let (expr, tree) = match resolved {
+                Some(r) => (Some(r.expr), Some(r.tree)),
+                None => (None, None),
+            };
+            (expr, tree, tr.node_paths, "condition")
         }
     }
 }

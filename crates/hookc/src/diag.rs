@@ -188,6 +188,9 @@ codes! {
     /// `{name}` in an action's string where the `${name}` template was
     /// likely meant.
     BracesWithoutDollar = "W0010", Warning, "`{name}` where `${name}` was likely meant";
+    /// `!=` or `!` in a `when` reading a path that may be absent: an error,
+    /// not `true`, there.
+    NegationOfAbsent = "W0011", Warning, "negation of a path that may be absent";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -119,6 +119,7 @@ impl CompiledExpr {
             priority: 0,
             layer: 1,
             condition: Some(self.expr.clone()),
+            condition_tree: None,
             action: Action {
                 kind: "continue".to_owned(),
                 effect: crate::ir::Effect::Terminal,

@@ -379,8 +379,33 @@ impl IrExpr {
     /// cannot express (a `matches` schema).
     pub fn to_source(&self, paths: &PathTable) -> Option<String> {
         let mut out = String::new();
-        write_expr(&mut out, self, paths, 0).ok()?;
+        write_expr(&mut out, self, paths, 0, false).ok()?;
         Some(out)
+    }
+
+    /// The expression for a reader (explain traces, lint messages): its
+    /// `when` text, or for a condition tree's type guard, which has none,
+    /// `p is a string`. `None` for the other internal forms.
+    pub fn describe(&self, paths: &PathTable) -> Option<String> {
+        match &self.kind {
+            IrExprKind::TypeIs(x, kinds) => Some(format!(
+                "{} is {}",
+                x.to_source(paths)?,
+                kinds.with_article()
+            )),
+            _ => self.to_source(paths),
+        }
+    }
+
+    /// [`IrExpr::to_source`]'s text, with the internal forms written too
+    /// (not parseable): a key under which identical expressions meet, for
+    /// hash maps that [`IrExpr::same_as`] confirms.
+    pub fn key_text(&self, paths: &PathTable) -> String {
+        let mut out = String::new();
+        // Writing to a `String` fails only on a path id the table lacks,
+        // which the key then leaves out.
+        let _ = write_expr(&mut out, self, paths, 0, true);
+        out
     }
 }
 
@@ -441,6 +466,7 @@ fn write_expr(
     e: &IrExpr,
     paths: &PathTable,
     min_prec: u8,
+    internal: bool,
 ) -> Result<(), fmt::Error> {
     let prec = precedence(e);
     let paren = prec < min_prec;
@@ -455,14 +481,14 @@ fn write_expr(
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_expr(out, item, paths, 0)?;
+                write_expr(out, item, paths, 0, internal)?;
             }
             out.push(']');
         }
         IrExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
         IrExprKind::Var { name, .. } => out.push_str(name),
         IrExprKind::Field(base, name) => {
-            write_expr(out, base, paths, 8)?;
+            write_expr(out, base, paths, 8, internal)?;
             if hookc_runtime::bytecode::path::is_plain_field(name) {
                 write!(out, ".{name}")?;
             } else {
@@ -472,27 +498,27 @@ fn write_expr(
             }
         }
         IrExprKind::Index(base, index) => {
-            write_expr(out, base, paths, 8)?;
+            write_expr(out, base, paths, 8, internal)?;
             out.push('[');
-            write_expr(out, index, paths, 0)?;
+            write_expr(out, index, paths, 0, internal)?;
             out.push(']');
         }
         IrExprKind::HasPath(id) => write!(out, "has({})", paths.get(*id).ok_or(fmt::Error)?)?,
         IrExprKind::HasField(base, name) => {
             out.push_str("has(");
             let field = IrExpr::new(IrExprKind::Field(base.clone(), name.clone()), e.span);
-            write_expr(out, &field, paths, 0)?;
+            write_expr(out, &field, paths, 0, internal)?;
             out.push(')');
         }
         IrExprKind::Unary(op, operand) => {
             out.push_str(op.symbol());
-            write_expr(out, operand, paths, 7)?;
+            write_expr(out, operand, paths, 7, internal)?;
         }
         IrExprKind::Binary { op, lhs, rhs, .. } => {
             // Left-associative: the right side needs parentheses at equal precedence.
-            write_expr(out, lhs, paths, op.precedence())?;
+            write_expr(out, lhs, paths, op.precedence(), internal)?;
             write!(out, " {} ", op.symbol())?;
-            write_expr(out, rhs, paths, op.precedence() + 1)?;
+            write_expr(out, rhs, paths, op.precedence() + 1, internal)?;
         }
         IrExprKind::And(a, b) | IrExprKind::Or(a, b) => {
             let sym = if matches!(e.kind, IrExprKind::And(..)) {
@@ -500,16 +526,16 @@ fn write_expr(
             } else {
                 "||"
             };
-            write_expr(out, a, paths, prec)?;
+            write_expr(out, a, paths, prec, internal)?;
             write!(out, " {sym} ")?;
-            write_expr(out, b, paths, prec + 1)?;
+            write_expr(out, b, paths, prec + 1, internal)?;
         }
         IrExprKind::Cond(c, a, b) => {
-            write_expr(out, c, paths, 2)?;
+            write_expr(out, c, paths, 2, internal)?;
             out.push_str(" ? ");
-            write_expr(out, a, paths, 2)?;
+            write_expr(out, a, paths, 2, internal)?;
             out.push_str(" : ");
-            write_expr(out, b, paths, 1)?;
+            write_expr(out, b, paths, 1, internal)?;
         }
         IrExprKind::Call(Func::Size, args) => {
             out.push_str("size(");
@@ -517,24 +543,24 @@ fn write_expr(
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_expr(out, a, paths, 0)?;
+                write_expr(out, a, paths, 0, internal)?;
             }
             out.push(')');
         }
         IrExprKind::Call(f, args) => {
             let (recv, rest) = args.split_first().ok_or(fmt::Error)?;
-            write_expr(out, recv, paths, 8)?;
+            write_expr(out, recv, paths, 8, internal)?;
             write!(out, ".{}(", f.name())?;
             for (i, a) in rest.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_expr(out, a, paths, 0)?;
+                write_expr(out, a, paths, 0, internal)?;
             }
             out.push(')');
         }
         IrExprKind::Matches(recv, re) => {
-            write_expr(out, recv, paths, 8)?;
+            write_expr(out, recv, paths, 8, internal)?;
             write!(out, ".{}(", re.func_name())?;
             hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
             out.push(')');
@@ -545,10 +571,21 @@ fn write_expr(
             var,
             body,
         } => {
-            write_expr(out, range, paths, 8)?;
+            write_expr(out, range, paths, 8, internal)?;
             write!(out, ".{}({var}, ", kind.name())?;
-            write_expr(out, body, paths, 0)?;
+            write_expr(out, body, paths, 0, internal)?;
             out.push(')');
+        }
+        // No surface syntax: written only for keys, marked by a NUL that no
+        // `when` text holds.
+        IrExprKind::TypeIs(x, kinds) if internal => {
+            write!(out, "\u{0}is{}(", kinds.bits())?;
+            write_expr(out, x, paths, 0, internal)?;
+            out.push(')');
+        }
+        IrExprKind::SchemaMatch { path, schema, .. } if internal => {
+            let path = paths.get(*path).ok_or(fmt::Error)?;
+            write!(out, "\u{0}schema({path}, {schema})")?;
         }
         IrExprKind::TypeIs(..) | IrExprKind::SchemaMatch { .. } => return Err(fmt::Error),
     }
@@ -591,6 +628,12 @@ pub struct Hook {
     pub layer: u32,
     /// `None` = always matches.
     pub condition: Option<IrExpr>,
+    /// A condition written as a YAML condition tree: that tree, normalized
+    /// (canonical paths, values as JSON), for normalized output, which
+    /// writes it back as a tree. `None` for a `when` condition: a tree means
+    /// what seed 000's evaluator means, which a `when` does not
+    /// (`docs/src/semantics.md#condition-trees`).
+    pub condition_tree: Option<serde_json::Value>,
     /// What to do, parameters complete.
     pub action: Action,
     /// Whether the hook is emitted: `false` for a hook disabled

@@ -1115,32 +1115,136 @@ impl Tree {
     }
 
     /// The `when` expression of the same meaning (`docs/src/semantics.md#condition-trees`); `None` if the
-    /// tree has a `matches` leaf (a JSON-Schema check has no expression).
+    /// tree has a leaf `when` cannot say: a `matches` leaf (a JSON-Schema
+    /// check has no expression) or a string operator (its type guard has no
+    /// spelling).
     fn to_when(&self) -> Option<String> {
-        let fold = |items: &[Tree], op: &str, empty: &str| -> Option<String> {
-            if items.is_empty() {
-                return Some(empty.to_owned());
-            }
-            let parts = items
-                .iter()
-                .map(|t| t.to_when().map(|w| format!("({w})")))
-                .collect::<Option<Vec<_>>>()?;
-            Some(parts.join(&format!(" {op} ")))
-        };
+        self.when_form().map(|w| w.text)
+    }
+
+    /// The `when` text written so that it parses to the IR the tree lowers
+    /// to: each leaf guarded, `?:` links after an item that can fail, and a
+    /// two-operand item spliced into a chain of its operator, as
+    /// `tree_to_ir::join` does.
+    fn when_form(&self) -> Option<WhenForm> {
         Some(match self {
-            Tree::All(items) => fold(items, "&&", "true")?,
-            Tree::Any(items) => fold(items, "||", "false")?,
-            Tree::Not(inner) => format!("!({})", inner.to_when()?),
+            Tree::All(items) => join_when(items, true)?,
+            Tree::Any(items) => join_when(items, false)?,
+            Tree::Not(inner) => {
+                let inner = inner.when_form()?;
+                WhenForm {
+                    text: format!("!({})", inner.text),
+                    may_error: inner.may_error,
+                    shape: Shape::Atom,
+                }
+            }
             Tree::Leaf { op: "matches", .. } => return None,
             Tree::Leaf { path, op, value } => {
                 let v = match value {
                     Some(v) => literal(v)?,
                     None => String::new(),
                 };
-                leaf_when(path, op, &v)?
+                let holds_null = match (*op, value) {
+                    ("in", Some(Value::Array(items))) => items.contains(&Value::Null),
+                    ("eq" | "ne", Some(v)) => v.is_null(),
+                    _ => false,
+                };
+                let (text, pair) = leaf_when(path, op, &v, holds_null)?;
+                WhenForm {
+                    text,
+                    may_error: matches!(*op, "gt" | "gte" | "lt" | "lte"),
+                    shape: pair.map_or(Shape::Atom, Shape::Pair),
+                }
             }
         })
     }
+}
+
+/// A tree's `when` text, whether it can be an error, and its top shape.
+struct WhenForm {
+    text: String,
+    may_error: bool,
+    shape: Shape,
+}
+
+/// The top of an expression's IR, as `tree_to_ir::join` tells chains.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    /// Not an `&&` or `||`.
+    Atom,
+    /// `x && y` (`true`) or `x || y` (`false`) of two atoms: spliced into a
+    /// chain of its operator.
+    Pair(bool),
+    /// A longer chain of `&&` (`true`) or `||`.
+    Chain(bool),
+}
+
+/// An `all` (`is_all`) or `any` list's text, linked as `tree_to_ir::join`
+/// links it.
+fn join_when(items: &[Tree], is_all: bool) -> Option<WhenForm> {
+    let forms = items
+        .iter()
+        .map(Tree::when_form)
+        .collect::<Option<Vec<_>>>()?;
+    let mut forms = forms.into_iter();
+    let Some(first) = forms.next() else {
+        let text = if is_all { "true" } else { "false" };
+        return Some(WhenForm {
+            text: text.to_owned(),
+            may_error: false,
+            shape: Shape::Atom,
+        });
+    };
+    let rest: Vec<WhenForm> = forms.collect();
+    if rest.is_empty() {
+        return Some(first);
+    }
+    let op = if is_all { "&&" } else { "||" };
+    // A chain of this operator continues; anything else is one operand.
+    let mut operands = match first.shape {
+        Shape::Pair(and) if and == is_all => 2,
+        Shape::Chain(and) if and == is_all => 3,
+        _ => 1,
+    };
+    let mut text = if operands > 1 {
+        first.text.clone()
+    } else {
+        format!("({})", first.text)
+    };
+    let (mut may_error, mut cond, mut last_atom) = (first.may_error, false, false);
+    for item in rest {
+        if may_error {
+            text = if is_all {
+                format!("({text}) ? ({}) : false", item.text)
+            } else {
+                format!("({text}) ? true : ({})", item.text)
+            };
+            cond = true;
+        } else {
+            let spliced = item.shape == Shape::Pair(is_all);
+            if spliced {
+                text = format!("{text} {op} {}", item.text);
+                operands += 2;
+            } else {
+                text = format!("{text} {op} ({})", item.text);
+                operands += 1;
+            }
+            last_atom = !spliced && item.shape == Shape::Atom;
+        }
+        may_error |= item.may_error;
+    }
+    let shape = if cond {
+        Shape::Atom
+    } else if operands == 2 && first.shape == Shape::Atom && last_atom {
+        Shape::Pair(is_all)
+    } else {
+        Shape::Chain(is_all)
+    };
+    Some(WhenForm {
+        text,
+        may_error,
+        shape,
+    })
 }
 
 /// One hook of a random policy.

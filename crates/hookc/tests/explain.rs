@@ -74,6 +74,13 @@ fn the_sub_condition_that_decided_with_its_location_and_values() {
                 result: Ok(json!(true)),
                 reads: vec![read("error.code", Some(json!("rate_limit")))],
             },
+            // The tree leaf's guard (`docs/src/semantics.md#condition-trees`).
+            SubCondition {
+                condition: "has(error.code)".into(),
+                at: "hooks.yaml:8:17".into(),
+                result: Ok(json!(true)),
+                reads: vec![read("error.code", Some(json!("rate_limit")))],
+            },
             SubCondition {
                 condition: "classification.category == 'transient'".into(),
                 at: "hooks.yaml:11:11".into(),

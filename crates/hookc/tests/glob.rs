@@ -233,7 +233,13 @@ fn a_tree_leaf_and_its_when_give_the_same_ir() {
             .clone()
             .unwrap()
     };
-    let (a, b) = (cond("tree"), cond("when"));
+    // The tree's leaf is the `when`'s glob, false on a non-string
+    // (`docs/src/semantics.md#condition-trees`): `glob && is string`.
+    let (tree, b) = (cond("tree"), cond("when"));
+    let hookc::ir::IrExprKind::And(a, guard) = &tree.kind else {
+        panic!("{tree:#?}")
+    };
+    assert!(matches!(guard.kind, hookc::ir::IrExprKind::TypeIs(..)));
     assert!(a.same_as(&b), "{a:#?}\n{b:#?}");
     assert_eq!(
         a.to_source(p.paths()).as_deref(),
@@ -269,22 +275,24 @@ fn xml_when_attributes_take_globs() {
 fn normalized_output_keeps_the_glob() {
     let (ir, _) = policy_of(&seed_003_yaml());
     let doc = hookc::normalize::normalized(&ir);
+    // Trees stay trees and `when`s stay `when`s: the two read an absent
+    // path differently (`docs/src/semantics.md#condition-trees`).
     let conds: Vec<&Value> = doc["hooks"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|h| &h["condition"])
+        .map(|h| h.get("condition").unwrap_or(&h["when"]))
         .collect();
     assert_eq!(
         conds,
         [
-            &json!({"path": "tool.name", "op": "glob", "value": "Bash(git:*)"}),
+            &json!("tool.name.glob('Bash(git:*)')"),
             &json!({"path": "tool.name", "op": "glob", "value": "Bash"}),
             &json!({"path": "tool.name", "op": "glob", "value": "Rea?"}),
-            &json!({"path": "tool.name", "op": "glob", "value": "*"}),
+            &json!("tool.name.glob('*')"),
         ]
     );
-    // A condition without a tree form is a `when` with `.glob(...)`.
+    // Any `when` with `.glob(...)`.
     let (ir2, _) = policy_of(&format!(
         "{SCHEMA}\nhooks:\n  - event: e\n    when: \"(tool.name + '!').glob('*[!a]!')\"\n    action: {{type: abort}}\n"
     ));

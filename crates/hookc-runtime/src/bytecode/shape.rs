@@ -20,8 +20,15 @@
 //! leaf          PathCmpConst | PathInSet | PathMatches | HasPath  (one instruction)
 //! a && b        [a] AndShort(L) [b] AndJoin  L:
 //! a || b        [a] OrShort(L)  [b] OrJoin   L:
+//! a ? b : false [a] Branch{otherwise: E, end: L} [b] Jump(L) E: False L:
 //! hook          [condition] Return
 //! ```
+//!
+//! A condition tree's `all` joins its items with `? : false` after an item
+//! that can be an error (`docs/src/semantics.md#condition-trees`): such a
+//! condition is `true` only where its leading `&&` chain is, so the chain's
+//! operands are still required (dispatch, the hook index), but there is no
+//! flat conjunction.
 //!
 //! A chain `a && b && c` is left-nested, so its code is the leftmost operand
 //! followed by one link per further operand, each short circuit jumping just
@@ -153,8 +160,12 @@ pub struct HookShape {
     /// when either side is `false`, and an error or a non-bool otherwise,
     /// never `true`.
     pub required: Option<Leaf>,
-    /// Every operand of that chain, left to right, when each is a leaf: the
-    /// condition is exactly `L1 && ... && Ln`.
+    /// Every operand of that chain, left to right, when each is a leaf (the
+    /// condition is exactly `L1 && ... && Ln`), less each `has(p)` that
+    /// another leaf of the chain reading `p` implies: the condition is `true`
+    /// exactly when every leaf listed is. (Any leaf reading `p` is an error,
+    /// not `true`, where `p` does not resolve; so a condition tree's
+    /// `p == v && has(p)` is one leaf here, `docs/src/semantics.md#condition-trees`.)
     pub conjunction: Option<Vec<Leaf>>,
     /// The operands of that chain that are [`Conjunct`]s, left to right,
     /// whatever the other operands are (each a self-contained block: its
@@ -222,7 +233,7 @@ impl HookShape {
         // link (or `Return`), when that is a conjunct.
         let first = [1, 3].into_iter().find_map(|len| {
             let after = code.get(len)?;
-            matches!(after, Op::AndShort(_) | Op::Return)
+            matches!(after, Op::AndShort(_) | Op::Return | Op::Branch { .. })
                 .then(|| Conjunct::from_code(code.get(..len)?))
                 .flatten()
         });
@@ -241,9 +252,22 @@ impl HookShape {
                 Some(Op::Return) if ip + 1 == code.len() => {
                     return HookShape {
                         required,
-                        conjunction,
+                        conjunction: conjunction.map(implied_has_dropped),
                         conjuncts,
                     }
+                }
+                Some(Op::Branch { .. }) => {
+                    // `chain ? b : false`: `true` only where the chain is,
+                    // so its conjuncts are still required; but `b` runs
+                    // after it, so there is no flat conjunction.
+                    return match sequenced(code, start, ip) {
+                        true => HookShape {
+                            required,
+                            conjunction: None,
+                            conjuncts,
+                        },
+                        false => HookShape::default(),
+                    };
                 }
                 Some(Op::AndShort(target)) => {
                     // The link's operand runs from just after the short
@@ -299,6 +323,68 @@ impl HookShape {
                     })
             })
             .collect()
+    }
+}
+
+/// The leaves less each `has(p)` that another leaf reading `p` implies:
+/// every other leaf is an error where its path does not resolve
+/// (`eval::vm`'s leaves read a missing path as `no such key`), so it is
+/// `true` only where `has(p)` is.
+fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
+    let implied = |path: PathIdx| {
+        leaves
+            .iter()
+            .any(|l| !matches!(l, Leaf::Has { .. }) && l.path() == path)
+    };
+    let keep: Vec<bool> = leaves
+        .iter()
+        .map(|l| !matches!(l, Leaf::Has { path } if implied(*path)))
+        .collect();
+    leaves
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(l, k)| k.then_some(l))
+        .collect()
+}
+
+/// Whether the code from `ip` to the hook's end is a run of `? b : false`
+/// links and then `Return`:
+///
+/// ```text
+/// Branch{otherwise: E, end: L} [b] Jump(L) E: False L: ...
+/// ```
+///
+/// (the lowering's code for `c ? b : false`, which condition trees use to
+/// join operands left to right without CEL's error absorption,
+/// `docs/src/semantics.md#condition-trees`). Such a condition is `true` only
+/// where the code before `ip` leaves `true`.
+fn sequenced(code: &[Op], start: u32, mut ip: usize) -> bool {
+    let local = |t: JumpTarget| t.as_usize().checked_sub(start as usize);
+    loop {
+        match code.get(ip) {
+            Some(Op::Return) => return ip + 1 == code.len(),
+            Some(Op::Branch { otherwise, end }) => {
+                let (Some(e), Some(l)) = (local(*otherwise), local(*end)) else {
+                    return false;
+                };
+                // `[b] Jump(L)` between the branch and `E`, then `False`.
+                let then = match e.checked_sub(1).and_then(|j| code.get(ip + 1..j)) {
+                    Some(then) if e > ip + 1 => then,
+                    _ => return false,
+                };
+                let jump_ok = matches!(code.get(e - 1), Some(Op::Jump(t)) if local(*t) == Some(l));
+                let last = (start as usize).saturating_add(e - 1);
+                if !jump_ok
+                    || l != e + 1
+                    || !matches!(code.get(e), Some(Op::False))
+                    || !jumps_within(then, last)
+                {
+                    return false;
+                }
+                ip = l;
+            }
+            _ => return false,
+        }
     }
 }
 

@@ -35,7 +35,7 @@ pub(super) enum Want {
 }
 
 /// The state of one walk over an event's hooks.
-pub(super) struct Walk<'p, 'q> {
+pub(super) struct ModelWalk<'p, 'q> {
     policy: &'p Policy,
     hooks: &'p [u32],
     /// The next position in `hooks`.
@@ -74,15 +74,15 @@ enum Pause {
     Failed(HookFailure),
 }
 
-impl<'p, 'q> Walk<'p, 'q> {
+impl<'p, 'q> ModelWalk<'p, 'q> {
     pub(super) fn new(
         policy: &'p Policy,
         event: &str,
         overrides: &'q Overrides,
         results: Option<&'q Results>,
         want: Want,
-    ) -> Walk<'p, 'q> {
-        Walk {
+    ) -> ModelWalk<'p, 'q> {
+        ModelWalk {
             policy,
             hooks: policy.program().hooks_for(event),
             next: 0,
@@ -107,7 +107,7 @@ impl<'p, 'q> Walk<'p, 'q> {
         mut self,
         cache: &mut PathCache<'c>,
         context: Context<'_>,
-    ) -> Result<Walk<'p, 'q>, QueryError>
+    ) -> Result<ModelWalk<'p, 'q>, QueryError>
     where
         'p: 'c,
     {

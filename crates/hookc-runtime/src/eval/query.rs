@@ -31,7 +31,7 @@
 //! # let _ = (id, trace); Ok(()) }
 //! ```
 
-use super::model::{Walk, Want};
+use super::model::{ModelWalk, Want};
 use super::{Decision, Match, Overrides, Policy, QueryError, Results, Trace};
 use crate::context::{LookedUp, PathLookup, Source};
 use serde_json::Value;
@@ -175,9 +175,9 @@ impl<'p, 'c> Query<'p, 'c> {
     // it cost a seed decide about 13 instructions).
     #[cold]
     #[inline(never)]
-    fn walk(&self, want: Want) -> Result<Walk<'p, 'c>, QueryError> {
+    fn walk(&self, want: Want) -> Result<ModelWalk<'p, 'c>, QueryError> {
         let context = self.context;
-        read!(self, |policy, cache, overrides| Walk::new(
+        read!(self, |policy, cache, overrides| ModelWalk::new(
             policy,
             self.event,
             overrides,

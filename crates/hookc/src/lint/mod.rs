@@ -13,7 +13,9 @@
 //! - **W0007** a template reading a path the condition does not guarantee to
 //!   exist;
 //! - **W0008** a condition repeated from an earlier hook on the same event
-//!   (the later hook never matches there).
+//!   (the later hook never matches there);
+//! - **W0011** a `!=` or `!` in a `when` that reads a path which may be
+//!   absent, where it is an error, not `true` (`absent`, a walk of its own).
 //!
 //! Conditions are decided in a small abstract domain (`domain`): per-path
 //! sets of states (missing, `null`, bools, number intervals, strings by
@@ -33,6 +35,7 @@
 //! This file runs the analysis, [`analyze`], into [`Finding`]s; [`report`](fn@report)
 //! turns them into diagnostics.
 
+mod absent;
 pub(crate) mod approx;
 pub(crate) mod domain;
 mod guards;
@@ -61,7 +64,19 @@ pub const KNOWN_EVENTS: [&str; 5] = [
 ];
 
 pub use approx::MAX_WORK;
-pub use report::{report, HookOrigin};
+pub use report::HookOrigin;
+
+/// Runs every lint and reports its findings (`origins` by
+/// [`Hook::source_order`]).
+pub fn report(
+    policy: &CheckedPolicy,
+    origins: &[HookOrigin],
+    sources: &crate::span::SourceMap,
+    diags: &mut crate::diag::Diagnostics,
+) {
+    report::report(policy, origins, sources, diags);
+    absent::report(policy, origins, diags);
+}
 
 /// One finding, by hook index in evaluation order ([`CheckedPolicy::hooks`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -260,7 +275,7 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
                 .filter_map(|id| analyzer.leaves.get(*id as usize))
             {
                 let text = e
-                    .to_source(paths)
+                    .describe(paths)
                     .unwrap_or_else(|| "a `matches` schema".to_owned());
                 if !why.contains(&text) {
                     why.push(text);
@@ -445,8 +460,7 @@ fn condition_key(
     e: &crate::ir::IrExpr,
     paths: &hookc_runtime::bytecode::path::PathTable,
 ) -> String {
-    e.to_source(paths)
-        .unwrap_or_else(|| "\u{0}matches".to_owned())
+    e.key_text(paths)
 }
 
 /// W0007 for one hook: template paths not present in every context where

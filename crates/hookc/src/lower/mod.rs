@@ -475,7 +475,7 @@ impl<'p> Lowerer<'p> {
         self.expr_code(e);
         self.in_leaf -= 1;
         let text = e
-            .to_source(self.table)
+            .describe(self.table)
             .unwrap_or_else(|| "<condition>".to_owned());
         if let (Some(last), Some((_, marks))) = (self.here().checked_sub(1), self.debug.last_mut())
         {

@@ -1,11 +1,19 @@
 //! Resolution: YAML condition trees → IR.
 //!
-//! A leaf means exactly the expression of the same meaning (`docs/src/semantics.md#condition-trees`):
-//! `{path: p, op: gt, value: 5}` becomes the IR of `p > 5`, so a tree and a
-//! `when` of the same meaning compile to the same IR. `all`/`any` fold
-//! left-associatively like `&&`/`||` chains; `exists` is `has(p) && p != null`;
-//! `glob` is `p.glob(v)` (translated into a regex, [`crate::check::glob`]);
-//! `matches` compiles a JSON-Schema fragment into a predicate.
+//! A tree means what seed 000's Python evaluator means
+//! (`docs/src/semantics.md#condition-trees`): an absent path reads as
+//! `null`, `eq`, `ne`, `in` and `exists` compare with it, the string
+//! operators are false on a non-string, an ordering comparison that Python
+//! cannot make is an error, and `all`/`any` run left to right, stopping at
+//! the first `false`/`true` and at the first error. Each leaf is lowered to
+//! ordinary IR of exactly that meaning ([`leaf_ir`]), so the checker, the
+//! lints and the lowering need nothing new: `eq v` is `p == v && has(p)`,
+//! `ne v` is `!has(p) || p != v`, `contains` is
+//! `p.contains(v) && p is string`; `glob` is translated into a regex
+//! ([`crate::check::glob`]); `matches` compiles a JSON-Schema fragment into
+//! a predicate. Combinators are joined by [`join`]: with CEL's `&&`/`||`
+//! where that is exact, with `?:` where CEL's error absorption would differ
+//! from Python's left-to-right raise.
 //!
 //! Every IR node made from a YAML node is recorded with that node's path, so
 //! that later stages' diagnostics can name it (`hooks[2].condition.all[0].op`).
@@ -118,13 +126,26 @@ pub struct TreeResolver<'a> {
     pub node_paths: Vec<(Span, String)>,
 }
 
+/// A condition (sub)tree resolved.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// Its IR.
+    pub expr: IrExpr,
+    /// Whether it can be an error (where the seed's Python raises): decides
+    /// how [`join`] may join it.
+    pub may_error: bool,
+    /// The tree as normalized output writes it (`hookc compile --emit`):
+    /// canonical paths, values as JSON.
+    pub tree: serde_json::Value,
+}
+
 impl TreeResolver<'_> {
     /// Converts a condition tree at YAML node path `at`.
-    pub fn resolve(&mut self, node: &Node, at: &str) -> Option<IrExpr> {
+    pub fn resolve(&mut self, node: &Node, at: &str) -> Option<Resolved> {
         self.node(node, at, 0)
     }
 
-    fn node(&mut self, node: &Node, at: &str, depth: usize) -> Option<IrExpr> {
+    fn node(&mut self, node: &Node, at: &str, depth: usize) -> Option<Resolved> {
         if depth > hookc_runtime::limits::MAX_DOC_DEPTH {
             self.diags.push(
                 Diagnostic::new(
@@ -187,22 +208,31 @@ impl TreeResolver<'_> {
         if !ok {
             return None;
         }
-        let expr = if let Some(items) = node.get("all") {
+        let resolved = if let Some(items) = node.get("all") {
             self.fold(items, &format!("{at}.all"), depth, true)?
         } else if let Some(items) = node.get("any") {
             self.fold(items, &format!("{at}.any"), depth, false)?
         } else if let Some(inner) = node.get("not") {
             let inner = self.node(inner, &format!("{at}.not"), depth + 1)?;
-            IrExpr::new(IrExprKind::Unary(UnaryOp::Not, Box::new(inner)), node.span)
+            // Python's `not` negates; a raise passes through, as CEL's `!`
+            // passes an error on.
+            Resolved {
+                expr: IrExpr::new(
+                    IrExprKind::Unary(UnaryOp::Not, Box::new(inner.expr)),
+                    node.span,
+                ),
+                may_error: inner.may_error,
+                tree: serde_json::json!({ "not": inner.tree }),
+            }
         } else {
             self.leaf(node, at)?
         };
-        self.node_paths.push((expr.span, at.to_owned()));
-        Some(expr)
+        self.node_paths.push((resolved.expr.span, at.to_owned()));
+        Some(resolved)
     }
 
-    /// `all`/`any`: see [`chain`].
-    fn fold(&mut self, items: &Node, at: &str, depth: usize, is_all: bool) -> Option<IrExpr> {
+    /// `all`/`any`: see [`join`].
+    fn fold(&mut self, items: &Node, at: &str, depth: usize, is_all: bool) -> Option<Resolved> {
         let Some(seq) = items.as_seq() else {
             self.diags.push(
                 Diagnostic::new(
@@ -214,16 +244,30 @@ impl TreeResolver<'_> {
             );
             return None;
         };
-        let converted: Vec<Option<IrExpr>> = seq
+        let converted: Vec<Option<Resolved>> = seq
             .iter()
             .enumerate()
             .map(|(i, c)| self.node(c, &format!("{at}[{i}]"), depth + 1))
             .collect();
-        let converted: Vec<IrExpr> = converted.into_iter().collect::<Option<_>>()?;
-        Some(chain(converted, is_all, items.span))
+        let converted: Vec<Resolved> = converted.into_iter().collect::<Option<_>>()?;
+        let key = if is_all { "all" } else { "any" };
+        let tree = serde_json::json!({ key: converted.iter().map(|r| r.tree.clone()).collect::<Vec<_>>() });
+        let (expr, may_error) = join(
+            converted
+                .into_iter()
+                .map(|r| (r.expr, r.may_error))
+                .collect(),
+            is_all,
+            items.span,
+        );
+        Some(Resolved {
+            expr,
+            may_error,
+            tree,
+        })
     }
 
-    fn leaf(&mut self, node: &Node, at: &str) -> Option<IrExpr> {
+    fn leaf(&mut self, node: &Node, at: &str) -> Option<Resolved> {
         let path_node = node.get("path");
         let op_node = node.get("op");
         let (Some(path_node), Some(op_node)) = (path_node, op_node) else {
@@ -270,6 +314,12 @@ impl TreeResolver<'_> {
         let (pid, path_span) = path?;
         let op_span = op_node.span;
         let subject = || IrExpr::new(IrExprKind::Path(pid), path_span);
+        let path_text = self.paths.get(pid)?.to_string();
+        let leaf = LeafSite {
+            pid,
+            path_span,
+            span: node.span,
+        };
         if op == "exists" {
             if let Some(v) = value {
                 self.diags.push(
@@ -280,21 +330,11 @@ impl TreeResolver<'_> {
                 );
                 return None;
             }
-            // `has(p) && p != null`
-            let has = IrExpr::new(IrExprKind::HasPath(pid), path_span);
-            let ne = IrExpr::new(
-                IrExprKind::Binary {
-                    op: BinaryOp::Ne,
-                    op_span,
-                    lhs: Box::new(subject()),
-                    rhs: Box::new(IrExpr::constant(Const::Null, op_span)),
-                },
-                node.span,
-            );
-            return Some(IrExpr::new(
-                IrExprKind::And(Box::new(has), Box::new(ne)),
-                node.span,
-            ));
+            return Some(Resolved {
+                expr: leaf.present_and_not_null(op_span),
+                may_error: false,
+                tree: serde_json::json!({"path": path_text, "op": "exists"}),
+            });
         }
         let Some(value) = value else {
             self.diags.push(
@@ -322,7 +362,8 @@ impl TreeResolver<'_> {
             self.diags.push(d.node(value_at));
             return None;
         }
-        let constant = || IrExpr::constant(const_of(value), value.span);
+        let value_const = const_of(value);
+        let constant = || IrExpr::constant(value_const.clone(), value.span);
         let binary = |op: BinaryOp| IrExprKind::Binary {
             op,
             op_span,
@@ -390,8 +431,7 @@ impl TreeResolver<'_> {
                 // "matches": a JSON-Schema fragment.
                 let path = self.paths.get(pid)?.clone();
                 let check = self.schema(&path, value, &value_at, 0)?;
-                let has = IrExpr::new(IrExprKind::HasPath(pid), path_span);
-                let check = IrExpr::new(IrExprKind::And(Box::new(has), Box::new(check)), node.span);
+                let check = leaf.and(leaf.has(), check);
                 IrExprKind::SchemaMatch {
                     path: pid,
                     schema: value.to_json(),
@@ -399,7 +439,17 @@ impl TreeResolver<'_> {
                 }
             }
         };
-        Some(IrExpr::new(kind, node.span))
+        let (expr, may_error) = leaf.guarded(op, &value_const, IrExpr::new(kind, node.span));
+        let written = if op == "matches" {
+            value.to_json()
+        } else {
+            value_const.to_json()
+        };
+        Some(Resolved {
+            expr,
+            may_error,
+            tree: serde_json::json!({"path": path_text, "op": op, "value": written}),
+        })
     }
 
     /// A `path:` scalar: parsed with the expression parser, must be a path.
@@ -649,7 +699,101 @@ impl TreeResolver<'_> {
         if !ok {
             return None;
         }
-        Some(chain(parts, true, span))
+        // Every part is `false` or `true`, never an error (each keyword
+        // tests its kind first), so the parts join with plain `&&`.
+        Some(join(parts.into_iter().map(|p| (p, false)).collect(), true, span).0)
+    }
+}
+
+/// A leaf's path, where it is written and the leaf's span: what the guards
+/// of [`LeafSite::guarded`] are built from.
+struct LeafSite {
+    pid: PathId,
+    path_span: Span,
+    span: Span,
+}
+
+impl LeafSite {
+    fn path(&self) -> IrExpr {
+        IrExpr::new(IrExprKind::Path(self.pid), self.path_span)
+    }
+
+    fn has(&self) -> IrExpr {
+        IrExpr::new(IrExprKind::HasPath(self.pid), self.path_span)
+    }
+
+    fn and(&self, a: IrExpr, b: IrExpr) -> IrExpr {
+        IrExpr::new(IrExprKind::And(Box::new(a), Box::new(b)), self.span)
+    }
+
+    /// `!has(p) || core`: `true` where the path is absent, `core` elsewhere.
+    fn absent_or(&self, core: IrExpr) -> IrExpr {
+        let not_has = IrExpr::new(
+            IrExprKind::Unary(UnaryOp::Not, Box::new(self.has())),
+            self.path_span,
+        );
+        IrExpr::new(IrExprKind::Or(Box::new(not_has), Box::new(core)), self.span)
+    }
+
+    /// `has(p) && p != null`: `exists`, and `ne null` (Python's `a != None`
+    /// is `a is not None` on JSON values).
+    fn present_and_not_null(&self, op_span: Span) -> IrExpr {
+        let ne = IrExpr::new(
+            IrExprKind::Binary {
+                op: BinaryOp::Ne,
+                op_span,
+                lhs: Box::new(self.path()),
+                rhs: Box::new(IrExpr::constant(Const::Null, op_span)),
+            },
+            self.span,
+        );
+        self.and(self.has(), ne)
+    }
+
+    /// The leaf `{path, op, value}` whose comparison, as the `when` language
+    /// reads it, is `core`: guarded so that it means what seed 000's Python
+    /// means (`docs/src/semantics.md#condition-trees`), and whether it can be
+    /// an error. `core` is an error exactly where the path is absent, or (for
+    /// the string operators) not a string; the guards turn those into the
+    /// seed's values:
+    ///
+    /// - `core && has(p)` (`eq`, `in` when the value is not `null` or holds
+    ///   no `null`): `false` where the path is absent, since CEL's `&&` is
+    ///   `false` when either side is, error or not. The comparison comes
+    ///   first so that a chain of such leaves is still led by the fused
+    ///   `path == constant` that the equality dispatch and the hook index key
+    ///   on (`bytecode/shape.rs`).
+    /// - `!has(p) || core` (`eq null`, `ne`, `in` a list holding `null`):
+    ///   `true` where the path is absent (Python compares `None`).
+    /// - `core && p is string` (`contains`, `starts_with`, `ends_with`,
+    ///   `regex`, `glob`): `false` on every non-string, absent included (the
+    ///   seed's `str()` coercion is not reproduced).
+    /// - ordering comparisons are left as they are: an error where the path
+    ///   is absent or the kinds do not order, where Python raises.
+    fn guarded(&self, op: &str, value: &Const, core: IrExpr) -> (IrExpr, bool) {
+        let holds_null = |c: &Const| match c {
+            Const::List(items) => items.contains(&Const::Null),
+            _ => false,
+        };
+        let present_and = |core| (self.and(core, self.has()), false);
+        match op {
+            "eq" if *value == Const::Null => (self.absent_or(core), false),
+            "eq" => present_and(core),
+            "ne" if *value == Const::Null => (self.and(self.has(), core), false),
+            "ne" => (self.absent_or(core), false),
+            "in" if holds_null(value) => (self.absent_or(core), false),
+            "in" => present_and(core),
+            "contains" | "starts_with" | "ends_with" | "regex" | "glob" => {
+                let is_string = IrExpr::new(
+                    IrExprKind::TypeIs(Box::new(self.path()), Kinds::STRING),
+                    self.path_span,
+                );
+                (self.and(core, is_string), false)
+            }
+            // `matches` checks `has(p)` itself and never fails.
+            "matches" => (core, false),
+            _ => (core, true),
+        }
     }
 }
 
@@ -658,34 +802,74 @@ impl TreeResolver<'_> {
 /// IR. (A `when` cannot chain more: the parser's depth limit counts each link.)
 const LEFT_FOLD_MAX: usize = 64;
 
-/// Joins conditions with `&&` (`is_and`) or `||`: empty is `true`/`false`; up
-/// to [`LEFT_FOLD_MAX`] items fold left; longer lists split in halves, so a
-/// 100,000-item `any:` is a tree of depth about 80, not 100,000 (every later
-/// pass recurses over the IR). `&&` and `||` are associative under CEL's
-/// commutative error absorption, so the shape never changes a result.
-fn chain(items: Vec<IrExpr>, is_and: bool, empty_span: Span) -> IrExpr {
-    let join = |a: IrExpr, b: IrExpr| {
-        let span = a.span.to(b.span);
-        let kind = if is_and {
-            IrExprKind::And(Box::new(a), Box::new(b))
-        } else {
-            IrExprKind::Or(Box::new(a), Box::new(b))
-        };
-        IrExpr::new(kind, span)
-    };
+/// Joins the items of an `all` (`is_all`) or `any` list, each with whether it
+/// can be an error, into one condition that runs them as Python's
+/// `all()`/`any()` do: left to right, stopping at the first `false` (`true`),
+/// raising at the first error. Empty is `true` (`false`).
+///
+/// A link is CEL's `&&` (`||`) when its left side cannot be an error: then
+/// CEL's commutative error absorption never shows (the right side runs only
+/// when the left is `true` (`false`), and gives the result, as in Python).
+/// After a left side that can be an error the link is `left ? right : false`
+/// (`left ? true : right`), which passes the left side's error on where CEL's
+/// `err && false` would absorb it. Behind an `&&` link, an item that is itself
+/// a two-operand `&&` (a guarded leaf) is spliced into the chain (`&&` is
+/// associative), so that a list of leaves is one flat chain of context leaves
+/// for the runtime's fast paths.
+///
+/// Up to [`LEFT_FOLD_MAX`] items fold left; longer lists split in halves
+/// (not spliced), so a 100,000-item `any:` is a tree of depth about 80, not
+/// 100,000 (every later pass recurses over the IR). Halves joined the same
+/// way run in the same order, so the shape never changes a result.
+pub fn join(items: Vec<(IrExpr, bool)>, is_all: bool, empty_span: Span) -> (IrExpr, bool) {
     if items.len() > LEFT_FOLD_MAX {
         let mut left = items;
         let right = left.split_off(left.len() / 2);
-        return join(
-            chain(left, is_and, empty_span),
-            chain(right, is_and, empty_span),
-        );
+        let left = join(left, is_all, empty_span);
+        let right = join(right, is_all, empty_span);
+        return link(left, right, is_all, false);
     }
     let mut iter = items.into_iter();
     match iter.next() {
-        None => IrExpr::constant(Const::Bool(is_and), empty_span),
-        Some(first) => iter.fold(first, join),
+        None => (IrExpr::constant(Const::Bool(is_all), empty_span), false),
+        Some(first) => iter.fold(first, |acc, item| link(acc, item, is_all, true)),
     }
+}
+
+/// One link of [`join`].
+fn link(a: (IrExpr, bool), b: (IrExpr, bool), is_all: bool, splice: bool) -> (IrExpr, bool) {
+    let ((a, a_err), (b, b_err)) = (a, b);
+    let may_error = a_err || b_err;
+    let join = |x: IrExpr, y: IrExpr| {
+        let span = x.span.to(y.span);
+        let kind = if is_all {
+            IrExprKind::And(Box::new(x), Box::new(y))
+        } else {
+            IrExprKind::Or(Box::new(x), Box::new(y))
+        };
+        IrExpr::new(kind, span)
+    };
+    if a_err {
+        let span = a.span.to(b.span);
+        let (then, otherwise) = if is_all {
+            (b, IrExpr::constant(Const::Bool(false), span))
+        } else {
+            (IrExpr::constant(Const::Bool(true), span), b)
+        };
+        let kind = IrExprKind::Cond(Box::new(a), Box::new(then), Box::new(otherwise));
+        return (IrExpr::new(kind, span), may_error);
+    }
+    let is_chain = |e: &IrExpr| matches!(e.kind, IrExprKind::And(..) | IrExprKind::Or(..));
+    let same_operator = matches!(b.kind, IrExprKind::And(..)) == is_all;
+    let expr = match b.kind {
+        IrExprKind::And(x, y) | IrExprKind::Or(x, y)
+            if splice && same_operator && !is_chain(&x) && !is_chain(&y) =>
+        {
+            join(join(a, *x), *y)
+        }
+        kind => join(a, IrExpr::new(kind, b.span)),
+    };
+    (expr, may_error)
 }
 
 /// A non-finite number inside a mapping (at any depth), which a constant

@@ -98,24 +98,33 @@ pub const GLOBS: [&str; 22] = [
     "Bash(git:*)",
 ];
 
-/// The `when` text of a YAML leaf `{path, op, value}` (`docs/src/semantics.md#condition-trees`), `v` being
-/// the value already written as a literal; `None` for an operator with no
-/// `when` form here.
-pub fn leaf_when(path: &str, op: &str, v: &str) -> Option<String> {
+/// The `when` text of a YAML leaf `{path, op, value}`
+/// (`docs/src/semantics.md#condition-trees`), `v` being the value already
+/// written as a literal and `holds_null` saying whether it is `null` (or, for
+/// `in`, a list holding `null`); with the operator of the leaf's guard when
+/// the text is `x && y` (`Some(true)`) or `x || y` (`Some(false)`). `None` for
+/// an operator with no `when` form: `matches`, and the string operators,
+/// whose type guard has no spelling.
+pub fn leaf_when(
+    path: &str,
+    op: &str,
+    v: &str,
+    holds_null: bool,
+) -> Option<(String, Option<bool>)> {
+    let present_and = |core: String| (format!("{core} && has({path})"), Some(true));
+    let absent_or = |core: String| (format!("!has({path}) || {core}"), Some(false));
     Some(match op {
-        "eq" => format!("{path} == {v}"),
-        "ne" => format!("{path} != {v}"),
-        "gt" => format!("{path} > {v}"),
-        "gte" => format!("{path} >= {v}"),
-        "lt" => format!("{path} < {v}"),
-        "lte" => format!("{path} <= {v}"),
-        "in" => format!("{path} in {v}"),
-        "contains" => format!("{path}.contains({v})"),
-        "starts_with" => format!("{path}.startsWith({v})"),
-        "ends_with" => format!("{path}.endsWith({v})"),
-        "regex" => format!("{path}.matches({v})"),
-        "glob" => format!("{path}.glob({v})"),
-        "exists" => format!("has({path}) && {path} != null"),
+        "eq" if holds_null => absent_or(format!("{path} == {v}")),
+        "eq" => present_and(format!("{path} == {v}")),
+        "ne" if holds_null => (format!("has({path}) && {path} != null"), Some(true)),
+        "ne" => absent_or(format!("{path} != {v}")),
+        "gt" => (format!("{path} > {v}"), None),
+        "gte" => (format!("{path} >= {v}"), None),
+        "lt" => (format!("{path} < {v}"), None),
+        "lte" => (format!("{path} <= {v}"), None),
+        "in" if holds_null => absent_or(format!("{path} in {v}")),
+        "in" => present_and(format!("{path} in {v}")),
+        "exists" => (format!("has({path}) && {path} != null"), Some(true)),
         _ => return None,
     })
 }

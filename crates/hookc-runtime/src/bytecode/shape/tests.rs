@@ -243,3 +243,98 @@ fn links_must_jump_just_past_their_join() {
     code.ops[1] = Op::AndShort(JumpTarget::new(3));
     assert_eq!(decode(&code), HookShape::default());
 }
+
+/// Appends `? b : false` to the code before `Return` (`b` written by its
+/// closure), as the lowering writes it; `else_op` in place of `False`.
+fn sequence(code: &mut CodeBuffer, b: &dyn Fn(&mut CodeBuffer), else_op: Op) {
+    assert_eq!(code.ops.pop(), Some(Op::Return));
+    let branch = code.emit(Op::Branch {
+        otherwise: JumpTarget::default(),
+        end: JumpTarget::default(),
+    });
+    b(code);
+    let jump = code.emit(Op::Jump(JumpTarget::default()));
+    let otherwise = JumpTarget::new(code.here());
+    code.emit(else_op);
+    let end = JumpTarget::new(code.here());
+    *code.op_mut(branch).unwrap() = Op::Branch { otherwise, end };
+    *code.op_mut(jump).unwrap() = Op::Jump(end);
+    code.emit(Op::Return);
+}
+
+#[test]
+fn a_chain_followed_by_sequenced_operands_is_still_required() {
+    let [eq, in_set, matches, _] = leaves();
+    for base in [0, 9] {
+        // `(eq && in_set ? matches : false) ? (x || true) : false`
+        let mut code = conjunction(base, &[eq, in_set]);
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(matches.op());
+            },
+            Op::False,
+        );
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(Op::Path(PathIdx::new(5)));
+                let link = Link::open(c, false);
+                c.emit(Op::True);
+                link.close(c);
+            },
+            Op::False,
+        );
+        let shape = decode(&code);
+        assert_eq!(shape.required, Some(eq), "at {base}");
+        assert_eq!(shape.conjunction, None);
+        assert_eq!(
+            shape.conjuncts,
+            [Conjunct::Leaf(eq), Conjunct::Leaf(in_set)]
+        );
+        // A leaf alone before the branch.
+        let mut code = conjunction(base, &[in_set]);
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(eq.op());
+            },
+            Op::False,
+        );
+        assert_eq!(decode(&code).required, Some(in_set));
+        // `? b : true` is no such link: the condition may be true without
+        // the chain.
+        let mut code = conjunction(base, &[eq]);
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(matches.op());
+            },
+            Op::True,
+        );
+        assert_eq!(decode(&code), HookShape::default());
+    }
+}
+
+#[test]
+fn a_has_that_another_leaf_of_its_path_implies_is_no_conjunction_leaf() {
+    let [eq, in_set, ..] = leaves();
+    let has = |path| Leaf::Has { path };
+    // `p == v && has(p)` (a condition tree's `eq`): one leaf.
+    let code = conjunction(0, &[eq, has(eq.path())]);
+    assert_eq!(decode(&code).conjunction.as_deref(), Some(&[eq][..]));
+    // `has(q) && p == v && has(p)`: `has(q)` reads another path, so stays.
+    let other = has(in_set.path());
+    let code = conjunction(4, &[other, eq, has(eq.path())]);
+    let shape = decode(&code);
+    assert_eq!(shape.conjunction.as_deref(), Some(&[other, eq][..]));
+    // The required leaf and the conjuncts are the code's, unpruned.
+    assert_eq!(shape.required, Some(other));
+    assert_eq!(shape.conjuncts.len(), 3);
+    // `has(p)` alone, or twice, is kept.
+    let code = conjunction(0, &[other, other]);
+    assert_eq!(
+        decode(&code).conjunction.as_deref(),
+        Some(&[other, other][..])
+    );
+}

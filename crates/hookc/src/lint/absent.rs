@@ -1,0 +1,284 @@
+//! W0011: a negation in a `when` condition that reads a path which may be
+//! absent (`docs/src/semantics.md#paths-and-missing-values`).
+//!
+//! In the `when` language an absent path is an error, not `null`, so
+//! `p != 'x'` and `!(p == 'x')` are errors where `p` is absent, and the hook
+//! does not match; a reader (and a porter from seed 000, whose condition
+//! trees read an absent path as `None`, so that there the same test is true)
+//! expects them to be true. The lint reports each `!=` and `!` whose operands
+//! read a context path that nothing guarantees: not a `has(p)` operand of an
+//! `&&` chain around it (nor `!has(p)` of an `||` chain, nor `has(p)` as the
+//! test of a `?:` around its first branch), and not `required` all the way
+//! down in the context schema. `p != null` is left alone: it is not expected
+//! to be true where `p` is absent. Condition trees are not linted: they read
+//! an absent path as `null` (`docs/src/semantics.md#condition-trees`).
+//!
+//! One walk over each condition, visiting each node once, with the
+//! guaranteed paths counted on the way down and uncounted on the way back:
+//! linear in the size of the policy.
+
+use super::report::HookOrigin;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{BinaryOp, CheckedPolicy, Const, IrExpr, IrExprKind, UnaryOp};
+use hookc_runtime::bytecode::path::PathId;
+use std::collections::{HashMap, HashSet};
+
+/// Reports W0011 for the enabled hooks whose condition is a `when`.
+/// `origins` are by [`crate::ir::Hook::source_order`].
+pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagnostics) {
+    let mut walk = Walk {
+        policy,
+        guarded: HashMap::new(),
+        required: HashMap::new(),
+        negation: None,
+        found: Vec::new(),
+        seen: HashSet::new(),
+    };
+    let paths = policy.paths();
+    for hook in policy.hooks().iter().filter(|h| h.enabled) {
+        let origin = origins.get(hook.source_order);
+        let (Some(condition), Some(origin)) = (&hook.condition, origin) else {
+            continue;
+        };
+        if origin.condition_key != "when" {
+            continue;
+        }
+        walk.expr(condition);
+        for (negation, path) in std::mem::take(&mut walk.found) {
+            let (Some(p), Some(text)) = (paths.get(path), negation.to_source(paths)) else {
+                continue;
+            };
+            let mut d = finding(&p.to_string(), &text).at(negation.span);
+            if let Some(at) = &origin.node_path {
+                d = d.node(format!("{at}.when"));
+            }
+            diags.push(d);
+        }
+    }
+}
+
+/// The warning for `text`, a negation reading `p`.
+fn finding(p: &str, text: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::NegationOfAbsent,
+        format!("`{text}` is an error, not true, when `{p}` is absent: the hook does not match"),
+    )
+    .label(format!("an error when `{p}` is absent"))
+    .help(format!(
+        "to make it true when `{p}` is absent, write `!has({p}) || {text}`"
+    ))
+    .note("condition trees read an absent path as `null`; `when` conditions do not")
+    .once_per_file("absent")
+}
+
+struct Walk<'p> {
+    policy: &'p CheckedPolicy,
+    /// Paths a guard around the current node makes present, with how many
+    /// guards do.
+    guarded: HashMap<PathId, u32>,
+    /// Whether the schema says a path is always present, by path.
+    required: HashMap<PathId, bool>,
+    /// The innermost `!` or `!=` around the current node.
+    negation: Option<&'p IrExpr>,
+    /// Each negation of the current hook with a path it reads unguarded,
+    /// once per pair, in the order found.
+    found: Vec<(&'p IrExpr, PathId)>,
+    /// The pairs of `found` so far (every hook's).
+    seen: HashSet<(usize, PathId)>,
+}
+
+impl<'p> Walk<'p> {
+    fn expr(&mut self, e: &'p IrExpr) {
+        use IrExprKind as K;
+        match &e.kind {
+            K::Path(p) => self.read(*p),
+            K::And(..) | K::Or(..) => self.chain(e),
+            K::Cond(c, a, b) => {
+                self.expr(c);
+                // `has(p) ? a : b`: `a` runs only where `p` is present.
+                let guards = match &c.kind {
+                    K::HasPath(p) => vec![*p],
+                    _ => Vec::new(),
+                };
+                self.guarded_by(&guards, |w| w.expr(a));
+                self.expr(b);
+            }
+            K::Unary(UnaryOp::Not, inner) => self.negated(e, |w| w.expr(inner)),
+            K::Binary {
+                op: BinaryOp::Ne,
+                lhs,
+                rhs,
+                ..
+            } => {
+                let is_null = |x: &IrExpr| matches!(x.kind, K::Const(Const::Null));
+                if is_null(lhs) || is_null(rhs) {
+                    self.expr(lhs);
+                    self.expr(rhs);
+                } else {
+                    self.negated(e, |w| {
+                        w.expr(lhs);
+                        w.expr(rhs);
+                    });
+                }
+            }
+            K::Binary { lhs, rhs, .. } | K::Index(lhs, rhs) => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            K::Unary(_, x) | K::Field(x, _) | K::HasField(x, _) | K::Matches(x, _) => self.expr(x),
+            K::TypeIs(x, _) => self.expr(x),
+            K::List(items) | K::Call(_, items) => {
+                for item in items {
+                    self.expr(item);
+                }
+            }
+            K::Macro { range, body, .. } => {
+                self.expr(range);
+                self.expr(body);
+            }
+            K::SchemaMatch { check, .. } => self.expr(check),
+            K::Const(_) | K::Var { .. } | K::HasPath(_) => {}
+        }
+    }
+
+    /// An `&&` (`||`) chain: its `has(p)` (`!has(p)`) operands guard every
+    /// operand, whatever their order (where `p` is absent the chain is
+    /// `false` (`true`), errors or not: CEL's commutative absorption).
+    fn chain(&mut self, e: &'p IrExpr) {
+        let is_and = matches!(e.kind, IrExprKind::And(..));
+        let mut operands = Vec::new();
+        flatten(e, is_and, &mut operands);
+        let guards: Vec<PathId> = operands
+            .iter()
+            .filter_map(|o| match (&o.kind, is_and) {
+                (IrExprKind::HasPath(p), true) => Some(*p),
+                (IrExprKind::Unary(UnaryOp::Not, inner), false) => match inner.kind {
+                    IrExprKind::HasPath(p) => Some(p),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        self.guarded_by(&guards, |w| {
+            for o in operands {
+                w.expr(o);
+            }
+        });
+    }
+
+    fn guarded_by(&mut self, guards: &[PathId], f: impl FnOnce(&mut Self)) {
+        for g in guards {
+            *self.guarded.entry(*g).or_default() += 1;
+        }
+        f(self);
+        for g in guards {
+            if let Some(n) = self.guarded.get_mut(g) {
+                *n = n.saturating_sub(1);
+            }
+        }
+    }
+
+    fn negated(&mut self, e: &'p IrExpr, f: impl FnOnce(&mut Self)) {
+        let outer = self.negation.replace(e);
+        f(self);
+        self.negation = outer;
+    }
+
+    fn read(&mut self, p: PathId) {
+        let Some(negation) = self.negation else {
+            return;
+        };
+        if self.guarded.get(&p).is_some_and(|n| *n > 0) {
+            return;
+        }
+        let policy = self.policy;
+        let required = *self.required.entry(p).or_insert_with(|| {
+            policy
+                .paths()
+                .get(p)
+                .is_some_and(|path| policy.schema().guarantees(path))
+        });
+        // By address: one IR node is one negation.
+        let key = (std::ptr::from_ref(negation) as usize, p);
+        if !required && self.seen.insert(key) {
+            self.found.push((negation, p));
+        }
+    }
+}
+
+/// The operands of a run of `&&` (or `||`), left to right.
+fn flatten<'e>(e: &'e IrExpr, is_and: bool, out: &mut Vec<&'e IrExpr>) {
+    match (&e.kind, is_and) {
+        (IrExprKind::And(a, b), true) | (IrExprKind::Or(a, b), false) => {
+            flatten(a, is_and, out);
+            flatten(b, is_and, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{compile, Input};
+    use crate::diag::Code;
+
+    /// The W0011 messages of a one-hook policy with this `when` (and schema).
+    fn findings(when: &str, schema: &str) -> Vec<String> {
+        let src = format!(
+            "{schema}hooks:\n  - id: h\n    event: error\n    when: {when:?}\n    action: {{type: abort}}\n"
+        );
+        let c = compile(&[Input::new("p.yaml", src)]);
+        assert!(!c.diagnostics.has_errors(), "{:?}", c.diagnostics);
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code == Code::NegationOfAbsent)
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn unguarded_negations_are_reported() {
+        assert_eq!(
+            findings("error.code != 'E42'", ""),
+            ["`error.code != 'E42'` is an error, not true, when `error.code` is absent: the hook does not match"]
+        );
+        assert_eq!(findings("!(error.code == 'E42')", "").len(), 1);
+        assert_eq!(findings("!error.message.contains('x')", "").len(), 1);
+        // Two paths of one negation: two findings, folded into one line.
+        assert_eq!(
+            findings("!(error.code == 'a' || error.type == 'b')", ""),
+            ["`!(error.code == 'a' || error.type == 'b')` is an error, not true, when `error.code` is absent: the hook does not match (and 1 more use in this file)"]
+        );
+    }
+
+    #[test]
+    fn guarded_and_required_paths_are_not() {
+        for when in [
+            "!has(error.code) || error.code != 'E42'",
+            "has(error.code) && error.code != 'E42'",
+            "error.code != 'E42' && has(error.code)",
+            "has(error.code) ? error.code != 'E42' : true",
+            "!(has(error.code) && error.code == 'E42')",
+            "error.code != null",
+            "!has(error.code)",
+            "error.code == 'E42'",
+        ] {
+            assert!(findings(when, "").is_empty(), "{when}");
+        }
+        let schema = "event_context_schema:\n  type: object\n  required: [error]\n  properties:\n    error:\n      type: object\n      required: [code]\n      properties: {code: {type: string}}\n";
+        assert!(findings("error.code != 'E42'", schema).is_empty());
+        // `required` must hold at every step.
+        let outer_only = "event_context_schema:\n  type: object\n  required: [error]\n  properties:\n    error:\n      type: object\n      properties: {code: {type: string}}\n";
+        assert_eq!(findings("error.code != 'E42'", outer_only).len(), 1);
+    }
+
+    #[test]
+    fn trees_are_not_linted() {
+        let src = "hooks:\n  - id: h\n    event: error\n    condition: {not: {path: turn_number, op: lt, value: 5}}\n    action: {type: abort}\n";
+        let c = compile(&[Input::new("p.yaml", src)]);
+        assert!(c
+            .diagnostics
+            .iter()
+            .all(|d| d.code != Code::NegationOfAbsent));
+    }
+}
