@@ -191,6 +191,9 @@ codes! {
     /// `!=` or `!` in a `when` reading a path that may be absent: an error,
     /// not `true`, there.
     NegationOfAbsent = "W0011", Warning, "negation of a path that may be absent";
+    /// Two transforms of one event patch the same context member: the
+    /// later one in hook order wins.
+    TransformOverlap = "W0012", Warning, "two transforms patch one member";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -378,3 +378,48 @@ fn first_match_policies_keep_their_artifact_format() {
     );
     assert_eq!(artifact(&format!("on_error: fail\n{types}{hooks}"))[8], 4);
 }
+
+#[test]
+fn overlapping_transforms_are_reported_once_on_the_later_hook() {
+    let warnings = |hooks: &str| -> Vec<String> {
+        let src = format!(
+            "action_types:\n  rw: {{effect: transform, parameters: {{patch: {{type: object}}}}}}\nhooks:\n{hooks}"
+        );
+        let comp = compile(&[Input::new("t.yaml", src)]);
+        comp.diagnostics
+            .iter()
+            .filter(|d| d.code == hookc::diag::Code::TransformOverlap)
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    // The same member on one event, and a member under a replaced one.
+    let w = warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: {y: 1}}}}\n  \
+         - {id: b, event: E, action: {type: rw, patch: {x: 2, z: 1}}}\n  \
+         - {id: c, event: E, action: {type: rw, patch: {x: {y: 3}}}}\n",
+    );
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].starts_with("hook `b` patches `x`, which the earlier transform `a`"));
+    assert!(w[1].starts_with("hook `c` patches `x.y`, which the earlier transform `b`"));
+    // Other events do not meet; a "*" transform meets every event's.
+    assert!(warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+         - {id: b, event: F, action: {type: rw, patch: {x: 2}}}\n"
+    )
+    .is_empty());
+    assert_eq!(
+        warnings(
+            "  - {id: a, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+             - {id: b, event: \"*\", action: {type: rw, patch: {x: 2}}}\n  \
+             - {id: c, event: F, action: {type: rw, patch: {x: 3}}}\n"
+        )
+        .len(),
+        2
+    );
+    // Sibling members do not overlap.
+    assert!(warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: {y: 1}}}}\n  \
+         - {id: b, event: E, action: {type: rw, patch: {x: {z: 2}}}}\n"
+    )
+    .is_empty());
+}

@@ -15,7 +15,9 @@
 //! - **W0008** a condition repeated from an earlier hook on the same event
 //!   (the later hook never matches there);
 //! - **W0011** a `!=` or `!` in a `when` that reads a path which may be
-//!   absent, where it is an error, not `true` (`absent`, a walk of its own).
+//!   absent, where it is an error, not `true` (`absent`, a walk of its own);
+//! - **W0012** two transforms of one event patching the same context
+//!   member, where the later one in hook order wins (`transforms`).
 //!
 //! Conditions are decided in a small abstract domain (`domain`): per-path
 //! sets of states (missing, `null`, bools, number intervals, strings by
@@ -41,6 +43,7 @@ pub(crate) mod domain;
 mod guards;
 mod index;
 mod report;
+mod transforms;
 
 use crate::check::actions::ActionValue;
 use crate::frontend::doc::child_path;
@@ -76,6 +79,7 @@ pub fn report(
 ) {
     report::report(policy, origins, sources, diags);
     absent::report(policy, origins, diags);
+    transforms::report(policy, origins, diags);
 }
 
 /// One finding, by hook index in evaluation order ([`CheckedPolicy::hooks`]).
