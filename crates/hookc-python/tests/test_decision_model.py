@@ -101,3 +101,100 @@ def test_answers_equal_the_cli(policy, cli, tmp_path):
 def test_results_must_be_a_dict(policy):
     with pytest.raises(TypeError, match="results"):
         policy.evaluate("PreToolUse", {}, results=["branch"])
+
+
+# ---- random policies: Python (dict and text) against hookc eval --events ----
+
+HEADER = """
+action_types:
+  deny: {severity: 30, parameters: {reason: {type: string}}}
+  ask: {severity: 20, parameters: {reason: {type: string}}}
+  allow: {severity: 10, parameters: {n: {type: integer}}}
+  note: {effect: collected, parameters: {text: {type: string}, n: {type: integer}}}
+  rw: {effect: transform, parameters: {patch: {type: object}}}
+  wait: {effect: await, parameters: {what: {type: string}}}
+  fetch: {effect: await, bind: {parameter: into}, parameters: {into: {type: [string, "null"]}}}
+"""
+
+CONDITIONS = ["", "x == 1", "x > 2", "has(x)", "!has(x)", "y.z == 'b'", "w",
+              "has(results.h1) && results.h1 == 1", "results.h2 == 'ok'", "x == 1 || y.z == 'c'"]
+ACTIONS = [
+    '{type: deny, reason: "d ${x}"}', '{type: ask, reason: a}', '{type: allow, n: "${x}"}',
+    '{type: note, text: "saw ${y.z}"}', '{type: note, n: "${x}"}', '{type: rw, patch: {x: 1}}',
+    '{type: rw, patch: {y: {z: "b"}, w: null}}', '{type: rw, patch: {x: "${y.z}"}}',
+    '{type: wait, what: w}', '{type: fetch, into: w}', '{type: fetch, into: null}',
+]
+
+
+def random_policy(rng):
+    out = HEADER + "combine: %s\n" % rng.choice(["first_match", "strictest"])
+    out += rng.choice(["on_error: skip\n", "on_error: fail\n",
+                       'on_error: {action: {type: deny, reason: "error in ${policy_error.hook}"}}\n'])
+    out += "hooks:\n"
+    ids = []
+    for i in range(rng.randint(1, 7)):
+        cond = rng.choice(CONDITIONS)
+        out += "  - id: h%d\n    event: %s\n" % (i, rng.choice(["A", "A", '"*"']))
+        if cond:
+            out += '    when: "%s"\n' % cond
+        out += "    action: %s\n" % rng.choice(ACTIONS)
+        ids.append("h%d" % i)
+    return out, ids
+
+
+def random_context(rng):
+    ctx = {}
+    if rng.random() < 0.75:
+        ctx["x"] = rng.choice([1, 3, "a", None, 2.5])
+    if rng.random() < 0.6:
+        ctx["y"] = rng.choice([{"z": "b"}, {"z": "c"}, {"z": 1}, "y"])
+    if rng.random() < 0.5:
+        ctx["w"] = rng.choice([True, False, "t"])
+    return ctx
+
+
+def test_random_policies_answer_as_the_cli(tmp_path):
+    import random
+    import subprocess
+
+    from conftest import ROOT, hookc_bin
+
+    rng = random.Random(20)
+    compared = 0
+    for n in range(25):
+        src, ids = random_policy(rng)
+        path = tmp_path / ("p%d.yaml" % n)
+        path.write_text(src)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", hookc.PolicyWarning)
+            policy = hookc.compile_sources({str(path): src})
+        records = []
+        for _ in range(20):
+            ctx = random_context(rng)
+            results = {i: rng.choice([1, "ok", None, 3]) for i in ids if rng.random() < 0.5}
+            records.append({"event": "A", "context": ctx, "results": results})
+        log = tmp_path / ("p%d.jsonl" % n)
+        log.write_text("\n".join(json.dumps(r) for r in records))
+        # Exit 2 when a line's evaluation fails (`on_error: fail`): its
+        # line is then `{"error": ...}`.
+        run = subprocess.run(
+            [str(hookc_bin()), "eval", str(path), "--events", str(log)],
+            cwd=ROOT, capture_output=True, text=True,
+        )
+        assert run.returncode in (0, 2), run.stderr
+        lines = run.stdout.splitlines()
+        assert len(lines) == len(records), src
+        for r, line in zip(records, lines):
+            want = json.loads(line)
+            for form in (r["context"], json.dumps(r["context"])):
+                try:
+                    got = policy.evaluate("A", form, results=r["results"])
+                except hookc.EvaluationError as e:
+                    got = {"error": str(e)}
+                if isinstance(want, dict) and "error" in want:
+                    assert "error" in got, (src, r, want, got)
+                    assert want["error"].endswith(got["error"]), (src, r, want, got)
+                else:
+                    assert got == want, (src, r)
+                compared += 1
+    assert compared == 1000
