@@ -224,7 +224,9 @@ impl<'p, 'c> Query<'p, 'c> {
     /// The id of the hook [`Query::first`] would return, without building
     /// its action: the decision alone, on the same path. (So the action's
     /// parameter checks do not run: where `first` fails with
-    /// [`QueryError::Action`], `decide` still names the hook.)
+    /// [`QueryError::Action`], `decide` still names the hook.) A policy that
+    /// uses the decision model (`docs/src/semantics.md#transforms` and after)
+    /// decides by its walk, which fills the actions it needs.
     #[inline]
     pub fn decide(&self) -> Result<Option<&'p str>, QueryError> {
         if self.policy.general {
