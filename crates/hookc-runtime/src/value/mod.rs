@@ -2,8 +2,8 @@
 //! the one definition of the semantics, shared by the VM and the reference
 //! evaluator.
 //!
-//! This is the runtime's bottom floor beside [`crate::bytecode`]: it imports
-//! nothing else of the crate, so the verifier (constant sets, [`check`]), the
+//! This is the runtime's floor just above [`crate::bytecode`], the one part
+//! of the crate it imports, so the verifier (constant sets, [`check`]), the
 //! path cache (`lookup`), the dispatch tables (`same_str`) and the evaluator
 //! all import it downward. [`check`] holds filled action parameters to their
 //! declared types.
