@@ -106,6 +106,7 @@ pub mod compose;
 mod context;
 mod eval;
 pub mod limits;
+mod value;
 pub mod verify;
 
 /// A context held in a host's own objects (a Python mapping, an
@@ -113,9 +114,10 @@ pub mod verify;
 pub use context::PathLookup;
 pub use eval::{merge_patch, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
 pub use eval::{
-    ActionError, Context, ContextError, Decision, HookFailure, LoadError, Match, Overrides, Policy,
-    Query, QueryError, Results, UnknownHook,
+    Context, ContextError, Decision, HookFailure, LoadError, Match, Overrides, Policy, Query,
+    QueryError, Results, UnknownHook,
 };
+pub use value::check::ActionError;
 
 /// The evaluator's building blocks, shared with the hookc compiler (constant
 /// folding runs the VM's own operations, `--expr` runs one condition) and
@@ -149,7 +151,7 @@ pub mod internals {
     }
     /// Runtime values and the when-language's operations.
     pub mod value {
-        pub use crate::eval::value::*;
+        pub use crate::value::*;
     }
     /// The interpreter.
     pub mod vm {

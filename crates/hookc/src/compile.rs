@@ -20,6 +20,10 @@ use crate::suggest;
 use hookc_runtime::bytecode::path::PathTable;
 use std::collections::HashMap;
 
+/// How named layers are listed; a front end reads it from a file's
+/// `layer_order:`, so it is declared there.
+pub use crate::frontend::LayerOrder;
+
 /// One source to compile.
 #[derive(Debug, Clone)]
 pub struct Input {
@@ -153,26 +157,6 @@ impl LayerName {
     pub fn as_str(&self) -> &str {
         &self.0
     }
-}
-
-/// How named layers are listed ([`compile_layers_ordered`], `hookc
-/// --layer-order`, a file's `layer_order:`): which of them is the lowest.
-/// At equal priority the hooks of a higher layer run first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LayerOrder {
-    /// The first layer named is the lowest (the default).
-    #[default]
-    LowestFirst,
-    /// The first layer named is the highest: layers listed in the order
-    /// their hooks run at equal priority (seed 002's agent, workflow, step).
-    HighestFirst,
-}
-
-impl Spelled for LayerOrder {
-    const ALL: &'static [(LayerOrder, &'static str)] = &[
-        (LayerOrder::LowestFirst, "lowest_first"),
-        (LayerOrder::HighestFirst, "highest_first"),
-    ];
 }
 
 /// The layers of a compilation: their names by first mention, and how

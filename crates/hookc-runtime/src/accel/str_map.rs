@@ -2,7 +2,7 @@
 //! dispatch tables), scanned when it has few keys and hashed otherwise.
 
 use crate::accel::fnv::FnvMap;
-use crate::eval::value::same_str;
+use crate::value::same_str;
 
 /// Maps with at most this many keys are searched key by key.
 // PERF: comparing a string with a handful of keys (lengths first, which

@@ -405,7 +405,7 @@ impl PathPlan {
 fn walk<'a>(mut cur: &'a Value, steps: &[OwnedStep]) -> Option<&'a Value> {
     for step in steps {
         cur = match (step, cur) {
-            (OwnedStep::Field(name), Value::Object(map)) => crate::eval::value::lookup(map, name)?,
+            (OwnedStep::Field(name), Value::Object(map)) => crate::value::lookup(map, name)?,
             (OwnedStep::Index(i), Value::Array(items)) => items.get(usize::try_from(*i).ok()?)?,
             _ => return None,
         };
@@ -418,7 +418,7 @@ pub fn resolve<'a>(doc: &'a Value, path: &Path) -> Option<&'a Value> {
     let mut cur = doc;
     for step in path.steps() {
         cur = match (step, cur) {
-            (Step::Field(name), Value::Object(map)) => crate::eval::value::lookup(map, name)?,
+            (Step::Field(name), Value::Object(map)) => crate::value::lookup(map, name)?,
             (Step::Index(i), Value::Array(items)) => items.get(usize::try_from(i).ok()?)?,
             _ => return None,
         };

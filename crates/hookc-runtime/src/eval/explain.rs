@@ -5,8 +5,8 @@
 use super::{Overrides, Policy};
 use crate::bytecode::{Effect, HookDebug, Op, Operand, PathIdx, Spelled};
 use crate::context::PathCache;
-use crate::eval::value::{EvalError, Val};
 use crate::eval::vm::{self, ErrorSite};
+use crate::value::{EvalError, Val};
 use serde_json::{Map, Value};
 
 /// What happened to one hook of an event in an explained evaluation.

@@ -19,19 +19,17 @@ use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::{Effect, Program};
 use crate::context::json_text::PathTrie;
 use crate::context::{PathCache, PathPlan, Source};
-use crate::eval::value::Val;
+use crate::value::check::ActionError;
+use crate::value::Val;
 use crate::verify::VerifiedProgram;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-pub(crate) mod check;
 mod explain;
 mod model;
 mod query;
-pub mod value;
 pub mod vm;
 
-pub use check::ActionError;
 pub use explain::{HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
 pub use model::merge_patch;
 pub use query::{Context, Query};

@@ -19,8 +19,8 @@ use crate::bytecode::{
 };
 use crate::context::{PathCache, Source};
 use crate::eval::query::Context;
-use crate::eval::value::Val;
 use crate::eval::vm;
+use crate::value::Val;
 use serde_json::{Map, Value};
 
 /// What a walk is asked for.

@@ -11,7 +11,7 @@
 //! cache the first time a thread runs each regex, so an allocation count
 //! should be taken after a warm-up evaluation.
 //!
-//! Every operation is one of [`crate::eval::value`]'s functions: the VM decides
+//! Every operation is one of [`crate::value`]'s functions: the VM decides
 //! control flow only (short circuits, `?:`, macro iteration), so it agrees
 //! with the reference evaluator by construction. `binary` and `unary`
 //! map the pure instructions to those functions; constant folding in
@@ -28,7 +28,7 @@
 //! executes at most `L × (1 + MAX_MACRO_ITERATIONS)` instructions
 //! ([`ErrorSite::steps`] counts them when tracing; `tests/limits.rs` checks
 //! the bound). Each instruction costs time linear in the size of the values
-//! it reads and makes ([`crate::eval::value`]: string predicates, `==`, `in`,
+//! it reads and makes ([`crate::value`]: string predicates, `==`, `in`,
 //! `size`, `+`, list literals; `matches` runs the `regex` crate's searches,
 //! linear in the haystack for a compiled regex of bounded size).
 //!
@@ -44,9 +44,9 @@ use crate::bytecode::{
     ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
 };
 use crate::context::PathCache;
-use crate::eval::check::{self, ActionError};
-use crate::eval::value::{self, Arith, EvalError, Num, Order, StrPred, Val};
 use crate::limits::MAX_MACRO_ITERATIONS;
+use crate::value::check::{self, ActionError};
+use crate::value::{self, Arith, EvalError, Num, Order, StrPred, Val};
 use crate::verify::VerifiedProgram;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;

@@ -77,11 +77,11 @@ use crate::bytecode::{
     ActionIdx, Binding, ConstIdx, Effect, Kinds, OnError, ParamValue, PathIdx, PriorityOrder,
     Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
-use crate::eval::check;
-use crate::eval::value::ConstSet;
 use crate::limits::{
     MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
 };
+use crate::value::check;
+use crate::value::ConstSet;
 use std::collections::HashSet;
 
 /// Compiles a regex pattern under the size and nesting limits

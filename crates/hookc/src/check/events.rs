@@ -15,9 +15,9 @@
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{child_path, Key, Node, NodeKind};
-use crate::ir::{Effect, Spelled};
 use crate::span::{SourceMap, Span};
 use crate::suggest;
+use hookc_runtime::bytecode::{Effect, Spelled};
 
 /// The keys of an event declaration.
 pub const EVENT_KEYS: &[&str] = &["description", "context", "effects"];

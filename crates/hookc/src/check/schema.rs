@@ -15,16 +15,12 @@
 //!   unknown key is a warning and has type `any`;
 //! - neither given (`{type: object}`): free-form, any key is `any`, silently.
 
-use crate::check::ty::{Kinds, Type};
+use crate::check::ty::{Kinds, SchemaId, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
 use crate::span::Span;
 use crate::suggest;
 use hookc_runtime::bytecode::path::{Path, Step};
-
-/// An index into [`ContextSchema`]'s nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SchemaId(u32);
 
 /// How an object treats keys outside `properties`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

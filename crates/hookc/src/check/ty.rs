@@ -4,10 +4,17 @@
 //! describes it (for field lookups and enums) and the element type of a list.
 //! `any` is the full set: an operation is a type error only when no combination
 //! of the operands' kinds is valid, so untyped (`any`) data never errors.
+//! The schema reads its nodes into types, so this module is below it and
+//! names a node only by its [`SchemaId`].
 
-use crate::check::schema::SchemaId;
 pub use hookc_runtime::bytecode::Kinds;
 use std::fmt;
+
+/// An index into the nodes of a
+/// [`ContextSchema`](crate::check::schema::ContextSchema), which makes them:
+/// a type names the schema node it comes from by this id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SchemaId(pub(super) u32);
 
 /// The static type of an expression.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,6 +12,7 @@ pub mod yaml;
 pub mod yaml_doc;
 
 use crate::frontend::doc::Node;
+use crate::ir::Spelled;
 use crate::span::{Origin, Span, Spanned};
 
 /// The two default layers (`docs/src/semantics.md#hook-order`). At equal
@@ -42,6 +43,26 @@ impl Layer {
     }
 }
 
+/// How named layers are listed ([`crate::compile::compile_layers_ordered`], `hookc
+/// --layer-order`, a file's `layer_order:`): which of them is the lowest.
+/// At equal priority the hooks of a higher layer run first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LayerOrder {
+    /// The first layer named is the lowest (the default).
+    #[default]
+    LowestFirst,
+    /// The first layer named is the highest: layers listed in the order
+    /// their hooks run at equal priority (seed 002's agent, workflow, step).
+    HighestFirst,
+}
+
+impl Spelled for LayerOrder {
+    const ALL: &'static [(LayerOrder, &'static str)] = &[
+        (LayerOrder::LowestFirst, "lowest_first"),
+        (LayerOrder::HighestFirst, "highest_first"),
+    ];
+}
+
 /// Everything one input file declares.
 #[derive(Debug, Clone, Default)]
 pub struct SourceFile {
@@ -53,7 +74,7 @@ pub struct SourceFile {
     pub priority_order: Vec<Spanned<crate::ir::PriorityOrder>>,
     /// Every valid `layer_order` declaration, in file order, as for
     /// `priority_order`.
-    pub layer_order: Vec<Spanned<crate::compile::LayerOrder>>,
+    pub layer_order: Vec<Spanned<LayerOrder>>,
     /// Every valid `combine` declaration, as for `priority_order`.
     pub combine: Vec<Spanned<hookc_runtime::bytecode::Combine>>,
     /// Every valid `on_error` declaration, in file order.

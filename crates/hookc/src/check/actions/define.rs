@@ -10,9 +10,9 @@ use super::{
 use crate::check::template;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{child_path, Key, Node, NodeKind};
-use crate::ir::{Effect, Spelled};
 use crate::span::Span;
 use crate::suggest;
+use hookc_runtime::bytecode::{Effect, Spelled};
 
 impl ActionTypes {
     /// Reads one file's `action_types` mapping and merges it over what is

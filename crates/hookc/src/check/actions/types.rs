@@ -6,8 +6,8 @@
 use super::ActionValue;
 use crate::check::ty::Kinds;
 use crate::frontend::doc::{Node, NodeKind};
-use crate::ir::Effect;
 use hookc_runtime::bytecode::is_integral;
+use hookc_runtime::bytecode::Effect;
 
 /// A JSON type name an action parameter's `type` may list (`type: string`,
 /// or a union such as `type: [string, "null"]`).

@@ -2,9 +2,9 @@
 //! templates), and their JSON forms.
 
 use crate::check::template::{self, Template};
-use crate::ir::Effect;
 use crate::span::Span;
 use hookc_runtime::bytecode::path::PathTable;
+use hookc_runtime::bytecode::Effect;
 
 /// A checked action: the action type's name and its complete parameters.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,12 +3,12 @@
 //! template carries its declared type as a [`ValueCheck`], and a filled
 //! value that does not pass it is an [`ActionError`], never an action.
 //!
-//! The VM checks filled values ([`super::vm::fill_action`]); the verifier
+//! The VM checks filled values ([`crate::eval::vm::fill_action`]); the verifier
 //! checks constant values with the same function ([`violation`]), so a
 //! verified program never returns a value outside its declarations.
 
 use crate::bytecode::{Program, ValueCheck};
-use crate::eval::value::{self, Val};
+use crate::value::{self, Val};
 use serde_json::Value;
 use thiserror::Error;
 

@@ -2,6 +2,12 @@
 //! the one definition of the semantics, shared by the VM and the reference
 //! evaluator.
 //!
+//! This is the runtime's floor just above [`crate::bytecode`], the one part
+//! of the crate it imports, so the verifier (constant sets, [`check`]), the
+//! path cache (`lookup`), the dispatch tables (`same_str`) and the evaluator
+//! all import it downward. [`check`] holds filled action parameters to their
+//! declared types.
+//!
 //! Values borrow from the context wherever they can: a path load yields the
 //! context's own `serde_json::Value`, viewed as a [`Val`] without copying.
 //! Errors are values ([`Val::Error`]) that propagate through operations,
@@ -20,6 +26,8 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
+
+pub(crate) mod check;
 
 /// Why an evaluation produced an error value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
