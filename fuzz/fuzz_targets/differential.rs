@@ -231,11 +231,20 @@ impl Leaf {
     fn to_when(&self) -> String {
         let path = self.path.text();
         let (op, value) = self.parts();
+        let holds_null = match (op, &value) {
+            ("in", Some(Value::Array(items))) => items.iter().any(Value::is_null),
+            ("eq" | "ne", Some(v)) => v.is_null(),
+            _ => false,
+        };
         let v = value
             .as_ref()
             .and_then(literal)
             .unwrap_or_else(|| "null".to_owned());
-        leaf_when(path, op, &v).unwrap_or_else(|| format!("has({path}) && {path} != null"))
+        // Any `when` text serves: the VM and the reference evaluator run the
+        // same IR. A string operator has no `when` form of a tree's meaning.
+        leaf_when(path, op, &v, holds_null)
+            .map(|(text, _)| text)
+            .unwrap_or_else(|| format!("has({path}) && {path} != null"))
     }
 }
 

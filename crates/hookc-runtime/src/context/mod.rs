@@ -22,7 +22,10 @@ use serde_json::Value;
 use std::cell::OnceCell;
 use std::fmt;
 
+mod input;
 pub mod json_text;
+
+pub use input::Context;
 
 /// How many path slots live on the stack before the cache spills to the
 /// heap: policies reading more distinct paths (and shared prefixes) than this

@@ -30,9 +30,10 @@ mod model;
 mod query;
 pub mod vm;
 
+pub use crate::context::Context;
 pub use explain::{HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
 pub use model::merge_patch;
-pub use query::{Context, Query};
+pub use query::Query;
 
 /// Why a policy could not be loaded.
 #[derive(Debug, Error)]

@@ -17,8 +17,7 @@ use super::{Decision, HookFailure, HookTrace, Match, Overrides, Policy, QueryErr
 use crate::bytecode::{
     Binding, Combine, Effect, OnError, Path, Segment, PATCH_PARAM, POLICY_ERROR_ROOT, RESULTS_ROOT,
 };
-use crate::context::{PathCache, Source};
-use crate::eval::query::Context;
+use crate::context::{Context, PathCache, Source};
 use crate::eval::vm;
 use crate::value::Val;
 use serde_json::{Map, Value};
