@@ -54,11 +54,14 @@
 //! # What is here
 //!
 //! - [`Policy`]: a loaded, verified policy; immutable, `Send + Sync`.
-//!   [`Policy::evaluate`] is the one-line first match from a
+//!   [`Policy::evaluate`] is the one-line [`Decision`] from a
 //!   `serde_json::Value`; [`Policy::query`] gives a [`Query`] that answers
-//!   with the first match, the deciding hook's id, every match, or an
-//!   explain [`Trace`], from a `Value` or from JSON text ([`Context`]), with
-//!   hooks switched off by [`Overrides`].
+//!   with the decision, the terminal match, the deciding hook's id, every
+//!   match, or an explain [`Trace`], from a `Value`, JSON text or a host's
+//!   lookup ([`Context`]), with hooks switched off by [`Overrides`] and
+//!   awaited hooks resumed by [`Results`]. A policy's decision model
+//!   (transforms, strictest combining, error policies, awaited actions)
+//!   shapes the [`Decision`].
 //! - [`artifact`]: the `.hkb` wire format (encode, decode, load).
 //! - [`compose`]: run-time layering, [`Policy::with_layer`]: another
 //!   policy's hooks over a loaded one, without recompiling.
@@ -67,8 +70,9 @@
 //! - [`verify`]: the verifier every program passes before it runs.
 //! - [`limits`]: every bound on untrusted input, in one place.
 //!
-//! The evaluation semantics (hook order, first match, the `when` language's
-//! values and errors, templates) are written down in `docs/src/semantics.md` of
+//! The evaluation semantics (hook order, action effects and the decision
+//! model, the `when` language's values and errors, templates) are written
+//! down in `docs/src/semantics.md` of
 //! the repository; the code map is `ARCHITECTURE.md`.
 //!
 //! # Input safety

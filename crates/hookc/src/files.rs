@@ -173,14 +173,6 @@ pub fn read_input(file: &PolicyFile) -> Result<Input, ReadError> {
     Ok(Input::new(name.clone(), text))
 }
 
-/// Reads policy sources named by their paths as given, in order.
-pub fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, ReadError> {
-    paths
-        .iter()
-        .map(|p| read_input(&PolicyFile::new(p.clone())))
-        .collect()
-}
-
 /// Whether these bytes are a compiled artifact (start with its magic).
 pub fn is_artifact(bytes: &[u8]) -> bool {
     bytes.starts_with(&hookc_runtime::artifact::MAGIC)
