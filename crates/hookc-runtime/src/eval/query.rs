@@ -1,5 +1,6 @@
 //! The one evaluation API: a [`Query`] on an event and its [`Context`],
-//! optionally narrowed by [`Overrides`], asked for one of four answers.
+//! optionally narrowed by [`Overrides`] and resumed with [`Results`], asked
+//! for one of five answers.
 //!
 //! | answer | method | what it builds |
 //! |---|---|---|
@@ -9,11 +10,14 @@
 //! | every match, in evaluation order | [`Query::all`] | a [`Match`] per matching hook |
 //! | what happened to every hook, and why | [`Query::explain`] | a [`Trace`] |
 //!
-//! Every answer is available for either kind of context and with or without
+//! Every answer is available for every kind of context and with or without
 //! overrides, through the same code: the context is read into a path cache
-//! once per answer (from a `serde_json::Value`, or in one pass over JSON text
-//! that extracts only the paths the policy reads), then the event's hooks run
-//! in evaluation order. The semantics are in `docs/src/semantics.md`.
+//! once per answer (from a `serde_json::Value`, in one pass over JSON text
+//! that extracts only the paths the policy reads, or from a host's lookup),
+//! then the event's hooks run in evaluation order: through the event's plan
+//! for a first-match policy, through the decision model's walk
+//! (`eval/model.rs`) for a policy that uses it. The semantics are in
+//! `docs/src/semantics.md`.
 //!
 //! ```
 //! # fn demo(policy: &hookc_runtime::Policy) -> Result<(), hookc_runtime::QueryError> {
