@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hosts");
+/// The repository root, where `hookc` runs: the guards are the guide's,
+/// `examples/hosts/HOST/guard.yaml`.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 const HOSTS: [&str; 2] = ["claude-code", "codex"];
 
 /// A scratch directory of this test binary.
@@ -28,7 +31,7 @@ fn scratch(name: &str) -> PathBuf {
 fn hookc(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
         .args(args)
-        .current_dir(DATA)
+        .current_dir(ROOT)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -67,10 +70,15 @@ fn cases(host: &str) -> Vec<(String, PathBuf)> {
     cases
 }
 
+/// The host's guard, as the guide shows it.
+fn guard(host: &str) -> String {
+    format!("examples/hosts/{host}/guard.yaml")
+}
+
 /// The host's guard compiled to an artifact.
 fn artifact(host: &str) -> PathBuf {
     let out = scratch(host).join("guard.hkb");
-    let guard = format!("{host}/guard.yaml");
+    let guard = guard(host);
     let done = hookc(&["compile", &guard, "-o", out.to_str().unwrap()], b"");
     assert!(
         done.status.success(),
@@ -85,7 +93,7 @@ fn every_payload_gets_the_exact_answer() {
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut wrong = Vec::new();
     for host in HOSTS {
-        let guard = format!("{host}/guard.yaml");
+        let guard = guard(host);
         let compiled = artifact(host);
         for (name, path) in cases(host) {
             let payload = std::fs::read(&path).unwrap();
@@ -127,7 +135,7 @@ fn no_decision_is_silence_never_allow() {
                 .join("cases/pre_bash_nothing.json"),
         )
         .unwrap();
-        let out = hook(host, &format!("{host}/guard.yaml"), &[], &payload);
+        let out = hook(host, &guard(host), &[], &payload);
         assert_eq!(seen(&out), "exit 0\n", "{host}");
     }
 }
@@ -217,7 +225,7 @@ fn check_codex_answer(event: &str, answer: &Value) -> Result<(), String> {
 
 #[test]
 fn codex_answers_have_only_the_members_its_schemas_allow() {
-    let guard = "codex/guard.yaml";
+    let guard = &guard("codex");
     let mut checked = 0;
     for (name, path) in cases("codex") {
         let payload = std::fs::read(&path).unwrap();
@@ -347,7 +355,7 @@ fn sources_with_errors_fail_closed() {
 
 #[test]
 fn a_payload_not_json_or_not_the_hosts_fails_closed() {
-    let guard = "codex/guard.yaml";
+    let guard = &guard("codex");
     assert_fails_closed(guard, b"PreToolUse rm -rf /", "the payload is not JSON");
     assert_fails_closed(guard, br#"{"tool_name": "Bash"}"#, "no `hook_event_name`");
     assert_fails_closed(guard, b"[1, 2]", "not a JSON object");
@@ -396,7 +404,7 @@ fn the_log_replays_to_the_same_decisions() {
         let dir = scratch(&format!("log-{host}"));
         let log = dir.join("decisions.jsonl");
         let _ = std::fs::remove_file(&log);
-        let guard = format!("{host}/guard.yaml");
+        let guard = guard(host);
         let log_arg = log.to_str().unwrap();
         let all = cases(host);
         for (_, path) in &all {
