@@ -314,6 +314,14 @@ fn pre_tool_use() -> Vec<u8> {
     std::fs::read(Path::new(DATA).join("codex/cases/pre_bash_deny.json")).unwrap()
 }
 
+/// A policy file `name` written with `text` in a scratch directory; its
+/// path.
+fn policy_file(name: &str, text: &str) -> String {
+    let path = scratch("policies").join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
 #[test]
 fn a_missing_policy_fails_closed() {
     assert_fails_closed("missing.hkb", &pre_tool_use(), "cannot read `missing.hkb`");
@@ -343,14 +351,11 @@ fn a_damaged_or_stale_artifact_fails_closed() {
 
 #[test]
 fn sources_with_errors_fail_closed() {
-    let dir = scratch("errors");
-    let bad = dir.join("bad.yaml");
-    std::fs::write(
-        &bad,
+    let bad = policy_file(
+        "bad.yaml",
         "host: codex\nhooks:\n  - {id: a, event: PreTooluse, action: {type: deny}}\n",
-    )
-    .unwrap();
-    assert_fails_closed(bad.to_str().unwrap(), &pre_tool_use(), "E0114");
+    );
+    assert_fails_closed(&bad, &pre_tool_use(), "E0114");
 }
 
 #[test]
@@ -364,38 +369,24 @@ fn a_payload_not_json_or_not_the_hosts_fails_closed() {
 
 #[test]
 fn an_evaluation_error_fails_closed() {
-    let dir = scratch("eval");
-    let policy = dir.join("fails.yaml");
-    std::fs::write(
-        &policy,
+    let policy = policy_file(
+        "fails.yaml",
         "host: claude-code\non_error: fail\nhooks:\n  - id: depth\n    event: PreToolUse\n    \
          when: \"tool_input.timeout > 10\"\n    action: {type: deny, reason: slow}\n",
-    )
-    .unwrap();
+    );
     // `tool_input.timeout` is absent: the condition errs, and the policy
     // says such an error fails the evaluation.
-    assert_fails_closed(
-        policy.to_str().unwrap(),
-        &pre_tool_use(),
-        "could not decide PreToolUse",
-    );
+    assert_fails_closed(&policy, &pre_tool_use(), "could not decide PreToolUse");
 }
 
 #[test]
 fn an_awaited_hook_fails_closed() {
-    let dir = scratch("await");
-    let policy = dir.join("awaits.yaml");
-    std::fs::write(
-        &policy,
+    let policy = policy_file(
+        "awaits.yaml",
         "action_types:\n  probe: {effect: await, parameters: {path: {type: string}}}\n\
          hooks:\n  - id: lockfile\n    event: PreToolUse\n    action: {type: probe, path: uv.lock}\n",
-    )
-    .unwrap();
-    assert_fails_closed(
-        policy.to_str().unwrap(),
-        &pre_tool_use(),
-        "hook `lockfile` awaits",
     );
+    assert_fails_closed(&policy, &pre_tool_use(), "hook `lockfile` awaits");
 }
 
 #[test]

@@ -14,28 +14,22 @@
 //!   which Claude Code documents as blocking for every event that can
 //!   block.
 
-use super::outcome::{block_or_pass, pre_tool_use, specific, Outcome, Reply};
-use serde_json::{Map, Value};
+use super::outcome::{answer as spell, Answers, Outcome, Reply};
+
+/// What Claude Code lets a hook answer on `event`.
+fn answers(event: &str) -> Answers {
+    match event {
+        "PreToolUse" => Answers::Permission,
+        "PostToolUse" | "UserPromptSubmit" => Answers::BlockAndContext,
+        "Stop" | "SubagentStop" => Answers::Block,
+        "SessionStart" => Answers::Context,
+        _ => Answers::Nothing,
+    }
+}
 
 /// Claude Code's answer to `outcome` on `event`.
 pub fn answer(event: &str, outcome: &Outcome) -> Reply {
-    let context = || {
-        specific(
-            event,
-            &[(
-                "additionalContext",
-                outcome.context.clone().map(Value::from),
-            )],
-        )
-    };
-    let verdict = outcome.verdict.as_ref();
-    Reply::json(match event {
-        "PreToolUse" => pre_tool_use(outcome),
-        "PostToolUse" | "UserPromptSubmit" => block_or_pass(verdict, context()),
-        "Stop" | "SubagentStop" => block_or_pass(verdict, None),
-        "SessionStart" => block_or_pass(None, context()),
-        _ => Map::new(),
-    })
+    spell(event, answers(event), outcome)
 }
 
 /// Claude Code's block, for a failure: exit 2, the reason on standard

@@ -16,45 +16,47 @@
 //!   events' `block`, and elsewhere (or when the event is not known)
 //!   `{"continue": false, "stopReason"}`, which every answer schema has.
 
-use super::outcome::{block_or_pass, pre_tool_use, specific, Outcome, Reply, Verdict};
+use super::outcome::{answer as spell, Answers, Outcome, Reply, Verdict};
 use serde_json::{Map, Value};
+
+/// What Codex lets a hook answer on `event`.
+fn answers(event: &str) -> Answers {
+    match event {
+        "PreToolUse" => Answers::Permission,
+        "PostToolUse" | "UserPromptSubmit" => Answers::BlockAndContext,
+        "Stop" => Answers::Block,
+        "SessionStart" => Answers::Context,
+        _ => Answers::Nothing,
+    }
+}
 
 /// Codex's answer to `outcome` on `event`.
 pub fn answer(event: &str, outcome: &Outcome) -> Reply {
-    let context = || {
-        specific(
-            event,
-            &[(
-                "additionalContext",
-                outcome.context.clone().map(Value::from),
-            )],
-        )
-    };
-    let verdict = outcome.verdict.as_ref();
-    Reply::json(match event {
-        "PreToolUse" => pre_tool_use(outcome),
-        "PostToolUse" | "UserPromptSubmit" => block_or_pass(verdict, context()),
-        "Stop" => block_or_pass(verdict, None),
-        "SessionStart" => block_or_pass(None, context()),
-        _ => Map::new(),
-    })
+    spell(event, answers(event), outcome)
 }
 
-/// Codex's block on `event` (`None`: not known), for a failure.
+/// Codex's block on `event` (`None`: not known), for a failure: the
+/// event's own block where it has one, else `{"continue": false,
+/// "stopReason"}`.
 pub fn block(event: Option<&str>, reason: &str) -> Reply {
-    let verdict = Verdict {
-        word: "deny".to_owned(),
-        reason: reason.to_owned(),
-    };
-    match event {
-        Some(event @ ("PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop")) => answer(
-            event,
-            &Outcome {
-                verdict: Some(verdict),
+    let can_block = event.map(|e| (e, answers(e))).filter(|(_, a)| {
+        matches!(
+            a,
+            Answers::Permission | Answers::BlockAndContext | Answers::Block
+        )
+    });
+    match can_block {
+        Some((event, answers)) => {
+            let denied = Outcome {
+                verdict: Some(Verdict {
+                    word: "deny".to_owned(),
+                    reason: reason.to_owned(),
+                }),
                 ..Outcome::default()
-            },
-        ),
-        _ => {
+            };
+            spell(event, answers, &denied)
+        }
+        None => {
             let mut out = Map::new();
             out.insert("continue".to_owned(), Value::Bool(false));
             out.insert("stopReason".to_owned(), Value::from(reason));

@@ -114,10 +114,48 @@ impl Reply {
     }
 }
 
+/// What a host lets a hook answer on an event: each host module maps its
+/// events to these, and [`answer`] spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answers {
+    /// PreToolUse: a permission decision, its reason, the rewritten input,
+    /// context.
+    Permission,
+    /// A block (any word but `allow`) and context.
+    BlockAndContext,
+    /// A block only.
+    Block,
+    /// Context only.
+    Context,
+    /// Nothing: the host reads no answer on this event.
+    Nothing,
+}
+
+/// The answer to `outcome` on `event`, which answers as `answers` says.
+pub fn answer(event: &str, answers: Answers, outcome: &Outcome) -> Reply {
+    let context = || {
+        specific(
+            event,
+            &[(
+                "additionalContext",
+                outcome.context.clone().map(Value::from),
+            )],
+        )
+    };
+    let verdict = outcome.verdict.as_ref();
+    Reply::json(match answers {
+        Answers::Permission => pre_tool_use(outcome),
+        Answers::BlockAndContext => block_or_pass(verdict, context()),
+        Answers::Block => block_or_pass(verdict, None),
+        Answers::Context => block_or_pass(None, context()),
+        Answers::Nothing => Map::new(),
+    })
+}
+
 /// `{"hookEventName": EVENT, ...}` with `members` that are given: the
 /// `hookSpecificOutput` object of Claude Code's wire (Codex speaks it too);
 /// `None` when no member is given.
-pub fn specific(event: &str, members: &[(&str, Option<Value>)]) -> Option<Value> {
+fn specific(event: &str, members: &[(&str, Option<Value>)]) -> Option<Value> {
     if members.iter().all(|(_, value)| value.is_none()) {
         return None;
     }
@@ -134,10 +172,7 @@ pub fn specific(event: &str, members: &[(&str, Option<Value>)]) -> Option<Value>
 /// `{"decision": "block", "reason": REASON}` (with `hookSpecificOutput`
 /// when given) when the verdict is not `allow`: the answer of the events
 /// that can only block (Stop, PostToolUse, UserPromptSubmit).
-pub fn block_or_pass(
-    verdict: Option<&Verdict>,
-    specific_output: Option<Value>,
-) -> Map<String, Value> {
+fn block_or_pass(verdict: Option<&Verdict>, specific_output: Option<Value>) -> Map<String, Value> {
     let mut out = Map::new();
     if let Some(v) = verdict.filter(|v| v.word != "allow") {
         out.insert("decision".to_owned(), Value::from("block"));
@@ -152,7 +187,7 @@ pub fn block_or_pass(
 /// The `PreToolUse` answer both hosts share: the decision word, its
 /// reason, the rewritten input and the context, each only when there is
 /// one.
-pub fn pre_tool_use(outcome: &Outcome) -> Map<String, Value> {
+fn pre_tool_use(outcome: &Outcome) -> Map<String, Value> {
     let v = outcome.verdict.as_ref();
     let specific_output = specific(
         "PreToolUse",
