@@ -23,6 +23,7 @@ pub fn profile(host: &str) -> Option<&'static str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -42,5 +43,40 @@ mod tests {
             let found: Vec<_> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
             assert!(found.is_empty(), "{name}: {found:?}");
         }
+    }
+
+    fn codes(inputs: &[crate::compile::Input]) -> Vec<&'static str> {
+        let c = crate::compile::compile(inputs);
+        c.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn a_host_policy_is_checked_against_the_profile() {
+        let input = |name: &str, text: &str| crate::compile::Input::new(name, text);
+        // XML names its host on `<hooks>`; the profile's events apply.
+        let xml = "<directive><hooks host=\"claude-code\">\
+                   <hook event=\"PreTooluse\"><deny reason=\"no\"/></hook>\
+                   </hooks></directive>";
+        assert_eq!(codes(&[input("d.xml", xml)]), ["E0114"]);
+        // Two files, two hosts.
+        let a = input("a.yaml", "host: codex\nhooks: []\n");
+        let b = input("b.yaml", "host: claude-code\nhooks: []\n");
+        assert_eq!(codes(&[a.clone(), b]), ["E0115"]);
+        // The same host twice is one profile.
+        assert!(codes(&[a.clone(), a]).is_empty());
+    }
+
+    #[test]
+    fn an_overlay_over_a_host_policy_gets_the_profile() {
+        let base = crate::compile::Input::new("base.yaml", "host: codex\nhooks: []\n");
+        let overlay = crate::compile::Input::new(
+            "run.yaml",
+            "hooks:\n  - {id: x, event: Stop, action: {type: deny, reason: later}}\n",
+        );
+        let layer = crate::compile::LayerName::new("run").unwrap();
+        let c =
+            crate::compile::compile_layers_with_declarations(&[base], &[(layer, vec![overlay])]);
+        let found: Vec<_> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert!(found.is_empty(), "{found:?}");
     }
 }
