@@ -1,15 +1,16 @@
 //! `hookc hook --host NAME POLICY`: be the hook a host spawns. One payload
 //! on standard input, the event taken from its `hook_event_name`, the
-//! decision answered in the host's wire ([`claude_code`], [`codex`]: one
-//! module per host, the only places that spell an answer).
+//! decision answered in the host's wire: one module per host
+//! ([`claude_code`], [`codex`]) holds its table of what each event answers
+//! and its block, and [`outcome`] spells those answers.
 //!
 //! Fail closed by default: a policy that does not load, a payload that is
 //! not the host's, an evaluation error, or an awaited hook (which `hookc
 //! hook` cannot perform) answers the host's block with a reason naming the
 //! problem ([`HookError`]); `--fail-open` answers "no decision" instead and
-//! says why on standard error. `--log FILE` appends one JSON line per call,
-//! `{"event", "context", "decision", "hook", "time"}`, which `hookc eval
-//! --events` and `hookc diff` replay.
+//! says why on standard error. `--log FILE` appends one JSON line per
+//! evaluated call, `{"event", "context", "decision", "hook", "time"}`,
+//! which `hookc eval --events` and `hookc diff` replay.
 
 mod claude_code;
 mod codex;
@@ -67,7 +68,7 @@ pub struct HookArgs {
     /// standard error.
     #[arg(long)]
     fail_open: bool,
-    /// Append one JSON line per call to FILE: `{"event", "context",
+    /// Append one JSON line per evaluated call to FILE: `{"event", "context",
     /// "decision", "hook", "time"}` (replay it with `hookc eval --events`
     /// or `hookc diff`).
     #[arg(long, value_name = "FILE")]
