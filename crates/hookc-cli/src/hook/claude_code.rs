@@ -1,5 +1,5 @@
 //! Claude Code's answer (code.claude.com/docs/en/hooks): the one place
-//! that spells an [`Outcome`] and a failure in its wire.
+//! that spells a [`Ruling`] and a failure in its wire.
 //!
 //! - No decision: exit 0, nothing on standard output (never `allow`,
 //!   which would skip the permission prompt).
@@ -14,7 +14,7 @@
 //!   which Claude Code documents as blocking for every event that can
 //!   block.
 
-use super::outcome::{answer as spell, Answers, Outcome, Reply};
+use super::outcome::{answer as spell, Answers, Reply, Ruling};
 
 /// What Claude Code lets a hook answer on `event`.
 fn answers(event: &str) -> Answers {
@@ -28,7 +28,7 @@ fn answers(event: &str) -> Answers {
 }
 
 /// Claude Code's answer to `outcome` on `event`.
-pub fn answer(event: &str, outcome: &Outcome) -> Reply {
+pub fn answer(event: &str, outcome: &Ruling) -> Reply {
     spell(event, answers(event), outcome)
 }
 

@@ -1,6 +1,6 @@
 //! The Codex CLI's answer (developers.openai.com/codex/hooks; the answer
 //! schemas of openai/codex `codex-rs/hooks/schema/generated/`): the one
-//! place that spells an [`Outcome`] and a failure in its wire. Its answer
+//! place that spells a [`Ruling`] and a failure in its wire. Its answer
 //! schemas forbid unknown members, so each event gets exactly the members
 //! its schema has; everything exits 0.
 //!
@@ -16,7 +16,7 @@
 //!   events' `block`, and elsewhere (or when the event is not known)
 //!   `{"continue": false, "stopReason"}`, which every answer schema has.
 
-use super::outcome::{answer as spell, Answers, Outcome, Reply, Verdict};
+use super::outcome::{answer as spell, Answers, Reply, Ruling, Verdict};
 use serde_json::{Map, Value};
 
 /// What Codex lets a hook answer on `event`.
@@ -31,7 +31,7 @@ fn answers(event: &str) -> Answers {
 }
 
 /// Codex's answer to `outcome` on `event`.
-pub fn answer(event: &str, outcome: &Outcome) -> Reply {
+pub fn answer(event: &str, outcome: &Ruling) -> Reply {
     spell(event, answers(event), outcome)
 }
 
@@ -47,12 +47,12 @@ pub fn block(event: Option<&str>, reason: &str) -> Reply {
     });
     match can_block {
         Some((event, answers)) => {
-            let denied = Outcome {
+            let denied = Ruling {
                 verdict: Some(Verdict {
                     word: "deny".to_owned(),
                     reason: reason.to_owned(),
                 }),
-                ..Outcome::default()
+                ..Ruling::default()
             };
             spell(event, answers, &denied)
         }

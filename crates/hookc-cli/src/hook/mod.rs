@@ -18,7 +18,7 @@ mod outcome;
 
 use hookc::files::PolicyFile;
 use hookc_runtime::{Context, Decision, Policy, QueryError};
-use outcome::{Outcome, Reply};
+use outcome::{Reply, Ruling};
 use serde_json::{Map, Value};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -36,7 +36,7 @@ pub enum Host {
 
 impl Host {
     /// The answer to an evaluation's outcome on `event`.
-    fn answer(self, event: &str, outcome: &Outcome) -> Reply {
+    fn answer(self, event: &str, outcome: &Ruling) -> Reply {
         match self {
             Host::ClaudeCode => claude_code::answer(event, outcome),
             Host::Codex => codex::answer(event, outcome),
@@ -183,7 +183,7 @@ fn decide(args: &HookArgs, payload: &[u8]) -> Result<Reply, Failed> {
             action: pending.action_type().to_owned(),
         }));
     }
-    Ok(args.host.answer(&event, &Outcome::of(&policy, &decision)))
+    Ok(args.host.answer(&event, &Ruling::of(&policy, &decision)))
 }
 
 /// The policy: one artifact, or sources compiled (their warnings are not

@@ -1,5 +1,5 @@
 //! What `hookc hook` answers, before a host's wire spells it: the
-//! host-neutral [`Outcome`] of one evaluation (the deciding word with its
+//! host-neutral [`Ruling`] of one evaluation (the deciding word with its
 //! attributed reason, the collected context, the rewritten input), and the
 //! [`Reply`] a host module writes (standard output, standard error, exit
 //! code).
@@ -19,7 +19,7 @@ pub struct Verdict {
 
 /// What one evaluation decided, as every host module reads it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Outcome {
+pub struct Ruling {
     /// The terminal decision, if a hook decided.
     pub verdict: Option<Verdict>,
     /// The `text` of every collected `context` action, in order, joined
@@ -30,9 +30,9 @@ pub struct Outcome {
     pub updated_input: Option<Value>,
 }
 
-impl Outcome {
+impl Ruling {
     /// The outcome of `decision` under `policy` (for the hooks' locations).
-    pub fn of(policy: &Policy, decision: &Decision<'_>) -> Outcome {
+    pub fn of(policy: &Policy, decision: &Decision<'_>) -> Ruling {
         let verdict = decision.terminal.as_ref().map(|m| Verdict {
             word: m.action_type().to_owned(),
             reason: attributed(
@@ -46,7 +46,7 @@ impl Outcome {
             .iter()
             .filter_map(|m| m.action.get("text").and_then(Value::as_str))
             .collect();
-        Outcome {
+        Ruling {
             verdict,
             context: (!texts.is_empty()).then(|| texts.join("\n")),
             updated_input: decision.patched.get("tool_input").cloned(),
@@ -132,7 +132,7 @@ pub enum Answers {
 }
 
 /// The answer to `outcome` on `event`, which answers as `answers` says.
-pub fn answer(event: &str, answers: Answers, outcome: &Outcome) -> Reply {
+pub fn answer(event: &str, answers: Answers, outcome: &Ruling) -> Reply {
     let context = || {
         specific(
             event,
@@ -187,7 +187,7 @@ fn block_or_pass(verdict: Option<&Verdict>, specific_output: Option<Value>) -> M
 /// The `PreToolUse` answer both hosts share: the decision word, its
 /// reason, the rewritten input and the context, each only when there is
 /// one.
-fn pre_tool_use(outcome: &Outcome) -> Map<String, Value> {
+fn pre_tool_use(outcome: &Ruling) -> Map<String, Value> {
     let v = outcome.verdict.as_ref();
     let specific_output = specific(
         "PreToolUse",
