@@ -8,6 +8,7 @@
 #![deny(clippy::indexing_slicing)]
 
 mod bench;
+mod hook;
 mod policy_test;
 mod replay;
 
@@ -86,6 +87,9 @@ enum Command {
     /// Run policy test files: each case's event and context against the
     /// policy, compared with the hook and action it expects.
     Test(TestArgs),
+    /// Be an agent host's hook: read one payload on standard input and
+    /// answer the policy's decision in the host's format (fail closed).
+    Hook(hook::HookArgs),
 }
 
 /// The FILE help of the commands that run a policy.
@@ -562,6 +566,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Bench(args) => bench(args),
         Command::Test(args) => test(args),
+        Command::Hook(args) => Ok(hook::run(&args)),
     }
 }
 

@@ -219,6 +219,57 @@ pub fn compile_layers_with_declarations(
     compile_named(declarations, layers, None)
 }
 
+/// The host the files name (`host:`), if any, its profile known; an
+/// unknown host (with the closest known name) or two different hosts are
+/// reported (E0115) and give `None`.
+fn host(files: &[(FileId, SourceFile)], diags: &mut Diagnostics) -> Option<String> {
+    let mut named: Option<&Spanned<String>> = None;
+    for declared in files.iter().flat_map(|(_, f)| &f.host) {
+        if crate::hosts::profile(&declared.value).is_none() {
+            let names = crate::hosts::NAMES.join("`, `");
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownHost,
+                    format!("hookc has no profile for the host `{}`", declared.value),
+                )
+                .at(declared.span)
+                .node("host")
+                .help(
+                    match suggest::did_you_mean(
+                        &declared.value,
+                        crate::hosts::NAMES.iter().copied(),
+                    ) {
+                        Some(close) => format!("did you mean `{close}`? (hosts: `{names}`)"),
+                        None => format!("the hosts hookc knows are `{names}`"),
+                    },
+                ),
+            );
+            return None;
+        }
+        match named {
+            None => named = Some(declared),
+            Some(first) if first.value == declared.value => {}
+            Some(first) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::UnknownHost,
+                        format!(
+                            "the policy names two hosts, `{}` and `{}`",
+                            first.value, declared.value
+                        ),
+                    )
+                    .at(declared.span)
+                    .node("host")
+                    .note(format!("`{}` is named first", first.value))
+                    .help("a policy is written for one host: compile one policy per host"),
+                );
+                return None;
+            }
+        }
+    }
+    named.map(|h| h.value.clone())
+}
+
 /// [`compile_layers_ordered`] with declarations-only sources (see
 /// [`compile_layers_with_declarations`]).
 fn compile_named(
@@ -298,6 +349,24 @@ fn compile_files(
         }
         files.push((id, file));
         file_layers.push(layer);
+    }
+    // `host: NAME`: the host's profile, read first as declarations only.
+    if let Some(host) = host(&files, &mut diags) {
+        let overlay = !declared.is_empty();
+        if let Some(profile) = crate::hosts::profile(&host) {
+            let id = sources.add(crate::hosts::profile_name(&host), profile.to_owned());
+            declarations_only.push(id);
+            let mut file = frontend::yaml::read(profile, id, sources.name(id), &mut diags);
+            file.hooks.clear();
+            if overlay {
+                // As for any declarations-only file: the base's decision
+                // model is the layered program's.
+                file.combine.clear();
+                file.on_error.clear();
+            }
+            files.insert(0, (id, file));
+            file_layers.insert(0, None);
+        }
     }
 
     let (schema, types) = declarations(&files, &sources, &mut diags);

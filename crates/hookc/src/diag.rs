@@ -109,6 +109,8 @@ codes! {
     NoEvent = "E0112", Error, "hook listens to no event";
     /// A hook listens to an event the policy's `events:` does not declare.
     UndeclaredEvent = "E0114", Error, "event not declared";
+    /// A policy names a host hookc has no profile for, or two hosts.
+    UnknownHost = "E0115", Error, "unknown host";
 
     // ---- E02xx: declarations --------------------------------------------------
     /// `event_context_schema` is not a valid schema of the supported subset.

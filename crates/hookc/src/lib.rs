@@ -86,6 +86,7 @@ pub mod diag;
 pub mod expr_program;
 pub mod files;
 pub mod frontend;
+pub mod hosts;
 pub mod ir;
 pub mod lint;
 pub mod lower;

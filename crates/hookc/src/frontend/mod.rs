@@ -82,6 +82,10 @@ pub struct SourceFile {
     /// Every `default_priority` declaration, in file order, as for
     /// `priority_order`.
     pub default_priority: Vec<Spanned<i64>>,
+    /// Every `host` declaration (YAML `host:`, XML `<hooks host="...">`),
+    /// in file order: the host profile whose declarations the policy is
+    /// compiled with ([`crate::hosts`]).
+    pub host: Vec<Spanned<String>>,
     /// The hooks of both layers, in file order.
     pub hooks: Vec<SourceHook>,
     /// `event_context_schema`, unparsed.

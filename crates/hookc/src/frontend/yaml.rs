@@ -17,6 +17,7 @@ use hookc_runtime::limits::MAX_HOOKS;
 /// The top-level keys of a hook file.
 pub const TOP_LEVEL_KEYS: &[&str] = &[
     "schema_version",
+    "host",
     "priority_order",
     "layer_order",
     "combine",
@@ -120,6 +121,18 @@ impl Reader<'_> {
         for (key, value) in entries {
             match key.name.as_str() {
                 "schema_version" => self.schema_version(value),
+                "host" => match &value.kind {
+                    NodeKind::Str(name) => {
+                        self.out.host.push(Spanned::new(name.clone(), value.span));
+                    }
+                    _ => {
+                        let help = Some(format!(
+                            "write a host's name, one of `{}`",
+                            crate::hosts::NAMES.join("`, `")
+                        ));
+                        self.wrong_shape(value, "host".into(), "a string", help);
+                    }
+                },
                 "priority_order" => {
                     let declared = self.spelled("priority_order", value);
                     self.out.priority_order.extend(declared);

@@ -129,6 +129,10 @@ impl<'t> DocReader<'t, '_> {
                     let declared = self.spelled(&attr);
                     self.declared.combine.extend(declared);
                 }
+                "host" => {
+                    let name = trim_xml(&attr.value).to_owned();
+                    self.declared.host.push(crate::span::Spanned::new(name, attr.value_span));
+                }
                 "on_error" => match attr.value.as_str() {
                     "skip" | "fail" => {
                         let choice = match attr.value.as_str() {

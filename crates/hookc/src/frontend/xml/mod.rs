@@ -68,6 +68,7 @@ const HOOK_ATTRS: &[&str] = &[
 
 /// The attributes of `<hooks>` that hookc reads.
 const HOOKS_ATTRS: &[&str] = &[
+    "host",
     "priority_order",
     "layer_order",
     "default_priority",
@@ -128,6 +129,7 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
     source.priority_order = doc.declared.priority_order;
     source.layer_order = doc.declared.layer_order;
     source.combine = doc.declared.combine;
+    source.host = doc.declared.host;
     source.on_error = doc.declared.on_error;
     source.default_priority = doc.declared.default_priority;
     if let Some((_, first)) = doc.events.first() {

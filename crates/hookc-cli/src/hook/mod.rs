@@ -1,0 +1,277 @@
+//! `hookc hook --host NAME POLICY`: be the hook a host spawns. One payload
+//! on standard input, the event taken from its `hook_event_name`, the
+//! decision answered in the host's wire: one module per host
+//! ([`claude_code`], [`codex`]) holds its table of what each event answers
+//! and its block, and [`outcome`] spells those answers.
+//!
+//! Fail closed by default: a policy that does not load, a payload that is
+//! not the host's, an evaluation error, or an awaited hook (which `hookc
+//! hook` cannot perform) answers the host's block with a reason naming the
+//! problem ([`HookError`]); `--fail-open` answers "no decision" instead and
+//! says why on standard error. `--log FILE` appends one JSON line per
+//! evaluated call, `{"event", "context", "decision", "hook", "time"}`,
+//! which `hookc eval --events` and `hookc diff` replay.
+
+mod claude_code;
+mod codex;
+mod outcome;
+
+use hookc::files::PolicyFile;
+use hookc_runtime::{Context, Decision, Policy, QueryError};
+use outcome::{Reply, Ruling};
+use serde_json::{Map, Value};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The hosts `hookc hook` answers for (each has a profile:
+/// `hookc::hosts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Host {
+    /// Claude Code.
+    ClaudeCode,
+    /// The Codex CLI.
+    Codex,
+}
+
+impl Host {
+    /// The answer to an evaluation's outcome on `event`.
+    fn answer(self, event: &str, outcome: &Ruling) -> Reply {
+        match self {
+            Host::ClaudeCode => claude_code::answer(event, outcome),
+            Host::Codex => codex::answer(event, outcome),
+        }
+    }
+
+    /// The host's block for a failure on `event` (`None`: not known).
+    fn block(self, event: Option<&str>, reason: &str) -> Reply {
+        match self {
+            Host::ClaudeCode => claude_code::block(reason),
+            Host::Codex => codex::block(event, reason),
+        }
+    }
+}
+
+/// `hookc hook`'s arguments.
+#[derive(clap::Args)]
+pub struct HookArgs {
+    /// The host that runs the hook: how its payload reads and how it is
+    /// answered.
+    #[arg(long, value_enum)]
+    host: Host,
+    /// The policy: one artifact (`.hkb`, from `hookc compile`), or its
+    /// source files, compiled first.
+    #[arg(value_name = "POLICY", required = true)]
+    files: Vec<PathBuf>,
+    /// On a failure (no policy, a bad payload, an evaluation error), answer
+    /// "no decision" instead of the host's block; the reason goes to
+    /// standard error.
+    #[arg(long)]
+    fail_open: bool,
+    /// Append one JSON line per evaluated call to FILE: `{"event", "context",
+    /// "decision", "hook", "time"}` (replay it with `hookc eval --events`
+    /// or `hookc diff`).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+}
+
+/// Why `hookc hook` could not answer with the policy's decision.
+#[derive(Debug, Error)]
+pub enum HookError {
+    /// The policy does not load: a missing or unreadable file, a damaged
+    /// or stale artifact, sources with errors.
+    #[error("hookc: the policy does not load: {0}")]
+    Policy(String),
+    /// Standard input could not be read.
+    #[error("hookc: cannot read the payload from standard input: {0}")]
+    Stdin(std::io::Error),
+    /// The payload is not JSON.
+    #[error("hookc: the payload is not JSON: {0}")]
+    NotJson(serde_json::Error),
+    /// The payload is JSON but not a hook payload of the host.
+    #[error("hookc: the payload is not a hook payload: {0}")]
+    Shape(&'static str),
+    /// The evaluation failed (`on_error: fail`, a bad action parameter).
+    #[error("hookc: the policy could not decide {event}: {source}")]
+    Eval {
+        /// The event.
+        event: String,
+        /// Why.
+        source: QueryError,
+    },
+    /// A hook awaits a result that only its host can give.
+    #[error(
+        "hookc: hook `{hook}` awaits a `{action}` result, which `hookc hook` cannot perform yet"
+    )]
+    Pending {
+        /// The awaiting hook.
+        hook: String,
+        /// Its action type.
+        action: String,
+    },
+    /// The decision log could not be written.
+    #[error("hookc: cannot append to the log `{path}`: {source}")]
+    Log {
+        /// The log file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Runs `hookc hook`: the reply is written, and its exit code returned.
+pub fn run(args: &HookArgs) -> std::process::ExitCode {
+    let mut payload = Vec::new();
+    let read = std::io::stdin()
+        .read_to_end(&mut payload)
+        .map_err(HookError::Stdin);
+    let decided = read
+        .map_err(|e| (None, e))
+        .and_then(|_| decide(args, &payload));
+    let reply = match decided {
+        Ok(reply) => reply,
+        Err((event, e)) => {
+            let reason = e.to_string();
+            if args.fail_open {
+                Reply {
+                    stderr: format!("{reason} (--fail-open: no decision)\n"),
+                    ..Reply::nothing()
+                }
+            } else {
+                args.host.block(event.as_deref(), &reason)
+            }
+        }
+    };
+    // Nothing more can be said if the host closed our output.
+    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+    std::process::ExitCode::from(reply.exit)
+}
+
+/// A failure, with the event when the payload named one.
+type Failed = (Option<String>, HookError);
+
+/// The host's reply to the payload.
+fn decide(args: &HookArgs, payload: &[u8]) -> Result<Reply, Failed> {
+    let context: Value =
+        serde_json::from_slice(payload).map_err(|e| (None, HookError::NotJson(e)))?;
+    let event = match &context {
+        Value::Object(m) => match m.get("hook_event_name") {
+            Some(Value::String(e)) => e.clone(),
+            Some(_) => return Err((None, HookError::Shape("`hook_event_name` is not a string"))),
+            None => return Err((None, HookError::Shape("it has no `hook_event_name`"))),
+        },
+        _ => return Err((None, HookError::Shape("it is not a JSON object"))),
+    };
+    let fail = |e| (Some(event.clone()), e);
+    let policy = load(&args.files).map_err(fail)?;
+    let decision = policy
+        .query(&event, Context::json(payload))
+        .decision()
+        .map_err(|source| {
+            fail(HookError::Eval {
+                event: event.clone(),
+                source,
+            })
+        })?;
+    if let Some(log) = &args.log {
+        append_log(log, &event, &context, &decision).map_err(fail)?;
+    }
+    if let Some(pending) = &decision.pending {
+        return Err(fail(HookError::Pending {
+            hook: pending.hook.to_owned(),
+            action: pending.action_type().to_owned(),
+        }));
+    }
+    Ok(args.host.answer(&event, &Ruling::of(&policy, &decision)))
+}
+
+/// The policy: one artifact, or sources compiled (their warnings are not
+/// the host's business and are dropped).
+fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
+    let files: Vec<PolicyFile> = hookc::files::policy_files(files);
+    hookc::files::load_policy(&files)
+        .map(|loaded| loaded.policy)
+        .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))
+}
+
+/// Appends the call's line to the log.
+fn append_log(
+    path: &Path,
+    event: &str,
+    context: &Value,
+    decision: &Decision<'_>,
+) -> Result<(), HookError> {
+    let mut line = Map::new();
+    line.insert("event".to_owned(), Value::from(event));
+    line.insert("context".to_owned(), context.clone());
+    line.insert("decision".to_owned(), decision.to_json());
+    line.insert(
+        "hook".to_owned(),
+        decision
+            .terminal
+            .as_ref()
+            .map_or(Value::Null, |m| Value::from(m.hook)),
+    );
+    line.insert("time".to_owned(), Value::from(now_utc()));
+    let text = format!("{}\n", Value::Object(line));
+    let io = |source| HookError::Log {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io)?;
+    // One write per line: concurrent hooks append whole lines.
+    file.write_all(text.as_bytes()).map_err(io)
+}
+
+/// The current time in RFC 3339, UTC, to the millisecond.
+fn now_utc() -> String {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        since.subsec_millis()
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (
+        y,
+        u32::try_from(m).unwrap_or(1),
+        u32::try_from(d).unwrap_or(1),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn days_become_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_418), (2025, 11, 26));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

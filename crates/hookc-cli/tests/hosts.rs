@@ -1,0 +1,446 @@
+//! `hookc hook` played as its hosts play it: each payload of
+//! `tests/data/hosts/HOST/cases/` written to the standard input of a
+//! spawned `hookc hook --host HOST`, its exit code and standard output
+//! compared with `NAME.out` (`UPDATE_EXPECT=1` rewrites them), from the
+//! sources and from the compiled artifact alike; Codex's answers checked
+//! against its published answer schemas; every failure answered with the
+//! host's block (or nothing under `--fail-open`); the `--log` replayed by
+//! `hookc eval --events` and `hookc diff`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hosts");
+/// The repository root, where `hookc` runs: the guards are the guide's,
+/// `examples/hosts/HOST/guard.yaml`.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+const HOSTS: [&str; 2] = ["claude-code", "codex"];
+
+/// A scratch directory of this test binary.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hookc-hosts-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `hookc ARGS` with `stdin` on its standard input.
+fn hookc(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(args)
+        .current_dir(ROOT)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `hookc hook --host HOST POLICY EXTRA...` on `payload`.
+fn hook(host: &str, policy: &str, extra: &[&str], payload: &[u8]) -> Output {
+    let mut args = vec!["hook", "--host", host, policy];
+    args.extend(extra);
+    hookc(&args, payload)
+}
+
+/// `exit N` and the standard output: what a host reads.
+fn seen(out: &Output) -> String {
+    format!(
+        "exit {}\n{}",
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout)
+    )
+}
+
+/// The cases of a host, by name.
+fn cases(host: &str) -> Vec<(String, PathBuf)> {
+    let mut cases: Vec<_> = std::fs::read_dir(Path::new(DATA).join(host).join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "{host} has no cases");
+    cases
+}
+
+/// The host's guard, as the guide shows it.
+fn guard(host: &str) -> String {
+    format!("examples/hosts/{host}/guard.yaml")
+}
+
+/// The host's guard compiled to an artifact.
+fn artifact(host: &str) -> PathBuf {
+    let out = scratch(host).join("guard.hkb");
+    let guard = guard(host);
+    let done = hookc(&["compile", &guard, "-o", out.to_str().unwrap()], b"");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    out
+}
+
+#[test]
+fn every_payload_gets_the_exact_answer() {
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut wrong = Vec::new();
+    for host in HOSTS {
+        let guard = guard(host);
+        let compiled = artifact(host);
+        for (name, path) in cases(host) {
+            let payload = std::fs::read(&path).unwrap();
+            let from_sources = hook(host, &guard, &[], &payload);
+            assert!(
+                from_sources.stderr.is_empty(),
+                "{host}/{name}: {}",
+                String::from_utf8_lossy(&from_sources.stderr)
+            );
+            let got = seen(&from_sources);
+            let from_artifact = hook(host, compiled.to_str().unwrap(), &[], &payload);
+            assert_eq!(
+                seen(&from_artifact),
+                got,
+                "{host}/{name}: artifact and sources differ"
+            );
+            let expected_path = path.with_extension("out");
+            if update {
+                std::fs::write(&expected_path, &got).unwrap();
+                continue;
+            }
+            let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+            if expected != got {
+                wrong.push(format!(
+                    "{host}/{name}:\nexpected:\n{expected}\ngot:\n{got}"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_decision_is_silence_never_allow() {
+    for host in HOSTS {
+        let payload = std::fs::read(
+            Path::new(DATA)
+                .join(host)
+                .join("cases/pre_bash_nothing.json"),
+        )
+        .unwrap();
+        let out = hook(host, &guard(host), &[], &payload);
+        assert_eq!(seen(&out), "exit 0\n", "{host}");
+    }
+}
+
+/// The members each Codex answer may have, by event, as its published
+/// answer schemas list them (openai/codex,
+/// `codex-rs/hooks/schema/generated/*.command.output.schema.json`, read
+/// in November 2026; every object there has `additionalProperties:
+/// false`): `(top-level members, hookSpecificOutput members)`.
+fn codex_members(event: &str) -> (Vec<&'static str>, Vec<&'static str>) {
+    let common = ["continue", "stopReason", "suppressOutput", "systemMessage"];
+    let (top, specific): (&[&str], &[&str]) = match event {
+        "PreToolUse" => (
+            &["hookSpecificOutput"],
+            &[
+                "hookEventName",
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+                "additionalContext",
+            ],
+        ),
+        "PostToolUse" => (
+            &["decision", "reason", "hookSpecificOutput"],
+            &[
+                "hookEventName",
+                "additionalContext",
+                "updatedMCPToolOutput",
+                "updatedToolOutput",
+            ],
+        ),
+        "UserPromptSubmit" => (
+            &["decision", "reason", "hookSpecificOutput"],
+            &["hookEventName", "additionalContext"],
+        ),
+        "Stop" => (&["decision", "reason"], &[]),
+        "SessionStart" => (
+            &["hookSpecificOutput"],
+            &["hookEventName", "additionalContext", "env"],
+        ),
+        other => panic!("no Codex answer schema for {other}"),
+    };
+    (
+        common.iter().chain(top).copied().collect(),
+        specific.to_vec(),
+    )
+}
+
+/// Checks one Codex answer against [`codex_members`] and the schemas'
+/// value rules: `permissionDecision` is `allow|deny|ask`, `decision` is
+/// `block` with a reason that is not blank, `hookEventName` is the event.
+fn check_codex_answer(event: &str, answer: &Value) -> Result<(), String> {
+    let (top, specific) = codex_members(event);
+    let object = answer.as_object().ok_or("not an object")?;
+    for key in object.keys() {
+        if !top.contains(&key.as_str()) {
+            return Err(format!("unknown member `{key}`"));
+        }
+    }
+    if let Some(decision) = object.get("decision") {
+        if decision != "block" {
+            return Err(format!("decision {decision}"));
+        }
+        let reason = object.get("reason").and_then(Value::as_str).unwrap_or("");
+        if reason.trim().is_empty() {
+            return Err("a block without a reason".into());
+        }
+    }
+    if let Some(s) = object.get("hookSpecificOutput") {
+        let s = s.as_object().ok_or("hookSpecificOutput is not an object")?;
+        for key in s.keys() {
+            if !specific.contains(&key.as_str()) {
+                return Err(format!("unknown member `hookSpecificOutput.{key}`"));
+            }
+        }
+        if s.get("hookEventName").and_then(Value::as_str) != Some(event) {
+            return Err("hookEventName is not the event".into());
+        }
+        if let Some(d) = s.get("permissionDecision") {
+            if !["allow", "deny", "ask"].iter().any(|w| d == w) {
+                return Err(format!("permissionDecision {d}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn codex_answers_have_only_the_members_its_schemas_allow() {
+    let guard = &guard("codex");
+    let mut checked = 0;
+    for (name, path) in cases("codex") {
+        let payload = std::fs::read(&path).unwrap();
+        let event = serde_json::from_slice::<Value>(&payload).unwrap()["hook_event_name"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        // The answer, and the fail-closed answer to the same event.
+        let answers = [
+            hook("codex", guard, &[], &payload),
+            hook("codex", "missing.hkb", &[], &payload),
+        ];
+        for out in answers {
+            assert_eq!(out.status.code(), Some(0), "codex/{name}");
+            if out.stdout.is_empty() {
+                continue;
+            }
+            let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+            check_codex_answer(&event, &answer)
+                .unwrap_or_else(|e| panic!("codex/{name}: {e} in {answer}"));
+            checked += 1;
+        }
+    }
+    assert!(checked > 12, "only {checked} answers checked");
+}
+
+#[test]
+fn the_codex_check_refuses_what_the_schemas_refuse() {
+    let bad = [
+        (
+            "PreToolUse",
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}"#,
+        ),
+        ("PreToolUse", r#"{"decision": "block", "reason": "x"}"#),
+        ("Stop", r#"{"decision": "block"}"#),
+        (
+            "Stop",
+            r#"{"hookSpecificOutput": {"hookEventName": "Stop"}}"#,
+        ),
+        (
+            "SessionStart",
+            r#"{"hookSpecificOutput": {"hookEventName": "SessionStart", "updatedInput": {}}}"#,
+        ),
+    ];
+    for (event, answer) in bad {
+        let answer: Value = serde_json::from_str(answer).unwrap();
+        assert!(check_codex_answer(event, &answer).is_err(), "{answer}");
+    }
+}
+
+/// A failure, answered by each host: Claude Code's exit 2 with the reason
+/// on standard error, Codex's deny; `--fail-open`: nothing, exit 0.
+fn assert_fails_closed(policy: &str, payload: &[u8], reason: &str) {
+    let out = hook("claude-code", policy, &[], payload);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "claude-code: {stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains(reason),
+        "claude-code: `{reason}` not in {stderr}"
+    );
+
+    let out = hook("codex", policy, &[], payload);
+    assert_eq!(out.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let said = answer.to_string();
+    assert!(said.contains(reason), "codex: `{reason}` not in {said}");
+    let blocks = answer.pointer("/hookSpecificOutput/permissionDecision")
+        == Some(&Value::from("deny"))
+        || answer.get("decision") == Some(&Value::from("block"))
+        || answer.get("continue") == Some(&Value::Bool(false));
+    assert!(blocks, "codex: {said}");
+
+    for host in HOSTS {
+        let out = hook(host, policy, &["--fail-open"], payload);
+        assert_eq!(seen(&out), "exit 0\n", "{host} --fail-open");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(reason) && stderr.contains("--fail-open"),
+            "{stderr}"
+        );
+    }
+}
+
+fn pre_tool_use() -> Vec<u8> {
+    std::fs::read(Path::new(DATA).join("codex/cases/pre_bash_deny.json")).unwrap()
+}
+
+/// A policy file `name` written with `text` in a scratch directory; its
+/// path.
+fn policy_file(name: &str, text: &str) -> String {
+    let path = scratch("policies").join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_missing_policy_fails_closed() {
+    assert_fails_closed("missing.hkb", &pre_tool_use(), "cannot read `missing.hkb`");
+}
+
+#[test]
+fn a_damaged_or_stale_artifact_fails_closed() {
+    let good = std::fs::read(artifact("codex")).unwrap();
+    let dir = scratch("damaged");
+    let truncated = dir.join("truncated.hkb");
+    std::fs::write(&truncated, good.get(..good.len() / 2).unwrap()).unwrap();
+    assert_fails_closed(
+        truncated.to_str().unwrap(),
+        &pre_tool_use(),
+        "truncated.hkb",
+    );
+    let mut stale = good.clone();
+    stale.splice(8..10, 99u16.to_le_bytes());
+    let stale_path = dir.join("stale.hkb");
+    std::fs::write(&stale_path, stale).unwrap();
+    assert_fails_closed(
+        stale_path.to_str().unwrap(),
+        &pre_tool_use(),
+        "format version",
+    );
+}
+
+#[test]
+fn sources_with_errors_fail_closed() {
+    let bad = policy_file(
+        "bad.yaml",
+        "host: codex\nhooks:\n  - {id: a, event: PreTooluse, action: {type: deny}}\n",
+    );
+    assert_fails_closed(&bad, &pre_tool_use(), "E0114");
+}
+
+#[test]
+fn a_payload_not_json_or_not_the_hosts_fails_closed() {
+    let guard = &guard("codex");
+    assert_fails_closed(guard, b"PreToolUse rm -rf /", "the payload is not JSON");
+    assert_fails_closed(guard, br#"{"tool_name": "Bash"}"#, "no `hook_event_name`");
+    assert_fails_closed(guard, b"[1, 2]", "not a JSON object");
+    assert_fails_closed(guard, br#"{"hook_event_name": 7}"#, "not a string");
+}
+
+#[test]
+fn an_evaluation_error_fails_closed() {
+    let policy = policy_file(
+        "fails.yaml",
+        "host: claude-code\non_error: fail\nhooks:\n  - id: depth\n    event: PreToolUse\n    \
+         when: \"tool_input.timeout > 10\"\n    action: {type: deny, reason: slow}\n",
+    );
+    // `tool_input.timeout` is absent: the condition errs, and the policy
+    // says such an error fails the evaluation.
+    assert_fails_closed(&policy, &pre_tool_use(), "could not decide PreToolUse");
+}
+
+#[test]
+fn an_awaited_hook_fails_closed() {
+    let policy = policy_file(
+        "awaits.yaml",
+        "action_types:\n  probe: {effect: await, parameters: {path: {type: string}}}\n\
+         hooks:\n  - id: lockfile\n    event: PreToolUse\n    action: {type: probe, path: uv.lock}\n",
+    );
+    assert_fails_closed(&policy, &pre_tool_use(), "hook `lockfile` awaits");
+}
+
+#[test]
+fn the_log_replays_to_the_same_decisions() {
+    for host in HOSTS {
+        let dir = scratch(&format!("log-{host}"));
+        let log = dir.join("decisions.jsonl");
+        let _ = std::fs::remove_file(&log);
+        let guard = guard(host);
+        let log_arg = log.to_str().unwrap();
+        let all = cases(host);
+        for (_, path) in &all {
+            let payload = std::fs::read(path).unwrap();
+            let out = hook(host, &guard, &["--log", log_arg], &payload);
+            assert!(out.status.success());
+        }
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), all.len(), "{host}: a line per call");
+        for (line, (_, path)) in lines.iter().zip(&all) {
+            let payload: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            assert_eq!(line["context"], payload);
+            assert_eq!(line["event"], payload["hook_event_name"]);
+            assert!(line["time"].as_str().unwrap().ends_with('Z'));
+            assert_eq!(
+                line["hook"],
+                line["decision"].get("hook").cloned().unwrap_or(Value::Null)
+            );
+        }
+        let replayed = hookc(&["eval", &guard, "--events", log_arg], b"");
+        assert!(
+            replayed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&replayed.stderr)
+        );
+        let decisions: Vec<Value> = String::from_utf8(replayed.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let logged: Vec<Value> = lines.iter().map(|l| l["decision"].clone()).collect();
+        assert_eq!(
+            decisions, logged,
+            "{host}: the replay decides as the calls did"
+        );
+        let diff = hookc(&["diff", &guard, &guard, "--events", log_arg], b"");
+        assert_eq!(
+            diff.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&diff.stderr)
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! Host profiles: the declarations of each agent host hookc plugs into
+//! (its events with their payload schemas, its tool names, its decision
+//! words as action types), shipped as hook files of declarations
+//! (`src/hosts/NAME.yaml`, embedded). A policy that says `host: NAME` is
+//! compiled with its host's profile as if the profile were given first, as
+//! declarations only (`docs/src/hosts/index.md`).
+
+/// The hosts hookc has a profile for, by name.
+pub const NAMES: &[&str] = &["claude-code", "codex"];
+
+/// The profile's file name in diagnostics: `<host claude-code>`.
+pub fn profile_name(host: &str) -> String {
+    format!("<host {host}>")
+}
+
+/// The text of `host`'s profile; `None` for a host hookc has none for.
+pub fn profile(host: &str) -> Option<&'static str> {
+    match host {
+        "claude-code" => Some(include_str!("hosts/claude-code.yaml")),
+        "codex" => Some(include_str!("hosts/codex.yaml")),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_host_has_a_profile() {
+        for name in NAMES {
+            assert!(profile(name).is_some(), "{name}");
+        }
+        assert!(profile("gemini").is_none());
+    }
+
+    #[test]
+    fn every_profile_compiles_without_a_finding() {
+        for name in NAMES {
+            let policy = format!("host: {name}\nhooks: []\n");
+            let c = crate::compile::compile(&[crate::compile::Input::new("p.yaml", policy)]);
+            let found: Vec<_> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
+            assert!(found.is_empty(), "{name}: {found:?}");
+        }
+    }
+
+    fn codes(inputs: &[crate::compile::Input]) -> Vec<&'static str> {
+        let c = crate::compile::compile(inputs);
+        c.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn a_host_policy_is_checked_against_the_profile() {
+        let input = |name: &str, text: &str| crate::compile::Input::new(name, text);
+        // XML names its host on `<hooks>`; the profile's events apply.
+        let xml = "<directive><hooks host=\"claude-code\">\
+                   <hook event=\"PreTooluse\"><deny reason=\"no\"/></hook>\
+                   </hooks></directive>";
+        assert_eq!(codes(&[input("d.xml", xml)]), ["E0114"]);
+        // Two files, two hosts.
+        let a = input("a.yaml", "host: codex\nhooks: []\n");
+        let b = input("b.yaml", "host: claude-code\nhooks: []\n");
+        assert_eq!(codes(&[a.clone(), b]), ["E0115"]);
+        // The same host twice is one profile.
+        assert!(codes(&[a.clone(), a]).is_empty());
+    }
+
+    #[test]
+    fn an_overlay_over_a_host_policy_gets_the_profile() {
+        let base = crate::compile::Input::new("base.yaml", "host: codex\nhooks: []\n");
+        let overlay = crate::compile::Input::new(
+            "run.yaml",
+            "hooks:\n  - {id: x, event: Stop, action: {type: deny, reason: later}}\n",
+        );
+        let layer = crate::compile::LayerName::new("run").unwrap();
+        let c =
+            crate::compile::compile_layers_with_declarations(&[base], &[(layer, vec![overlay])]);
+        let found: Vec<_> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert!(found.is_empty(), "{found:?}");
+    }
+}
