@@ -8,6 +8,8 @@
 #![deny(clippy::indexing_slicing)]
 
 mod bench;
+#[allow(dead_code)] // wired into `hookc hook` next
+mod host_actions;
 mod policy_test;
 mod replay;
 
