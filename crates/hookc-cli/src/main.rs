@@ -9,6 +9,7 @@
 
 mod bench;
 mod hook;
+mod host_actions;
 mod policy_test;
 mod replay;
 

@@ -444,3 +444,86 @@ fn the_log_replays_to_the_same_decisions() {
         );
     }
 }
+
+/// Host actions: `hookc hook` runs the program or tests the path an
+/// awaiting hook asks for, relative to the payload's `cwd`, and the hooks
+/// after it read the result.
+#[test]
+fn host_actions_are_performed_and_their_results_read() {
+    let project = scratch("project");
+    std::fs::write(project.join("uv.lock"), "").unwrap();
+    let policy = policy_file(
+        "actions.yaml",
+        "host: claude-code\nhooks:\n  - id: lockfile\n    event: PreToolUse\n    \
+         when: \"tool_name == 'Bash' && tool_input.command.startsWith('pip ')\"\n    \
+         action: {type: test_path, path: uv.lock}\n  - id: branch\n    event: PreToolUse\n    \
+         when: \"tool_name == 'Bash'\"\n    \
+         action: {type: run, argv: [sh, -c, 'echo main'], timeout_ms: 5000}\n  - id: use_uv\n    \
+         event: PreToolUse\n    \
+         when: \"has(results.lockfile) && results.lockfile.is_file\"\n    \
+         action: {type: deny, reason: \"this project uses uv\"}\n  - id: on_main\n    \
+         event: PreToolUse\n    \
+         when: \"has(results.branch) && results.branch.stdout == 'main\\\\n'\"\n    \
+         action: {type: ask, reason: \"on main\"}\n",
+    );
+    let payload = |command: &str, cwd: &Path| {
+        serde_json::json!({
+            "session_id": "s", "cwd": cwd, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}
+        })
+        .to_string()
+    };
+    // The lock file is there: deny (the strictest).
+    let out = hook(
+        "claude-code",
+        &policy,
+        &[],
+        payload("pip install x", &project).as_bytes(),
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer.pointer("/hookSpecificOutput/permissionDecision"),
+        Some(&Value::from("deny")),
+        "{answer}"
+    );
+    // Elsewhere, no lock file: the branch program's output decides (ask).
+    let elsewhere = scratch("elsewhere");
+    let out = hook(
+        "claude-code",
+        &policy,
+        &[],
+        payload("pip install x", &elsewhere).as_bytes(),
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer.pointer("/hookSpecificOutput/permissionDecision"),
+        Some(&Value::from("ask")),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_timed_out_or_failing_host_action_fails_closed() {
+    let slow = policy_file(
+        "slow.yaml",
+        "host: claude-code\nhooks:\n  - id: slow\n    event: PreToolUse\n    \
+         action: {type: run, argv: [sleep, '5'], timeout_ms: 50}\n",
+    );
+    // A payload whose `cwd` exists.
+    let mut payload: Value = serde_json::from_slice(&pre_tool_use()).unwrap();
+    payload["cwd"] = Value::from(scratch("slow").to_str().unwrap());
+    let payload = payload.to_string().into_bytes();
+    assert_fails_closed(
+        &slow,
+        &payload,
+        "hook `slow`: its program ran past its timeout",
+    );
+    let missing = policy_file(
+        "missing_program.yaml",
+        "host: claude-code\nhooks:\n  - id: nothing\n    event: PreToolUse\n    \
+         action: {type: run, argv: [/no/such/program]}\n",
+    );
+    assert_fails_closed(&missing, &payload, "cannot run `/no/such/program`");
+    // The payload's own `cwd` does not exist.
+    assert_fails_closed(&slow, &pre_tool_use(), "no such directory");
+}

@@ -128,6 +128,17 @@ pub const MAX_VALUE_DEPTH: usize = MAX_DOC_DEPTH + MAX_EXPR_DEPTH;
 /// that and reject longer paths before building them.
 pub const MAX_PATH_SEGMENTS: usize = 2 * MAX_EXPR_DEPTH;
 
+/// Most bytes of a host action's output (`run`'s stdout, and its stderr)
+/// that `hookc hook` keeps and binds into the context; the rest is read and
+/// dropped, and the result says `truncated`. Checked as the output is read
+/// (`hookc-cli`'s `host_actions`).
+pub const MAX_HOST_OUTPUT_BYTES: usize = 64 * 1024;
+
+/// Longest a host action's program may run, in milliseconds, and the
+/// timeout of one that gives none; it is killed then. Checked when the
+/// action is read (`hookc-cli`'s `host_actions`).
+pub const MAX_HOST_TIMEOUT_MS: u64 = 60_000;
+
 // The bounds agree, checked at compile time: the artifact bounds admit every
 // program the compiler writes, and every table index fits a `u32`.
 const _: () = {
@@ -139,4 +150,5 @@ const _: () = {
     assert!(MAX_STRING_BYTES <= MAX_INPUT_BYTES);
     assert!(MAX_INPUT_BYTES <= MAX_ARTIFACT_BYTES);
     assert!(MAX_TABLE_LEN < u32::MAX as usize);
+    assert!(MAX_HOST_OUTPUT_BYTES <= MAX_STRING_BYTES);
 };

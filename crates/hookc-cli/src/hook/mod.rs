@@ -4,10 +4,15 @@
 //! ([`claude_code`], [`codex`]) holds its table of what each event answers
 //! and its block, and [`outcome`] spells those answers.
 //!
+//! Awaited hooks of the host actions `run` and `test_path` are performed
+//! here ([`crate::host_actions`]) and the evaluation resumed with their
+//! results, in hook order.
+//!
 //! Fail closed by default: a policy that does not load, a payload that is
-//! not the host's, an evaluation error, or an awaited hook (which `hookc
-//! hook` cannot perform) answers the host's block with a reason naming the
-//! problem ([`HookError`]); `--fail-open` answers "no decision" instead and
+//! not the host's, an evaluation error, a host action that fails or times
+//! out, or an awaited hook of any other action (only the host can give its
+//! result) answers the host's block with a reason naming the problem
+//! ([`HookError`]); `--fail-open` answers "no decision" instead and
 //! says why on standard error. `--log FILE` appends one JSON line per
 //! evaluated call, `{"event", "context", "decision", "hook", "time"}`,
 //! which `hookc eval --events` and `hookc diff` replay.
@@ -16,8 +21,9 @@ mod claude_code;
 mod codex;
 mod outcome;
 
+use crate::host_actions::{HostAction, HostActionError};
 use hookc::files::PolicyFile;
-use hookc_runtime::{Context, Decision, Policy, QueryError};
+use hookc_runtime::{Context, Decision, Policy, QueryError, Results};
 use outcome::{Reply, Ruling};
 use serde_json::{Map, Value};
 use std::io::{Read, Write};
@@ -99,9 +105,23 @@ pub enum HookError {
         /// Why.
         source: QueryError,
     },
+    /// A host action (`run`, `test_path`) could not be performed.
+    #[error("hookc: hook `{hook}`: {source}")]
+    HostAction {
+        /// The awaiting hook.
+        hook: String,
+        /// Why.
+        source: crate::host_actions::HostActionError,
+    },
+    /// A host action's program ran past its timeout.
+    #[error("hookc: hook `{hook}`: its program ran past its timeout, so the guard cannot decide")]
+    TimedOut {
+        /// The awaiting hook.
+        hook: String,
+    },
     /// A hook awaits a result that only its host can give.
     #[error(
-        "hookc: hook `{hook}` awaits a `{action}` result, which `hookc hook` cannot perform yet"
+        "hookc: hook `{hook}` awaits a `{action}` result, which only the host can give (`hookc hook` performs `run` and `test_path`)"
     )]
     Pending {
         /// The awaiting hook.
@@ -165,15 +185,50 @@ fn decide(args: &HookArgs, payload: &[u8]) -> Result<Reply, Failed> {
     };
     let fail = |e| (Some(event.clone()), e);
     let policy = load(&args.files).map_err(fail)?;
-    let decision = policy
-        .query(&event, Context::json(payload))
-        .decision()
-        .map_err(|source| {
-            fail(HookError::Eval {
-                event: event.clone(),
+    // Awaited host actions (`run`, `test_path`) are performed here and the
+    // evaluation resumed with their results, one at a time, in hook order;
+    // each awaiting hook resumes once, so the loop ends.
+    let base = context
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let mut results = Results::new();
+    let decision = loop {
+        let decision = policy
+            .query(&event, Context::json(payload))
+            .with_results(&results)
+            .decision()
+            .map_err(|source| {
+                fail(HookError::Eval {
+                    event: event.clone(),
+                    source,
+                })
+            })?;
+        let Some(pending) = &decision.pending else {
+            break decision;
+        };
+        let hook = pending.hook.to_owned();
+        let action = match HostAction::from_action(&pending.action) {
+            Ok(action) => action,
+            Err(HostActionError::Unknown(_)) => break decision,
+            Err(e) => return Err(fail(HookError::HostAction { hook, source: e })),
+        };
+        if results.get(&hook).is_some() {
+            // Resumed, and the same hook is pending again: never expected
+            // of a deterministic evaluation; stop rather than loop.
+            break decision;
+        }
+        let result = action.perform(&base).map_err(|source| {
+            fail(HookError::HostAction {
+                hook: hook.clone(),
                 source,
             })
         })?;
+        if result.get("timed_out") == Some(&Value::Bool(true)) {
+            return Err(fail(HookError::TimedOut { hook }));
+        }
+        results.insert(hook, result);
+    };
     if let Some(log) = &args.log {
         append_log(log, &event, &context, &decision).map_err(fail)?;
     }

@@ -1,0 +1,367 @@
+//! The host actions `hookc hook` performs itself for awaited hooks
+//! (`docs/src/semantics.md#resumable-decisions`): a guard that needs the
+//! world (is the branch `main`? does `uv.lock` exist?) is a policy too. Two
+//! actions, each a declared action type of `effect: await`:
+//!
+//! - `run`: a program, as `argv` (never a shell unless `shell: true`, when
+//!   `argv` is one command line for `sh -c`), in `cwd` (relative to the
+//!   payload's `cwd`), stdin closed, killed after `timeout_ms`; its result is
+//!   `{exit_code, stdout, stderr, timed_out, truncated}`, each output kept to
+//!   [`MAX_HOST_OUTPUT_BYTES`] (the rest read and dropped, so the program
+//!   never blocks on a full pipe).
+//! - `test_path`: `path` relative to the payload's `cwd`; its result is
+//!   `{exists, is_file, is_dir}` (symbolic links followed).
+//!
+//! Nothing runs unless a matching hook asks for it. Every failure to
+//! perform (a malformed action, a program that cannot start) is a
+//! [`HostActionError`], which the hook command answers fail-closed.
+
+use hookc_runtime::limits::{MAX_HOST_OUTPUT_BYTES, MAX_HOST_TIMEOUT_MS};
+use serde_json::{json, Map, Value};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// The action type of a program run.
+pub const RUN: &str = "run";
+/// The action type of a path test.
+pub const TEST_PATH: &str = "test_path";
+
+/// Why a host action was not performed.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum HostActionError {
+    /// The pending action is none hookc performs.
+    #[error("hookc performs only `{RUN}` and `{TEST_PATH}` actions, not `{0}`: the host must")]
+    Unknown(String),
+    /// A parameter is missing or of the wrong kind.
+    #[error("action `{action}`: parameter `{param}` {problem}")]
+    BadParameter {
+        /// The action type.
+        action: &'static str,
+        /// The parameter.
+        param: &'static str,
+        /// What is wrong.
+        problem: &'static str,
+    },
+    /// The directory to run in is not one (the payload's `cwd`, or the
+    /// action's under it).
+    #[error("cannot run `{program}` in `{dir}`: no such directory")]
+    NoDirectory {
+        /// `argv[0]`.
+        program: String,
+        /// The directory.
+        dir: String,
+    },
+    /// The program could not be started.
+    #[error("cannot run `{program}`: {reason}")]
+    Spawn {
+        /// `argv[0]`.
+        program: String,
+        /// The system's reason.
+        reason: String,
+    },
+}
+
+/// A program to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSpec {
+    /// The program and its arguments (never empty).
+    pub argv: Vec<String>,
+    /// Where it runs, relative to the payload's `cwd`.
+    pub cwd: Option<PathBuf>,
+    /// When it is killed.
+    pub timeout: Duration,
+}
+
+/// A host action, read from a pending match's filled action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostAction {
+    /// `run`.
+    Run(RunSpec),
+    /// `test_path`.
+    TestPath(PathBuf),
+}
+
+impl HostAction {
+    /// The host action a pending match's action (`{"type": ..., params}`)
+    /// asks for.
+    pub fn from_action(action: &Map<String, Value>) -> Result<HostAction, HostActionError> {
+        match action.get("type").and_then(Value::as_str).unwrap_or("") {
+            RUN => run_spec(action).map(HostAction::Run),
+            TEST_PATH => match action.get("path") {
+                Some(Value::String(p)) => Ok(HostAction::TestPath(PathBuf::from(p))),
+                _ => Err(HostActionError::BadParameter {
+                    action: TEST_PATH,
+                    param: "path",
+                    problem: "must be a string",
+                }),
+            },
+            other => Err(HostActionError::Unknown(other.to_owned())),
+        }
+    }
+
+    /// Performs the action, paths relative to `base` (the payload's `cwd`),
+    /// and returns its result for the evaluation to resume with.
+    pub fn perform(&self, base: &Path) -> Result<Value, HostActionError> {
+        match self {
+            HostAction::TestPath(p) => {
+                let full = base.join(p);
+                let meta = std::fs::metadata(&full).ok();
+                Ok(json!({
+                    "exists": meta.is_some(),
+                    "is_file": meta.as_ref().is_some_and(|m| m.is_file()),
+                    "is_dir": meta.as_ref().is_some_and(|m| m.is_dir()),
+                }))
+            }
+            HostAction::Run(spec) => run(spec, base),
+        }
+    }
+}
+
+/// The `run` parameters: `argv` (a non-empty list of strings), `cwd`,
+/// `timeout_ms` (at most [`MAX_HOST_TIMEOUT_MS`]) and `shell`.
+fn run_spec(action: &Map<String, Value>) -> Result<RunSpec, HostActionError> {
+    let bad = |param, problem| HostActionError::BadParameter {
+        action: RUN,
+        param,
+        problem,
+    };
+    let argv: Vec<String> = match action.get("argv") {
+        Some(Value::Array(items)) if !items.is_empty() => items
+            .iter()
+            .map(|i| i.as_str().map(str::to_owned))
+            .collect::<Option<_>>()
+            .ok_or(bad("argv", "must hold strings only"))?,
+        _ => return Err(bad("argv", "must be a non-empty list of strings")),
+    };
+    let shell = match action.get("shell") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad("shell", "must be a boolean")),
+    };
+    let argv = match (shell, argv.as_slice()) {
+        (false, _) => argv,
+        (true, [line]) => vec!["sh".to_owned(), "-c".to_owned(), line.clone()],
+        (true, _) => return Err(bad("argv", "must be one command line with `shell: true`")),
+    };
+    let cwd = match action.get("cwd") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(c)) => Some(PathBuf::from(c)),
+        Some(_) => return Err(bad("cwd", "must be a string")),
+    };
+    let timeout_ms = match action.get("timeout_ms") {
+        None | Some(Value::Null) => MAX_HOST_TIMEOUT_MS,
+        Some(v) => v.as_u64().filter(|t| *t <= MAX_HOST_TIMEOUT_MS).ok_or(bad(
+            "timeout_ms",
+            "must be a whole number of milliseconds up to 60000",
+        ))?,
+    };
+    Ok(RunSpec {
+        argv,
+        cwd,
+        timeout: Duration::from_millis(timeout_ms),
+    })
+}
+
+/// Runs a program: output read on two threads (so that neither pipe fills
+/// and blocks it), kept to the bound, the process killed at the timeout.
+fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
+    let (program, args) = match spec.argv.split_first() {
+        Some(split) => split,
+        None => {
+            return Err(HostActionError::BadParameter {
+                action: RUN,
+                param: "argv",
+                problem: "must be a non-empty list of strings",
+            })
+        }
+    };
+    let dir = spec
+        .cwd
+        .as_ref()
+        .map_or_else(|| base.to_owned(), |c| base.join(c));
+    if !dir.is_dir() {
+        return Err(HostActionError::NoDirectory {
+            program: program.clone(),
+            dir: dir.display().to_string(),
+        });
+    }
+    let spawned = Command::new(program)
+        .args(args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = spawned.map_err(|e| HostActionError::Spawn {
+        program: program.clone(),
+        reason: e.to_string(),
+    })?;
+    let stdout = child.stdout.take().map(bounded_reader);
+    let stderr = child.stderr.take().map(bounded_reader);
+    let started = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() >= spec.timeout => {
+                timed_out = true;
+                let _ = child.kill();
+                break child.wait().ok();
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(_) => break None,
+        }
+    };
+    let collect = |reader: Option<std::thread::JoinHandle<(Vec<u8>, bool)>>| {
+        reader
+            .and_then(|r| r.join().ok())
+            .unwrap_or((Vec::new(), false))
+    };
+    let (out, out_cut) = collect(stdout);
+    let (err, err_cut) = collect(stderr);
+    Ok(json!({
+        "exit_code": if timed_out { None } else { status.and_then(|s| s.code()) },
+        "stdout": String::from_utf8_lossy(&out),
+        "stderr": String::from_utf8_lossy(&err),
+        "timed_out": timed_out,
+        "truncated": out_cut || err_cut,
+    }))
+}
+
+/// Reads a pipe to its end on a thread, keeping the first
+/// [`MAX_HOST_OUTPUT_BYTES`]; whether it had more.
+fn bounded_reader<R: Read + Send + 'static>(
+    mut pipe: R,
+) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = [0u8; 8192];
+        let mut cut = false;
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = MAX_HOST_OUTPUT_BYTES.saturating_sub(kept.len());
+                    let chunk = buf.get(..n).unwrap_or_default();
+                    kept.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
+                    cut |= n > room;
+                }
+            }
+        }
+        (kept, cut)
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn action(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    fn dir() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("hookc-host-actions-{}", std::process::id()));
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        std::fs::write(d.join("uv.lock"), "x").unwrap();
+        d
+    }
+
+    #[test]
+    fn path_tests_are_relative_to_the_payload_cwd() {
+        let d = dir();
+        let test = |p: &str| {
+            HostAction::from_action(&action(json!({"type": "test_path", "path": p})))
+                .unwrap()
+                .perform(&d)
+                .unwrap()
+        };
+        assert_eq!(
+            test("uv.lock"),
+            json!({"exists": true, "is_file": true, "is_dir": false})
+        );
+        assert_eq!(
+            test("sub"),
+            json!({"exists": true, "is_file": false, "is_dir": true})
+        );
+        assert_eq!(
+            test("nope"),
+            json!({"exists": false, "is_file": false, "is_dir": false})
+        );
+    }
+
+    #[test]
+    fn a_program_runs_without_a_shell_and_reports_its_exit_and_output() {
+        let d = dir();
+        let run = |v: Value| {
+            HostAction::from_action(&action(v))
+                .unwrap()
+                .perform(&d)
+                .unwrap()
+        };
+        let r = run(json!({"type": "run", "argv": ["sh", "-c", "echo hi; echo err >&2; exit 3"]}));
+        assert_eq!(r["exit_code"], 3);
+        assert_eq!(r["stdout"], "hi\n");
+        assert_eq!(r["stderr"], "err\n");
+        // No shell: the argument is one word, metacharacters and all.
+        let r = run(json!({"type": "run", "argv": ["echo", "$HOME; ls"]}));
+        assert_eq!(r["stdout"], "$HOME; ls\n");
+        // With `shell: true`, one command line; in `cwd` under the payload's.
+        let r = run(json!({"type": "run", "argv": ["pwd"], "cwd": "sub"}));
+        assert!(
+            r["stdout"].as_str().unwrap().trim_end().ends_with("/sub"),
+            "{r}"
+        );
+        let r = run(json!({"type": "run", "argv": ["test -f uv.lock && echo yes"], "shell": true}));
+        assert_eq!(r["stdout"], "yes\n");
+    }
+
+    #[test]
+    fn timeouts_kill_and_output_is_bounded() {
+        let d = dir();
+        let run = |v: Value| {
+            HostAction::from_action(&action(v))
+                .unwrap()
+                .perform(&d)
+                .unwrap()
+        };
+        let t = Instant::now();
+        let r = run(json!({"type": "run", "argv": ["sleep", "5"], "timeout_ms": 100}));
+        assert!(t.elapsed() < Duration::from_secs(4));
+        assert_eq!(r["timed_out"], true);
+        assert_eq!(r["exit_code"], Value::Null);
+        let r = run(json!({"type": "run", "argv": ["head", "-c", "200000", "/dev/zero"]}));
+        assert_eq!(r["truncated"], true);
+        assert_eq!(r["stdout"].as_str().unwrap().len(), MAX_HOST_OUTPUT_BYTES);
+        assert_eq!(r["exit_code"], 0);
+    }
+
+    #[test]
+    fn bad_actions_are_errors_not_runs() {
+        let err = |v: Value| HostAction::from_action(&action(v)).unwrap_err().to_string();
+        assert!(err(json!({"type": "deploy"})).contains("not `deploy`"));
+        assert!(err(json!({"type": "run"})).contains("`argv` must be a non-empty list"));
+        assert!(err(json!({"type": "run", "argv": [1]})).contains("strings only"));
+        assert!(
+            err(json!({"type": "run", "argv": ["a", "b"], "shell": true}))
+                .contains("one command line")
+        );
+        assert!(
+            err(json!({"type": "run", "argv": ["a"], "timeout_ms": 100000000})).contains("60000")
+        );
+        let spawn = HostAction::from_action(&action(
+            json!({"type": "run", "argv": ["/no/such/program"]}),
+        ))
+        .unwrap()
+        .perform(Path::new("/"))
+        .unwrap_err();
+        assert!(matches!(spawn, HostActionError::Spawn { .. }));
+    }
+}
