@@ -20,13 +20,20 @@
 //! a single `c1 ? 'id1' : c2 ? 'id2' : ...` expression would fail whenever an
 //! earlier hook's condition errors.
 //!
-//! Not expressible: `has(p)` and `exists` (and the kind tests of `matches`
-//! schemas) under a negation: CEL cannot ask whether a *variable* (a context
-//! root) is bound, and `has(a.b)` is an error when `a` is absent where hookc
-//! says `false`; `!has(a.b)` would then be an error where hookc says `true`.
-//! In positive position the error and `false` both mean "no match", so
-//! `exists` translates there. Roots that are CEL reserved words, and
-//! `has()` of a bare root, are not expressible either.
+//! Presence: in positive position `has(a.b)` is `has(a.b)` (an error where
+//! hookc says `false` is fine there: both do not match). Where the exact
+//! `false` matters (under a negation, or in the condition of `?:`, whose
+//! error hookc keeps where `false` picks the other branch), and for a bare
+//! root, CEL cannot ask whether a *variable* is bound, so the whole context
+//! is also bound as one map variable, [`CTX`], and presence is stated step
+//! by step: `"a" in __ctx__ && type(a) == map && "b" in a` (`&&` absorbs
+//! the errors of the steps after the first that is `false`). `exists` and
+//! the kind tests of `matches` schemas are that presence `&&` their test.
+//! [`CTX`] is bound only for policies that use it. Roots that are CEL
+//! reserved words, or [`CTX`] itself, are not expressible.
+//!
+//! `?:` is CEL's `?:`, which has hookc's meaning (an error condition gives
+//! its error).
 //!
 //! # Context
 //!
@@ -34,7 +41,8 @@
 //! turned into cel-rust's value types (`CelMap`, `CelList`, `CelString`
 //! borrowing the JSON's strings, ...) and bound in a child scope of a root
 //! context that holds the standard library, built once. *Pre-converted*: a
-//! context with the variables already bound, built once per context.
+//! context with the variables already bound, built once per context. In
+//! both, a policy that reads [`CTX`] also gets the whole context bound so.
 
 use crate::model::{Cond, CtxPath, KindSet, Model, Polarity, Step, StrOp, Test};
 use cel::common::types::{
@@ -133,7 +141,7 @@ fn step(s: &Step) -> Result<String, String> {
 
 /// The path as a CEL expression.
 fn path(p: &CtxPath) -> Result<String, String> {
-    if !is_ident(&p.root) {
+    if !is_ident(&p.root) || p.root == CTX {
         return Err(format!(
             "the context root `{}` is not a CEL identifier",
             p.root
@@ -146,11 +154,14 @@ fn path(p: &CtxPath) -> Result<String, String> {
     Ok(out)
 }
 
+/// The variable bound to the whole context, for exact presence tests.
+pub const CTX: &str = "__ctx__";
+
 /// `has(p)` in positive position (an error where hookc says `false` is fine
 /// there; a wrong `true` never is).
 fn has(p: &CtxPath) -> Result<String, String> {
     let Some((last, init)) = p.steps.split_last() else {
-        return Err("`has` of a bare context root".into());
+        return present(p);
     };
     let parent = path(&CtxPath {
         root: p.root.clone(),
@@ -166,6 +177,21 @@ fn has(p: &CtxPath) -> Result<String, String> {
         Step::Index(i) if *i >= 0 => format!("(type({parent}) == list && size({parent}) > {i})"),
         Step::Index(_) => return Err("a negative list index".into()),
     })
+}
+
+/// `has(p)` exactly: `true` or `false`, never an error (reads [`CTX`]).
+fn present(p: &CtxPath) -> Result<String, String> {
+    path(p)?;
+    let mut parts = vec![format!("{} in {CTX}", string_literal(&p.root))];
+    let mut prefix = p.root.clone();
+    for s in &p.steps {
+        parts.push(match s {
+            Step::Field(f) => format!("type({prefix}) == map && {} in {prefix}", string_literal(f)),
+            Step::Index(i) => format!("type({prefix}) == list && size({prefix}) > {i}"),
+        });
+        prefix.push_str(&step(s)?);
+    }
+    Ok(format!("({})", parts.join(" && ")))
 }
 
 fn kind_test(p: &str, k: &KindSet) -> String {
@@ -190,7 +216,9 @@ fn kind_test(p: &str, k: &KindSet) -> String {
     }
 }
 
-/// The condition as a CEL expression.
+/// The condition as a CEL expression. CEL's meaning is hookc's node for
+/// node; `pol` says only where a presence test may be an error for `false`
+/// ([`Polarity::Pos`]) and where it must be exact ([`Polarity::Neg`]).
 pub fn translate(c: &Cond, pol: Polarity) -> Result<String, String> {
     Ok(match c {
         Cond::Const(b) => b.to_string(),
@@ -209,6 +237,13 @@ pub fn translate(c: &Cond, pol: Polarity) -> Result<String, String> {
             parts.join(op)
         }
         Cond::Not(inner) => format!("!({})", translate(inner, pol.flip())?),
+        // The condition's `false` picks a branch: it must be exact.
+        Cond::If(c, then, otherwise) => format!(
+            "({}) ? ({}) : ({})",
+            translate(c, Polarity::Neg)?,
+            translate(then, pol)?,
+            translate(otherwise, pol)?
+        ),
         Cond::Leaf(leaf) => {
             let p = path(&leaf.path)?;
             match &leaf.test {
@@ -224,15 +259,18 @@ pub fn translate(c: &Cond, pol: Polarity) -> Result<String, String> {
                 }
                 Test::Regex(re) => format!("{p}.matches({})", string_literal(re)),
                 Test::IsTrue => p,
-                Test::Has | Test::Exists | Test::TypeIs(_) if pol == Polarity::Neg => {
-                    return Err(format!(
-                        "a presence or kind test of `{}` under a negation",
-                        leaf.path.text
-                    ))
+                Test::Has | Test::Exists | Test::TypeIs(_) => {
+                    let has = match pol {
+                        Polarity::Pos => has(&leaf.path)?,
+                        Polarity::Neg => present(&leaf.path)?,
+                    };
+                    match &leaf.test {
+                        Test::Exists => format!("{has} && {p} != null"),
+                        Test::TypeIs(k) if pol == Polarity::Pos => kind_test(&p, k),
+                        Test::TypeIs(k) => format!("{has} && {}", kind_test(&p, k)),
+                        _ => has,
+                    }
                 }
-                Test::Has => has(&leaf.path)?,
-                Test::Exists => format!("{} && {p} != null", has(&leaf.path)?),
-                Test::TypeIs(k) => kind_test(&p, k),
             }
         }
     })
@@ -250,6 +288,8 @@ pub struct CelPeer {
     root: Context<'static, 'static>,
     events: Vec<EventPrograms>,
     sources: Vec<(String, Vec<String>)>,
+    /// Whether a program reads [`CTX`].
+    needs_ctx: bool,
 }
 
 /// A context already bound as CEL variables.
@@ -334,7 +374,11 @@ impl CelPeer {
             });
             sources.push((ev.event.clone(), texts));
         }
+        let needs_ctx = sources
+            .iter()
+            .any(|(_, texts)| texts.iter().any(|t| t.contains(CTX)));
         Ok(CelPeer {
+            needs_ctx,
             root: Context::with_env(Arc::clone(&env)),
             env,
             events,
@@ -362,6 +406,9 @@ impl CelPeer {
                 scope.add_variable_as_val(k.as_str(), to_val(v));
             }
         }
+        if self.needs_ctx {
+            scope.add_variable_as_val(CTX, to_val(ctx));
+        }
         first_in(self.programs(event), &scope)
     }
 
@@ -372,6 +419,9 @@ impl CelPeer {
             for (k, v) in m {
                 c.add_variable_as_val(k.as_str(), to_owned_val(v));
             }
+        }
+        if self.needs_ctx {
+            c.add_variable_as_val(CTX, to_owned_val(ctx));
         }
         Prepared(c)
     }

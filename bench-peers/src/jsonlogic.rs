@@ -27,8 +27,10 @@
 //! | `exists` | `{"!==": [V, null]}` | `{"===": [V, null]}` |
 //! | `has(p)` | PRESENT = `{"exists": ["a", "b"]}` | `{"!": PRESENT}` |
 //! | bare bool path | `{"===": [V, true]}` | `{"===": [V, false]}` |
+//! | `c ? a : b` | `{"or": [{"and": [T(c), T(a)]}, {"and": [F(c), T(b)]}]}` | same with `F(a)`, `F(b)` |
 //!
-//! with `V` = `{"var": "a.b"}`. JSON Logic has no regular expressions: the
+//! with `V` = `{"var": "a.b"}`, `T(x)`/`F(x)` the "is true"/"is false" forms
+//! of `x` (constant items of `and`/`or` are folded away). JSON Logic has no regular expressions: the
 //! `regex` leaf is a custom operator (`CustomOperator`, the crate's
 //! extension point) holding the pattern compiled once with the `regex`
 //! crate. Not expressible: paths with list indexes or keys containing `.`
@@ -106,11 +108,14 @@ fn type_is(v: &Value, name: &str) -> Value {
 }
 
 /// `{op: items}`, with nested `{op: ...}` items spliced in and a single item
-/// standing alone (`empty` when there is none).
+/// standing alone (`empty` when there is none); a constant `empty` item is
+/// dropped, a constant `!empty` one decides.
 fn junction(op: &str, items: Vec<Value>, empty: bool) -> Value {
     let mut flat = Vec::with_capacity(items.len());
     for item in items {
         match item {
+            Value::Bool(b) if b == empty => {}
+            Value::Bool(b) => return Value::Bool(b),
             Value::Object(mut m) if m.len() == 1 && m.contains_key(op) => match m.remove(op) {
                 Some(Value::Array(inner)) => flat.extend(inner),
                 Some(other) => flat.push(json!({ op: other })),
@@ -165,6 +170,15 @@ impl Translator {
                 .collect::<Result<_, _>>()?),
             (Cond::Not(inner), _) => self.cond(inner, pol.flip())?,
             (Cond::Leaf(leaf), _) => self.leaf(&leaf.path, &leaf.test, pol)?,
+            // The condition is exactly true or exactly false for a branch
+            // to be taken; an error condition is neither, so neither side.
+            (Cond::If(c, then, otherwise), _) => or(vec![
+                and(vec![self.cond(c, Polarity::Pos)?, self.cond(then, pol)?]),
+                and(vec![
+                    self.cond(c, Polarity::Neg)?,
+                    self.cond(otherwise, pol)?,
+                ]),
+            ]),
         })
     }
 

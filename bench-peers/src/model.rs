@@ -6,8 +6,8 @@
 //! order (priority descending, directive layer before builtin, source order)
 //! and the meaning of every condition are hookc's, whichever way the hook was
 //! written (YAML condition tree, `when` expression, directive XML). IR the
-//! translators cannot state (arithmetic, macros, `size`, `?:`, comparisons of
-//! two paths) is rejected here with a reason.
+//! translators cannot state (arithmetic, macros, `size`, comparisons of two
+//! paths) is rejected here with a reason.
 //!
 //! # Meaning (hookc's, which every translation must reproduce)
 //!
@@ -233,6 +233,12 @@ pub enum Cond {
     Not(Box<Cond>),
     /// A test of one path.
     Leaf(Leaf),
+    /// `c ? then : otherwise` (condition trees link an item that can error
+    /// to the next so). `c` is `true` or `false`: the branch's outcome; `c`
+    /// an error: that error (neither branch is taken, and `!` keeps it).
+    /// (Every [`Cond`] is `true`, `false` or an error, so the
+    /// `no such overload` of a non-bool condition is an error too.)
+    If(Box<Cond>, Box<Cond>, Box<Cond>),
 }
 
 /// One hook of an event.
@@ -446,7 +452,11 @@ fn cond(e: &ir::IrExpr, paths: &hookc_runtime::bytecode::path::PathTable) -> Res
             _ => unsupported("a kind test of a computed value"),
         },
         IrExprKind::SchemaMatch { check, .. } => cond(check, paths),
-        IrExprKind::Cond(..) => unsupported("`?:`"),
+        IrExprKind::Cond(c, then, otherwise) => Ok(Cond::If(
+            Box::new(cond(c, paths)?),
+            Box::new(cond(then, paths)?),
+            Box::new(cond(otherwise, paths)?),
+        )),
         IrExprKind::Macro { .. } => unsupported("a list macro"),
         _ => unsupported("this expression"),
     }

@@ -28,7 +28,10 @@
 //! stated as "is false" exactly (`p != c` for a negated `p == c`,
 //! `is_string(p); not startswith(p, s)` for a negated `startsWith`, `_ = p;
 //! not p in {..}` for a negated `in`). A disjunction (`any`, or a negated
-//! `all`) is a helper rule with one body per item. String builtins are
+//! `all`) is a helper rule with one body per item. `c ? a : b` is the
+//! disjunction of `c` is true and `a`, `c` is false and `b` (each stated
+//! exactly, so an undefined `c`, hookc's error, takes neither; a body with a
+//! constant `false` is left out). String builtins are
 //! called with non-strict builtin errors (OPA's default): a non-string
 //! argument makes the call undefined, which is hookc's error in positive
 //! position.
@@ -188,6 +191,23 @@ impl Translator {
             }
             (Cond::Not(inner), _) => self.cond(inner, pol.flip())?,
             (Cond::Leaf(leaf), _) => self.leaf(&leaf.path, &leaf.test, pol)?,
+            // A branch is taken when the condition is exactly true or
+            // exactly false; an error condition takes neither.
+            (Cond::If(c, then, otherwise), _) => {
+                let mut taken = self.cond(c, Polarity::Pos)?;
+                taken.extend(self.cond(then, pol)?);
+                let mut other = self.cond(c, Polarity::Neg)?;
+                other.extend(self.cond(otherwise, pol)?);
+                let mut bodies: Vec<Body> = [taken, other]
+                    .into_iter()
+                    .filter(|b| !b.iter().any(|e| e == "false"))
+                    .collect();
+                match bodies.len() {
+                    0 => vec!["false".into()],
+                    1 => bodies.pop().unwrap_or_default(),
+                    _ => vec![self.disjunction(bodies)],
+                }
+            }
         })
     }
 
