@@ -10,6 +10,7 @@
 mod bench;
 mod hook;
 mod host_actions;
+mod init;
 mod policy_test;
 mod replay;
 
@@ -91,6 +92,10 @@ enum Command {
     /// Be an agent host's hook: read one payload on standard input and
     /// answer the policy's decision in the host's format (fail closed).
     Hook(hook::HookArgs),
+    /// Set a project up for an agent host: a starter policy, its tests, and
+    /// the host's settings entries calling `hookc hook` (merged into an
+    /// existing settings file).
+    Init(init::InitArgs),
 }
 
 /// The FILE help of the commands that run a policy.
@@ -568,6 +573,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Bench(args) => bench(args),
         Command::Test(args) => test(args),
         Command::Hook(args) => Ok(hook::run(&args)),
+        Command::Init(args) => {
+            print(&init::run(&args).map_err(|e| e.to_string())?)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
