@@ -23,6 +23,19 @@ fn project(name: &str) -> PathBuf {
     dir
 }
 
+/// `hookc init --host claude-code --dir DIR EXTRA...`.
+fn init(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "init",
+        "--host",
+        "claude-code",
+        "--dir",
+        dir.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    hookc(&args)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -36,8 +49,7 @@ fn init_writes_a_tested_guard_and_merges_the_settings() {
         r#"{"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify.sh"}]}]}}"#,
     )
     .unwrap();
-    let d = dir.to_str().unwrap();
-    let out = hookc(&["init", "--host", "claude-code", "--dir", d]);
+    let out = init(&dir, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("wrote"), "{}", text(&out.stdout));
 
@@ -64,7 +76,7 @@ fn init_writes_a_tested_guard_and_merges_the_settings() {
 
     // Again: nothing changes.
     let before = std::fs::read(&settings).unwrap();
-    let out = hookc(&["init", "--host", "claude-code", "--dir", d]);
+    let out = init(&dir, &[]);
     assert_eq!(out.status.code(), Some(0));
     assert!(
         !text(&out.stdout).contains("wrote"),
@@ -77,14 +89,7 @@ fn init_writes_a_tested_guard_and_merges_the_settings() {
 #[test]
 fn print_writes_nothing() {
     let dir = project("print");
-    let out = hookc(&[
-        "init",
-        "--host",
-        "claude-code",
-        "--dir",
-        dir.to_str().unwrap(),
-        "--print",
-    ]);
+    let out = init(&dir, &["--print"]);
     assert_eq!(out.status.code(), Some(0));
     let shown = text(&out.stdout);
     assert!(shown.contains("guard.yaml") && shown.contains("\"onFailure\": \"block\""));
@@ -97,13 +102,7 @@ fn a_settings_file_of_another_shape_is_left_alone() {
     let dir = project("refuse");
     let settings = dir.join(".claude/settings.json");
     std::fs::write(&settings, "[\"not\", \"settings\"]").unwrap();
-    let out = hookc(&[
-        "init",
-        "--host",
-        "claude-code",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = init(&dir, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("is not a JSON object"),
