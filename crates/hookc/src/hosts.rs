@@ -6,7 +6,7 @@
 //! declarations only (`docs/src/hosts/index.md`).
 
 /// The hosts hookc has a profile for, by name.
-pub const NAMES: &[&str] = &["claude-code", "codex"];
+pub const NAMES: &[&str] = &["claude-code", "codex", "gemini-cli"];
 
 /// The profile's file name in diagnostics: `<host claude-code>`.
 pub fn profile_name(host: &str) -> String {
@@ -18,6 +18,7 @@ pub fn profile(host: &str) -> Option<&'static str> {
     match host {
         "claude-code" => Some(include_str!("hosts/claude-code.yaml")),
         "codex" => Some(include_str!("hosts/codex.yaml")),
+        "gemini-cli" => Some(include_str!("hosts/gemini-cli.yaml")),
         _ => None,
     }
 }
