@@ -70,7 +70,7 @@ fn starter(host: Host) -> Result<(&'static str, &'static str), InitError> {
             include_str!("../../../examples/hosts/claude-code/guard.yaml"),
             include_str!("../../../examples/hosts/claude-code/guard.test.yaml"),
         )),
-        Host::Codex => Err(InitError::Unsupported(host_name(host))),
+        Host::Codex | Host::GeminiCli => Err(InitError::Unsupported(host_name(host))),
     }
 }
 
@@ -79,6 +79,7 @@ fn host_name(host: Host) -> &'static str {
     match host {
         Host::ClaudeCode => "claude-code",
         Host::Codex => "codex",
+        Host::GeminiCli => "gemini-cli",
     }
 }
 

@@ -18,7 +18,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hosts");
 /// The repository root, where `hookc` runs: the guards are the guide's,
 /// `examples/hosts/HOST/guard.yaml`.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-const HOSTS: [&str; 2] = ["claude-code", "codex"];
+const HOSTS: [&str; 3] = ["claude-code", "codex", "gemini-cli"];
 
 /// A scratch directory of this test binary.
 fn scratch(name: &str) -> PathBuf {
@@ -276,17 +276,107 @@ fn the_codex_check_refuses_what_the_schemas_refuse() {
     }
 }
 
-/// A failure, answered by each host: Claude Code's exit 2 with the reason
-/// on standard error, Codex's deny; `--fail-open`: nothing, exit 0.
+/// Checks one Gemini CLI answer against its hooks reference
+/// (google-gemini/gemini-cli `docs/hooks/reference.md`): `decision` is
+/// `allow`, `deny` or `block` with a reason that is not blank, on the events
+/// that read a decision; `hookSpecificOutput.tool_input` on BeforeTool
+/// only; `additionalContext` on AfterTool, BeforeAgent and SessionStart.
+fn check_gemini_answer(event: &str, answer: &Value) -> Result<(), String> {
+    let object = answer.as_object().ok_or("not an object")?;
+    let decides = [
+        "BeforeTool",
+        "AfterTool",
+        "BeforeAgent",
+        "AfterAgent",
+        "BeforeModel",
+        "AfterModel",
+    ];
+    for (key, value) in object {
+        match key.as_str() {
+            "decision" => {
+                if !decides.contains(&event) {
+                    return Err(format!("{event} reads no decision"));
+                }
+                if !["allow", "deny", "block"].iter().any(|w| value == *w) {
+                    return Err(format!("decision {value}"));
+                }
+                let reason = object.get("reason").and_then(Value::as_str);
+                if reason.is_none_or(|r| r.trim().is_empty()) {
+                    return Err("a decision without a reason".to_owned());
+                }
+            }
+            "reason" => {}
+            "hookSpecificOutput" => {
+                let specific = value.as_object().ok_or("hookSpecificOutput")?;
+                for member in specific.keys() {
+                    let allowed = match member.as_str() {
+                        "tool_input" => event == "BeforeTool",
+                        "additionalContext" => {
+                            ["AfterTool", "BeforeAgent", "SessionStart"].contains(&event)
+                        }
+                        _ => false,
+                    };
+                    if !allowed {
+                        return Err(format!("`{member}` on {event}"));
+                    }
+                }
+            }
+            other => return Err(format!("unexpected member `{other}`")),
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn gemini_answers_have_only_the_members_its_reference_documents() {
+    let guard = &guard("gemini-cli");
+    let mut answered = 0;
+    for (name, path) in cases("gemini-cli") {
+        let payload = std::fs::read(&path).unwrap();
+        let event: Value = serde_json::from_slice(&payload).unwrap();
+        let event = event["hook_event_name"].as_str().unwrap().to_owned();
+        let out = hook("gemini-cli", guard, &[], &payload);
+        assert_eq!(out.status.code(), Some(0), "gemini-cli/{name}");
+        if out.stdout.is_empty() {
+            continue;
+        }
+        answered += 1;
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        check_gemini_answer(&event, &answer)
+            .unwrap_or_else(|e| panic!("gemini-cli/{name}: {e} in {answer}"));
+    }
+    assert!(answered >= 8, "{answered}");
+    let bad = [
+        ("BeforeTool", r#"{"decision": "ask", "reason": "x"}"#),
+        ("BeforeTool", r#"{"decision": "deny"}"#),
+        ("SessionStart", r#"{"decision": "block", "reason": "x"}"#),
+        (
+            "BeforeTool",
+            r#"{"hookSpecificOutput": {"additionalContext": "x"}}"#,
+        ),
+        ("AfterTool", r#"{"hookSpecificOutput": {"tool_input": {}}}"#),
+        ("BeforeTool", r#"{"permissionDecision": "deny"}"#),
+    ];
+    for (event, answer) in bad {
+        let answer: Value = serde_json::from_str(answer).unwrap();
+        assert!(check_gemini_answer(event, &answer).is_err(), "{answer}");
+    }
+}
+
+/// A failure, answered by each host: Claude Code's and Gemini CLI's exit 2
+/// with the reason on standard error, Codex's deny; `--fail-open`:
+/// nothing, exit 0.
 fn assert_fails_closed(policy: &str, payload: &[u8], reason: &str) {
-    let out = hook("claude-code", policy, &[], payload);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "claude-code: {stderr}");
-    assert!(out.stdout.is_empty());
-    assert!(
-        stderr.contains(reason),
-        "claude-code: `{reason}` not in {stderr}"
-    );
+    for host in ["claude-code", "gemini-cli"] {
+        let out = hook(host, policy, &[], payload);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{host}: {stderr}");
+        assert!(out.stdout.is_empty(), "{host}");
+        assert!(
+            stderr.contains(reason),
+            "{host}: `{reason}` not in {stderr}"
+        );
+    }
 
     let out = hook("codex", policy, &[], payload);
     assert_eq!(out.status.code(), Some(0));
