@@ -70,6 +70,21 @@ fn cases(host: &str) -> Vec<(String, PathBuf)> {
     cases
 }
 
+/// The cases of a host: name, event and payload.
+fn payloads(host: &str) -> Vec<(String, String, Vec<u8>)> {
+    cases(host)
+        .into_iter()
+        .map(|(name, path)| {
+            let payload = std::fs::read(&path).unwrap();
+            let event = serde_json::from_slice::<Value>(&payload).unwrap()["hook_event_name"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            (name, event, payload)
+        })
+        .collect()
+}
+
 /// The host's guard, as the guide shows it.
 fn guard(host: &str) -> String {
     format!("examples/hosts/{host}/guard.yaml")
@@ -223,32 +238,37 @@ fn check_codex_answer(event: &str, answer: &Value) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn codex_answers_have_only_the_members_its_schemas_allow() {
-    let guard = &guard("codex");
+/// Every JSON answer of `host` to its cases under each of `policies`
+/// (each call exits 0), checked by `check`; how many there were.
+fn check_answers(
+    host: &str,
+    policies: &[&str],
+    check: fn(&str, &Value) -> Result<(), String>,
+) -> usize {
     let mut checked = 0;
-    for (name, path) in cases("codex") {
-        let payload = std::fs::read(&path).unwrap();
-        let event = serde_json::from_slice::<Value>(&payload).unwrap()["hook_event_name"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        // The answer, and the fail-closed answer to the same event.
-        let answers = [
-            hook("codex", guard, &[], &payload),
-            hook("codex", "missing.hkb", &[], &payload),
-        ];
-        for out in answers {
-            assert_eq!(out.status.code(), Some(0), "codex/{name}");
+    for (name, event, payload) in payloads(host) {
+        for policy in policies {
+            let out = hook(host, policy, &[], &payload);
+            assert_eq!(out.status.code(), Some(0), "{host}/{name}");
             if out.stdout.is_empty() {
                 continue;
             }
             let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-            check_codex_answer(&event, &answer)
-                .unwrap_or_else(|e| panic!("codex/{name}: {e} in {answer}"));
+            check(&event, &answer).unwrap_or_else(|e| panic!("{host}/{name}: {e} in {answer}"));
             checked += 1;
         }
     }
+    checked
+}
+
+#[test]
+fn codex_answers_have_only_the_members_its_schemas_allow() {
+    // The answers, and the fail-closed answers to the same events.
+    let checked = check_answers(
+        "codex",
+        &[&guard("codex"), "missing.hkb"],
+        check_codex_answer,
+    );
     assert!(checked > 12, "only {checked} answers checked");
 }
 
@@ -329,22 +349,7 @@ fn check_gemini_answer(event: &str, answer: &Value) -> Result<(), String> {
 
 #[test]
 fn gemini_answers_have_only_the_members_its_reference_documents() {
-    let guard = &guard("gemini-cli");
-    let mut answered = 0;
-    for (name, path) in cases("gemini-cli") {
-        let payload = std::fs::read(&path).unwrap();
-        let event: Value = serde_json::from_slice(&payload).unwrap();
-        let event = event["hook_event_name"].as_str().unwrap().to_owned();
-        let out = hook("gemini-cli", guard, &[], &payload);
-        assert_eq!(out.status.code(), Some(0), "gemini-cli/{name}");
-        if out.stdout.is_empty() {
-            continue;
-        }
-        answered += 1;
-        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-        check_gemini_answer(&event, &answer)
-            .unwrap_or_else(|e| panic!("gemini-cli/{name}: {e} in {answer}"));
-    }
+    let answered = check_answers("gemini-cli", &[&guard("gemini-cli")], check_gemini_answer);
     assert!(answered >= 8, "{answered}");
     let bad = [
         ("BeforeTool", r#"{"decision": "ask", "reason": "x"}"#),
