@@ -21,7 +21,7 @@ use super::outcome::{Reply, Ruling};
 use serde_json::{Map, Value};
 
 /// What Gemini CLI reads from a hook on an event.
-struct Answers {
+struct Reads {
     /// `decision` and `reason`.
     decision: bool,
     /// `hookSpecificOutput.additionalContext`.
@@ -31,7 +31,7 @@ struct Answers {
 }
 
 /// What Gemini CLI lets a hook answer on `event`.
-fn answers(event: &str) -> Answers {
+fn reads(event: &str) -> Reads {
     let (decision, context, tool_input) = match event {
         "BeforeTool" => (true, false, true),
         "AfterTool" | "BeforeAgent" => (true, true, false),
@@ -39,7 +39,7 @@ fn answers(event: &str) -> Answers {
         "SessionStart" => (false, true, false),
         _ => (false, false, false),
     };
-    Answers {
+    Reads {
         decision,
         context,
         tool_input,
@@ -48,7 +48,7 @@ fn answers(event: &str) -> Answers {
 
 /// Gemini CLI's answer to `outcome` on `event`.
 pub fn answer(event: &str, outcome: &Ruling) -> Reply {
-    let can = answers(event);
+    let can = reads(event);
     let mut out = Map::new();
     if let Some(v) = outcome.verdict.as_ref().filter(|_| can.decision) {
         out.insert("decision".to_owned(), Value::from(v.word.as_str()));
