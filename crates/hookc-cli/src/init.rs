@@ -70,7 +70,9 @@ fn starter(host: Host) -> Result<(&'static str, &'static str), InitError> {
             include_str!("../../../examples/hosts/claude-code/guard.yaml"),
             include_str!("../../../examples/hosts/claude-code/guard.test.yaml"),
         )),
-        Host::Codex | Host::GeminiCli => Err(InitError::Unsupported(host_name(host))),
+        Host::Codex | Host::GeminiCli | Host::Cursor => {
+            Err(InitError::Unsupported(host_name(host)))
+        }
     }
 }
 
@@ -80,6 +82,7 @@ fn host_name(host: Host) -> &'static str {
         Host::ClaudeCode => "claude-code",
         Host::Codex => "codex",
         Host::GeminiCli => "gemini-cli",
+        Host::Cursor => "cursor",
     }
 }
 

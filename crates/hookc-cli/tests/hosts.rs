@@ -18,7 +18,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hosts");
 /// The repository root, where `hookc` runs: the guards are the guide's,
 /// `examples/hosts/HOST/guard.yaml`.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-const HOSTS: [&str; 3] = ["claude-code", "codex", "gemini-cli"];
+const HOSTS: [&str; 4] = ["claude-code", "codex", "gemini-cli", "cursor"];
 
 /// A scratch directory of this test binary.
 fn scratch(name: &str) -> PathBuf {
@@ -368,11 +368,12 @@ fn gemini_answers_have_only_the_members_its_reference_documents() {
     }
 }
 
-/// A failure, answered by each host: Claude Code's and Gemini CLI's exit 2
-/// with the reason on standard error, Codex's deny; `--fail-open`:
-/// nothing, exit 0.
+/// A failure, answered by each host: Claude Code's, Gemini CLI's and
+/// Cursor's exit 2 with the reason on standard error (Cursor's answer to
+/// the events it knows is tested by [`cursor_fails_closed_with_its_own_block`]),
+/// Codex's deny; `--fail-open`: nothing, exit 0.
 fn assert_fails_closed(policy: &str, payload: &[u8], reason: &str) {
-    for host in ["claude-code", "gemini-cli"] {
+    for host in ["claude-code", "gemini-cli", "cursor"] {
         let out = hook(host, policy, &[], payload);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{host}: {stderr}");
@@ -621,4 +622,33 @@ fn a_timed_out_or_failing_host_action_fails_closed() {
     assert_fails_closed(&missing, &payload, "cannot run `/no/such/program`");
     // The payload's own `cwd` does not exist.
     assert_fails_closed(&slow, &pre_tool_use(), "no such directory");
+}
+
+/// Cursor, failing closed on an event it lets a hook block: exit 2, the
+/// reason on standard error, and the event's own block on standard output.
+#[test]
+fn cursor_fails_closed_with_its_own_block() {
+    let case = |name: &str| {
+        std::fs::read(Path::new(DATA).join(format!("cursor/cases/{name}.json"))).unwrap()
+    };
+    let reason = "cannot read `missing.hkb`";
+    for (name, blocks) in [
+        ("pre_bash_nothing", "/permission"),
+        ("tool_deny", "/permission"),
+        ("prompt_nothing", "/continue"),
+        ("session_start", ""),
+    ] {
+        let out = hook("cursor", "missing.hkb", &[], &case(name));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(reason), "{name}: {stderr}");
+        if blocks.is_empty() {
+            assert!(out.stdout.is_empty(), "{name}");
+            continue;
+        }
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let said = answer.pointer(blocks).unwrap();
+        assert!(said == "deny" || said == false, "{name}: {answer}");
+        assert!(answer["user_message"].as_str().unwrap().contains(reason));
+    }
 }

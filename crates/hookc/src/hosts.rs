@@ -6,7 +6,7 @@
 //! declarations only (`docs/src/hosts/index.md`).
 
 /// The hosts hookc has a profile for, by name.
-pub const NAMES: &[&str] = &["claude-code", "codex", "gemini-cli"];
+pub const NAMES: &[&str] = &["claude-code", "codex", "gemini-cli", "cursor"];
 
 /// The profile's file name in diagnostics: `<host claude-code>`.
 pub fn profile_name(host: &str) -> String {
@@ -19,6 +19,7 @@ pub fn profile(host: &str) -> Option<&'static str> {
         "claude-code" => Some(include_str!("hosts/claude-code.yaml")),
         "codex" => Some(include_str!("hosts/codex.yaml")),
         "gemini-cli" => Some(include_str!("hosts/gemini-cli.yaml")),
+        "cursor" => Some(include_str!("hosts/cursor.yaml")),
         _ => None,
     }
 }

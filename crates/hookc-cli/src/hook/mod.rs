@@ -1,7 +1,7 @@
 //! `hookc hook --host NAME POLICY`: be the hook a host spawns. One payload
 //! on standard input, the event taken from its `hook_event_name`, the
 //! decision answered in the host's wire: one module per host
-//! ([`claude_code`], [`codex`], [`gemini_cli`]) holds its table of what each event answers
+//! ([`claude_code`], [`codex`], [`gemini_cli`], [`cursor`]) holds its table of what each event answers
 //! and its block, and [`outcome`] spells those answers.
 //!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
@@ -19,6 +19,7 @@
 
 mod claude_code;
 mod codex;
+mod cursor;
 mod gemini_cli;
 mod outcome;
 
@@ -41,6 +42,8 @@ pub enum Host {
     Codex,
     /// Gemini CLI.
     GeminiCli,
+    /// Cursor.
+    Cursor,
 }
 
 impl Host {
@@ -50,6 +53,7 @@ impl Host {
             Host::ClaudeCode => claude_code::answer(event, outcome),
             Host::Codex => codex::answer(event, outcome),
             Host::GeminiCli => gemini_cli::answer(event, outcome),
+            Host::Cursor => cursor::answer(event, outcome),
         }
     }
 
@@ -59,6 +63,7 @@ impl Host {
             Host::ClaudeCode => claude_code::block(reason),
             Host::Codex => codex::block(event, reason),
             Host::GeminiCli => gemini_cli::block(reason),
+            Host::Cursor => cursor::block(event, reason),
         }
     }
 }
