@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 
 /// What Cursor lets a hook answer on an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Wire {
+enum CursorReply {
     /// `permission` with its messages; `updated_input` when `rewrite`.
     Permission {
         /// Whether `updated_input` is read (preToolUse).
@@ -37,26 +37,26 @@ enum Wire {
 }
 
 /// What Cursor lets a hook answer on `event`.
-fn shape(event: &str) -> Wire {
+fn shape(event: &str) -> CursorReply {
     match event {
-        "preToolUse" => Wire::Permission { rewrite: true },
+        "preToolUse" => CursorReply::Permission { rewrite: true },
         "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" => {
-            Wire::Permission { rewrite: false }
+            CursorReply::Permission { rewrite: false }
         }
-        "beforeSubmitPrompt" => Wire::Continue,
-        "postToolUse" | "sessionStart" => Wire::Context,
-        "stop" => Wire::Followup,
-        _ => Wire::Nothing,
+        "beforeSubmitPrompt" => CursorReply::Continue,
+        "postToolUse" | "sessionStart" => CursorReply::Context,
+        "stop" => CursorReply::Followup,
+        _ => CursorReply::Nothing,
     }
 }
 
 /// The answer's members to `outcome` as `shape` says.
-fn members(shape: Wire, outcome: &Ruling) -> Map<String, Value> {
+fn members(shape: CursorReply, outcome: &Ruling) -> Map<String, Value> {
     let mut out = Map::new();
     let verdict = outcome.verdict.as_ref();
     let blocking = verdict.filter(|v| v.word != "allow");
     match shape {
-        Wire::Permission { rewrite } => {
+        CursorReply::Permission { rewrite } => {
             if let Some(v) = verdict {
                 out.insert("permission".to_owned(), Value::from(v.word.as_str()));
                 out.insert("user_message".to_owned(), Value::from(v.reason.as_str()));
@@ -66,7 +66,7 @@ fn members(shape: Wire, outcome: &Ruling) -> Map<String, Value> {
                 out.insert("updated_input".to_owned(), input);
             }
         }
-        Wire::Continue => {
+        CursorReply::Continue => {
             if let Some(v) = verdict {
                 out.insert("continue".to_owned(), Value::Bool(v.word == "allow"));
             }
@@ -74,12 +74,12 @@ fn members(shape: Wire, outcome: &Ruling) -> Map<String, Value> {
                 out.insert("user_message".to_owned(), Value::from(v.reason.as_str()));
             }
         }
-        Wire::Context => {
+        CursorReply::Context => {
             if let Some(text) = outcome.context.clone() {
                 out.insert("additional_context".to_owned(), Value::from(text));
             }
         }
-        Wire::Followup => {
+        CursorReply::Followup => {
             if let Some(v) = blocking {
                 out.insert(
                     "followup_message".to_owned(),
@@ -87,7 +87,7 @@ fn members(shape: Wire, outcome: &Ruling) -> Map<String, Value> {
                 );
             }
         }
-        Wire::Nothing => {}
+        CursorReply::Nothing => {}
     }
     out
 }
@@ -110,7 +110,7 @@ pub fn block(event: Option<&str>, reason: &str) -> Reply {
     };
     let can_block = event
         .map(shape)
-        .filter(|a| matches!(a, Wire::Permission { .. } | Wire::Continue));
+        .filter(|a| matches!(a, CursorReply::Permission { .. } | CursorReply::Continue));
     let stdout = match can_block {
         Some(a) => format!("{}\n", Value::Object(members(a, &denied))),
         None => String::new(),
