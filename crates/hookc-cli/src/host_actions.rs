@@ -8,7 +8,9 @@
 //!   payload's `cwd`), stdin closed, killed after `timeout_ms`; its result is
 //!   `{exit_code, stdout, stderr, timed_out, truncated}`, each output kept to
 //!   [`MAX_HOST_OUTPUT_BYTES`] (the rest read and dropped, so the program
-//!   never blocks on a full pipe).
+//!   never blocks on a full pipe). Output is waited for only until the
+//!   timeout: a process the program leaves behind may hold its pipes open,
+//!   and then the result says `truncated`.
 //! - `test_path`: `path` relative to the payload's `cwd`; its result is
 //!   `{exists, is_file, is_dir}` (symbolic links followed).
 //!
@@ -199,8 +201,8 @@ fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
         program: program.clone(),
         reason: e.to_string(),
     })?;
-    let stdout = child.stdout.take().map(bounded_reader);
-    let stderr = child.stderr.take().map(bounded_reader);
+    let stdout = child.stdout.take().map(Capture::start);
+    let stderr = child.stderr.take().map(Capture::start);
     let started = Instant::now();
     let mut timed_out = false;
     let status = loop {
@@ -215,13 +217,12 @@ fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
             Err(_) => break None,
         }
     };
-    let collect = |reader: Option<std::thread::JoinHandle<(Vec<u8>, bool)>>| {
-        reader
-            .and_then(|r| r.join().ok())
-            .unwrap_or((Vec::new(), false))
-    };
-    let (out, out_cut) = collect(stdout);
-    let (err, err_cut) = collect(stderr);
+    // The pipes close when the program's last holder exits: a process it
+    // left behind may hold them open, so the output is waited for only up
+    // to the timeout (and a moment past the exit), never longer.
+    let deadline = (started + spec.timeout).max(Instant::now() + PIPE_GRACE);
+    let (out, out_cut) = stdout.map_or_else(Default::default, |c| c.finish(deadline));
+    let (err, err_cut) = stderr.map_or_else(Default::default, |c| c.finish(deadline));
     Ok(json!({
         "exit_code": if timed_out { None } else { status.and_then(|s| s.code()) },
         "stdout": String::from_utf8_lossy(&out),
@@ -231,28 +232,46 @@ fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
     }))
 }
 
-/// Reads a pipe to its end on a thread, keeping the first
-/// [`MAX_HOST_OUTPUT_BYTES`]; whether it had more.
-fn bounded_reader<R: Read + Send + 'static>(
-    mut pipe: R,
-) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut buf = [0u8; 8192];
-        let mut cut = false;
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let room = MAX_HOST_OUTPUT_BYTES.saturating_sub(kept.len());
-                    let chunk = buf.get(..n).unwrap_or_default();
-                    kept.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
-                    cut |= n > room;
+/// How long a pipe is still read after its program ended.
+const PIPE_GRACE: Duration = Duration::from_millis(50);
+
+/// A pipe read to its end on a thread, keeping the first
+/// [`MAX_HOST_OUTPUT_BYTES`].
+struct Capture {
+    kept: std::sync::Arc<std::sync::Mutex<(Vec<u8>, bool)>>,
+    done: std::sync::mpsc::Receiver<()>,
+}
+
+impl Capture {
+    fn start<R: Read + Send + 'static>(mut pipe: R) -> Capture {
+        let kept = std::sync::Arc::new(std::sync::Mutex::new((Vec::new(), false)));
+        let (tell, done) = std::sync::mpsc::channel();
+        let shared = std::sync::Arc::clone(&kept);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = pipe.read(&mut buf) {
+                let chunk = buf.get(..n).unwrap_or_default();
+                if let Ok(mut k) = shared.lock() {
+                    let room = MAX_HOST_OUTPUT_BYTES.saturating_sub(k.0.len());
+                    k.0.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
+                    k.1 |= n > room;
                 }
             }
+            let _ = tell.send(());
+        });
+        Capture { kept, done }
+    }
+
+    /// What was read by `deadline`: the bytes kept, and whether there was
+    /// (or may be) more.
+    fn finish(self, deadline: Instant) -> (Vec<u8>, bool) {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let ended = self.done.recv_timeout(wait).is_ok();
+        match self.kept.lock() {
+            Ok(mut k) => (std::mem::take(&mut k.0), k.1 || !ended),
+            Err(_) => (Vec::new(), true),
         }
-        (kept, cut)
-    })
+    }
 }
 
 #[cfg(test)]
@@ -297,15 +316,16 @@ mod tests {
         );
     }
 
+    /// Performs the action `v` in [`dir`].
+    fn run(v: Value) -> Value {
+        HostAction::from_action(&action(v))
+            .unwrap()
+            .perform(&dir())
+            .unwrap()
+    }
+
     #[test]
     fn a_program_runs_without_a_shell_and_reports_its_exit_and_output() {
-        let d = dir();
-        let run = |v: Value| {
-            HostAction::from_action(&action(v))
-                .unwrap()
-                .perform(&d)
-                .unwrap()
-        };
         let r = run(json!({"type": "run", "argv": ["sh", "-c", "echo hi; echo err >&2; exit 3"]}));
         assert_eq!(r["exit_code"], 3);
         assert_eq!(r["stdout"], "hi\n");
@@ -325,13 +345,6 @@ mod tests {
 
     #[test]
     fn timeouts_kill_and_output_is_bounded() {
-        let d = dir();
-        let run = |v: Value| {
-            HostAction::from_action(&action(v))
-                .unwrap()
-                .perform(&d)
-                .unwrap()
-        };
         let t = Instant::now();
         let r = run(json!({"type": "run", "argv": ["sleep", "5"], "timeout_ms": 100}));
         assert!(t.elapsed() < Duration::from_secs(4));
@@ -341,6 +354,20 @@ mod tests {
         assert_eq!(r["truncated"], true);
         assert_eq!(r["stdout"].as_str().unwrap().len(), MAX_HOST_OUTPUT_BYTES);
         assert_eq!(r["exit_code"], 0);
+        // A process the program leaves behind holds the pipes open: the
+        // timeout still bounds the wait.
+        let t = Instant::now();
+        let r = run(
+            json!({"type": "run", "argv": ["sh", "-c", "sleep 5 & echo started"],
+                           "timeout_ms": 300}),
+        );
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        assert_eq!(r["exit_code"], 0);
+        assert_eq!(r["stdout"], "started\n");
+        assert_eq!(
+            r["truncated"], true,
+            "the pipe did not end: there may be more"
+        );
     }
 
     #[test]

@@ -423,3 +423,47 @@ fn overlapping_transforms_are_reported_once_on_the_later_hook() {
     )
     .is_empty());
 }
+
+/// The shadowing lints stay sound under the decision model: under
+/// strictest combining only a match of the highest severity ends the
+/// evaluation, and after a transform the later hooks read another context,
+/// so neither a less severe hook nor a hook before a transform shadows.
+#[test]
+fn shadowing_is_claimed_only_where_the_model_ends_the_walk() {
+    let shadowed = |head: &str, hooks: &str| -> Vec<String> {
+        let src = format!(
+            "{head}action_types:\n  deny: {{severity: 30, parameters: {{r: {{type: string}}}}}}\n  \
+             ask: {{severity: 20, parameters: {{r: {{type: string}}}}}}\n  \
+             rw: {{effect: transform, parameters: {{patch: {{type: object}}}}}}\n\
+             event_context_schema: {{type: object, properties: {{x: {{type: integer}}}}}}\nhooks:\n{hooks}"
+        );
+        let comp = compile(&[Input::new("s.yaml", src)]);
+        assert!(!comp.diagnostics.has_errors(), "{:?}", comp.diagnostics);
+        comp.diagnostics
+            .iter()
+            .filter(|d| {
+                matches!(
+                    d.code,
+                    hookc::diag::Code::ShadowedHook | hookc::diag::Code::DuplicateCondition
+                )
+            })
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    let ask_then_deny = "  - {id: a, event: E, when: \"x == 1\", action: {type: ask, r: q}}\n  \
+                         - {id: d, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n";
+    // First match: the deny can never win.
+    assert_eq!(shadowed("", ask_then_deny).len(), 1);
+    // Strictest: it always wins over the ask.
+    assert!(shadowed("combine: strictest\n", ask_then_deny).is_empty());
+    // A deny (the highest severity) still shadows under strictest.
+    let deny_then_ask = "  - {id: d, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n  \
+                         - {id: a, event: E, when: \"x == 1\", action: {type: ask, r: q}}\n";
+    assert_eq!(shadowed("combine: strictest\n", deny_then_ask).len(), 1);
+    // A transform between them: the later hook reads the patched context.
+    let across_transform =
+        "  - {id: a, event: E, when: \"x == 1\", action: {type: deny, r: q}}\n  \
+                            - {id: t, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+                            - {id: b, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n";
+    assert!(shadowed("", across_transform).is_empty());
+}

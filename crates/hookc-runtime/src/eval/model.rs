@@ -70,7 +70,7 @@ enum Pause {
     /// An awaited hook resumed: bind its result there, go on.
     Bind(BindAt, Value),
     /// A hook failed under `on_error: {action}`: that action decides.
-    Failed(HookFailure),
+    Failed(u32, HookFailure),
 }
 
 impl<'p, 'q> ModelWalk<'p, 'q> {
@@ -145,9 +145,9 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                         BindAt::Nowhere => {}
                     }
                 }
-                Pause::Failed(failure) => {
+                Pause::Failed(h, failure) => {
                     let doc = whole(&mut doc, context)?;
-                    self.decide_failure(doc, failure)?;
+                    self.decide_failure(doc, h, failure)?;
                     // A trace still lists the rest of the hooks.
                     if self.want != Want::Trace {
                         break;
@@ -344,13 +344,18 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                 Ok(None)
             }
             OnError::Fail => Err(QueryError::Hook(Box::new(failure))),
-            OnError::Action(_) => Ok(Some(Pause::Failed(failure))),
+            OnError::Action(_) => Ok(Some(Pause::Failed(h, failure))),
         }
     }
 
     /// Decides with the error policy's action, its templates filled on the
     /// context with `policy_error: {hook, cause}` added.
-    fn decide_failure(&mut self, doc: &Value, failure: HookFailure) -> Result<(), QueryError> {
+    fn decide_failure(
+        &mut self,
+        doc: &Value,
+        h: u32,
+        failure: HookFailure,
+    ) -> Result<(), QueryError> {
         let policy = self.policy;
         let OnError::Action(action) = policy.program().model.on_error else {
             return Ok(());
@@ -362,10 +367,7 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
         set_member(&mut doc, POLICY_ERROR_ROOT, Value::Object(error));
         crate::context::path_cache!(cache, &policy.paths, Source::Document(&doc));
         let filled = vm::fill_action(&policy.program, &failure.hook, action, &mut cache)?;
-        let hook = policy
-            .hook_ids()
-            .find(|id| *id == failure.hook)
-            .unwrap_or_default();
+        let hook = policy.hook_id(h);
         self.model.reason = Some(format!(
             "hook `{}` could not decide ({}), so the policy's `on_error` action decides",
             failure.hook, failure.cause

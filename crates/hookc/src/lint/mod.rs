@@ -316,6 +316,7 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
     let mut named: HashMap<&str, Index> = HashMap::new();
     let mut by_condition: HashMap<String, Vec<usize>> = HashMap::new();
     let mut guards = Guards::default();
+    let ending = ending_severity(policy);
     for (b, hook) in hooks.iter().enumerate() {
         if !hook.enabled {
             continue;
@@ -430,7 +431,7 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
                 guards = Guards::default();
                 continue;
             }
-            Effect::Terminal if !ends_walk(policy, hook) => continue,
+            Effect::Terminal if !ends_walk(policy, hook, ending) => continue,
             Effect::Terminal => {}
         }
         if let Some(fb) = an.facts.get(b) {
@@ -546,22 +547,29 @@ fn template_refs(value: &ActionValue, at: String, out: &mut Vec<(PathId, Span, b
     }
 }
 
-/// Whether a terminal match of `hook` ends the evaluation: always under
-/// first match; under strictest combining only at the highest severity of
-/// the policy's terminal actions (`docs/src/semantics.md#combining`).
-fn ends_walk(policy: &CheckedPolicy, hook: &Hook) -> bool {
-    if policy.combine() == crate::ir::Combine::FirstMatch {
-        return true;
-    }
-    let severity = |kind: &str| policy.action_types().get(kind).map_or(0, |t| t.severity());
-    let max = policy
-        .action_types()
-        .iter()
-        .filter(|t| t.effect() == Effect::Terminal)
-        .map(|t| t.severity())
-        .max()
-        .unwrap_or(0);
-    severity(&hook.action.kind) >= max
+/// The least severity at which a terminal match ends the evaluation: every
+/// one under first match (`None`); under strictest combining the highest
+/// severity of the policy's terminal action types
+/// (`docs/src/semantics.md#combining`).
+fn ending_severity(policy: &CheckedPolicy) -> Option<i64> {
+    (policy.combine() == crate::ir::Combine::Strictest).then(|| {
+        policy
+            .action_types()
+            .iter()
+            .filter(|t| t.effect() == Effect::Terminal)
+            .map(|t| t.severity())
+            .max()
+            .unwrap_or(0)
+    })
+}
+
+/// Whether a terminal match of `hook` ends the evaluation, given
+/// [`ending_severity`].
+fn ends_walk(policy: &CheckedPolicy, hook: &Hook, ending: Option<i64>) -> bool {
+    ending.is_none_or(|max| {
+        let types = policy.action_types();
+        types.get(&hook.action.kind).map_or(0, |t| t.severity()) >= max
+    })
 }
 
 /// W0006: event names no other hook, known event, schema enum
