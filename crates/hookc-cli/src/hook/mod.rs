@@ -152,25 +152,14 @@ pub enum HookError {
 /// Runs `hookc hook`: the reply is written, and its exit code returned.
 pub fn run(args: &HookArgs) -> std::process::ExitCode {
     let mut payload = Vec::new();
-    let read = std::io::stdin()
-        .read_to_end(&mut payload)
-        .map_err(HookError::Stdin);
-    let decided = read
-        .map_err(|e| (None, e))
-        .and_then(|_| decide(args, &payload));
-    let reply = match decided {
-        Ok(reply) => reply,
-        Err((event, e)) => {
-            let reason = e.to_string();
-            if args.fail_open {
-                Reply {
-                    stderr: format!("{reason} (--fail-open: no decision)\n"),
-                    ..Reply::nothing()
-                }
-            } else {
-                args.host.block(event.as_deref(), &reason)
-            }
-        }
+    let reply = match std::io::stdin().read_to_end(&mut payload) {
+        Err(e) => args.host.failed(None, &HookError::Stdin(e), args.fail_open),
+        Ok(_) => match Call::read(&payload) {
+            Err(e) => args.host.failed(None, &e, args.fail_open),
+            Ok(call) => load(&args.files)
+                .and_then(|policy| call.decide(args.host, &policy, args.log.as_deref()))
+                .unwrap_or_else(|e| args.host.failed(Some(&call.event), &e, args.fail_open)),
+        },
     };
     // Nothing more can be said if the host closed our output.
     let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
@@ -178,82 +167,122 @@ pub fn run(args: &HookArgs) -> std::process::ExitCode {
     std::process::ExitCode::from(reply.exit)
 }
 
-/// A failure, with the event when the payload named one.
-type Failed = (Option<String>, HookError);
+impl Host {
+    /// The reply to a failure on `event` (`None`: the payload named none):
+    /// the host's block, or with `fail_open` no decision and the reason on
+    /// standard error.
+    pub fn failed(self, event: Option<&str>, error: &HookError, fail_open: bool) -> Reply {
+        let reason = error.to_string();
+        if fail_open {
+            Reply {
+                stderr: format!("{reason} (--fail-open: no decision)\n"),
+                ..Reply::nothing()
+            }
+        } else {
+            self.block(event, &reason)
+        }
+    }
+}
 
-/// The host's reply to the payload.
-fn decide(args: &HookArgs, payload: &[u8]) -> Result<Reply, Failed> {
-    let context: Value =
-        serde_json::from_slice(payload).map_err(|e| (None, HookError::NotJson(e)))?;
-    let event = match &context {
-        Value::Object(m) => match m.get("hook_event_name") {
-            Some(Value::String(e)) => e.clone(),
-            Some(_) => return Err((None, HookError::Shape("`hook_event_name` is not a string"))),
-            None => return Err((None, HookError::Shape("it has no `hook_event_name`"))),
-        },
-        _ => return Err((None, HookError::Shape("it is not a JSON object"))),
-    };
-    let fail = |e| (Some(event.clone()), e);
-    let policy = load(&args.files).map_err(fail)?;
-    // Awaited host actions (`run`, `test_path`) are performed here and the
-    // evaluation resumed with their results, one at a time, in hook order;
-    // each awaiting hook resumes once, so the loop ends.
-    let base = context
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map_or_else(|| PathBuf::from("."), PathBuf::from);
-    let mut results = Results::new();
-    let decision = loop {
-        let decision = policy
-            .query(&event, Context::json(payload))
-            .with_results(&results)
-            .decision()
-            .map_err(|source| {
-                fail(HookError::Eval {
+/// One hook call: the payload, read as JSON, and the event it names.
+#[derive(Debug)]
+pub struct Call<'p> {
+    /// The event, from the payload's `hook_event_name`.
+    pub event: String,
+    /// The payload as JSON.
+    context: Value,
+    /// The payload's bytes, evaluated as they are.
+    payload: &'p [u8],
+}
+
+impl<'p> Call<'p> {
+    /// Reads a payload: a JSON object naming its event.
+    pub fn read(payload: &'p [u8]) -> Result<Call<'p>, HookError> {
+        let context: Value = serde_json::from_slice(payload).map_err(HookError::NotJson)?;
+        let event = match &context {
+            Value::Object(m) => match m.get("hook_event_name") {
+                Some(Value::String(e)) => e.clone(),
+                Some(_) => return Err(HookError::Shape("`hook_event_name` is not a string")),
+                None => return Err(HookError::Shape("it has no `hook_event_name`")),
+            },
+            _ => return Err(HookError::Shape("it is not a JSON object")),
+        };
+        Ok(Call {
+            event,
+            context,
+            payload,
+        })
+    }
+
+    /// The host's reply to this call under `policy`, performing the host
+    /// actions its hooks await; one line appended to `log` when given.
+    pub fn decide(
+        &self,
+        host: Host,
+        policy: &Policy,
+        log: Option<&Path>,
+    ) -> Result<Reply, HookError> {
+        let event = &self.event;
+        // Awaited host actions (`run`, `test_path`) are performed here and
+        // the evaluation resumed with their results, one at a time, in hook
+        // order; each awaiting hook resumes once, so the loop ends.
+        let base = self
+            .context
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map_or_else(|| PathBuf::from("."), PathBuf::from);
+        let mut results = Results::new();
+        let decision = loop {
+            let decision = policy
+                .query(event, Context::json(self.payload))
+                .with_results(&results)
+                .decision()
+                .map_err(|source| HookError::Eval {
                     event: event.clone(),
                     source,
-                })
-            })?;
-        let Some(pending) = &decision.pending else {
-            break decision;
+                })?;
+            let Some(pending) = &decision.pending else {
+                break decision;
+            };
+            let hook = pending.hook.to_owned();
+            let action = match HostAction::from_action(&pending.action) {
+                Ok(action) => action,
+                Err(HostActionError::Unknown(_)) => break decision,
+                Err(e) => return Err(HookError::HostAction { hook, source: e }),
+            };
+            if results.get(&hook).is_some() {
+                // Resumed, and the same hook is pending again: never
+                // expected of a deterministic evaluation; stop rather than
+                // loop.
+                break decision;
+            }
+            let result = action
+                .perform(&base)
+                .map_err(|source| HookError::HostAction {
+                    hook: hook.clone(),
+                    source,
+                })?;
+            if result.get("timed_out") == Some(&Value::Bool(true)) {
+                return Err(HookError::TimedOut { hook });
+            }
+            results.insert(hook, result);
         };
-        let hook = pending.hook.to_owned();
-        let action = match HostAction::from_action(&pending.action) {
-            Ok(action) => action,
-            Err(HostActionError::Unknown(_)) => break decision,
-            Err(e) => return Err(fail(HookError::HostAction { hook, source: e })),
-        };
-        if results.get(&hook).is_some() {
-            // Resumed, and the same hook is pending again: never expected
-            // of a deterministic evaluation; stop rather than loop.
-            break decision;
+        if let Some(log) = log {
+            append_log(log, event, &self.context, &decision)?;
         }
-        let result = action.perform(&base).map_err(|source| {
-            fail(HookError::HostAction {
-                hook: hook.clone(),
-                source,
-            })
-        })?;
-        if result.get("timed_out") == Some(&Value::Bool(true)) {
-            return Err(fail(HookError::TimedOut { hook }));
+        if let Some(pending) = &decision.pending {
+            return Err(HookError::Pending {
+                hook: pending.hook.to_owned(),
+                action: pending.action_type().to_owned(),
+            });
         }
-        results.insert(hook, result);
-    };
-    if let Some(log) = &args.log {
-        append_log(log, &event, &context, &decision).map_err(fail)?;
+        Ok(host.answer(event, &Ruling::of(policy, &decision)))
     }
-    if let Some(pending) = &decision.pending {
-        return Err(fail(HookError::Pending {
-            hook: pending.hook.to_owned(),
-            action: pending.action_type().to_owned(),
-        }));
-    }
-    Ok(args.host.answer(&event, &Ruling::of(&policy, &decision)))
 }
 
 /// The policy: one artifact, or sources compiled (their warnings are not
 /// the host's business and are dropped).
-fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
+pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
     let files: Vec<PolicyFile> = hookc::files::policy_files(files);
     hookc::files::load_policy(&files)
         .map(|loaded| loaded.policy)
