@@ -234,7 +234,6 @@ fn merge_settings(existing: Option<&[u8]>, command: &str) -> Result<Option<Strin
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -452,7 +452,6 @@ pub fn join_lexically(base: &Path, rel: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -25,7 +25,6 @@ pub fn profile(host: &str) -> Option<&'static str> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -693,12 +693,6 @@ fn read_type(node: &Node, diags: &mut Diagnostics) -> Kinds {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
     use hookc_runtime::bytecode::path::Segment;

@@ -1,13 +1,6 @@
 //! Tests of the directive XML reader: the seed and example documents, hooks,
 //! conditions, actions and `<param>`, positions, and every well-formedness error.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::diag::Diagnostic;
 use crate::frontend::doc::NodeKind;

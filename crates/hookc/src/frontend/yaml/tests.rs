@@ -1,13 +1,6 @@
 //! Tests of the YAML hook-file front end: the seed files, both layers, every
 //! hook and action key, node paths and spans, and structural errors.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::span::{Origin, Span};
 

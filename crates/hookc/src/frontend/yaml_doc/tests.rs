@@ -1,13 +1,6 @@
 //! Tests of the YAML reader: the seed files, scalar typing by the core schema,
 //! spans, aliases and anchors, and every input limit.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::frontend::doc::NodeKind;
 use hookc_runtime::limits::{MAX_DOC_DEPTH, MAX_DOC_NODES};
