@@ -15,6 +15,7 @@ pub mod summary;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use log::{Chunk, LogReader};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -237,6 +238,18 @@ impl ReplayProgress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Reports a replay's bad lines (`LOG:N: ...`) on standard error.
+pub fn report_lines(errors: &[String]) -> Result<(), ReplayError> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut err = std::io::stderr().lock();
+    for e in errors {
+        writeln!(err, "error: {e}").map_err(ReplayError::Write)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
