@@ -141,7 +141,7 @@ pub struct BadStep {
 
 impl ContextSchema {
     /// The built-in event context schema (that of
-    /// `examples/seed000/hooks.yaml`), used when no file declares one.
+    /// `examples/thread-hooks/hooks.yaml`), used when no file declares one.
     pub fn builtin() -> ContextSchema {
         let json = serde_json::json!({
             "type": "object",

@@ -17,9 +17,9 @@ use serde_json::json;
 use std::path::Path;
 
 const EXAMPLES: [&str; 4] = [
-    "examples/seed000/hooks.yaml",
-    "examples/seed000/directive_hooks.yaml",
-    "examples/seed000/directive.xml",
+    "examples/thread-hooks/hooks.yaml",
+    "examples/thread-hooks/directive_hooks.yaml",
+    "examples/thread-hooks/directive.xml",
     "examples/policy.xml",
 ];
 

@@ -20,7 +20,7 @@ fn no_errors(c: &Compilation) {
 
 #[test]
 fn seed_yaml_block_compiles_with_the_expected_warning() {
-    let c = compile(&[input("examples/seed000/hooks.yaml")]);
+    let c = compile(&[input("examples/thread-hooks/hooks.yaml")]);
     no_errors(&c);
     // Its builtin hooks read `event.*` paths that its own schema puts at the
     // top level (`event` lists other properties): warnings, not errors. And
@@ -74,9 +74,9 @@ fn the_complete_example_policy_has_no_warnings() {
 #[test]
 fn all_examples_compile_together() {
     let c = compile(&[
-        input("examples/seed000/hooks.yaml"),
-        input("examples/seed000/directive_hooks.yaml"),
-        input("examples/seed000/directive.xml"),
+        input("examples/thread-hooks/hooks.yaml"),
+        input("examples/thread-hooks/directive_hooks.yaml"),
+        input("examples/thread-hooks/directive.xml"),
         input("examples/policy.xml"),
     ]);
     no_errors(&c);
@@ -99,9 +99,9 @@ fn all_examples_compile_together() {
 fn normalized_output_round_trips() {
     for files in [
         vec![
-            "examples/seed000/hooks.yaml",
-            "examples/seed000/directive_hooks.yaml",
-            "examples/seed000/directive.xml",
+            "examples/thread-hooks/hooks.yaml",
+            "examples/thread-hooks/directive_hooks.yaml",
+            "examples/thread-hooks/directive.xml",
         ],
         vec!["examples/policy.xml"],
     ] {

@@ -121,7 +121,7 @@ fn every_example_passes() {
     let mut files = Vec::new();
     yaml_files(&root().join("examples"), &mut files);
     assert!(
-        files.iter().any(|f| f.ends_with("seed000/hooks.yaml")),
+        files.iter().any(|f| f.ends_with("thread-hooks/hooks.yaml")),
         "the seed examples are found: {files:?}"
     );
     for file in files {

@@ -91,7 +91,7 @@ fn doc(hooks: &str) -> String {
 fn reads_the_seed_document() {
     let src = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/seed000/directive.xml"
+        "/../../examples/thread-hooks/directive.xml"
     ));
     let file = clean(src);
     assert_eq!(file.hooks.len(), 1);

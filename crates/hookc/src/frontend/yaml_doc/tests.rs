@@ -132,8 +132,8 @@ fn all_spans(node: &Node, out: &mut Vec<Span>) {
 #[test]
 fn every_span_is_a_slice_of_the_text() {
     let docs = [
-        include_str!("../../../../../examples/seed000/hooks.yaml"),
-        include_str!("../../../../../examples/seed000/directive_hooks.yaml"),
+        include_str!("../../../../../examples/thread-hooks/hooks.yaml"),
+        include_str!("../../../../../examples/thread-hooks/directive_hooks.yaml"),
         "[a: b, {c, d}, ? e : f]",
         "a: &x\n  - ü\n  - [ö]\nb: *x\nc: ! é\nd:\n  ? é\n  : |-\n    ü\ne: !!str\n",
         "- - - x\n  - y\n- 'z'  \n-\n- \"a\\\"b\"\n",
