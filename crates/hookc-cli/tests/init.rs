@@ -1,5 +1,6 @@
-//! `hookc init --host claude-code`: the starter guard, its tests and the
-//! host's settings, merged into an existing settings file without losing
+//! `hookc init --host claude-code` and `--host copilot`: the starter guard,
+//! its tests and the host's settings (Claude Code's `.claude/settings.json`,
+//! Copilot's `.github/hooks/hookc.json`), merged into an existing file without losing
 //! anything; idempotent; `--print` writes nothing; a settings file of
 //! another shape is refused, not replaced.
 
@@ -117,4 +118,88 @@ fn a_settings_file_of_another_shape_is_left_alone() {
         !dir.join(".hookc").exists(),
         "nothing written when the settings are refused"
     );
+}
+
+/// `hookc init --host copilot --dir DIR EXTRA...`.
+fn init_copilot(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["init", "--host", "copilot", "--dir", dir.to_str().unwrap()];
+    args.extend(extra);
+    hookc(&args)
+}
+
+#[test]
+fn init_copilot_writes_the_guard_and_merges_its_hook_file() {
+    let dir = project("copilot");
+    let hooks = dir.join(".github/hooks/hookc.json");
+    std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    std::fs::write(
+        &hooks,
+        r#"{"version": 1, "hooks": {"sessionEnd": [{"type": "command", "bash": "./bye.sh", "timeoutSec": 5}]}, "mine": true}"#,
+    )
+    .unwrap();
+    let out = init_copilot(&dir, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let v: Value = serde_json::from_slice(&std::fs::read(&hooks).unwrap()).unwrap();
+    assert_eq!(v["mine"], true, "kept");
+    assert_eq!(v["hooks"]["sessionEnd"][0]["bash"], "./bye.sh", "kept");
+    let ours = &v["hooks"]["preToolUse"][0];
+    assert_eq!(ours["type"], "command");
+    assert_eq!(
+        ours["bash"],
+        "hookc hook --host copilot --event preToolUse .hookc/guard.yaml"
+    );
+    assert_eq!(ours["powershell"], ours["bash"]);
+    assert_eq!(ours["cwd"], ".");
+    assert_eq!(
+        v["hooks"]["permissionRequest"][0]["bash"],
+        "hookc hook --host copilot --event permissionRequest .hookc/guard.yaml"
+    );
+
+    // The guard compiles warning-free and its tests pass.
+    let guard = dir.join(".hookc/guard.yaml");
+    let out = hookc(&["check", "--deny-warnings", guard.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tests = dir.join(".hookc/guard.test.yaml");
+    let out = hookc(&["test", tests.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+
+    // Again: nothing changes.
+    let before = std::fs::read(&hooks).unwrap();
+    let out = init_copilot(&dir, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !text(&out.stdout).contains("wrote"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(std::fs::read(&hooks).unwrap(), before);
+}
+
+#[test]
+fn init_copilot_print_writes_nothing_and_a_foreign_file_is_left_alone() {
+    let dir = project("copilot-print");
+    let out = init_copilot(&dir, &["--print"]);
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    assert!(shown.contains(".github/hooks/hookc.json"), "{shown}");
+    assert!(shown.contains("\"version\": 1") && shown.contains("--event preToolUse"));
+    assert!(!dir.join(".hookc").exists());
+    assert!(!dir.join(".github").exists());
+
+    let hooks = dir.join(".github/hooks/hookc.json");
+    std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    std::fs::write(&hooks, r#"{"version": 2, "hooks": {}}"#).unwrap();
+    let out = init_copilot(&dir, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`version: 2`"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&hooks).unwrap(),
+        r#"{"version": 2, "hooks": {}}"#
+    );
+    assert!(!dir.join(".hookc").exists());
 }
