@@ -890,3 +890,20 @@ fn copilot_guard_protects_main() {
         assert!(reason.contains("[hook protected_branch"), "{reason}");
     }
 }
+
+/// `--event` is an option of every host: the event a payload names agrees
+/// with it, or the call fails closed.
+#[test]
+fn an_event_given_must_agree_with_the_payload() {
+    let guard = guard("codex");
+    let payload = pre_tool_use();
+    let named = hook("codex", &guard, &[], &payload);
+    let given = hook("codex", &guard, &["--event", "PreToolUse"], &payload);
+    assert_eq!(seen(&given), seen(&named));
+    let out = hook("codex", &guard, &["--event", "Stop"], &payload);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("`--event Stop` but the payload's `hook_event_name` is `PreToolUse`"),
+        "{said}"
+    );
+}
