@@ -55,6 +55,13 @@ fn hosts() -> Vec<Host> {
             event: "stop",
             fail_closed: Some(("/failClosed", true.into())),
         },
+        Host {
+            name: "copilot",
+            settings: ".github/hooks/hookc.json",
+            theirs: r#"{"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "./notify.sh"}]}, "x-team": "ours"}"#,
+            event: "agentStop",
+            fail_closed: None,
+        },
     ]
 }
 
@@ -87,13 +94,15 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// Whether a settings entry runs `hookc hook --host NAME`, flat or in a
-/// matcher group.
+/// Whether a settings entry runs `hookc hook --host NAME`, flat (as its
+/// `command`, or Copilot's `bash`) or in a matcher group.
 fn runs_hookc(entry: &Value, host: &str) -> bool {
     let is_it = |h: &Value| {
-        h["command"]
-            .as_str()
-            .is_some_and(|c| c.starts_with(&format!("hookc hook --host {host} ")))
+        ["command", "bash"].iter().any(|key| {
+            h[*key]
+                .as_str()
+                .is_some_and(|c| c.starts_with(&format!("hookc hook --host {host} ")))
+        })
     };
     is_it(entry)
         || entry["hooks"]

@@ -11,21 +11,29 @@
 use serde_json::{Map, Value};
 
 /// What to merge into one settings file.
-pub(super) struct Merge<'a> {
+pub(super) struct Merge {
     /// Members the file must have besides `hooks`, added (at the end) only
     /// where the file lacks them: a value already there is the user's.
     pub required: Vec<(&'static str, Value)>,
-    /// The command the entries run: an entry that runs it is ours.
-    pub command: &'a str,
-    /// The entry for each event, in the order they are added.
-    pub entries: Vec<(String, Value)>,
+    /// The entries, in the order they are added.
+    pub entries: Vec<Wanted>,
+}
+
+/// One entry to merge.
+pub(super) struct Wanted {
+    /// The event whose list it joins.
+    pub event: String,
+    /// The command it runs: an entry of the list that runs it is ours.
+    pub command: String,
+    /// The entry.
+    pub entry: Value,
 }
 
 /// The settings with `merge` applied to `existing` (the file's bytes, if
 /// there is a file); `None` when the file has everything already. An error
 /// says what is wrong with the file, for
 /// [`super::InitError::Settings`] to name it.
-pub(super) fn merge(existing: Option<&[u8]>, merge: Merge<'_>) -> Result<Option<String>, String> {
+pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<String>, String> {
     let mut root = match existing {
         None => Value::Object(Map::new()),
         Some(bytes) => {
@@ -48,14 +56,19 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge<'_>) -> Result<Option<
     let Value::Object(hooks) = hooks else {
         return Err("has a `hooks` member that is not an object".to_owned());
     };
-    for (event, entry) in merge.entries {
+    for Wanted {
+        event,
+        command,
+        entry,
+    } in merge.entries
+    {
         let list = hooks
             .entry(event.as_str())
             .or_insert_with(|| Value::Array(Vec::new()));
         let Value::Array(list) = list else {
             return Err(format!("has a `hooks.{event}` member that is not a list"));
         };
-        if !list.iter().any(|e| runs(e, merge.command)) {
+        if !list.iter().any(|e| runs(e, &command)) {
             list.push(entry);
             changed = true;
         }
@@ -72,11 +85,15 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge<'_>) -> Result<Option<
 }
 
 /// Whether a settings entry runs `command`: as its own `command` (Cursor's
-/// flat entries) or as the `command` of one of its `hooks` (the matcher
-/// groups of Claude Code, Codex and Gemini CLI). Looking at both shapes
-/// keeps this one test for every host.
+/// flat entries) or `bash` (Copilot's), or as the `command` of one of its
+/// `hooks` (the matcher groups of Claude Code, Codex and Gemini CLI).
+/// Looking at every shape keeps this one test for every host.
 fn runs(entry: &Value, command: &str) -> bool {
-    let is_it = |h: &Value| h.get("command").and_then(Value::as_str) == Some(command);
+    let is_it = |h: &Value| {
+        ["command", "bash"]
+            .iter()
+            .any(|key| h.get(*key).and_then(Value::as_str) == Some(command))
+    };
     is_it(entry)
         || entry
             .get("hooks")
@@ -91,16 +108,24 @@ mod tests {
 
     const CMD: &str = "hookc hook --host claude-code p.yaml";
 
-    fn ours() -> Merge<'static> {
+    fn wanted(event: &str, entry: Value) -> Wanted {
+        Wanted {
+            event: event.into(),
+            command: CMD.into(),
+            entry,
+        }
+    }
+
+    fn ours() -> Merge {
         Merge {
             required: vec![("version", json!(1))],
-            command: CMD,
             entries: vec![
-                (
-                    "PreToolUse".into(),
+                wanted(
+                    "PreToolUse",
                     json!({"matcher": "*", "hooks": [{"type": "command", "command": CMD}]}),
                 ),
-                ("Stop".into(), json!({"command": CMD})),
+                wanted("Stop", json!({"command": CMD})),
+                wanted("agentStop", json!({"type": "command", "bash": CMD})),
             ],
         }
     }

@@ -6,7 +6,7 @@
 //! (`examples/hosts/<host>/`), written under `DIR/.hookc/` unless files of
 //! those names are there already (they are never overwritten). The settings
 //! are the host's own file and shape, one module per host ([`claude_code`],
-//! [`codex`], [`gemini_cli`], [`cursor`]): one entry per event the host's
+//! [`codex`], [`gemini_cli`], [`cursor`], [`copilot`]): one entry per event the host's
 //! profile lets decide (see [`events`]), each running `hookc hook --host
 //! NAME` on the policy, with the host's fail-closed setting where it has
 //! one. They are merged into the file by the one routine every host shares
@@ -17,6 +17,7 @@
 
 mod claude_code;
 mod codex;
+mod copilot;
 mod cursor;
 mod gemini_cli;
 mod merge;
@@ -81,7 +82,9 @@ struct Setup {
     /// The settings file, relative to the project's folder.
     settings: &'static str,
     /// What each entry runs: `hookc hook` on the guard under `.hookc/`,
-    /// found the way the host lets a command find the project.
+    /// found the way the host lets a command find the project; `{event}`
+    /// stands for the entry's event (for hosts whose payloads do not name
+    /// it).
     command: &'static str,
     /// Members a settings file must have besides `hooks`.
     required: fn() -> Vec<(&'static str, Value)>,
@@ -105,6 +108,7 @@ fn setup(host: Host) -> &'static Setup {
         Host::Codex => &codex::SETUP,
         Host::GeminiCli => &gemini_cli::SETUP,
         Host::Cursor => &cursor::SETUP,
+        Host::Copilot => &copilot::SETUP,
     }
 }
 
@@ -169,11 +173,17 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
     };
     let entries = events(setup)?
         .iter()
-        .map(|e| (e.name.clone(), (setup.entry)(e, setup.command)))
+        .map(|e| {
+            let command = setup.command.replace("{event}", &e.name);
+            merge::Wanted {
+                event: e.name.clone(),
+                entry: (setup.entry)(e, &command),
+                command,
+            }
+        })
         .collect();
     let wanted = merge::Merge {
         required: (setup.required)(),
-        command: setup.command,
         entries,
     };
     let merged =
@@ -272,6 +282,12 @@ mod tests {
             names(Host::Cursor),
             "beforeShellExecution beforeMCPExecution beforeReadFile beforeSubmitPrompt \
              preToolUse postToolUse sessionStart stop"
+        );
+        // Not sessionStart, userPromptSubmitted, errorOccurred and the
+        // rest: Copilot reads no answer there.
+        assert_eq!(
+            names(Host::Copilot),
+            "preToolUse permissionRequest postToolUse agentStop subagentStart subagentStop"
         );
     }
 
