@@ -13,6 +13,7 @@ mod host_actions;
 mod init;
 mod policy_test;
 mod replay;
+mod serve;
 
 use bench::ContextForm;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -96,6 +97,9 @@ enum Command {
     /// the host's settings entries calling `hookc hook` (merged into an
     /// existing settings file).
     Init(init::InitArgs),
+    /// Serve the hook over HTTP on a loopback address (`POST /hook/HOST`,
+    /// `GET /health`), the policy reloaded when its files change.
+    Serve(serve::ServeArgs),
 }
 
 /// The FILE help of the commands that run a policy.
@@ -573,6 +577,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Bench(args) => bench(args),
         Command::Test(args) => test(args),
         Command::Hook(args) => Ok(hook::run(&args)),
+        Command::Serve(args) => Ok(serve::run(&args)),
         Command::Init(args) => {
             print(&init::run(&args).map_err(|e| e.to_string())?)?;
             Ok(ExitCode::SUCCESS)

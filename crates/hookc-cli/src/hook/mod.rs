@@ -21,7 +21,7 @@ mod claude_code;
 mod codex;
 mod cursor;
 mod gemini_cli;
-mod outcome;
+pub(crate) mod outcome;
 
 use crate::host_actions::{HostAction, HostActionError};
 use hookc::files::PolicyFile;
@@ -48,7 +48,7 @@ pub enum Host {
 
 impl Host {
     /// The answer to an evaluation's outcome on `event`.
-    fn answer(self, event: &str, outcome: &Ruling) -> Reply {
+    pub(crate) fn answer(self, event: &str, outcome: &Ruling) -> Reply {
         match self {
             Host::ClaudeCode => claude_code::answer(event, outcome),
             Host::Codex => codex::answer(event, outcome),
@@ -323,7 +323,7 @@ fn append_log(
 }
 
 /// The current time in RFC 3339, UTC, to the millisecond.
-fn now_utc() -> String {
+pub(crate) fn now_utc() -> String {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
