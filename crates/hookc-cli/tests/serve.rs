@@ -217,12 +217,7 @@ fn malformed_http_is_refused_and_the_server_goes_on() {
         .unwrap();
     assert_eq!(huge.read_response().unwrap().status, 431);
 
-    let ok = served
-        .client()
-        .unwrap()
-        .post("/hook/claude-code", &bash("rm -rf /"))
-        .unwrap();
-    assert_eq!(ok.status, 200);
+    assert_eq!(post_claude(&served, &bash("rm -rf /")).status, 200);
 }
 
 #[test]
@@ -257,54 +252,55 @@ fn a_payload_not_json_is_answered_with_the_hosts_block() {
     );
 }
 
+/// A policy file in `dir` whose one hook on `event` fails its evaluation
+/// (`tool_input.timeout` is absent, and the policy says such an error
+/// fails); its path.
+fn failing_on(dir: &Path, event: &str) -> String {
+    let path = dir.join(format!("{event}.yaml"));
+    std::fs::write(
+        &path,
+        format!(
+            "host: claude-code\non_error: fail\nhooks:\n  - id: depth\n    event: {event}\n    \
+             when: \"tool_input.timeout > 10\"\n    action: {{type: deny, reason: slow}}\n"
+        ),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// One `POST /hook/claude-code` on a new connection.
+fn post_claude(served: &Served, payload: &[u8]) -> serve_client::Response {
+    served
+        .client()
+        .unwrap()
+        .post("/hook/claude-code", payload)
+        .unwrap()
+}
+
 #[test]
 fn an_evaluation_error_is_a_block_claude_code_acts_on() {
     let dir = scratch("eval-error");
-    let policy = dir.join("fails.yaml");
-    std::fs::write(
-        &policy,
-        "host: claude-code\non_error: fail\nhooks:\n  - id: depth\n    event: PreToolUse\n    \
-         when: \"tool_input.timeout > 10\"\n    action: {type: deny, reason: slow}\n",
-    )
-    .unwrap();
-    let policy = policy.to_str().unwrap();
-    let served = serve(&[policy]);
-    let response = served
-        .client()
-        .unwrap()
-        .post("/hook/claude-code", &bash("ls"))
-        .unwrap();
+    let policy = failing_on(&dir, "PreToolUse");
+    let response = post_claude(&serve(&[policy.as_str()]), &bash("ls"));
     // `hookc hook` exits 2; over HTTP only a 200 with a deny blocks.
     assert_eq!(response.status, 200);
     assert_eq!(response.header("hookc-exit"), Some("2"));
     let (word, reason) = permission(&response.body);
     assert_eq!(word, "deny");
     assert!(reason.contains("could not decide PreToolUse"), "{reason}");
+
     // A Stop blocks with `decision: block`.
     let stop = br#"{"hook_event_name": "Stop", "stop_hook_active": false}"#;
-    let dir_policy = dir.join("stop.yaml");
-    std::fs::write(
-        &dir_policy,
-        "host: claude-code\non_error: fail\nhooks:\n  - id: t\n    event: Stop\n    \
-         when: \"tool_input.timeout > 10\"\n    action: {type: deny, reason: slow}\n",
-    )
-    .unwrap();
-    let served_stop = serve(&[dir_policy.to_str().unwrap()]);
-    let answer = served_stop
-        .client()
-        .unwrap()
-        .post("/hook/claude-code", stop)
-        .unwrap();
+    let answer = post_claude(&serve(&[failing_on(&dir, "Stop").as_str()]), stop);
     let block: Value = serde_json::from_slice(&answer.body).unwrap();
     assert_eq!(block["decision"], "block", "{block}");
+    assert!(block["reason"]
+        .as_str()
+        .unwrap()
+        .contains("could not decide Stop"));
 
     // --fail-open: no decision, exit 0.
-    let open = serve(&[policy, "--fail-open"]);
-    let response = open
-        .client()
-        .unwrap()
-        .post("/hook/claude-code", &bash("ls"))
-        .unwrap();
+    let response = post_claude(&serve(&[policy.as_str(), "--fail-open"]), &bash("ls"));
     assert_eq!(response.status, 200);
     assert_eq!(response.header("hookc-exit"), Some("0"));
     assert!(response.body.is_empty());
