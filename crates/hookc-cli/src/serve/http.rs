@@ -230,7 +230,7 @@ fn health(server: &Server) -> Value {
         "status": "ok",
         "policy": {
             "version": current.version,
-            "digest": current.digest,
+            "digest": super::reload::hex(current.fingerprint),
             "loaded_at": current.loaded_at,
             "hooks": current.policy.program().hooks.len(),
         },

@@ -181,7 +181,8 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
         let current = versions.current();
         eprintln!(
             "hookc serve: listening on http://{bound} (policy version {}, {})",
-            current.version, current.digest
+            current.version,
+            reload::hex(current.fingerprint)
         );
         tokio::spawn(reload::watch(versions, Duration::from_millis(args.poll_ms)));
         tokio::select! {

@@ -29,9 +29,9 @@ pub struct Version {
     pub policy: Policy,
     /// 1 for the policy loaded at start, one more for each reload.
     pub version: u64,
-    /// The fingerprint of the files' contents it was loaded from, in hex
-    /// (not a cryptographic hash: it tells versions apart).
-    pub digest: String,
+    /// The fingerprint of the files' contents it was loaded from (not a
+    /// cryptographic hash: it tells versions apart).
+    pub fingerprint: u64,
     /// When it was loaded (RFC 3339, UTC).
     pub loaded_at: String,
 }
@@ -54,7 +54,7 @@ impl Versions {
         let first = Version {
             policy,
             version: 1,
-            digest: hex(before),
+            fingerprint: before,
             loaded_at: crate::hook::now_utc(),
         };
         Ok(Versions {
@@ -86,9 +86,10 @@ impl Versions {
 /// Checks the policy's files every `poll` and swaps in what they say when
 /// it loads (see the module's doc); runs until the server stops.
 pub async fn watch(versions: Arc<Versions>, poll: Duration) {
-    // The contents last acted on (loaded, or refused), and the contents
-    // seen on the previous poll, not yet acted on.
-    let mut settled = fingerprint_of(&versions).await;
+    // The contents last acted on (loaded, or refused; at first, what the
+    // first version was read from, so a change during the start is seen),
+    // and the contents seen on the previous poll, not yet acted on.
+    let mut settled = versions.current().fingerprint;
     let mut pending: Option<u64> = None;
     let mut ticks = tokio::time::interval(poll);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -118,7 +119,7 @@ pub async fn watch(versions: Arc<Versions>, poll: Duration) {
                 let next = Version {
                     policy,
                     version,
-                    digest: hex(seen),
+                    fingerprint: seen,
                     loaded_at: crate::hook::now_utc(),
                 };
                 versions.current.store(Arc::new(next));
@@ -168,6 +169,6 @@ fn fingerprint(files: &[PathBuf]) -> u64 {
 }
 
 /// A fingerprint as 16 hex digits.
-fn hex(fingerprint: u64) -> String {
+pub fn hex(fingerprint: u64) -> String {
     format!("{fingerprint:016x}")
 }
