@@ -525,3 +525,50 @@ fn the_log_gets_whole_lines_from_concurrent_requests() {
     assert_eq!(lines.len(), CLIENTS * EACH);
     assert!(lines.iter().all(|l| l["hook"] == "no_rm_rf"));
 }
+
+#[test]
+fn a_slow_host_action_stalls_only_its_own_requests() {
+    let dir = scratch("slow-action");
+    let policy = dir.join("slow.yaml");
+    std::fs::write(
+        &policy,
+        "host: claude-code\nhooks:\n  - id: slow\n    event: PreToolUse\n    \
+         when: \"tool_input.command == 'slow'\"\n    \
+         action: {type: run, argv: [sleep, '3'], timeout_ms: 10000}\n  \
+         - id: no_rm\n    event: PreToolUse\n    \
+         when: \"tool_input.command.startsWith('rm ')\"\n    action: {type: deny}\n",
+    )
+    .unwrap();
+    let served = serve(&[policy.to_str().unwrap()]);
+    // More programs running than the machine has cores (and async workers).
+    let slow: Vec<_> = (0..4)
+        .map(|_| {
+            let addr = served.addr;
+            std::thread::spawn(move || {
+                Client::connect(addr)
+                    .unwrap()
+                    .post("/hook/claude-code", &bash("slow"))
+                    .unwrap()
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut client = served.client().unwrap();
+    for _ in 0..20 {
+        let (word, _) = permission(
+            &client
+                .post("/hook/claude-code", &bash("rm -rf x"))
+                .unwrap()
+                .body,
+        );
+        assert_eq!(word, "deny");
+    }
+    assert_eq!(client.get("/health").unwrap().status, 200);
+    // Answered while every program still runs.
+    assert!(slow.iter().all(|t| !t.is_finished()));
+    for thread in slow {
+        let response = thread.join().unwrap();
+        assert_eq!(response.status, 200);
+        assert_eq!(response.header("hookc-exit"), Some("0"));
+    }
+}
