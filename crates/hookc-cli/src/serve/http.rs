@@ -20,6 +20,7 @@
 //! for an unknown route or host, 405 for another method, 408 for a body
 //! past its deadline, 413 for a body past its size.
 
+use super::reload::Version;
 use super::{host_named, limits, Server};
 use crate::hook::outcome::{Reply, Ruling, Verdict};
 use crate::hook::{Call, Host};
@@ -112,8 +113,19 @@ async fn route(server: &Arc<Server>, request: Request<Incoming>) -> Answer {
         Ok(payload) => payload,
         Err(answer) => return answer,
     };
+    // One version for the whole request, whatever reloads meanwhile.
+    let version = server.versions.current();
+    if !version.awaits && server.log.is_none() {
+        // Nothing to wait for: the evaluation is CPU work bounded by the
+        // runtime's limits, of the order of reading the request, done
+        // here rather than handed to another thread (which costs as much,
+        // and grows the blocking pool under load).
+        return decide(server, &version, host, &payload);
+    }
+    // A host action runs a program or reads the file system, the log is
+    // written: off the async workers.
     let job = Arc::clone(server);
-    match tokio::task::spawn_blocking(move || decide(&job, host, &payload)).await {
+    match tokio::task::spawn_blocking(move || decide(&job, &version, host, &payload)).await {
         Ok(answer) => answer,
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -162,10 +174,8 @@ async fn read_body(request: Request<Incoming>, deadline: Duration) -> Result<Byt
     }
 }
 
-/// Decides one hook call with the current policy version (on the blocking
-/// pool: host actions run programs) and answers it.
-fn decide(server: &Server, host: Host, payload: &[u8]) -> Answer {
-    let version = server.versions.current();
+/// Decides one hook call with `version` and answers it.
+fn decide(server: &Server, version: &Version, host: Host, payload: &[u8]) -> Answer {
     let fail_open = server.fail_open;
     let (status, event, reply) = match Call::read(payload) {
         Err(e) => (

@@ -14,9 +14,12 @@
 //! keeps serving. Every request is decided by exactly one version.
 //!
 //! Bounded: request headers and body each have a deadline, the body a size,
-//! the server a number of open connections ([`limits`]). Evaluations run on
-//! tokio's blocking pool, so a policy's host actions (`run`, `test_path`)
-//! never stall the workers that read and write the sockets.
+//! the server a number of open connections ([`limits`]). The evaluations of
+//! a policy with host actions (`run`, `test_path`), or with `--log`, run on
+//! tokio's bounded blocking pool, so a program never stalls the workers
+//! that read and write the sockets; a policy without them is evaluated on
+//! the worker itself (CPU work bounded by the runtime's limits, cheaper
+//! than the hand-off: `http::route`).
 
 mod http;
 mod reload;
@@ -51,8 +54,9 @@ pub mod limits {
     /// Connections served at once; further ones wait in the listen queue
     /// until one closes.
     pub const MAX_CONNECTIONS: usize = 1_024;
-    /// Evaluations run at once (tokio's blocking pool): each may run a
-    /// host action's program, so more wait rather than spawn more threads.
+    /// Evaluations run at once on tokio's blocking pool (a policy with host
+    /// actions, or `--log`): each may run a program, so more wait rather
+    /// than spawn more threads.
     pub const MAX_BLOCKING_THREADS: usize = 64;
     /// Default interval at which the policy's files are checked for a
     /// change.

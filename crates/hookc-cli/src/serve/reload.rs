@@ -16,6 +16,7 @@
 
 use crate::hook::{load, HookError};
 use arc_swap::ArcSwap;
+use hookc_runtime::bytecode::Effect;
 use hookc_runtime::Policy;
 use std::hash::{DefaultHasher, Hasher};
 use std::path::PathBuf;
@@ -34,6 +35,29 @@ pub struct Version {
     pub fingerprint: u64,
     /// When it was loaded (RFC 3339, UTC).
     pub loaded_at: String,
+    /// Whether a hook awaits a result (`run`, `test_path`: a program or the
+    /// file system); its evaluations go to the blocking pool.
+    pub awaits: bool,
+}
+
+impl Version {
+    /// The version `version` of `policy`, read from contents `fingerprint`.
+    fn new(policy: Policy, version: u64, fingerprint: u64) -> Version {
+        let program = policy.program();
+        let awaits = program.hooks.iter().any(|hook| {
+            program
+                .action(hook.action)
+                // An action the table lacks: assume the worst.
+                .is_none_or(|a| a.effect == Effect::Await)
+        });
+        Version {
+            policy,
+            version,
+            fingerprint,
+            loaded_at: crate::hook::now_utc(),
+            awaits,
+        }
+    }
 }
 
 /// The policy's files and the version that serves them.
@@ -51,12 +75,7 @@ impl Versions {
     pub fn load(files: Vec<PathBuf>) -> Result<Versions, HookError> {
         let before = fingerprint(&files);
         let policy = load(&files)?;
-        let first = Version {
-            policy,
-            version: 1,
-            fingerprint: before,
-            loaded_at: crate::hook::now_utc(),
-        };
+        let first = Version::new(policy, 1, before);
         Ok(Versions {
             files,
             current: ArcSwap::from_pointee(first),
@@ -116,12 +135,7 @@ pub async fn watch(versions: Arc<Versions>, poll: Duration) {
         match outcome {
             Ok(policy) => {
                 let version = versions.current().version + 1;
-                let next = Version {
-                    policy,
-                    version,
-                    fingerprint: seen,
-                    loaded_at: crate::hook::now_utc(),
-                };
+                let next = Version::new(policy, version, seen);
                 versions.current.store(Arc::new(next));
                 eprintln!(
                     "hookc serve: reloaded the policy: version {version}, {}",
