@@ -572,3 +572,43 @@ fn a_slow_host_action_stalls_only_its_own_requests() {
         assert_eq!(response.header("hookc-exit"), Some("0"));
     }
 }
+
+#[test]
+fn an_artifact_is_reloaded_and_a_damaged_one_refused() {
+    let dir = scratch("artifact");
+    let compile = |name: &str, reason: &str| {
+        let source = dir.join(format!("{name}.yaml"));
+        std::fs::write(&source, deny_rm(reason)).unwrap();
+        let out = dir.join(format!("{name}.hkb"));
+        let status = std::process::Command::new(HOOKC)
+            .arg("compile")
+            .arg(&source)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success());
+        std::fs::read(out).unwrap()
+    };
+    let (a, b) = (compile("a", "version A"), compile("b", "version B"));
+    let policy = dir.join("policy.hkb");
+    std::fs::write(&policy, &a).unwrap();
+    let served = serve(&[policy.to_str().unwrap(), "--poll-ms", "20"]);
+    let swap = |bytes: &[u8]| {
+        let tmp = dir.join("next.tmp");
+        std::fs::write(&tmp, bytes).unwrap();
+        std::fs::rename(&tmp, &policy).unwrap();
+    };
+    let reason = || permission(&post_claude(&served, &bash("rm -rf x")).body).1;
+    assert!(reason().starts_with("version A"));
+
+    // Half an artifact: refused, the old one serves.
+    swap(b.get(..b.len() / 2).unwrap());
+    wait_health(&served, |h| h["refused"] == 1);
+    assert!(reason().starts_with("version A"));
+
+    swap(&b);
+    wait_health(&served, |h| h["policy"]["version"] == 2);
+    assert!(reason().starts_with("version B"));
+}
