@@ -34,11 +34,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Replaces `path` with `text` at once (write, then rename), as an editor
+/// Replaces `path` with `contents` at once (write, then rename), as an editor
 /// or a deploy does: the server never sees half a file.
-fn replace(path: &Path, text: &str) {
+fn replace(path: &Path, contents: impl AsRef<[u8]>) {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).unwrap();
+    std::fs::write(&tmp, contents).unwrap();
     std::fs::rename(&tmp, path).unwrap();
 }
 
@@ -409,7 +409,7 @@ fn a_bad_policy_on_reload_is_refused_and_the_old_one_serves() {
         before
     );
 
-    replace(&policy, &deny_rm("version B"));
+    replace(&policy, deny_rm("version B"));
     let now = wait_health(&served, |h| h["policy"]["version"] == 2);
     assert_eq!(now["refused"], 2);
     let after = client.post("/hook/claude-code", &bash("rm -rf x")).unwrap();
@@ -595,20 +595,15 @@ fn an_artifact_is_reloaded_and_a_damaged_one_refused() {
     let policy = dir.join("policy.hkb");
     std::fs::write(&policy, &a).unwrap();
     let served = serve(&[policy.to_str().unwrap(), "--poll-ms", "20"]);
-    let swap = |bytes: &[u8]| {
-        let tmp = dir.join("next.tmp");
-        std::fs::write(&tmp, bytes).unwrap();
-        std::fs::rename(&tmp, &policy).unwrap();
-    };
     let reason = || permission(&post_claude(&served, &bash("rm -rf x")).body).1;
     assert!(reason().starts_with("version A"));
 
     // Half an artifact: refused, the old one serves.
-    swap(b.get(..b.len() / 2).unwrap());
+    replace(&policy, b.get(..b.len() / 2).unwrap());
     wait_health(&served, |h| h["refused"] == 1);
     assert!(reason().starts_with("version A"));
 
-    swap(&b);
+    replace(&policy, &b);
     wait_health(&served, |h| h["policy"]["version"] == 2);
     assert!(reason().starts_with("version B"));
 }
