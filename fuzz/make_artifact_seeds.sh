@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 hookc() { cargo run -q -p hookc-cli -- "$@"; }
 out=fuzz/seeds/artifact
-ex=examples/seed000
+ex=examples/thread-hooks
 hookc compile $ex/hooks.yaml $ex/directive_hooks.yaml $ex/directive.xml -o $out/seed000_full.hkb
 hookc compile $ex/hooks.yaml -o $out/seed000_hooks.hkb
 hookc compile examples/policy.xml -o $out/policy_xml.hkb

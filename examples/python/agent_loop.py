@@ -17,7 +17,7 @@ import warnings
 
 import hookc
 
-SEED = pathlib.Path(__file__).resolve().parent.parent / "seed000"
+SEED = pathlib.Path(__file__).resolve().parent.parent / "thread-hooks"
 
 
 def load_policy() -> hookc.Policy:

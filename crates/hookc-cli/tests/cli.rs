@@ -17,9 +17,9 @@ fn text(bytes: &[u8]) -> String {
 }
 
 const SEED: [&str; 3] = [
-    "examples/seed000/hooks.yaml",
-    "examples/seed000/directive_hooks.yaml",
-    "examples/seed000/directive.xml",
+    "examples/thread-hooks/hooks.yaml",
+    "examples/thread-hooks/directive_hooks.yaml",
+    "examples/thread-hooks/directive.xml",
 ];
 
 #[test]
@@ -112,7 +112,7 @@ fn compile_emits_normalized_yaml_and_json() {
     let hooks = doc["hooks"].as_sequence().unwrap();
     let xml_hook = hooks
         .iter()
-        .find(|h| h["id"] == "examples/seed000/directive.xml#directive[0]")
+        .find(|h| h["id"] == "examples/thread-hooks/directive.xml#directive[0]")
         .unwrap();
     assert_eq!(
         xml_hook["when"],
@@ -121,7 +121,7 @@ fn compile_emits_normalized_yaml_and_json() {
     // The YAML tree stays a tree.
     let tree_hook = hooks
         .iter()
-        .find(|h| h["id"] == "examples/seed000/directive_hooks.yaml#directive[0]")
+        .find(|h| h["id"] == "examples/thread-hooks/directive_hooks.yaml#directive[0]")
         .unwrap();
     assert_eq!(tree_hook["condition"]["op"], "eq");
     assert_eq!(tree_hook["condition"]["path"], "classification.category");
@@ -211,7 +211,7 @@ fn compile_ends_with_a_line_saying_what_it_wrote() {
     );
     assert_eq!(
         lines[lines.len() - 1],
-        format!("wrote {}: 20 hooks, 6 events, 5.8 KiB", hkb.display())
+        format!("wrote {}: 20 hooks, 6 events, 5.9 KiB", hkb.display())
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -351,7 +351,7 @@ fn disabling_a_hook_lets_the_next_one_win() {
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         line["hook"],
-        "examples/seed000/directive_hooks.yaml#directive[0]"
+        "examples/thread-hooks/directive_hooks.yaml#directive[0]"
     );
     let mut args = vec!["eval"];
     args.extend(ALL);
@@ -525,7 +525,7 @@ fn layers_on_the_command_line_order_hooks_and_refuse_misuse() {
         "--layer",
         "base=fuzz/seed_sources/small.yaml",
         "--layer",
-        "run=examples/seed000/hooks.yaml",
+        "run=examples/thread-hooks/hooks.yaml",
         "-o",
         out_path.to_str().unwrap(),
     ]);
@@ -586,11 +586,11 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
     let with = explain(&full);
     // The tree leaf is `p == v && has(p)`: its guard decides last.
     assert!(
-        with.contains("examples/seed000/directive_hooks.yaml:43:7  `classification.category == 'permanent'` -> true\n"),
+        with.contains("examples/thread-hooks/directive_hooks.yaml:43:7  `classification.category == 'permanent'` -> true\n"),
         "{with}"
     );
     assert!(
-        with.contains("examples/seed000/directive_hooks.yaml:43:14  `has(classification.category)` -> true  <- decided"),
+        with.contains("examples/thread-hooks/directive_hooks.yaml:43:14  `has(classification.category)` -> true  <- decided"),
         "{with}"
     );
     let without = explain(&stripped);
@@ -606,7 +606,7 @@ fn strip_leaves_the_debug_section_out_and_explain_says_what_it_read() {
 /// collected matches before it.
 #[test]
 fn eval_prints_collected_matches_with_the_decision() {
-    let policy = "examples/seed004/hooks.yaml";
+    let policy = "examples/agent-loop/hooks.yaml";
     let run = |ctx: &str, extra: &[&str]| {
         let dir = temp_dir("collected");
         let file = dir.join(format!("{}.json", ctx.len()));

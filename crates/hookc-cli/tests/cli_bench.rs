@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const POLICY: &str = "examples/seed000/hooks.yaml";
+const POLICY: &str = "examples/thread-hooks/hooks.yaml";
 /// Short runs: these tests check behaviour, not speed.
 const TIME: [&str; 2] = ["--time-per-case", "0.02"];
 

@@ -9,9 +9,9 @@ use std::process::Command;
 
 const DATA: &str = "crates/hookc-cli/tests/data/seed000_eval";
 const SEED: [&str; 3] = [
-    "examples/seed000/hooks.yaml",
-    "examples/seed000/directive_hooks.yaml",
-    "examples/seed000/directive.xml",
+    "examples/thread-hooks/hooks.yaml",
+    "examples/thread-hooks/directive_hooks.yaml",
+    "examples/thread-hooks/directive.xml",
 ];
 
 /// Where `examples/policy.xml` is as it was when the outputs were made

@@ -2,10 +2,13 @@
 //! `tests/data/hosts/HOST/cases/` written to the standard input of a
 //! spawned `hookc hook --host HOST`, its exit code and standard output
 //! compared with `NAME.out` (`UPDATE_EXPECT=1` rewrites them), from the
-//! sources and from the compiled artifact alike; Codex's answers checked
-//! against its published answer schemas; every failure answered with the
-//! host's block (or nothing under `--fail-open`); the `--log` replayed by
-//! `hookc eval --events` and `hookc diff`.
+//! sources and from the compiled artifact alike; Codex's, Gemini CLI's and
+//! GitHub Copilot's answers checked against the members they publish; every
+//! failure answered with the host's block (or nothing under `--fail-open`);
+//! the `--log` replayed by `hookc eval --events` and `hookc diff`.
+//!
+//! GitHub Copilot's payloads do not name their event: its cases are named
+//! `EVENT.NAME` and `hookc hook` is given `--event EVENT`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -18,7 +21,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hosts");
 /// The repository root, where `hookc` runs: the guards are the guide's,
 /// `examples/hosts/HOST/guard.yaml`.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-const HOSTS: [&str; 4] = ["claude-code", "codex", "gemini-cli", "cursor"];
+const HOSTS: [&str; 5] = ["claude-code", "codex", "gemini-cli", "cursor", "copilot"];
 
 /// A scratch directory of this test binary.
 fn scratch(name: &str) -> PathBuf {
@@ -70,17 +73,44 @@ fn cases(host: &str) -> Vec<(String, PathBuf)> {
     cases
 }
 
+/// The event of case `name` of `host`: Copilot's is named by the case, the
+/// others' by the payload's `hook_event_name`.
+fn event_of(host: &str, name: &str, payload: &[u8]) -> String {
+    if host == "copilot" {
+        return name.split('.').next().unwrap().to_owned();
+    }
+    serde_json::from_slice::<Value>(payload).unwrap()["hook_event_name"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The arguments that tell `host` the event: `--event EVENT` for Copilot,
+/// whose payloads do not name it; none for the others.
+fn event_args(host: &str, event: &str) -> Vec<String> {
+    if host == "copilot" {
+        vec!["--event".to_owned(), event.to_owned()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// `hookc hook` on `host`'s case `name` (its event given as the host needs),
+/// with `extra` arguments.
+fn hook_case(host: &str, policy: &str, extra: &[&str], name: &str, payload: &[u8]) -> Output {
+    let given = event_args(host, &event_of(host, name, payload));
+    let mut args: Vec<&str> = given.iter().map(String::as_str).collect();
+    args.extend(extra);
+    hook(host, policy, &args, payload)
+}
+
 /// The cases of a host: name, event and payload.
 fn payloads(host: &str) -> Vec<(String, String, Vec<u8>)> {
     cases(host)
         .into_iter()
         .map(|(name, path)| {
             let payload = std::fs::read(&path).unwrap();
-            let event = serde_json::from_slice::<Value>(&payload).unwrap()["hook_event_name"]
-                .as_str()
-                .unwrap()
-                .to_owned();
-            (name, event, payload)
+            (name.clone(), event_of(host, &name, &payload), payload)
         })
         .collect()
 }
@@ -112,14 +142,14 @@ fn every_payload_gets_the_exact_answer() {
         let compiled = artifact(host);
         for (name, path) in cases(host) {
             let payload = std::fs::read(&path).unwrap();
-            let from_sources = hook(host, &guard, &[], &payload);
+            let from_sources = hook_case(host, &guard, &[], &name, &payload);
             assert!(
                 from_sources.stderr.is_empty(),
                 "{host}/{name}: {}",
                 String::from_utf8_lossy(&from_sources.stderr)
             );
             let got = seen(&from_sources);
-            let from_artifact = hook(host, compiled.to_str().unwrap(), &[], &payload);
+            let from_artifact = hook_case(host, compiled.to_str().unwrap(), &[], &name, &payload);
             assert_eq!(
                 seen(&from_artifact),
                 got,
@@ -144,13 +174,12 @@ fn every_payload_gets_the_exact_answer() {
 #[test]
 fn no_decision_is_silence_never_allow() {
     for host in HOSTS {
-        let payload = std::fs::read(
-            Path::new(DATA)
-                .join(host)
-                .join("cases/pre_bash_nothing.json"),
-        )
-        .unwrap();
-        let out = hook(host, &guard(host), &[], &payload);
+        let (name, path) = cases(host)
+            .into_iter()
+            .find(|(name, _)| name.ends_with("pre_bash_nothing"))
+            .unwrap();
+        let payload = std::fs::read(path).unwrap();
+        let out = hook_case(host, &guard(host), &[], &name, &payload);
         assert_eq!(seen(&out), "exit 0\n", "{host}");
     }
 }
@@ -248,7 +277,7 @@ fn check_answers(
     let mut checked = 0;
     for (name, event, payload) in payloads(host) {
         for policy in policies {
-            let out = hook(host, policy, &[], &payload);
+            let out = hook_case(host, policy, &[], &name, &payload);
             assert_eq!(out.status.code(), Some(0), "{host}/{name}");
             if out.stdout.is_empty() {
                 continue;
@@ -395,15 +424,23 @@ fn assert_fails_closed(policy: &str, payload: &[u8], reason: &str) {
         || answer.get("continue") == Some(&Value::Bool(false));
     assert!(blocks, "codex: {said}");
 
-    for host in HOSTS {
-        let out = hook(host, policy, &["--fail-open"], payload);
-        assert_eq!(seen(&out), "exit 0\n", "{host} --fail-open");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            stderr.contains(reason) && stderr.contains("--fail-open"),
-            "{stderr}"
-        );
+    for host in ["claude-code", "codex", "gemini-cli", "cursor"] {
+        assert_fails_open(host, policy, &[], payload, reason);
     }
+}
+
+/// `--fail-open` on the same failure: nothing, exit 0, the reason on
+/// standard error.
+fn assert_fails_open(host: &str, policy: &str, extra: &[&str], payload: &[u8], reason: &str) {
+    let mut args = extra.to_vec();
+    args.push("--fail-open");
+    let out = hook(host, policy, &args, payload);
+    assert_eq!(seen(&out), "exit 0\n", "{host} --fail-open");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(reason) && stderr.contains("--fail-open"),
+        "{host}: {stderr}"
+    );
 }
 
 fn pre_tool_use() -> Vec<u8> {
@@ -494,9 +531,9 @@ fn the_log_replays_to_the_same_decisions() {
         let guard = guard(host);
         let log_arg = log.to_str().unwrap();
         let all = cases(host);
-        for (_, path) in &all {
+        for (name, path) in &all {
             let payload = std::fs::read(path).unwrap();
-            let out = hook(host, &guard, &["--log", log_arg], &payload);
+            let out = hook_case(host, &guard, &["--log", log_arg], name, &payload);
             assert!(out.status.success());
         }
         let text = std::fs::read_to_string(&log).unwrap();
@@ -505,10 +542,15 @@ fn the_log_replays_to_the_same_decisions() {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         assert_eq!(lines.len(), all.len(), "{host}: a line per call");
-        for (line, (_, path)) in lines.iter().zip(&all) {
-            let payload: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        for (line, (name, path)) in lines.iter().zip(&all) {
+            let bytes = std::fs::read(path).unwrap();
+            let mut payload: Value = serde_json::from_slice(&bytes).unwrap();
+            // Copilot's `toolArgs` is logged as the policy saw it: parsed.
+            if let Some(Value::String(args)) = payload.get("toolArgs") {
+                payload["toolArgs"] = serde_json::from_str(args).unwrap();
+            }
             assert_eq!(line["context"], payload);
-            assert_eq!(line["event"], payload["hook_event_name"]);
+            assert_eq!(line["event"], event_of(host, name, &bytes).as_str());
             assert!(line["time"].as_str().unwrap().ends_with('Z'));
             assert_eq!(
                 line["hook"],
@@ -651,4 +693,217 @@ fn cursor_fails_closed_with_its_own_block() {
         assert!(said == "deny" || said == false, "{name}: {answer}");
         assert!(answer["user_message"].as_str().unwrap().contains(reason));
     }
+}
+
+/// Checks one GitHub Copilot answer against its CLI hooks reference
+/// (docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference):
+/// preToolUse reads `permissionDecision` (`allow|deny|ask`; a deny with a
+/// reason that is not blank), `permissionDecisionReason` and `modifiedArgs`
+/// (an object); permissionRequest `behavior` (`allow|deny`), `message` and
+/// `interrupt`; agentStop and subagentStop `decision` (`block|allow`) and
+/// `reason`; subagentStart `additionalContext`; the other events nothing.
+fn check_copilot_answer(event: &str, answer: &Value) -> Result<(), String> {
+    let object = answer.as_object().ok_or("not an object")?;
+    let reads: &[&str] = match event {
+        "preToolUse" => &[
+            "permissionDecision",
+            "permissionDecisionReason",
+            "modifiedArgs",
+        ],
+        "permissionRequest" => &["behavior", "message", "interrupt"],
+        "agentStop" | "subagentStop" => &["decision", "reason"],
+        "subagentStart" => &["additionalContext"],
+        _ => &[],
+    };
+    for key in object.keys() {
+        if !reads.contains(&key.as_str()) {
+            return Err(format!("`{key}` on {event}"));
+        }
+    }
+    let text = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or("");
+    let word = |key: &str, words: &[&str]| match object.get(key) {
+        Some(w) if !words.iter().any(|x| w == x) => Err(format!("{key} {w}")),
+        _ => Ok(()),
+    };
+    word("permissionDecision", &["allow", "deny", "ask"])?;
+    word("behavior", &["allow", "deny"])?;
+    word("decision", &["block", "allow"])?;
+    let blank_reason = (object.get("permissionDecision") == Some(&Value::from("deny"))
+        && text("permissionDecisionReason").trim().is_empty())
+        || (object.get("decision") == Some(&Value::from("block"))
+            && text("reason").trim().is_empty());
+    if blank_reason {
+        return Err("a deny or block without a reason".to_owned());
+    }
+    if object.get("modifiedArgs").is_some_and(|a| !a.is_object()) {
+        return Err("modifiedArgs is not an object".to_owned());
+    }
+    Ok(())
+}
+
+#[test]
+fn copilot_answers_have_only_the_members_its_reference_documents() {
+    let answered = check_answers("copilot", &[&guard("copilot")], check_copilot_answer);
+    assert!(answered >= 7, "{answered}");
+    let bad = [
+        ("preToolUse", r#"{"permissionDecision": "defer"}"#),
+        ("preToolUse", r#"{"permissionDecision": "deny"}"#),
+        ("preToolUse", r#"{"modifiedArgs": "{\"command\": \"ls\"}"}"#),
+        ("preToolUse", r#"{"hookSpecificOutput": {}}"#),
+        ("permissionRequest", r#"{"behavior": "ask"}"#),
+        ("agentStop", r#"{"decision": "block"}"#),
+        ("sessionStart", r#"{"additionalContext": "x"}"#),
+    ];
+    for (event, answer) in bad {
+        let answer: Value = serde_json::from_str(answer).unwrap();
+        assert!(check_copilot_answer(event, &answer).is_err(), "{answer}");
+    }
+}
+
+/// A Copilot payload of `event` from the cases (the first of that event).
+fn copilot_case(event: &str) -> Vec<u8> {
+    let (_, path) = cases("copilot")
+        .into_iter()
+        .find(|(name, _)| name.starts_with(&format!("{event}.")))
+        .unwrap();
+    std::fs::read(path).unwrap()
+}
+
+/// A failure, answered by Copilot on `event` (`None`: no `--event`): a deny
+/// with exit 0 where the event can deny (Copilot logs and skips a hook
+/// that exits non-zero), both deciding events' denies when the event is not
+/// known, exit 1 where the event cannot deny (`agentStop` here); the reason
+/// on standard error too. `--fail-open`: nothing, exit 0.
+fn assert_copilot_fails_closed(policy: &str, event: Option<&str>, payload: &[u8], reason: &str) {
+    let extra: Vec<&str> = event.map_or_else(Vec::new, |e| vec!["--event", e]);
+    let out = hook("copilot", policy, &extra, payload);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(reason), "`{reason}` not in {stderr}");
+    let denies: &[&str] = match event {
+        Some("preToolUse") => &["/permissionDecision"],
+        Some("permissionRequest") => &["/behavior"],
+        Some("agentStop") => &[],
+        // No event, or one Copilot does not have: both deciding events'.
+        _ => &["/permissionDecision", "/behavior"],
+    };
+    if denies.is_empty() {
+        assert_eq!(seen(&out), "exit 1\n", "{stderr}");
+    } else {
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        for at in denies {
+            assert_eq!(answer.pointer(at), Some(&Value::from("deny")), "{answer}");
+        }
+        assert!(answer.to_string().contains(reason), "{answer}");
+        if let (Some(event), [_]) = (event, denies) {
+            check_copilot_answer(event, &answer).unwrap();
+        }
+    }
+    assert_fails_open("copilot", policy, &extra, payload, reason);
+}
+
+#[test]
+fn copilot_fails_closed_with_a_deny() {
+    let pre = copilot_case("preToolUse");
+    let missing = "cannot read `missing.hkb`";
+    assert_copilot_fails_closed("missing.hkb", Some("preToolUse"), &pre, missing);
+    let request = copilot_case("permissionRequest");
+    assert_copilot_fails_closed("missing.hkb", Some("permissionRequest"), &request, missing);
+    let stop = copilot_case("agentStop");
+    assert_copilot_fails_closed("missing.hkb", Some("agentStop"), &stop, missing);
+
+    let good = std::fs::read(artifact("copilot")).unwrap();
+    let truncated = scratch("copilot-damaged").join("truncated.hkb");
+    std::fs::write(&truncated, good.get(..good.len() / 2).unwrap()).unwrap();
+    let truncated = truncated.to_str().unwrap();
+    assert_copilot_fails_closed(truncated, Some("preToolUse"), &pre, "truncated.hkb");
+
+    let guard = &guard("copilot");
+    assert_copilot_fails_closed(guard, Some("preToolUse"), b"rm -rf /", "not JSON");
+    assert_copilot_fails_closed(guard, Some("preToolUse"), b"[1]", "not a JSON object");
+    // The event: not given, given but not Copilot's (the PascalCase names
+    // are another payload format), or contradicted by the payload.
+    assert_copilot_fails_closed(guard, None, &pre, "give it with `--event`");
+    assert_copilot_fails_closed(
+        guard,
+        Some("PreToolUse"),
+        &pre,
+        "not an event of `--host copilot`",
+    );
+    let named = br#"{"hook_event_name": "PreToolUse", "tool_name": "bash"}"#;
+    assert_copilot_fails_closed(guard, Some("preToolUse"), named, "`--event preToolUse` but");
+
+    let fails = policy_file(
+        "copilot_fails.yaml",
+        "host: copilot\non_error: fail\nhooks:\n  - id: slow_tool\n    event: preToolUse\n    \
+         when: \"toolArgs.timeout > 10\"\n    action: {type: deny, reason: slow}\n",
+    );
+    assert_copilot_fails_closed(
+        &fails,
+        Some("preToolUse"),
+        &pre,
+        "could not decide preToolUse",
+    );
+
+    let slow = policy_file(
+        "copilot_slow.yaml",
+        "host: copilot\nhooks:\n  - id: slow\n    event: preToolUse\n    \
+         action: {type: run, argv: [sleep, '5'], timeout_ms: 50}\n",
+    );
+    let mut payload: Value = serde_json::from_slice(&pre).unwrap();
+    payload["cwd"] = Value::from(scratch("copilot-slow").to_str().unwrap());
+    let payload = payload.to_string().into_bytes();
+    let timed_out = "hook `slow`: its program ran past its timeout";
+    assert_copilot_fails_closed(&slow, Some("preToolUse"), &payload, timed_out);
+}
+
+/// The guide's Copilot guard asks git for the branch before a commit, in
+/// the payload's `cwd`, and denies a commit on `main`; `toolArgs` is read
+/// whether the CLI sent it as JSON text or the SDK as an object.
+#[test]
+fn copilot_guard_protects_main() {
+    let repo = scratch("copilot-repo");
+    let git = Command::new("git")
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(&repo)
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let commit = |args: Value| {
+        serde_json::json!({
+            "sessionId": "s", "timestamp": 1, "cwd": repo,
+            "toolName": "bash", "toolArgs": args
+        })
+        .to_string()
+    };
+    let command = serde_json::json!({"command": "git commit -m fix"});
+    for args in [Value::from(command.to_string()), command] {
+        let out = hook(
+            "copilot",
+            &guard("copilot"),
+            &["--event", "preToolUse"],
+            commit(args).as_bytes(),
+        );
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+        let reason = answer["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.contains("[hook protected_branch"), "{reason}");
+    }
+}
+
+/// `--event` is an option of every host: the event a payload names agrees
+/// with it, or the call fails closed.
+#[test]
+fn an_event_given_must_agree_with_the_payload() {
+    let guard = guard("codex");
+    let payload = pre_tool_use();
+    let named = hook("codex", &guard, &[], &payload);
+    let given = hook("codex", &guard, &["--event", "PreToolUse"], &payload);
+    assert_eq!(seen(&given), seen(&named));
+    let out = hook("codex", &guard, &["--event", "Stop"], &payload);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("`--event Stop` but the payload's `hook_event_name` is `PreToolUse`"),
+        "{said}"
+    );
 }

@@ -19,9 +19,9 @@ const LOG: &str = "crates/hookc-cli/tests/data/seed000_eval/events.jsonl";
 const POLICY: &str = "examples/policy.xml";
 const CHANGED: &str = "examples/diff/policy.xml";
 const SEED: [&str; 3] = [
-    "examples/seed000/hooks.yaml",
-    "examples/seed000/directive_hooks.yaml",
-    "examples/seed000/directive.xml",
+    "examples/thread-hooks/hooks.yaml",
+    "examples/thread-hooks/directive_hooks.yaml",
+    "examples/thread-hooks/directive.xml",
 ];
 
 fn hookc(args: &[&str]) -> Output {

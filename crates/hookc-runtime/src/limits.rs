@@ -3,7 +3,7 @@
 //! Each is checked at the earliest stage that can see it, before any recursion
 //! over the input, so that hostile input gets a clear error instead of a stack
 //! overflow or an unbounded allocation. Each constant's doc says where it is
-//! checked and what happens past it; `crates/hookc/tests/limits.rs` goes one
+//! checked and what happens past it; `crates/hookc/tests/suite/limits.rs` goes one
 //! past every one of them.
 //!
 //! Not bounded separately: the number of `${...}` references in one string

@@ -90,9 +90,9 @@ fn parse(c: &mut Criterion) {
 
 fn check(c: &mut Criterion) {
     let seed_set = vec![
-        example("examples/seed000/hooks.yaml"),
-        example("examples/seed000/directive_hooks.yaml"),
-        example("examples/seed000/directive.xml"),
+        example("examples/thread-hooks/hooks.yaml"),
+        example("examples/thread-hooks/directive_hooks.yaml"),
+        example("examples/thread-hooks/directive.xml"),
     ];
     let policy_xml = vec![example("examples/policy.xml")];
     let mut all = vec![

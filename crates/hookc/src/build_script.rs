@@ -37,10 +37,9 @@
 //!   above, anything else as one line), so cargo fails the build after the
 //!   script ends, without the script having to exit with an error.
 
-use crate::compile::{compile, Compilation};
+use crate::compile::{compile, ArtifactDebug, Compilation};
 use crate::diag::{render, Diagnostic};
 use crate::files::{self, PolicyFile, ReadError};
-use hookc_runtime::Policy;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -200,9 +199,9 @@ impl Builder {
                 rendered: render::human(&all, &c.sources),
             });
         }
-        let bytes = c.into_policy().map_err(BuildError::Load)?.to_artifact();
-        // What we write must be what a runtime accepts.
-        Policy::from_artifact(&bytes).map_err(|e| BuildError::Load(e.into()))?;
+        let bytes = c
+            .into_artifact(ArtifactDebug::Keep)
+            .map_err(BuildError::Load)?;
         let path = out_dir.join(&self.out_name);
         std::fs::write(&path, bytes).map_err(|source| BuildError::Write {
             path: path.clone(),

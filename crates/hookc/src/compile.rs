@@ -119,6 +119,34 @@ impl Compilation {
     }
 }
 
+/// Whether an artifact keeps its debug section (source locations and
+/// sub-condition texts for explain traces).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtifactDebug {
+    /// Keep it.
+    Keep,
+    /// Leave it out (`hookc compile --strip`): a smaller artifact whose
+    /// traces list the values each hook reads instead.
+    Strip,
+}
+
+impl Compilation {
+    /// The artifact of a finished compilation: [`Compilation::into_policy`]
+    /// encoded, then loaded back (decoded and verified, as a runtime loads
+    /// it), so that what is written is what a runtime accepts. Errors become
+    /// [`SourcesError::Invalid`]; a program that does not load back is
+    /// [`SourcesError::Load`] (a compiler bug).
+    pub fn into_artifact(self, debug: ArtifactDebug) -> Result<Vec<u8>, SourcesError> {
+        let policy = self.into_policy()?;
+        let bytes = match debug {
+            ArtifactDebug::Keep => policy.to_artifact(),
+            ArtifactDebug::Strip => policy.to_artifact_stripped(),
+        };
+        hookc_runtime::Policy::from_artifact(&bytes)?;
+        Ok(bytes)
+    }
+}
+
 /// Compiles sources (YAML hook files, directive XML) straight into a runtime
 /// policy; see [`Compilation::into_policy`].
 pub fn policy_from_sources(inputs: &[Input]) -> Result<hookc_runtime::Policy, SourcesError> {

@@ -193,12 +193,6 @@ pub fn eval_expr(text: &str, ctx: &Value) -> Result<Result<Value, EvalError>, Ex
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
 

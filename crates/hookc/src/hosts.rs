@@ -6,7 +6,7 @@
 //! declarations only (`docs/src/hosts/index.md`).
 
 /// The hosts hookc has a profile for, by name.
-pub const NAMES: &[&str] = &["claude-code", "codex", "gemini-cli", "cursor"];
+pub const NAMES: &[&str] = &["claude-code", "codex", "gemini-cli", "cursor", "copilot"];
 
 /// The profile's file name in diagnostics: `<host claude-code>`.
 pub fn profile_name(host: &str) -> String {
@@ -20,12 +20,12 @@ pub fn profile(host: &str) -> Option<&'static str> {
         "codex" => Some(include_str!("hosts/codex.yaml")),
         "gemini-cli" => Some(include_str!("hosts/gemini-cli.yaml")),
         "cursor" => Some(include_str!("hosts/cursor.yaml")),
+        "copilot" => Some(include_str!("hosts/copilot.yaml")),
         _ => None,
     }
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -66,6 +66,34 @@ mod tests {
         assert_eq!(codes(&[a.clone(), b]), ["E0115"]);
         // The same host twice is one profile.
         assert!(codes(&[a.clone(), a]).is_empty());
+    }
+
+    #[test]
+    fn copilot_decides_where_its_reference_says_it_reads_an_answer() {
+        let policy = |event: &str, action: &str| {
+            let text = format!(
+                "host: copilot\nhooks:\n  - id: h\n    event: {event}\n    action: {action}\n"
+            );
+            codes(&[crate::compile::Input::new("p.yaml", text)])
+        };
+        // preToolUse reads a permission and modified arguments; the parsed
+        // `toolArgs` is typed.
+        let deny = "{type: deny, reason: no}";
+        assert!(policy("preToolUse", deny).is_empty());
+        assert!(policy("permissionRequest", deny).is_empty());
+        assert!(policy("agentStop", deny).is_empty());
+        let rewrite = "{type: rewrite, patch: {toolArgs: {command: ls}}}";
+        assert!(policy("preToolUse", rewrite).is_empty());
+        assert!(policy("subagentStart", "{type: context, text: hi}").is_empty());
+        // The events whose answer Copilot does not read take none.
+        assert_eq!(
+            policy("sessionStart", "{type: context, text: hi}"),
+            ["E0406"]
+        );
+        assert_eq!(policy("userPromptSubmitted", deny), ["E0406"]);
+        assert_eq!(policy("postToolUse", deny), ["E0406"]);
+        // The PascalCase events are another payload format: not these.
+        assert_eq!(policy("PreToolUse", deny), ["E0114"]);
     }
 
     #[test]

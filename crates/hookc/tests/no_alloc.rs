@@ -19,9 +19,9 @@ fn example(rel: &str) -> Input {
 #[test]
 fn no_match_evaluation_does_not_allocate() {
     let policy = hookc::compile::policy_from_sources(&[
-        example("examples/seed000/hooks.yaml"),
-        example("examples/seed000/directive_hooks.yaml"),
-        example("examples/seed000/directive.xml"),
+        example("examples/thread-hooks/hooks.yaml"),
+        example("examples/thread-hooks/directive_hooks.yaml"),
+        example("examples/thread-hooks/directive.xml"),
         example("examples/policy.xml"),
     ])
     .unwrap();

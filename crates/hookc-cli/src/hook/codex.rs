@@ -16,7 +16,7 @@
 //!   events' `block`, and elsewhere (or when the event is not known)
 //!   `{"continue": false, "stopReason"}`, which every answer schema has.
 
-use super::outcome::{answer as spell, Answers, Reply, Ruling, Verdict};
+use super::outcome::{answer as spell, Answers, Reply, Ruling};
 use serde_json::{Map, Value};
 
 /// What Codex lets a hook answer on `event`.
@@ -47,13 +47,7 @@ pub fn block(event: Option<&str>, reason: &str) -> Reply {
     });
     match can_block {
         Some((event, answers)) => {
-            let denied = Ruling {
-                verdict: Some(Verdict {
-                    word: "deny".to_owned(),
-                    reason: reason.to_owned(),
-                }),
-                ..Ruling::default()
-            };
+            let denied = Ruling::denied(reason);
             spell(event, answers, &denied)
         }
         None => {

@@ -15,7 +15,7 @@
 //!   (permission `deny`, `continue: false`) and exit 2, which Cursor reads
 //!   as a block; elsewhere exit 2 with the reason on standard error.
 
-use super::outcome::{Reply, Ruling, Verdict};
+use super::outcome::{Reply, Ruling};
 use serde_json::{Map, Value};
 
 /// What Cursor lets a hook answer on an event.
@@ -101,13 +101,7 @@ pub fn answer(event: &str, outcome: &Ruling) -> Reply {
 /// the reason on standard error, and the event's blocking answer on
 /// standard output where it has one.
 pub fn block(event: Option<&str>, reason: &str) -> Reply {
-    let denied = Ruling {
-        verdict: Some(Verdict {
-            word: "deny".to_owned(),
-            reason: reason.to_owned(),
-        }),
-        ..Ruling::default()
-    };
+    let denied = Ruling::denied(reason);
     let can_block = event
         .map(shape)
         .filter(|a| matches!(a, CursorReply::Permission { .. } | CursorReply::Continue));

@@ -1,8 +1,10 @@
 //! `hookc hook --host NAME POLICY`: be the hook a host spawns. One payload
-//! on standard input, the event taken from its `hook_event_name`, the
-//! decision answered in the host's wire: one module per host
-//! ([`claude_code`], [`codex`], [`gemini_cli`], [`cursor`]) holds its table of what each event answers
-//! and its block, and [`outcome`] spells those answers.
+//! on standard input, the event taken from its `hook_event_name` or from
+//! `--event` (GitHub Copilot's payloads do not name theirs), the decision
+//! answered in the host's wire: one module per host ([`claude_code`],
+//! [`codex`], [`gemini_cli`], [`cursor`], [`copilot`]) holds its table of
+//! what each event answers and its block, and [`outcome`] spells those
+//! answers.
 //!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
 //! here ([`crate::host_actions`]) and the evaluation resumed with their
@@ -19,6 +21,7 @@
 
 mod claude_code;
 mod codex;
+mod copilot;
 mod cursor;
 mod gemini_cli;
 pub(crate) mod outcome;
@@ -44,6 +47,9 @@ pub enum Host {
     GeminiCli,
     /// Cursor.
     Cursor,
+    /// GitHub Copilot (the Copilot CLI and the coding agent; needs
+    /// `--event`).
+    Copilot,
 }
 
 impl Host {
@@ -54,6 +60,7 @@ impl Host {
             Host::Codex => codex::answer(event, outcome),
             Host::GeminiCli => gemini_cli::answer(event, outcome),
             Host::Cursor => cursor::answer(event, outcome),
+            Host::Copilot => copilot::answer(event, outcome),
         }
     }
 
@@ -64,6 +71,25 @@ impl Host {
             Host::Codex => codex::block(event, reason),
             Host::GeminiCli => gemini_cli::block(reason),
             Host::Cursor => cursor::block(event, reason),
+            Host::Copilot => copilot::block(event, reason),
+        }
+    }
+
+    /// The payload member holding the tool's input, which a `rewrite`
+    /// patches.
+    fn input_member(self) -> &'static str {
+        match self {
+            Host::Copilot => "toolArgs",
+            Host::ClaudeCode | Host::Codex | Host::GeminiCli | Host::Cursor => "tool_input",
+        }
+    }
+
+    /// Prepares `payload` for the evaluation on `event` as the host needs
+    /// (Copilot: a known event, `toolArgs` parsed); whether it changed.
+    fn prepare(self, event: &str, payload: &mut Map<String, Value>) -> Result<bool, HookError> {
+        match self {
+            Host::Copilot => copilot::prepare(event, payload),
+            Host::ClaudeCode | Host::Codex | Host::GeminiCli | Host::Cursor => Ok(false),
         }
     }
 }
@@ -79,6 +105,11 @@ pub struct HookArgs {
     /// source files, compiled first.
     #[arg(value_name = "POLICY", required = true)]
     files: Vec<PathBuf>,
+    /// The event the payload is for, for hosts whose payloads do not name
+    /// it (required for `copilot`: `--event preToolUse`); a payload that
+    /// names another event in its `hook_event_name` is refused.
+    #[arg(long, value_name = "EVENT")]
+    event: Option<String>,
     /// On a failure (no policy, a bad payload, an evaluation error), answer
     /// "no decision" instead of the host's block; the reason goes to
     /// standard error.
@@ -107,6 +138,34 @@ pub enum HookError {
     /// The payload is JSON but not a hook payload of the host.
     #[error("hookc: the payload is not a hook payload: {0}")]
     Shape(&'static str),
+    /// Neither `--event` nor the payload names the event.
+    #[error(
+        "hookc: the payload does not name its event (no `hook_event_name`): give it with `--event`, e.g. `hookc hook --host {host} --event {example} POLICY`"
+    )]
+    NoEvent {
+        /// The host, as `--host` names it.
+        host: &'static str,
+        /// One of its events.
+        example: &'static str,
+    },
+    /// `--event` and the payload's `hook_event_name` differ.
+    #[error("hookc: `--event {given}` but the payload's `hook_event_name` is `{named}`")]
+    EventMismatch {
+        /// `--event`.
+        given: String,
+        /// The payload's `hook_event_name`.
+        named: String,
+    },
+    /// `--event` names an event the host does not have.
+    #[error("hookc: `{event}` is not an event of `--host {host}` (its events: {events})")]
+    UnknownEvent {
+        /// The host, as `--host` names it.
+        host: &'static str,
+        /// The event given.
+        event: String,
+        /// The host's events, listed.
+        events: String,
+    },
     /// The evaluation failed (`on_error: fail`, a bad action parameter).
     #[error("hookc: the policy could not decide {event}: {source}")]
     Eval {
@@ -152,10 +211,15 @@ pub enum HookError {
 /// Runs `hookc hook`: the reply is written, and its exit code returned.
 pub fn run(args: &HookArgs) -> std::process::ExitCode {
     let mut payload = Vec::new();
+    // The event given is known even when the payload is not readable: the
+    // block is that event's.
+    let given = args.event.as_deref();
     let reply = match std::io::stdin().read_to_end(&mut payload) {
-        Err(e) => args.host.failed(None, &HookError::Stdin(e), args.fail_open),
-        Ok(_) => match Call::read(&payload) {
-            Err(e) => args.host.failed(None, &e, args.fail_open),
+        Err(e) => args
+            .host
+            .failed(given, &HookError::Stdin(e), args.fail_open),
+        Ok(_) => match Call::read(args.host, &payload, given) {
+            Err(e) => args.host.failed(given, &e, args.fail_open),
             Ok(call) => load(&args.files)
                 .and_then(|policy| call.decide(args.host, &policy, args.log.as_deref()))
                 .unwrap_or_else(|e| args.host.failed(Some(&call.event), &e, args.fail_open)),
@@ -184,34 +248,67 @@ impl Host {
     }
 }
 
-/// One hook call: the payload, read as JSON, and the event it names.
+/// One hook call: the payload, read as JSON, and its event.
 #[derive(Debug)]
 pub struct Call<'p> {
-    /// The event, from the payload's `hook_event_name`.
+    /// The event: the payload's `hook_event_name`, or the one given.
     pub event: String,
-    /// The payload as JSON.
+    /// The payload as JSON, as the host prepared it.
     context: Value,
-    /// The payload's bytes, evaluated as they are.
+    /// The payload's bytes, evaluated as they are unless the host changed
+    /// the payload (then `context` is evaluated).
     payload: &'p [u8],
+    /// Whether the host changed the payload (Copilot's `toolArgs` parsed).
+    prepared: bool,
 }
 
 impl<'p> Call<'p> {
-    /// Reads a payload: a JSON object naming its event.
-    pub fn read(payload: &'p [u8]) -> Result<Call<'p>, HookError> {
-        let context: Value = serde_json::from_slice(payload).map_err(HookError::NotJson)?;
-        let event = match &context {
-            Value::Object(m) => match m.get("hook_event_name") {
-                Some(Value::String(e)) => e.clone(),
-                Some(_) => return Err(HookError::Shape("`hook_event_name` is not a string")),
-                None => return Err(HookError::Shape("it has no `hook_event_name`")),
-            },
-            _ => return Err(HookError::Shape("it is not a JSON object")),
+    /// Reads `host`'s payload: a JSON object, for `event` when given (a
+    /// payload naming another event in `hook_event_name` is refused), else
+    /// for the event its `hook_event_name` names.
+    pub fn read(host: Host, payload: &'p [u8], event: Option<&str>) -> Result<Call<'p>, HookError> {
+        let mut context: Value = serde_json::from_slice(payload).map_err(HookError::NotJson)?;
+        let Value::Object(members) = &mut context else {
+            return Err(HookError::Shape("it is not a JSON object"));
         };
+        let named = match members.get("hook_event_name") {
+            Some(Value::String(e)) => Some(e.clone()),
+            Some(_) => return Err(HookError::Shape("`hook_event_name` is not a string")),
+            None => None,
+        };
+        let event = match (event, named) {
+            (Some(given), Some(named)) if given != named => {
+                return Err(HookError::EventMismatch {
+                    given: given.to_owned(),
+                    named,
+                })
+            }
+            (Some(given), _) => given.to_owned(),
+            (None, Some(named)) => named,
+            (None, None) if host == Host::Copilot => {
+                return Err(HookError::NoEvent {
+                    host: "copilot",
+                    example: "preToolUse",
+                })
+            }
+            (None, None) => return Err(HookError::Shape("it has no `hook_event_name`")),
+        };
+        let prepared = host.prepare(&event, members)?;
         Ok(Call {
             event,
             context,
             payload,
+            prepared,
         })
+    }
+
+    /// The context evaluated: the payload's bytes, or the prepared payload.
+    fn evaluated(&self) -> Context<'_> {
+        if self.prepared {
+            Context::Value(&self.context)
+        } else {
+            Context::json(self.payload)
+        }
     }
 
     /// The host's reply to this call under `policy`, performing the host
@@ -234,7 +331,7 @@ impl<'p> Call<'p> {
         let mut results = Results::new();
         let decision = loop {
             let decision = policy
-                .query(event, Context::json(self.payload))
+                .query(event, self.evaluated())
                 .with_results(&results)
                 .decision()
                 .map_err(|source| HookError::Eval {
@@ -276,7 +373,8 @@ impl<'p> Call<'p> {
                 action: pending.action_type().to_owned(),
             });
         }
-        Ok(host.answer(event, &Ruling::of(policy, &decision)))
+        let ruling = Ruling::of(policy, &decision, host.input_member());
+        Ok(host.answer(event, &ruling))
     }
 }
 

@@ -25,14 +25,27 @@ pub struct Ruling {
     /// The `text` of every collected `context` action, in order, joined
     /// by newlines; `None` when none matched.
     pub context: Option<String>,
-    /// The rewritten tool input (`patched.tool_input`), if a transform
-    /// patched it.
+    /// The rewritten tool input (`patched.tool_input`, or the host's
+    /// member of that name), if a transform patched it.
     pub updated_input: Option<Value>,
 }
 
 impl Ruling {
-    /// The outcome of `decision` under `policy` (for the hooks' locations).
-    pub fn of(policy: &Policy, decision: &Decision<'_>) -> Ruling {
+    /// A `deny` with `reason`: what a host's block answers for a failure.
+    pub fn denied(reason: &str) -> Ruling {
+        Ruling {
+            verdict: Some(Verdict {
+                word: "deny".to_owned(),
+                reason: reason.to_owned(),
+            }),
+            ..Ruling::default()
+        }
+    }
+
+    /// The outcome of `decision` under `policy` (for the hooks' locations);
+    /// `input` is the payload member holding the tool's input
+    /// (`tool_input`; Copilot's `toolArgs`).
+    pub fn of(policy: &Policy, decision: &Decision<'_>, input: &str) -> Ruling {
         let verdict = decision.terminal.as_ref().map(|m| Verdict {
             word: m.action_type().to_owned(),
             reason: attributed(
@@ -49,7 +62,7 @@ impl Ruling {
         Ruling {
             verdict,
             context: (!texts.is_empty()).then(|| texts.join("\n")),
-            updated_input: decision.patched.get("tool_input").cloned(),
+            updated_input: decision.patched.get(input).cloned(),
         }
     }
 }

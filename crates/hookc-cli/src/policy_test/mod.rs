@@ -46,11 +46,60 @@ mod run;
 
 pub use run::{Options, Run};
 
+use crate::args::{eprint, print, Overlays};
+use crate::error::CliError;
+use clap::ValueEnum;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `hookc test`'s arguments.
+#[derive(clap::Args)]
+pub struct TestArgs {
+    /// Test files (YAML: `policy: [FILE...]` and `cases: [...]`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Test against this policy instead of the one each test file names:
+    /// one artifact (`.hkb`) or sources (repeatable).
+    #[arg(long, value_name = "FILE")]
+    policy: Vec<PathBuf>,
+    /// How to print the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
+    #[command(flatten)]
+    overlays: Overlays,
+}
+
+/// `test`'s `--format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum ReportFormat {
+    /// A `cargo test`-like report on standard output: a line per case,
+    /// each failure with its explain trace, then a summary (a policy's
+    /// diagnostics on standard error).
+    Human,
+    /// One JSON document on standard output: every file and case with its
+    /// outcome.
+    Json,
+}
+
+/// Runs `hookc test`: exit 1 when a case fails.
+pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
+    let run = Run::new(
+        &args.files,
+        &Options {
+            policy: args.policy,
+            overlays: args.overlays.list(),
+        },
+    );
+    match args.format {
+        ReportFormat::Human => {
+            let (out, err) = run.to_text();
+            eprint(&err)?;
+            print(&out)?;
+        }
+        ReportFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
+    }
+    Ok(ExitCode::from(run.exit_code()))
+}
+
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

@@ -215,7 +215,6 @@ impl Chunk {
 pub struct LineTooLong;
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

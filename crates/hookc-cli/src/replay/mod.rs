@@ -15,6 +15,7 @@ pub mod summary;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use log::{Chunk, LogReader};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -239,8 +240,19 @@ impl ReplayProgress {
     }
 }
 
+/// Reports a replay's bad lines (`LOG:N: ...`) on standard error.
+pub fn report_lines(errors: &[String]) -> Result<(), ReplayError> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut err = std::io::stderr().lock();
+    for e in errors {
+        writeln!(err, "error: {e}").map_err(ReplayError::Write)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -22,7 +22,7 @@
 
 use super::reload::Version;
 use super::{host_named, limits, Server};
-use crate::hook::outcome::{Reply, Ruling, Verdict};
+use crate::hook::outcome::{Reply, Ruling};
 use crate::hook::{Call, Host};
 use clap::ValueEnum;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
@@ -109,6 +109,9 @@ async fn route(server: &Arc<Server>, request: Request<Incoming>) -> Answer {
     if request.method() != Method::POST {
         return wrong_method("POST");
     }
+    // As `hookc hook --event`: the event of hosts whose payloads do not
+    // name it (GitHub Copilot).
+    let given = request.uri().query().and_then(event_parameter);
     let payload = match read_body(request, server.body_timeout).await {
         Ok(payload) => payload,
         Err(answer) => return answer,
@@ -120,12 +123,13 @@ async fn route(server: &Arc<Server>, request: Request<Incoming>) -> Answer {
         // runtime's limits, of the order of reading the request, done
         // here rather than handed to another thread (which costs as much,
         // and grows the blocking pool under load).
-        return decide(server, &version, host, &payload);
+        return decide(server, &version, host, &payload, given.as_deref());
     }
     // A host action runs a program or reads the file system, the log is
     // written: off the async workers.
     let job = Arc::clone(server);
-    match tokio::task::spawn_blocking(move || decide(&job, &version, host, &payload)).await {
+    let call = move || decide(&job, &version, host, &payload, given.as_deref());
+    match tokio::task::spawn_blocking(call).await {
         Ok(answer) => answer,
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -174,14 +178,29 @@ async fn read_body(request: Request<Incoming>, deadline: Duration) -> Result<Byt
     }
 }
 
-/// Decides one hook call with `version` and answers it.
-fn decide(server: &Server, version: &Version, host: Host, payload: &[u8]) -> Answer {
+/// The `event` parameter of a query (`event=preToolUse&...`), as given.
+fn event_parameter(query: &str) -> Option<String> {
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("event="))
+        .map(str::to_owned)
+}
+
+/// Decides one hook call for `given` event (or the payload's) with
+/// `version`, and answers it.
+fn decide(
+    server: &Server,
+    version: &Version,
+    host: Host,
+    payload: &[u8],
+    given: Option<&str>,
+) -> Answer {
     let fail_open = server.fail_open;
-    let (status, event, reply) = match Call::read(payload) {
+    let (status, event, reply) = match Call::read(host, payload, given) {
         Err(e) => (
             StatusCode::BAD_REQUEST,
-            None,
-            host.failed(None, &e, fail_open),
+            given.map(str::to_owned),
+            host.failed(given, &e, fail_open),
         ),
         Ok(call) => {
             let reply = call
@@ -205,7 +224,7 @@ fn hook_answer(status: StatusCode, host: Host, event: Option<&str>, reply: &Repl
     } else {
         let reason = reply.stderr.trim_end();
         match event {
-            Some(event) => host.answer(event, &denied(reason)).stdout,
+            Some(event) => host.answer(event, &Ruling::denied(reason)).stdout,
             // No event to block: the one answer every host's wire stops
             // on (only a 400 carries it).
             None => format!("{}\n", json!({"continue": false, "stopReason": reason})),
@@ -220,17 +239,6 @@ fn hook_answer(status: StatusCode, host: Host, event: Option<&str>, reply: &Repl
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     }
     response
-}
-
-/// The ruling of a `deny` for `reason`: what a failure blocks with.
-fn denied(reason: &str) -> Ruling {
-    Ruling {
-        verdict: Some(Verdict {
-            word: "deny".to_owned(),
-            reason: reason.to_owned(),
-        }),
-        ..Ruling::default()
-    }
 }
 
 /// `/health`: the serving policy's version, and the refused reloads.

@@ -358,7 +358,6 @@ fn constraints<'p>(program: &'p Program, shape: &HookShape) -> Vec<(Probe, Keys<
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use serde_json::json;

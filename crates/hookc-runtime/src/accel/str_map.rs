@@ -65,7 +65,6 @@ impl<V> StrMap<V> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -901,10 +901,4 @@ fn read_debug(r: &mut ByteReader<'_>) -> Result<DebugInfo, ArtifactError> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

@@ -395,10 +395,4 @@ fn put_param(w: &mut ByteWriter, value: &ParamValue) {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

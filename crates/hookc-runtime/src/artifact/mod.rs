@@ -650,10 +650,4 @@ macro_rules! define_codec {
 for_each_op!(define_codec);
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

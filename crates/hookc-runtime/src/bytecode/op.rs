@@ -505,10 +505,4 @@ macro_rules! define_op {
 for_each_op!(define_op);
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

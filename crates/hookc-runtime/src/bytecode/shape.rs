@@ -9,7 +9,7 @@
 //! the lowering writes every context leaf with [`Leaf::op`] and every `&&`
 //! and `||` link with [`Link`], and the runtime reads hooks back with
 //! [`HookShape::decode`]. The unit tests round-trip the two, and
-//! `crates/hookc/tests/fast_paths.rs` pins how many hooks of the bench
+//! `crates/hookc/tests/suite/fast_paths.rs` pins how many hooks of the bench
 //! policies take each fast path.
 //!
 //! (The alternative, the lowering recording each hook's shape in the
@@ -402,10 +402,4 @@ fn jumps_within(code: &[Op], last: usize) -> bool {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

@@ -739,10 +739,4 @@ fn moved(at: u32, old: u32, new: u32) -> Option<u32> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

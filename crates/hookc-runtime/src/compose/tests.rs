@@ -1,6 +1,6 @@
 //! Unit tests of the linker on the verifier's sample program (every
 //! instruction, every table); the differential test against the same
-//! hooks compiled as layers is the compiler's (`crates/hookc/tests/compose.rs`).
+//! hooks compiled as layers is the compiler's (`crates/hookc/tests/suite/compose.rs`).
 
 use super::*;
 use crate::verify::tests::sample;

@@ -390,12 +390,6 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
     use crate::bytecode::path::Segment;

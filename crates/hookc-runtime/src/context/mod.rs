@@ -430,12 +430,6 @@ pub fn resolve<'a>(doc: &'a Value, path: &Path) -> Option<&'a Value> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
     use crate::bytecode::path::Segment;

@@ -14,8 +14,8 @@
 //! Every operation is one of [`crate::value`]'s functions: the VM decides
 //! control flow only (short circuits, `?:`, macro iteration), so it agrees
 //! with the reference evaluator by construction. `binary` and `unary`
-//! map the pure instructions to those functions; constant folding in
-//! [`crate::lower`] uses the same two functions, so a folded constant is
+//! map the pure instructions to those functions; the compiler's constant
+//! folding (`hookc::lower`) uses the same two functions, so a folded constant is
 //! exactly what the instruction would have computed.
 //!
 //! Termination and cost: every jump is forward (checked again here, so a bad
@@ -26,7 +26,8 @@
 //! backward transfers the instruction pointer only grows, so at most `L`
 //! instructions run, `L` the hook's code length: one evaluation of one hook
 //! executes at most `L × (1 + MAX_MACRO_ITERATIONS)` instructions
-//! ([`ErrorSite::steps`] counts them when tracing; `tests/limits.rs` checks
+//! ([`ErrorSite::steps`] counts them when tracing;
+//! `crates/hookc/tests/suite/limits.rs` checks
 //! the bound). Each instruction costs time linear in the size of the values
 //! it reads and makes ([`crate::value`]: string predicates, `==`, `in`,
 //! `size`, `+`, list literals; `matches` runs the `regex` crate's searches,

@@ -159,7 +159,6 @@ impl ActionError {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use crate::bytecode::{ConstIdx, Kinds};

@@ -817,10 +817,4 @@ fn check_debug(p: &Program) -> Result<(), VerifyError> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 pub(crate) mod tests;

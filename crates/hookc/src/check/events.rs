@@ -333,7 +333,6 @@ fn effects(node: &Node, at: &str, diags: &mut Diagnostics) -> Vec<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

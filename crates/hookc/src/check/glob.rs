@@ -404,7 +404,6 @@ pub fn regex_of(text: &str, span: Span) -> Result<ir::Regex, GlobError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

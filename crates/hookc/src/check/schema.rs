@@ -141,7 +141,7 @@ pub struct BadStep {
 
 impl ContextSchema {
     /// The built-in event context schema (that of
-    /// `examples/seed000/hooks.yaml`), used when no file declares one.
+    /// `examples/thread-hooks/hooks.yaml`), used when no file declares one.
     pub fn builtin() -> ContextSchema {
         let json = serde_json::json!({
             "type": "object",
@@ -693,12 +693,6 @@ fn read_type(node: &Node, diags: &mut Diagnostics) -> Kinds {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
     use hookc_runtime::bytecode::path::Segment;

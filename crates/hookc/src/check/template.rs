@@ -308,10 +308,4 @@ fn shift(origin: Origin, offset: usize) -> Origin {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests;

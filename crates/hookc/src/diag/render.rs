@@ -274,12 +274,6 @@ pub fn json(d: &Diagnostic, sources: &SourceMap) -> serde_json::Value {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
 

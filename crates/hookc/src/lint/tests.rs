@@ -2,13 +2,6 @@
 //! events (W0006), unguarded templates (W0007) and duplicate conditions (W0008),
 //! and their diagnostics.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::compile::{compile, Input};
 

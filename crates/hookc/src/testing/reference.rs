@@ -557,12 +557,6 @@ fn binary<'a>(op: BinaryOp, l: Val<'a>, r: Val<'a>) -> Val<'a> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 mod tests {
     use super::*;
     use crate::diag::Diagnostics;

@@ -1,5 +1,5 @@
 //! The values random policies and contexts draw from, shared by the
-//! proptest differential check (`tests/differential.rs`) and the fuzz
+//! proptest differential check (`tests/suite/differential.rs`) and the fuzz
 //! target of the same name (`fuzz/fuzz_targets/differential.rs`): integers at
 //! the edges of overflow and of exact doubles, doubles at the edges of
 //! integer conversion, strings with multi-byte characters and escapes, and

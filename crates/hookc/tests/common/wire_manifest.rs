@@ -17,7 +17,7 @@ pub fn wire_dir() -> PathBuf {
 }
 
 /// The regeneration command, as the messages give it.
-pub const UPDATE: &str = "UPDATE_WIRE=1 cargo test -p hookc --test wire";
+pub const UPDATE: &str = "UPDATE_WIRE=1 cargo test -p hookc --test suite wire::";
 
 /// One golden policy of the manifest.
 pub struct Case {

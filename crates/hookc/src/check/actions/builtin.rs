@@ -1,4 +1,4 @@
-//! The built-in action vocabulary: the eight action types of `examples/seed000/hooks.yaml`, read
+//! The built-in action vocabulary: the eight action types of `examples/thread-hooks/hooks.yaml`, read
 //! through the same definition reader as files' `action_types`.
 
 use super::define::read_type;
@@ -34,7 +34,7 @@ impl ActionTypes {
     }
 }
 
-/// The `action_types` section of `examples/seed000/hooks.yaml`, verbatim.
+/// The `action_types` section of `examples/thread-hooks/hooks.yaml`, verbatim.
 pub(super) fn builtin_json() -> serde_json::Value {
     serde_json::json!({
         "retry": {

@@ -1,13 +1,6 @@
 //! Tests of action types and action checking: the built-in vocabulary,
 //! declarations merged over it, parameters, XML coercion, templates and enums.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::builtin::builtin_json;
 use super::*;
 use crate::check::schema::ContextSchema;

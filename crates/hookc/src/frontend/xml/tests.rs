@@ -1,13 +1,6 @@
 //! Tests of the directive XML reader: the seed and example documents, hooks,
 //! conditions, actions and `<param>`, positions, and every well-formedness error.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::diag::Diagnostic;
 use crate::frontend::doc::NodeKind;
@@ -98,7 +91,7 @@ fn doc(hooks: &str) -> String {
 fn reads_the_seed_document() {
     let src = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/seed000/directive.xml"
+        "/../../examples/thread-hooks/directive.xml"
     ));
     let file = clean(src);
     assert_eq!(file.hooks.len(), 1);

@@ -1,13 +1,6 @@
 //! Tests of the YAML hook-file front end: the seed files, both layers, every
 //! hook and action key, node paths and spans, and structural errors.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::span::{Origin, Span};
 
@@ -56,7 +49,7 @@ fn names(params: &[(Spanned<String>, Node)]) -> Vec<&str> {
 
 #[test]
 fn seed_builtin_hooks_read_cleanly() {
-    let text = include_str!("../../../../../examples/seed000/hooks.yaml");
+    let text = include_str!("../../../../../examples/thread-hooks/hooks.yaml");
     let file = read_ok(text);
     assert_eq!(file.schema_version.as_ref().unwrap().value, "1.0.0");
     assert!(file.context_schema.is_some());
@@ -127,7 +120,7 @@ fn seed_builtin_hooks_read_cleanly() {
 
 #[test]
 fn seed_directive_hooks_read_cleanly() {
-    let text = include_str!("../../../../../examples/seed000/directive_hooks.yaml");
+    let text = include_str!("../../../../../examples/thread-hooks/directive_hooks.yaml");
     let file = read_ok(text);
     assert!(file.schema_version.is_none());
     assert_eq!(file.hooks.len(), 4);

@@ -1,13 +1,6 @@
 //! Tests of the YAML reader: the seed files, scalar typing by the core schema,
 //! spans, aliases and anchors, and every input limit.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::frontend::doc::NodeKind;
 use hookc_runtime::limits::{MAX_DOC_DEPTH, MAX_DOC_NODES};
@@ -139,8 +132,8 @@ fn all_spans(node: &Node, out: &mut Vec<Span>) {
 #[test]
 fn every_span_is_a_slice_of_the_text() {
     let docs = [
-        include_str!("../../../../../examples/seed000/hooks.yaml"),
-        include_str!("../../../../../examples/seed000/directive_hooks.yaml"),
+        include_str!("../../../../../examples/thread-hooks/hooks.yaml"),
+        include_str!("../../../../../examples/thread-hooks/directive_hooks.yaml"),
         "[a: b, {c, d}, ? e : f]",
         "a: &x\n  - ü\n  - [ö]\nb: *x\nc: ! é\nd:\n  ? é\n  : |-\n    ü\ne: !!str\n",
         "- - - x\n  - y\n- 'z'  \n-\n- \"a\\\"b\"\n",

@@ -2,13 +2,6 @@
 //! bounds, unions and prefixes, CEL's error rules, contradictions, exact globs
 //! and the bound on cubes.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::diag::Diagnostics;
 use crate::ir::{IrExpr, IrExprKind};

@@ -1,13 +1,6 @@
 //! Tests of the abstract domain: numbers as intervals, strings by exact value
 //! and prefix, inclusion and overlap, and value sets keeping kinds apart.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 
 #[test]

@@ -1,13 +1,6 @@
 //! Tests of the `when` parser: precedence and associativity, literals, members
 //! and calls, spans, every syntax error's message, and the depth bound.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
-
 use super::*;
 use crate::diag::Code;
 use crate::span::FileId;

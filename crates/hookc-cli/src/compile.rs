@@ -1,0 +1,134 @@
+//! `hookc compile FILE... -o OUT.hkb`: the policy's verified artifact,
+//! through the library's own path ([`Compilation::into_artifact`]); or its
+//! normalized hooks (`--emit yaml|json`).
+
+use crate::args::{DiagArgs, Sources};
+use crate::check::{exit, report};
+use crate::error::CliError;
+use clap::ValueEnum;
+use hookc::compile::{ArtifactDebug, Compilation};
+use hookc::ir::CheckedPolicy;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `hookc compile`'s arguments.
+#[derive(clap::Args)]
+pub struct CompileArgs {
+    #[command(flatten)]
+    sources: Sources,
+    /// Write the normalized hooks as YAML or JSON instead of an artifact.
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
+    /// Where to write (required for an artifact; default for `--emit`: standard output).
+    #[arg(short, long, required_unless_present = "emit")]
+    output: Option<PathBuf>,
+    /// Leave out the debug section (source locations and sub-condition
+    /// texts for explain traces): a smaller artifact whose traces list
+    /// the values each hook reads instead.
+    #[arg(long, conflicts_with = "emit")]
+    strip: bool,
+    #[command(flatten)]
+    diag: DiagArgs,
+}
+
+/// `--emit`: what to write instead of an artifact.
+#[derive(Clone, Copy, ValueEnum)]
+enum Emit {
+    /// Normalized hooks as YAML.
+    Yaml,
+    /// Normalized hooks as JSON.
+    Json,
+}
+
+/// Runs `hookc compile`: exit 1 (and nothing written) when the policy has
+/// errors (or warnings, with `--deny-warnings`).
+pub fn run(args: CompileArgs) -> Result<ExitCode, CliError> {
+    let c = args.sources.compile()?;
+    if report(&c, &args.diag)? {
+        return Ok(exit(true));
+    }
+    let Some(policy) = c.policy.as_ref() else {
+        return Ok(exit(true));
+    };
+    let wrote = args.output.as_deref().map(|path| wrote_line(path, policy));
+    let bytes = match args.emit {
+        Some(Emit::Yaml) => hookc::normalize::to_yaml(policy)
+            .map_err(|e| CliError::Emit {
+                format: "YAML",
+                message: e.to_string(),
+            })?
+            .into_bytes(),
+        Some(Emit::Json) => {
+            let mut t = serde_json::to_string_pretty(&hookc::normalize::normalized(policy))
+                .map_err(|e| CliError::Emit {
+                    format: "JSON",
+                    message: e.to_string(),
+                })?;
+            t.push('\n');
+            t.into_bytes()
+        }
+        None => artifact(c, args.strip)?,
+    };
+    match (&args.output, wrote) {
+        (Some(path), Some(wrote)) => {
+            std::fs::write(path, &bytes).map_err(|source| CliError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            eprintln!("{}", wrote(bytes.len()));
+        }
+        _ => std::io::stdout()
+            .write_all(&bytes)
+            .map_err(CliError::Stdout)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The artifact of a compilation without errors.
+fn artifact(c: Compilation, strip: bool) -> Result<Vec<u8>, CliError> {
+    let debug = if strip {
+        ArtifactDebug::Strip
+    } else {
+        ArtifactDebug::Keep
+    };
+    c.into_artifact(debug).map_err(CliError::Artifact)
+}
+
+/// What `compile` wrote, its last line on standard error, given the
+/// artifact's size: `wrote policy.hkb: 20 hooks, 3 events, 4.1 KiB` (`*`
+/// counts as an event).
+fn wrote_line(path: &Path, policy: &CheckedPolicy) -> impl FnOnce(usize) -> String {
+    use hookc::ir::Events;
+    let mut events = std::collections::BTreeSet::new();
+    for hook in policy.hooks() {
+        match &hook.events {
+            Events::Any => {
+                events.insert("*".to_owned());
+            }
+            Events::Named(names) => events.extend(names.iter().cloned()),
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let line = format!(
+        "wrote {}: {}, {}",
+        path.display(),
+        plural(policy.hooks().len(), "hook"),
+        plural(events.len(), "event"),
+    );
+    move |bytes| format!("{line}, {}", human_size(bytes))
+}
+
+/// A byte count as people read it: `812 B`, `4.1 KiB`, `2.3 MiB`.
+fn human_size(bytes: usize) -> String {
+    const KIB: f64 = 1024.0;
+    // Exact for every size hookc writes (far below 2^53 bytes).
+    let b = bytes as f64;
+    if b < KIB {
+        format!("{bytes} B")
+    } else if b < KIB * KIB {
+        format!("{:.1} KiB", b / KIB)
+    } else {
+        format!("{:.1} MiB", b / (KIB * KIB))
+    }
+}

@@ -1,0 +1,23 @@
+//! `hookc disasm POLICY`: a readable listing of a policy's bytecode.
+
+use crate::args::{print, Overlays, Sources};
+use crate::error::CliError;
+use std::process::ExitCode;
+
+/// `hookc disasm`'s arguments.
+#[derive(clap::Args)]
+pub struct DisasmArgs {
+    #[command(flatten)]
+    sources: Sources,
+    #[command(flatten)]
+    overlays: Overlays,
+}
+
+/// Runs `hookc disasm`.
+pub fn run(args: &DisasmArgs) -> Result<ExitCode, CliError> {
+    let policy = args.overlays.over(args.sources.load()?)?;
+    print(&hookc_runtime::bytecode::disasm::disassemble(
+        policy.program(),
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,171 @@
+//! The one merge of `hookc init`'s entries into a host's JSON settings
+//! file, the same for every host: every member the file has is kept, in its
+//! order (`serde_json`'s `preserve_order`); an event whose list already has
+//! an entry running the command gets no second one; a file that is not a
+//! JSON object with a `hooks` object of lists is refused, never replaced.
+//!
+//! The hosts differ only in what they hand over: the members a settings
+//! file must have besides `hooks` (Cursor's `version`), and one ready-made
+//! entry per event (`super::claude_code` and its siblings build them).
+
+use serde_json::{Map, Value};
+
+/// What to merge into one settings file.
+pub(super) struct Merge {
+    /// Members the file must have besides `hooks`, added (at the end) only
+    /// where the file lacks them: a value already there is the user's.
+    pub required: Vec<(&'static str, Value)>,
+    /// The entries, in the order they are added.
+    pub entries: Vec<Wanted>,
+}
+
+/// One entry to merge.
+pub(super) struct Wanted {
+    /// The event whose list it joins.
+    pub event: String,
+    /// The command it runs: an entry of the list that runs it is ours.
+    pub command: String,
+    /// The entry.
+    pub entry: Value,
+}
+
+/// The settings with `merge` applied to `existing` (the file's bytes, if
+/// there is a file); `None` when the file has everything already. An error
+/// says what is wrong with the file, for
+/// [`super::InitError::Settings`] to name it.
+pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<String>, String> {
+    let mut root = match existing {
+        None => Value::Object(Map::new()),
+        Some(bytes) => {
+            serde_json::from_slice(bytes).map_err(|e| format!("is not valid JSON ({e})"))?
+        }
+    };
+    let Value::Object(top) = &mut root else {
+        return Err("is not a JSON object".to_owned());
+    };
+    let mut changed = false;
+    for (name, value) in merge.required {
+        if !top.contains_key(name) {
+            top.insert(name.to_owned(), value);
+            changed = true;
+        }
+    }
+    let hooks = top
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(hooks) = hooks else {
+        return Err("has a `hooks` member that is not an object".to_owned());
+    };
+    for Wanted {
+        event,
+        command,
+        entry,
+    } in merge.entries
+    {
+        let list = hooks
+            .entry(event.as_str())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(list) = list else {
+            return Err(format!("has a `hooks.{event}` member that is not a list"));
+        };
+        if !list.iter().any(|e| runs(e, &command)) {
+            list.push(entry);
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    serde_json::to_string_pretty(&root)
+        .map(|mut text| {
+            text.push('\n');
+            Some(text)
+        })
+        .map_err(|e| format!("cannot be written back ({e})"))
+}
+
+/// Whether a settings entry runs `command`: as its own `command` (Cursor's
+/// flat entries) or `bash` (Copilot's), or as the `command` of one of its
+/// `hooks` (the matcher groups of Claude Code, Codex and Gemini CLI).
+/// Looking at every shape keeps this one test for every host.
+fn runs(entry: &Value, command: &str) -> bool {
+    let is_it = |h: &Value| {
+        ["command", "bash"]
+            .iter()
+            .any(|key| h.get(*key).and_then(Value::as_str) == Some(command))
+    };
+    is_it(entry)
+        || entry
+            .get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| hs.iter().any(is_it))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const CMD: &str = "hookc hook --host claude-code p.yaml";
+
+    fn wanted(event: &str, entry: Value) -> Wanted {
+        Wanted {
+            event: event.into(),
+            command: CMD.into(),
+            entry,
+        }
+    }
+
+    fn ours() -> Merge {
+        Merge {
+            required: vec![("version", json!(1))],
+            entries: vec![
+                wanted(
+                    "PreToolUse",
+                    json!({"matcher": "*", "hooks": [{"type": "command", "command": CMD}]}),
+                ),
+                wanted("Stop", json!({"command": CMD})),
+                wanted("agentStop", json!({"type": "command", "bash": CMD})),
+            ],
+        }
+    }
+
+    #[test]
+    fn settings_are_merged_keeping_what_is_there() {
+        let before = br#"{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "mine.sh"}]}]}, "env": {"A": "1"}}"#;
+        let merged = merge(Some(before), ours()).unwrap().unwrap();
+        let v: Value = serde_json::from_str(&merged).unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["model", "hooks", "env", "version"], "{merged}");
+        assert_eq!(v["env"]["A"], "1");
+        let pre = v["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(pre.len(), 2, "{merged}");
+        assert_eq!(pre[0]["hooks"][0]["command"], "mine.sh");
+        assert_eq!(pre[1]["matcher"], "*");
+        assert_eq!(v["hooks"]["Stop"][0]["command"], CMD);
+        // Again: nothing to add, in either entry shape.
+        assert_eq!(merge(Some(merged.as_bytes()), ours()).unwrap(), None);
+    }
+
+    #[test]
+    fn a_required_member_already_there_is_kept() {
+        let merged = merge(Some(br#"{"version": 2}"#), ours()).unwrap().unwrap();
+        let v: Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(v["version"], 2);
+    }
+
+    #[test]
+    fn a_settings_file_of_another_shape_is_refused() {
+        assert!(merge(Some(b"[1]"), ours())
+            .unwrap_err()
+            .contains("not a JSON object"));
+        assert!(merge(Some(b"{"), ours())
+            .unwrap_err()
+            .contains("not valid JSON"));
+        let e = merge(Some(br#"{"hooks": []}"#), ours()).unwrap_err();
+        assert!(e.contains("`hooks` member that is not an object"), "{e}");
+        let e = merge(Some(br#"{"hooks": {"Stop": {}}}"#), ours()).unwrap_err();
+        assert!(e.contains("`hooks.Stop`"), "{e}");
+    }
+}

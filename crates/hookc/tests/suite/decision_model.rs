@@ -1,0 +1,467 @@
+//! The decision model (`docs/src/semantics.md#action-effects`): the
+//! runtime's walk against the reference walk (`hookc::testing::model`) on
+//! random policies that mix all four effects, both combining modes and all
+//! three error policies, on random contexts with awaited results scripted;
+//! from a `Value`, from JSON text and from a loaded artifact. Plus the
+//! worked cases of each part of the model.
+
+use hookc::compile::{compile, Input};
+use hookc::testing::model::{decide, ModelOutcome};
+use hookc_runtime::{Context, Policy, QueryError, Results};
+use serde_json::{json, Map, Value};
+
+/// A small deterministic generator (xorshift64*), so that a failure names
+/// its case by seed.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const HEADER: &str = r#"
+schema_version: "1.0.0"
+action_types:
+  deny: {effect: terminal, severity: 30, parameters: {reason: {type: string}}}
+  ask: {effect: terminal, severity: 20, parameters: {reason: {type: string}}}
+  allow: {effect: terminal, severity: 10, parameters: {n: {type: integer}}}
+  note: {effect: collected, parameters: {text: {type: string}, n: {type: integer}}}
+  rw: {effect: transform, parameters: {patch: {type: object}}}
+  wait: {effect: await, parameters: {what: {type: string}}}
+  probe: {effect: await, bind: probe.out, parameters: {what: {type: string}}}
+  fetch: {effect: await, bind: {parameter: into}, parameters: {into: {type: [string, "null"]}}}
+"#;
+
+/// Conditions over `x`, `y.z`, `w`, the awaited results and the probe's
+/// binding: comparisons that may be errors (absent paths, mixed kinds).
+const CONDITIONS: &[&str] = &[
+    "",
+    "x == 1",
+    "x > 2",
+    "x == 'a'",
+    "has(x)",
+    "!has(x)",
+    "y.z == 'b'",
+    "y.z.startsWith('b')",
+    "w",
+    "has(results.h1) && results.h1 == 1",
+    "results.h2 == 'ok'",
+    "has(probe.out)",
+    "probe.out > 0",
+    "x == 1 || y.z == 'c'",
+];
+
+/// Action bodies by type: some templates may not fit (`n` is an integer,
+/// filled from `x`).
+fn action(g: &mut Gen, id: &str) -> String {
+    match g.below(8) {
+        0 => format!("{{type: deny, reason: \"deny {id} ${{x}}\"}}"),
+        1 => format!("{{type: ask, reason: \"ask {id}\"}}"),
+        2 => g
+            .pick(&["{type: allow, n: 1}", "{type: allow, n: \"${x}\"}"])
+            .to_owned(),
+        3 => g
+            .pick(&[
+                "{type: note, text: \"saw ${y.z}\"}",
+                "{type: note, n: \"${x}\"}",
+                "{type: note, text: \"w is ${w}\"}",
+            ])
+            .to_owned(),
+        4 => g
+            .pick(&[
+                "{type: rw, patch: {x: 1}}",
+                "{type: rw, patch: {x: 5, w: true}}",
+                "{type: rw, patch: {y: {z: \"b\"}}}",
+                "{type: rw, patch: {y: null}}",
+                "{type: rw, patch: {x: \"${y.z}\"}}",
+                "{type: rw, patch: {w: null, x: \"a\"}}",
+            ])
+            .to_owned(),
+        5 => format!("{{type: wait, what: \"{id}\"}}"),
+        6 => g
+            .pick(&[
+                "{type: fetch, into: w}",
+                "{type: fetch, into: x}",
+                "{type: fetch, into: null}",
+            ])
+            .to_owned(),
+        _ => "{type: probe, what: \"p\"}".to_owned(),
+    }
+}
+
+/// A random policy: its YAML and the ids of its hooks.
+fn policy(g: &mut Gen) -> (String, Vec<String>) {
+    let mut out = HEADER.to_owned();
+    out.push_str(&format!(
+        "combine: {}\n",
+        g.pick(&["first_match", "strictest"])
+    ));
+    out.push_str(match g.below(3) {
+        0 => "on_error: skip\n",
+        1 => "on_error: fail\n",
+        _ => "on_error: {action: {type: deny, reason: \"policy error in ${policy_error.hook}\"}}\n",
+    });
+    out.push_str("hooks:\n");
+    let n = 1 + g.below(8);
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let id = format!("h{i}");
+        let event = g.pick(&["A", "A", "B", "\"*\""]);
+        out.push_str(&format!("  - id: {id}\n    event: {event}\n"));
+        if g.below(3) == 0 {
+            out.push_str(&format!("    priority: {}\n", g.below(3)));
+        }
+        let cond = g.pick(CONDITIONS);
+        if !cond.is_empty() {
+            out.push_str(&format!("    when: \"{cond}\"\n"));
+        }
+        out.push_str(&format!("    action: {}\n", action(g, &id)));
+        ids.push(id);
+    }
+    (out, ids)
+}
+
+fn context(g: &mut Gen) -> Value {
+    let mut m = Map::new();
+    let pick = |g: &mut Gen, options: &[Value]| options[g.below(options.len())].clone();
+    if g.below(4) != 0 {
+        m.insert(
+            "x".into(),
+            pick(
+                g,
+                &[json!(1), json!(3), json!("a"), json!(null), json!(2.5)],
+            ),
+        );
+    }
+    if g.below(3) != 0 {
+        m.insert(
+            "y".into(),
+            pick(
+                g,
+                &[
+                    json!({"z": "b"}),
+                    json!({"z": "c"}),
+                    json!({"z": 1}),
+                    json!("y"),
+                ],
+            ),
+        );
+    }
+    if g.below(2) == 0 {
+        m.insert(
+            "w".into(),
+            pick(g, &[json!(true), json!(false), json!("t")]),
+        );
+    }
+    Value::Object(m)
+}
+
+fn results(g: &mut Gen, ids: &[String]) -> Map<String, Value> {
+    let mut m = Map::new();
+    for id in ids {
+        if g.below(2) == 0 {
+            let v = [
+                json!(1),
+                json!("ok"),
+                json!(null),
+                json!(3),
+                json!({"a": 1}),
+            ];
+            m.insert(id.clone(), v[g.below(v.len())].clone());
+        }
+    }
+    m
+}
+
+/// The runtime's answer in the reference's terms: the decision's JSON with
+/// each error's cause left out.
+fn runtime(policy: &Policy, event: &str, ctx: Context<'_>, results: &Results) -> ModelOutcome {
+    match policy.query(event, ctx).with_results(results).decision() {
+        Ok(d) => {
+            let mut v = d.into_json();
+            if let Some(Value::Array(errors)) = v.get_mut("errors") {
+                for e in errors {
+                    if let Some(m) = e.as_object_mut() {
+                        m.remove("cause");
+                    }
+                }
+            }
+            ModelOutcome::Decided(v)
+        }
+        Err(QueryError::Hook(f)) => ModelOutcome::Failed(f.hook.clone()),
+        Err(QueryError::Action(e)) => ModelOutcome::ActionMisfit(e.hook().to_owned()),
+        Err(e) => panic!("unexpected error {e}"),
+    }
+}
+
+#[test]
+fn runtime_walk_equals_the_reference_on_random_policies() {
+    let mut checked = 0;
+    let mut decided = [0usize; 4];
+    for seed in 1..=300u64 {
+        let mut g = Gen(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let (yaml, ids) = policy(&mut g);
+        let comp = compile(&[Input::new("random.yaml", yaml.clone())]);
+        assert!(
+            !comp.diagnostics.has_errors(),
+            "seed {seed}: {yaml}\n{:?}",
+            comp.diagnostics
+        );
+        let checked_policy = comp.policy.clone().unwrap();
+        let policy = comp.into_policy().unwrap();
+        let reloaded = Policy::from_artifact(&policy.to_artifact()).unwrap();
+        for _ in 0..20 {
+            let ctx = context(&mut g);
+            let given = results(&mut g, &ids);
+            let event = ["A", "B", "C"][g.below(3)];
+            let want = decide(&checked_policy, event, &ctx, &given);
+            let scripted = Results::from(given.clone());
+            let text = ctx.to_string();
+            for (how, p, c) in [
+                ("value", &policy, Context::Value(&ctx)),
+                ("json", &policy, Context::json(&text)),
+                ("artifact", &reloaded, Context::Value(&ctx)),
+            ] {
+                let got = runtime(p, event, c, &scripted);
+                assert_eq!(
+                    got, want,
+                    "seed {seed}, {how}, event {event}, context {ctx}, results {given:?}\n{yaml}"
+                );
+            }
+            // The trace decides what the decision decides.
+            let trace = policy.query(event, &ctx).with_results(&scripted).explain();
+            if let (Ok(trace), ModelOutcome::Decided(Value::Object(d))) = (&trace, &want) {
+                let winner = trace.winner.and_then(|w| trace.hooks.get(w));
+                let hook = d.get("hook").and_then(Value::as_str);
+                assert_eq!(winner.map(|h| h.hook.as_str()), hook, "seed {seed}\n{yaml}");
+            }
+            decided[match &want {
+                ModelOutcome::Decided(Value::Null) => 0,
+                ModelOutcome::Decided(_) => 1,
+                ModelOutcome::Failed(_) => 2,
+                ModelOutcome::ActionMisfit(_) => 3,
+            }] += 1;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6000);
+    // Every kind of outcome occurred, so the comparison covered them.
+    assert!(decided.iter().all(|&n| n > 20), "{decided:?}");
+}
+
+fn load(yaml: &str) -> Policy {
+    let comp = compile(&[Input::new("p.yaml", format!("{HEADER}{yaml}"))]);
+    assert!(!comp.diagnostics.has_errors(), "{:?}", comp.diagnostics);
+    comp.into_policy().unwrap()
+}
+
+#[test]
+fn strictest_takes_the_most_severe_match_whatever_the_order() {
+    let p = load(
+        "combine: strictest\nhooks:\n  - {id: a, event: E, action: {type: ask, reason: r}}\n  \
+         - {id: n, event: E, action: {type: note, text: t}}\n  \
+         - {id: d, event: E, action: {type: deny, reason: r}}\n  \
+         - {id: d2, event: E, action: {type: deny, reason: later}}\n",
+    );
+    let d = p.evaluate("E", &json!({})).unwrap();
+    assert_eq!(d.terminal.unwrap().hook, "d");
+    // The walk stopped at the highest severity: `d2` was not reached, and
+    // the collected note before it is kept.
+    assert_eq!(d.collected.len(), 1);
+    let trace = p.query("E", &json!({})).explain().unwrap();
+    assert!(
+        trace.to_text().contains("highest severity (30)"),
+        "{}",
+        trace.to_text()
+    );
+}
+
+#[test]
+fn a_transform_is_read_by_later_hooks_and_reported() {
+    let p = load(
+        "hooks:\n  - {id: t, event: E, action: {type: rw, patch: {y: {z: b}, x: null}}}\n  \
+         - {id: d, event: E, when: \"y.z == 'b' && !has(x)\", action: {type: deny, reason: \"${y.z}\"}}\n",
+    );
+    let d = p
+        .evaluate("E", &json!({"x": 1, "y": {"z": "a", "k": 2}}))
+        .unwrap();
+    assert_eq!(d.terminal.as_ref().unwrap().hook, "d");
+    assert_eq!(d.terminal.unwrap().action["reason"], json!("b"));
+    assert_eq!(d.transforms.len(), 1);
+    assert_eq!(d.patched.get("y"), Some(&json!({"z": "b", "k": 2})));
+    assert_eq!(d.patched.get("x"), Some(&Value::Null));
+}
+
+#[test]
+fn an_await_suspends_then_resumes_with_the_result_bound() {
+    let p = load(
+        "hooks:\n  - {id: g, event: E, action: {type: wait, what: branch}}\n  \
+         - {id: p, event: E, action: {type: probe, what: lock}}\n  \
+         - {id: d, event: E, when: \"results.g == 'main' && probe.out\", action: {type: deny, reason: r}}\n",
+    );
+    let ctx = json!({});
+    let d = p.evaluate("E", &ctx).unwrap();
+    assert_eq!(d.pending.unwrap().hook, "g");
+    let mut r = Results::new();
+    r.insert("g", json!("main"));
+    let d = p.query("E", &ctx).with_results(&r).decision().unwrap();
+    assert_eq!(d.pending.unwrap().hook, "p");
+    r.insert("p", json!(true));
+    let d = p.query("E", &ctx).with_results(&r).decision().unwrap();
+    assert_eq!(d.terminal.unwrap().hook, "d");
+    assert!(d.pending.is_none());
+}
+
+#[test]
+fn error_policies() {
+    let hooks =
+        "hooks:\n  - {id: bad, event: E, when: \"x > 1\", action: {type: deny, reason: r}}\n  \
+                 - {id: obs, event: E, action: {type: note, n: \"${x}\"}}\n  \
+                 - {id: ok, event: E, action: {type: ask, reason: fine}}\n";
+    let ctx = json!({"x": "text"});
+    // skip: the erroring condition is a non-match, the misfit observer is
+    // reported and does not lose the later decision.
+    let skip = load(hooks);
+    let d = skip.evaluate("E", &ctx).unwrap();
+    assert_eq!(d.terminal.unwrap().hook, "ok");
+    assert_eq!(d.errors.len(), 1);
+    assert_eq!(d.errors[0].hook, "obs");
+    // fail: the evaluation fails, naming the hook and the cause.
+    let e = load(&format!("on_error: fail\n{hooks}"))
+        .evaluate("E", &ctx)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "policy error in hook `bad`: condition error: no such overload"
+    );
+    // an action: it decides, with the hook and cause in its templates.
+    let p = load(&format!(
+        "on_error: {{action: {{type: deny, reason: \"policy error in ${{policy_error.hook}}: ${{policy_error.cause}}\"}}}}\n{hooks}"
+    ));
+    let d = p.evaluate("E", &ctx).unwrap();
+    let t = d.terminal.unwrap();
+    assert_eq!(t.hook, "bad");
+    assert_eq!(
+        t.action["reason"],
+        json!("policy error in bad: condition error: no such overload")
+    );
+}
+
+#[test]
+fn first_match_policies_keep_their_artifact_format() {
+    let artifact = |yaml: &str| {
+        let comp = compile(&[Input::new("p.yaml", yaml.to_owned())]);
+        comp.into_policy().unwrap().to_artifact()
+    };
+    let types = "action_types:\n  ask: {parameters: {reason: {type: string}}}\n  \
+                 note: {effect: collected}\n";
+    let hooks = "hooks:\n  - {id: a, event: E, action: {type: ask, reason: r}}\n  \
+                 - {id: b, event: E, action: {type: note}}\n";
+    assert_eq!(artifact(&format!("{types}{hooks}"))[8], 3);
+    assert_eq!(
+        artifact(&format!("combine: strictest\n{types}{hooks}"))[8],
+        4
+    );
+    assert_eq!(artifact(&format!("on_error: fail\n{types}{hooks}"))[8], 4);
+}
+
+#[test]
+fn overlapping_transforms_are_reported_once_on_the_later_hook() {
+    let warnings = |hooks: &str| -> Vec<String> {
+        let src = format!(
+            "action_types:\n  rw: {{effect: transform, parameters: {{patch: {{type: object}}}}}}\nhooks:\n{hooks}"
+        );
+        let comp = compile(&[Input::new("t.yaml", src)]);
+        comp.diagnostics
+            .iter()
+            .filter(|d| d.code == hookc::diag::Code::TransformOverlap)
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    // The same member on one event, and a member under a replaced one.
+    let w = warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: {y: 1}}}}\n  \
+         - {id: b, event: E, action: {type: rw, patch: {x: 2, z: 1}}}\n  \
+         - {id: c, event: E, action: {type: rw, patch: {x: {y: 3}}}}\n",
+    );
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].starts_with("hook `b` patches `x`, which the earlier transform `a`"));
+    assert!(w[1].starts_with("hook `c` patches `x.y`, which the earlier transform `b`"));
+    // Other events do not meet; a "*" transform meets every event's.
+    assert!(warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+         - {id: b, event: F, action: {type: rw, patch: {x: 2}}}\n"
+    )
+    .is_empty());
+    assert_eq!(
+        warnings(
+            "  - {id: a, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+             - {id: b, event: \"*\", action: {type: rw, patch: {x: 2}}}\n  \
+             - {id: c, event: F, action: {type: rw, patch: {x: 3}}}\n"
+        )
+        .len(),
+        2
+    );
+    // Sibling members do not overlap.
+    assert!(warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: {y: 1}}}}\n  \
+         - {id: b, event: E, action: {type: rw, patch: {x: {z: 2}}}}\n"
+    )
+    .is_empty());
+}
+
+/// The shadowing lints stay sound under the decision model: under
+/// strictest combining only a match of the highest severity ends the
+/// evaluation, and after a transform the later hooks read another context,
+/// so neither a less severe hook nor a hook before a transform shadows.
+#[test]
+fn shadowing_is_claimed_only_where_the_model_ends_the_walk() {
+    let shadowed = |head: &str, hooks: &str| -> Vec<String> {
+        let src = format!(
+            "{head}action_types:\n  deny: {{severity: 30, parameters: {{r: {{type: string}}}}}}\n  \
+             ask: {{severity: 20, parameters: {{r: {{type: string}}}}}}\n  \
+             rw: {{effect: transform, parameters: {{patch: {{type: object}}}}}}\n\
+             event_context_schema: {{type: object, properties: {{x: {{type: integer}}}}}}\nhooks:\n{hooks}"
+        );
+        let comp = compile(&[Input::new("s.yaml", src)]);
+        assert!(!comp.diagnostics.has_errors(), "{:?}", comp.diagnostics);
+        comp.diagnostics
+            .iter()
+            .filter(|d| {
+                matches!(
+                    d.code,
+                    hookc::diag::Code::ShadowedHook | hookc::diag::Code::DuplicateCondition
+                )
+            })
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    let ask_then_deny = "  - {id: a, event: E, when: \"x == 1\", action: {type: ask, r: q}}\n  \
+                         - {id: d, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n";
+    // First match: the deny can never win.
+    assert_eq!(shadowed("", ask_then_deny).len(), 1);
+    // Strictest: it always wins over the ask.
+    assert!(shadowed("combine: strictest\n", ask_then_deny).is_empty());
+    // A deny (the highest severity) still shadows under strictest.
+    let deny_then_ask = "  - {id: d, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n  \
+                         - {id: a, event: E, when: \"x == 1\", action: {type: ask, r: q}}\n";
+    assert_eq!(shadowed("combine: strictest\n", deny_then_ask).len(), 1);
+    // A transform between them: the later hook reads the patched context.
+    let across_transform =
+        "  - {id: a, event: E, when: \"x == 1\", action: {type: deny, r: q}}\n  \
+                            - {id: t, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+                            - {id: b, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n";
+    assert!(shadowed("", across_transform).is_empty());
+}
