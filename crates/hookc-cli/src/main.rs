@@ -25,6 +25,7 @@ mod host_actions;
 mod init;
 mod policy_test;
 mod replay;
+mod serve;
 
 use args::{print, ARTIFACT_OR_SOURCES};
 use clap::{Parser, Subcommand};
@@ -72,6 +73,9 @@ enum Command {
     /// the host's settings entries calling `hookc hook` (merged into an
     /// existing settings file).
     Init(init::InitArgs),
+    /// Serve the hook over HTTP on a loopback address (`POST /hook/HOST`,
+    /// `GET /health`), the policy reloaded when its files change.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -95,6 +99,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Bench(args) => bench::run(&args),
         Command::Test(args) => policy_test::run(args),
         Command::Hook(args) => Ok(hook::run(&args)),
+        Command::Serve(args) => Ok(serve::run(&args)),
         Command::Init(args) => {
             print(&init::run(&args)?)?;
             Ok(ExitCode::SUCCESS)

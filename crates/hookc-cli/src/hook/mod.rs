@@ -24,7 +24,7 @@ mod codex;
 mod copilot;
 mod cursor;
 mod gemini_cli;
-mod outcome;
+pub(crate) mod outcome;
 
 use crate::host_actions::{HostAction, HostActionError};
 use hookc::files::PolicyFile;
@@ -54,7 +54,7 @@ pub enum Host {
 
 impl Host {
     /// The answer to an evaluation's outcome on `event`.
-    fn answer(self, event: &str, outcome: &Ruling) -> Reply {
+    pub(crate) fn answer(self, event: &str, outcome: &Ruling) -> Reply {
         match self {
             Host::ClaudeCode => claude_code::answer(event, outcome),
             Host::Codex => codex::answer(event, outcome),
@@ -421,7 +421,7 @@ fn append_log(
 }
 
 /// The current time in RFC 3339, UTC, to the millisecond.
-fn now_utc() -> String {
+pub(crate) fn now_utc() -> String {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
