@@ -4,9 +4,9 @@
 //! An agent runtime raises events (`error`, `limit`, `PreToolUse`, …) with a
 //! JSON context; a hook policy, compiled by the `hookc` compiler into a `.hkb`
 //! artifact, says what to do about them. This crate is what an application
-//! embeds: it depends on `serde`, `serde_json`, `regex`, `smallvec` and
-//! `thiserror`, and on nothing that parses YAML or XML or renders
-//! diagnostics.
+//! embeds: it depends on `serde`, `serde_json`, `regex` (and `regex-syntax`
+//! and `memchr`, which `regex` builds anyway), `smallvec` and `thiserror`,
+//! and on nothing that parses YAML or XML or renders diagnostics.
 //!
 //! ```
 //! use hookc_runtime::{Context, Policy};
@@ -79,7 +79,8 @@
 //!
 //! Artifacts, contexts and JSON text are untrusted. An artifact is decoded
 //! with every length and index checked, then verified (every table index,
-//! jump target and stack height; regexes compiled under size limits) before
+//! jump target and stack height; regexes parsed under the nesting limit,
+//! compiled under the size limit on first use) before
 //! a [`Policy`] exists: the interpreter runs only verified programs. Every
 //! bound is in [`limits`]. Nothing panics on bad input (`unwrap`, `expect`,
 //! `panic!` and unchecked indexing are denied by lints), and one evaluation

@@ -38,7 +38,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 /// A response with its whole body.
-type Answer = Response<Full<Bytes>>;
+type HttpAnswer = Response<Full<Bytes>>;
 
 /// Accepts connections and serves each on its own task, at most
 /// [`limits::MAX_CONNECTIONS`] at once; never returns.
@@ -82,7 +82,7 @@ pub async fn accept(listener: TcpListener, server: Arc<Server>, header_timeout: 
 }
 
 /// The answer to one request.
-async fn route(server: &Arc<Server>, request: Request<Incoming>) -> Answer {
+async fn route(server: &Arc<Server>, request: Request<Incoming>) -> HttpAnswer {
     let path = request.uri().path();
     if path == "/health" {
         return match *request.method() {
@@ -140,7 +140,7 @@ async fn route(server: &Arc<Server>, request: Request<Incoming>) -> Answer {
 
 /// The request's body, bounded in size and time; the error answer when it
 /// is too large, too slow, or broken off.
-async fn read_body(request: Request<Incoming>, deadline: Duration) -> Result<Bytes, Answer> {
+async fn read_body(request: Request<Incoming>, deadline: Duration) -> Result<Bytes, HttpAnswer> {
     let too_large = || {
         error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -194,7 +194,7 @@ fn decide(
     host: Host,
     payload: &[u8],
     given: Option<&str>,
-) -> Answer {
+) -> HttpAnswer {
     let fail_open = server.fail_open;
     let (status, event, reply) = match Call::read(host, payload, given) {
         Err(e) => (
@@ -218,7 +218,7 @@ fn decide(
 
 /// The response carrying a host's process reply (the module's doc says
 /// how).
-fn hook_answer(status: StatusCode, host: Host, event: Option<&str>, reply: &Reply) -> Answer {
+fn hook_answer(status: StatusCode, host: Host, event: Option<&str>, reply: &Reply) -> HttpAnswer {
     let body = if reply.exit == 0 || !reply.stdout.is_empty() {
         reply.stdout.clone()
     } else {
@@ -263,7 +263,7 @@ fn host_name(host: Host) -> String {
 }
 
 /// 405, naming the method the route takes.
-fn wrong_method(allowed: &'static str) -> Answer {
+fn wrong_method(allowed: &'static str) -> HttpAnswer {
     let mut answer = error(
         StatusCode::METHOD_NOT_ALLOWED,
         &format!("this route takes {allowed}"),
@@ -275,12 +275,12 @@ fn wrong_method(allowed: &'static str) -> Answer {
 }
 
 /// `{"error": MESSAGE}` with `status`.
-fn error(status: StatusCode, message: &str) -> Answer {
+fn error(status: StatusCode, message: &str) -> HttpAnswer {
     json_answer(status, &json!({ "error": message }))
 }
 
 /// A JSON document and a newline, with `status`.
-fn json_answer(status: StatusCode, value: &Value) -> Answer {
+fn json_answer(status: StatusCode, value: &Value) -> HttpAnswer {
     let mut response = Response::new(Full::new(Bytes::from(format!("{value}\n"))));
     *response.status_mut() = status;
     response

@@ -45,7 +45,7 @@
 //!   6 double (8 bytes, IEEE bits; finite), 7 string (`str`), 8 list
 //!   (`vec<value>`), 9 object (`vec<(key: str, value)>`, keys unique, order
 //!   kept). Nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
-//! - `regexes`: `vec<str>` (patterns; compiled at load).
+//! - `regexes`: `vec<str>` (patterns; parsed at load, compiled on first use).
 //! - `sets`: `vec<uleb>` (constant indexes).
 //! - `code`: `vec<instruction>`: an opcode byte, then its operands in
 //!   declaration order: table indexes, jump targets, counts and `Var`

@@ -28,6 +28,9 @@ use std::cmp::Ordering;
 use std::fmt;
 
 pub(crate) mod check;
+pub mod policy_regex;
+
+pub use policy_regex::{Matcher, PolicyRegex};
 
 /// Why an evaluation produced an error value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -539,8 +542,12 @@ pub fn str_pred<'a>(op: StrPred, s: &Val<'a>, t: &Val<'a>) -> Val<'a> {
 }
 
 /// `s.matches(re)`: unanchored search.
-pub fn matches<'a>(s: &Val<'a>, re: &regex::Regex) -> Val<'a> {
-    pattern_test(s, |s| re.is_match(s))
+pub fn matches<'a>(s: &Val<'a>, re: &impl Matcher) -> Val<'a> {
+    match s {
+        Val::Str(s) => re.test(s).map_or_else(Val::Error, Val::Bool),
+        Val::Error(e) => Val::Error(*e),
+        _ => Val::Error(EvalError::NoSuchOverload),
+    }
 }
 
 /// A pattern test of a string: an error on anything else. The reference

@@ -62,14 +62,15 @@ impl fmt::Display for Location {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum VerifyError {
-    /// A regex of the table does not compile (or is over the size limit).
-    #[error("regex {index} (`{pattern}`) does not compile: {reason}")]
+    /// A regex of the table does not parse (bad syntax, nested too deep).
+    /// Its size is checked when it is compiled, on first use.
+    #[error("regex {index} (`{pattern}`) is not a valid regex: {reason}")]
     BadRegex {
         /// Its index.
         index: usize,
         /// The pattern.
         pattern: String,
-        /// The `regex` crate's reason.
+        /// The regex parser's reason.
         reason: String,
     },
     /// A parameter's check is malformed: empty kinds, unknown kind bits, or

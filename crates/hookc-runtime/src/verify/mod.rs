@@ -81,7 +81,7 @@ use crate::limits::{
     MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
 };
 use crate::value::check;
-use crate::value::ConstSet;
+use crate::value::{ConstSet, PolicyRegex};
 use std::collections::HashSet;
 
 /// Compiles a regex pattern under the size and nesting limits
@@ -104,18 +104,18 @@ pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
         })
 }
 
-/// A program that passed verification, with its regexes compiled and its
-/// sets hashed. The VM runs only these.
+/// A program that passed verification, with its regexes parsed (compiled
+/// on first use: [`PolicyRegex`]) and its sets hashed. The VM runs only these.
 ///
 /// INVARIANT (verified): every check of the module documentation holds for
-/// `program`; `regexes[i]` is `program.regexes[i]` compiled and `sets[i]`
+/// `program`; `regexes[i]` is `program.regexes[i]` parsed and `sets[i]`
 /// is the list `program.consts[program.sets[i]]` hashed. Established by
 /// [`verify`], the only constructor; the fields are private and the program
 /// is only handed out by shared reference.
 #[derive(Debug, Clone)]
 pub struct VerifiedProgram {
     program: Program,
-    regexes: Vec<regex::Regex>,
+    regexes: Vec<PolicyRegex>,
     sets: Vec<ConstSet>,
 }
 
@@ -125,9 +125,9 @@ impl VerifiedProgram {
         &self.program
     }
 
-    /// Compiled regex `i`.
+    /// Regex `i` (parsed; compiled on first use).
     #[inline]
-    pub fn regex(&self, i: RegexIdx) -> Option<&regex::Regex> {
+    pub fn regex(&self, i: RegexIdx) -> Option<&PolicyRegex> {
         self.regexes.get(i.as_usize())
     }
 
@@ -157,7 +157,7 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
         .iter()
         .enumerate()
         .map(|(index, pattern)| {
-            crate::verify::compile_regex(pattern).map_err(|reason| VerifyError::BadRegex {
+            PolicyRegex::parse(pattern).map_err(|reason| VerifyError::BadRegex {
                 index,
                 pattern: pattern.clone(),
                 reason,

@@ -19,7 +19,15 @@ const FORBIDDEN: &[&str] = &[
 ];
 
 /// What the runtime is allowed to depend on directly.
-const DIRECT: &[&str] = &["regex", "serde", "serde_json", "smallvec", "thiserror"];
+const DIRECT: &[&str] = &[
+    "memchr",
+    "regex",
+    "regex-syntax",
+    "serde",
+    "serde_json",
+    "smallvec",
+    "thiserror",
+];
 
 fn cargo_tree(args: &[&str]) -> Vec<String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());

@@ -1,0 +1,226 @@
+//! [`PolicyRegex`]: a policy's regex as the VM runs it, compiled on first
+//! use and behind a literal prefilter (`docs/src/semantics.md#regular-expressions`,
+//! `ARCHITECTURE.md`).
+//!
+//! Compiling a regex (its NFA, prefilter and engines) costs far more than
+//! reading the rest of an artifact: most of a `hookc hook` call that loads
+//! a policy for one payload went there, for regexes that payload never
+//! reaches. So loading only *parses* each pattern (syntax and nesting are
+//! checked, the same parser the `regex` crate compiles from) and records
+//! the literals every match of it contains; the compiled regex is built the
+//! first time a haystack holds all of them, and kept.
+//!
+//! The prefilter is exact: a literal that every match contains is in every
+//! haystack that matches, so a haystack without one cannot match, and the
+//! answer is `false` without the regex. The required literals are read from
+//! the parsed pattern, never guessed: a literal, a concatenation (each
+//! part's), a capture group (its inside's), and a repetition of at least one
+//! (its inside's) require them; an alternation, a class, an optional part
+//! and a look-around require none. (`tests`: random patterns and haystacks
+//! against the compiled regex alone.)
+
+use super::EvalError;
+use memchr::memmem::Finder;
+use regex_syntax::hir::{Hir, HirKind};
+use std::sync::OnceLock;
+
+/// At most this many required literals are tested before the regex: the
+/// longest ones, which are the rarest in practice.
+const MAX_REQUIRED: usize = 4;
+
+/// A regex of a verified program: parsed at load, compiled on first use.
+#[derive(Debug, Clone)]
+pub struct PolicyRegex {
+    pattern: String,
+    /// Literals every match contains (at most [`MAX_REQUIRED`]).
+    required: Vec<Finder<'static>>,
+    compiled: OnceLock<Option<regex::Regex>>,
+}
+
+impl PolicyRegex {
+    /// Parses `pattern` under the nesting limit
+    /// ([`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)); the error
+    /// is the parser's reason. The size limit is the compiler's to check
+    /// (`crate::verify::compile_regex`); a pattern over it that reaches the
+    /// runtime is an evaluation error where it is used.
+    pub fn parse(pattern: &str) -> Result<PolicyRegex, String> {
+        let hir = regex_syntax::ParserBuilder::new()
+            .nest_limit(crate::limits::MAX_REGEX_NESTING)
+            .build()
+            .parse(pattern)
+            .map_err(|e| {
+                let text = e.to_string();
+                let reason = text
+                    .rsplit_once("error: ")
+                    .map_or(text.as_str(), |(_, r)| r);
+                reason.trim().trim_end_matches('.').to_owned()
+            })?;
+        let mut literals = Vec::new();
+        required_literals(&hir, &mut literals);
+        literals.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        literals.dedup();
+        literals.truncate(MAX_REQUIRED);
+        Ok(PolicyRegex {
+            pattern: pattern.to_owned(),
+            required: literals
+                .iter()
+                .map(|l| Finder::new(l).into_owned())
+                .collect(),
+            compiled: OnceLock::new(),
+        })
+    }
+
+    /// Whether `haystack` has a match; an error when the pattern does not
+    /// compile (over the size limit: only a hand-made artifact has one).
+    #[inline]
+    pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
+        let bytes = haystack.as_bytes();
+        if self.required.iter().any(|f| f.find(bytes).is_none()) {
+            return Ok(false);
+        }
+        self.compiled
+            .get_or_init(|| crate::verify::compile_regex(&self.pattern).ok())
+            .as_ref()
+            .map(|re| re.is_match(haystack))
+            .ok_or(EvalError::InvalidArgument)
+    }
+
+    /// Whether the regex has been compiled (tests of laziness).
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
+    }
+}
+
+/// Appends to `out` literals that every match of `hir` contains.
+fn required_literals(hir: &Hir, out: &mut Vec<Vec<u8>>) {
+    match hir.kind() {
+        HirKind::Literal(lit) => out.push(lit.0.to_vec()),
+        HirKind::Concat(parts) => {
+            for part in parts {
+                required_literals(part, out);
+            }
+        }
+        HirKind::Capture(group) => required_literals(&group.sub, out),
+        HirKind::Repetition(rep) if rep.min >= 1 => required_literals(&rep.sub, out),
+        HirKind::Repetition(_)
+        | HirKind::Alternation(_)
+        | HirKind::Class(_)
+        | HirKind::Look(_)
+        | HirKind::Empty => {}
+    }
+}
+
+/// What a `matches` test runs on a string: a compiled regex (the compiler's
+/// folding, the reference evaluator) or a [`PolicyRegex`] (the VM).
+pub trait Matcher {
+    /// Whether `haystack` has a match, or why the test cannot say.
+    fn test(&self, haystack: &str) -> Result<bool, EvalError>;
+}
+
+impl Matcher for regex::Regex {
+    fn test(&self, haystack: &str) -> Result<bool, EvalError> {
+        Ok(self.is_match(haystack))
+    }
+}
+
+impl Matcher for PolicyRegex {
+    fn test(&self, haystack: &str) -> Result<bool, EvalError> {
+        self.is_match(haystack)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn required(pattern: &str) -> Vec<String> {
+        let re = PolicyRegex::parse(pattern).unwrap();
+        let mut out = Vec::new();
+        let hir = regex_syntax::Parser::new().parse(pattern).unwrap();
+        required_literals(&hir, &mut out);
+        assert!(re.required.len() <= MAX_REQUIRED);
+        out.into_iter()
+            .map(|l| String::from_utf8(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn required_literals_are_read_from_the_pattern() {
+        assert_eq!(required("git push"), ["git push"]);
+        assert_eq!(required(r"(^|;\s*)pip\s(.*\s)?777(\s|$)"), ["pip", "777"]);
+        assert_eq!(required(r"(ab)+c"), ["ab", "c"]);
+        assert!(required(r"(ab)*c?").is_empty());
+        assert!(required(r"a|b").is_empty());
+        assert!(required(r"(?i)abc").is_empty());
+        assert!(required(r"[a-z]+").is_empty());
+    }
+
+    #[test]
+    fn a_haystack_without_a_required_literal_never_compiles_the_regex() {
+        let re = PolicyRegex::parse(r"\bterraform\s+apply\b").unwrap();
+        assert_eq!(re.is_match("ls -la"), Ok(false));
+        assert!(!re.is_compiled());
+        assert_eq!(re.is_match("terraform  apply -auto"), Ok(true));
+        assert!(re.is_compiled());
+        assert_eq!(re.is_match("terraform plan; apply"), Ok(false));
+    }
+
+    #[test]
+    fn a_pattern_over_the_size_limit_is_an_evaluation_error() {
+        let re = PolicyRegex::parse("a{1000}{1000}").unwrap();
+        assert_eq!(re.is_match("bbb"), Ok(false));
+        let haystack = "a".repeat(1000);
+        assert_eq!(re.is_match(&haystack), Err(EvalError::InvalidArgument));
+    }
+
+    #[test]
+    fn bad_syntax_and_deep_nesting_are_refused_at_parse() {
+        assert!(PolicyRegex::parse("(").is_err());
+        let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
+        assert!(PolicyRegex::parse(&deep).is_err());
+    }
+
+    /// The prefilter never changes an answer: random patterns of literals,
+    /// groups, repetitions, alternations and classes against random
+    /// haystacks, compared with the compiled regex alone.
+    #[test]
+    fn the_prefilter_is_exact_on_random_patterns() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let atoms = ["ab", "b", "c", "abc", r"\s", "[ab]", ".", "a", "ca"];
+        let mut compared = 0;
+        for _ in 0..2000 {
+            let mut pattern = String::new();
+            for _ in 0..=next(4) {
+                let atom = atoms[next(atoms.len() as u64) as usize];
+                let piece = match next(6) {
+                    0 => format!("({atom})+"),
+                    1 => format!("({atom})*"),
+                    2 => format!("({atom}|{})", atoms[next(atoms.len() as u64) as usize]),
+                    3 => format!("({atom})?"),
+                    _ => atom.to_owned(),
+                };
+                pattern.push_str(&piece);
+            }
+            let lazy = PolicyRegex::parse(&pattern).unwrap();
+            let eager = regex::Regex::new(&pattern).unwrap();
+            for _ in 0..20 {
+                let haystack: String = (0..next(8))
+                    .map(|_| ['a', 'b', 'c', ' '][next(4) as usize])
+                    .collect();
+                assert_eq!(
+                    lazy.is_match(&haystack),
+                    Ok(eager.is_match(&haystack)),
+                    "{pattern:?} on {haystack:?}"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 40_000);
+    }
+}
