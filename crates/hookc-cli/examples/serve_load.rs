@@ -17,7 +17,7 @@
 //! machine they take part of its cores (docs/src/hosts/serve.md has the
 //! numbers).
 
-#[path = "../tests/serve_client/mod.rs"]
+#[path = "../tests/suite/serve_client.rs"]
 mod serve_client;
 
 use serve_client::{percentile, Client, Served};

@@ -4,8 +4,6 @@
 //! settings file of another shape is refused, left byte for byte, and
 //! nothing else is written. The guard compiles and its tests pass.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -10,8 +10,6 @@
 //! GitHub Copilot's payloads do not name their event: its cases are named
 //! `EVENT.NAME` and `hookc hook` is given `--event EVENT`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};

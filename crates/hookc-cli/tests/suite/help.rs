@@ -1,8 +1,6 @@
 //! `hookc --help` and `hookc <command> --help` for every command, pinned in
 //! `tests/data/help/`, so that a change of a help text is seen in review.
-//! `UPDATE_EXPECT=1 cargo test -p hookc-cli --test help` rewrites them.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `UPDATE_EXPECT=1 cargo test -p hookc-cli --test suite help::` rewrites them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -66,6 +64,6 @@ fn help_texts_match_their_snapshots() {
     assert_eq!(files, expected, "snapshots without a command, or missing");
     assert!(
         stale.is_empty(),
-        "help changed for {stale:?}: review, then `UPDATE_EXPECT=1 cargo test -p hookc-cli --test help`"
+        "help changed for {stale:?}: review, then `UPDATE_EXPECT=1 cargo test -p hookc-cli --test suite help::`"
     );
 }

@@ -1,7 +1,5 @@
 //! The `hookc` binary: exit codes, output channels and formats.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::process::{Command, Output};
 
 fn hookc(args: &[&str]) -> Output {

@@ -2,8 +2,6 @@
 //! `hookc eval` printed before action effects existed: the pinned outputs
 //! in `tests/data/seed000_eval/` (see its README for how they were made).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::path::Path;
 use std::process::Command;
 

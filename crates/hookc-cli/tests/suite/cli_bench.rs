@@ -1,7 +1,5 @@
 //! `hookc bench`: its inputs, errors and output shape (never its timings).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

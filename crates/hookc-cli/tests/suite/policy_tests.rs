@@ -9,13 +9,10 @@
 //! When it changes, regenerate them with one command and review the diff:
 //!
 //! ```sh
-//! UPDATE_EXPECT=1 cargo test --test policy_tests
+//! UPDATE_EXPECT=1 cargo test -p hookc-cli --test suite policy_tests::
 //! ```
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-#[path = "../../hookc/tests/common/walk.rs"]
-mod walk;
+use crate::walk;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -401,7 +398,7 @@ fn golden_runs() {
     }
     assert!(
         failures.is_empty(),
-        "{} golden mismatches (regenerate with `UPDATE_EXPECT=1 cargo test --test policy_tests` \
+        "{} golden mismatches (regenerate with `UPDATE_EXPECT=1 cargo test -p hookc-cli --test suite policy_tests::` \
          and review the diff):\n{}",
         failures.len(),
         failures.join("\n")

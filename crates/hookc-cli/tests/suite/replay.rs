@@ -4,8 +4,6 @@
 //! one by one with the runtime library. (The guide's replay chapter,
 //! `docs/src/testing/replay.md`, is run as written by `tests/docs.rs`.)
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use hookc_runtime::{Decision, Policy};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! A minimal HTTP/1.1 client over one keep-alive connection, for the
-//! `hookc serve` tests (`tests/serve.rs`) and its load generator
+//! `hookc serve` tests (`tests/suite/serve.rs`) and its load generator
 //! (`examples/serve_load.rs`): no client library, so the tests see the
 //! bytes the server writes and can send the bytes a broken client would.
 //!
