@@ -79,6 +79,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A host starts `hookc hook` once per tool call: its arguments are read
+    // by that command's own parser, not by the tree of every command, whose
+    // building is a tenth of such a call (bench-hook/README.md). Whatever it
+    // does not take (help, a usage error) goes to the full parser below,
+    // which answers as it always does.
+    if let Some(args) = hook::HookArgs::from_command_line() {
+        return hook::run(&args);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

@@ -122,6 +122,25 @@ pub struct HookArgs {
     log: Option<PathBuf>,
 }
 
+impl HookArgs {
+    /// The arguments of `hookc hook ARGS...` from the process's command
+    /// line, read by this command's parser alone; `None` for another
+    /// command, or for arguments it does not take (the full parser then
+    /// says why).
+    pub fn from_command_line() -> Option<HookArgs> {
+        use clap::{Args, FromArgMatches};
+        let mut argv = std::env::args_os().skip(1);
+        if argv.next()? != "hook" {
+            return None;
+        }
+        let command = HookArgs::augment_args(clap::Command::new("hook"));
+        let matches = command
+            .try_get_matches_from(std::iter::once("hook".into()).chain(argv))
+            .ok()?;
+        HookArgs::from_arg_matches(&matches).ok()
+    }
+}
+
 /// Why `hookc hook` could not answer with the policy's decision.
 #[derive(Debug, Error)]
 pub enum HookError {

@@ -5,23 +5,28 @@
 //! Compiling a regex (its NFA, prefilter and engines) costs far more than
 //! reading the rest of an artifact: most of a `hookc hook` call that loads
 //! a policy for one payload went there, for regexes that payload never
-//! reaches. So loading only *parses* each pattern (syntax and nesting are
-//! checked, the same parser the `regex` crate compiles from) and records
-//! the literals every match of it contains; the compiled regex is built the
-//! first time a haystack holds all of them, and kept.
+//! reaches. So loading only *parses* each pattern into its syntax tree
+//! (syntax and nesting are checked) and records the literals every match
+//! of it contains; the compiled regex is built the first time a haystack
+//! holds all of them, and kept. What only compiling finds (an unknown
+//! Unicode class, the size limit) is an evaluation error where the pattern
+//! is first searched; the compiler compiles every pattern, so only a
+//! hand-made artifact carries one.
 //!
 //! The prefilter is exact: a literal that every match contains is in every
 //! haystack that matches, so a haystack without one cannot match, and the
 //! answer is `false` without the regex. The required literals are read from
-//! the parsed pattern, never guessed: a literal, a concatenation (each
-//! part's), a capture group (its inside's), and a repetition of at least one
-//! (its inside's) require them; an alternation, a class, an optional part
-//! and a look-around require none. (`tests`: random patterns and haystacks
-//! against the compiled regex alone.)
+//! the syntax tree, never guessed: a run of literal characters in a
+//! concatenation, and what a group or a repetition of at least one
+//! requires; an alternation, a class, an optional part and an assertion
+//! require none, and a pattern that sets flags anywhere (`(?i)`, ...)
+//! requires none at all, as a flag changes what its literals match.
+//! (`tests`: random patterns and haystacks against the compiled regex
+//! alone.)
 
 use super::EvalError;
 use memchr::memmem::Finder;
-use regex_syntax::hir::{Hir, HirKind};
+use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 use std::sync::OnceLock;
 
 /// At most this many required literals are tested before the regex: the
@@ -40,11 +45,9 @@ pub struct PolicyRegex {
 impl PolicyRegex {
     /// Parses `pattern` under the nesting limit
     /// ([`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)); the error
-    /// is the parser's reason. The size limit is the compiler's to check
-    /// (`crate::verify::compile_regex`); a pattern over it that reaches the
-    /// runtime is an evaluation error where it is used.
+    /// is the parser's reason.
     pub fn parse(pattern: &str) -> Result<PolicyRegex, String> {
-        let hir = regex_syntax::ParserBuilder::new()
+        let ast = regex_syntax::ast::parse::ParserBuilder::new()
             .nest_limit(crate::limits::MAX_REGEX_NESTING)
             .build()
             .parse(pattern)
@@ -56,7 +59,9 @@ impl PolicyRegex {
                 reason.trim().trim_end_matches('.').to_owned()
             })?;
         let mut literals = Vec::new();
-        required_literals(&hir, &mut literals);
+        if walk(&ast, true, &mut literals).is_err() {
+            literals.clear();
+        }
         literals.sort_by_key(|l| std::cmp::Reverse(l.len()));
         literals.dedup();
         literals.truncate(MAX_REQUIRED);
@@ -64,7 +69,7 @@ impl PolicyRegex {
             pattern: pattern.to_owned(),
             required: literals
                 .iter()
-                .map(|l| Finder::new(l).into_owned())
+                .map(|l| Finder::new(l.as_bytes()).into_owned())
                 .collect(),
             compiled: OnceLock::new(),
         })
@@ -91,23 +96,68 @@ impl PolicyRegex {
     }
 }
 
-/// Appends to `out` literals that every match of `hir` contains.
-fn required_literals(hir: &Hir, out: &mut Vec<Vec<u8>>) {
-    match hir.kind() {
-        HirKind::Literal(lit) => out.push(lit.0.to_vec()),
-        HirKind::Concat(parts) => {
-            for part in parts {
-                required_literals(part, out);
+/// The pattern sets flags: its literals are not known to match themselves.
+struct Flagged;
+
+/// Walks `ast`, appending to `out`, when `required`, the literal runs every
+/// match of it contains; parts that need not match are walked for flags
+/// only.
+fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged> {
+    match ast {
+        Ast::Flags(_) => return Err(Flagged),
+        Ast::Literal(lit) if required => out.push(lit.c.to_string()),
+        Ast::Concat(concat) => {
+            let mut run = String::new();
+            for part in &concat.asts {
+                match part {
+                    Ast::Literal(lit) => run.push(lit.c),
+                    _ => {
+                        if required && !run.is_empty() {
+                            out.push(std::mem::take(&mut run));
+                        }
+                        run.clear();
+                        walk(part, required, out)?;
+                    }
+                }
+            }
+            if required && !run.is_empty() {
+                out.push(run);
             }
         }
-        HirKind::Capture(group) => required_literals(&group.sub, out),
-        HirKind::Repetition(rep) if rep.min >= 1 => required_literals(&rep.sub, out),
-        HirKind::Repetition(_)
-        | HirKind::Alternation(_)
-        | HirKind::Class(_)
-        | HirKind::Look(_)
-        | HirKind::Empty => {}
+        Ast::Group(group) => {
+            if let GroupKind::NonCapturing(flags) = &group.kind {
+                if !flags.items.is_empty() {
+                    return Err(Flagged);
+                }
+            }
+            walk(&group.ast, required, out)?;
+        }
+        Ast::Repetition(rep) => {
+            let min = match &rep.op.kind {
+                RepetitionKind::OneOrMore => 1,
+                RepetitionKind::ZeroOrOne | RepetitionKind::ZeroOrMore => 0,
+                RepetitionKind::Range(
+                    RepetitionRange::Exactly(n)
+                    | RepetitionRange::AtLeast(n)
+                    | RepetitionRange::Bounded(n, _),
+                ) => *n,
+            };
+            walk(&rep.ast, required && min >= 1, out)?;
+        }
+        Ast::Alternation(alt) => {
+            for branch in &alt.asts {
+                walk(branch, false, out)?;
+            }
+        }
+        Ast::Literal(_)
+        | Ast::Empty(_)
+        | Ast::Dot(_)
+        | Ast::Assertion(_)
+        | Ast::ClassUnicode(_)
+        | Ast::ClassPerl(_)
+        | Ast::ClassBracketed(_) => {}
     }
+    Ok(())
 }
 
 /// What a `matches` test runs on a string: a compiled regex (the compiler's
@@ -134,14 +184,14 @@ mod tests {
     use super::*;
 
     fn required(pattern: &str) -> Vec<String> {
-        let re = PolicyRegex::parse(pattern).unwrap();
+        let ast = regex_syntax::ast::parse::Parser::new()
+            .parse(pattern)
+            .unwrap();
         let mut out = Vec::new();
-        let hir = regex_syntax::Parser::new().parse(pattern).unwrap();
-        required_literals(&hir, &mut out);
-        assert!(re.required.len() <= MAX_REQUIRED);
-        out.into_iter()
-            .map(|l| String::from_utf8(l).unwrap())
-            .collect()
+        match walk(&ast, true, &mut out) {
+            Ok(()) => out,
+            Err(Flagged) => Vec::new(),
+        }
     }
 
     #[test]
@@ -152,6 +202,11 @@ mod tests {
         assert!(required(r"(ab)*c?").is_empty());
         assert!(required(r"a|b").is_empty());
         assert!(required(r"(?i)abc").is_empty());
+        assert!(required(r"abc(?i:d)").is_empty());
+        assert!(required(r"x|(?i)y").is_empty());
+        assert_eq!(required(r"\bfoo\.bar\b"), ["foo.bar"]);
+        assert_eq!(required(r"ab?c"), ["a", "c"]);
+        assert_eq!(required(r"(?:ab){2,}"), ["ab"]);
         assert!(required(r"[a-z]+").is_empty());
     }
 
@@ -174,6 +229,13 @@ mod tests {
     }
 
     #[test]
+    fn what_only_compiling_finds_is_an_evaluation_error() {
+        let re = PolicyRegex::parse(r"x\p{NoSuchClass}").unwrap();
+        assert_eq!(re.is_match("abc"), Ok(false));
+        assert_eq!(re.is_match("x"), Err(EvalError::InvalidArgument));
+    }
+
+    #[test]
     fn bad_syntax_and_deep_nesting_are_refused_at_parse() {
         assert!(PolicyRegex::parse("(").is_err());
         let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
@@ -192,7 +254,10 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        let atoms = ["ab", "b", "c", "abc", r"\s", "[ab]", ".", "a", "ca"];
+        let atoms = [
+            "ab", "b", "c", "abc", r"\s", "[ab]", ".", "a", "ca", r"\x61", r"\bc", "(?i)a",
+            "(?:b)", "A", "a{2}",
+        ];
         let mut compared = 0;
         for _ in 0..2000 {
             let mut pattern = String::new();
@@ -211,7 +276,7 @@ mod tests {
             let eager = regex::Regex::new(&pattern).unwrap();
             for _ in 0..20 {
                 let haystack: String = (0..next(8))
-                    .map(|_| ['a', 'b', 'c', ' '][next(4) as usize])
+                    .map(|_| ['a', 'b', 'c', ' ', 'A'][next(5) as usize])
                     .collect();
                 assert_eq!(
                     lazy.is_match(&haystack),
