@@ -208,6 +208,8 @@ def main():
     (a.out / f"guard-{a.n}.py").write_text(python_script(rules))
     pdir = a.out / "payloads"
     pdir.mkdir(exist_ok=True)
+    for old in pdir.glob("*.json"):
+        old.unlink()
     for name, p in payloads(random.Random(a.seed + 1), a.payloads):
         (pdir / f"{name}.json").write_text(json.dumps(p) + "\n")
 

@@ -120,6 +120,10 @@ pub struct HookArgs {
     /// or `hookc diff`).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Read the payload from FILE instead of standard input (to try the
+    /// hook on a saved payload).
+    #[arg(long, value_name = "FILE")]
+    payload: Option<PathBuf>,
 }
 
 impl HookArgs {
@@ -151,6 +155,14 @@ pub enum HookError {
     /// Standard input could not be read.
     #[error("hookc: cannot read the payload from standard input: {0}")]
     Stdin(std::io::Error),
+    /// `--payload FILE` could not be read.
+    #[error("hookc: cannot read the payload `{path}`: {source}")]
+    PayloadFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The payload is not JSON.
     #[error("hookc: the payload is not JSON: {0}")]
     NotJson(serde_json::Error),
@@ -233,11 +245,21 @@ pub fn run(args: &HookArgs) -> std::process::ExitCode {
     // The event given is known even when the payload is not readable: the
     // block is that event's.
     let given = args.event.as_deref();
-    let reply = match std::io::stdin().read_to_end(&mut payload) {
-        Err(e) => args
-            .host
-            .failed(given, &HookError::Stdin(e), args.fail_open),
-        Ok(_) => match Call::read(args.host, &payload, given) {
+    let read = match &args.payload {
+        None => std::io::stdin()
+            .read_to_end(&mut payload)
+            .map(drop)
+            .map_err(HookError::Stdin),
+        Some(path) => std::fs::read(path)
+            .map(|bytes| payload = bytes)
+            .map_err(|source| HookError::PayloadFile {
+                path: path.clone(),
+                source,
+            }),
+    };
+    let reply = match read {
+        Err(e) => args.host.failed(given, &e, args.fail_open),
+        Ok(()) => match Call::read(args.host, &payload, given) {
             Err(e) => args.host.failed(given, &e, args.fail_open),
             Ok(call) => load(&args.files)
                 .and_then(|policy| call.decide(args.host, &policy, args.log.as_deref()))

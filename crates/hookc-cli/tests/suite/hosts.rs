@@ -454,6 +454,35 @@ fn policy_file(name: &str, text: &str) -> String {
 }
 
 #[test]
+fn a_payload_file_is_read_like_standard_input_and_a_missing_one_blocks() {
+    let file = scratch("payload-file").join("payload.json");
+    std::fs::write(&file, pre_tool_use()).unwrap();
+    let policy = guard("claude-code");
+    let from_stdin = hook("claude-code", &policy, &[], &pre_tool_use());
+    let from_file = hook(
+        "claude-code",
+        &policy,
+        &["--payload", file.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(seen(&from_file), seen(&from_stdin));
+    assert!(!from_file.stdout.is_empty());
+
+    let missing = hook(
+        "claude-code",
+        &policy,
+        &["--payload", "no-such-payload.json"],
+        b"",
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("cannot read the payload `no-such-payload.json`"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_missing_policy_fails_closed() {
     assert_fails_closed("missing.hkb", &pre_tool_use(), "cannot read `missing.hkb`");
 }
