@@ -150,6 +150,9 @@ codes! {
     /// A glob that does not parse: an unclosed `[`, a trailing `\`, an empty
     /// or malformed class.
     BadGlob = "E0309", Error, "invalid glob pattern";
+    /// A comparison with a string outside the path's `vocabulary` (a host
+    /// profile's tool names): never true.
+    OutsideVocabulary = "E0310", Error, "name outside the vocabulary";
 
     // ---- E04xx: actions -------------------------------------------------------
     /// An action type that is neither built in nor declared.

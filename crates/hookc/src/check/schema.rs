@@ -3,7 +3,8 @@
 //!
 //! Supported keywords: `type` (a name or a list), `properties`, `items`,
 //! `additionalProperties`, `enum`, `const`, `format`, `required`,
-//! `description`. Annotation keywords (`title`, `examples`, `default`, ...) and
+//! `description`, and hookc's own `vocabulary` (a string's complete set of
+//! names, [`Vocabulary`]). Annotation keywords (`title`, `examples`, `default`, ...) and
 //! value constraints that do not change a type (`minimum`, `pattern`, ...) are
 //! accepted and ignored; keywords that would change typing (`oneOf`, `$ref`,
 //! ...) are rejected, so a schema never means less than it says.
@@ -48,6 +49,8 @@ pub struct SchemaNode {
     pub items: Option<SchemaId>,
     /// `enum`, or `const` as a one-value enum.
     pub allowed: Option<Vec<serde_json::Value>>,
+    /// `vocabulary`.
+    pub vocabulary: Option<Vocabulary>,
     /// `format`.
     pub format: Option<String>,
     /// `required`: the keys an object of this schema always has.
@@ -75,6 +78,7 @@ pub const SUPPORTED: &[&str] = &[
     "format",
     "required",
     "description",
+    "vocabulary",
 ];
 
 /// The context-schema keywords accepted and ignored (annotations, value
@@ -103,6 +107,28 @@ pub const IGNORED: &[&str] = &[
     "minProperties",
     "maxProperties",
 ];
+
+/// `vocabulary: {values: [...], prefixes: [...]}` (hookc's keyword): every
+/// value a string takes, as a host profile declares its tool names: one of
+/// `values`, or any string starting with one of `prefixes` (Claude Code's
+/// MCP tools, `mcp__SERVER__TOOL`). Unlike `enum`, whose values a policy's
+/// own schema may leave incomplete (a comparison outside it is warning
+/// W0002), a comparison with a constant outside a vocabulary is error
+/// E0310: the name is misspelt or the host has no such thing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// The names.
+    pub values: Vec<String>,
+    /// Prefixes of further names.
+    pub prefixes: Vec<String>,
+}
+
+impl Vocabulary {
+    /// Whether `name` is in the vocabulary.
+    pub fn has(&self, name: &str) -> bool {
+        self.values.iter().any(|v| v == name) || self.prefixes.iter().any(|p| name.starts_with(p))
+    }
+}
 
 /// What a path resolved to.
 #[derive(Debug, Clone)]
@@ -353,6 +379,13 @@ impl ContextSchema {
                     None => diags.push(shape(value, "`enum` must be a list of values")),
                 },
                 "const" => out.allowed = Some(vec![value.to_json()]),
+                "vocabulary" => match read_vocabulary(value) {
+                    Some(v) => out.vocabulary = Some(v),
+                    None => diags.push(shape(
+                        value,
+                        "`vocabulary` must be `{values: [names...], prefixes: [prefixes...]}` (strings; `prefixes` optional)",
+                    )),
+                },
                 "format" => out.format = value.as_str().map(str::to_owned),
                 "description" => out.description = value.as_str().map(str::to_owned),
                 "required" => match value
@@ -593,6 +626,11 @@ impl ContextSchema {
     pub fn allowed(&self, id: Option<SchemaId>) -> Option<&[serde_json::Value]> {
         self.node(id?)?.allowed.as_deref()
     }
+
+    /// The `vocabulary` of a schema node.
+    pub fn vocabulary(&self, id: Option<SchemaId>) -> Option<&Vocabulary> {
+        self.node(id?)?.vocabulary.as_ref()
+    }
 }
 
 impl ContextSchema {
@@ -651,11 +689,35 @@ impl SchemaNode {
             additional: Additional::FreeForm,
             items: None,
             allowed: None,
+            vocabulary: None,
             format: None,
             required: Vec::new(),
             description: None,
         }
     }
+}
+
+/// `{values: [str...], prefixes: [str...]}`; `None` when it is not.
+fn read_vocabulary(node: &Node) -> Option<Vocabulary> {
+    let strings = |n: &Node| -> Option<Vec<String>> {
+        n.as_seq()?
+            .iter()
+            .map(|item| item.as_str().map(str::to_owned))
+            .collect()
+    };
+    let mut values = None;
+    let mut prefixes = Vec::new();
+    for (key, value) in node.as_map()? {
+        match key.name.as_str() {
+            "values" => values = Some(strings(value)?),
+            "prefixes" => prefixes = strings(value)?,
+            _ => return None,
+        }
+    }
+    Some(Vocabulary {
+        values: values?,
+        prefixes,
+    })
 }
 
 fn shape(node: &Node, msg: &str) -> Diagnostic {

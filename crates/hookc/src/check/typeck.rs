@@ -11,6 +11,7 @@ use crate::check::schema::ContextSchema;
 use crate::check::ty::{Kinds, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, MacroKind, UnaryOp};
+use crate::span::Span;
 use hookc_runtime::bytecode::path::{PathTable, Step};
 
 /// Regex patterns already compiled successfully in this compilation: each
@@ -568,6 +569,16 @@ impl TypeChecker<'_> {
         let IrExprKind::Const(c) = &other.kind else {
             return;
         };
+        if let Const::String(name) = c {
+            let outcome = if op == BinaryOp::Eq {
+                "this comparison is never true"
+            } else {
+                "this comparison is always true"
+            };
+            if self.vocabulary_check(subject, st, name, other.span, outcome) {
+                return;
+            }
+        }
         let Some(allowed) = self.schema.allowed(st.schema) else {
             return;
         };
@@ -601,11 +612,58 @@ impl TypeChecker<'_> {
         );
     }
 
+    /// E0310 for a string `name` compared with `subject`, whose schema has a
+    /// `vocabulary` without it; whether it was reported.
+    fn vocabulary_check(
+        &mut self,
+        subject: &IrExpr,
+        st: &Type,
+        name: &str,
+        span: Span,
+        outcome: &str,
+    ) -> bool {
+        let Some(vocabulary) = self.schema.vocabulary(st.schema) else {
+            return false;
+        };
+        if vocabulary.has(name) {
+            return false;
+        }
+        let s = self.show(subject);
+        let close =
+            crate::suggest::did_you_mean(name, vocabulary.values.iter().map(String::as_str));
+        let mut known: Vec<String> = vocabulary.values.iter().map(|v| format!("`{v}`")).collect();
+        known.extend(vocabulary.prefixes.iter().map(|p| format!("`{p}...`")));
+        let help = match close {
+            Some(best) => format!("did you mean `'{best}'`?"),
+            None => format!("`{s}` is one of {}", known.join(", ")),
+        };
+        self.diags.push(
+            Diagnostic::new(
+                Code::OutsideVocabulary,
+                format!("`'{name}'` is not a name `{s}` takes: {outcome}"),
+            )
+            .at(span)
+            .label("not in the vocabulary")
+            .help(help),
+        );
+        true
+    }
+
     /// `x in [..]` where no listed value is in `x`'s schema enum.
     fn enum_in_check(&mut self, subject: &IrExpr, st: &Type, list: &IrExpr) {
         let IrExprKind::Const(Const::List(items)) = &list.kind else {
             return;
         };
+        let mut outside = false;
+        for item in items {
+            if let Const::String(name) = item {
+                outside |=
+                    self.vocabulary_check(subject, st, name, list.span, "`in` never finds it");
+            }
+        }
+        if outside {
+            return;
+        }
         let Some(allowed) = self.schema.allowed(st.schema) else {
             return;
         };
