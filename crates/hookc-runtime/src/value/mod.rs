@@ -3,9 +3,10 @@
 //! evaluator.
 //!
 //! This is the runtime's floor just above [`crate::bytecode`], the one part
-//! of the crate it imports, so the verifier (constant sets, [`check`]), the
-//! path cache (`lookup`), the dispatch tables (`same_str`) and the evaluator
-//! all import it downward. [`check`] holds filled action parameters to their
+//! of the crate it imports (with the constants of [`crate::limits`]), so
+//! the verifier (constant sets, [`check`], regexes), the path cache
+//! (`lookup`), the dispatch tables (`same_str`) and the evaluator all
+//! import it downward. [`check`] holds filled action parameters to their
 //! declared types.
 //!
 //! Values borrow from the context wherever they can: a path load yields the

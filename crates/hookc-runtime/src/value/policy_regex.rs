@@ -51,13 +51,7 @@ impl PolicyRegex {
             .nest_limit(crate::limits::MAX_REGEX_NESTING)
             .build()
             .parse(pattern)
-            .map_err(|e| {
-                let text = e.to_string();
-                let reason = text
-                    .rsplit_once("error: ")
-                    .map_or(text.as_str(), |(_, r)| r);
-                reason.trim().trim_end_matches('.').to_owned()
-            })?;
+            .map_err(|e| regex_reason(&e))?;
         let mut literals = Vec::new();
         if walk(&ast, true, &mut literals).is_err() {
             literals.clear();
@@ -84,7 +78,7 @@ impl PolicyRegex {
             return Ok(false);
         }
         self.compiled
-            .get_or_init(|| crate::verify::compile_regex(&self.pattern).ok())
+            .get_or_init(|| compile_regex(&self.pattern).ok())
             .as_ref()
             .map(|re| re.is_match(haystack))
             .ok_or(EvalError::InvalidArgument)
@@ -94,6 +88,30 @@ impl PolicyRegex {
     pub fn is_compiled(&self) -> bool {
         self.compiled.get().is_some()
     }
+}
+
+/// Compiles a regex pattern under the size and nesting limits
+/// ([`MAX_REGEX_SIZE`](crate::limits::MAX_REGEX_SIZE),
+/// [`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)); the error is
+/// the `regex` crate's reason, without its framing. The checker compiles
+/// every pattern through here, and a loaded policy compiles through here
+/// on first use ([`PolicyRegex`]).
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(crate::limits::MAX_REGEX_SIZE)
+        .nest_limit(crate::limits::MAX_REGEX_NESTING)
+        .build()
+        .map_err(|e| regex_reason(&e))
+}
+
+/// A regex error's reason without the framing the `regex` crates print
+/// around it (the pattern, a caret line, `error: `, a final period).
+fn regex_reason(error: &impl std::fmt::Display) -> String {
+    let text = error.to_string();
+    let reason = text
+        .rsplit_once("error: ")
+        .map_or(text.as_str(), |(_, r)| r);
+    reason.trim().trim_end_matches('.').to_owned()
 }
 
 /// The pattern sets flags: its literals are not known to match themselves.

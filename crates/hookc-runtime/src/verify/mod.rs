@@ -84,25 +84,9 @@ use crate::value::check;
 use crate::value::{ConstSet, PolicyRegex};
 use std::collections::HashSet;
 
-/// Compiles a regex pattern under the size and nesting limits
-/// ([`MAX_REGEX_SIZE`](crate::limits::MAX_REGEX_SIZE),
-/// [`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)); the error is
-/// the `regex` crate's reason, without its framing. The checker and the
-/// verifier both compile through here, so a pattern the compiler accepts
-/// always loads.
-pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(crate::limits::MAX_REGEX_SIZE)
-        .nest_limit(crate::limits::MAX_REGEX_NESTING)
-        .build()
-        .map_err(|e| {
-            let text = e.to_string();
-            let reason = text
-                .rsplit_once("error: ")
-                .map_or(text.as_str(), |(_, r)| r);
-            reason.trim().trim_end_matches('.').to_owned()
-        })
-}
+/// Compiling a pattern as the checker does (`value::policy_regex`, where
+/// a loaded policy's regexes live).
+pub use crate::value::policy_regex::compile_regex;
 
 /// A program that passed verification, with its regexes parsed (compiled
 /// on first use: [`PolicyRegex`]) and its sets hashed. The VM runs only these.
