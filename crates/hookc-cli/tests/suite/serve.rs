@@ -424,7 +424,7 @@ fn a_bad_policy_on_reload_is_refused_and_the_old_one_serves() {
 #[test]
 fn reloads_under_load_lose_no_request_and_mix_no_versions() {
     const CLIENTS: usize = 4;
-    const REWRITES: usize = 60;
+    const REWRITES: usize = 100;
     let dir = scratch("under-load");
     let policy = dir.join("policy.yaml");
     let (a, b) = (deny_rm("version A"), deny_rm("version B"));
