@@ -97,6 +97,35 @@ mod tests {
     }
 
     #[test]
+    fn permission_requests_take_what_their_hosts_read() {
+        let policy = |host: &str, event: &str, action: &str| {
+            let text = format!(
+                "host: {host}\nhooks:\n  - id: h\n    event: {event}\n    action: {action}\n"
+            );
+            codes(&[crate::compile::Input::new("p.yaml", text)])
+        };
+        let rewrite = "{type: rewrite, patch: {tool_input: {command: ls}}}";
+        let context = "{type: context, text: hi}";
+        for host in ["claude-code", "codex"] {
+            for word in ["allow", "deny", "ask"] {
+                let action = format!("{{type: {word}, reason: why}}");
+                assert!(policy(host, "PermissionRequest", &action).is_empty());
+            }
+            // PermissionRequest reads no additionalContext.
+            assert_eq!(policy(host, "PermissionRequest", context), ["E0406"]);
+        }
+        // Claude Code reads updatedInput with an allow; Codex fails closed
+        // on it.
+        assert!(policy("claude-code", "PermissionRequest", rewrite).is_empty());
+        assert_eq!(policy("codex", "PermissionRequest", rewrite), ["E0406"]);
+        // A failed tool call cannot be blocked, only explained.
+        assert!(policy("claude-code", "PostToolUseFailure", context).is_empty());
+        let deny = "{type: deny, reason: no}";
+        assert_eq!(policy("claude-code", "PostToolUseFailure", deny), ["E0406"]);
+        assert_eq!(policy("codex", "PostToolUseFailure", context), ["E0114"]);
+    }
+
+    #[test]
     fn an_overlay_over_a_host_policy_gets_the_profile() {
         let base = crate::compile::Input::new("base.yaml", "host: codex\nhooks: []\n");
         let overlay = crate::compile::Input::new(

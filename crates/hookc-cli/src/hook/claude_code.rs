@@ -6,13 +6,17 @@
 //! - PreToolUse: `hookSpecificOutput` with `permissionDecision`
 //!   (`allow|ask|defer|deny`), `permissionDecisionReason`, `updatedInput`
 //!   and `additionalContext`.
+//! - PermissionRequest: `hookSpecificOutput.decision`, `{"behavior":
+//!   "allow"}` (with `updatedInput` when a rewrite matched) or
+//!   `{"behavior": "deny", "message"}`; `ask` and `defer` answer nothing,
+//!   so the permission dialog shows.
 //! - PostToolUse, UserPromptSubmit, Stop, SubagentStop: `{"decision":
 //!   "block", "reason"}` for any word but `allow`; PostToolUse and
 //!   UserPromptSubmit add `hookSpecificOutput.additionalContext`.
-//! - SessionStart: `hookSpecificOutput.additionalContext`.
+//! - SessionStart, PostToolUseFailure: `hookSpecificOutput.additionalContext`.
 //! - A failure, fail-closed: exit 2 with the reason on standard error,
 //!   which Claude Code documents as blocking for every event that can
-//!   block.
+//!   block (on PermissionRequest it denies the permission).
 
 use super::outcome::{answer as spell, Answers, Reply, Ruling};
 
@@ -20,9 +24,12 @@ use super::outcome::{answer as spell, Answers, Reply, Ruling};
 fn answers(event: &str) -> Answers {
     match event {
         "PreToolUse" => Answers::Permission,
+        "PermissionRequest" => Answers::Behavior {
+            updated_input: true,
+        },
         "PostToolUse" | "UserPromptSubmit" => Answers::BlockAndContext,
         "Stop" | "SubagentStop" => Answers::Block,
-        "SessionStart" => Answers::Context,
+        "SessionStart" | "PostToolUseFailure" => Answers::Context,
         _ => Answers::Nothing,
     }
 }

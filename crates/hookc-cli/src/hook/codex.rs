@@ -8,13 +8,18 @@
 //! - PreToolUse: `hookSpecificOutput` with `permissionDecision`
 //!   (`allow|ask|deny`), `permissionDecisionReason`, `updatedInput`,
 //!   `additionalContext`.
+//! - PermissionRequest: `hookSpecificOutput.decision`, `{"behavior":
+//!   "allow"}` or `{"behavior": "deny", "message"}`; `ask` answers nothing,
+//!   so Codex goes on to its own approval. Never `updatedInput` or
+//!   `interrupt`, on which Codex fails closed.
 //! - PostToolUse, UserPromptSubmit: `{"decision": "block", "reason"}` for
 //!   any word but `allow`, with `hookSpecificOutput.additionalContext`.
 //! - Stop: `{"decision": "block", "reason"}`.
 //! - SessionStart: `hookSpecificOutput.additionalContext`.
-//! - A failure, fail-closed: PreToolUse's `deny`, the other blocking
-//!   events' `block`, and elsewhere (or when the event is not known)
-//!   `{"continue": false, "stopReason"}`, which every answer schema has.
+//! - A failure, fail-closed: PreToolUse's and PermissionRequest's `deny`,
+//!   the other blocking events' `block`, and elsewhere (or when the event
+//!   is not known) `{"continue": false, "stopReason"}`, which every answer
+//!   schema has.
 
 use super::outcome::{answer as spell, Answers, Reply, Ruling};
 use serde_json::{Map, Value};
@@ -23,6 +28,10 @@ use serde_json::{Map, Value};
 fn answers(event: &str) -> Answers {
     match event {
         "PreToolUse" => Answers::Permission,
+        // Codex fails closed on the reserved `updatedInput`.
+        "PermissionRequest" => Answers::Behavior {
+            updated_input: false,
+        },
         "PostToolUse" | "UserPromptSubmit" => Answers::BlockAndContext,
         "Stop" => Answers::Block,
         "SessionStart" => Answers::Context,
@@ -42,7 +51,10 @@ pub fn block(event: Option<&str>, reason: &str) -> Reply {
     let can_block = event.map(|e| (e, answers(e))).filter(|(_, a)| {
         matches!(
             a,
-            Answers::Permission | Answers::BlockAndContext | Answers::Block
+            Answers::Permission
+                | Answers::Behavior { .. }
+                | Answers::BlockAndContext
+                | Answers::Block
         )
     });
     match can_block {

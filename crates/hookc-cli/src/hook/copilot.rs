@@ -30,7 +30,7 @@
 //!   both when the event is not known; on the events that cannot block,
 //!   exit 1 with the reason on standard error (logged).
 
-use super::outcome::{Reply, Ruling};
+use super::outcome::{behavior, Reply, Ruling};
 use super::HookError;
 use serde_json::{Map, Value};
 
@@ -118,14 +118,7 @@ fn members(shape: CopilotReply, outcome: &Ruling) -> Map<String, Value> {
                 out.insert("modifiedArgs".to_owned(), args);
             }
         }
-        CopilotReply::Behavior => {
-            if let Some(v) = verdict.filter(|v| v.word == "allow" || v.word == "deny") {
-                out.insert("behavior".to_owned(), text(&v.word));
-                if v.word == "deny" {
-                    out.insert("message".to_owned(), text(&v.reason));
-                }
-            }
-        }
+        CopilotReply::Behavior => out.extend(behavior(verdict).unwrap_or_default()),
         CopilotReply::Continue => {
             if let Some(v) = verdict.filter(|v| v.word != "allow") {
                 out.insert("decision".to_owned(), text("block"));

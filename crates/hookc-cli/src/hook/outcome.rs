@@ -138,6 +138,14 @@ pub enum Answers {
     BlockAndContext,
     /// A block only.
     Block,
+    /// PermissionRequest: `hookSpecificOutput.decision`, a `behavior`
+    /// (allow or deny, see [`behavior`]), with the rewritten input as
+    /// `updatedInput` on an allow when `updated_input` (Claude Code reads
+    /// it; Codex fails closed on it).
+    Behavior {
+        /// Whether the host reads `updatedInput` with an allow.
+        updated_input: bool,
+    },
     /// Context only.
     Context,
     /// Nothing: the host reads no answer on this event.
@@ -158,6 +166,7 @@ pub fn answer(event: &str, answers: Answers, outcome: &Ruling) -> Reply {
     let verdict = outcome.verdict.as_ref();
     Reply::json(match answers {
         Answers::Permission => pre_tool_use(outcome),
+        Answers::Behavior { updated_input } => permission_request(event, outcome, updated_input),
         Answers::BlockAndContext => block_or_pass(verdict, context()),
         Answers::Block => block_or_pass(verdict, None),
         Answers::Context => block_or_pass(None, context()),
@@ -225,4 +234,92 @@ fn pre_tool_use(outcome: &Ruling) -> Map<String, Value> {
         out.insert("hookSpecificOutput".to_owned(), s);
     }
     out
+}
+
+/// `{"behavior": "allow"}` or `{"behavior": "deny", "message": REASON}`:
+/// the decision of a permission request (Claude Code's and Codex's
+/// PermissionRequest, Copilot's permissionRequest). `None` for any other
+/// word or none: `ask` and `defer` cannot be said there, and no answer lets
+/// the host ask as it would have.
+pub fn behavior(verdict: Option<&Verdict>) -> Option<Map<String, Value>> {
+    let v = verdict.filter(|v| v.word == "allow" || v.word == "deny")?;
+    let mut out = Map::new();
+    out.insert("behavior".to_owned(), Value::from(v.word.as_str()));
+    if v.word == "deny" {
+        out.insert("message".to_owned(), Value::from(v.reason.as_str()));
+    }
+    Some(out)
+}
+
+/// The `PermissionRequest` answer: `hookSpecificOutput.decision`, the
+/// [`behavior`], with `updatedInput` on an allow when `updated_input` and a
+/// rewrite matched (a rewrite without an allow cannot be said: the host
+/// reads `updatedInput` with an allow only); nothing without a behavior.
+fn permission_request(event: &str, outcome: &Ruling, updated_input: bool) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(mut decision) = behavior(outcome.verdict.as_ref()) else {
+        return out;
+    };
+    if let Some(input) = outcome.updated_input.clone().filter(|_| updated_input) {
+        if decision.get("behavior").and_then(Value::as_str) == Some("allow") {
+            decision.insert("updatedInput".to_owned(), input);
+        }
+    }
+    if let Some(s) = specific(event, &[("decision", Some(Value::Object(decision)))]) {
+        out.insert("hookSpecificOutput".to_owned(), s);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ruling(word: Option<&str>, rewrite: bool) -> Ruling {
+        Ruling {
+            verdict: word.map(|w| Verdict {
+                word: w.to_owned(),
+                reason: "why".to_owned(),
+            }),
+            context: Some("ignored".to_owned()),
+            updated_input: rewrite.then(|| serde_json::json!({"command": "ls"})),
+        }
+    }
+
+    fn said(answers: Answers, word: Option<&str>, rewrite: bool) -> String {
+        answer("PermissionRequest", answers, &ruling(word, rewrite)).stdout
+    }
+
+    #[test]
+    fn a_permission_request_is_allowed_or_denied_or_left_to_the_dialog() {
+        let claude = Answers::Behavior {
+            updated_input: true,
+        };
+        let codex = Answers::Behavior {
+            updated_input: false,
+        };
+        let decision = |d: &str| {
+            format!("{{\"hookSpecificOutput\":{{\"hookEventName\":\"PermissionRequest\",\"decision\":{d}}}}}\n")
+        };
+        assert_eq!(
+            said(claude, Some("allow"), true),
+            decision(r#"{"behavior":"allow","updatedInput":{"command":"ls"}}"#)
+        );
+        assert_eq!(
+            said(codex, Some("allow"), true),
+            decision(r#"{"behavior":"allow"}"#)
+        );
+        // A deny carries its reason, never the rewritten input.
+        for answers in [claude, codex] {
+            assert_eq!(
+                said(answers, Some("deny"), true),
+                decision(r#"{"behavior":"deny","message":"why"}"#)
+            );
+            // ask, defer, no decision: nothing, so the host asks; a rewrite
+            // alone cannot be said.
+            for word in [Some("ask"), Some("defer"), None] {
+                assert_eq!(said(answers, word, true), "", "{word:?}");
+            }
+        }
+    }
 }

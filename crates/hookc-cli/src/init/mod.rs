@@ -265,11 +265,12 @@ mod tests {
     fn every_host_sets_up_the_events_its_profile_lets_decide() {
         assert_eq!(
             names(Host::ClaudeCode),
-            "PreToolUse PostToolUse UserPromptSubmit Stop SubagentStop SessionStart"
+            "PreToolUse PermissionRequest PostToolUse PostToolUseFailure UserPromptSubmit Stop \
+             SubagentStop SessionStart"
         );
         assert_eq!(
             names(Host::Codex),
-            "PreToolUse PostToolUse UserPromptSubmit Stop SessionStart"
+            "PreToolUse PermissionRequest PostToolUse UserPromptSubmit Stop SessionStart"
         );
         // Not BeforeToolSelection, SessionEnd, PreCompress, Notification:
         // they read no answer.
@@ -299,6 +300,14 @@ mod tests {
             .filter(|e| e.tools)
             .map(|e| e.name)
             .collect();
-        assert_eq!(tools, ["PreToolUse", "PostToolUse"]);
+        assert_eq!(
+            tools,
+            [
+                "PreToolUse",
+                "PermissionRequest",
+                "PostToolUse",
+                "PostToolUseFailure"
+            ]
+        );
     }
 }

@@ -213,6 +213,7 @@ fn codex_members(event: &str) -> (Vec<&'static str>, Vec<&'static str>) {
             &["decision", "reason", "hookSpecificOutput"],
             &["hookEventName", "additionalContext"],
         ),
+        "PermissionRequest" => (&["hookSpecificOutput"], &["hookEventName", "decision"]),
         "Stop" => (&["decision", "reason"], &[]),
         "SessionStart" => (
             &["hookSpecificOutput"],
@@ -261,6 +262,38 @@ fn check_codex_answer(event: &str, answer: &Value) -> Result<(), String> {
                 return Err(format!("permissionDecision {d}"));
             }
         }
+        if let Some(d) = s.get("decision") {
+            check_codex_permission_decision(d)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks PermissionRequest's `hookSpecificOutput.decision` against
+/// `PermissionRequestDecisionWire` of the same schemas: `behavior` is
+/// `allow|deny`, the members are the schema's, and none of those Codex
+/// fails closed on (`updatedInput` present, `interrupt: true`) is there.
+fn check_codex_permission_decision(decision: &Value) -> Result<(), String> {
+    let members = [
+        "behavior",
+        "message",
+        "interrupt",
+        "updatedInput",
+        "updatedPermissions",
+        "addDirectories",
+    ];
+    let d = decision.as_object().ok_or("decision is not an object")?;
+    for key in d.keys() {
+        if !members.contains(&key.as_str()) {
+            return Err(format!("unknown member `decision.{key}`"));
+        }
+    }
+    let behavior = d.get("behavior").ok_or("a decision without a behavior")?;
+    if behavior != "allow" && behavior != "deny" {
+        return Err(format!("behavior {behavior}"));
+    }
+    if d.contains_key("updatedInput") || d.get("interrupt") == Some(&Value::Bool(true)) {
+        return Err("a member Codex fails closed on".into());
     }
     Ok(())
 }
@@ -315,6 +348,30 @@ fn the_codex_check_refuses_what_the_schemas_refuse() {
         (
             "SessionStart",
             r#"{"hookSpecificOutput": {"hookEventName": "SessionStart", "updatedInput": {}}}"#,
+        ),
+        (
+            "PermissionRequest",
+            r#"{"decision": "block", "reason": "x"}"#,
+        ),
+        (
+            "PermissionRequest",
+            r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "ask"}}}"#,
+        ),
+        (
+            "PermissionRequest",
+            r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"message": "x"}}}"#,
+        ),
+        (
+            "PermissionRequest",
+            r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow", "updatedInput": {}}}}"#,
+        ),
+        (
+            "PermissionRequest",
+            r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "interrupt": true}}}"#,
+        ),
+        (
+            "PermissionRequest",
+            r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "permissionDecision": "deny"}}"#,
         ),
     ];
     for (event, answer) in bad {
@@ -416,8 +473,9 @@ fn assert_fails_closed(policy: &str, payload: &[u8], reason: &str) {
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     let said = answer.to_string();
     assert!(said.contains(reason), "codex: `{reason}` not in {said}");
-    let blocks = answer.pointer("/hookSpecificOutput/permissionDecision")
-        == Some(&Value::from("deny"))
+    let deny = Some(Value::from("deny"));
+    let blocks = answer.pointer("/hookSpecificOutput/permissionDecision") == deny.as_ref()
+        || answer.pointer("/hookSpecificOutput/decision/behavior") == deny.as_ref()
         || answer.get("decision") == Some(&Value::from("block"))
         || answer.get("continue") == Some(&Value::Bool(false));
     assert!(blocks, "codex: {said}");
@@ -485,6 +543,24 @@ fn a_payload_file_is_read_like_standard_input_and_a_missing_one_blocks() {
 #[test]
 fn a_missing_policy_fails_closed() {
     assert_fails_closed("missing.hkb", &pre_tool_use(), "cannot read `missing.hkb`");
+}
+
+#[test]
+fn a_failure_on_a_permission_request_denies_it() {
+    // Codex's PermissionRequest payload: Claude Code's exit 2 denies the
+    // permission (its hooks reference), Codex's answer is a deny.
+    let payload =
+        std::fs::read(Path::new(DATA).join("codex/cases/permission_nothing.json")).unwrap();
+    assert_fails_closed("missing.hkb", &payload, "cannot read `missing.hkb`");
+    let out = hook("codex", "missing.hkb", &[], &payload);
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let decision = &answer["hookSpecificOutput"]["decision"];
+    assert_eq!(decision["behavior"], "deny", "{answer}");
+    assert!(decision["message"]
+        .as_str()
+        .unwrap()
+        .contains("missing.hkb"));
+    check_codex_answer("PermissionRequest", &answer).unwrap();
 }
 
 #[test]
