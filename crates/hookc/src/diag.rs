@@ -199,6 +199,10 @@ codes! {
     /// Two transforms of one event patch the same context member: the
     /// later one in hook order wins.
     TransformOverlap = "W0012", Warning, "two transforms patch one member";
+    /// A regex pattern holding a control character, which an escape of a
+    /// non-raw string made (`\b` is a backspace there, not a word
+    /// boundary).
+    ControlInRegex = "W0013", Warning, "control character in a regex";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -243,6 +243,8 @@ impl TypeChecker<'_> {
                     };
                     self.diags
                         .push(d.at(re.span).label("this pattern does not compile"));
+                } else if re.glob.is_none() {
+                    self.control_in_regex(re);
                 }
                 Type::bool()
             }
@@ -609,6 +611,45 @@ impl TypeChecker<'_> {
             .at(other.span)
             .label("not in the schema's enum")
             .help(help),
+        );
+    }
+
+    /// W0013 for a pattern holding a control character other than a tab or
+    /// a line break: a string escape (`\b`, `\a`, `\f`, `\v`, an octal
+    /// `\1`) turned what was meant as a regex escape into a character the
+    /// text never holds, and the regex quietly never matches.
+    fn control_in_regex(&mut self, re: &crate::ir::Regex) {
+        let Some(c) = re
+            .pattern
+            .chars()
+            .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        else {
+            return;
+        };
+        let (name, meant) = match c {
+            '\u{8}' => (
+                "a backspace",
+                " (`\\b` in a non-raw string; a word boundary was meant?)",
+            ),
+            '\u{7}' => ("a bell character", " (`\\a` in a non-raw string)"),
+            '\u{b}' => ("a vertical tab", " (`\\v` in a non-raw string)"),
+            '\u{c}' => ("a form feed", " (`\\f` in a non-raw string)"),
+            _ => ("a control character", ""),
+        };
+        self.diags.push(
+            Diagnostic::new(
+                Code::ControlInRegex,
+                format!(
+                    "the regex holds {name}, U+{:04X}{meant}: it matches only text with that character",
+                    u32::from(c)
+                ),
+            )
+            .at(re.span)
+            .label("a control character in this pattern")
+            .help(
+                "keep the backslash for the regex: a raw string in `when` (`r'^grep\\b'`), \
+                 single quotes in YAML (`'^grep\\b'`), or a doubled backslash (`\\\\b`)",
+            ),
         );
     }
 
