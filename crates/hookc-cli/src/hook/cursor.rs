@@ -1,5 +1,7 @@
 //! Cursor's answer (cursor.com/docs/agent/hooks): the one place that
-//! spells a [`Ruling`] and a failure in its wire.
+//! spells a [`Ruling`] and a failure in its wire. The members below and
+//! exit 2 are from secondary pages, not quoted from Cursor's own
+//! (`docs/src/hosts/cursor.md#sources`).
 //!
 //! - No decision: exit 0, nothing on standard output (never `allow`).
 //! - beforeShellExecution, beforeMCPExecution, beforeReadFile, preToolUse:

@@ -3,7 +3,9 @@
 //! ...}]}}`, flat entries without matcher groups.
 //!
 //! Each entry sets `failClosed: true`, so that a hook that crashes or times
-//! out blocks instead of letting the call through, and `timeout` (seconds).
+//! out blocks instead of letting the call through, and `timeout` (seconds);
+//! both keys, and the folder hooks run in, are from secondary pages
+//! (`docs/src/hosts/cursor.md#sources`).
 
 use super::{Event, Setup};
 use serde_json::{json, Value};

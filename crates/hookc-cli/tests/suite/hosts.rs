@@ -1010,3 +1010,49 @@ fn an_event_given_must_agree_with_the_payload() {
         "{said}"
     );
 }
+
+/// Cursor's profile knows every agent event its documentation lists
+/// (cursor.com/docs/agent/hooks, "Hook categories"): a policy naming one
+/// is not refused as unknown (E0114), and `deny` is taken only where
+/// hookc answers a permission, `continue` or `followup_message`.
+#[test]
+fn cursor_knows_every_documented_agent_event() {
+    let deciding = [
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "beforeSubmitPrompt",
+        "preToolUse",
+        "stop",
+    ];
+    let observing = [
+        "sessionStart",
+        "sessionEnd",
+        "postToolUse",
+        "postToolUseFailure",
+        "subagentStart",
+        "subagentStop",
+        "afterShellExecution",
+        "afterMCPExecution",
+        "afterFileEdit",
+        "preCompact",
+        "afterAgentResponse",
+        "afterAgentThought",
+    ];
+    for event in deciding.iter().chain(&observing) {
+        let text = format!(
+            "host: cursor\nhooks:\n  - id: h\n    event: {event}\n    action: {{type: deny, reason: r}}\n"
+        );
+        let policy = policy_file(&format!("cursor-{event}.yaml"), &text);
+        let out = hookc(&["check", &policy], b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let said = format!("{stdout}{stderr}");
+        assert!(!said.contains("E0114"), "{event}: {said}");
+        assert_eq!(
+            out.status.success(),
+            deciding.contains(event),
+            "{event}: {said}"
+        );
+    }
+}
