@@ -77,20 +77,17 @@ def make_rule(rng: random.Random, i: int) -> dict:
         when = (f"tool_name == 'Bash' && tool_input.command == "
                 f"{cel_str(tool + ' ' + arg)}")
         py = f"tool == 'Bash' and command == {tool + ' ' + arg!r}"
-    elif kind == "suffix":
+    elif kind in ("suffix", "folder"):
         tools = rng.sample(FILE_TOOLS, rng.randint(1, 3))
-        ext = rng.choice(EXTS)
         listed = ", ".join(cel_str(t) for t in tools)
-        when = (f"tool_name in [{listed}] && "
-                f"tool_input.file_path.endsWith({cel_str(ext)})")
-        py = f"tool in {tools!r} and path.endswith({ext!r})"
-    elif kind == "folder":
-        tools = rng.sample(FILE_TOOLS, rng.randint(1, 3))
-        folder = rng.choice(DIRS)
-        listed = ", ".join(cel_str(t) for t in tools)
-        when = (f"tool_name in [{listed}] && "
-                f"tool_input.file_path.contains({cel_str(folder)})")
-        py = f"tool in {tools!r} and {folder!r} in path"
+        if kind == "suffix":
+            part = rng.choice(EXTS)
+            test, py_test = f"endsWith({cel_str(part)})", f"path.endswith({part!r})"
+        else:
+            part = rng.choice(DIRS)
+            test, py_test = f"contains({cel_str(part)})", f"{part!r} in path"
+        when = f"tool_name in [{listed}] && tool_input.file_path.{test}"
+        py = f"tool in {tools!r} and {py_test}"
     else:
         when = (f"tool_name == 'Bash' && tool_input.command.startsWith("
                 f"{cel_str(tool + ' ')})")

@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use hookc::compile::{ArtifactDebug, Compilation};
 use hookc::ir::CheckedPolicy;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `hookc compile`'s arguments.
@@ -51,7 +51,8 @@ pub fn run(args: CompileArgs) -> Result<ExitCode, CliError> {
     let Some(policy) = c.policy.as_ref() else {
         return Ok(exit(true));
     };
-    let wrote = args.output.as_deref().map(|path| wrote_line(path, policy));
+    // Counted before `c` becomes the artifact.
+    let counts = counts(policy);
     let bytes = match args.emit {
         Some(Emit::Yaml) => hookc::normalize::to_yaml(policy)
             .map_err(|e| CliError::Emit {
@@ -70,15 +71,20 @@ pub fn run(args: CompileArgs) -> Result<ExitCode, CliError> {
         }
         None => artifact(c, args.strip)?,
     };
-    match (&args.output, wrote) {
-        (Some(path), Some(wrote)) => {
+    match &args.output {
+        Some(path) => {
             std::fs::write(path, &bytes).map_err(|source| CliError::Write {
                 path: path.clone(),
                 source,
             })?;
-            eprintln!("{}", wrote(bytes.len()));
+            // `wrote policy.hkb: 20 hooks, 3 events, 4.1 KiB`.
+            eprintln!(
+                "wrote {}: {counts}, {}",
+                path.display(),
+                human_size(bytes.len())
+            );
         }
-        _ => std::io::stdout()
+        None => std::io::stdout()
             .write_all(&bytes)
             .map_err(CliError::Stdout)?,
     }
@@ -95,28 +101,25 @@ fn artifact(c: Compilation, strip: bool) -> Result<Vec<u8>, CliError> {
     c.into_artifact(debug).map_err(CliError::Artifact)
 }
 
-/// What `compile` wrote, its last line on standard error, given the
-/// artifact's size: `wrote policy.hkb: 20 hooks, 3 events, 4.1 KiB` (`*`
-/// counts as an event).
-fn wrote_line(path: &Path, policy: &CheckedPolicy) -> impl FnOnce(usize) -> String {
+/// `20 hooks, 3 events` (`*` counts as an event): what `compile` says it
+/// wrote, on its last line.
+fn counts(policy: &CheckedPolicy) -> String {
     use hookc::ir::Events;
     let mut events = std::collections::BTreeSet::new();
     for hook in policy.hooks() {
         match &hook.events {
             Events::Any => {
-                events.insert("*".to_owned());
+                events.insert("*");
             }
-            Events::Named(names) => events.extend(names.iter().cloned()),
+            Events::Named(names) => events.extend(names.iter().map(String::as_str)),
         }
     }
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let line = format!(
-        "wrote {}: {}, {}",
-        path.display(),
+    format!(
+        "{}, {}",
         plural(policy.hooks().len(), "hook"),
-        plural(events.len(), "event"),
-    );
-    move |bytes| format!("{line}, {}", human_size(bytes))
+        plural(events.len(), "event")
+    )
 }
 
 /// A byte count as people read it: `812 B`, `4.1 KiB`, `2.3 MiB`.

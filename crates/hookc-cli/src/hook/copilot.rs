@@ -81,9 +81,8 @@ fn shape(event: &str) -> Option<CopilotReply> {
 
 /// Prepares a payload for the evaluation on `event`: refuses an event
 /// Copilot does not have, and parses a `toolArgs` sent as JSON text into
-/// its object (a text that is not a JSON object stays as it is). Whether
-/// the payload was changed.
-pub fn prepare(event: &str, payload: &mut Map<String, Value>) -> Result<bool, HookError> {
+/// its object (a text that is not a JSON object stays as it is).
+pub fn prepare(event: &str, payload: &mut Map<String, Value>) -> Result<(), HookError> {
     if shape(event).is_none() {
         return Err(HookError::UnknownEvent {
             host: "copilot",
@@ -92,15 +91,12 @@ pub fn prepare(event: &str, payload: &mut Map<String, Value>) -> Result<bool, Ho
         });
     }
     let Some(Value::String(text)) = payload.get("toolArgs") else {
-        return Ok(false);
+        return Ok(());
     };
-    match serde_json::from_str::<Value>(text) {
-        Ok(args @ Value::Object(_)) => {
-            payload.insert("toolArgs".to_owned(), args);
-            Ok(true)
-        }
-        _ => Ok(false),
+    if let Ok(args @ Value::Object(_)) = serde_json::from_str::<Value>(text) {
+        payload.insert("toolArgs".to_owned(), args);
     }
+    Ok(())
 }
 
 /// The answer's members to `outcome` as `shape` says.

@@ -86,10 +86,10 @@ impl Host {
 
     /// Prepares `payload` for the evaluation on `event` as the host needs
     /// (Copilot: a known event, `toolArgs` parsed); whether it changed.
-    fn prepare(self, event: &str, payload: &mut Map<String, Value>) -> Result<bool, HookError> {
+    fn prepare(self, event: &str, payload: &mut Map<String, Value>) -> Result<(), HookError> {
         match self {
             Host::Copilot => copilot::prepare(event, payload),
-            Host::ClaudeCode | Host::Codex | Host::GeminiCli | Host::Cursor => Ok(false),
+            Host::ClaudeCode | Host::Codex | Host::GeminiCli | Host::Cursor => Ok(()),
         }
     }
 }
@@ -291,23 +291,20 @@ impl Host {
 
 /// One hook call: the payload, read as JSON, and its event.
 #[derive(Debug)]
-pub struct Call<'p> {
+pub struct Call {
     /// The event: the payload's `hook_event_name`, or the one given.
     pub event: String,
-    /// The payload as JSON, as the host prepared it.
+    /// The payload as JSON, as the host prepared it: what is evaluated (it
+    /// is parsed anyway, for its event, so the evaluation reads the value
+    /// rather than scanning the text a second time).
     context: Value,
-    /// The payload's bytes, evaluated as they are unless the host changed
-    /// the payload (then `context` is evaluated).
-    payload: &'p [u8],
-    /// Whether the host changed the payload (Copilot's `toolArgs` parsed).
-    prepared: bool,
 }
 
-impl<'p> Call<'p> {
+impl Call {
     /// Reads `host`'s payload: a JSON object, for `event` when given (a
     /// payload naming another event in `hook_event_name` is refused), else
     /// for the event its `hook_event_name` names.
-    pub fn read(host: Host, payload: &'p [u8], event: Option<&str>) -> Result<Call<'p>, HookError> {
+    pub fn read(host: Host, payload: &[u8], event: Option<&str>) -> Result<Call, HookError> {
         let mut context: Value = serde_json::from_slice(payload).map_err(HookError::NotJson)?;
         let Value::Object(members) = &mut context else {
             return Err(HookError::Shape("it is not a JSON object"));
@@ -334,22 +331,8 @@ impl<'p> Call<'p> {
             }
             (None, None) => return Err(HookError::Shape("it has no `hook_event_name`")),
         };
-        let prepared = host.prepare(&event, members)?;
-        Ok(Call {
-            event,
-            context,
-            payload,
-            prepared,
-        })
-    }
-
-    /// The context evaluated: the payload's bytes, or the prepared payload.
-    fn evaluated(&self) -> Context<'_> {
-        if self.prepared {
-            Context::Value(&self.context)
-        } else {
-            Context::json(self.payload)
-        }
+        host.prepare(&event, members)?;
+        Ok(Call { event, context })
     }
 
     /// The host's reply to this call under `policy`, performing the host
@@ -372,7 +355,7 @@ impl<'p> Call<'p> {
         let mut results = Results::new();
         let decision = loop {
             let decision = policy
-                .query(event, self.evaluated())
+                .query(event, Context::Value(&self.context))
                 .with_results(&results)
                 .decision()
                 .map_err(|source| HookError::Eval {

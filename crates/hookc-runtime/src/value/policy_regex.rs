@@ -56,7 +56,9 @@ impl PolicyRegex {
         if walk(&ast, true, &mut literals).is_err() {
             literals.clear();
         }
-        literals.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        // Longest first (the rarest in practice), equal ones adjacent for
+        // `dedup`.
+        literals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         literals.dedup();
         literals.truncate(MAX_REQUIRED);
         Ok(PolicyRegex {
@@ -70,7 +72,8 @@ impl PolicyRegex {
     }
 
     /// Whether `haystack` has a match; an error when the pattern does not
-    /// compile (over the size limit: only a hand-made artifact has one).
+    /// compile (over the size limit, an unknown Unicode class: only a
+    /// hand-made artifact has one).
     #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
         let bytes = haystack.as_bytes();
@@ -82,11 +85,6 @@ impl PolicyRegex {
             .as_ref()
             .map(|re| re.is_match(haystack))
             .ok_or(EvalError::InvalidArgument)
-    }
-
-    /// Whether the regex has been compiled (tests of laziness).
-    pub fn is_compiled(&self) -> bool {
-        self.compiled.get().is_some()
     }
 }
 
@@ -201,6 +199,13 @@ impl Matcher for PolicyRegex {
 mod tests {
     use super::*;
 
+    impl PolicyRegex {
+        /// Whether the regex has been compiled.
+        fn is_compiled(&self) -> bool {
+            self.compiled.get().is_some()
+        }
+    }
+
     fn required(pattern: &str) -> Vec<String> {
         let ast = regex_syntax::ast::parse::Parser::new()
             .parse(pattern)
@@ -225,6 +230,8 @@ mod tests {
         assert_eq!(required(r"\bfoo\.bar\b"), ["foo.bar"]);
         assert_eq!(required(r"ab?c"), ["a", "c"]);
         assert_eq!(required(r"(?:ab){2,}"), ["ab"]);
+        let re = PolicyRegex::parse("ab.cd.ab").unwrap();
+        assert_eq!(re.required.len(), 2, "`ab` once, `cd` once");
         assert!(required(r"[a-z]+").is_empty());
     }
 
