@@ -543,6 +543,7 @@ pub fn str_pred<'a>(op: StrPred, s: &Val<'a>, t: &Val<'a>) -> Val<'a> {
 }
 
 /// `s.matches(re)`: unanchored search.
+#[inline]
 pub fn matches<'a>(s: &Val<'a>, re: &impl Matcher) -> Val<'a> {
     match s {
         Val::Str(s) => re.test(s).map_or_else(Val::Error, Val::Bool),

@@ -184,12 +184,14 @@ pub trait Matcher {
 }
 
 impl Matcher for regex::Regex {
+    #[inline]
     fn test(&self, haystack: &str) -> Result<bool, EvalError> {
         Ok(self.is_match(haystack))
     }
 }
 
 impl Matcher for PolicyRegex {
+    #[inline]
     fn test(&self, haystack: &str) -> Result<bool, EvalError> {
         self.is_match(haystack)
     }
