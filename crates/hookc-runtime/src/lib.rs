@@ -68,6 +68,8 @@
 //! - [`bytecode`]: the instruction set and the [`bytecode::Program`] a policy
 //!   compiles to, with its disassembler.
 //! - [`verify`]: the verifier every program passes before it runs.
+//! - [`functions`]: the `when` language's builtin functions, one table
+//!   ([`functions::Builtin`]) read by the compiler and run by the VM.
 //! - [`limits`]: every bound on untrusted input, in one place.
 //!
 //! The evaluation semantics (hook order, action effects and the decision
@@ -110,6 +112,7 @@ pub mod bytecode;
 pub mod compose;
 mod context;
 mod eval;
+pub mod functions;
 pub mod limits;
 mod value;
 pub mod verify;

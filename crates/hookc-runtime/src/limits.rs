@@ -63,6 +63,12 @@ pub const MAX_STRING_BYTES: usize = 1 << 20;
 /// action parameter value (checked by the action checker): `E0006`.
 pub const MAX_LIST_ITEMS: usize = 100_000;
 
+/// Largest string a builtin function builds (`replace`, `join`, ...), in
+/// bytes: past it the call is an `invalid argument` error. Each input is at
+/// most [`MAX_INPUT_BYTES`], but `'ab'.replace('', big)` multiplies two
+/// inputs' sizes; this bound keeps one call's memory linear in the input.
+pub const MAX_RESULT_BYTES: usize = MAX_INPUT_BYTES;
+
 /// Largest compiled size of one regex, in bytes (the `regex` crate's
 /// `size_limit`). Checked when the regex is compiled: by the type checker
 /// (`E0304`) and at artifact load (a verification error).

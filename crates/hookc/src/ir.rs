@@ -123,30 +123,9 @@ impl Const {
     }
 }
 
-/// A builtin function (methods and global calls alike).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Func {
-    /// `size(x)` / `x.size()`: code points of a string, items of a list, keys of an object.
-    Size,
-    /// `s.contains(t)`
-    Contains,
-    /// `s.startsWith(t)`
-    StartsWith,
-    /// `s.endsWith(t)`
-    EndsWith,
-}
-
-impl Func {
-    /// The method name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Func::Size => "size",
-            Func::Contains => "contains",
-            Func::StartsWith => "startsWith",
-            Func::EndsWith => "endsWith",
-        }
-    }
-}
+/// A builtin function (methods and global calls alike): a row of the
+/// runtime's function table.
+pub use hookc_runtime::functions::Builtin;
 
 /// A list macro.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -157,6 +136,10 @@ pub enum MacroKind {
     All,
     /// `l.exists_one(v, p)`
     ExistsOne,
+    /// `l.map(v, e)`: the list of `e`'s values.
+    Map,
+    /// `l.filter(v, p)`: the elements for which `p` is true.
+    Filter,
 }
 
 impl MacroKind {
@@ -166,6 +149,8 @@ impl MacroKind {
             MacroKind::Exists => "exists",
             MacroKind::All => "all",
             MacroKind::ExistsOne => "exists_one",
+            MacroKind::Map => "map",
+            MacroKind::Filter => "filter",
         }
     }
 }
@@ -266,7 +251,17 @@ pub enum IrExprKind {
     /// `c ? a : b`
     Cond(Box<IrExpr>, Box<IrExpr>, Box<IrExpr>),
     /// A builtin call; the receiver of a method is the first argument.
-    Call(Func, Vec<IrExpr>),
+    Call(Builtin, Vec<IrExpr>),
+    /// A builtin call whose last parameter is a literal pattern (`s.capture(re)`,
+    /// `path.match(p, glob)`), compiled at compile time like `matches`'.
+    PatternCall {
+        /// The function.
+        func: Builtin,
+        /// Its other arguments, the receiver first.
+        args: Vec<IrExpr>,
+        /// The pattern.
+        pattern: Regex,
+    },
     /// `e.matches(pattern)`: unanchored search; also `e.glob(g)`, whose
     /// translation anchors it ([`Regex::glob`]).
     Matches(Box<IrExpr>, Regex),
@@ -341,6 +336,18 @@ impl IrExpr {
             ) => o == p && a.same_as(b) && x.same_as(y),
             (K::Cond(a, x, m), K::Cond(b, y, n)) => a.same_as(b) && x.same_as(y) && m.same_as(n),
             (K::Call(f, a), K::Call(g, b)) => f == g && all(a, b),
+            (
+                K::PatternCall {
+                    func: f,
+                    args: a,
+                    pattern: r,
+                },
+                K::PatternCall {
+                    func: g,
+                    args: b,
+                    pattern: s,
+                },
+            ) => f == g && r.pattern == s.pattern && all(a, b),
             // A glob and a regex with the same translation agree everywhere.
             (K::Matches(a, r), K::Matches(b, s)) => r.pattern == s.pattern && a.same_as(b),
             (
@@ -537,28 +544,12 @@ fn write_expr(
             out.push_str(" : ");
             write_expr(out, b, paths, 1, internal)?;
         }
-        IrExprKind::Call(Func::Size, args) => {
-            out.push_str("size(");
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_expr(out, a, paths, 0, internal)?;
-            }
-            out.push(')');
-        }
-        IrExprKind::Call(f, args) => {
-            let (recv, rest) = args.split_first().ok_or(fmt::Error)?;
-            write_expr(out, recv, paths, 8, internal)?;
-            write!(out, ".{}(", f.name())?;
-            for (i, a) in rest.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_expr(out, a, paths, 0, internal)?;
-            }
-            out.push(')');
-        }
+        IrExprKind::Call(f, args) => write_call(out, *f, args, None, paths, internal)?,
+        IrExprKind::PatternCall {
+            func,
+            args,
+            pattern,
+        } => write_call(out, *func, args, Some(pattern), paths, internal)?,
         IrExprKind::Matches(recv, re) => {
             write_expr(out, recv, paths, 8, internal)?;
             write!(out, ".{}(", re.func_name())?;
@@ -592,6 +583,45 @@ fn write_expr(
     if paren {
         out.push(')');
     }
+    Ok(())
+}
+
+/// A builtin call as written: `recv.name(args)` for a method,
+/// `ns.name(args)` or `name(args)` otherwise.
+fn write_call(
+    out: &mut String,
+    f: Builtin,
+    args: &[IrExpr],
+    pattern: Option<&Regex>,
+    paths: &PathTable,
+    internal: bool,
+) -> fmt::Result {
+    let def = f.def();
+    let rest = match (def.form, args.split_first()) {
+        (hookc_runtime::functions::Form::Method, Some((recv, rest))) => {
+            write_expr(out, recv, paths, 8, internal)?;
+            write!(out, ".{}(", def.name)?;
+            rest
+        }
+        (hookc_runtime::functions::Form::Method, None) => return Err(fmt::Error),
+        _ => {
+            write!(out, "{}(", def.qualified_name())?;
+            args
+        }
+    };
+    for (i, a) in rest.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_expr(out, a, paths, 0, internal)?;
+    }
+    if let Some(re) = pattern {
+        if !rest.is_empty() {
+            out.push_str(", ");
+        }
+        hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
+    }
+    out.push(')');
     Ok(())
 }
 

@@ -288,6 +288,17 @@ pub enum ArtifactError {
         /// Where.
         offset: u64,
     },
+    /// A function id that no builtin has: the artifact was written by a
+    /// newer hookc, or damaged.
+    #[error("artifact names function {id} in {what}, which this runtime does not have (at offset {offset:#x}): compile the policy with this version of hookc")]
+    UnknownFunction {
+        /// The operand.
+        what: &'static str,
+        /// The id.
+        id: u16,
+        /// Where.
+        offset: u64,
+    },
     /// A string that is not UTF-8.
     #[error("artifact is malformed: {what} is not valid UTF-8 (at offset {offset:#x})")]
     InvalidUtf8 {
@@ -568,7 +579,13 @@ impl Wire for CmpOp {
 }
 
 /// Every macro kind (for decoding by [`macro_code`]).
-const MACRO_OPS: [MacroOp; 3] = [MacroOp::Exists, MacroOp::All, MacroOp::ExistsOne];
+const MACRO_OPS: [MacroOp; 5] = [
+    MacroOp::Exists,
+    MacroOp::All,
+    MacroOp::ExistsOne,
+    MacroOp::Map,
+    MacroOp::Filter,
+];
 
 /// The byte of a macro kind.
 fn macro_code(op: MacroOp) -> u8 {
@@ -576,6 +593,23 @@ fn macro_code(op: MacroOp) -> u8 {
         MacroOp::Exists => 1,
         MacroOp::All => 2,
         MacroOp::ExistsOne => 3,
+        MacroOp::Map => 4,
+        MacroOp::Filter => 5,
+    }
+}
+
+impl Wire for crate::functions::Builtin {
+    fn put(self, w: &mut ByteWriter) {
+        Wire::put(self.id(), w);
+    }
+    fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
+        let offset = r.offset();
+        let id = <u16 as Wire>::get(r, what)?;
+        crate::functions::Builtin::from_id(id).ok_or(ArtifactError::UnknownFunction {
+            what,
+            id,
+            offset,
+        })
     }
 }
 

@@ -186,6 +186,7 @@ fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
         Operand::Cmp(c) => (c.symbol().to_owned(), c.symbol().to_owned()),
         Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),
         Operand::Kinds(bits) => (bits.to_string(), Kinds::from_bits(bits).to_string()),
+        Operand::Func(f) => (f.def().qualified_name(), String::new()),
     });
     (op.name(), operands, note)
 }

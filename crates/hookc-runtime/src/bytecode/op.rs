@@ -92,6 +92,11 @@ pub enum MacroOp {
     All = 1,
     /// `exists_one`: exactly one element gives true; any error is the result.
     ExistsOne = 2,
+    /// `map`: the list of the body's values; any error is the result.
+    Map = 3,
+    /// `filter`: the elements whose body gives true; an error or a non-bool
+    /// is the result.
+    Filter = 4,
 }
 
 impl MacroOp {
@@ -101,6 +106,8 @@ impl MacroOp {
             MacroOp::Exists => "exists",
             MacroOp::All => "all",
             MacroOp::ExistsOne => "exists_one",
+            MacroOp::Map => "map",
+            MacroOp::Filter => "filter",
         }
     }
 }
@@ -138,6 +145,8 @@ pub enum Operand {
     Macro(MacroOp),
     /// A set of JSON kinds, as [`Kinds`](super::Kinds) bits.
     Kinds(u8),
+    /// A builtin function of the function table.
+    Func(crate::functions::Builtin),
 }
 
 /// The Rust type of an operand kind (a variant of [`Operand`]).
@@ -177,6 +186,9 @@ macro_rules! operand_type {
     };
     (Kinds) => {
         u8
+    };
+    (Func) => {
+        $crate::functions::Builtin
     };
 }
 pub(crate) use operand_type;
@@ -315,6 +327,17 @@ macro_rules! for_each_op {
             0x26 MacroNext [1 -> 1, MacroNext];
             /// `1 -> 0`: the hook's result; ends the hook's code.
             0x27 Return [1 -> 0, Return];
+            /// `n -> 1`: a builtin function of the function table on its `n`
+            /// arguments (the receiver pushed first).
+            0x28 Call(func: Func) [{ func.def().stack_arity() } -> 1];
+            /// `n -> 1`: a builtin function whose last parameter is a pattern
+            /// literal, compiled at load: `regexes[regex]`.
+            0x29 CallRegex {
+                /// The function.
+                func: Func,
+                /// Its pattern.
+                regex: Regex,
+            } [{ func.def().stack_arity() } -> 1] "{func}, regex {regex}" "{regex}";
         }
     };
 }

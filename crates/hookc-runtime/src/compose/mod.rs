@@ -676,7 +676,8 @@ impl<'a> Linker<'a> {
                 | Operand::Count(_)
                 | Operand::Cmp(_)
                 | Operand::Macro(_)
-                | Operand::Kinds(_) => operand,
+                | Operand::Kinds(_)
+                | Operand::Func(_) => operand,
             })
         })
     }

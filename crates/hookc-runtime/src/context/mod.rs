@@ -18,6 +18,7 @@
 
 use crate::bytecode::path::{Path, Step};
 use crate::bytecode::PathIdx;
+use crate::functions::{Derived, Scratch};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::fmt;
@@ -56,7 +57,9 @@ macro_rules! path_cache {
         } else {
             &mut []
         };
-        let mut $cache = $crate::context::PathCache::with_plan_in(plan, source, buffer);
+        let derived = $crate::functions::Derived::new();
+        let mut $cache =
+            $crate::context::PathCache::with_plan_in(plan, source, buffer).with_derived(&derived);
     };
 }
 pub(crate) use path_cache;
@@ -158,6 +161,8 @@ pub struct PathCache<'a> {
     heap: Vec<Option<&'a Value>>,
     /// Bit `i % 64` of word `i / 64`: heap slot `i` has been looked up.
     heap_known: Vec<u64>,
+    /// What the evaluation's functions derived (parsed shell commands).
+    scratch: Scratch<'a>,
 }
 
 /// How a document is walked.
@@ -214,7 +219,23 @@ impl<'a> PathCache<'a> {
             } else {
                 Vec::new()
             },
+            scratch: Scratch::default(),
         }
+    }
+
+    /// The cache with `derived` as the store of the values its evaluation's
+    /// functions derive ([`path_cache!`] gives every cache one); without
+    /// one, such functions give `invalid argument`.
+    #[inline(always)]
+    pub fn with_derived(mut self, derived: &'a Derived) -> PathCache<'a> {
+        self.scratch = Scratch::new(derived);
+        self
+    }
+
+    /// The evaluation's derived values.
+    #[inline(always)]
+    pub fn scratch(&mut self) -> &mut Scratch<'a> {
+        &mut self.scratch
     }
 
     /// The value at `path`, or `None` if it does not resolve (or `path` is

@@ -264,7 +264,8 @@ impl Policy {
                 | Operand::Count(_)
                 | Operand::Cmp(_)
                 | Operand::Macro(_)
-                | Operand::Kinds(_) => {}
+                | Operand::Kinds(_)
+                | Operand::Func(_) => {}
             });
         }
         seen.into_iter()
@@ -289,6 +290,7 @@ impl Policy {
                 doing = p.path(i).map(|path| format!("reading `{path}`"));
             }
             Operand::Str(s) => doing = Some(format!("selecting `{}`", p.string(s))),
+            Operand::Func(f) => doing = Some(format!("calling `{}`", f.def().qualified_name())),
             Operand::Const(_)
             | Operand::Set(_)
             | Operand::Regex(_)

@@ -120,6 +120,9 @@ struct MacroFrame<'a> {
     /// `exists` / `all`: the first error (or non-bool) seen so far, which is
     /// the result unless a deciding element comes later.
     error: Option<EvalError>,
+    /// `map` / `filter`: the result's items so far (empty, and not
+    /// allocated, for the other macros).
+    items: Vec<Val<'a>>,
 }
 
 impl<'a> MacroFrame<'a> {
@@ -135,11 +138,12 @@ impl<'a> MacroFrame<'a> {
     }
 
     /// The result once every element has run without deciding.
-    fn exhausted(&self) -> Val<'a> {
+    fn exhausted(&mut self) -> Val<'a> {
         match self.kind {
             MacroOp::Exists => self.error.map_or(Val::Bool(false), Val::Error),
             MacroOp::All => self.error.map_or(Val::Bool(true), Val::Error),
             MacroOp::ExistsOne => Val::Bool(self.trues == 1),
+            MacroOp::Map | MacroOp::Filter => Val::List(std::mem::take(&mut self.items)),
         }
     }
 }
@@ -266,6 +270,22 @@ fn is_true(v: Val<'_>) -> bool {
         Val::Bool(b) => b,
         _ => false,
     }
+}
+
+/// A builtin on the top `arity` values of the stack, which it pops (an
+/// impossible short stack is an `invalid argument` value).
+#[inline(never)]
+fn call<'a>(
+    f: crate::functions::Builtin,
+    pattern: Option<&crate::value::PolicyRegex>,
+    stack: &mut Stack<'a>,
+    paths: &mut PathCache<'a>,
+) -> Val<'a> {
+    let Some(at) = stack.len().checked_sub(f.def().stack_arity() as usize) else {
+        return invalid();
+    };
+    let args: SmallVec<[Val<'a>; 4]> = stack.drain(at..).collect();
+    crate::functions::call(f, &args, pattern, paths.scratch())
 }
 
 /// The pure `2 -> 1` instructions: `a OP b`. `None` for any other op.
@@ -474,6 +494,15 @@ fn run<'a, const TRACE: bool>(
                 let a = top!();
                 *a = value::matches(a, re);
             }
+            Op::Call(f) => {
+                let r = call(f, None, &mut stack, paths);
+                stack.push(r);
+            }
+            Op::CallRegex { func, regex } => {
+                let Some(re) = prog.regex(regex) else { bail!() };
+                let r = call(func, Some(re), &mut stack, paths);
+                stack.push(r);
+            }
             Op::MakeList(n) => {
                 let Some(at) = stack.len().checked_sub(n as usize) else {
                     bail!()
@@ -552,6 +581,7 @@ fn run<'a, const TRACE: bool>(
                     elem: Val::Null,
                     trues: 0,
                     error: None,
+                    items: Vec::new(),
                 };
                 match frame.advance() {
                     None => {
@@ -597,8 +627,21 @@ fn run<'a, const TRACE: bool>(
                         frame.trues += usize::from(b);
                         None
                     }
-                    (MacroOp::ExistsOne, Val::Error(e)) => Some(Val::Error(e)),
+                    (MacroOp::ExistsOne | MacroOp::Map | MacroOp::Filter, Val::Error(e)) => {
+                        Some(Val::Error(e))
+                    }
                     (MacroOp::ExistsOne, _) => Some(Val::Error(EvalError::NonBoolPredicate)),
+                    (MacroOp::Map, v) => {
+                        frame.items.push(v);
+                        None
+                    }
+                    (MacroOp::Filter, Val::Bool(keep)) => {
+                        if keep {
+                            frame.items.push(frame.elem.clone());
+                        }
+                        None
+                    }
+                    (MacroOp::Filter, _) => Some(Val::Error(EvalError::NonBoolPredicate)),
                 };
                 let result = match decided {
                     Some(r) => Some(r),

@@ -86,6 +86,30 @@ impl PolicyRegex {
             .map(|re| re.is_match(haystack))
             .ok_or(EvalError::InvalidArgument)
     }
+
+    /// The groups of the first match in `haystack` (group 0 the whole
+    /// match, `None` for a group that did not take part); `None` when
+    /// nothing matches.
+    pub fn captures<'h>(
+        &self,
+        haystack: &'h str,
+    ) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
+        if self
+            .required
+            .iter()
+            .any(|f| f.find(haystack.as_bytes()).is_none())
+        {
+            return Ok(None);
+        }
+        let re = self
+            .compiled
+            .get_or_init(|| compile_regex(&self.pattern).ok())
+            .as_ref()
+            .ok_or(EvalError::InvalidArgument)?;
+        Ok(re
+            .captures(haystack)
+            .map(|caps| caps.iter().map(|m| m.map(|m| m.as_str())).collect()))
+    }
 }
 
 /// Compiles a regex pattern under the size and nesting limits

@@ -343,6 +343,25 @@ impl CodeCx<'_, '_> {
                     Err(VerifyError::BadKinds { at: at(), bits })
                 }
             }
+            // A function takes its pattern from a `CallRegex` operand, and
+            // only from there.
+            Operand::Func(f) => {
+                let has_pattern = f.def().pattern().is_some();
+                let via_regex = matches!(op, Op::CallRegex { .. });
+                if has_pattern == via_regex {
+                    return Ok(());
+                }
+                Err(VerifyError::BadCall {
+                    at: at(),
+                    instruction: op.name(),
+                    function: f,
+                    reason: if has_pattern {
+                        "takes a pattern"
+                    } else {
+                        "takes no pattern"
+                    },
+                })
+            }
             // Any value of these is valid: the decoder only builds known
             // comparisons and macros, and `MakeList`'s count is checked
             // against the stack.

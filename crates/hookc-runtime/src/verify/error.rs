@@ -277,6 +277,19 @@ pub enum VerifyError {
         /// The operand.
         bits: u8,
     },
+    /// `Call` of a function with a pattern parameter, or `CallRegex` of one
+    /// without.
+    #[error("{at}: `{instruction}` cannot call `{}`, which {reason}", function.def().qualified_name())]
+    BadCall {
+        /// Where.
+        at: Location,
+        /// `Call` or `CallRegex`.
+        instruction: &'static str,
+        /// The function.
+        function: crate::functions::Builtin,
+        /// Why not.
+        reason: &'static str,
+    },
     /// The event index is not sorted or its hook lists are not increasing.
     #[error("{at}: {reason}")]
     BadEvents {

@@ -64,7 +64,7 @@ pub(crate) fn sample() -> Program {
             TypeIs(0x21),
             Size,
             Return,
-            // hook 2: 25..25 (no condition); hook 3: 25..67
+            // hook 2: 25..25 (no condition); hook 3: 25..73
             True, False, Null, Const(ConstIdx::new(4)), MakeList(4),
             Path(PathIdx::new(3)), Field(StrIdx::new(5)), Const(ConstIdx::new(1)), Index,
             HasPath(PathIdx::new(4)), Path(PathIdx::new(0)), HasField(StrIdx::new(11)), Neg, Add, Sub,
@@ -81,6 +81,12 @@ pub(crate) fn sample() -> Program {
             Var(0),
             MacroNext,
             Cmp(CmpOp::Gt),
+            Path(PathIdx::new(0)),
+            CallRegex { func: crate::functions::Builtin::Capture, regex: RegexIdx::new(0) },
+            Call(crate::functions::Builtin::Join),
+            Path(PathIdx::new(0)),
+            Cmp(CmpOp::Eq),
+            Cmp(CmpOp::Eq),
             Return,
         ];
     let hook = |id, priority, layer, description: Option<u32>, code, max_stack, action| HookEntry {
@@ -126,7 +132,7 @@ pub(crate) fn sample() -> Program {
             hook(0, 10, 1, Some(10), (0, 9), 2, 0),
             hook(1, 5, 0, None, (9, 25), 2, 1),
             hook(2, 0, 1, None, (25, 25), 0, 1),
-            hook(7, -4, 1, None, (25, 67), 4, 0),
+            hook(7, -4, 1, None, (25, 73), 4, 0),
         ],
         actions: vec![
             ActionEntry {
@@ -814,7 +820,7 @@ fn actions_and_code_ranges() {
     p.hooks[1].code = (8, 25);
     assert!(msg(p).contains("overlaps or precedes"));
     let mut p = sample();
-    p.hooks[3].code = (25, 68);
+    p.hooks[3].code = (25, 74);
     assert!(msg(p).contains("runs past the end of the code"));
     let mut p = sample();
     p.hooks[2].code = (26, 25);

@@ -27,6 +27,7 @@ const DIRECT: &[&str] = &[
     "serde_json",
     "smallvec",
     "thiserror",
+    "typed-arena",
 ];
 
 fn cargo_tree(args: &[&str]) -> Vec<String> {

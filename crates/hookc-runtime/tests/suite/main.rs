@@ -16,4 +16,5 @@
 mod wire_manifest;
 
 mod dependencies;
+mod text_functions;
 mod wire;

@@ -392,8 +392,10 @@ impl std::fmt::Display for Glob {
 /// The IR pattern of the glob `text` written at `span`: its regex
 /// translation, with the glob kept for display.
 ///
-/// INVARIANT (glob translation): an [`ir::Regex`] with `glob: Some(g)` has
-/// `pattern == parse(g)?.to_regex()`; only this function builds one.
+/// INVARIANT (glob translation): an [`ir::Regex`] with `glob: Some(g)` in
+/// an [`ir::IrExprKind::Matches`] has `pattern == parse(g)?.to_regex()`;
+/// only this function builds one ([`path_regex_of`] builds those of
+/// `path.match`).
 pub fn regex_of(text: &str, span: Span) -> Result<ir::Regex, GlobError> {
     let glob = parse(text)?;
     Ok(ir::Regex {
@@ -401,6 +403,72 @@ pub fn regex_of(text: &str, span: Span) -> Result<ir::Regex, GlobError> {
         span,
         glob: Some(text.to_owned()),
     })
+}
+
+/// The IR pattern of the path glob `text` of `path.match(p, text)`
+/// (`docs/src/semantics.md#paths`): `/` separates segments and is never
+/// matched by `*`, `?` or a class; a segment `**` matches any number of
+/// whole segments (none included); the glob matches the whole path. Each
+/// other segment is a glob of [`parse`]'s syntax.
+pub fn path_regex_of(text: &str, span: Span) -> Result<ir::Regex, GlobError> {
+    let segments: Vec<&str> = text.split('/').collect();
+    let mut out = String::from(r"(?s)\A");
+    let mut offset = 0;
+    for (i, segment) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        if *segment == "**" {
+            out.push_str(if last { ".*" } else { "(?:.*/)?" });
+        } else {
+            // Offsets into the whole glob, not the element.
+            let glob = parse(segment).map_err(|e| GlobError {
+                start: e.start + offset,
+                end: e.end + offset,
+                ..e
+            })?;
+            glob.segment_regex(&mut out);
+            if !last {
+                out.push('/');
+            }
+        }
+        offset += segment.len() + 1;
+    }
+    out.push_str(r"\z");
+    Ok(ir::Regex {
+        pattern: out,
+        span,
+        glob: Some(text.to_owned()),
+    })
+}
+
+impl Glob {
+    /// Appends this glob as one path segment's regex: `*`, `?` and classes
+    /// never match `/`.
+    fn segment_regex(&self, out: &mut String) {
+        let mut buf = [0u8; 4];
+        for p in &self.pieces {
+            match p {
+                GlobPiece::Star => out.push_str("[^/]*"),
+                GlobPiece::Any => out.push_str("[^/]"),
+                GlobPiece::Char(c) => out.push_str(&regex::escape(c.encode_utf8(&mut buf))),
+                GlobPiece::Class { negated, ranges } => {
+                    out.push('[');
+                    if *negated {
+                        out.push('^');
+                    }
+                    for &(lo, hi) in ranges {
+                        out.push_str(&regex::escape(lo.encode_utf8(&mut buf)));
+                        if hi != lo {
+                            out.push('-');
+                            out.push_str(&regex::escape(hi.encode_utf8(&mut buf)));
+                        }
+                    }
+                    // A negated class leaves `/` out by naming it; another
+                    // by intersecting with everything but `/`.
+                    out.push_str(if *negated { "/]" } else { "&&[^/]]" });
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,9 +10,10 @@
 use crate::check::schema::ContextSchema;
 use crate::check::ty::{Kinds, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, MacroKind, UnaryOp};
+use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use crate::span::Span;
 use hookc_runtime::bytecode::path::{PathTable, Step};
+use hookc_runtime::functions::Shape;
 
 /// Regex patterns already compiled successfully in this compilation: each
 /// distinct pattern is compiled once, however many hooks use it.
@@ -229,23 +230,18 @@ impl TypeChecker<'_> {
                 rhs,
             } => self.binary(*op, *op_span, lhs, rhs),
             IrExprKind::Call(func, args) => self.call(*func, args, e),
+            IrExprKind::PatternCall {
+                func,
+                args,
+                pattern,
+            } => {
+                self.pattern(pattern);
+                self.call(*func, args, e)
+            }
             IrExprKind::Matches(recv, re) => {
                 let t = self.check(recv);
                 self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
-                if let Err(msg) = self.regexes.check(&re.pattern) {
-                    let d = match &re.glob {
-                        // Valid (checked when translated), but its regex
-                        // passes a size or nesting limit: say so in glob terms.
-                        Some(g) => Diagnostic::new(Code::BadGlob, format!("invalid glob `{g}`: {msg}"))
-                            .help("split the glob into several conditions, or shorten it"),
-                        None => Diagnostic::new(Code::BadRegex, format!("invalid regex `{}`: {msg}", re.pattern))
-                            .help("patterns use the syntax of Rust's `regex` crate (RE2-like: no look-around or backreferences)"),
-                    };
-                    self.diags
-                        .push(d.at(re.span).label("this pattern does not compile"));
-                } else if re.glob.is_none() {
-                    self.control_in_regex(re);
-                }
+                self.pattern(re);
                 Type::bool()
             }
             IrExprKind::Macro {
@@ -266,8 +262,24 @@ impl TypeChecker<'_> {
                     MacroKind::Exists => "the predicate of `exists`",
                     MacroKind::All => "the predicate of `all`",
                     MacroKind::ExistsOne => "the predicate of `exists_one`",
+                    MacroKind::Filter => "the predicate of `filter`",
+                    // Any value: the list's items.
+                    MacroKind::Map => {
+                        return Type {
+                            kinds: Kinds::LIST,
+                            schema: None,
+                            elem: Some(Box::new(bt)),
+                        }
+                    }
                 };
                 self.expect(body, &bt, Kinds::BOOL, what);
+                if *kind == MacroKind::Filter {
+                    return Type {
+                        kinds: Kinds::LIST,
+                        schema: None,
+                        elem: Some(Box::new(self.element_type(&rt))),
+                    };
+                }
                 Type::bool()
             }
             IrExprKind::TypeIs(inner, _) => {
@@ -367,28 +379,44 @@ impl TypeChecker<'_> {
         }
     }
 
-    fn call(&mut self, func: Func, args: &[IrExpr], whole: &IrExpr) -> Type {
-        let types: Vec<Type> = args.iter().map(|a| self.check(a)).collect();
-        match func {
-            Func::Size => {
-                if let (Some(a), Some(t)) = (args.first(), types.first()) {
-                    self.expect(
-                        a,
-                        t,
-                        Kinds::STRING.or(Kinds::LIST).or(Kinds::OBJECT),
-                        "`size`",
-                    );
-                }
-                Type::of(Kinds::INT)
-            }
-            Func::Contains | Func::StartsWith | Func::EndsWith => {
-                let what = format!("`{}`", func.name());
-                for (a, t) in args.iter().zip(&types) {
-                    self.expect(a, t, Kinds::STRING, &what);
-                }
-                let _ = whole;
-                Type::bool()
-            }
+    /// A pattern literal: it compiles, and (a regex) holds no control
+    /// character from a string escape.
+    fn pattern(&mut self, re: &crate::ir::Regex) {
+        if let Err(msg) = self.regexes.check(&re.pattern) {
+            let d = match &re.glob {
+                // Valid (checked when translated), but its regex
+                // passes a size or nesting limit: say so in glob terms.
+                Some(g) => Diagnostic::new(Code::BadGlob, format!("invalid glob `{g}`: {msg}"))
+                    .help("split the glob into several conditions, or shorten it"),
+                None => Diagnostic::new(Code::BadRegex, format!("invalid regex `{}`: {msg}", re.pattern))
+                    .help("patterns use the syntax of Rust's `regex` crate (RE2-like: no look-around or backreferences)"),
+            };
+            self.diags
+                .push(d.at(re.span).label("this pattern does not compile"));
+        } else if re.glob.is_none() {
+            self.control_in_regex(re);
+        }
+    }
+
+    /// A call of the function table: each argument against its parameter's
+    /// kinds, the result from the row.
+    fn call(&mut self, func: Builtin, args: &[IrExpr], _whole: &IrExpr) -> Type {
+        let def = func.def();
+        let what = format!("`{}`", def.qualified_name());
+        let params = def.params.iter().filter(|p| p.pattern.is_none());
+        for (a, p) in args.iter().zip(params) {
+            let t = self.check(a);
+            self.expect(a, &t, p.kinds, &what);
+        }
+        let elem = match def.shape {
+            Shape::Plain => None,
+            Shape::Strings => Some(Box::new(Type::of(Kinds::STRING))),
+            Shape::ShellCommands => Some(Box::new(Type::of(Kinds::OBJECT))),
+        };
+        Type {
+            kinds: def.result,
+            schema: None,
+            elem,
         }
     }
 

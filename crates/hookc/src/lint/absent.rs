@@ -127,7 +127,7 @@ impl<'p> Walk<'p> {
             }
             K::Unary(_, x) | K::Field(x, _) | K::HasField(x, _) | K::Matches(x, _) => self.expr(x),
             K::TypeIs(x, _) => self.expr(x),
-            K::List(items) | K::Call(_, items) => {
+            K::List(items) | K::Call(_, items) | K::PatternCall { args: items, .. } => {
                 for item in items {
                     self.expr(item);
                 }

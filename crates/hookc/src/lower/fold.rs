@@ -31,10 +31,12 @@
 //! gets the empty code range, which means exactly "always matches").
 
 use super::{arith_op, cmp_op, drop_chains, exact, left_spine, logic_parts};
-use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, MacroKind, UnaryOp};
+use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use crate::span::Span;
 use hookc_runtime::bytecode::Op;
-use hookc_runtime::internals::value::{self, Val};
+use hookc_runtime::functions::{self, Derived, Scratch};
+use hookc_runtime::internals::value::{self, PolicyRegex, Val};
+use serde_json::Value;
 
 /// The instruction computing `a OP b` for an operator other than `&&`/`||`.
 fn binary_instr(op: BinaryOp) -> Option<Op> {
@@ -155,26 +157,28 @@ pub(super) fn fold(e: &IrExpr) -> IrExpr {
         }
         K::Call(f, args) => {
             let args: Vec<IrExpr> = args.iter().map(fold).collect();
-            let consts: Vec<&Const> = args.iter().filter_map(as_const).collect();
-            let folded = match (f, consts.as_slice()) {
-                (Func::Size, [a]) if args.len() == 1 => eval1(a, &|v| {
-                    hookc_runtime::internals::vm::unary(&Op::Size, v).unwrap_or(invalid())
-                }),
-                (Func::Contains | Func::StartsWith | Func::EndsWith, [a, b]) if args.len() == 2 => {
-                    let instr = match f {
-                        Func::Contains => Op::Contains,
-                        Func::StartsWith => Op::StartsWith,
-                        _ => Op::EndsWith,
-                    };
-                    eval2(a, b, &|x, y| {
-                        hookc_runtime::internals::vm::binary(&instr, x, y).unwrap_or(invalid())
-                    })
-                }
-                _ => None,
-            };
-            match folded {
+            match call(*f, &args, None) {
                 Some(r) => konst(r),
                 None => IrExpr::new(K::Call(*f, args), span),
+            }
+        }
+        K::PatternCall {
+            func,
+            args,
+            pattern,
+        } => {
+            let args: Vec<IrExpr> = args.iter().map(fold).collect();
+            let re = PolicyRegex::parse(&pattern.pattern).ok();
+            match re.and_then(|re| call(*func, &args, Some(&re))) {
+                Some(r) => konst(r),
+                None => IrExpr::new(
+                    K::PatternCall {
+                        func: *func,
+                        args,
+                        pattern: pattern.clone(),
+                    },
+                    span,
+                ),
             }
         }
         K::Matches(recv, re) => {
@@ -197,7 +201,10 @@ pub(super) fn fold(e: &IrExpr) -> IrExpr {
             let range = fold(range);
             if let K::Const(Const::List(items)) = &range.kind {
                 if items.is_empty() {
-                    return konst(Const::Bool(*kind == MacroKind::All));
+                    return konst(match kind {
+                        MacroKind::Map | MacroKind::Filter => Const::List(Vec::new()),
+                        other => Const::Bool(*other == MacroKind::All),
+                    });
                 }
             }
             IrExpr::new(
@@ -287,6 +294,21 @@ fn as_const(e: &IrExpr) -> Option<&Const> {
     }
 }
 
+/// A builtin on constant arguments, through the function table's own
+/// implementation, when every argument is a constant and so is the result
+/// (rule 1).
+fn call(f: Builtin, args: &[IrExpr], pattern: Option<&PolicyRegex>) -> Option<Const> {
+    let consts: Vec<&Const> = args.iter().map(as_const).collect::<Option<_>>()?;
+    if !consts.iter().all(|c| exact(c)) {
+        return None;
+    }
+    let json: Vec<Value> = consts.iter().map(|c| c.to_json()).collect();
+    let vals: Vec<Val<'_>> = json.iter().map(Val::from_json).collect();
+    let derived = Derived::new();
+    let mut scratch = Scratch::new(&derived);
+    to_const(&functions::call(f, &vals, pattern, &mut scratch))
+}
+
 /// `f(c)` on a constant, when the result is a constant (rule 1).
 fn eval1(c: &Const, f: &dyn for<'v> Fn(&Val<'v>) -> Val<'v>) -> Option<Const> {
     if !exact(c) {
@@ -338,7 +360,9 @@ fn bool_or_error(e: &IrExpr) -> bool {
             op,
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
         ),
-        K::Call(f, _) => *f != Func::Size,
+        K::Call(f, _) | K::PatternCall { func: f, .. } => {
+            f.def().result == hookc_runtime::bytecode::Kinds::BOOL
+        }
         K::Cond(_, a, b) => bool_or_error(a) && bool_or_error(b),
         K::SchemaMatch { check, .. } => bool_or_error(check),
         _ => false,
@@ -354,7 +378,9 @@ fn has_macro(e: &IrExpr) -> bool {
         match &e.kind {
             K::Macro { .. } => return true,
             K::Const(_) | K::Path(_) | K::Var { .. } | K::HasPath(_) => {}
-            K::List(items) | K::Call(_, items) => todo.extend(items),
+            K::List(items) | K::Call(_, items) | K::PatternCall { args: items, .. } => {
+                todo.extend(items)
+            }
             K::Field(x, _)
             | K::HasField(x, _)
             | K::Unary(_, x)

@@ -33,8 +33,7 @@
 
 use crate::check::actions::{ActionTypes, ActionValue, ParamDef, TypeBinding, TypeDef};
 use crate::ir::{
-    BinaryOp, CheckedPolicy, Const, Events, Func, IrExpr, IrExprKind, MacroKind, OnErrorPolicy,
-    UnaryOp,
+    BinaryOp, CheckedPolicy, Const, Events, IrExpr, IrExprKind, MacroKind, OnErrorPolicy, UnaryOp,
 };
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable};
@@ -44,6 +43,7 @@ use hookc_runtime::bytecode::{
     EventIndex, HookDebug, HookEntry, JumpTarget, MacroOp, Mark, OnError, Op, ParamValue, PathIdx,
     Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
 };
+use hookc_runtime::functions::Lowering;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -567,12 +567,21 @@ impl<'p> Lowerer<'p> {
                 for a in args {
                     self.expr(a);
                 }
-                self.emit(match f {
-                    Func::Size => Op::Size,
-                    Func::Contains => Op::Contains,
-                    Func::StartsWith => Op::StartsWith,
-                    Func::EndsWith => Op::EndsWith,
+                self.emit(match f.def().lowering {
+                    Lowering::Instruction(op) => op,
+                    Lowering::Call => Op::Call(*f),
                 });
+            }
+            K::PatternCall {
+                func,
+                args,
+                pattern,
+            } => {
+                for a in args {
+                    self.expr(a);
+                }
+                let regex = self.regex(&pattern.pattern);
+                self.emit(Op::CallRegex { func: *func, regex });
             }
             K::Matches(recv, re) => {
                 let r = self.regex(&re.pattern);
@@ -810,6 +819,8 @@ fn macro_op(kind: MacroKind) -> MacroOp {
         MacroKind::Exists => MacroOp::Exists,
         MacroKind::All => MacroOp::All,
         MacroKind::ExistsOne => MacroOp::ExistsOne,
+        MacroKind::Map => MacroOp::Map,
+        MacroKind::Filter => MacroOp::Filter,
     }
 }
 

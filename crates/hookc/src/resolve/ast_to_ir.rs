@@ -8,23 +8,23 @@
 //! (`None`), so one pass reports every resolution error of an expression.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Const, Func, IrExpr, IrExprKind, MacroKind, Regex};
+use crate::ir::{Builtin, Const, IrExpr, IrExprKind, MacroKind, Regex};
 use crate::suggest;
 use crate::syntax::ast::{self, UnaryOp};
 use hookc_runtime::bytecode::path::{Path, PathTable, Segment};
+use hookc_runtime::functions::{Form, FunctionDef, PatternKind};
 
-/// Every function and method name, for did-you-mean.
+/// The special forms' names, for did-you-mean (the function table's are
+/// added to them).
 const FUNCTIONS: &[&str] = &[
     "has",
-    "size",
-    "contains",
-    "startsWith",
-    "endsWith",
     "matches",
     "glob",
     "exists",
     "all",
     "exists_one",
+    "map",
+    "filter",
 ];
 
 /// Resolves one expression.
@@ -229,30 +229,6 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
-            (None, "size") | (Some(_), "size") => {
-                let mut all = Vec::new();
-                if let Some(t) = target {
-                    arity(0, self.diags, "x.size()")?;
-                    all.push(self.resolve(t)?);
-                } else {
-                    arity(1, self.diags, "size(x)")?;
-                    all = self.all(args)?;
-                }
-                IrExprKind::Call(Func::Size, all)
-            }
-            (Some(t), "contains" | "startsWith" | "endsWith") => {
-                let func = match name {
-                    "contains" => Func::Contains,
-                    "startsWith" => Func::StartsWith,
-                    _ => Func::EndsWith,
-                };
-                arity(1, self.diags, &format!("s.{name}(t)"))?;
-                let recv = self.resolve(t);
-                let rest = self.all(args);
-                let mut all = vec![recv?];
-                all.extend(rest?);
-                IrExprKind::Call(func, all)
-            }
             (Some(t), "matches" | "glob") => {
                 arity(1, self.diags, &format!("s.{name}('pattern')"))?;
                 let recv = self.resolve(t)?;
@@ -264,13 +240,20 @@ impl<'a> Resolver<'a> {
                 let recv = self.resolve(args.first()?)?;
                 return self.pattern(name, recv, args.get(1)?, span);
             }
-            (Some(t), "exists" | "all" | "exists_one") => {
+            (Some(t), "exists" | "all" | "exists_one" | "map" | "filter") => {
                 let kind = match name {
                     "exists" => MacroKind::Exists,
                     "all" => MacroKind::All,
+                    "map" => MacroKind::Map,
+                    "filter" => MacroKind::Filter,
                     _ => MacroKind::ExistsOne,
                 };
-                arity(2, self.diags, &format!("list.{name}(x, predicate)"))?;
+                let body = if kind == MacroKind::Map {
+                    "value"
+                } else {
+                    "predicate"
+                };
+                arity(2, self.diags, &format!("list.{name}(x, {body})"))?;
                 let range = self.resolve(t)?;
                 let var_expr = args.first()?;
                 let ast::ExprKind::Ident(var) = &var_expr.kind else {
@@ -294,21 +277,159 @@ impl<'a> Resolver<'a> {
                     body: Box::new(body?),
                 }
             }
-            (target, _) => {
-                let what = if target.is_some() {
+            (target, _) => return self.builtin(target, name, name_span, args, span),
+        };
+        Some(IrExpr::new(kind, span))
+    }
+
+    /// A call of the function table ([`hookc_runtime::functions`]): a
+    /// namespaced global (`path.base(p)`: the target is a namespace's name
+    /// and no macro variable), a method (`s.trim()`) or a global
+    /// (`size(x)`), chosen by name and number of arguments.
+    fn builtin(
+        &mut self,
+        target: Option<&ast::Expr>,
+        name: &str,
+        name_span: crate::span::Span,
+        args: &[ast::Expr],
+        span: crate::span::Span,
+    ) -> Option<IrExpr> {
+        let namespace = match target.map(|t| &t.kind) {
+            Some(ast::ExprKind::Ident(ns))
+                if !self.scopes.iter().any(|v| v == ns)
+                    && Builtin::ALL
+                        .iter()
+                        .any(|f| f.def().namespace == Some(ns) && f.def().name == name) =>
+            {
+                Some(ns.as_str())
+            }
+            _ => None,
+        };
+        let receiver = if namespace.is_some() { None } else { target };
+        let given = args.len() + usize::from(receiver.is_some());
+        let candidates: Vec<Builtin> = Builtin::ALL
+            .iter()
+            .copied()
+            .filter(|f| {
+                let d = f.def();
+                d.name == name
+                    && d.namespace == namespace
+                    && matches!(
+                        (receiver.is_some(), d.form),
+                        (true, Form::Method | Form::Both) | (false, Form::Global | Form::Both)
+                    )
+            })
+            .collect();
+        let Some(&func) = candidates.iter().find(|f| f.def().params.len() == given) else {
+            let shown = match namespace {
+                Some(ns) => format!("{ns}.{name}"),
+                None => name.to_owned(),
+            };
+            let d = if !candidates.is_empty() {
+                let forms: Vec<String> = candidates
+                    .iter()
+                    .map(|f| format!("`{}`", f.def().usage()))
+                    .collect();
+                let counts: Vec<usize> = candidates
+                    .iter()
+                    .map(|f| f.def().params.len() - usize::from(receiver.is_some()))
+                    .collect();
+                let shown_counts: Vec<String> = counts.iter().map(usize::to_string).collect();
+                let plural = if counts.last() == Some(&1) { "" } else { "s" };
+                Diagnostic::new(
+                    Code::WrongArity,
+                    format!(
+                        "`{shown}` takes {} argument{plural}, found {}",
+                        shown_counts.join(" or "),
+                        args.len()
+                    ),
+                )
+                .at(name_span)
+                .help(format!("write {}", forms.join(" or ")))
+            } else {
+                let what = if receiver.is_some() {
                     "method"
                 } else {
                     "function"
                 };
-                self.diags.push(
-                    Diagnostic::new(Code::UnknownFunction, format!("unknown {what} `{name}`"))
-                        .at(name_span)
-                        .maybe_help(suggest::help_for(name, FUNCTIONS.iter().copied())),
-                );
-                return None;
+                let names = FUNCTIONS
+                    .iter()
+                    .map(|n| n.to_string())
+                    .chain(Builtin::ALL.iter().map(|f| f.def().qualified_name()));
+                let names: Vec<String> = names.collect();
+                Diagnostic::new(Code::UnknownFunction, format!("unknown {what} `{shown}`"))
+                    .at(name_span)
+                    .maybe_help(suggest::help_for(&shown, names.iter().map(String::as_str)))
+            };
+            self.diags.push(d);
+            return None;
+        };
+        let def = func.def();
+        let mut exprs: Vec<&ast::Expr> = receiver.into_iter().chain(args).collect();
+        let pattern = match def.pattern() {
+            Some(kind) => {
+                let lit = exprs.pop()?;
+                Some(self.pattern_literal(def, kind, lit)?)
             }
+            None => None,
+        };
+        let mut resolved = Vec::with_capacity(exprs.len());
+        let mut failed = false;
+        for e in exprs {
+            match self.resolve(e) {
+                Some(r) => resolved.push(r),
+                None => failed = true,
+            }
+        }
+        if failed {
+            return None;
+        }
+        let kind = match pattern {
+            Some(pattern) => IrExprKind::PatternCall {
+                func,
+                args: resolved,
+                pattern,
+            },
+            None => IrExprKind::Call(func, resolved),
         };
         Some(IrExpr::new(kind, span))
+    }
+
+    /// The literal pattern argument of a table function.
+    fn pattern_literal(
+        &mut self,
+        def: &FunctionDef,
+        kind: PatternKind,
+        lit: &ast::Expr,
+    ) -> Option<Regex> {
+        let ast::ExprKind::String(p) = &lit.kind else {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::NonLiteralPattern,
+                    format!(
+                        "the pattern of `{}` must be a string literal",
+                        def.qualified_name()
+                    ),
+                )
+                .at(lit.span)
+                .help(
+                    "patterns are compiled once, at compile time; write the pattern as a literal",
+                ),
+            );
+            return None;
+        };
+        match kind {
+            PatternKind::Regex => Some(Regex::literal(p.clone(), lit.span)),
+            PatternKind::PathGlob => match crate::check::glob::path_regex_of(p, lit.span) {
+                Ok(re) => Some(re),
+                Err(e) => {
+                    let at = lit.span;
+                    self.diags
+                        .push(e.diagnostic(p, |a, b| content_span(at, p, a, b)));
+                    None
+                }
+            },
+        }
     }
 
     /// `recv.matches(pattern)` or `recv.glob(pattern)` (`func`): the pattern

@@ -22,10 +22,11 @@ use crate::check::ty::Kinds;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
 use crate::frontend::yaml_doc;
-use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, Regex, UnaryOp};
+use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, Regex, UnaryOp};
 use crate::span::Span;
 use crate::suggest;
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable, Segment};
+use hookc_runtime::functions::PatternKind;
 
 /// The operators of condition leaves.
 pub const OPERATORS: &[&str] = &[
@@ -41,6 +42,7 @@ pub const OPERATORS: &[&str] = &[
     "ends_with",
     "regex",
     "glob",
+    "path_match",
     "exists",
     "matches",
 ];
@@ -370,6 +372,7 @@ impl TreeResolver<'_> {
             lhs: Box::new(subject()),
             rhs: Box::new(constant()),
         };
+        let by_table = Builtin::by_yaml(op);
         let kind = match op {
             "eq" => binary(BinaryOp::Eq),
             "ne" => binary(BinaryOp::Ne),
@@ -378,9 +381,47 @@ impl TreeResolver<'_> {
             "lt" => binary(BinaryOp::Lt),
             "lte" => binary(BinaryOp::Le),
             "in" => binary(BinaryOp::In),
-            "contains" => IrExprKind::Call(Func::Contains, vec![subject(), constant()]),
-            "starts_with" => IrExprKind::Call(Func::StartsWith, vec![subject(), constant()]),
-            "ends_with" => IrExprKind::Call(Func::EndsWith, vec![subject(), constant()]),
+            _ if by_table.is_some() => {
+                let func = by_table?;
+                match func.def().pattern() {
+                    None => IrExprKind::Call(func, vec![subject(), constant()]),
+                    Some(kind) => {
+                        let Some(text) = value.as_str() else {
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::NonLiteralPattern,
+                                    format!(
+                                        "the `value` of `{op}` must be a string pattern, found {}",
+                                        value.kind_name()
+                                    ),
+                                )
+                                .at(value.span)
+                                .node(value_at),
+                            );
+                            return None;
+                        };
+                        let pattern = match kind {
+                            PatternKind::Regex => Regex::literal(text.to_owned(), value.span),
+                            PatternKind::PathGlob => {
+                                match crate::check::glob::path_regex_of(text, value.span) {
+                                    Ok(re) => re,
+                                    Err(e) => {
+                                        let origin = yaml_doc::origin_of(self.text, value);
+                                        let d = e.diagnostic(text, |a, b| origin.span(a, b));
+                                        self.diags.push(d.node(value_at));
+                                        return None;
+                                    }
+                                }
+                            }
+                        };
+                        IrExprKind::PatternCall {
+                            func,
+                            args: vec![subject()],
+                            pattern,
+                        }
+                    }
+                }
+            }
             "regex" => {
                 let Some(pattern) = value.as_str() else {
                     self.diags.push(
@@ -661,7 +702,7 @@ impl TreeResolver<'_> {
                     } else {
                         BinaryOp::Le
                     };
-                    let size = IrExpr::new(IrExprKind::Call(Func::Size, vec![subject()]), span);
+                    let size = IrExpr::new(IrExprKind::Call(Builtin::Size, vec![subject()]), span);
                     parts.push(guarded(
                         Kinds::STRING,
                         cmp(op, size, IrExpr::constant(Const::Int(n), value.span)),
@@ -783,7 +824,7 @@ impl LeafSite {
             "ne" => (self.absent_or(core), false),
             "in" if holds_null(value) => (self.absent_or(core), false),
             "in" => present_and(core),
-            "contains" | "starts_with" | "ends_with" | "regex" | "glob" => {
+            op if op == "regex" || op == "glob" || Builtin::by_yaml(op).is_some() => {
                 let is_string = IrExpr::new(
                     IrExprKind::TypeIs(Box::new(self.path()), Kinds::STRING),
                     self.path_span,
@@ -908,6 +949,15 @@ fn const_of(node: &Node) -> Const {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_yaml_spelling_of_the_function_table_is_an_operator() {
+        for f in Builtin::ALL {
+            if let Some(op) = f.def().yaml {
+                assert!(OPERATORS.contains(&op), "`{op}` is not in OPERATORS");
+            }
+        }
+    }
 
     #[test]
     fn every_spelling_means_an_operator_and_is_none() {

@@ -25,12 +25,11 @@
 use crate::check::actions::{ActionValue, TypeDef};
 use crate::check::glob::Glob;
 use crate::check::template::TemplatePiece;
-use crate::ir::{
-    BinaryOp, CheckedPolicy, Const, Func, Hook, IrExpr, IrExprKind, MacroKind, UnaryOp,
-};
+use crate::ir::{BinaryOp, CheckedPolicy, Const, Hook, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use hookc_runtime::bytecode::path::PathTable;
+use hookc_runtime::functions::{self, Derived, Scratch};
 use hookc_runtime::internals::context;
-use hookc_runtime::internals::value::{self, Arith, EvalError, Order, StrPred, Val};
+use hookc_runtime::internals::value::{self, Arith, EvalError, Order, PolicyRegex, Val};
 use hookc_runtime::limits::MAX_MACRO_ITERATIONS;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -46,12 +45,9 @@ use std::borrow::Cow;
 pub struct Constants<'e> {
     /// Each object constant of the expression (by identity) and its JSON.
     objects: Vec<(&'e Const, Value)>,
+    /// The values the evaluation's functions derive (parsed shell commands).
+    derived: Derived,
 }
-
-/// No object constants (for [`eval`]).
-static NO_CONSTANTS: Constants<'static> = Constants {
-    objects: Vec::new(),
-};
 
 impl<'e> Constants<'e> {
     /// Collects the object constants of `expr` (also those inside list constants).
@@ -64,7 +60,10 @@ impl<'e> Constants<'e> {
             }
             todo.extend(children(e));
         }
-        Constants { objects }
+        Constants {
+            objects,
+            derived: Derived::new(),
+        }
     }
 
     /// The JSON of an object constant of the expression.
@@ -91,7 +90,9 @@ fn children(e: &IrExpr) -> Vec<&IrExpr> {
         | IrExprKind::Path(_)
         | IrExprKind::Var { .. }
         | IrExprKind::HasPath(_) => Vec::new(),
-        IrExprKind::List(items) | IrExprKind::Call(_, items) => items.iter().collect(),
+        IrExprKind::List(items)
+        | IrExprKind::Call(_, items)
+        | IrExprKind::PatternCall { args: items, .. } => items.iter().collect(),
         IrExprKind::Field(x, _)
         | IrExprKind::HasField(x, _)
         | IrExprKind::Unary(_, x)
@@ -103,15 +104,6 @@ fn children(e: &IrExpr) -> Vec<&IrExpr> {
         IrExprKind::Cond(c, a, b) => vec![c, a, b],
         IrExprKind::Macro { range, body, .. } => vec![range, body],
     }
-}
-
-/// Evaluates an expression without object constants (every `when`
-/// expression) against a context.
-///
-/// An object constant (from a YAML `value:` mapping) evaluates to an error
-/// here, as there is nothing for it to borrow; use [`eval_with`] for those.
-pub fn eval<'a>(expr: &'a IrExpr, paths: &'a PathTable, ctx: &'a Value) -> Val<'a> {
-    eval_with(expr, paths, ctx, &NO_CONSTANTS)
 }
 
 /// Evaluates any expression against a context, its object constants taken
@@ -130,6 +122,8 @@ pub fn eval_with<'a>(
         iterations: 0,
         regexes: Vec::new(),
         globs: Vec::new(),
+        patterns: Vec::new(),
+        scratch: Scratch::new(&consts.derived),
     };
     ev.eval(expr)
 }
@@ -345,6 +339,10 @@ struct Evaluator<'a> {
     regexes: Vec<(&'a str, Option<regex::Regex>)>,
     /// Globs parsed so far (`None`: does not parse).
     globs: Vec<(&'a str, Option<Glob>)>,
+    /// Patterns of function calls parsed so far (`None`: does not parse).
+    patterns: Vec<(&'a str, Option<PolicyRegex>)>,
+    /// What the functions derived.
+    scratch: Scratch<'a>,
 }
 
 /// The entry of `key` in a small per-evaluation cache, made on first use.
@@ -429,12 +427,19 @@ impl<'a> Evaluator<'a> {
             },
             IrExprKind::Call(func, args) => {
                 let vals: Vec<Val<'a>> = args.iter().map(|a| self.eval(a)).collect();
-                match (func, vals.as_slice()) {
-                    (Func::Size, [x]) => value::size(x),
-                    (Func::Contains, [s, t]) => value::str_pred(StrPred::Contains, s, t),
-                    (Func::StartsWith, [s, t]) => value::str_pred(StrPred::StartsWith, s, t),
-                    (Func::EndsWith, [s, t]) => value::str_pred(StrPred::EndsWith, s, t),
-                    _ => Val::Error(EvalError::NoSuchOverload),
+                functions::call(*func, &vals, None, &mut self.scratch)
+            }
+            IrExprKind::PatternCall {
+                func,
+                args,
+                pattern,
+            } => {
+                let vals: Vec<Val<'a>> = args.iter().map(|a| self.eval(a)).collect();
+                match cached(&mut self.patterns, &pattern.pattern, |p| {
+                    PolicyRegex::parse(p).ok()
+                }) {
+                    Some(re) => functions::call(*func, &vals, Some(re), &mut self.scratch),
+                    None => Val::Error(EvalError::InvalidArgument),
                 }
             }
             IrExprKind::Matches(x, re) => {
@@ -493,6 +498,7 @@ impl<'a> Evaluator<'a> {
         };
         let mut acc = Val::Bool(kind == MacroKind::All);
         let mut trues = 0usize;
+        let mut items = Vec::new();
         for i in 0..n {
             if self.iterations >= MAX_MACRO_ITERATIONS {
                 return Val::Error(EvalError::IterationLimit);
@@ -503,7 +509,21 @@ impl<'a> Evaluator<'a> {
             };
             self.env.push(elem);
             let v = self.eval(body);
-            self.env.pop();
+            let elem = self.env.pop();
+            let v = match (kind, v) {
+                (MacroKind::Map | MacroKind::Filter, Val::Error(e)) => return Val::Error(e),
+                (MacroKind::Map, v) => {
+                    items.push(v);
+                    continue;
+                }
+                (MacroKind::Filter, Val::Bool(true)) => {
+                    items.extend(elem);
+                    continue;
+                }
+                (MacroKind::Filter, Val::Bool(false)) => continue,
+                (MacroKind::Filter, _) => return Val::Error(EvalError::NonBoolPredicate),
+                (_, v) => v,
+            };
             let v = match v {
                 Val::Bool(_) | Val::Error(_) => v,
                 _ => Val::Error(EvalError::NonBoolPredicate),
@@ -526,10 +546,13 @@ impl<'a> Evaluator<'a> {
                     Val::Bool(false) => {}
                     err => return err,
                 },
+                // Decided above.
+                MacroKind::Map | MacroKind::Filter => {}
             }
         }
         match kind {
             MacroKind::ExistsOne => Val::Bool(trues == 1),
+            MacroKind::Map | MacroKind::Filter => Val::List(items),
             _ => acc,
         }
     }
@@ -576,7 +599,8 @@ mod tests {
         let mut paths = PathTable::new();
         let mut diags = Diagnostics::new();
         let ir = Resolver::new(&mut paths, &mut diags).resolve(&ast).unwrap();
-        eval(&ir, &paths, ctx).to_json()
+        let consts = Constants::new(&ir);
+        eval_with(&ir, &paths, ctx, &consts).to_json()
     }
 
     #[test]
@@ -654,6 +678,5 @@ mod tests {
             eval_with(&expr, &paths, &ctx, &consts),
             Val::Bool(true)
         ));
-        assert!(eval(&expr, &paths, &ctx).is_error());
     }
 }

@@ -248,7 +248,9 @@ fn run_case(case: &Case, schema: &ContextSchema, mode: ExprMode) -> Outcome {
             is_expected(v, &case.expected)
         }
     };
-    let by_reference = reference::eval(compiled.expr(), compiled.paths(), &case.context);
+    let consts = reference::Constants::new(compiled.expr());
+    let by_reference =
+        reference::eval_with(compiled.expr(), compiled.paths(), &case.context, &consts);
     let mut problems = Vec::new();
     if !ok(&by_reference) {
         problems.push(format!(

@@ -775,7 +775,8 @@ fn vm_agrees_with_the_reference_evaluator() {
         drop(ops);
         for ctx in &contexts {
             bump(&stats.pairs);
-            let by_reference = reference::eval(compiled.expr(), compiled.paths(), ctx);
+            let consts = reference::Constants::new(compiled.expr());
+            let by_reference = reference::eval_with(compiled.expr(), compiled.paths(), ctx, &consts);
             let (by_vm, traced) = vm_eval(&program, ctx);
             // The same context read from JSON text, extracting only the
             // program's paths (as `runtime::Policy::evaluate_json` does),
@@ -880,7 +881,8 @@ fn the_iteration_budget_is_the_same_in_both_evaluators() {
         let compiled = compile_expr(text, &schema, ExprMode::Condition).unwrap();
         let program =
             hookc_runtime::verify::verify(hookc::lower::lower(&compiled.policy())).unwrap();
-        let by_reference = reference::eval(compiled.expr(), compiled.paths(), &ctx);
+        let consts = reference::Constants::new(compiled.expr());
+        let by_reference = reference::eval_with(compiled.expr(), compiled.paths(), &ctx, &consts);
         let (by_vm, _) = vm_eval(&program, &ctx);
         let want = match expected {
             Some(b) => matches!(by_reference, Val::Bool(x) if x == b),
@@ -1550,7 +1552,8 @@ fn doubles_read_from_json_text_equal_their_literals() {
         let compiled =
             compile_expr(&format!("d == {digits}"), &schema, ExprMode::Condition).unwrap();
         let ctx: Value = serde_json::from_str(&format!("{{\"d\": {digits}}}")).unwrap();
-        let result = reference::eval(compiled.expr(), compiled.paths(), &ctx);
+        let consts = reference::Constants::new(compiled.expr());
+        let result = reference::eval_with(compiled.expr(), compiled.paths(), &ctx, &consts);
         assert!(
             matches!(result, Val::Bool(true)),
             "`d == {digits}` with d read from JSON text gives {} (d = {})",

@@ -185,7 +185,9 @@ fn constants(e: &IrExpr, out: &mut Vec<Value>) {
                 re.pattern.replace("(?i)", "").to_uppercase()
             )));
         }
-        IrExprKind::List(items) | IrExprKind::Call(_, items) => {
+        IrExprKind::List(items)
+        | IrExprKind::Call(_, items)
+        | IrExprKind::PatternCall { args: items, .. } => {
             items.iter().for_each(|i| constants(i, out))
         }
         IrExprKind::Unary(_, a)

@@ -4,7 +4,8 @@
 //! [`reference`] transcribes the seed's Python (`matches_condition` and
 //! `apply_operator`, quoted rule by rule) into Rust, with the deviations
 //! hookc documents written out where they apply. Random condition trees
-//! (every operator of the seed's evaluator, and hookc's `glob`; `matches`
+//! (every operator of the seed's evaluator, and hookc's `glob` and
+//! `path_match`; `matches`
 //! is in the seed's table but not in its evaluator, so it is left out here;
 //! nested `all`/`any`/`not`,
 //! values of every JSON kind, `null` included) are compiled by hookc, many
@@ -62,6 +63,16 @@ const GLOBS: &[(&str, StrTest)] = &[
     ("*", |_| true),
 ];
 
+/// Path globs (not in the seed: hookc's `path_match`) with their meaning
+/// on the generated strings, which hold no `/`.
+const PATH_GLOBS: &[(&str, StrTest)] = &[
+    ("a*", |s| s.starts_with('a')),
+    ("**", |_| true),
+    ("**/b", |s| s == "b"),
+    ("*c", |s| s.ends_with('c')),
+    ("?", |s| s.chars().count() == 1),
+];
+
 // ---------------------------------------------------------------------------
 // The reference: seed 000's evaluator.
 // ---------------------------------------------------------------------------
@@ -72,7 +83,7 @@ mod reference {
     //! path reads as (the seed's `resolve_path` returns `None` for a path
     //! that does not resolve) and what JSON `null` is.
 
-    use super::{GLOBS, REGEXES};
+    use super::{GLOBS, PATH_GLOBS, REGEXES};
     use serde_json::Value;
     use std::cmp::Ordering;
 
@@ -221,6 +232,11 @@ mod reference {
             // Not in the seed's table: hookc's whole-string glob.
             "glob" => {
                 let (_, test) = GLOBS.iter().find(|(p, _)| *p == text).unwrap();
+                string(test)
+            }
+            // Not in the seed's table: hookc's path glob.
+            "path_match" => {
+                let (_, test) = PATH_GLOBS.iter().find(|(p, _)| *p == text).unwrap();
                 string(test)
             }
             // 'exists': lambda a, e: a is not None
@@ -374,6 +390,7 @@ impl Gen {
             "contains" | "starts_with" | "ends_with" => self.string(),
             "regex" => json!(self.pick(REGEXES).0),
             "glob" => json!(self.pick(GLOBS).0),
+            "path_match" => json!(self.pick(PATH_GLOBS).0),
             _ => return json!({"path": path, "op": op}),
         };
         json!({"path": path, "op": op, "value": value})

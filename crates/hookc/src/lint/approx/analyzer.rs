@@ -4,7 +4,7 @@
 
 use super::{Cube, Dnf, LeafId, StrTests, MAX_DEPTH};
 use crate::check::ty::Kinds;
-use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, UnaryOp};
+use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, UnaryOp};
 use crate::lint::domain::{Bits, Cmp, NumSet, StrPattern, StrSet, ValueSet};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 use std::collections::{BTreeSet, HashMap};
@@ -239,7 +239,7 @@ fn string_receiver(e: &IrExpr) -> Option<PathId> {
             IrExprKind::Path(p) => Some(p),
             _ => None,
         },
-        IrExprKind::Call(Func::Contains | Func::StartsWith | Func::EndsWith, args) => {
+        IrExprKind::Call(Builtin::Contains | Builtin::StartsWith | Builtin::EndsWith, args) => {
             match args.first().map(|a| &a.kind) {
                 Some(IrExprKind::Path(p)) => Some(*p),
                 _ => None,
@@ -260,7 +260,7 @@ fn string_receiver(e: &IrExpr) -> Option<PathId> {
 
 /// A string method of a path with a constant string argument
 /// (`x.startsWith('a')`): the method, the path and the string.
-fn path_method(e: &IrExpr) -> Option<(Func, PathId, &str)> {
+fn path_method(e: &IrExpr) -> Option<(Builtin, PathId, &str)> {
     let IrExprKind::Call(f, args) = &e.kind else {
         return None;
     };
@@ -289,8 +289,8 @@ fn path_glob(e: &IrExpr) -> Option<(PathId, crate::check::glob::Glob)> {
 fn string_test(e: &IrExpr) -> Option<(PathId, StrPattern)> {
     if let Some((f, p, s)) = path_method(e) {
         return match f {
-            Func::Contains => Some((p, StrPattern::Contains(s.to_owned()))),
-            Func::EndsWith => Some((p, StrPattern::Suffix(s.to_owned()))),
+            Builtin::Contains => Some((p, StrPattern::Contains(s.to_owned()))),
+            Builtin::EndsWith => Some((p, StrPattern::Suffix(s.to_owned()))),
             _ => None,
         };
     }
@@ -339,7 +339,7 @@ fn strict_paths(e: &IrExpr, out: &mut BTreeSet<PathId>, depth: usize) {
             strict_paths(lhs, out, d);
             strict_paths(rhs, out, d);
         }
-        IrExprKind::Call(_, args) => {
+        IrExprKind::Call(_, args) | IrExprKind::PatternCall { args, .. } => {
             for a in args {
                 strict_paths(a, out, d);
             }
@@ -472,7 +472,7 @@ fn exact_leaf(e: &IrExpr) -> Option<(PathId, LeafSets)> {
             Some((p, sets))
         }
         IrExprKind::Call(..) => match path_method(e)? {
-            (Func::StartsWith, p, s) => Some((p, string_leaf(StrSet::starting_with(s)))),
+            (Builtin::StartsWith, p, s) => Some((p, string_leaf(StrSet::starting_with(s)))),
             _ => None,
         },
         IrExprKind::Matches(..) => {

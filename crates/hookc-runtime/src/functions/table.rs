@@ -1,0 +1,437 @@
+//! The function table: one row per builtin function of the `when`
+//! language (see the [module docs](super) for what reads it, and
+//! `ARCHITECTURE.md`, "How to add a function").
+//!
+//! # Row syntax
+//!
+//! ```text
+//! /// docs (the first line is the summary)
+//! 0xNNNN Name {
+//!     [ns: "path",] name: "base", form: Method|Global|Both,
+//!     params: [p: KINDS, re: KINDS => Regex|PathGlob],
+//!     result: KINDS, [shape: Strings|ShellCommands,]
+//!     yaml: Some("op") | None, lower: Instruction(Op::X) | Call,
+//!     run: |[stack args], pattern, scratch| body,
+//! }
+//! ```
+//!
+//! The id is the artifact's operand of `Call`: never reuse or renumber
+//! one. `run` receives the stack arguments (the receiver first), already
+//! checked for errors and kinds by [`super::call`].
+
+use super::{
+    built, int_of, lift, paths, str_cow, str_of, str_part, string_items, string_list, strings,
+    try_part, urls, Form, FunctionDef, Lowering, Param, PatternKind, Shape,
+};
+use crate::bytecode::{Kinds, Op};
+use crate::value::{self, EvalError, PolicyRegex, StrPred, Val};
+
+const STR: Kinds = Kinds::STRING;
+const INT: Kinds = Kinds::INT;
+const BOOL: Kinds = Kinds::BOOL;
+const LIST: Kinds = Kinds::LIST;
+const OBJECT: Kinds = Kinds::OBJECT;
+
+/// Generates [`Builtin`] and its table-driven methods from the rows.
+macro_rules! functions {
+    ($(
+        $(#[doc = $doc:literal])*
+        $id:literal $name:ident {
+            $( ns: $ns:literal, )?
+            name: $fname:literal, form: $form:ident,
+            params: [ $( $pname:ident : $pkinds:expr $( => $pat:ident )? ),* $(,)? ],
+            result: $result:expr, $( shape: $shape:ident, )?
+            yaml: $yaml:expr, lower: $lower:expr,
+            run: |[ $( $arg:ident ),* ], $pattern:pat_param, $scratch:pat_param| $body:expr $(,)?
+        }
+    )+) => {
+        /// A builtin function: one row of the function table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Builtin {
+            $( $(#[doc = $doc])* $name, )+
+        }
+
+        impl Builtin {
+            /// Every builtin, in table order.
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$name),+];
+
+            /// Its stable id (the artifact's operand).
+            pub const fn id(self) -> u16 {
+                match self {
+                    $( Builtin::$name => $id, )+
+                }
+            }
+
+            /// The builtin with this id.
+            pub fn from_id(id: u16) -> Option<Builtin> {
+                match id {
+                    $( $id => Some(Builtin::$name), )+
+                    _ => None,
+                }
+            }
+
+            /// Its row.
+            pub fn def(self) -> &'static FunctionDef {
+                match self {
+                    $(
+                        Builtin::$name => {
+                            const DEF: FunctionDef = FunctionDef {
+                                namespace: first_of!($($ns)?),
+                                name: $fname,
+                                form: Form::$form,
+                                params: &[$(Param {
+                                    name: stringify!($pname),
+                                    kinds: $pkinds,
+                                    pattern: first_of!($(PatternKind::$pat)?),
+                                }),*],
+                                result: $result,
+                                shape: shape_or_plain!($($shape)?),
+                                yaml: $yaml,
+                                lowering: { use Lowering::*; $lower },
+                                summary: first_doc!($($doc)*),
+                            };
+                            &DEF
+                        }
+                    )+
+                }
+            }
+
+            /// Runs the row's implementation (through [`super::call`]).
+            #[allow(unused_variables)]
+            pub(super) fn run<'a>(
+                self,
+                args: &[Val<'a>],
+                pattern: Option<&PolicyRegex>,
+                scratch: &mut super::Scratch<'a>,
+            ) -> Val<'a> {
+                match self {
+                    $(
+                        Builtin::$name => match args {
+                            [$($arg),*] => {
+                                let $pattern = pattern;
+                                let $scratch = scratch;
+                                $body
+                            }
+                            _ => Val::Error(EvalError::InvalidArgument),
+                        },
+                    )+
+                }
+            }
+        }
+    };
+}
+
+/// `Some(x)` for one token tree, `None` for none.
+macro_rules! first_of {
+    () => {
+        None
+    };
+    ($x:expr) => {
+        Some($x)
+    };
+}
+
+/// The shape named, or [`Shape::Plain`].
+macro_rules! shape_or_plain {
+    () => {
+        Shape::Plain
+    };
+    ($s:ident) => {
+        Shape::$s
+    };
+}
+
+/// The first doc line of a row (its summary).
+macro_rules! first_doc {
+    () => {
+        ""
+    };
+    ($d:literal $($rest:literal)*) => {
+        $d.trim_ascii()
+    };
+}
+
+functions! {
+    /// `size(x)`, `x.size()`: the code points of a string, the items of a list, the keys of an object.
+    0x0001 Size {
+        name: "size", form: Both,
+        params: [x: STR.or(LIST).or(OBJECT)],
+        result: INT,
+        yaml: None, lower: Instruction(Op::Size),
+        run: |[x], _, _| value::size(x),
+    }
+    /// `s.contains(t)`: whether `t` occurs in `s`.
+    0x0002 Contains {
+        name: "contains", form: Method,
+        params: [s: STR, t: STR],
+        result: BOOL,
+        yaml: Some("contains"), lower: Instruction(Op::Contains),
+        run: |[s, t], _, _| value::str_pred(StrPred::Contains, s, t),
+    }
+    /// `s.startsWith(t)`: whether `s` begins with `t`.
+    0x0003 StartsWith {
+        name: "startsWith", form: Method,
+        params: [s: STR, t: STR],
+        result: BOOL,
+        yaml: Some("starts_with"), lower: Instruction(Op::StartsWith),
+        run: |[s, t], _, _| value::str_pred(StrPred::StartsWith, s, t),
+    }
+    /// `s.endsWith(t)`: whether `s` ends with `t`.
+    0x0004 EndsWith {
+        name: "endsWith", form: Method,
+        params: [s: STR, t: STR],
+        result: BOOL,
+        yaml: Some("ends_with"), lower: Instruction(Op::EndsWith),
+        run: |[s, t], _, _| value::str_pred(StrPred::EndsWith, s, t),
+    }
+    /// `list.join()`, `list.join(sep)`: the strings of a list, separated by `sep` (none by default).
+    0x0010 Join {
+        name: "join", form: Method,
+        params: [list: LIST],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[list], _, _| lift(string_items(list).map(|items| built(items.concat()))),
+    }
+    /// `list.join(sep)`: the strings of a list, separated by `sep`.
+    0x0011 JoinSep {
+        name: "join", form: Method,
+        params: [list: LIST, sep: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[list, sep], _, _| lift((|| {
+            let items = string_items(list)?;
+            Ok(built(items.join(str_of(sep)?)))
+        })()),
+    }
+    /// `s.lowerAscii()`: `s` with ASCII letters lowercased (others unchanged).
+    0x0012 LowerAscii {
+        name: "lowerAscii", form: Method,
+        params: [s: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s], _, _| str_cow(s, strings::lower_ascii),
+    }
+    /// `s.upperAscii()`: `s` with ASCII letters uppercased (others unchanged).
+    0x0013 UpperAscii {
+        name: "upperAscii", form: Method,
+        params: [s: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s], _, _| str_cow(s, strings::upper_ascii),
+    }
+    /// `s.trim()`: `s` without Unicode white space at either end.
+    0x0014 Trim {
+        name: "trim", form: Method,
+        params: [s: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s], _, _| str_part(s, strings::trim),
+    }
+    /// `s.split(sep)`: the parts of `s` between occurrences of `sep` (code points when `sep` is empty).
+    0x0015 Split {
+        name: "split", form: Method,
+        params: [s: STR, sep: STR],
+        result: LIST, shape: Strings,
+        yaml: None, lower: Call,
+        run: |[s, sep], _, _| lift((|| Ok(string_list(strings::split(str_of(s)?, str_of(sep)?, None))))()),
+    }
+    /// `s.split(sep, n)`: at most `n` parts (the last holds the rest; `n < 0`: all; `0`: none).
+    0x0016 SplitN {
+        name: "split", form: Method,
+        params: [s: STR, sep: STR, n: INT],
+        result: LIST, shape: Strings,
+        yaml: None, lower: Call,
+        run: |[s, sep, n], _, _| lift((|| {
+            Ok(string_list(strings::split(str_of(s)?, str_of(sep)?, Some(int_of(n)?))))
+        })()),
+    }
+    /// `s.replace(old, new)`: `s` with every `old` replaced by `new`.
+    0x0017 Replace {
+        name: "replace", form: Method,
+        params: [s: STR, old: STR, new: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s, old, new], _, _| lift((|| {
+            Ok(built(strings::replace(str_of(s)?, str_of(old)?, str_of(new)?, None).into_owned()))
+        })()),
+    }
+    /// `s.replace(old, new, n)`: the first `n` occurrences replaced (`n < 0`: all).
+    0x0018 ReplaceN {
+        name: "replace", form: Method,
+        params: [s: STR, old: STR, new: STR, n: INT],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s, old, new, n], _, _| lift((|| {
+            let r = strings::replace(str_of(s)?, str_of(old)?, str_of(new)?, Some(int_of(n)?));
+            Ok(built(r.into_owned()))
+        })()),
+    }
+    /// `s.substring(start)`: the code points of `s` from `start` on.
+    0x0019 Substring {
+        name: "substring", form: Method,
+        params: [s: STR, start: INT],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s, start], _, _| lift((|| {
+            let start = int_of(start)?;
+            try_part(s, |s| strings::substring(s, start, None))
+        })()),
+    }
+    /// `s.substring(start, end)`: the code points of `s` from `start` up to `end`.
+    0x001a SubstringRange {
+        name: "substring", form: Method,
+        params: [s: STR, start: INT, end: INT],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s, start, end], _, _| lift((|| {
+            let (start, end) = (int_of(start)?, int_of(end)?);
+            try_part(s, |s| strings::substring(s, start, Some(end)))
+        })()),
+    }
+    /// `s.indexOf(t)`: the code-point index of the first `t` in `s`, `-1` when none.
+    0x001b IndexOf {
+        name: "indexOf", form: Method,
+        params: [s: STR, t: STR],
+        result: INT,
+        yaml: None, lower: Call,
+        run: |[s, t], _, _| lift((|| Ok(Val::Int(strings::index_of(str_of(s)?, str_of(t)?, None)?)))()),
+    }
+    /// `s.indexOf(t, from)`: the first `t` at or after code point `from`, `-1` when none.
+    0x001c IndexOfFrom {
+        name: "indexOf", form: Method,
+        params: [s: STR, t: STR, from: INT],
+        result: INT,
+        yaml: None, lower: Call,
+        run: |[s, t, from], _, _| lift((|| {
+            Ok(Val::Int(strings::index_of(str_of(s)?, str_of(t)?, Some(int_of(from)?))?))
+        })()),
+    }
+    /// `s.lastIndexOf(t)`: the code-point index of the last `t` in `s`, `-1` when none.
+    0x001d LastIndexOf {
+        name: "lastIndexOf", form: Method,
+        params: [s: STR, t: STR],
+        result: INT,
+        yaml: None, lower: Call,
+        run: |[s, t], _, _| lift((|| {
+            Ok(Val::Int(strings::last_index_of(str_of(s)?, str_of(t)?, None)?))
+        })()),
+    }
+    /// `s.lastIndexOf(t, from)`: the last `t` at or before code point `from`, `-1` when none.
+    0x001e LastIndexOfFrom {
+        name: "lastIndexOf", form: Method,
+        params: [s: STR, t: STR, from: INT],
+        result: INT,
+        yaml: None, lower: Call,
+        run: |[s, t, from], _, _| lift((|| {
+            Ok(Val::Int(strings::last_index_of(str_of(s)?, str_of(t)?, Some(int_of(from)?))?))
+        })()),
+    }
+    /// `s.truncate(n)`: the first `n` code points of `s` (all of it when shorter), for messages.
+    0x001f Truncate {
+        name: "truncate", form: Method,
+        params: [s: STR, n: INT],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s, n], _, _| lift((|| {
+            let n = int_of(n)?;
+            try_part(s, |s| strings::truncate(s, n))
+        })()),
+    }
+    /// `path.base(p)`: the last element of the path `p` (`.` for an empty path).
+    0x0030 PathBase {
+        ns: "path", name: "base", form: Global,
+        params: [p: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[p], _, _| str_part(p, paths::base),
+    }
+    /// `path.ext(p)`: the extension of `p`'s last element with its dot (`''` when none; a dotfile has none).
+    0x0031 PathExt {
+        ns: "path", name: "ext", form: Global,
+        params: [p: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[p], _, _| str_part(p, paths::ext),
+    }
+    /// `path.dir(p)`: all of the path `p` but its last element, cleaned.
+    0x0032 PathDir {
+        ns: "path", name: "dir", form: Global,
+        params: [p: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[p], _, _| str_cow(p, paths::dir),
+    }
+    /// `path.clean(p)`: the shortest lexically equal path (`//`, `.` and `..` resolved, never touching the disk).
+    0x0033 PathClean {
+        ns: "path", name: "clean", form: Global,
+        params: [p: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[p], _, _| str_cow(p, paths::clean),
+    }
+    /// `path.within(p, root)`: whether `p`, cleaned (and taken relative to `root` when relative), is `root` or inside it.
+    0x0034 PathWithin {
+        ns: "path", name: "within", form: Global,
+        params: [p: STR, root: STR],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[p, root], _, _| lift((|| Ok(Val::Bool(paths::within(str_of(p)?, str_of(root)?))))()),
+    }
+    /// `path.join(a, b)`: `b` appended to `a` with one `/`, cleaned.
+    0x0035 PathJoin {
+        ns: "path", name: "join", form: Global,
+        params: [a: STR, b: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[a, b], _, _| lift((|| Ok(built(paths::join(str_of(a)?, str_of(b)?))))()),
+    }
+    /// `path.match(p, glob)`: whether the whole path `p` matches the glob (`*`, `?`, `[...]` within an element, `**` any number of elements).
+    0x0036 PathMatch {
+        ns: "path", name: "match", form: Global,
+        params: [p: STR, glob: STR => PathGlob],
+        result: BOOL,
+        yaml: Some("path_match"), lower: Call,
+        run: |[p], re, _| match re {
+            Some(re) => value::matches(p, re),
+            None => Val::Error(EvalError::InvalidArgument),
+        },
+    }
+    /// `url.host(u)`: the host of the URL `u`, lowercased, without user, port or brackets (`''` when it has none).
+    0x0040 UrlHost {
+        ns: "url", name: "host", form: Global,
+        params: [u: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[u], _, _| str_cow(u, |u| urls::host(u).unwrap_or_default()),
+    }
+    /// `url.scheme(u)`: the scheme of the URL `u`, lowercased (`''` when it has none).
+    0x0041 UrlScheme {
+        ns: "url", name: "scheme", form: Global,
+        params: [u: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[u], _, _| str_cow(u, |u| urls::scheme(u).unwrap_or_default()),
+    }
+    /// `url.path(u)`: the path of the URL `u` (`''` when it has none).
+    0x0042 UrlPath {
+        ns: "url", name: "path", form: Global,
+        params: [u: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[u], _, _| str_cow(u, |u| urls::path(u).unwrap_or_default()),
+    }
+    /// `s.capture(re)`: the groups of the first match of `re` in `s`, group 0 the whole match (`''` for a group that took no part); `[]` when nothing matches.
+    0x0020 Capture {
+        name: "capture", form: Method,
+        params: [s: STR, re: STR => Regex],
+        result: LIST, shape: Strings,
+        yaml: None, lower: Call,
+        run: |[s], re, _| lift((|| {
+            let re = re.ok_or(EvalError::InvalidArgument)?;
+            Ok(match re.captures(str_of(s)?)? {
+                Some(groups) => string_list(groups.into_iter().map(|g| g.unwrap_or(""))),
+                None => Val::List(Vec::new()),
+            })
+        })()),
+    }
+}
