@@ -31,7 +31,7 @@ pub enum Const {
     String(String),
     /// A list of constants.
     List(Vec<Const>),
-    /// An object (only from YAML `value:` mappings; the expression syntax has no map literals).
+    /// An object: a map literal (string keys, constant values), or a YAML `value:` mapping.
     Object(Vec<(String, Const)>),
 }
 
@@ -462,8 +462,18 @@ fn write_const(out: &mut String, c: &Const) -> Result<(), fmt::Error> {
             }
             out.push(']');
         }
-        // The surface syntax has no map literals.
-        Const::Object(_) => return Err(fmt::Error),
+        Const::Object(entries) => {
+            out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                hookc_runtime::bytecode::path::write_quoted(out, k)?;
+                out.push_str(": ");
+                write_const(out, v)?;
+            }
+            out.push('}');
+        }
     }
     Ok(())
 }

@@ -31,6 +31,7 @@ const INT: Kinds = Kinds::INT;
 const BOOL: Kinds = Kinds::BOOL;
 const LIST: Kinds = Kinds::LIST;
 const OBJECT: Kinds = Kinds::OBJECT;
+const ANY: Kinds = Kinds::ANY;
 
 /// Generates [`Builtin`] and its table-driven methods from the rows.
 macro_rules! functions {
@@ -419,6 +420,17 @@ functions! {
         result: STR,
         yaml: None, lower: Call,
         run: |[u], _, _| str_cow(u, |u| urls::path(u).unwrap_or_default()),
+    }
+    /// `m.get(key, default)`: the value of `key` in the object `m` (a map literal: a lookup table), `default` when it has none.
+    0x0021 Get {
+        name: "get", form: Method,
+        params: [m: OBJECT, key: STR, default: ANY],
+        result: ANY,
+        yaml: None, lower: Call,
+        run: |[m, key, default], _, _| match (m, key) {
+            (Val::Object(map), Val::Str(k)) => value::lookup(map, k).map_or_else(|| default.clone(), Val::from_json),
+            _ => Val::Error(EvalError::NoSuchOverload),
+        },
     }
     /// `s.capture(re)`: the groups of the first match of `re` in `s`, group 0 the whole match (`''` for a group that took no part); `[]` when nothing matches.
     0x0020 Capture {

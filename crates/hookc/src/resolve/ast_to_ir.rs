@@ -80,6 +80,7 @@ impl<'a> Resolver<'a> {
                 let items = self.all(items)?;
                 list(items)
             }
+            A::Map(entries) => self.map(entries)?,
             A::Ident(name) => {
                 if let Some(depth) = self.scopes.iter().rposition(|v| v == name) {
                     IrExprKind::Var {
@@ -430,6 +431,51 @@ impl<'a> Resolver<'a> {
                 }
             },
         }
+    }
+
+    /// A map literal: a constant object, its keys string literals and its
+    /// values constants (a lookup table: `{'Bash': 'run'}[tool_name]`,
+    /// `m.get(k, default)`). Every entry is checked, so one pass reports
+    /// every bad key and value.
+    fn map(&mut self, entries: &[(ast::Expr, ast::Expr)]) -> Option<IrExprKind> {
+        let mut out: Vec<(String, Const)> = Vec::with_capacity(entries.len());
+        let mut failed = false;
+        for (key, value) in entries {
+            let ast::ExprKind::String(k) = &key.kind else {
+                self.diags.push(
+                    Diagnostic::new(Code::ExprSyntax, "map keys must be string literals")
+                        .at(key.span)
+                        .label("not a string literal")
+                        .help("write the key in quotes: `{'Bash': 'run'}`"),
+                );
+                failed = true;
+                continue;
+            };
+            if out.iter().any(|(seen, _)| seen == k) {
+                self.diags.push(
+                    Diagnostic::new(Code::ExprSyntax, format!("map key `{k}` is given twice"))
+                        .at(key.span)
+                        .label("repeated key")
+                        .help("give each key once"),
+                );
+                failed = true;
+                continue;
+            }
+            match self.resolve(value).map(|v| v.kind) {
+                Some(IrExprKind::Const(c)) => out.push((k.clone(), c)),
+                Some(_) => {
+                    self.diags.push(
+                        Diagnostic::new(Code::ExprSyntax, "map values must be constants")
+                            .at(value.span)
+                            .label("computed from the context")
+                            .help("a map literal is a lookup table of constants; compute the value after looking it up, or use `?:`"),
+                    );
+                    failed = true;
+                }
+                None => failed = true,
+            }
+        }
+        (!failed).then_some(IrExprKind::Const(Const::Object(out)))
     }
 
     /// `recv.matches(pattern)` or `recv.glob(pattern)` (`func`): the pattern

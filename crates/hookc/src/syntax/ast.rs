@@ -30,6 +30,8 @@ pub enum ExprKind {
     String(String),
     /// `[a, b]`
     List(Vec<Expr>),
+    /// `{k: v, ...}`: entries in source order.
+    Map(Vec<(Expr, Expr)>),
     /// A bare name: a context root or a macro variable.
     Ident(String),
     /// `target.field`

@@ -43,7 +43,7 @@ pub enum Token {
     /// `]`
     #[token("]")]
     RBracket,
-    /// `{` (rejected: map literals and message construction)
+    /// `{` (map literals)
     #[token("{")]
     LBrace,
     /// `}` (rejected)

@@ -177,17 +177,6 @@ impl<'t> Parser<'t> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn map_literal(&self, tok: Tok) -> Box<Diagnostic> {
-        Box::new(
-            Diagnostic::new(Code::ExprSyntax, "map literals are not supported")
-                .at(self.tok_span(tok))
-                .label("map literal")
-                .help("map literals are not part of hookc's expression language"),
-        )
-    }
-
-    #[cold]
-    #[inline(never)]
     pub(super) fn leading_dot(&self, tok: Tok) -> Box<Diagnostic> {
         Box::new(
             Diagnostic::new(

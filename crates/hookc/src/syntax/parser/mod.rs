@@ -414,7 +414,7 @@ impl<'t> Parser<'t> {
             Some(Token::Ident) => self.parse_ident_or_call(depth),
             Some(Token::LParen) => self.parse_parenthesized(depth),
             Some(Token::LBracket) => self.parse_list(depth),
-            Some(Token::LBrace) => Err(self.map_literal(tok)),
+            Some(Token::LBrace) => self.parse_map(depth),
             Some(Token::Dot) => Err(self.leading_dot(tok)),
             _ => Err(self.expected("an expression", tok)),
         }
@@ -492,6 +492,40 @@ impl<'t> Parser<'t> {
         let span = self.span(open.start, close.end);
         self.check(depth, height, span)?;
         Ok(ParsedNode::new(ExprKind::List(elems), span, height))
+    }
+
+    /// `"{" ( Entry ( "," Entry )* ","? )? "}"`, `Entry ::= Expr ":" Expr`.
+    fn parse_map(&mut self, depth: usize) -> PResult<ParsedNode> {
+        let open = self.bump()?;
+        let mut entries = Vec::new();
+        let mut height = 0;
+        let close = loop {
+            if let Some(close) = self.eat(Token::RBrace)? {
+                break close;
+            }
+            if entries.len() >= MAX_LIST_ITEMS {
+                let at = self.peek()?;
+                return Err(self.long_list(at));
+            }
+            let key = self.parse_expr(depth + 1)?;
+            let colon = self.bump()?;
+            if colon.kind != Some(Token::Colon) {
+                return Err(self.expected("`:`", colon));
+            }
+            let value = self.parse_expr(depth + 1)?;
+            height = height.max(key.height).max(value.height);
+            entries.push((*key.expr, *value.expr));
+            let tok = self.bump()?;
+            match tok.kind {
+                Some(Token::Comma) => {}
+                Some(Token::RBrace) => break tok,
+                _ => return Err(self.expected("`,` or `}`", tok)),
+            }
+        };
+        let height = 1 + height;
+        let span = self.span(open.start, close.end);
+        self.check(depth, height, span)?;
+        Ok(ParsedNode::new(ExprKind::Map(entries), span, height))
     }
 
     /// `Arguments ::= "(" ExprList? ")"`, after the `(`; the arguments sit at
