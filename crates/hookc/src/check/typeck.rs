@@ -8,6 +8,7 @@
 //! place in the source.
 
 use crate::check::schema::ContextSchema;
+use crate::check::shell_test::Test;
 use crate::check::ty::{Kinds, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{BinaryOp, Const, Func, IrExpr, IrExprKind, MacroKind, UnaryOp};
@@ -232,6 +233,8 @@ impl TypeChecker<'_> {
             IrExprKind::Matches(recv, re) => {
                 let t = self.check(recv);
                 self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
+                let written = re.glob.as_deref().unwrap_or(&re.pattern);
+                self.shell_test(recv, &t, e, Test::Matches(written));
                 if let Err(msg) = self.regexes.check(&re.pattern) {
                     let d = match &re.glob {
                         // Valid (checked when translated), but its regex
@@ -386,7 +389,15 @@ impl TypeChecker<'_> {
                 for (a, t) in args.iter().zip(&types) {
                     self.expect(a, t, Kinds::STRING, &what);
                 }
-                let _ = whole;
+                if let (Some(recv), Some(rt)) = (args.first(), types.first()) {
+                    let lit = args.get(1).and_then(string_const);
+                    let test = match func {
+                        Func::Contains => Test::Contains(lit),
+                        Func::StartsWith => Test::StartsWith(lit),
+                        _ => Test::EndsWith(lit),
+                    };
+                    self.shell_test(recv, rt, whole, test);
+                }
                 Type::bool()
             }
         }
@@ -428,6 +439,15 @@ impl TypeChecker<'_> {
                 }
                 self.enum_check(op, lhs, &lt, rhs);
                 self.enum_check(op, rhs, &rt, lhs);
+                for (subject, st, other) in [(lhs, &lt, rhs), (rhs, &rt, lhs)] {
+                    if self.schema.is_shell_command(st.schema) {
+                        let shown = format!("{} {sym} {}", self.show(lhs), self.show(rhs));
+                        let at = lhs.span.to(rhs.span);
+                        let test = Test::Equals(string_const(other));
+                        self.push_shell_test(&shown, subject, test, at);
+                        break;
+                    }
+                }
                 Type::bool()
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
@@ -653,6 +673,21 @@ impl TypeChecker<'_> {
         );
     }
 
+    /// W0016 when `subject` (of type `st`) is a shell command line and
+    /// `whole` tests its text.
+    fn shell_test(&mut self, subject: &IrExpr, st: &Type, whole: &IrExpr, test: Test<'_>) {
+        if self.schema.is_shell_command(st.schema) {
+            let shown = self.show(whole);
+            self.push_shell_test(&shown, subject, test, whole.span);
+        }
+    }
+
+    fn push_shell_test(&mut self, shown: &str, subject: &IrExpr, test: Test<'_>, at: Span) {
+        let s = self.show(subject);
+        self.diags
+            .push(crate::check::shell_test::diagnostic(shown, &s, test, at));
+    }
+
     /// E0310 for a string `name` compared with `subject`, whose schema has a
     /// `vocabulary` without it; whether it was reported.
     fn vocabulary_check(
@@ -727,6 +762,14 @@ impl TypeChecker<'_> {
             .label("none of these is in the schema's enum")
             .help(format!("`{s}` is one of {}", list_values(allowed))),
         );
+    }
+}
+
+/// The value of a string constant.
+fn string_const(e: &IrExpr) -> Option<&str> {
+    match &e.kind {
+        IrExprKind::Const(Const::String(s)) => Some(s),
+        _ => None,
     }
 }
 

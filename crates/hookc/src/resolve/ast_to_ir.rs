@@ -7,6 +7,7 @@
 //! Errors are reported and the offending sub-expression is dropped
 //! (`None`), so one pass reports every resolution error of an expression.
 
+use crate::check::raw_pattern;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Const, Func, IrExpr, IrExprKind, MacroKind, Regex};
 use crate::suggest;
@@ -75,7 +76,7 @@ impl<'a> Resolver<'a> {
             A::Bool(b) => IrExprKind::Const(Const::Bool(*b)),
             A::Int(i) => IrExprKind::Const(Const::Int(*i)),
             A::Double(d) => IrExprKind::Const(Const::Double(*d)),
-            A::String(s) => IrExprKind::Const(Const::String(s.clone())),
+            A::String(s, _) => IrExprKind::Const(Const::String(s.clone())),
             A::List(items) => {
                 let items = self.all(items)?;
                 list(items)
@@ -320,7 +321,7 @@ impl<'a> Resolver<'a> {
         pattern: &ast::Expr,
         span: crate::span::Span,
     ) -> Option<IrExpr> {
-        let ast::ExprKind::String(p) = &pattern.kind else {
+        let ast::ExprKind::String(p, style) = &pattern.kind else {
             let what = if func == "glob" { "glob" } else { "regex" };
             self.diags.push(
                 Diagnostic::new(
@@ -347,6 +348,12 @@ impl<'a> Resolver<'a> {
         } else {
             Regex::literal(p.clone(), pattern.span)
         };
+        if !style.raw && raw_pattern::has_doubled_backslashes(p) {
+            if let Some(fix) = raw_pattern::raw_literal(p, *style) {
+                self.diags
+                    .push(raw_pattern::diagnostic(func, false, &fix, pattern.span));
+            }
+        }
         Some(IrExpr::new(IrExprKind::Matches(Box::new(recv), re), span))
     }
 }
