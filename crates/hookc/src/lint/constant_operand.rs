@@ -11,10 +11,13 @@
 //! (the untaken branch of a constant `?:`) does not.
 //!
 //! W0005 (a condition always true or always false) says the same thing in
-//! other words when a deciding operand makes the whole condition constant:
-//! it is not reported for a hook where W0014 found a deciding operand
-//! (W0014 points at the cause). A hook whose only W0014 findings have no
-//! effect keeps its W0005, which then has another cause.
+//! other words when a deciding operand makes the whole condition constant
+//! (its chain is the whole condition: "`&& false` makes this condition
+//! always false"): W0005 is then not reported for the hook, as W0014
+//! points at the cause. Everywhere else both are reported, as they say
+//! different things: a deciding operand of an inner chain
+//! (`a || (b && false)`) or one with no effect leaves the hook's W0005,
+//! if any, another cause.
 //!
 //! Only `when` conditions are linted (as W0011): a condition tree has no
 //! literal `true` or `false` to write.
@@ -30,8 +33,8 @@ use std::collections::HashSet;
 const MAX_SHOWN: usize = 48;
 
 /// Reports W0014 for the enabled hooks whose condition is a `when`; returns
-/// the hooks (by index in [`CheckedPolicy::hooks`]) with a deciding
-/// constant operand, whose W0005 is not reported.
+/// the hooks (by index in [`CheckedPolicy::hooks`]) whose whole condition
+/// a deciding constant operand makes constant, whose W0005 is not reported.
 pub fn report(
     policy: &CheckedPolicy,
     origins: &[HookOrigin],
@@ -49,7 +52,7 @@ pub fn report(
         }
         for found in constant_operands(condition) {
             let deciding = found.value != found.and;
-            if deciding {
+            if deciding && std::ptr::eq(found.chain, condition) {
                 decided.insert(i);
             }
             let mut d = finding(&found, paths, condition);
@@ -209,6 +212,20 @@ mod tests {
     fn no_constant_no_warning() {
         assert_eq!(lints("error.code == 'a' && error.code != 'c'"), vec![]);
         assert_eq!(lints("error.code == 'a' || has(error.code)"), vec![]);
+    }
+
+    #[test]
+    fn w0005_stays_where_w0014_does_not_explain_it() {
+        // The inner `&& false` does not make the whole condition constant;
+        // the contradiction of the other side does, and W0005 says so.
+        let found =
+            lints("(error.code == 'a' && false) || (error.code == 'b' && error.code == 'c')");
+        let codes: Vec<Code> = found.iter().map(|(c, _)| *c).collect();
+        assert_eq!(
+            codes,
+            [Code::ConstantCondition, Code::ConstantOperand],
+            "{found:?}"
+        );
     }
 
     #[test]
