@@ -60,9 +60,9 @@ pub fn yaml_single_quoted(value: &str) -> Option<String> {
     (!value.contains(['\n', '\r'])).then(|| format!("'{}'", value.replace('\'', "''")))
 }
 
-/// The W0015 warning for the pattern literal at `at`, of `func` (`matches`,
-/// `glob`, `regex`, `pattern`), and the spelling that fixes it.
-pub fn diagnostic(func: &str, yaml: bool, fix: &str, at: Span) -> Diagnostic {
+/// The W0015 warning for the pattern literal at `at`, `what` (the pattern
+/// of `matches`, the `regex` value, ...), and the spelling that fixes it.
+pub fn diagnostic(what: &str, yaml: bool, fix: &str, at: Span) -> Diagnostic {
     let (written, keeps) = if yaml {
         (
             "a double-quoted YAML string",
@@ -73,7 +73,7 @@ pub fn diagnostic(func: &str, yaml: bool, fix: &str, at: Span) -> Diagnostic {
     };
     Diagnostic::new(
         Code::DoubledBackslashes,
-        format!("the pattern of `{func}` is {written}, so its backslashes are doubled"),
+        format!("{what} is {written}, so its backslashes are doubled"),
     )
     .at(at)
     .label("`\\\\` stands for one backslash here")

@@ -228,4 +228,34 @@ mod tests {
             .ends_with("misses `-''-force`, and matches `echo --force`"));
         assert!(d.help.is_some_and(|h| !h.contains("c.program")));
     }
+
+    /// The W0016 warnings of a policy with one hook on `when`, over a
+    /// schema whose `command` is a shell command and `cwd` a plain string.
+    fn w0016(when: &str) -> usize {
+        let yaml = format!(
+            "event_context_schema:\n  type: object\n  properties:\n    \
+             command: {{type: string, format: shell-command}}\n    cwd: {{type: string}}\n\
+             hooks:\n  - id: h\n    event: shell\n    when: \"{when}\"\n    action: {{type: abort}}\n"
+        );
+        let c = crate::compile::compile(&[crate::compile::Input::new("t.yaml", &yaml)]);
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code == Code::StringTestOnShell)
+            .count()
+    }
+
+    #[test]
+    fn string_tests_on_the_command_are_found() {
+        assert_eq!(w0016("command.startsWith('rm')"), 1);
+        assert_eq!(w0016("command.endsWith('rm') || 'ls' == command"), 2);
+        assert_eq!(w0016("command.matches('^rm ')"), 1);
+        assert_eq!(w0016("command.glob('rm *')"), 1);
+    }
+
+    #[test]
+    fn other_strings_and_presence_tests_are_not() {
+        assert_eq!(w0016("cwd.startsWith('/tmp') && cwd == '/'"), 0);
+        assert_eq!(w0016("command != null && has(command)"), 0);
+        assert_eq!(w0016("size(command) > 100"), 0);
+    }
 }

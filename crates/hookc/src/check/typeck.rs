@@ -439,8 +439,9 @@ impl TypeChecker<'_> {
                 }
                 self.enum_check(op, lhs, &lt, rhs);
                 self.enum_check(op, rhs, &rt, lhs);
+                // `== null` tests presence, not the text.
                 for (subject, st, other) in [(lhs, &lt, rhs), (rhs, &rt, lhs)] {
-                    if self.schema.is_shell_command(st.schema) {
+                    if self.schema.is_shell_command(st.schema) && !is_null(other) {
                         let shown = format!("{} {sym} {}", self.show(lhs), self.show(rhs));
                         let at = lhs.span.to(rhs.span);
                         let test = Test::Equals(string_const(other));

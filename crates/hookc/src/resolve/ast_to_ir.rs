@@ -350,8 +350,9 @@ impl<'a> Resolver<'a> {
         };
         if !style.raw && raw_pattern::has_doubled_backslashes(p) {
             if let Some(fix) = raw_pattern::raw_literal(p, *style) {
+                let what = format!("the pattern of `{func}`");
                 self.diags
-                    .push(raw_pattern::diagnostic(func, false, &fix, pattern.span));
+                    .push(raw_pattern::diagnostic(&what, false, &fix, pattern.span));
             }
         }
         Some(IrExpr::new(IrExprKind::Matches(Box::new(recv), re), span))

@@ -140,9 +140,9 @@ pub struct Resolved {
 }
 
 impl TreeResolver<'_> {
-    /// W0015 for a pattern `value` (of `func`) written as a double-quoted
-    /// YAML scalar holding `\\` (`docs/src/reference/diagnostics.md#w0015`).
-    fn doubled_backslashes(&mut self, func: &str, pattern: &str, value: &Node, at: &str) {
+    /// W0015 for a pattern `value` (`what`: the `regex` value, ...) written as a double-quoted
+    /// YAML scalar holding `\\` (`docs/src/reference/diagnostics.md`, W0015).
+    fn doubled_backslashes(&mut self, what: &str, pattern: &str, value: &Node, at: &str) {
         let double_quoted = self
             .text
             .get(value.span.start as usize..)
@@ -152,7 +152,7 @@ impl TreeResolver<'_> {
         }
         if let Some(fix) = crate::check::raw_pattern::yaml_single_quoted(pattern) {
             self.diags
-                .push(crate::check::raw_pattern::diagnostic(func, true, &fix, value.span).node(at));
+                .push(crate::check::raw_pattern::diagnostic(what, true, &fix, value.span).node(at));
         }
     }
 
@@ -412,7 +412,7 @@ impl TreeResolver<'_> {
                     );
                     return None;
                 };
-                self.doubled_backslashes("regex", pattern, value, &value_at);
+                self.doubled_backslashes("the `regex` value", pattern, value, &value_at);
                 IrExprKind::Matches(
                     Box::new(subject()),
                     Regex::literal(pattern.to_owned(), value.span),
@@ -436,7 +436,7 @@ impl TreeResolver<'_> {
                 };
                 match crate::check::glob::regex_of(text, value.span) {
                     Ok(re) => {
-                        self.doubled_backslashes("glob", text, value, &value_at);
+                        self.doubled_backslashes("the `glob` value", text, value, &value_at);
                         IrExprKind::Matches(Box::new(subject()), re)
                     }
                     Err(e) => {
@@ -693,7 +693,12 @@ impl TreeResolver<'_> {
                         ok = false;
                         continue;
                     };
-                    self.doubled_backslashes("pattern", p, value, &key_at);
+                    self.doubled_backslashes(
+                        "the `pattern` of a `matches` schema",
+                        p,
+                        value,
+                        &key_at,
+                    );
                     let m = IrExpr::new(
                         IrExprKind::Matches(
                             Box::new(subject()),
