@@ -203,6 +203,17 @@ codes! {
     /// non-raw string made (`\b` is a backspace there, not a word
     /// boundary).
     ControlInRegex = "W0013", Warning, "control character in a regex";
+    /// An operand of `&&` or `||` that is a constant (`false`, or folds to
+    /// one, like `1 == 1`): it decides the operation (`x && false`) or has
+    /// no effect (`x && true`).
+    ConstantOperand = "W0014", Warning, "constant operand of `&&` or `||`";
+    /// A regex or glob written as a non-raw string whose backslashes are
+    /// doubled (`"\\d+"`): a raw string says it as meant (`r"\d+"`).
+    DoubledBackslashes = "W0015", Warning, "pattern needs a raw string";
+    /// A string test (`startsWith`, `contains`, `endsWith`, `matches`,
+    /// `==`) on a field the schema marks `format: shell-command`: the
+    /// command's text is not what it runs.
+    StringTestOnShell = "W0016", Warning, "string test on a shell command";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -185,7 +185,9 @@ pub fn eval_expr(text: &str, ctx: &Value) -> Result<Result<Value, EvalError>, Ex
             sources: Box::new(sources),
         })?;
     let verified = hookc_runtime::verify::verify(crate::lower::lower(&compiled.policy()))?;
-    let mut cache = PathCache::new(&verified.program().paths, Source::Document(ctx));
+    let derived = hookc_runtime::functions::Derived::new();
+    let mut cache =
+        PathCache::new(&verified.program().paths, Source::Document(ctx)).with_derived(&derived);
     Ok(match vm::eval_hook(&verified, 0, &mut cache, None) {
         Val::Error(e) => Err(e),
         v => Ok(v.to_json().unwrap_or(Value::Null)),

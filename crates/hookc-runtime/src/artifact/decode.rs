@@ -9,7 +9,8 @@
 
 use super::{
     crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
-    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
+    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_MODEL, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC,
+    SECTIONS,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -259,7 +260,7 @@ impl<'a> ByteReader<'a> {
 /// program is not verified yet: use [`super::load`] to run it.
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let (body, flags, version) = header(bytes)?;
-    let with_model = version == FORMAT_VERSION;
+    let with_model = version >= FORMAT_VERSION_MODEL;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
     let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
         SECTIONS;
@@ -290,13 +291,26 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         let actions = &mut program.actions;
         program.model = read_section(&mut r, model, |r| read_model(r, actions))?;
         // One encoding per program: a program without the model is format 3.
-        if !program.uses_model() {
+        if version == FORMAT_VERSION_MODEL && !program.uses_model() {
             return Err(ArtifactError::Invalid {
                 what: "section `model`",
                 reason: "the program uses no decision model, so it must be written as format 3",
                 offset,
             });
         }
+    }
+    // One encoding per program: format 5 exactly for a program that calls
+    // the function table, which formats 3 and 4 cannot hold.
+    if program.uses_functions() != (version == FORMAT_VERSION) {
+        return Err(ArtifactError::Invalid {
+            what: "section `code`",
+            reason: if version == FORMAT_VERSION {
+                "the program calls no builtin function, so it must be written as format 3 or 4"
+            } else {
+                "the program calls builtin functions (`Call`, `CallRegex`, `map`, `filter`), which need format 5"
+            },
+            offset: r.offset(),
+        });
     }
     r.finish("the last section")?;
     Ok(program)
@@ -325,7 +339,7 @@ fn header(bytes: &[u8]) -> Result<(&[u8], u16, u16), ArtifactError> {
     // The version before anything else: another version may lay out the
     // rest of the header differently.
     let version = u16::from_le_bytes(r.array::<2>("format version")?);
-    if version != FORMAT_VERSION && version != FORMAT_VERSION_FIRST_MATCH {
+    if !(FORMAT_VERSION_FIRST_MATCH..=FORMAT_VERSION).contains(&version) {
         return Err(ArtifactError::UnsupportedVersion { found: version });
     }
     let flags = u16::from_le_bytes(r.array::<2>("flags")?);

@@ -4,7 +4,7 @@
 
 use super::{
     crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    HEADER_LEN, MAGIC, SECTIONS,
+    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Binding, Combine, Effect, OnError, PriorityOrder};
@@ -217,14 +217,18 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     // Format 3 has no `model` section: a first-match program is written
     // exactly as before format 4 existed.
     let uses_model = prog.uses_model();
-    if uses_model {
+    let uses_functions = prog.uses_functions();
+    if uses_model || uses_functions {
         body.section(model.id, |w| put_model(w, prog));
     }
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
-    let version = if uses_model {
+    // The lowest version that holds the program: one encoding per program.
+    let version = if uses_functions {
         FORMAT_VERSION
+    } else if uses_model {
+        FORMAT_VERSION_MODEL
     } else {
         FORMAT_VERSION_FIRST_MATCH
     };

@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (versions 3 and 4)
+//! # Format (versions 3, 4 and 5)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -18,8 +18,10 @@
 //! ```text
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
-//! 8      2     format version (u16) = 3, or 4 for a program that uses the
-//!              decision model (then with the `model` section)
+//! 8      2     format version (u16) = 3; 4 for a program that uses the
+//!              decision model (then with the `model` section); 5 for one
+//!              that calls the function table (`Call`, `CallRegex`, the
+//!              `map` and `filter` macros; always with the `model` section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
@@ -32,7 +34,9 @@
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
-//! and in format 4 only, 13 `model`.
+//! and in formats 4 and 5 only, 13 `model`. Each program has the lowest
+//! version that holds it, and no other: a format-4 program uses the model,
+//! a format-5 program calls a function.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
@@ -51,7 +55,9 @@
 //!   declaration order: table indexes, jump targets, counts and `Var`
 //!   depths as `uleb`; `TypeIs` bits as one byte; `Cmp` ops as one byte
 //!   (1 `==`, 2 `!=`, 3 `<`, 4 `<=`, 5 `>`, 6 `>=`), macro kinds as one byte
-//!   (1 `exists`, 2 `all`, 3 `exists_one`). Opcodes: see [`OPCODES`].
+//!   (1 `exists`, 2 `all`, 3 `exists_one`, 4 `map`, 5 `filter`), function
+//!   ids (`Call`, `CallRegex`) as `uleb` ([`crate::functions::Builtin::id`]).
+//!   Opcodes: see [`OPCODES`].
 //! - `hooks`: `vec<hook>`: id (`uleb` string), priority (`sleb`), layer
 //!   (`uleb` index into `layers`), description (byte 0 none, or 1 + `uleb`
 //!   string), code start, code end, max stack, action (each `uleb`), flags
@@ -123,10 +129,16 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
 /// The newest format version this hookc writes and reads: a program that
-/// uses the decision model (a combining mode, an error policy, transforms,
-/// awaits, severities; [`Program::uses_model`](crate::bytecode::Program::uses_model))
-/// is written in it, with the `model` section.
-pub const FORMAT_VERSION: u16 = 4;
+/// calls the function table (`Call`, `CallRegex`, the `map` and `filter`
+/// macros; [`Program::uses_functions`](crate::bytecode::Program::uses_functions))
+/// is written in it, always with the `model` section.
+pub const FORMAT_VERSION: u16 = 5;
+
+/// The format version of a program that uses the decision model (a
+/// combining mode, an error policy, transforms, awaits, severities;
+/// [`Program::uses_model`](crate::bytecode::Program::uses_model)) and no
+/// function: written with the `model` section.
+pub const FORMAT_VERSION_MODEL: u16 = 4;
 
 /// The format version of programs without the decision model: written for
 /// them, byte for byte as before format 4 existed, and still read.
@@ -173,7 +185,7 @@ pub enum ArtifactError {
     /// The artifact was written in another format version.
     #[error(
         "artifact format version {found} is not supported by this hookc (reads versions {} \
-         and {}); recompile the policy with this hookc",
+         to {}); recompile the policy with this hookc",
         FORMAT_VERSION_FIRST_MATCH,
         FORMAT_VERSION
     )]

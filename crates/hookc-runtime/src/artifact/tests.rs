@@ -157,7 +157,7 @@ fn header_errors() {
     assert_eq!(
         decode(&v7).unwrap_err().to_string(),
         format!(
-            "artifact format version 7 is not supported by this hookc (reads versions 3 and \
+            "artifact format version 7 is not supported by this hookc (reads versions 3 to \
              {FORMAT_VERSION}); recompile the policy with this hookc"
         )
     );
@@ -579,19 +579,70 @@ fn random_mutations_never_panic() {
     assert!(loaded > 0 && loaded < 20_000);
 }
 
+/// The sample with its function calls replaced by instructions of the same
+/// stack effect: a program formats 3 and 4 can hold.
+fn without_functions(mut p: Program) -> Program {
+    for op in &mut p.code {
+        match op {
+            Op::Call(_) => *op = Op::Neg,
+            Op::CallRegex { .. } => *op = Op::Not,
+            _ => {}
+        }
+    }
+    assert!(!p.uses_functions());
+    p
+}
+
+/// A program that calls functions is format 5, with a `model` section
+/// (the default model, or its own), and round-trips; the same program
+/// without calls is format 3 or 4.
+#[test]
+fn functions_are_format_5() {
+    use crate::bytecode::Combine;
+    let p = sample();
+    assert!(p.uses_functions() && !p.uses_model());
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(decode(&bytes).unwrap(), p);
+    let mut with_model = sample();
+    with_model.model.combine = Combine::Strictest;
+    let bytes = encode(&with_model);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(decode(&bytes).unwrap(), with_model);
+
+    // One encoding per program: format 5 without a call, and a call in
+    // format 4, are errors.
+    let plain = without_functions(sample());
+    let mut bytes = encode(&plain);
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&[13, 3 + plain.actions.len() as u8 * 2, 0, 0, 0, 1, 1]);
+    bytes.push(plain.actions.len() as u8);
+    for _ in &plain.actions {
+        bytes.extend_from_slice(&[0, 0]);
+    }
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err().to_string();
+    assert!(e.contains("calls no builtin function"), "{e}");
+    let mut bytes = encode(&with_model);
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_MODEL.to_le_bytes());
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err().to_string();
+    assert!(e.contains("which need format 5"), "{e}");
+}
+
 /// A program with the decision model: format 4, with a `model` section
 /// that round-trips; the same program without it is format 3.
 #[test]
 fn decision_model_is_format_4() {
     use crate::bytecode::{Combine, Effect, OnError};
-    let plain = sample();
+    let plain = without_functions(sample());
     assert!(!plain.uses_model());
     assert_eq!(
         encode(&plain)[8..10],
         FORMAT_VERSION_FIRST_MATCH.to_le_bytes()
     );
 
-    let mut p = sample();
+    let mut p = without_functions(sample());
     p.model.combine = Combine::Strictest;
     p.model.on_error = OnError::Action(crate::bytecode::ActionIdx::new(0));
     p.actions[0].severity = -7;
@@ -600,7 +651,7 @@ fn decision_model_is_format_4() {
         crate::bytecode::PathIdx::new(1),
     ));
     let bytes = encode(&p);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_MODEL.to_le_bytes());
     assert_eq!(decode(&bytes).unwrap(), p);
     assert!(load(&bytes).is_ok());
 
@@ -617,7 +668,7 @@ fn decision_model_is_format_4() {
 #[test]
 fn model_parts_need_their_format() {
     use crate::bytecode::Effect;
-    let mut p = sample();
+    let mut p = without_functions(sample());
     p.actions[1].effect = Effect::Transform;
     let mut bytes = encode(&p);
     // The same bytes labelled format 3, the model section dropped: the
@@ -634,9 +685,9 @@ fn model_parts_need_their_format() {
     assert!(e.contains("invalid action effect tag 3"), "{e}");
 
     // A format-4 artifact of a program without the model.
-    let plain = sample();
+    let plain = without_functions(sample());
     let mut bytes = encode(&plain);
-    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_MODEL.to_le_bytes());
     bytes.extend_from_slice(&[13, 3 + plain.actions.len() as u8 * 2, 0, 0, 0, 1, 1]);
     bytes.push(plain.actions.len() as u8);
     for _ in &plain.actions {

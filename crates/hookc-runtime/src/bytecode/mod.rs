@@ -410,9 +410,26 @@ pub trait Spelled: Copy + PartialEq + Sized + 'static {
 // The typed accessors: `None` (or `""`) for a bad index, which verified
 // programs have none of; callers never index a table with a raw number.
 impl Program {
+    /// Whether the code calls the function table (`Call`, `CallRegex`, the
+    /// `map` and `filter` macros), which formats 3 and 4 cannot hold.
+    pub fn uses_functions(&self) -> bool {
+        self.code.iter().any(|op| {
+            matches!(
+                op,
+                Op::Call(_)
+                    | Op::CallRegex { .. }
+                    | Op::MacroStart {
+                        kind: MacroOp::Map | MacroOp::Filter,
+                        ..
+                    }
+            )
+        })
+    }
+
     /// Whether the program uses the decision model beyond format 3's first
     /// match (a combining mode, an error policy, transforms, awaits,
-    /// severities): only such programs are written as format 4.
+    /// severities): only such programs are written with the `model`
+    /// section (format 4, or 5 when they call functions).
     pub fn uses_model(&self) -> bool {
         self.model != DecisionModel::default() || self.actions.iter().any(ActionEntry::uses_model)
     }

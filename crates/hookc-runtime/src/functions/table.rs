@@ -33,6 +33,28 @@ const LIST: Kinds = Kinds::LIST;
 const OBJECT: Kinds = Kinds::OBJECT;
 const ANY: Kinds = Kinds::ANY;
 
+/// `s.replace(old, new[, n])`, refused before it is built when the result
+/// would pass [`crate::limits::MAX_RESULT_BYTES`] (a result can be the
+/// product of two inputs' sizes: `'ab'.replace('', big)`).
+fn replace<'a>(s: &str, old: &str, new: &str, limit: Option<i64>) -> Result<Val<'a>, EvalError> {
+    if new.len() > old.len() {
+        let occurrences = if old.is_empty() {
+            s.chars().count() + 1
+        } else {
+            s.matches(old).count()
+        };
+        let replaced = match limit {
+            Some(n) if n >= 0 => occurrences.min(usize::try_from(n).unwrap_or(usize::MAX)),
+            _ => occurrences,
+        };
+        let grows = replaced.saturating_mul(new.len() - old.len());
+        if s.len().saturating_add(grows) > crate::limits::MAX_RESULT_BYTES {
+            return Err(EvalError::InvalidArgument);
+        }
+    }
+    Ok(built(strings::replace(s, old, new, limit).into_owned()))
+}
+
 /// Generates [`Builtin`] and its table-driven methods from the rows.
 macro_rules! functions {
     ($(
@@ -252,9 +274,7 @@ functions! {
         params: [s: STR, old: STR, new: STR],
         result: STR,
         yaml: None, lower: Call,
-        run: |[s, old, new], _, _| lift((|| {
-            Ok(built(strings::replace(str_of(s)?, str_of(old)?, str_of(new)?, None).into_owned()))
-        })()),
+        run: |[s, old, new], _, _| lift((|| replace(str_of(s)?, str_of(old)?, str_of(new)?, None))()),
     }
     /// `s.replace(old, new, n)`: the first `n` occurrences replaced (`n < 0`: all).
     0x0018 ReplaceN {
@@ -263,8 +283,7 @@ functions! {
         result: STR,
         yaml: None, lower: Call,
         run: |[s, old, new, n], _, _| lift((|| {
-            let r = strings::replace(str_of(s)?, str_of(old)?, str_of(new)?, Some(int_of(n)?));
-            Ok(built(r.into_owned()))
+            replace(str_of(s)?, str_of(old)?, str_of(new)?, Some(int_of(n)?))
         })()),
     }
     /// `s.substring(start)`: the code points of `s` from `start` on.

@@ -82,3 +82,34 @@ fn join_joins_strings_only() {
         Val::Error(EvalError::NoSuchOverload)
     ));
 }
+
+#[test]
+fn built_strings_stop_at_the_bound() {
+    let mut scratch = Scratch::default();
+    let limit = crate::limits::MAX_RESULT_BYTES;
+    // `''.replace` inserts `new` before every code point and after the
+    // last: n + 1 copies of it.
+    let replace = |n: usize, new: &str, scratch: &mut Scratch<'_>| {
+        let s = Val::Str(Cow::Owned("a".repeat(n)));
+        let args = [s, Val::Str("".into()), Val::Str(Cow::Owned(new.to_owned()))];
+        match call(Builtin::Replace, &args, None, scratch) {
+            Val::Str(r) => Ok(r.len()),
+            Val::Error(e) => Err(e),
+            other => panic!("{other:?}"),
+        }
+    };
+    // Exactly at the bound: n + (n + 1) * 3 == limit for n = (limit - 3) / 4.
+    let n = (limit - 3) / 4;
+    assert_eq!((limit - 3) % 4, 1);
+    assert!(replace(n, "bbb", &mut scratch).is_ok_and(|len| len <= limit));
+    assert_eq!(
+        replace(n + 1, "bbb", &mut scratch),
+        Err(EvalError::InvalidArgument)
+    );
+    // Refused before it is built: this result would be 2^46 bytes.
+    let big = "b".repeat(1 << 23);
+    assert_eq!(
+        replace(1 << 23, &big, &mut scratch),
+        Err(EvalError::InvalidArgument)
+    );
+}

@@ -4,7 +4,9 @@
 pub mod actions;
 pub mod events;
 pub mod glob;
+pub(crate) mod raw_pattern;
 pub mod schema;
+pub(crate) mod shell_test;
 pub mod template;
 pub mod ty;
 pub(crate) mod typeck;

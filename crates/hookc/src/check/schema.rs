@@ -4,7 +4,8 @@
 //! Supported keywords: `type` (a name or a list), `properties`, `items`,
 //! `additionalProperties`, `enum`, `const`, `format`, `required`,
 //! `description`, and hookc's own `vocabulary` (a string's complete set of
-//! names, [`Vocabulary`]). Annotation keywords (`title`, `examples`, `default`, ...) and
+//! names, [`Vocabulary`]). `format` is kept; its value `shell-command`
+//! ([`SHELL_COMMAND`]) marks a shell command line. Annotation keywords (`title`, `examples`, `default`, ...) and
 //! value constraints that do not change a type (`minimum`, `pattern`, ...) are
 //! accepted and ignored; keywords that would change typing (`oneOf`, `$ref`,
 //! ...) are rejected, so a schema never means less than it says.
@@ -107,6 +108,12 @@ pub const IGNORED: &[&str] = &[
     "minProperties",
     "maxProperties",
 ];
+
+/// The `format` of a string that is a shell command line, as the host runs
+/// it (Claude Code's Bash `tool_input.command`): the command's text is not
+/// what it runs (`sudo rm`, `cd /tmp && rm`, `"rm"`), so a string test on
+/// it is warning W0016, which suggests the shell functions.
+pub const SHELL_COMMAND: &str = "shell-command";
 
 /// `vocabulary: {values: [...], prefixes: [...]}` (hookc's keyword): every
 /// value a string takes, as a host profile declares its tool names: one of
@@ -630,6 +637,14 @@ impl ContextSchema {
     /// The `vocabulary` of a schema node.
     pub fn vocabulary(&self, id: Option<SchemaId>) -> Option<&Vocabulary> {
         self.node(id?)?.vocabulary.as_ref()
+    }
+
+    /// Whether a schema node is a shell command line ([`SHELL_COMMAND`]):
+    /// a string test on it is warning W0016.
+    pub fn is_shell_command(&self, id: Option<SchemaId>) -> bool {
+        id.and_then(|id| self.node(id))
+            .and_then(|n| n.format.as_deref())
+            == Some(SHELL_COMMAND)
     }
 }
 

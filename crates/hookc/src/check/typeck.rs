@@ -8,6 +8,7 @@
 //! place in the source.
 
 use crate::check::schema::ContextSchema;
+use crate::check::shell_test::Test;
 use crate::check::ty::{Kinds, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
@@ -241,6 +242,8 @@ impl TypeChecker<'_> {
             IrExprKind::Matches(recv, re) => {
                 let t = self.check(recv);
                 self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
+                let written = re.glob.as_deref().unwrap_or(&re.pattern);
+                self.shell_test(recv, &t, e, Test::Matches(written));
                 self.pattern(re);
                 Type::bool()
             }
@@ -400,13 +403,27 @@ impl TypeChecker<'_> {
 
     /// A call of the function table: each argument against its parameter's
     /// kinds, the result from the row.
-    fn call(&mut self, func: Builtin, args: &[IrExpr], _whole: &IrExpr) -> Type {
+    fn call(&mut self, func: Builtin, args: &[IrExpr], whole: &IrExpr) -> Type {
         let def = func.def();
         let what = format!("`{}`", def.qualified_name());
         let params = def.params.iter().filter(|p| p.pattern.is_none());
+        let mut types = Vec::with_capacity(args.len());
         for (a, p) in args.iter().zip(params) {
             let t = self.check(a);
             self.expect(a, &t, p.kinds, &what);
+            types.push(t);
+        }
+        if let (Some(recv), Some(rt)) = (args.first(), types.first()) {
+            let lit = args.get(1).and_then(string_const);
+            let test = match func {
+                Builtin::Contains => Some(Test::Contains(lit)),
+                Builtin::StartsWith => Some(Test::StartsWith(lit)),
+                Builtin::EndsWith => Some(Test::EndsWith(lit)),
+                _ => None,
+            };
+            if let Some(test) = test {
+                self.shell_test(recv, rt, whole, test);
+            }
         }
         let elem = match def.shape {
             Shape::Plain => None,
@@ -456,6 +473,16 @@ impl TypeChecker<'_> {
                 }
                 self.enum_check(op, lhs, &lt, rhs);
                 self.enum_check(op, rhs, &rt, lhs);
+                // `== null` tests presence, not the text.
+                for (subject, st, other) in [(lhs, &lt, rhs), (rhs, &rt, lhs)] {
+                    if self.schema.is_shell_command(st.schema) && !is_null(other) {
+                        let shown = format!("{} {sym} {}", self.show(lhs), self.show(rhs));
+                        let at = lhs.span.to(rhs.span);
+                        let test = Test::Equals(string_const(other));
+                        self.push_shell_test(&shown, subject, test, at);
+                        break;
+                    }
+                }
                 Type::bool()
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
@@ -681,6 +708,21 @@ impl TypeChecker<'_> {
         );
     }
 
+    /// W0016 when `subject` (of type `st`) is a shell command line and
+    /// `whole` tests its text.
+    fn shell_test(&mut self, subject: &IrExpr, st: &Type, whole: &IrExpr, test: Test<'_>) {
+        if self.schema.is_shell_command(st.schema) {
+            let shown = self.show(whole);
+            self.push_shell_test(&shown, subject, test, whole.span);
+        }
+    }
+
+    fn push_shell_test(&mut self, shown: &str, subject: &IrExpr, test: Test<'_>, at: Span) {
+        let s = self.show(subject);
+        self.diags
+            .push(crate::check::shell_test::diagnostic(shown, &s, test, at));
+    }
+
     /// E0310 for a string `name` compared with `subject`, whose schema has a
     /// `vocabulary` without it; whether it was reported.
     fn vocabulary_check(
@@ -755,6 +797,14 @@ impl TypeChecker<'_> {
             .label("none of these is in the schema's enum")
             .help(format!("`{s}` is one of {}", list_values(allowed))),
         );
+    }
+}
+
+/// The value of a string constant.
+fn string_const(e: &IrExpr) -> Option<&str> {
+    match &e.kind {
+        IrExprKind::Const(Const::String(s)) => Some(s),
+        _ => None,
     }
 }
 

@@ -17,7 +17,10 @@
 //! - **W0011** a `!=` or `!` in a `when` that reads a path which may be
 //!   absent, where it is an error, not `true` (`absent`, a walk of its own);
 //! - **W0012** two transforms of one event patching the same context
-//!   member, where the later one in hook order wins (`transforms`).
+//!   member, where the later one in hook order wins (`transforms`);
+//! - **W0014** a constant operand of `&&` or `||` (`x && false`), which
+//!   replaces W0005 on a hook where it decides the condition
+//!   (`constant_operand`).
 //!
 //! Conditions are decided in a small abstract domain (`domain`): per-path
 //! sets of states (missing, `null`, bools, number intervals, strings by
@@ -39,6 +42,7 @@
 
 mod absent;
 pub(crate) mod approx;
+mod constant_operand;
 pub(crate) mod domain;
 mod guards;
 mod index;
@@ -77,7 +81,8 @@ pub fn report(
     sources: &crate::span::SourceMap,
     diags: &mut crate::diag::Diagnostics,
 ) {
-    report::report(policy, origins, sources, diags);
+    let decided = constant_operand::report(policy, origins, diags);
+    report::report(policy, origins, sources, &decided, diags);
     absent::report(policy, origins, diags);
     transforms::report(policy, origins, diags);
 }

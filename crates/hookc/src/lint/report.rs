@@ -49,10 +49,13 @@ impl HookOrigin {
 }
 
 /// Turns findings into diagnostics. `origins` are by [`Hook::source_order`].
+/// `decided`: hooks whose W0005 a W0014 already explains (by index in
+/// [`CheckedPolicy::hooks`]), not reported again.
 pub fn report(
     policy: &CheckedPolicy,
     origins: &[HookOrigin],
     sources: &SourceMap,
+    decided: &std::collections::HashSet<usize>,
     diags: &mut Diagnostics,
 ) {
     let hooks = policy.hooks();
@@ -86,6 +89,11 @@ pub fn report(
     };
     for f in analyze(policy) {
         let d = match f {
+            Finding::AlwaysFalse { hook, .. } | Finding::AlwaysTrue { hook }
+                if decided.contains(&hook) =>
+            {
+                continue
+            }
             Finding::Shadowed {
                 hook,
                 by,

@@ -48,239 +48,315 @@ fn binary_instr(op: BinaryOp) -> Option<Op> {
 
 /// Folds constant sub-expressions (see the rules above).
 pub(super) fn fold(e: &IrExpr) -> IrExpr {
-    use IrExprKind as K;
-    let span = e.span;
-    let konst = |c: Const| IrExpr::new(K::Const(c), span);
-    match &e.kind {
-        K::Const(_) | K::Path(_) | K::Var { .. } | K::HasPath(_) => e.clone(),
-        K::List(items) => {
-            let items: Vec<IrExpr> = items.iter().map(fold).collect();
-            let consts: Option<Vec<Const>> = items
-                .iter()
-                .map(|i| match &i.kind {
-                    K::Const(c) => Some(c.clone()),
-                    _ => None,
-                })
-                .collect();
-            match consts {
-                Some(c) => konst(Const::List(c)),
-                None => IrExpr::new(K::List(items), span),
+    Folder { seen: None }.fold(e)
+}
+
+/// An operand of `&&` or `||` that folds to a bool constant, as
+/// [`constant_operands`] finds it (for lint W0014).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ConstantOperand<'e> {
+    /// The operand, as written (before folding).
+    pub operand: &'e IrExpr,
+    /// Its value.
+    pub value: bool,
+    /// An operand of `&&` (else of `||`).
+    pub and: bool,
+    /// The left operand (else the right).
+    pub left: bool,
+    /// The whole chain of `&&` (or `||`) it is an operand of.
+    pub chain: &'e IrExpr,
+}
+
+/// Every operand of `&&` and `||` in `e` that folds to a bool constant, in
+/// one fold of `e` (linear in its size), inner operations first. An operand
+/// that is itself an `&&` or `||` is not listed: its own constant operand
+/// made it constant, and is listed. Code that folding skips (the untaken
+/// branch of a constant `?:`, the body of a macro over `[]`) is not looked
+/// at.
+pub(crate) fn constant_operands(e: &IrExpr) -> Vec<ConstantOperand<'_>> {
+    let mut seen = Vec::new();
+    Folder {
+        seen: Some(&mut seen),
+    }
+    .fold(e);
+    seen
+}
+
+/// One fold; `seen` collects [`ConstantOperand`]s when given.
+struct Folder<'s, 'e> {
+    seen: Option<&'s mut Vec<ConstantOperand<'e>>>,
+}
+
+impl<'e> Folder<'_, 'e> {
+    /// Folds constant sub-expressions (see the rules above).
+    fn fold(&mut self, e: &'e IrExpr) -> IrExpr {
+        use IrExprKind as K;
+        let span = e.span;
+        let konst = |c: Const| IrExpr::new(K::Const(c), span);
+        match &e.kind {
+            K::Const(_) | K::Path(_) | K::Var { .. } | K::HasPath(_) => e.clone(),
+            K::List(items) => {
+                let items: Vec<IrExpr> = items.iter().map(|i| self.fold(i)).collect();
+                let consts: Option<Vec<Const>> = items
+                    .iter()
+                    .map(|i| match &i.kind {
+                        K::Const(c) => Some(c.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                match consts {
+                    Some(c) => konst(Const::List(c)),
+                    None => IrExpr::new(K::List(items), span),
+                }
             }
-        }
-        K::Field(base, name) => {
-            let base = fold(base);
-            if let Some(r) = as_const(&base).and_then(|b| eval1(b, &|v| value::field(v, name))) {
-                return konst(r);
-            }
-            IrExpr::new(K::Field(Box::new(base), name.clone()), span)
-        }
-        K::HasField(base, name) => {
-            let base = fold(base);
-            if let Some(r) =
-                as_const(&base).and_then(|b| eval1(b, &|v| Val::Bool(value::has_field(v, name))))
-            {
-                return konst(r);
-            }
-            IrExpr::new(K::HasField(Box::new(base), name.clone()), span)
-        }
-        K::Index(base, index) => {
-            let (base, index) = (fold(base), fold(index));
-            if let (Some(b), Some(i)) = (as_const(&base), as_const(&index)) {
-                if let Some(r) = eval2(b, i, &|x, y| value::index(x, y)) {
+            K::Field(base, name) => {
+                let base = self.fold(base);
+                if let Some(r) = as_const(&base).and_then(|b| eval1(b, &|v| value::field(v, name)))
+                {
                     return konst(r);
                 }
+                IrExpr::new(K::Field(Box::new(base), name.clone()), span)
             }
-            IrExpr::new(K::Index(Box::new(base), Box::new(index)), span)
-        }
-        K::Unary(op, operand) => {
-            let operand = fold(operand);
-            let instr = match op {
-                UnaryOp::Not => Op::Not,
-                UnaryOp::Neg => Op::Neg,
-            };
-            if let Some(r) = as_const(&operand).and_then(|c| {
-                eval1(c, &|v| {
-                    hookc_runtime::internals::vm::unary(&instr, v).unwrap_or(invalid())
-                })
-            }) {
-                return konst(r);
-            }
-            if *op == UnaryOp::Not {
-                if let K::Unary(UnaryOp::Not, inner) = &operand.kind {
-                    if bool_or_error(inner) {
-                        return (**inner).clone();
-                    }
-                }
-            }
-            IrExpr::new(K::Unary(*op, Box::new(operand)), span)
-        }
-        K::Binary {
-            op,
-            op_span,
-            lhs,
-            rhs,
-        } => {
-            if matches!(op, BinaryOp::And | BinaryOp::Or) {
-                return fold_chain(e);
-            }
-            let (lhs, rhs) = (fold(lhs), fold(rhs));
-            if let (Some(a), Some(b), Some(instr)) =
-                (as_const(&lhs), as_const(&rhs), binary_instr(*op))
-            {
-                if let Some(r) = eval2(a, b, &|x, y| {
-                    hookc_runtime::internals::vm::binary(&instr, x, y).unwrap_or(invalid())
-                }) {
+            K::HasField(base, name) => {
+                let base = self.fold(base);
+                if let Some(r) = as_const(&base)
+                    .and_then(|b| eval1(b, &|v| Val::Bool(value::has_field(v, name))))
+                {
                     return konst(r);
                 }
+                IrExpr::new(K::HasField(Box::new(base), name.clone()), span)
             }
-            IrExpr::new(
-                K::Binary {
-                    op: *op,
-                    op_span: *op_span,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span,
-            )
-        }
-        K::And(..) | K::Or(..) => fold_chain(e),
-        K::Cond(c, a, b) => {
-            let c = fold(c);
-            match c.kind {
-                K::Const(Const::Bool(true)) => fold(a),
-                K::Const(Const::Bool(false)) => fold(b),
-                _ => IrExpr::new(
-                    K::Cond(Box::new(c), Box::new(fold(a)), Box::new(fold(b))),
-                    span,
-                ),
-            }
-        }
-        K::Call(f, args) => {
-            let args: Vec<IrExpr> = args.iter().map(fold).collect();
-            match call(*f, &args, None) {
-                Some(r) => konst(r),
-                None => IrExpr::new(K::Call(*f, args), span),
-            }
-        }
-        K::PatternCall {
-            func,
-            args,
-            pattern,
-        } => {
-            let args: Vec<IrExpr> = args.iter().map(fold).collect();
-            let re = PolicyRegex::parse(&pattern.pattern).ok();
-            match re.and_then(|re| call(*func, &args, Some(&re))) {
-                Some(r) => konst(r),
-                None => IrExpr::new(
-                    K::PatternCall {
-                        func: *func,
-                        args,
-                        pattern: pattern.clone(),
-                    },
-                    span,
-                ),
-            }
-        }
-        K::Matches(recv, re) => {
-            let recv = fold(recv);
-            if let Some(c) = as_const(&recv) {
-                if let Ok(compiled) = hookc_runtime::verify::compile_regex(&re.pattern) {
-                    if let Some(r) = eval1(c, &|v| value::matches(v, &compiled)) {
+            K::Index(base, index) => {
+                let (base, index) = (self.fold(base), self.fold(index));
+                if let (Some(b), Some(i)) = (as_const(&base), as_const(&index)) {
+                    if let Some(r) = eval2(b, i, &|x, y| value::index(x, y)) {
                         return konst(r);
                     }
                 }
+                IrExpr::new(K::Index(Box::new(base), Box::new(index)), span)
             }
-            IrExpr::new(K::Matches(Box::new(recv), re.clone()), span)
-        }
-        K::Macro {
-            kind,
-            range,
-            var,
-            body,
-        } => {
-            let range = fold(range);
-            if let K::Const(Const::List(items)) = &range.kind {
-                if items.is_empty() {
-                    return konst(match kind {
-                        MacroKind::Map | MacroKind::Filter => Const::List(Vec::new()),
-                        other => Const::Bool(*other == MacroKind::All),
-                    });
+            K::Unary(op, operand) => {
+                let operand = self.fold(operand);
+                let instr = match op {
+                    UnaryOp::Not => Op::Not,
+                    UnaryOp::Neg => Op::Neg,
+                };
+                if let Some(r) = as_const(&operand).and_then(|c| {
+                    eval1(c, &|v| {
+                        hookc_runtime::internals::vm::unary(&instr, v).unwrap_or(invalid())
+                    })
+                }) {
+                    return konst(r);
+                }
+                if *op == UnaryOp::Not {
+                    if let K::Unary(UnaryOp::Not, inner) = &operand.kind {
+                        if bool_or_error(inner) {
+                            return (**inner).clone();
+                        }
+                    }
+                }
+                IrExpr::new(K::Unary(*op, Box::new(operand)), span)
+            }
+            K::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                if matches!(op, BinaryOp::And | BinaryOp::Or) {
+                    return self.fold_chain(e);
+                }
+                let (lhs, rhs) = (self.fold(lhs), self.fold(rhs));
+                if let (Some(a), Some(b), Some(instr)) =
+                    (as_const(&lhs), as_const(&rhs), binary_instr(*op))
+                {
+                    if let Some(r) = eval2(a, b, &|x, y| {
+                        hookc_runtime::internals::vm::binary(&instr, x, y).unwrap_or(invalid())
+                    }) {
+                        return konst(r);
+                    }
+                }
+                IrExpr::new(
+                    K::Binary {
+                        op: *op,
+                        op_span: *op_span,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span,
+                )
+            }
+            K::And(..) | K::Or(..) => self.fold_chain(e),
+            K::Cond(c, a, b) => {
+                let c = self.fold(c);
+                match c.kind {
+                    K::Const(Const::Bool(true)) => self.fold(a),
+                    K::Const(Const::Bool(false)) => self.fold(b),
+                    _ => IrExpr::new(
+                        K::Cond(Box::new(c), Box::new(self.fold(a)), Box::new(self.fold(b))),
+                        span,
+                    ),
                 }
             }
-            IrExpr::new(
-                K::Macro {
-                    kind: *kind,
-                    range: Box::new(range),
-                    var: var.clone(),
-                    body: Box::new(fold(body)),
-                },
-                span,
-            )
-        }
-        K::TypeIs(operand, kinds) => {
-            let operand = fold(operand);
-            let instr = Op::TypeIs(kinds.bits());
-            if let Some(r) = as_const(&operand).and_then(|c| {
-                eval1(c, &|v| {
-                    hookc_runtime::internals::vm::unary(&instr, v).unwrap_or(invalid())
-                })
-            }) {
-                return konst(r);
+            K::Call(f, args) => {
+                let args: Vec<IrExpr> = args.iter().map(|i| self.fold(i)).collect();
+                match call(*f, &args, None) {
+                    Some(r) => konst(r),
+                    None => IrExpr::new(K::Call(*f, args), span),
+                }
             }
-            IrExpr::new(K::TypeIs(Box::new(operand), *kinds), span)
+            K::PatternCall {
+                func,
+                args,
+                pattern,
+            } => {
+                let args: Vec<IrExpr> = args.iter().map(|i| self.fold(i)).collect();
+                let re = PolicyRegex::parse(&pattern.pattern).ok();
+                match re.and_then(|re| call(*func, &args, Some(&re))) {
+                    Some(r) => konst(r),
+                    None => IrExpr::new(
+                        K::PatternCall {
+                            func: *func,
+                            args,
+                            pattern: pattern.clone(),
+                        },
+                        span,
+                    ),
+                }
+            }
+            K::Matches(recv, re) => {
+                let recv = self.fold(recv);
+                if let Some(c) = as_const(&recv) {
+                    if let Ok(compiled) = hookc_runtime::verify::compile_regex(&re.pattern) {
+                        if let Some(r) = eval1(c, &|v| value::matches(v, &compiled)) {
+                            return konst(r);
+                        }
+                    }
+                }
+                IrExpr::new(K::Matches(Box::new(recv), re.clone()), span)
+            }
+            K::Macro {
+                kind,
+                range,
+                var,
+                body,
+            } => {
+                let range = self.fold(range);
+                if let K::Const(Const::List(items)) = &range.kind {
+                    if items.is_empty() {
+                        return konst(match kind {
+                            MacroKind::Map | MacroKind::Filter => Const::List(Vec::new()),
+                            other => Const::Bool(*other == MacroKind::All),
+                        });
+                    }
+                }
+                IrExpr::new(
+                    K::Macro {
+                        kind: *kind,
+                        range: Box::new(range),
+                        var: var.clone(),
+                        body: Box::new(self.fold(body)),
+                    },
+                    span,
+                )
+            }
+            K::TypeIs(operand, kinds) => {
+                let operand = self.fold(operand);
+                let instr = Op::TypeIs(kinds.bits());
+                if let Some(r) = as_const(&operand).and_then(|c| {
+                    eval1(c, &|v| {
+                        hookc_runtime::internals::vm::unary(&instr, v).unwrap_or(invalid())
+                    })
+                }) {
+                    return konst(r);
+                }
+                IrExpr::new(K::TypeIs(Box::new(operand), *kinds), span)
+            }
+            K::SchemaMatch { check, .. } => self.fold(check),
         }
-        K::SchemaMatch { check, .. } => fold(check),
     }
-}
 
-/// A chain of `&&` (or of `||`), folded node by node from the bottom of its
-/// left spine up, in a loop (see [`Lowerer::logic_chain`] for why).
-fn fold_chain(e: &IrExpr) -> IrExpr {
-    let Some((_, _, and)) = logic_parts(e) else {
-        return fold(e);
-    };
-    let (leaf, rights) = left_spine(e, and);
-    let mut acc = fold(leaf);
-    for (b, span) in rights.into_iter().rev() {
-        acc = fold_logic(span, acc, fold(b), !and);
-    }
-    acc
-}
-
-/// `a && b` (`decider` false) or `a || b` (`decider` true) of folded
-/// operands: rules 1 and 3–5.
-fn fold_logic(span: Span, a: IrExpr, b: IrExpr, decider: bool) -> IrExpr {
-    use IrExprKind as K;
-    let is = |x: &IrExpr, v: bool| matches!(x.kind, K::Const(Const::Bool(y)) if y == v);
-    let decided = IrExpr::new(K::Const(Const::Bool(decider)), span);
-    if is(&a, decider) || (is(&b, decider) && !has_macro(&a)) {
-        // `a` may be a long chain: no recursive drop.
-        drop_chains(a);
-        drop_chains(b);
-        return decided;
-    }
-    if let (Some(x), Some(y)) = (as_const(&a), as_const(&b)) {
-        let r = if decider {
-            eval2(x, y, &|p, q| value::or(p.clone(), q.clone()))
-        } else {
-            eval2(x, y, &|p, q| value::and(p.clone(), q.clone()))
+    /// A chain of `&&` (or of `||`), folded node by node from the bottom of its
+    /// left spine up, in a loop (see [`Lowerer::logic_chain`] for why).
+    fn fold_chain(&mut self, e: &'e IrExpr) -> IrExpr {
+        let Some((_, _, and)) = logic_parts(e) else {
+            return self.fold(e);
         };
-        if let Some(r) = r {
-            return IrExpr::new(K::Const(r), span);
+        let (leaf, rights) = left_spine(e, and);
+        let mut acc = self.fold(leaf);
+        // The left operand as written, until it is the chain folded so far.
+        let mut left = Some(leaf);
+        for (b, span) in rights.into_iter().rev() {
+            let folded = self.fold(b);
+            self.observe(left.take(), &acc, and, true, e);
+            self.observe(Some(b), &folded, and, false, e);
+            acc = self.fold_logic(span, acc, folded, !and);
+        }
+        acc
+    }
+
+    /// Notes an operand of `&&` (`and`) or `||` of the chain at `chain`
+    /// that folded to a bool, unless it is itself an `&&` or `||` (its own
+    /// operand was noted) or the chain folded so far (`written` is `None`).
+    fn observe(
+        &mut self,
+        written: Option<&'e IrExpr>,
+        folded: &IrExpr,
+        and: bool,
+        left: bool,
+        chain: &'e IrExpr,
+    ) {
+        let (Some(seen), Some(written)) = (self.seen.as_deref_mut(), written) else {
+            return;
+        };
+        if let (IrExprKind::Const(Const::Bool(value)), false) =
+            (&folded.kind, logic_parts(written).is_some())
+        {
+            seen.push(ConstantOperand {
+                operand: written,
+                value: *value,
+                and,
+                left,
+                chain,
+            });
         }
     }
-    if is(&a, !decider) && bool_or_error(&b) {
-        return b;
+
+    /// `a && b` (`decider` false) or `a || b` (`decider` true) of folded
+    /// operands: rules 1 and 3–5.
+    fn fold_logic(&mut self, span: Span, a: IrExpr, b: IrExpr, decider: bool) -> IrExpr {
+        use IrExprKind as K;
+        let is = |x: &IrExpr, v: bool| matches!(x.kind, K::Const(Const::Bool(y)) if y == v);
+        let decided = IrExpr::new(K::Const(Const::Bool(decider)), span);
+        if is(&a, decider) || (is(&b, decider) && !has_macro(&a)) {
+            // `a` may be a long chain: no recursive drop.
+            drop_chains(a);
+            drop_chains(b);
+            return decided;
+        }
+        if let (Some(x), Some(y)) = (as_const(&a), as_const(&b)) {
+            let r = if decider {
+                eval2(x, y, &|p, q| value::or(p.clone(), q.clone()))
+            } else {
+                eval2(x, y, &|p, q| value::and(p.clone(), q.clone()))
+            };
+            if let Some(r) = r {
+                return IrExpr::new(K::Const(r), span);
+            }
+        }
+        if is(&a, !decider) && bool_or_error(&b) {
+            return b;
+        }
+        if is(&b, !decider) && bool_or_error(&a) {
+            return a;
+        }
+        let kind = if decider {
+            K::Or(Box::new(a), Box::new(b))
+        } else {
+            K::And(Box::new(a), Box::new(b))
+        };
+        IrExpr::new(kind, span)
     }
-    if is(&b, !decider) && bool_or_error(&a) {
-        return a;
-    }
-    let kind = if decider {
-        K::Or(Box::new(a), Box::new(b))
-    } else {
-        K::And(Box::new(a), Box::new(b))
-    };
-    IrExpr::new(kind, span)
 }
 
 fn invalid<'a>() -> Val<'a> {

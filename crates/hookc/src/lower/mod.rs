@@ -47,7 +47,7 @@ use hookc_runtime::functions::Lowering;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-mod fold;
+pub(crate) mod fold;
 
 /// Smallest constant list that `in` looks up in a hashed set ([`Op::InSet`])
 /// instead of scanning it ([`Op::In`]).

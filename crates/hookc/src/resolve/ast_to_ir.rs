@@ -7,6 +7,7 @@
 //! Errors are reported and the offending sub-expression is dropped
 //! (`None`), so one pass reports every resolution error of an expression.
 
+use crate::check::raw_pattern;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Builtin, Const, IrExpr, IrExprKind, MacroKind, Regex};
 use crate::suggest;
@@ -75,7 +76,7 @@ impl<'a> Resolver<'a> {
             A::Bool(b) => IrExprKind::Const(Const::Bool(*b)),
             A::Int(i) => IrExprKind::Const(Const::Int(*i)),
             A::Double(d) => IrExprKind::Const(Const::Double(*d)),
-            A::String(s) => IrExprKind::Const(Const::String(s.clone())),
+            A::String(s, _) => IrExprKind::Const(Const::String(s.clone())),
             A::List(items) => {
                 let items = self.all(items)?;
                 list(items)
@@ -403,7 +404,7 @@ impl<'a> Resolver<'a> {
         kind: PatternKind,
         lit: &ast::Expr,
     ) -> Option<Regex> {
-        let ast::ExprKind::String(p) = &lit.kind else {
+        let ast::ExprKind::String(p, style) = &lit.kind else {
             self.diags.push(
                 Diagnostic::new(
                     Code::NonLiteralPattern,
@@ -419,6 +420,13 @@ impl<'a> Resolver<'a> {
             );
             return None;
         };
+        if !style.raw && raw_pattern::has_doubled_backslashes(p) {
+            if let Some(fix) = raw_pattern::raw_literal(p, *style) {
+                let what = format!("the pattern of `{}`", def.qualified_name());
+                self.diags
+                    .push(raw_pattern::diagnostic(&what, false, &fix, lit.span));
+            }
+        }
         match kind {
             PatternKind::Regex => Some(Regex::literal(p.clone(), lit.span)),
             PatternKind::PathGlob => match crate::check::glob::path_regex_of(p, lit.span) {
@@ -441,7 +449,7 @@ impl<'a> Resolver<'a> {
         let mut out: Vec<(String, Const)> = Vec::with_capacity(entries.len());
         let mut failed = false;
         for (key, value) in entries {
-            let ast::ExprKind::String(k) = &key.kind else {
+            let ast::ExprKind::String(k, _) = &key.kind else {
                 self.diags.push(
                     Diagnostic::new(Code::ExprSyntax, "map keys must be string literals")
                         .at(key.span)
@@ -487,7 +495,7 @@ impl<'a> Resolver<'a> {
         pattern: &ast::Expr,
         span: crate::span::Span,
     ) -> Option<IrExpr> {
-        let ast::ExprKind::String(p) = &pattern.kind else {
+        let ast::ExprKind::String(p, style) = &pattern.kind else {
             let what = if func == "glob" { "glob" } else { "regex" };
             self.diags.push(
                 Diagnostic::new(
@@ -514,6 +522,13 @@ impl<'a> Resolver<'a> {
         } else {
             Regex::literal(p.clone(), pattern.span)
         };
+        if !style.raw && raw_pattern::has_doubled_backslashes(p) {
+            if let Some(fix) = raw_pattern::raw_literal(p, *style) {
+                let what = format!("the pattern of `{func}`");
+                self.diags
+                    .push(raw_pattern::diagnostic(&what, false, &fix, pattern.span));
+            }
+        }
         Some(IrExpr::new(IrExprKind::Matches(Box::new(recv), re), span))
     }
 }

@@ -17,7 +17,7 @@ pub fn from_ast(expr: &Expr) -> Option<Path> {
         }
         ExprKind::Index { target, index } => {
             let seg = match &index.kind {
-                ExprKind::String(s) => Segment::Field(s.clone()),
+                ExprKind::String(s, _) => Segment::Field(s.clone()),
                 ExprKind::Int(i) => Segment::Index(*i),
                 _ => return None,
             };

@@ -142,6 +142,22 @@ pub struct Resolved {
 }
 
 impl TreeResolver<'_> {
+    /// W0015 for a pattern `value` (`what`: the `regex` value, ...) written as a double-quoted
+    /// YAML scalar holding `\\` (`docs/src/reference/diagnostics.md`, W0015).
+    fn doubled_backslashes(&mut self, what: &str, pattern: &str, value: &Node, at: &str) {
+        let double_quoted = self
+            .text
+            .get(value.span.start as usize..)
+            .is_some_and(|t| t.starts_with('"'));
+        if !double_quoted || !crate::check::raw_pattern::has_doubled_backslashes(pattern) {
+            return;
+        }
+        if let Some(fix) = crate::check::raw_pattern::yaml_single_quoted(pattern) {
+            self.diags
+                .push(crate::check::raw_pattern::diagnostic(what, true, &fix, value.span).node(at));
+        }
+    }
+
     /// Converts a condition tree at YAML node path `at`.
     pub fn resolve(&mut self, node: &Node, at: &str) -> Option<Resolved> {
         self.node(node, at, 0)
@@ -437,6 +453,7 @@ impl TreeResolver<'_> {
                     );
                     return None;
                 };
+                self.doubled_backslashes("the `regex` value", pattern, value, &value_at);
                 IrExprKind::Matches(
                     Box::new(subject()),
                     Regex::literal(pattern.to_owned(), value.span),
@@ -459,7 +476,10 @@ impl TreeResolver<'_> {
                     return None;
                 };
                 match crate::check::glob::regex_of(text, value.span) {
-                    Ok(re) => IrExprKind::Matches(Box::new(subject()), re),
+                    Ok(re) => {
+                        self.doubled_backslashes("the `glob` value", text, value, &value_at);
+                        IrExprKind::Matches(Box::new(subject()), re)
+                    }
                     Err(e) => {
                         let origin = yaml_doc::origin_of(self.text, value);
                         let d = e.diagnostic(text, |a, b| origin.span(a, b));
@@ -714,6 +734,12 @@ impl TreeResolver<'_> {
                         ok = false;
                         continue;
                     };
+                    self.doubled_backslashes(
+                        "the `pattern` of a `matches` schema",
+                        p,
+                        value,
+                        &key_at,
+                    );
                     let m = IrExpr::new(
                         IrExprKind::Matches(
                             Box::new(subject()),

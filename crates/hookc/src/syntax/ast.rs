@@ -26,8 +26,8 @@ pub enum ExprKind {
     Int(i64),
     /// A double literal.
     Double(f64),
-    /// A string literal, escapes resolved.
-    String(String),
+    /// A string literal, escapes resolved, and how it was written.
+    String(String, StrStyle),
     /// `[a, b]`
     List(Vec<Expr>),
     /// `{k: v, ...}`: entries in source order.
@@ -90,6 +90,28 @@ pub enum ExprKind {
         /// Value when false.
         otherwise: Box<Expr>,
     },
+}
+
+/// How a string literal was written: what a diagnostic suggesting another
+/// spelling of it keeps (W0015: a pattern written with doubled
+/// backslashes, which a raw string says as meant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StrStyle {
+    /// Raw (`r'...'`): backslashes are taken literally.
+    pub raw: bool,
+    /// The quote character, `'` or `"`.
+    pub quote: char,
+    /// Triple-quoted (`'''...'''`).
+    pub triple: bool,
+}
+
+impl StrStyle {
+    /// A plain single-quoted literal (`'...'`).
+    pub const PLAIN: StrStyle = StrStyle {
+        raw: false,
+        quote: '\'',
+        triple: false,
+    };
 }
 
 /// Prefix operators.

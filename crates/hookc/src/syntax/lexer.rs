@@ -334,6 +334,25 @@ fn escape_error(start: usize, end: usize, seq: &str, label: &'static str) -> Esc
     }
 }
 
+/// How a `String` token's text (prefix and quotes included) is written.
+pub fn string_style(text: &str) -> crate::syntax::ast::StrStyle {
+    let (raw, _, body_start) = string_body(text);
+    let prefix = text
+        .bytes()
+        .take_while(|b| matches!(b, b'r' | b'R' | b'b' | b'B'))
+        .count();
+    crate::syntax::ast::StrStyle {
+        raw,
+        quote: if text.as_bytes().get(prefix) == Some(&b'"') {
+            '"'
+        } else {
+            '\''
+        },
+        // The opening delimiter is three quotes.
+        triple: body_start == prefix + 3,
+    }
+}
+
 /// Splits a string literal's text into (raw?, body, offset of the body).
 /// Works on any text; a malformed one just gives a shorter body.
 fn string_body(text: &str) -> (bool, &str, usize) {

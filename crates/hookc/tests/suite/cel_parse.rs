@@ -149,7 +149,7 @@ fn literal_value(e: &Expr) -> Option<Value> {
         ExprKind::Bool(b) => Value::Bool(*b),
         ExprKind::Int(i) => Value::from(*i),
         ExprKind::Double(d) => Value::from(*d),
-        ExprKind::String(s) => Value::String(s.clone()),
+        ExprKind::String(s, _) => Value::String(s.clone()),
         _ => return None,
     })
 }

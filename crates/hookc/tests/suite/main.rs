@@ -40,6 +40,7 @@ mod events;
 mod examples;
 mod explain;
 mod fast_paths;
+mod functions;
 mod fuzz_regressions;
 mod generated_policies;
 mod glob;

@@ -262,15 +262,28 @@ impl<'t> Parser<'t> {
     #[cold]
     #[inline(never)]
     pub(super) fn bad_escape(&self, tok: Tok, e: lexer::EscapeError) -> Box<Diagnostic> {
+        let help = if self.in_pattern {
+            // The escape was meant for the regex or glob (`\d`, `\.`): a
+            // raw string hands it over as written.
+            match raw_spelling(self.slice(tok)) {
+                Some(raw) => {
+                    format!("a pattern keeps its backslashes in a raw string: write `{raw}`")
+                }
+                None => "a pattern keeps its backslashes in a raw string (`r'...'`), \
+                         or double each backslash"
+                    .to_owned(),
+            }
+        } else {
+            "the escapes are `\\\\ \\' \\\" \\` \\? \\a \\b \\f \\n \\r \\t \\v`, \
+             `\\xHH`, octal `\\000`..`\\377`, `\\uHHHH` and `\\UHHHHHHHH`; \
+             a raw string `r'...'` takes backslashes literally"
+                .to_owned()
+        };
         Box::new(
             Diagnostic::new(Code::BadLiteral, e.message)
                 .at(self.span(tok.start + e.range.start, tok.start + e.range.end))
                 .label(e.label)
-                .help(
-                    "the escapes are `\\\\ \\' \\\" \\` \\? \\a \\b \\f \\n \\r \\t \\v`, \
-                     `\\xHH`, octal `\\000`..`\\377`, `\\uHHHH` and `\\UHHHHHHHH`; \
-                     a raw string `r'...'` takes backslashes literally",
-                ),
+                .help(help),
         )
     }
 
@@ -360,4 +373,20 @@ impl<'t> Parser<'t> {
         };
         Box::new(d.at(span))
     }
+}
+
+/// A string literal written with single backslashes meant for a pattern
+/// (`"\d+\.txt"`, an error as a string) as the raw string that means it
+/// (`r"\d+\.txt"`): the same text with an `r` prefix. `None` when that
+/// would change it: the literal holds an escape a raw string cannot keep,
+/// a doubled backslash or an escaped quote (`"\\d"`, `"\""`), whose
+/// meaning differs raw.
+fn raw_spelling(literal: &str) -> Option<String> {
+    let mut chars = literal.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.next(), Some('\\' | '\'' | '"') | None) {
+            return None;
+        }
+    }
+    Some(format!("r{literal}"))
 }

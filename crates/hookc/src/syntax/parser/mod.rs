@@ -55,6 +55,7 @@ pub fn parse(text: &str, origin: Origin) -> Result<Expr, Diagnostic> {
         origin,
         lexer: Token::lexer(text),
         peeked: None,
+        in_pattern: false,
     };
     parser.parse_all().map_err(|d| *d)
 }
@@ -104,6 +105,10 @@ struct Parser<'t> {
     origin: Origin,
     lexer: logos::Lexer<'t, Token>,
     peeked: Option<Tok>,
+    /// Parsing the arguments of `matches` or `glob`, whose pattern is a
+    /// string literal: an invalid escape there was meant for the regex or
+    /// glob, and its error suggests a raw string.
+    in_pattern: bool,
 }
 
 impl<'t> Parser<'t> {
@@ -356,7 +361,7 @@ impl<'t> Parser<'t> {
             };
             return Ok(ParsedNode::new(kind, span, height));
         }
-        let (args, args_height, close) = self.parse_args(depth + 1)?;
+        let (args, args_height, close) = self.parse_args(depth + 1, &field)?;
         let height = 1 + target.height.max(args_height);
         self.check(depth, height, name_span)?;
         let span = target.expr.span.to(self.tok_span(close));
@@ -406,7 +411,8 @@ impl<'t> Parser<'t> {
                 if value.len() > MAX_STRING_BYTES {
                     return Err(self.long_string(tok, value.len()));
                 }
-                Ok(leaf(ExprKind::String(value)))
+                let style = lexer::string_style(self.slice(tok));
+                Ok(leaf(ExprKind::String(value, style)))
             }
             Some(Token::True) => self.bump().map(|_| leaf(ExprKind::Bool(true))),
             Some(Token::False) => self.bump().map(|_| leaf(ExprKind::Bool(false))),
@@ -436,7 +442,7 @@ impl<'t> Parser<'t> {
                 1,
             ));
         }
-        let (args, args_height, close) = self.parse_args(depth + 1)?;
+        let (args, args_height, close) = self.parse_args(depth + 1, name)?;
         let height = 1 + args_height;
         self.check(depth, height, name_span)?;
         let kind = ExprKind::Call {
@@ -528,9 +534,24 @@ impl<'t> Parser<'t> {
         Ok(ParsedNode::new(ExprKind::Map(entries), span, height))
     }
 
-    /// `Arguments ::= "(" ExprList? ")"`, after the `(`; the arguments sit at
-    /// `depth`. Returns them, their greatest height and the `)`.
-    fn parse_args(&mut self, depth: usize) -> PResult<(Vec<Expr>, usize, Tok)> {
+    /// `Arguments ::= "(" ExprList? ")"` of function `name`, after the `(`;
+    /// the arguments sit at `depth`. Returns them, their greatest height and
+    /// the `)`.
+    fn parse_args(&mut self, depth: usize, name: &str) -> PResult<(Vec<Expr>, usize, Tok)> {
+        // A pattern's arguments: `matches`, `glob` and the function table's
+        // pattern functions (`capture`, `path.match`).
+        let pattern = matches!(name, "matches" | "glob")
+            || hookc_runtime::functions::Builtin::ALL
+                .iter()
+                .any(|f| f.def().name == name && f.def().pattern().is_some());
+        let outer = std::mem::replace(&mut self.in_pattern, pattern);
+        let args = self.parse_arg_list(depth);
+        self.in_pattern = outer;
+        args
+    }
+
+    /// [`Self::parse_args`] without its state.
+    fn parse_arg_list(&mut self, depth: usize) -> PResult<(Vec<Expr>, usize, Tok)> {
         let mut args = Vec::new();
         let mut height = 0;
         if let Some(close) = self.eat(Token::RParen)? {

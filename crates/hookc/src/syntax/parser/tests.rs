@@ -32,7 +32,7 @@ fn show(e: &Expr) -> String {
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Int(i) => i.to_string(),
         ExprKind::Double(d) => format!("{d:?}"),
-        ExprKind::String(s) => format!("{s:?}"),
+        ExprKind::String(s, _) => format!("{s:?}"),
         ExprKind::List(items) => format!("[{}]", list(items)),
         ExprKind::Map(entries) => {
             let entries: Vec<String> = entries
@@ -200,17 +200,17 @@ fn other_literals() {
     assert_eq!(ok("true").kind, ExprKind::Bool(true));
     assert_eq!(ok("false").kind, ExprKind::Bool(false));
     assert_eq!(ok("null").kind, ExprKind::Null);
-    assert_eq!(ok(r#""a\tb""#).kind, ExprKind::String("a\tb".into()));
-    assert_eq!(ok(r"'\''").kind, ExprKind::String("'".into()));
-    assert_eq!(ok(r"r'\d+'").kind, ExprKind::String(r"\d+".into()));
-    assert_eq!(ok(r#"R"\n""#).kind, ExprKind::String(r"\n".into()));
-    assert_eq!(ok("'''a\nb'''").kind, ExprKind::String("a\nb".into()));
-    assert_eq!(ok(r#""""x"y""""#).kind, ExprKind::String("x\"y".into()));
+    assert_eq!(string_value(r#""a\tb""#), Some("a\tb".into()));
+    assert_eq!(string_value(r"'\''"), Some("'".into()));
+    assert_eq!(string_value(r"r'\d+'"), Some(r"\d+".into()));
+    assert_eq!(string_value(r#"R"\n""#), Some(r"\n".into()));
+    assert_eq!(string_value("'''a\nb'''"), Some("a\nb".into()));
+    assert_eq!(string_value(r#""""x"y""""#), Some("x\"y".into()));
     assert_eq!(
-        ok(r"'\u00e9\U0001F431\x41\101'").kind,
-        ExprKind::String("é🐱AA".into())
+        string_value(r"'\u00e9\U0001F431\x41\101'"),
+        Some("é🐱AA".into())
     );
-    assert_eq!(ok("'ίσος'").kind, ExprKind::String("ίσος".into()));
+    assert_eq!(string_value("'ίσος'"), Some("ίσος".into()));
 }
 
 // ---- spans ------------------------------------------------------------------
@@ -729,4 +729,50 @@ fn wide_is_fine() {
     assert!(matches!(ok(&wide).kind, ExprKind::List(l) if l.len() == HUGE));
     let args = format!("f({})", vec!["a"; HUGE].join(", "));
     assert!(matches!(ok(&args).kind, ExprKind::Call { args, .. } if args.len() == HUGE));
+}
+
+/// The value of a string literal expression.
+fn string_value(text: &str) -> Option<String> {
+    match ok(text).kind {
+        ExprKind::String(s, _) => Some(s),
+        _ => None,
+    }
+}
+
+#[test]
+fn string_styles() {
+    use crate::syntax::ast::StrStyle;
+    let style = |text: &str| match ok(text).kind {
+        ExprKind::String(_, style) => Some(style),
+        _ => None,
+    };
+    assert_eq!(style("'a'"), Some(StrStyle::PLAIN));
+    let raw_double = StrStyle {
+        raw: true,
+        quote: '"',
+        triple: false,
+    };
+    assert_eq!(style(r#"r"\d""#), Some(raw_double));
+    let triple = StrStyle {
+        raw: false,
+        quote: '\'',
+        triple: true,
+    };
+    assert_eq!(style("'''a'''"), Some(triple));
+    assert_eq!(style("''''''"), Some(triple));
+}
+
+#[test]
+fn an_escape_error_in_a_pattern_shows_the_raw_string() {
+    let help = |text: &str| err(text).help.unwrap_or_default();
+    assert_eq!(
+        help(r#"p.matches("\d+\.txt")"#),
+        r#"a pattern keeps its backslashes in a raw string: write `r"\d+\.txt"`"#
+    );
+    assert!(help(r"glob(p, 'a\*')").ends_with(r"write `r'a\*'`"));
+    // A doubled backslash beside it means another thing raw: no spelling.
+    assert!(help(r"p.matches('\\.\d')").ends_with("or double each backslash"));
+    // Not a pattern: the list of escapes.
+    assert!(help(r"p.startsWith('\d')").starts_with("the escapes are"));
+    assert!(help(r"p.matches(x.startsWith('\d'))").starts_with("the escapes are"));
 }

@@ -1,0 +1,266 @@
+//! The function table end to end (`ARCHITECTURE.md`, "How to add a
+//! function"): every function is documented, and every function called on
+//! random arguments gives the same result through the VM (arguments read
+//! from the context), the reference evaluator, and constant folding (the
+//! same call with literal arguments, folded at compile time).
+//!
+//! The implementations themselves are tested against models beside them
+//! (`hookc-runtime`'s `functions::{strings, paths, urls, shell}` and
+//! `tests/suite/text_functions.rs`); this suite tests what every stage
+//! does with a row: resolution by name, form and arity, argument order,
+//! typing, lowering to `Call`/`CallRegex`, the artifact round trip,
+//! folding, and error and kind propagation.
+
+use crate::rng::Rng;
+use hookc::check::schema::ContextSchema;
+use hookc::expr_program::{compile_expr, ExprMode};
+use hookc::frontend::doc::Node;
+use hookc::span::{FileId, Span};
+use hookc::testing::reference;
+use hookc_runtime::bytecode::Op;
+use hookc_runtime::functions::{Builtin, Derived, Form, PatternKind};
+use hookc_runtime::internals::context::{PathCache, Source};
+use hookc_runtime::internals::value::{EvalError, Val};
+use hookc_runtime::internals::vm::eval_hook;
+use hookc_runtime::verify::VerifiedProgram;
+use serde_json::{json, Map, Value};
+
+/// Strings the text functions' edges are made of: empty, separators,
+/// multi-byte code points, paths, URLs, shell-ish text.
+const STRINGS: &[&str] = &[
+    "",
+    "a",
+    "ab",
+    "a,b,,c",
+    " \t padded \n",
+    "é",
+    "日本語",
+    "🦀x🦀",
+    "ABC def",
+    "/",
+    ".",
+    "..",
+    "a/../.env",
+    "/proj/src/main.rs",
+    "/proj2/x",
+    "./a//b/",
+    ".env.local",
+    "a.tar.gz",
+    "https://User@Evil.COM:8080/x?y#z",
+    "http:\\\\evil.com\\@good.com",
+    "example.com/path",
+    "file:///etc/passwd",
+    "[::1]:80",
+    "rm -rf /tmp/x",
+    "code 42 and code 7",
+    ",",
+    "/proj",
+];
+
+const INTS: &[i64] = &[-2, -1, 0, 1, 2, 3, 5, 100, i64::MAX];
+
+const REGEXES: &[&str] = &[
+    r"(\d+)",
+    r"code (\d+)(?: and code (\d+))?",
+    r"^(\w+)://([^/:]+)",
+    r"(x)?y",
+    "é(.)",
+    "",
+];
+
+const PATH_GLOBS: &[&str] = &["**/.env*", "*.rs", "/proj/**", "**", "a/?", "**/[a-c]*"];
+
+/// A random value of one of `kinds`' kinds (mostly the kinds asked for,
+/// sometimes another, to reach `no such overload`).
+fn value(rng: &mut Rng, kinds: hookc_runtime::bytecode::Kinds) -> Value {
+    use hookc_runtime::bytecode::Kinds;
+    let wanted: Vec<Kinds> = [
+        Kinds::STRING,
+        Kinds::INT,
+        Kinds::LIST,
+        Kinds::OBJECT,
+        Kinds::BOOL,
+    ]
+    .into_iter()
+    .filter(|k| kinds.intersects(*k))
+    .collect();
+    let kind = if rng.below(12) == 0 || wanted.is_empty() {
+        *rng.pick(&[Kinds::STRING, Kinds::INT, Kinds::NULL])
+    } else {
+        *rng.pick(&wanted)
+    };
+    match kind {
+        k if k == Kinds::STRING => json!(rng.pick(STRINGS)),
+        k if k == Kinds::INT => json!(rng.pick(INTS)),
+        k if k == Kinds::LIST => {
+            let n = rng.below(4);
+            Value::Array((0..n).map(|_| json!(rng.pick(STRINGS))).collect())
+        }
+        k if k == Kinds::OBJECT => {
+            let mut m = Map::new();
+            for _ in 0..rng.below(3) {
+                m.insert((*rng.pick(STRINGS)).to_owned(), json!(rng.pick(INTS)));
+            }
+            Value::Object(m)
+        }
+        k if k == Kinds::BOOL => json!(rng.below(2) == 0),
+        _ => Value::Null,
+    }
+}
+
+/// `v` as a literal of the `when` language.
+fn literal(v: &Value) -> String {
+    match v {
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(literal).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(m) => {
+            let entries: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}: {}", literal(&json!(k)), literal(v)))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+        // JSON's string escapes are the language's, and an int is itself.
+        other => other.to_string(),
+    }
+}
+
+/// The call of `f` on `args` (the receiver first), the pattern last.
+fn call_text(f: Builtin, args: &[String], pattern: Option<&str>) -> String {
+    let def = f.def();
+    let mut rest: Vec<String> = args.to_vec();
+    let head = match def.form {
+        Form::Method => {
+            let recv = rest.remove(0);
+            format!("({recv}).{}", def.name)
+        }
+        _ => def.qualified_name(),
+    };
+    if let Some(p) = pattern {
+        rest.push(literal(&json!(p)));
+    }
+    format!("{head}({})", rest.join(", "))
+}
+
+fn free_form() -> ContextSchema {
+    let mut diags = hookc::diag::Diagnostics::new();
+    let node = Node::from_json(&json!({"type": "object"}), Span::new(FileId(0), 0, 0));
+    ContextSchema::from_node(&node, &mut diags)
+}
+
+/// The outcome of a value: its JSON, or its error.
+fn outcome(v: &Val<'_>) -> Result<Value, EvalError> {
+    match v {
+        Val::Error(e) => Err(*e),
+        other => Ok(other.to_json().unwrap_or(Value::Null)),
+    }
+}
+
+/// The VM's result of the one-hook program of `text` on `ctx`, through an
+/// artifact round trip.
+fn vm(text: &str, ctx: &Value) -> (Result<Value, EvalError>, VerifiedProgram) {
+    let compiled = compile_expr(text, &free_form(), ExprMode::Unchecked)
+        .unwrap_or_else(|d| panic!("`{text}`: {d:?}"));
+    let program = hookc::lower::lower(&compiled.policy());
+    let bytes = hookc_runtime::artifact::encode(&program);
+    let loaded = hookc_runtime::artifact::load(&bytes).unwrap_or_else(|e| panic!("`{text}`: {e}"));
+    let derived = Derived::new();
+    let result = {
+        let mut cache =
+            PathCache::new(&loaded.program().paths, Source::Document(ctx)).with_derived(&derived);
+        outcome(&eval_hook(&loaded, 0, &mut cache, None))
+    };
+    (result, loaded)
+}
+
+#[test]
+fn every_function_is_documented() {
+    let docs = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/src/semantics.md"
+    ))
+    .unwrap();
+    let missing: Vec<String> = Builtin::ALL
+        .iter()
+        .map(|f| f.def().usage())
+        .filter(|u| !docs.contains(&format!("`{u}`")) && !docs.contains(&format!("`{u},")))
+        .filter(|u| !docs.contains(u.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/src/semantics.md: {missing:?}"
+    );
+}
+
+#[test]
+fn the_vm_the_reference_and_folding_agree_on_random_arguments() {
+    let mut rng = Rng(0x22f0_0c75);
+    let (mut folded, mut errors, mut values) = (0usize, 0usize, 0usize);
+    for &f in Builtin::ALL {
+        let def = f.def();
+        for _ in 0..60 {
+            let stack: Vec<_> = def.params.iter().filter(|p| p.pattern.is_none()).collect();
+            let args: Vec<Value> = stack.iter().map(|p| value(&mut rng, p.kinds)).collect();
+            let pattern = def.pattern().map(|kind| match kind {
+                PatternKind::Regex => *rng.pick(REGEXES),
+                PatternKind::PathGlob => *rng.pick(PATH_GLOBS),
+            });
+            let ctx: Map<String, Value> = args
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("a{i}"), v.clone()))
+                .collect();
+            let ctx = Value::Object(ctx);
+            let names: Vec<String> = (0..args.len()).map(|i| format!("a{i}")).collect();
+            let from_context = call_text(f, &names, pattern);
+            let literals: Vec<String> = args.iter().map(literal).collect();
+            let from_literals = call_text(f, &literals, pattern);
+
+            let (by_vm, program) = vm(&from_context, &ctx);
+            let uses_call = program
+                .program()
+                .code
+                .iter()
+                .any(|op| matches!(op, Op::Call(g) | Op::CallRegex { func: g, .. } if *g == f));
+            assert!(
+                uses_call || f.def().lowering != hookc_runtime::functions::Lowering::Call,
+                "`{from_context}` does not call {f:?}"
+            );
+
+            let compiled = compile_expr(&from_context, &free_form(), ExprMode::Unchecked).unwrap();
+            let consts = reference::Constants::new(compiled.expr());
+            let by_reference = outcome(&reference::eval_with(
+                compiled.expr(),
+                compiled.paths(),
+                &ctx,
+                &consts,
+            ));
+            assert_eq!(by_vm, by_reference, "`{from_context}` on {ctx}");
+
+            let (by_folding, folded_program) = vm(&from_literals, &json!({}));
+            assert_eq!(
+                by_vm, by_folding,
+                "`{from_literals}` against `{from_context}` on {ctx}"
+            );
+            let code = &folded_program.program().code;
+            if by_vm.is_ok()
+                && !code
+                    .iter()
+                    .any(|op| matches!(op, Op::Call(_) | Op::CallRegex { .. }))
+            {
+                folded += 1;
+            }
+            match by_vm {
+                Ok(_) => values += 1,
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    // The arguments reach both outcomes, and folding takes the calls that
+    // give values.
+    assert!(values > Builtin::ALL.len() * 20, "{values} values");
+    assert!(errors > Builtin::ALL.len(), "{errors} errors");
+    assert!(folded > values / 2, "{folded} of {values} folded");
+}
