@@ -203,6 +203,10 @@ codes! {
     /// non-raw string made (`\b` is a backspace there, not a word
     /// boundary).
     ControlInRegex = "W0013", Warning, "control character in a regex";
+    /// A regex pattern that runs on the backtracking engine (look-around,
+    /// a backreference, an atomic group): its time is not linear, and a
+    /// search past the step limit is an evaluation error.
+    BacktrackingRegex = "W0017", Warning, "regex needs backtracking";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.
