@@ -140,7 +140,7 @@ impl PolicyRegex {
     #[inline]
     fn compiled(&self) -> Result<&CompiledRegex, EvalError> {
         self.compiled
-            .get_or_init(|| compile_regex(&self.pattern).ok())
+            .get_or_init(|| compile_on(&self.pattern, self.backtracking).ok())
             .as_ref()
             .ok_or(EvalError::InvalidArgument)
     }
@@ -217,19 +217,28 @@ fn search_error(error: &fancy_regex::Error) -> EvalError {
 /// compiles every pattern through here, and a loaded policy compiles
 /// through here on first use ([`PolicyRegex`]).
 pub fn compile_regex(pattern: &str) -> Result<CompiledRegex, String> {
-    match engine(pattern)? {
-        Engine::Linear => regex::RegexBuilder::new(pattern)
-            .size_limit(crate::limits::MAX_REGEX_SIZE)
-            .nest_limit(crate::limits::MAX_REGEX_NESTING)
-            .build()
-            .map(CompiledRegex::Linear)
-            .map_err(|e| regex_reason(&e)),
-        Engine::Backtracking(_) => fancy_regex::RegexBuilder::new(pattern)
+    let backtracking = matches!(engine(pattern)?, Engine::Backtracking(_));
+    compile_on(pattern, backtracking)
+}
+
+/// Compiles `pattern` on the engine already chosen for it by [`engine`]
+/// (a loaded [`PolicyRegex`] knows it from its parse, and does not parse
+/// again to decide).
+fn compile_on(pattern: &str, backtracking: bool) -> Result<CompiledRegex, String> {
+    if backtracking {
+        fancy_regex::RegexBuilder::new(pattern)
             .backtrack_limit(crate::limits::MAX_REGEX_BACKTRACK_STEPS)
             .delegate_size_limit(crate::limits::MAX_REGEX_SIZE)
             .build()
             .map(CompiledRegex::Backtracking)
-            .map_err(|e| fancy_reason(&e)),
+            .map_err(|e| fancy_reason(&e))
+    } else {
+        regex::RegexBuilder::new(pattern)
+            .size_limit(crate::limits::MAX_REGEX_SIZE)
+            .nest_limit(crate::limits::MAX_REGEX_NESTING)
+            .build()
+            .map(CompiledRegex::Linear)
+            .map_err(|e| regex_reason(&e))
     }
 }
 
@@ -315,7 +324,7 @@ pub fn engine(pattern: &str) -> Result<Engine, String> {
 }
 
 /// What parsing a pattern found.
-struct Parsed {
+struct RegexParse {
     engine: Engine,
     /// Required literals, longest first, at most [`MAX_REQUIRED`].
     required: Vec<String>,
@@ -326,7 +335,7 @@ struct Parsed {
 }
 
 /// Parses `pattern` on the engine it needs ([`engine`]).
-fn analyze(pattern: &str) -> Result<Parsed, String> {
+fn analyze(pattern: &str) -> Result<RegexParse, String> {
     let error = match regex_syntax::ast::parse::ParserBuilder::new()
         .nest_limit(crate::limits::MAX_REGEX_NESTING)
         .build()
@@ -357,7 +366,7 @@ fn analyze(pattern: &str) -> Result<Parsed, String> {
         .map(|(name, &index)| (index, name.clone()))
         .collect();
     names.sort();
-    Ok(Parsed {
+    Ok(RegexParse {
         engine: Engine::Backtracking(first),
         required: Vec::new(),
         groups: groups.count + 1,
@@ -366,7 +375,7 @@ fn analyze(pattern: &str) -> Result<Parsed, String> {
 }
 
 /// What a pattern `regex-syntax` parsed requires and captures.
-fn linear(ast: &Ast) -> Parsed {
+fn linear(ast: &Ast) -> RegexParse {
     let mut literals = Vec::new();
     if walk(ast, true, &mut literals).is_err() {
         literals.clear();
@@ -381,7 +390,7 @@ fn linear(ast: &Ast) -> Parsed {
         Ok(groups) => groups,
         Err(never) => match never {},
     };
-    Parsed {
+    RegexParse {
         engine: Engine::Linear,
         required: literals,
         groups: groups.count + 1,
@@ -953,6 +962,11 @@ mod tests {
         let re = PolicyRegex::parse(r"(?=a)\p{NoSuchClass}").unwrap();
         assert_eq!(re.is_match("a"), Err(EvalError::InvalidArgument));
         assert_eq!(re.captures("a"), Err(EvalError::InvalidArgument));
+        // The size limit holds for the parts `fancy-regex` hands to `regex`.
+        let re = PolicyRegex::parse(r"(?=x)(a{1000}){1000}").unwrap();
+        assert_eq!(re.is_match("x"), Err(EvalError::InvalidArgument));
+        assert!(compile_regex(r"(?=x)(a{1000}){1000}").is_err());
+        assert!(compile_regex(r"(?=x)(a{10}){10}").is_ok());
     }
 
     /// Every group `fancy-regex` reports is counted at load, on random
