@@ -80,6 +80,24 @@ pub const MAX_REGEX_SIZE: usize = 1 << 20;
 /// load a verification error.
 pub const MAX_REGEX_NESTING: u32 = 250;
 
+/// Most backtracking steps one search of a regex on the backtracking
+/// engine (a pattern with look-around or a backreference,
+/// `value::policy_regex`) may take: `fancy-regex`'s `backtrack_limit`.
+/// Past it the search is an error value (`EvalError::RegexStepLimit`), so
+/// the hook does not match and a catastrophic pattern (`^((?=a)a+)+$` on
+/// `aaa…b`) cannot hang an evaluation. The value is `fancy-regex`'s own
+/// default: an unanchored search spends at least one step per start
+/// position, so the limit must pass the longest texts policies search (a
+/// string constant is at most [`MAX_STRING_BYTES`], a host action's output
+/// [`MAX_HOST_OUTPUT_BYTES`]) with room for ordinary backtracking, and a
+/// search that reaches it stops after 20 to 35 ms (optimized build,
+/// measured with such patterns). A step is not bounded work: a step may
+/// scan the text (a backreference, a part handed to the `regex` crate), so
+/// this bounds a search's time by about the limit times the text length,
+/// not by the limit alone (`docs/src/semantics.md#regular-expressions`).
+/// Checked while searching, by the VM and the compiler alike.
+pub const MAX_REGEX_BACKTRACK_STEPS: usize = 1_000_000;
+
 // ---- Evaluation -------------------------------------------------------------
 
 /// Most macro iterations (`exists`, `all`, `exists_one`, over all nesting

@@ -214,6 +214,10 @@ codes! {
     /// `==`) on a field the schema marks `format: shell-command`: the
     /// command's text is not what it runs.
     StringTestOnShell = "W0016", Warning, "string test on a shell command";
+    /// A regex pattern that runs on the backtracking engine (look-around,
+    /// a backreference, an atomic group): its time is not linear, and a
+    /// search past the step limit is an evaluation error.
+    BacktrackingRegex = "W0017", Warning, "regex needs backtracking";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -31,7 +31,7 @@ use std::fmt;
 pub(crate) mod check;
 pub mod policy_regex;
 
-pub use policy_regex::{Matcher, PolicyRegex};
+pub use policy_regex::{CompiledRegex, Matcher, PolicyRegex};
 
 /// Why an evaluation produced an error value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +52,10 @@ pub enum EvalError {
     IterationLimit,
     /// `exists_one`, `all` or `exists` received a non-bool predicate value.
     NonBoolPredicate,
+    /// A regex search on the backtracking engine (a pattern with
+    /// look-around or a backreference) passed
+    /// [`crate::limits::MAX_REGEX_BACKTRACK_STEPS`].
+    RegexStepLimit,
 }
 
 impl fmt::Display for EvalError {
@@ -65,6 +69,10 @@ impl fmt::Display for EvalError {
             EvalError::InvalidArgument => "invalid argument",
             EvalError::IterationLimit => "macro iteration limit exceeded",
             EvalError::NonBoolPredicate => "predicate is not a bool",
+            EvalError::RegexStepLimit => {
+                "regex step limit exceeded (the pattern backtracks too much on this text: \
+                 anchor it, or avoid nested repetitions around look-around and backreferences)"
+            }
         })
     }
 }

@@ -23,10 +23,25 @@
 //! requires none at all, as a flag changes what its literals match.
 //! (`tests`: random patterns and haystacks against the compiled regex
 //! alone.)
+//!
+//! Two engines, chosen from the pattern text alone by [`engine`] (the
+//! compiler and the runtime both decide there, so they never disagree): a
+//! pattern `regex-syntax` parses runs on the `regex` crate, in time linear
+//! in the haystack; a pattern it refuses only for a construct that needs
+//! backtracking (look-around, a backreference, an atomic group: see
+//! [`Construct`]) and that `fancy-regex` parses runs on `fancy-regex`,
+//! under [`MAX_REGEX_BACKTRACK_STEPS`](crate::limits::MAX_REGEX_BACKTRACK_STEPS)
+//! (past it, the search is [`EvalError::RegexStepLimit`]). Such a pattern
+//! is parsed at load too (`fancy-regex`'s parser, which also counts its
+//! groups) and compiled on first use; it has no required literals (none
+//! are derived from `fancy-regex`'s tree, so the prefilter stays exact by
+//! testing nothing). Nothing in the artifact names the engine: it is the
+//! same pattern string either way.
 
 use super::EvalError;
 use memchr::memmem::Finder;
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
+use std::fmt;
 use std::sync::OnceLock;
 
 /// At most this many required literals are tested before the regex: the
@@ -37,93 +52,500 @@ const MAX_REQUIRED: usize = 4;
 #[derive(Debug, Clone)]
 pub struct PolicyRegex {
     pattern: String,
+    /// Whether `fancy-regex` runs it (decided by [`engine`]).
+    backtracking: bool,
     /// Literals every match contains (at most [`MAX_REQUIRED`]).
     required: Vec<Finder<'static>>,
-    compiled: OnceLock<Option<regex::Regex>>,
+    /// Capture groups, group 0 (the whole match) included.
+    groups: usize,
+    /// The named groups' indexes and names, by index (usually empty, so
+    /// nothing is allocated for a pattern without names).
+    names: Vec<(usize, String)>,
+    compiled: OnceLock<Option<CompiledRegex>>,
 }
 
 impl PolicyRegex {
     /// Parses `pattern` under the nesting limit
-    /// ([`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)); the error
-    /// is the parser's reason.
+    /// ([`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)), on the
+    /// engine [`engine`] chooses; the error is the parser's reason.
     pub fn parse(pattern: &str) -> Result<PolicyRegex, String> {
-        let ast = regex_syntax::ast::parse::ParserBuilder::new()
-            .nest_limit(crate::limits::MAX_REGEX_NESTING)
-            .build()
-            .parse(pattern)
-            .map_err(|e| regex_reason(&e))?;
-        let mut literals = Vec::new();
-        if walk(&ast, true, &mut literals).is_err() {
-            literals.clear();
-        }
-        // Longest first (the rarest in practice), equal ones adjacent for
-        // `dedup`.
-        literals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        literals.dedup();
-        literals.truncate(MAX_REQUIRED);
+        let parsed = analyze(pattern)?;
         Ok(PolicyRegex {
             pattern: pattern.to_owned(),
-            required: literals
+            backtracking: matches!(parsed.engine, Engine::Backtracking(_)),
+            required: parsed
+                .required
                 .iter()
                 .map(|l| Finder::new(l.as_bytes()).into_owned())
                 .collect(),
+            groups: parsed.groups,
+            names: parsed.names,
             compiled: OnceLock::new(),
         })
     }
 
     /// Whether `haystack` has a match; an error when the pattern does not
     /// compile (over the size limit, an unknown Unicode class: only a
-    /// hand-made artifact has one).
+    /// hand-made artifact has one), or, for a backtracking pattern, when
+    /// the search passes the step limit ([`EvalError::RegexStepLimit`]).
     #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
-        let bytes = haystack.as_bytes();
-        if self.required.iter().any(|f| f.find(bytes).is_none()) {
+        if self.lacks_required(haystack) {
             return Ok(false);
         }
-        self.compiled
-            .get_or_init(|| compile_regex(&self.pattern).ok())
-            .as_ref()
-            .map(|re| re.is_match(haystack))
-            .ok_or(EvalError::InvalidArgument)
+        self.compiled()?.is_match(haystack)
     }
 
-    /// The groups of the first match in `haystack` (group 0 the whole
-    /// match, `None` for a group that did not take part); `None` when
-    /// nothing matches.
+    /// The groups of the first match in `haystack` (the leftmost one, as
+    /// [`is_match`](Self::is_match) finds it): `None` when nothing matches,
+    /// else one entry per group, group 0 (the whole match) first and then
+    /// the groups in the order of their opening parentheses, `None` for a
+    /// group that took no part in the match. Errors as `is_match`.
     pub fn captures<'h>(
         &self,
         haystack: &'h str,
     ) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
-        if self
-            .required
-            .iter()
-            .any(|f| f.find(haystack.as_bytes()).is_none())
-        {
+        if self.lacks_required(haystack) {
             return Ok(None);
         }
-        let re = self
-            .compiled
-            .get_or_init(|| compile_regex(&self.pattern).ok())
+        self.compiled()?.captures(haystack)
+    }
+
+    /// How many entries [`captures`](Self::captures) gives: the capture
+    /// groups and group 0. Known from the parse, without compiling.
+    pub fn group_count(&self) -> usize {
+        self.groups
+    }
+
+    /// Each group's name, by index (group 0 and unnamed groups `None`).
+    pub fn group_names(&self) -> Vec<Option<String>> {
+        group_names(self.groups, &self.names)
+    }
+
+    /// Whether `fancy-regex` runs this pattern (see [`engine`]).
+    pub fn is_backtracking(&self) -> bool {
+        self.backtracking
+    }
+
+    /// Whether a literal every match contains is missing from `haystack`,
+    /// which then cannot match.
+    #[inline]
+    fn lacks_required(&self, haystack: &str) -> bool {
+        let bytes = haystack.as_bytes();
+        self.required.iter().any(|f| f.find(bytes).is_none())
+    }
+
+    /// The compiled regex, compiled now on first use; a pattern that does
+    /// not compile is `invalid argument` at every use.
+    #[inline]
+    fn compiled(&self) -> Result<&CompiledRegex, EvalError> {
+        self.compiled
+            .get_or_init(|| compile_on(&self.pattern, self.backtracking).ok())
             .as_ref()
-            .ok_or(EvalError::InvalidArgument)?;
-        Ok(re
-            .captures(haystack)
-            .map(|caps| caps.iter().map(|m| m.map(|m| m.as_str())).collect()))
+            .ok_or(EvalError::InvalidArgument)
     }
 }
 
-/// Compiles a regex pattern under the size and nesting limits
-/// ([`MAX_REGEX_SIZE`](crate::limits::MAX_REGEX_SIZE),
-/// [`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)); the error is
-/// the `regex` crate's reason, without its framing. The checker compiles
-/// every pattern through here, and a loaded policy compiles through here
-/// on first use ([`PolicyRegex`]).
-pub fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(crate::limits::MAX_REGEX_SIZE)
+/// A compiled regex on the engine [`engine`] chose for its pattern.
+#[derive(Debug, Clone)]
+pub enum CompiledRegex {
+    /// The `regex` crate: linear time.
+    Linear(regex::Regex),
+    /// `fancy-regex`, under the step limit.
+    Backtracking(fancy_regex::Regex),
+}
+
+impl CompiledRegex {
+    /// Whether `haystack` has a match (an unanchored search on either
+    /// engine); [`EvalError::RegexStepLimit`] when a backtracking search
+    /// passes the step limit.
+    #[inline]
+    pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
+        match self {
+            CompiledRegex::Linear(re) => Ok(re.is_match(haystack)),
+            CompiledRegex::Backtracking(re) => re.is_match(haystack).map_err(|e| search_error(&e)),
+        }
+    }
+
+    /// The groups of the first match, as [`PolicyRegex::captures`].
+    pub fn captures<'h>(
+        &self,
+        haystack: &'h str,
+    ) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
+        match self {
+            CompiledRegex::Linear(re) => Ok(re
+                .captures(haystack)
+                .map(|caps| caps.iter().map(|m| m.map(|m| m.as_str())).collect())),
+            CompiledRegex::Backtracking(re) => {
+                let caps = re.captures(haystack).map_err(|e| search_error(&e))?;
+                Ok(caps.map(|caps| {
+                    (0..re.captures_len())
+                        .map(|i| caps.get(i).map(|m| m.as_str()))
+                        .collect()
+                }))
+            }
+        }
+    }
+
+    /// The number of groups, group 0 included.
+    pub fn group_count(&self) -> usize {
+        match self {
+            CompiledRegex::Linear(re) => re.captures_len(),
+            CompiledRegex::Backtracking(re) => re.captures_len(),
+        }
+    }
+}
+
+/// The evaluation error of a failed `fancy-regex` search: its only
+/// runtime errors are its two bounds, the step limit and its stack limit
+/// (a bound of the same kind, reached by a search that keeps a million
+/// backtracking points open).
+fn search_error(error: &fancy_regex::Error) -> EvalError {
+    match error {
+        fancy_regex::Error::RuntimeError(_) => EvalError::RegexStepLimit,
+        _ => EvalError::InvalidArgument,
+    }
+}
+
+/// Compiles a regex pattern on the engine [`engine`] chooses, under the
+/// size and nesting limits ([`MAX_REGEX_SIZE`](crate::limits::MAX_REGEX_SIZE),
+/// [`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING); on
+/// `fancy-regex`, the size limit bounds each part it hands to `regex`, and
+/// its own parser bounds nesting at 64 groups) and, on `fancy-regex`, the
+/// step limit ([`MAX_REGEX_BACKTRACK_STEPS`](crate::limits::MAX_REGEX_BACKTRACK_STEPS));
+/// the error is the engine's reason, without its framing. The checker
+/// compiles every pattern through here, and a loaded policy compiles
+/// through here on first use ([`PolicyRegex`]).
+pub fn compile_regex(pattern: &str) -> Result<CompiledRegex, String> {
+    let backtracking = matches!(engine(pattern)?, Engine::Backtracking(_));
+    compile_on(pattern, backtracking)
+}
+
+/// Compiles `pattern` on the engine already chosen for it by [`engine`]
+/// (a loaded [`PolicyRegex`] knows it from its parse, and does not parse
+/// again to decide).
+fn compile_on(pattern: &str, backtracking: bool) -> Result<CompiledRegex, String> {
+    if backtracking {
+        fancy_regex::RegexBuilder::new(pattern)
+            .backtrack_limit(crate::limits::MAX_REGEX_BACKTRACK_STEPS)
+            .delegate_size_limit(crate::limits::MAX_REGEX_SIZE)
+            .build()
+            .map(CompiledRegex::Backtracking)
+            .map_err(|e| fancy_reason(&e))
+    } else {
+        regex::RegexBuilder::new(pattern)
+            .size_limit(crate::limits::MAX_REGEX_SIZE)
+            .nest_limit(crate::limits::MAX_REGEX_NESTING)
+            .build()
+            .map(CompiledRegex::Linear)
+            .map_err(|e| regex_reason(&e))
+    }
+}
+
+/// Which engine runs a pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Engine {
+    /// The `regex` crate: the pattern parses with `regex-syntax`.
+    Linear,
+    /// `fancy-regex`, for the first construct `regex-syntax` refused.
+    Backtracking(Backtracking),
+}
+
+/// The first construct of a pattern that needs the backtracking engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Backtracking {
+    /// What it is.
+    pub construct: Construct,
+    /// Its text in the pattern (`(?=`, `\1`, `\k<name>`, `(?>`).
+    pub text: String,
+    /// Its byte offset in the pattern.
+    pub offset: usize,
+    /// Its column in the pattern, in characters, from 1.
+    pub column: usize,
+}
+
+impl fmt::Display for Backtracking {
+    /// `a look-ahead `(?=` at column 3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} `{}` at column {}",
+            self.construct, self.text, self.column
+        )
+    }
+}
+
+/// A construct that needs backtracking: what `regex` refuses and
+/// `fancy-regex` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Construct {
+    /// `(?=...)`.
+    LookAhead,
+    /// `(?!...)`.
+    NegativeLookAhead,
+    /// `(?<=...)`.
+    LookBehind,
+    /// `(?<!...)`.
+    NegativeLookBehind,
+    /// `\1`, `\k<name>`, `(?P=name)`.
+    Backreference,
+    /// `(?>...)`.
+    AtomicGroup,
+}
+
+impl fmt::Display for Construct {
+    /// `a look-ahead`, `a backreference`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Construct::LookAhead => "a look-ahead",
+            Construct::NegativeLookAhead => "a negative look-ahead",
+            Construct::LookBehind => "a look-behind",
+            Construct::NegativeLookBehind => "a negative look-behind",
+            Construct::Backreference => "a backreference",
+            Construct::AtomicGroup => "an atomic group",
+        })
+    }
+}
+
+/// Which engine runs `pattern`, or why neither can: the one place that
+/// decides, a function of the pattern text alone (the compiler's checker
+/// and folding, its reference evaluator and the runtime all come here).
+///
+/// `regex-syntax` parses first; a pattern it accepts is
+/// [`Engine::Linear`]. A pattern it refuses is backtracking only when its
+/// reason is a [`Construct`] (`regex-syntax` stops at the first one) and
+/// `fancy-regex` parses the whole pattern without the extensions hookc
+/// leaves out (conditionals, subroutine calls, `\K`, `\G`, backtracking
+/// verbs, absent operators) and without a backreference to a group that
+/// does not exist; any other refusal is the error, `regex-syntax`'s reason
+/// first.
+pub fn engine(pattern: &str) -> Result<Engine, String> {
+    analyze(pattern).map(|parsed| parsed.engine)
+}
+
+/// What parsing a pattern found.
+struct RegexParse {
+    engine: Engine,
+    /// Required literals, longest first, at most [`MAX_REQUIRED`].
+    required: Vec<String>,
+    /// Capture groups, group 0 included.
+    groups: usize,
+    /// Named groups, by index.
+    names: Vec<(usize, String)>,
+}
+
+/// Parses `pattern` on the engine it needs ([`engine`]).
+fn analyze(pattern: &str) -> Result<RegexParse, String> {
+    let error = match regex_syntax::ast::parse::ParserBuilder::new()
         .nest_limit(crate::limits::MAX_REGEX_NESTING)
         .build()
-        .map_err(|e| regex_reason(&e))
+        .parse(pattern)
+    {
+        Ok(ast) => return Ok(linear(&ast)),
+        Err(error) => error,
+    };
+    let Some(first) = backtracking_construct(pattern, &error) else {
+        return Err(regex_reason(&error));
+    };
+    let tree = fancy_regex::Expr::parse_tree(pattern).map_err(|e| fancy_reason(&e))?;
+    let mut groups = FancyGroups::default();
+    fancy_walk(&tree.expr, &mut groups)
+        .map_err(|what| format!("{what} is not supported (of what needs backtracking, only look-around, backreferences and atomic groups are)"))?;
+    if let Some(bad) = groups
+        .references
+        .iter()
+        .find(|&&g| g == 0 || g > groups.count)
+    {
+        return Err(format!(
+            "backreference to group {bad}, which does not exist"
+        ));
+    }
+    let mut names: Vec<(usize, String)> = tree
+        .named_groups
+        .iter()
+        .map(|(name, &index)| (index, name.clone()))
+        .collect();
+    names.sort();
+    Ok(RegexParse {
+        engine: Engine::Backtracking(first),
+        required: Vec::new(),
+        groups: groups.count + 1,
+        names,
+    })
+}
+
+/// What a pattern `regex-syntax` parsed requires and captures.
+fn linear(ast: &Ast) -> RegexParse {
+    let mut literals = Vec::new();
+    if walk(ast, true, &mut literals).is_err() {
+        literals.clear();
+    }
+    // Longest first (the rarest in practice), equal ones adjacent for
+    // `dedup`.
+    literals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    literals.dedup();
+    literals.truncate(MAX_REQUIRED);
+    // The visitor keeps its own stack (no recursion), and never fails.
+    let groups = match regex_syntax::ast::visit(ast, AstGroups::default()) {
+        Ok(groups) => groups,
+        Err(never) => match never {},
+    };
+    RegexParse {
+        engine: Engine::Linear,
+        required: literals,
+        groups: groups.count + 1,
+        names: groups.names,
+    }
+}
+
+/// The capture groups of a `regex-syntax` tree.
+#[derive(Default)]
+struct AstGroups {
+    count: usize,
+    names: Vec<(usize, String)>,
+}
+
+impl regex_syntax::ast::Visitor for AstGroups {
+    type Output = AstGroups;
+    type Err = std::convert::Infallible;
+
+    fn finish(self) -> Result<AstGroups, Self::Err> {
+        Ok(self)
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), Self::Err> {
+        if let Ast::Group(group) = ast {
+            match &group.kind {
+                GroupKind::CaptureIndex(_) => self.count += 1,
+                GroupKind::CaptureName { name, .. } => {
+                    self.count += 1;
+                    // `regex` numbers named and unnamed groups together.
+                    self.names.push((self.count, name.name.clone()));
+                }
+                GroupKind::NonCapturing(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The capture groups and backreferences of a `fancy-regex` tree.
+#[derive(Default)]
+struct FancyGroups {
+    count: usize,
+    references: Vec<usize>,
+}
+
+/// Walks a `fancy-regex` tree: counts its groups and backreferences, and
+/// refuses what hookc leaves out, naming it. Recursion is bounded by
+/// `fancy-regex`'s parser, which refuses nesting past 64 groups.
+fn fancy_walk(expr: &fancy_regex::Expr, out: &mut FancyGroups) -> Result<(), &'static str> {
+    use fancy_regex::Expr;
+    match expr {
+        Expr::Empty
+        | Expr::Any { .. }
+        | Expr::Assertion(_)
+        | Expr::GeneralNewline { .. }
+        | Expr::Literal { .. }
+        | Expr::Delegate { .. } => Ok(()),
+        Expr::Backref { group, .. } => {
+            out.references.push(*group);
+            Ok(())
+        }
+        Expr::Concat(items) | Expr::Alt(items) => {
+            items.iter().try_for_each(|item| fancy_walk(item, out))
+        }
+        Expr::Group(inner) => {
+            out.count += 1;
+            fancy_walk(inner, out)
+        }
+        Expr::LookAround(inner, _) | Expr::AtomicGroup(inner) => fancy_walk(inner, out),
+        Expr::Repeat { child, .. } => fancy_walk(child, out),
+        Expr::KeepOut => Err("`\\K`"),
+        Expr::ContinueFromPreviousMatchEnd => Err("`\\G`"),
+        Expr::BackrefWithRelativeRecursionLevel { .. } => {
+            Err("a backreference with a recursion level")
+        }
+        Expr::BackrefExistsCondition { .. } | Expr::Conditional { .. } => Err("a conditional"),
+        Expr::SubroutineCall(_) | Expr::DefineGroup { .. } => Err("a subroutine"),
+        Expr::BacktrackingControlVerb(_) => Err("a backtracking control verb"),
+        Expr::Absent(_) => Err("an absent operator"),
+        Expr::AstNode(..) => Err("an unresolved group reference"),
+    }
+}
+
+/// The construct `regex-syntax` refused `pattern` for, when it is one that
+/// needs backtracking; `None` for any other error.
+fn backtracking_construct(pattern: &str, error: &regex_syntax::ast::Error) -> Option<Backtracking> {
+    use regex_syntax::ast::ErrorKind;
+    let at = error.span().start.offset;
+    let rest = pattern.get(at..)?;
+    let (construct, offset, text) = match error.kind() {
+        ErrorKind::UnsupportedLookAround => {
+            let found = [
+                ("(?<=", Construct::LookBehind),
+                ("(?<!", Construct::NegativeLookBehind),
+                ("(?=", Construct::LookAhead),
+                ("(?!", Construct::NegativeLookAhead),
+            ]
+            .into_iter()
+            .find(|(open, _)| rest.starts_with(open))?;
+            (found.1, at, found.0.to_owned())
+        }
+        ErrorKind::UnsupportedBackreference => {
+            let digits = rest
+                .get(1..)?
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            (
+                Construct::Backreference,
+                at,
+                rest.get(..1 + digits)?.to_owned(),
+            )
+        }
+        // `\k<name>`: `regex-syntax` knows no `\k`.
+        ErrorKind::EscapeUnrecognized if rest.starts_with("\\k<") => {
+            let end = rest.find('>')?;
+            (Construct::Backreference, at, rest.get(..=end)?.to_owned())
+        }
+        // `(?>` and `(?P=name)`: `regex-syntax` reads what follows `(?` as
+        // flags, and refuses the first character that is not one.
+        ErrorKind::FlagUnrecognized => {
+            let open = pattern.get(..at)?.rfind("(?")?;
+            let group = pattern.get(open..)?;
+            if group.starts_with("(?>") {
+                (Construct::AtomicGroup, open, "(?>".to_owned())
+            } else if group.starts_with("(?P=") {
+                let end = group.find(')')?;
+                (
+                    Construct::Backreference,
+                    open,
+                    group.get(..=end)?.to_owned(),
+                )
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    Some(Backtracking {
+        construct,
+        column: pattern.get(..offset)?.chars().count() + 1,
+        offset,
+        text,
+    })
+}
+
+/// Each group's name, by index, from the named groups' `(index, name)`.
+fn group_names(groups: usize, names: &[(usize, String)]) -> Vec<Option<String>> {
+    let mut out = vec![None; groups];
+    for (index, name) in names {
+        if let Some(slot) = out.get_mut(*index) {
+            *slot = Some(name.clone());
+        }
+    }
+    out
 }
 
 /// A regex error's reason without the framing the `regex` crates print
@@ -134,6 +556,18 @@ fn regex_reason(error: &impl std::fmt::Display) -> String {
         .rsplit_once("error: ")
         .map_or(text.as_str(), |(_, r)| r);
     reason.trim().trim_end_matches('.').to_owned()
+}
+
+/// A `fancy-regex` error's reason: its text has no framing to remove
+/// (its position, when it says one, is a byte offset in the pattern).
+fn fancy_reason(error: &fancy_regex::Error) -> String {
+    let text = error.to_string();
+    let reason = text.trim().trim_end_matches('.');
+    // Lowercase first letter, as the checker's messages are.
+    let mut chars = reason.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
 }
 
 /// The pattern sets flags: its literals are not known to match themselves.
@@ -200,17 +634,25 @@ fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged>
     Ok(())
 }
 
-/// What a `matches` test runs on a string: a compiled regex (the compiler's
-/// folding, the reference evaluator) or a [`PolicyRegex`] (the VM).
+/// What a `matches` test (and a capture) runs on a string: a
+/// [`CompiledRegex`] (the compiler's folding, the reference evaluator) or a
+/// [`PolicyRegex`] (the VM), which answer alike for the same pattern.
 pub trait Matcher {
     /// Whether `haystack` has a match, or why the test cannot say.
     fn test(&self, haystack: &str) -> Result<bool, EvalError>;
+
+    /// The groups of the first match, as [`PolicyRegex::captures`].
+    fn captures<'h>(&self, haystack: &'h str) -> Result<Option<Vec<Option<&'h str>>>, EvalError>;
 }
 
-impl Matcher for regex::Regex {
+impl Matcher for CompiledRegex {
     #[inline]
     fn test(&self, haystack: &str) -> Result<bool, EvalError> {
-        Ok(self.is_match(haystack))
+        self.is_match(haystack)
+    }
+
+    fn captures<'h>(&self, haystack: &'h str) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
+        CompiledRegex::captures(self, haystack)
     }
 }
 
@@ -218,6 +660,10 @@ impl Matcher for PolicyRegex {
     #[inline]
     fn test(&self, haystack: &str) -> Result<bool, EvalError> {
         self.is_match(haystack)
+    }
+
+    fn captures<'h>(&self, haystack: &'h str) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
+        PolicyRegex::captures(self, haystack)
     }
 }
 
@@ -291,6 +737,267 @@ mod tests {
         assert!(PolicyRegex::parse("(").is_err());
         let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
         assert!(PolicyRegex::parse(&deep).is_err());
+    }
+
+    fn backtracking(pattern: &str) -> Backtracking {
+        match engine(pattern) {
+            Ok(Engine::Backtracking(b)) => b,
+            other => panic!("{pattern:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_engine_is_chosen_from_the_pattern_text() {
+        for linear in [
+            r"git push",
+            r"^a+$",
+            r"(a+)+$",
+            r"a++",
+            r"\bword\b",
+            r"(?i)x",
+            r"(?<n>a)",
+        ] {
+            assert_eq!(engine(linear), Ok(Engine::Linear), "{linear:?}");
+        }
+        let b = backtracking(r"^(?=.*--force)git push");
+        assert_eq!(
+            (b.construct, b.text.as_str(), b.offset, b.column),
+            (Construct::LookAhead, "(?=", 1, 2)
+        );
+        assert_eq!(b.to_string(), "a look-ahead `(?=` at column 2");
+        assert_eq!(
+            backtracking(r"a(?!b)").construct,
+            Construct::NegativeLookAhead
+        );
+        assert_eq!(backtracking(r"(?<=a)b").construct, Construct::LookBehind);
+        assert_eq!(
+            backtracking(r"(?<!sudo )rm").construct,
+            Construct::NegativeLookBehind
+        );
+        let b = backtracking(r"(\w+) \1");
+        assert_eq!(
+            (b.construct, b.text.as_str(), b.column),
+            (Construct::Backreference, r"\1", 7)
+        );
+        assert_eq!(backtracking(r"(?<w>a)\k<w>").text, r"\k<w>");
+        assert_eq!(backtracking(r"(?P<w>a)(?P=w)").text, "(?P=w)");
+        let b = backtracking(r"é(?>ab|a)c");
+        assert_eq!(
+            (b.construct, b.offset, b.column),
+            (Construct::AtomicGroup, 2, 2)
+        );
+        // Only the first construct is named; the rest may be any.
+        assert_eq!(
+            backtracking(r"(a)\1(?=b)").construct,
+            Construct::Backreference
+        );
+        // Refused: another error first, a construct `fancy-regex` cannot
+        // parse, an extension hookc leaves out, a missing group.
+        for (bad, reason) in [
+            (r"[z-a](?=b)", "class range"),
+            (r"x(?=", "parenthesis"),
+            (r"(?=a)\K", r"`\K`"),
+            (r"(?=a)(?(1)a|b)", "conditional"),
+            (r"(a)(?=\g<1>)", "subroutine"),
+            (r"(a)\2", "group 2"),
+            (r"a\0", "group 0"),
+            (r"(?i>a)", "unrecognized flag"),
+        ] {
+            let err = engine(bad).unwrap_err();
+            assert!(err.contains(reason), "{bad:?}: {err}");
+            assert!(PolicyRegex::parse(bad).is_err(), "{bad:?}");
+            assert!(compile_regex(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn look_around_and_backreferences_match_as_searches() {
+        let cases: &[(&str, &str, bool)] = &[
+            (r"^(?=.*--force)git push", "git push --force", true),
+            (r"^(?=.*--force)git push", "git push", false),
+            (r"rm -rf(?! --dry-run)", "rm -rf /", true),
+            (r"rm -rf(?! --dry-run)", "rm -rf --dry-run", false),
+            (r"(?<!sudo )rm", "sudo rm x", false),
+            (r"(?<!sudo )rm", "ls; rm x", true),
+            (r"(?<=é)x", "éx", true),
+            (r"(?<=ab|c)d", "cd", true),
+            (r"(?<=a+)b", "xaab", true),
+            (r"\b(\w+) \1\b", "say it it again", true),
+            (r"\b(\w+) \1\b", "say it is", false),
+            (r"(?<w>日)\k<w>", "x日日", true),
+            (r"(?>ab|a)c", "ac", true),
+            (r"(?>a|ab)c", "abc", false),
+        ];
+        for &(pattern, haystack, expect) in cases {
+            let re = PolicyRegex::parse(pattern).unwrap();
+            assert!(re.is_backtracking(), "{pattern:?}");
+            assert_eq!(
+                re.is_match(haystack),
+                Ok(expect),
+                "{pattern:?} on {haystack:?}"
+            );
+            let compiled = compile_regex(pattern).unwrap();
+            assert_eq!(
+                compiled.is_match(haystack),
+                Ok(expect),
+                "{pattern:?} on {haystack:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_step_limit_stops_a_catastrophic_search_with_an_error() {
+        let haystack = format!("{}b", "a".repeat(40));
+        let started = std::time::Instant::now();
+        // The repetition's body holds a look-ahead, so the backtracking
+        // engine explores every split of the `a`s: 2^40 without the limit.
+        let re = PolicyRegex::parse(r"^((?=a)a+)+$").unwrap();
+        assert_eq!(re.is_match(&haystack), Err(EvalError::RegexStepLimit));
+        assert_eq!(re.captures(&haystack), Err(EvalError::RegexStepLimit));
+        // An error value through `matches`, like any other.
+        let v = super::super::matches(&super::super::Val::Str(haystack.as_str().into()), &re);
+        assert!(
+            matches!(v, super::super::Val::Error(EvalError::RegexStepLimit)),
+            "{v:?}"
+        );
+        let compiled = compile_regex(r"^((?=a)a+)+$").unwrap();
+        assert_eq!(compiled.test(&haystack), Err(EvalError::RegexStepLimit));
+        // `fancy-regex` hands a look-ahead with an ordinary body to the
+        // linear engine: `^(?=(a+)+$)` answers, quickly.
+        let re = PolicyRegex::parse(r"^(?=(a+)+$)").unwrap();
+        assert_eq!(re.is_match(&haystack), Ok(false));
+        assert_eq!(re.is_match("aaaa"), Ok(true));
+        // Quick even unoptimized: four searches of a million steps at most.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+        // Well under the limit, the same pattern answers.
+        let re = PolicyRegex::parse(r"^((?=a)a+)+$").unwrap();
+        assert_eq!(re.is_match("aaaaaaaaaa"), Ok(true));
+        assert_eq!(re.is_match("aaaab"), Ok(false));
+    }
+
+    #[test]
+    fn captures_give_the_first_match_groups_on_both_engines() {
+        let caps = |pattern: &str, haystack: &'static str| {
+            let re = PolicyRegex::parse(pattern).unwrap();
+            let lazy = re.captures(haystack).unwrap();
+            let compiled = compile_regex(pattern).unwrap();
+            assert_eq!(compiled.captures(haystack).unwrap(), lazy, "{pattern:?}");
+            assert_eq!(compiled.group_count(), re.group_count(), "{pattern:?}");
+            if let Some(groups) = &lazy {
+                assert_eq!(groups.len(), re.group_count(), "{pattern:?}");
+            }
+            lazy
+        };
+        // Linear: nested groups, an optional group that took no part, the
+        // leftmost match first, code points.
+        assert_eq!(
+            caps(r"(\w+)@((\w+)\.(com|org))?", "mail ann@ x@y.org"),
+            Some(vec![Some("ann@"), Some("ann"), None, None, None])
+        );
+        assert_eq!(
+            caps(r"(é+)(日)", "aéé日b"),
+            Some(vec![Some("éé日"), Some("éé"), Some("日")])
+        );
+        assert_eq!(
+            caps(r"(x)|(y)", "ay"),
+            Some(vec![Some("y"), None, Some("y")])
+        );
+        assert_eq!(caps(r"(a)+", "aaa"), Some(vec![Some("aaa"), Some("a")]));
+        assert_eq!(caps(r"z(a)", "abc"), None);
+        assert_eq!(caps(r"()", ""), Some(vec![Some(""), Some("")]));
+        // Backtracking: the same rules; look-around groups capture too.
+        assert_eq!(
+            caps(r"(?<=(é))(\w)(?=(x)|(y))", "éay éb"),
+            Some(vec![Some("a"), Some("é"), Some("a"), None, Some("y")])
+        );
+        assert_eq!(
+            caps(r"(?<w>\w+) (\k<w>)", "go go"),
+            Some(vec![Some("go go"), Some("go"), Some("go")])
+        );
+        assert_eq!(caps(r"(a)(?!b)", "ab"), None);
+        // Counts and names are known from the parse.
+        let re = PolicyRegex::parse(r"(?<year>\d+)-(\d+)(?:-(?<day>\d+))?").unwrap();
+        assert_eq!(re.group_count(), 4);
+        assert_eq!(
+            re.group_names(),
+            [None, Some("year".to_owned()), None, Some("day".to_owned())]
+        );
+        let re = PolicyRegex::parse(r"(?<a>x)(?=(?<b>y))(z)?").unwrap();
+        assert_eq!(re.group_count(), 4);
+        assert_eq!(
+            re.group_names(),
+            [None, Some("a".to_owned()), Some("b".to_owned()), None]
+        );
+        assert_eq!(
+            compile_regex(r"(?<a>x)(?=(?<b>y))(z)?")
+                .unwrap()
+                .group_count(),
+            4
+        );
+        assert_eq!(PolicyRegex::parse("abc").unwrap().group_count(), 1);
+        // The prefilter answers for captures too, without compiling.
+        let re = PolicyRegex::parse(r"terraform (\w+)").unwrap();
+        assert_eq!(re.captures("ls"), Ok(None));
+        assert!(!re.is_compiled());
+        assert_eq!(
+            re.captures("terraform apply"),
+            Ok(Some(vec![Some("terraform apply"), Some("apply")]))
+        );
+    }
+
+    #[test]
+    fn both_engines_compile_on_first_use_only() {
+        let re = PolicyRegex::parse(r"\bterraform\s+apply\b").unwrap();
+        assert!(!re.is_backtracking() && !re.is_compiled());
+        let re = PolicyRegex::parse(r"^(?=.*--force)git push").unwrap();
+        assert!(re.is_backtracking() && !re.is_compiled());
+        assert_eq!(re.group_count(), 1);
+        assert_eq!(re.is_match("git push"), Ok(false));
+        assert!(re.is_compiled());
+        // What only compiling finds is an evaluation error on both.
+        let re = PolicyRegex::parse(r"(?=a)\p{NoSuchClass}").unwrap();
+        assert_eq!(re.is_match("a"), Err(EvalError::InvalidArgument));
+        assert_eq!(re.captures("a"), Err(EvalError::InvalidArgument));
+        // The size limit holds for the parts `fancy-regex` hands to `regex`.
+        let re = PolicyRegex::parse(r"(?=x)(a{1000}){1000}").unwrap();
+        assert_eq!(re.is_match("x"), Err(EvalError::InvalidArgument));
+        assert!(compile_regex(r"(?=x)(a{1000}){1000}").is_err());
+        assert!(compile_regex(r"(?=x)(a{10}){10}").is_ok());
+    }
+
+    /// Every group `fancy-regex` reports is counted at load, on random
+    /// patterns mixing groups, names and look-around.
+    #[test]
+    fn group_counts_at_load_agree_with_the_compiled_regex() {
+        let parts = [
+            "(a)", "(?:b)", "(?<n>c)", "(?=(d))", "(?<!(e))", "((f)|g)", "(?>(h))", "x", r"\d",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..300 {
+            let mut pattern = String::new();
+            for _ in 0..=next(5) {
+                pattern.push_str(parts[next(parts.len() as u64) as usize]);
+            }
+            // Names must be unique.
+            if pattern.matches("(?<n>").count() > 1 {
+                continue;
+            }
+            let Ok(re) = PolicyRegex::parse(&pattern) else {
+                panic!("{pattern:?}");
+            };
+            let compiled = compile_regex(&pattern).unwrap();
+            assert_eq!(re.group_count(), compiled.group_count(), "{pattern:?}");
+        }
     }
 
     /// The prefilter never changes an answer: random patterns of literals,

@@ -84,9 +84,11 @@ use crate::value::check;
 use crate::value::{ConstSet, PolicyRegex};
 use std::collections::HashSet;
 
-/// Compiling a pattern as the checker does (`value::policy_regex`, where
-/// a loaded policy's regexes live).
-pub use crate::value::policy_regex::compile_regex;
+/// Compiling a pattern as the checker does, and the choice of its engine
+/// (`value::policy_regex`, where a loaded policy's regexes live).
+pub use crate::value::policy_regex::{
+    compile_regex, engine, Backtracking, CompiledRegex, Construct, Engine,
+};
 
 /// A program that passed verification, with its regexes parsed (compiled
 /// on first use: [`PolicyRegex`]) and its sets hashed. The VM runs only these.

@@ -15,23 +15,28 @@ use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, MacroKind, UnaryOp
 use crate::span::Span;
 use hookc_runtime::bytecode::path::{PathTable, Step};
 use hookc_runtime::functions::Shape;
+use hookc_runtime::verify::{Backtracking, Engine};
 
-/// Regex patterns already compiled successfully in this compilation: each
-/// distinct pattern is compiled once, however many hooks use it.
+/// Regex patterns already compiled successfully in this compilation, with
+/// the engine each runs on: each distinct pattern is compiled once, however
+/// many hooks use it.
 // PERF: compiling a regex costs microseconds to milliseconds; 10,000 hooks
 // sharing 9 patterns spent 11% of their compile time here (callgrind).
 #[derive(Debug, Default)]
-pub struct RegexMemo(std::collections::HashSet<String>);
+pub struct RegexMemo(std::collections::HashMap<String, Engine>);
 
 impl RegexMemo {
-    /// [`compile_regex`]'s verdict on `pattern`, compiling it only once.
-    fn check(&mut self, pattern: &str) -> Result<(), String> {
-        if self.0.contains(pattern) {
-            return Ok(());
+    /// [`compile_regex`]'s verdict on `pattern` and its engine, compiling
+    /// it only once.
+    fn check(&mut self, pattern: &str) -> Result<Engine, String> {
+        if let Some(engine) = self.0.get(pattern) {
+            return Ok(engine.clone());
         }
         compile_regex(pattern)?;
-        self.0.insert(pattern.to_owned());
-        Ok(())
+        // The runtime chooses its engine from the pattern alone, here too.
+        let engine = hookc_runtime::verify::engine(pattern)?;
+        self.0.insert(pattern.to_owned(), engine.clone());
+        Ok(engine)
     }
 }
 
@@ -69,6 +74,19 @@ pub fn check_condition(
 }
 
 pub use hookc_runtime::verify::compile_regex;
+
+/// `1000000` as `1,000,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 struct TypeChecker<'a> {
     schema: &'a ContextSchema,
@@ -385,19 +403,23 @@ impl TypeChecker<'_> {
     /// A pattern literal: it compiles, and (a regex) holds no control
     /// character from a string escape.
     fn pattern(&mut self, re: &crate::ir::Regex) {
-        if let Err(msg) = self.regexes.check(&re.pattern) {
+        let checked = self.regexes.check(&re.pattern);
+        if let Err(msg) = &checked {
             let d = match &re.glob {
                 // Valid (checked when translated), but its regex
                 // passes a size or nesting limit: say so in glob terms.
                 Some(g) => Diagnostic::new(Code::BadGlob, format!("invalid glob `{g}`: {msg}"))
                     .help("split the glob into several conditions, or shorten it"),
                 None => Diagnostic::new(Code::BadRegex, format!("invalid regex `{}`: {msg}", re.pattern))
-                    .help("patterns use the syntax of Rust's `regex` crate (RE2-like: no look-around or backreferences)"),
+                    .help("patterns use the syntax of Rust's `regex` crate, plus look-around, backreferences and atomic groups (`fancy-regex`)"),
             };
             self.diags
                 .push(d.at(re.span).label("this pattern does not compile"));
         } else if re.glob.is_none() {
             self.control_in_regex(re);
+            if let Ok(Engine::Backtracking(first)) = &checked {
+                self.backtracking_regex(re, first);
+            }
         }
     }
 
@@ -721,6 +743,32 @@ impl TypeChecker<'_> {
         let s = self.show(subject);
         self.diags
             .push(crate::check::shell_test::diagnostic(shown, &s, test, at));
+    }
+
+    /// W0017 for a pattern that runs on the backtracking engine (it has
+    /// look-around, a backreference or an atomic group, `first` the first
+    /// of them): its time is not linear in the text, and a search past the
+    /// step limit is an error value, so the hook does not match.
+    fn backtracking_regex(&mut self, re: &crate::ir::Regex, first: &Backtracking) {
+        let limit = hookc_runtime::limits::MAX_REGEX_BACKTRACK_STEPS;
+        self.diags.push(
+            Diagnostic::new(
+                Code::BacktrackingRegex,
+                format!(
+                    "the regex needs backtracking for {first}: its matching time is not linear \
+                     in the text but bounded by a step limit of {} (past it, the search is an \
+                     evaluation error and the hook does not match)",
+                    thousands(limit)
+                ),
+            )
+            .at(re.span)
+            .label("matched by the backtracking engine")
+            .help(
+                "keep it if the construct is needed; otherwise rewrite the pattern without \
+                 look-around and backreferences (e.g. two conditions, one with `!`), \
+                 which runs in linear time",
+            ),
+        );
     }
 
     /// E0310 for a string `name` compared with `subject`, whose schema has a

@@ -336,7 +336,7 @@ struct Evaluator<'a> {
     /// Macro body runs so far, over all macros of this evaluation.
     iterations: usize,
     /// Regexes compiled so far (`None`: does not compile).
-    regexes: Vec<(&'a str, Option<regex::Regex>)>,
+    regexes: Vec<(&'a str, Option<hookc_runtime::verify::CompiledRegex>)>,
     /// Globs parsed so far (`None`: does not parse).
     globs: Vec<(&'a str, Option<Glob>)>,
     /// Patterns of function calls parsed so far (`None`: does not parse).

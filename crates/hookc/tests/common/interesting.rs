@@ -56,7 +56,7 @@ pub const STRINGS: [&str; 16] = [
     "x y",
 ];
 
-pub const PATTERNS: [&str; 9] = [
+pub const PATTERNS: [&str; 14] = [
     "^a",
     "b+$",
     "[0-9]+",
@@ -66,6 +66,12 @@ pub const PATTERNS: [&str; 9] = [
     ".",
     r"^\p{L}+$",
     "a|b",
+    // The backtracking engine's: look-around and a backreference.
+    "a(?=b)",
+    "(?<!a)b",
+    r"(.)\1",
+    r"^(?!.*[ée]).+$",
+    "(?<=日)本",
 ];
 
 /// Glob patterns over [`STRINGS`] (`glob()` / `op: glob`): wildcards,

@@ -444,6 +444,68 @@ fn regex_nesting() {
 // ---- evaluation -----------------------------------------------------------------
 
 #[test]
+fn regex_backtracking_steps() {
+    use hookc_runtime::internals::value::PolicyRegex;
+    // A nested repetition around a look-ahead backtracks exponentially in
+    // the run of `a`s before the `b`: the shortest run past the step
+    // limit, found by bisection (the exact length depends on
+    // `fancy-regex`'s step counting).
+    const PATTERN: &str = r"^((?=a)a+)+$";
+    let re = PolicyRegex::parse(PATTERN).unwrap();
+    assert!(re.is_backtracking());
+    let text = |n: usize| format!("{}b", "a".repeat(n));
+    let over = |n: usize| match re.is_match(&text(n)) {
+        Ok(found) => {
+            assert!(!found);
+            false
+        }
+        Err(e) => {
+            assert_eq!(e, EvalError::RegexStepLimit);
+            true
+        }
+    };
+    let (mut lo, mut hi) = (1, 64);
+    assert!(over(hi));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if over(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let n = lo;
+    // Through the whole pipeline: one `a` fewer answers (no match), the
+    // shortest run past the limit is the error value, and explain says so.
+    let policy = hookc::compile::policy_from_sources(&[Input::new(
+        "p.yaml",
+        when(&format!("x.matches(r'{PATTERN}')")),
+    )])
+    .unwrap();
+    let under = json!({"x": text(n - 1)});
+    let trace = policy.query("e", &under).explain().unwrap();
+    assert!(
+        matches!(trace.hooks[0].outcome, Outcome::NotMatched),
+        "{:?}",
+        trace.hooks[0].outcome
+    );
+    let past = json!({"x": text(n)});
+    assert!(policy.evaluate("e", &past).unwrap().terminal.is_none());
+    let trace = policy.query("e", &past).explain().unwrap();
+    assert!(
+        matches!(
+            &trace.hooks[0].outcome,
+            Outcome::Error {
+                error: EvalError::RegexStepLimit,
+                ..
+            }
+        ),
+        "{:?}",
+        trace.hooks[0].outcome
+    );
+}
+
+#[test]
 fn macro_iterations() {
     let policy =
         hookc::compile::policy_from_sources(&[Input::new("p.yaml", when("l.all(x, x >= 0)"))])

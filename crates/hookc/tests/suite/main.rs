@@ -52,6 +52,7 @@ mod layers;
 mod limits;
 mod lint;
 mod priority_order;
+mod regex_engines;
 mod seed000_trees;
 mod type_names;
 mod typed_results;
