@@ -110,6 +110,7 @@ pub mod bytecode;
 pub mod compose;
 mod context;
 mod eval;
+pub mod functions;
 pub mod limits;
 mod value;
 pub mod verify;

@@ -16,4 +16,5 @@
 mod wire_manifest;
 
 mod dependencies;
+mod shell_corpus;
 mod wire;
