@@ -185,6 +185,7 @@ def main():
             chosen.append((page, src))
 
     stats = collections.Counter()
+    dropped = []
     lines = []
     for page, src in chosen:
         stats["selected"] += 1
@@ -195,10 +196,12 @@ def main():
                 walk(src, node, out)
         except Unfixable as e:
             stats["dropped: " + str(e).split(" ")[0] + " (bashlex/bash disagree, not safely checkable)"] += 1
+            dropped.append(src)
             continue
         except Exception as e:  # bashlex raises several types
             if bash_accepts(src):
                 stats[f"dropped: bashlex cannot parse ({type(e).__name__}), bash -n accepts"] += 1
+                dropped.append(src)
             else:
                 stats["kept: invalid (bashlex and bash -n reject)"] += 1
                 lines.append({"page": page, "src": src, "invalid": True})
@@ -213,7 +216,7 @@ def main():
     with open(args.out, "w", encoding="utf-8") as f:
         for line in lines:
             f.write(json.dumps(line, ensure_ascii=False) + "\n")
-    summary = {"tldr_commit": args.commit, "pages": len(all_pages), **dict(sorted(stats.items()))}
+    summary = {"tldr_commit": args.commit, "pages": len(all_pages), **dict(sorted(stats.items())), "dropped": dropped}
     print(json.dumps(summary, indent=2), file=sys.stderr)
     if args.stats:
         with open(args.stats, "w", encoding="utf-8") as f:

@@ -19,7 +19,7 @@ const CORPUS: &str = include_str!("../tests/data/shell/corpus.jsonl");
 
 /// 200 characters: a pipeline, `&&`, `||`, a substitution, single and
 /// double quotes, an assignment, `sudo`, a redirection.
-const COMPOUND: &str = "cd /srv/app && FOO=1 sudo -u deploy git pull --rebase origin main 2>&1 | tee -a \"$HOME/logs/pull.log\" && rm -rf ./build/'tmp dir' || echo \"failed at $(date +%s)\" >> /tmp/errors.txt; ls -la";
+const COMPOUND: &str = "cd /srv/app && FOO=1 sudo -u deploy git pull --rebase origin main 2>&1 | tee -a \"$HOME/logs/pull.log\" && rm -rf ./build/'tmp dir' || echo \"failed at $(date +%s)\" >> /tmp/errors.txt; ls -la ./build/out";
 
 fn commands() -> Vec<String> {
     CORPUS
@@ -49,7 +49,9 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.throughput(Throughput::Bytes(COMPOUND.len() as u64));
-    g.bench_function("compound_200", |b| b.iter(|| black_box(parse(black_box(COMPOUND)))));
+    g.bench_function("compound_200", |b| {
+        b.iter(|| black_box(parse(black_box(COMPOUND))))
+    });
     g.bench_function("compound_200/to_json", |b| {
         b.iter(|| black_box(parse(black_box(COMPOUND)).to_json()))
     });

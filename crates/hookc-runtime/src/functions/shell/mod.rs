@@ -119,8 +119,9 @@ mod unwrap;
 
 /// Deepest nesting [`parse`] follows: subshells, substitutions, `${...}`,
 /// and scripts of `bash -c`, `eval` and the like, together. One more is
-/// [`ShellError::NestingTooDeep`].
-pub const MAX_NESTING: usize = 16;
+/// [`ShellError::NestingTooDeep`]. The bound is
+/// [`limits::MAX_SHELL_NESTING`](crate::limits::MAX_SHELL_NESTING).
+pub const MAX_NESTING: usize = crate::limits::MAX_SHELL_NESTING;
 
 /// The keys of [`ShellScript::to_json`]'s objects.
 pub mod keys {

@@ -93,27 +93,28 @@ struct Stop;
 
 type Step<T = ()> = Result<T, Stop>;
 
-/// Whether `b` ends a literal run inside an unquoted word: a blank, an
-/// operator, a quote or the start of an expansion.
+/// Which bytes end a literal run inside an unquoted word: blanks,
+/// operators, quotes and the starts of expansions. A table, as the scan's
+/// inner loop looks every byte up.
+static WORD_STOPS: [bool; 256] = word_stops(b" \t\n;&|()<>'\"\\$`");
+
+// Indexing in a `const fn` runs at compile time: an index out of bounds
+// fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const fn word_stops(stops: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+/// Whether `b` is one of [`WORD_STOPS`].
 #[inline]
 fn is_word_stop(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t'
-            | b'\n'
-            | b';'
-            | b'&'
-            | b'|'
-            | b'('
-            | b')'
-            | b'<'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'\\'
-            | b'$'
-            | b'`'
-    )
+    WORD_STOPS.get(usize::from(b)).copied().unwrap_or(false)
 }
 
 /// What ends a list.
@@ -673,6 +674,10 @@ impl<'s> Parser<'s> {
                 return Ok(());
             }
         }
+        if cmd.words.is_empty() {
+            // Most commands have a few words: one allocation, not 4 then 8.
+            cmd.words.reserve(6);
+        }
         cmd.words.push(w.value);
         Ok(())
     }
@@ -701,6 +706,12 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         loop {
+            let program = program_of(&command.argv);
+            if !unwrap::is_wrapper(&program) {
+                command.program = program;
+                self.out.push(command);
+                return Ok(());
+            }
             match unwrap::step(command) {
                 Unwrapped::Inner(inner) => command = inner,
                 Unwrapped::Done(mut done) => {

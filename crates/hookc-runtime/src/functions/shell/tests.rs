@@ -441,6 +441,28 @@ fn wrappers_are_unwrapped_and_recorded() {
 }
 
 #[test]
+fn as_written_unwraps_nothing() {
+    let s = parse_as_written("sudo -u root env A=1 bash -c 'rm x' | xargs eval ls");
+    assert!(s.is_valid());
+    let argvs: Vec<Vec<&str>> = s
+        .commands
+        .iter()
+        .map(|c| c.argv.iter().map(|a| &**a).collect())
+        .collect();
+    assert_eq!(
+        argvs,
+        [
+            vec!["sudo", "-u", "root", "env", "A=1", "bash", "-c", "rm x"],
+            vec!["xargs", "eval", "ls"]
+        ]
+    );
+    assert!(s.commands.iter().all(|c| c.wrappers.is_empty()));
+    assert_eq!(s.commands[0].program, "sudo");
+    // Substitutions are still parsed.
+    assert_eq!(parse_as_written("sudo echo $(id)").commands.len(), 2);
+}
+
+#[test]
 fn scripts_are_parsed_recursively() {
     let s = parse("sudo FOO=1 bash -c 'cd / && rm -rf x' > log");
     assert!(s.is_valid());

@@ -181,7 +181,45 @@ const SHELLS: &[(&str, &str)] = &[
 
 /// `path` without its directory.
 pub(super) fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+    // A reverse byte scan: program names are short, and `rsplit`'s
+    // generic searcher showed up in profiles.
+    match path.bytes().rposition(|b| b == b'/') {
+        Some(i) => path.get(i + 1..).unwrap_or_default(),
+        None => path,
+    }
+}
+
+/// Whether a program (named without its directory) is unwrapped by
+/// [`step`]: the fast test every command passes through.
+pub(super) fn is_wrapper(program: &str) -> bool {
+    matches!(
+        program,
+        "sudo"
+            | "doas"
+            | "env"
+            | "command"
+            | "builtin"
+            | "exec"
+            | "nice"
+            | "nohup"
+            | "setsid"
+            | "timeout"
+            | "time"
+            | "stdbuf"
+            | "ionice"
+            | "chroot"
+            | "xargs"
+            | "bash"
+            | "sh"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "mksh"
+            | "ash"
+            | "fish"
+            | "su"
+            | "eval"
+    )
 }
 
 /// What the program is.
