@@ -96,8 +96,14 @@
 //! (`"su -c"`), `eval ARGS...` (the arguments joined with spaces;
 //! `"eval"`) and `env -S STRING` (`"env -S"`). The inner commands get the
 //! outer command's wrappers, env and redirections in front of their own.
+//! `find` with `-exec`, `-execdir`, `-ok` or `-okdir` is listed as it is,
+//! followed by each command it runs (the words up to `;` or `+`, unwrapped
+//! in turn) with find's wrappers and env and the wrapper `"find -exec"`.
 //! Nesting (subshells, substitutions, `${`, scripts) deeper than
-//! [`MAX_NESTING`] is an error.
+//! [`MAX_NESTING`], or more wrappers than that on one command, is an
+//! error; so is unwrapping that would copy more words between commands
+//! (the outer env into each command of a script) than the string has bytes
+//! ([`ShellError::TooLarge`]).
 //!
 //! **Errors.** An unterminated quote, substitution or here-document, an
 //! unbalanced parenthesis, a compound command without its end keyword (or
@@ -370,6 +376,11 @@ pub enum ShellError {
         /// The keyword.
         keyword: &'static str,
     },
+    /// Wrappers that would copy more words between commands than the
+    /// string has bytes (and a small allowance): e.g. thousands of
+    /// assignments before a `bash -c` script of thousands of commands.
+    #[error("the command string is too large to analyse: its wrappers copy more words than it has bytes")]
+    TooLarge,
     /// Nesting deeper than [`MAX_NESTING`].
     #[error(
         "nesting (subshells, substitutions, `bash -c`, `eval`) deeper than {MAX_NESTING} levels"

@@ -84,9 +84,14 @@ impl ShellError {
                 ShellError::UnbalancedCompound { at, keyword }
             }
             ShellError::NestingTooDeep => ShellError::NestingTooDeep,
+            ShellError::TooLarge => ShellError::TooLarge,
         }
     }
 }
+
+/// Words a parser may copy between commands beyond one per byte of its
+/// text ([`Parser::spend`]).
+const COPY_ALLOWANCE: usize = 1024;
 
 /// Parsing stopped; the error is in [`Parser::error`].
 struct Stop;
@@ -262,6 +267,8 @@ struct Parser<'s> {
     error: Option<ShellError>,
     heredocs: Vec<PendingHeredoc<'s>>,
     unwrap: Unwrap,
+    /// See [`Parser::spend`].
+    copy_budget: usize,
 }
 
 impl<'s> Parser<'s> {
@@ -276,6 +283,21 @@ impl<'s> Parser<'s> {
             error: None,
             heredocs: Vec::new(),
             unwrap,
+            copy_budget: src.len() + COPY_ALLOWANCE,
+        }
+    }
+
+    /// Takes `copies` from the budget of words copied between commands
+    /// (an outer command's env into each command of its `bash -c` script,
+    /// find's arguments into its `-exec` commands), so that the output
+    /// stays linear in the input.
+    fn spend(&mut self, copies: usize) -> Step {
+        match self.copy_budget.checked_sub(copies) {
+            Some(left) => {
+                self.copy_budget = left;
+                Ok(())
+            }
+            None => Err(self.fail(ShellError::TooLarge)),
         }
     }
 
@@ -705,15 +727,38 @@ impl<'s> Parser<'s> {
             self.out.push(command);
             return Ok(());
         }
+        // Each step drains the argv's front: a bound on the steps keeps a
+        // string of 100,000 `sudo`s linear.
+        let mut steps = 0;
         loop {
             let program = program_of(&command.argv);
             if !unwrap::is_wrapper(&program) {
+                let execs = if program == "find" {
+                    unwrap::find_execs(&command)
+                } else {
+                    Vec::new()
+                };
+                self.spend(
+                    execs
+                        .iter()
+                        .map(|e| e.argv.len() + e.env.len() + e.wrappers.len())
+                        .sum(),
+                )?;
                 command.program = program;
                 self.out.push(command);
+                for exec in execs {
+                    self.nested(|p| p.emit(exec, at))?;
+                }
                 return Ok(());
             }
             match unwrap::step(command) {
-                Unwrapped::Inner(inner) => command = inner,
+                Unwrapped::Inner(inner) => {
+                    steps += 1;
+                    if steps > MAX_NESTING {
+                        return Err(self.fail(ShellError::NestingTooDeep));
+                    }
+                    command = inner;
+                }
                 Unwrapped::Done(mut done) => {
                     done.program = program_of(&done.argv);
                     self.out.push(done);
@@ -725,6 +770,9 @@ impl<'s> Parser<'s> {
                     label,
                 } => {
                     let (inner, error) = self.parse_text(script, at);
+                    let copies = inner.len()
+                        * (outer.wrappers.len() + outer.env.len() + outer.redirects.len());
+                    self.spend(copies)?;
                     for mut c in inner {
                         let mut wrappers = outer.wrappers.clone();
                         wrappers.push(Cow::Borrowed(label));

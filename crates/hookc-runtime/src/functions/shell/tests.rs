@@ -441,6 +441,45 @@ fn wrappers_are_unwrapped_and_recorded() {
 }
 
 #[test]
+fn find_exec_lists_the_commands_find_runs() {
+    let s = parse("sudo find . -name '*.o' -exec rm -f {} \\; -execdir sh -c 'ls; id' \\; -ok env A=1 rm {} +");
+    assert!(s.is_valid());
+    let got: Vec<(String, Vec<&str>)> = s
+        .commands
+        .iter()
+        .map(|c| (c.argv.join(" "), c.wrappers.iter().map(|w| &**w).collect()))
+        .collect();
+    assert_eq!(got[0].1, ["sudo"]);
+    assert!(got[0].0.starts_with("find . -name *.o -exec rm"));
+    assert_eq!(got[1], ("rm -f {}".into(), vec!["sudo", "find -exec"]));
+    assert_eq!(got[2], ("ls".into(), vec!["sudo", "find -exec", "sh -c"]));
+    assert_eq!(got[3], ("id".into(), vec!["sudo", "find -exec", "sh -c"]));
+    assert_eq!(got[4], ("rm {}".into(), vec!["sudo", "find -exec", "env"]));
+    assert_eq!(got.len(), 5);
+    assert_eq!(programs("find . -exec"), ["find"]);
+    assert_eq!(programs("find . -delete"), ["find"]);
+    // `find -exec find -exec ...` nests; bounded like everything else.
+    // A copy each level: too deep or too large, never quadratic.
+    let deep = "find -exec ".repeat(100_000);
+    assert!(matches!(
+        parse(&deep).error,
+        Some(ShellError::NestingTooDeep | ShellError::TooLarge)
+    ));
+    let many = format!("{}rm", "sudo ".repeat(MAX_NESTING));
+    assert_eq!(one(&many).wrappers.len(), MAX_NESTING);
+    let wide = format!(
+        "sudo {}bash -c '{}'",
+        "A=1 ".repeat(50_000),
+        "ls;".repeat(50_000)
+    );
+    assert_eq!(parse(&wide).error, Some(ShellError::TooLarge));
+    let wide = format!("find {}", "-exec ls {} + ".repeat(100_000));
+    assert!(parse(&wide).is_valid());
+    let deep = format!("{}rm", "sudo ".repeat(200_000));
+    assert_eq!(parse(&deep).error, Some(ShellError::NestingTooDeep));
+}
+
+#[test]
 fn as_written_unwraps_nothing() {
     let s = parse_as_written("sudo -u root env A=1 bash -c 'rm x' | xargs eval ls");
     assert!(s.is_valid());

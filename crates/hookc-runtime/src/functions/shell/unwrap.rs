@@ -406,6 +406,37 @@ fn wrapper<'s>(mut cmd: SimpleCommand<'s>, w: &'static Wrapper) -> Unwrapped<'s>
     Unwrapped::Inner(cmd)
 }
 
+/// The commands `find` runs: each `-exec`/`-execdir`/`-ok`/`-okdir`'s
+/// words up to `;` or `+`, with find's wrappers and env, then
+/// `"find -exec"`.
+pub(super) fn find_execs<'s>(find: &SimpleCommand<'s>) -> Vec<SimpleCommand<'s>> {
+    let mut execs = Vec::new();
+    let mut args = find.argv.iter().skip(1);
+    while let Some(arg) = args.next() {
+        if !matches!(&**arg, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            continue;
+        }
+        let argv: Vec<Cow<'s, str>> = args
+            .by_ref()
+            .take_while(|a| !matches!(&***a, ";" | "+"))
+            .cloned()
+            .collect();
+        if argv.is_empty() {
+            continue;
+        }
+        let mut wrappers = find.wrappers.clone();
+        wrappers.push(Cow::Borrowed("find -exec"));
+        execs.push(SimpleCommand {
+            argv,
+            program: Cow::Borrowed(""),
+            env: find.env.clone(),
+            redirects: Vec::new(),
+            wrappers,
+        });
+    }
+    execs
+}
+
 /// The script of `SHELL [options] -c SCRIPT [name [args]]`, if any.
 fn shell_script<'s>(argv: &[Cow<'s, str>]) -> Option<Cow<'s, str>> {
     let mut i = 1;
