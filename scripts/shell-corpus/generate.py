@@ -168,6 +168,7 @@ def main():
     ap.add_argument("--commit", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--stats")
+    ap.add_argument("--all", action="store_true", help="every example, not the committed selection (for a wider check)")
     args = ap.parse_args()
 
     all_pages = pages(args.tldr, args.commit)
@@ -177,7 +178,9 @@ def main():
         for k, src in enumerate(examples(body)):
             if src in seen:
                 continue
-            if COMPOUND.search(src) and compound < MAX_COMPOUND:
+            if args.all:
+                pass
+            elif COMPOUND.search(src) and compound < MAX_COMPOUND:
                 compound += 1
             elif not (k == 0 and i % SIMPLE_EVERY == 0):
                 continue

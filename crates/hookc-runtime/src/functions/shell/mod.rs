@@ -106,9 +106,10 @@
 //! ([`ShellError::TooLarge`]).
 //!
 //! **Errors.** An unterminated quote, substitution or here-document, an
-//! unbalanced parenthesis, a compound command without its end keyword (or
+//! unbalanced parenthesis, a function definition without a body, a
+//! compound command without its end keyword (or
 //! an end keyword with nothing to end: `if`/`fi`, `while`/`until`/`for`/
-//! `select` and `done`, `case`/`esac`, `{`/`}`), a redirection without a target or too deep
+//! `select` and `done`, `case`/`esac`, `{`/`}`, `[[`/`]]`), a redirection without a target or too deep
 //! nesting sets [`ShellScript::error`] (so [`ShellScript::is_valid`] is
 //! false: a policy should fail closed) and parsing stops there; the commands
 //! recognised before it are kept. The parser is otherwise lenient: some
@@ -369,12 +370,18 @@ pub enum ShellError {
     /// A compound command without its end (`if` without `fi`, `do`
     /// without `done`, `case` without `esac`, `{` without `}`), or an end
     /// keyword that closes nothing open.
-    #[error("`{keyword}` at byte {at} has no match: `if` ends with `fi`, `while`/`until`/`for`/`select` with `done`, `case` with `esac`, `{{` with `}}`")]
+    #[error("`{keyword}` at byte {at} has no match: `if` ends with `fi`, `while`/`until`/`for`/`select` with `done`, `case` with `esac`, `{{` with `}}`, `[[` with `]]`")]
     UnbalancedCompound {
         /// Where the keyword is.
         at: usize,
         /// The keyword.
         keyword: &'static str,
+    },
+    /// A function definition without a body (a compound command).
+    #[error("function defined at byte {at} has no body: write `name() {{ ...; }}`")]
+    MissingFunctionBody {
+        /// Where the definition's `(` or name is.
+        at: usize,
     },
     /// Wrappers that would copy more words between commands than the
     /// string has bytes (and a small allowance): e.g. thousands of

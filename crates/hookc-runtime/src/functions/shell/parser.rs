@@ -85,6 +85,7 @@ impl ShellError {
             }
             ShellError::NestingTooDeep => ShellError::NestingTooDeep,
             ShellError::TooLarge => ShellError::TooLarge,
+            ShellError::MissingFunctionBody { .. } => ShellError::MissingFunctionBody { at },
         }
     }
 }
@@ -152,13 +153,15 @@ enum Mode {
     DoubleBracket,
     /// After `function`: the name.
     FuncName,
+    /// After a function's name (and `()`): its body, a compound command.
+    FuncBody { at: usize },
 }
 
 impl Mode {
     /// The mode after `;`, `&`, `|`, `&&`, `||` or a newline.
     fn after_separator(self) -> Mode {
         match self {
-            Mode::CaseWord | Mode::CaseIn | Mode::FuncName => self,
+            Mode::CaseWord | Mode::CaseIn | Mode::FuncName | Mode::FuncBody { .. } => self,
             _ => Mode::Normal,
         }
     }
@@ -387,6 +390,9 @@ impl<'s> Parser<'s> {
             let Some(c) = self.peek() else {
                 self.finish(&mut cmd)?;
                 self.all_closed(&open)?;
+                if let Mode::FuncBody { at } = mode {
+                    return Err(self.fail(ShellError::MissingFunctionBody { at: self.at(at) }));
+                }
                 return match term {
                     Term::Eof => Ok(()),
                     Term::Paren { open, subst: true } => {
@@ -412,6 +418,22 @@ impl<'s> Parser<'s> {
                     .map_or(self.bytes.len(), |i| self.pos + i);
                 continue;
             }
+            if let Mode::FuncBody { at } = mode {
+                if c == b'(' {
+                    // `function f ()`: its parentheses; else a subshell body.
+                    let open = self.pos;
+                    self.pos += 1;
+                    self.skip_blanks();
+                    if self.peek() == Some(b')') {
+                        self.pos += 1;
+                        continue;
+                    }
+                    self.pos = open;
+                    mode = Mode::Normal;
+                } else if matches!(c, b';' | b'&' | b'|' | b')' | b'<' | b'>') {
+                    return Err(self.fail(ShellError::MissingFunctionBody { at: self.at(at) }));
+                }
+            }
             match mode {
                 Mode::DoubleBracket => {
                     let len = operator_len(self.bytes.get(self.pos..).unwrap_or_default());
@@ -428,6 +450,7 @@ impl<'s> Parser<'s> {
                         continue;
                     }
                     if w.is("]]") {
+                        open.pop();
                         mode = Mode::Normal;
                     }
                     cmd.words.push(w.value);
@@ -538,6 +561,7 @@ impl<'s> Parser<'s> {
                         if self.peek() == Some(b')') {
                             self.pos += 1;
                             cmd.words.clear();
+                            mode = Mode::FuncBody { at: open };
                             continue;
                         }
                         return Err(self.fail(ShellError::UnbalancedParen { at: self.at(open) }));
@@ -630,8 +654,19 @@ impl<'s> Parser<'s> {
                 return Ok(());
             }
             Mode::FuncName => {
-                *mode = Mode::Normal;
+                *mode = Mode::FuncBody { at: w.start };
                 return Ok(());
+            }
+            Mode::FuncBody { at } => {
+                if w.quoted
+                    || !matches!(
+                        &*w.value,
+                        "{" | "if" | "while" | "until" | "for" | "select" | "case" | "[["
+                    )
+                {
+                    return Err(self.fail(ShellError::MissingFunctionBody { at: self.at(at) }));
+                }
+                *mode = Mode::Normal;
             }
             Mode::Normal | Mode::DoubleBracket | Mode::CasePattern { .. } => {}
         }
@@ -664,6 +699,7 @@ impl<'s> Parser<'s> {
                 }
                 "function" => *mode = Mode::FuncName,
                 "[[" => {
+                    open.push(opened("[[", "]]"));
                     *mode = Mode::DoubleBracket;
                     cmd.words.push(w.value);
                 }

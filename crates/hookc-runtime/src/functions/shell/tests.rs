@@ -626,6 +626,23 @@ fn errors_keep_what_came_before() {
             keyword: "if"
         }
     );
+    assert_eq!(
+        error("ls && [[ -f x"),
+        ShellError::UnbalancedCompound {
+            at: 6,
+            keyword: "[["
+        }
+    );
+    assert_eq!(error("f();"), ShellError::MissingFunctionBody { at: 1 });
+    assert_eq!(error("f()"), ShellError::MissingFunctionBody { at: 1 });
+    assert_eq!(error("f() ls"), ShellError::MissingFunctionBody { at: 1 });
+    assert_eq!(
+        error("function f"),
+        ShellError::MissingFunctionBody { at: 9 }
+    );
+    assert_eq!(programs("f()\n{\nls\n}"), ["ls"]);
+    assert_eq!(programs("function f () ( ls ); f"), ["ls", "f"]);
+    assert_eq!(programs("f() if a; then b; fi"), ["a", "b"]);
     let s = parse("ls; rm $(id");
     assert_eq!(programs_of(&s), ["ls", "id"]);
     for e in [error("echo 'x"), error("(("), error(&"$(".repeat(40))] {
