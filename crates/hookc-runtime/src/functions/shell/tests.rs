@@ -779,10 +779,62 @@ fn quote(word: &str) -> String {
 /// Text made of shell-ish pieces.
 fn shellish() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
-        "'", "\"", "$(", "$((", "${", ")", "(", "`", "<<", "<<-", "EOF", "\n", "\\", " ", "|",
-        "&&", ";", ";;", "case", "in", "esac", "for", "do", "done", "if", "then", "fi", "{", "}",
-        "[[", "]]", "$'", "\\n", "a", "rm", "bash -c", "eval", "sudo", "=", "A=", "<(", ">",
-        "2>&1", "#", "\t", "é",
+        "'",
+        "\"",
+        "$(",
+        "$((",
+        "${",
+        ")",
+        "(",
+        "`",
+        "<<",
+        "<<-",
+        "EOF",
+        "\n",
+        "\\",
+        " ",
+        "|",
+        "&&",
+        ";",
+        ";;",
+        "case",
+        "in",
+        "esac",
+        "for",
+        "do",
+        "done",
+        "if",
+        "then",
+        "fi",
+        "{",
+        "}",
+        "[[",
+        "]]",
+        "$'",
+        "\\n",
+        "a",
+        "rm",
+        "bash -c",
+        "eval",
+        "sudo",
+        "=",
+        "A=",
+        "<(",
+        ">",
+        "2>&1",
+        "#",
+        "\t",
+        "é",
+        "find -exec",
+        "\\;",
+        "f()",
+        "function",
+        "env -S",
+        "xargs",
+        "su -c",
+        "((",
+        "))",
+        "!",
     ]);
     prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
@@ -800,6 +852,12 @@ proptest! {
     fn never_panics_on_shellish_text(s in shellish()) {
         let script = parse(&s);
         let _ = script.to_json();
+        // Unwrapping only adds the errors of the scripts it parses.
+        prop_assert!(!script.is_valid() || parse_as_written(&s).is_valid(), "{:?}", s);
+        for c in &script.commands {
+            let first = c.argv.first().map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+            prop_assert_eq!(&*c.program, first);
+        }
         if let Some(e) = script.error {
             let _ = e.to_string();
         }
