@@ -92,7 +92,8 @@
 //! (`command -v x`, `sudo -l`, `sudo -e`, `ionice -p`), stays as it is.
 //! Scripts are parsed recursively and their commands replace the wrapper
 //! command: `bash`/`sh`/`zsh`/`dash`/`ksh`/`mksh`/`ash`/`fish` with `-c`
-//! (also in a cluster such as `-lc`; recorded as `"bash -c"`), `su ... -c`
+//! (also in a cluster such as `-lc`; recorded as the shell's name and
+//! `-c`: `"bash -c"`, `"sh -c"`), `su ... -c`
 //! (`"su -c"`), `eval ARGS...` (the arguments joined with spaces;
 //! `"eval"`) and `env -S STRING` (`"env -S"`). The inner commands get the
 //! outer command's wrappers, env and redirections in front of their own.
@@ -107,15 +108,26 @@
 //!
 //! **Errors.** An unterminated quote, substitution or here-document, an
 //! unbalanced parenthesis, a function definition without a body, a
-//! compound command without its end keyword (or
-//! an end keyword with nothing to end: `if`/`fi`, `while`/`until`/`for`/
-//! `select` and `done`, `case`/`esac`, `{`/`}`, `[[`/`]]`), a redirection without a target or too deep
-//! nesting sets [`ShellScript::error`] (so [`ShellScript::is_valid`] is
-//! false: a policy should fail closed) and parsing stops there; the commands
-//! recognised before it are kept. The parser is otherwise lenient: some
-//! inputs Bash rejects (`; ls`, `a && && b`, `if; then ls; fi`) are read without an
-//! error. [`parse`] never panics, and its time is linear in the input
-//! (nesting is bounded, nothing is scanned more than [`MAX_NESTING`] times).
+//! compound command without its end keyword or an end keyword with
+//! nothing to end (`if`/`fi`, `while`/`until`/`for`/`select` and `done`,
+//! `case`/`esac`, `{`/`}`, `[[`/`]]`), a redirection without a target, too
+//! deep nesting or too many copies set [`ShellScript::error`] (so
+//! [`ShellScript::is_valid`] is false: a policy should fail closed), also
+//! when the error is inside a `bash -c` or `eval` script; parsing stops
+//! there and the commands recognised before it are kept. The parser is
+//! otherwise lenient: some inputs Bash rejects (`; ls`, `a && && b`,
+//! `if; then ls; fi`) are read without an error. [`parse`] never panics,
+//! and its time is linear in the input (nesting is bounded, nothing is
+//! scanned more than [`MAX_NESTING`] times).
+//!
+//! **Not seen**, because only running the command would tell: commands
+//! built at run time (`$cmd x`, `rm${IFS}-rf`, brace expansion
+//! `{rm,-rf,x}`, aliases), what a function called by name or a script run
+//! from a file does (`f`, `bash script.sh`, `source x`), and the commands
+//! of programs this list does not unwrap (`ssh host cmd`, `watch`,
+//! `parallel`, `trap`, `docker exec`, `git -c core.pager=...`). A guard
+//! that must be strict can refuse programs starting with `$`, words with
+//! `{`, or such programs.
 
 use std::borrow::Cow;
 
