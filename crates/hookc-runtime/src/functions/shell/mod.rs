@@ -62,8 +62,9 @@
 //! branches (ended by `;;`, `;&`, `;;&` or `esac`). `function NAME` and
 //! `NAME ()` skip the name; the body's commands are listed. `[[ ... ]]` is
 //! one command with program `[[`, whose argv runs to the closing `]]`
-//! (operators inside it, `&&`, `<`, `(`, are words). `time` is a wrapper
-//! (below), not a reserved word.
+//! (operators inside it, `&&`, `<`, `(`, are words). `time` before a
+//! compound command (`time { ...; }`, `time (...)`) is skipped like a
+//! reserved word; before a simple command it is a wrapper (below).
 //!
 //! **Assignments.** Words `NAME=VALUE` (and `NAME+=VALUE`, `NAME=(...)`)
 //! before the program go to [`SimpleCommand::env`] as (`NAME`, `VALUE`)

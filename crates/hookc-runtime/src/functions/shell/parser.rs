@@ -593,6 +593,32 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Whether a compound command starts after the blanks at `pos`: `(`,
+    /// `{`, `[[`, `!` or a compound keyword, followed by a blank.
+    fn compound_follows(&self) -> bool {
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let rest = rest
+            .get(
+                rest.iter()
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count()..,
+            )
+            .unwrap_or_default();
+        if rest.first() == Some(&b'(') {
+            return true;
+        }
+        [
+            "{", "[[", "!", "if", "while", "until", "for", "select", "case",
+        ]
+        .iter()
+        .any(|k| {
+            rest.starts_with(k.as_bytes())
+                && rest
+                    .get(k.len())
+                    .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\n'))
+        })
+    }
+
     /// Fails on a compound command of `open` left open at a list's end.
     fn all_closed(&mut self, open: &[Open]) -> Step {
         match open.last() {
@@ -698,6 +724,9 @@ impl<'s> Parser<'s> {
                     *mode = Mode::CaseWord;
                 }
                 "function" => *mode = Mode::FuncName,
+                // `time` before a compound command is Bash's reserved word
+                // (nothing to record); before a simple one, a wrapper.
+                "time" if self.compound_follows() => {}
                 "[[" => {
                     open.push(opened("[[", "]]"));
                     *mode = Mode::DoubleBracket;

@@ -283,6 +283,11 @@ fn reserved_words_are_structure() {
     assert_eq!(programs("function f() ( ls )"), ["ls"]);
     assert_eq!(programs("! grep x f && ls"), ["grep", "ls"]);
     assert_eq!(
+        programs("time { ls; }; time (pwd); time if a; then b; fi"),
+        ["ls", "pwd", "a", "b"]
+    );
+    assert_eq!(one("time -p ls").wrappers, ["time"]);
+    assert_eq!(
         argvs("[[ -f a && $x == \"(\" ]] && ls"),
         [
             vec!["[[", "-f", "a", "&&", "$x", "==", "(", "]]"],
