@@ -69,6 +69,9 @@
 //!   compiles to, with its disassembler.
 //! - [`verify`]: the verifier every program passes before it runs.
 //! - [`limits`]: every bound on untrusted input, in one place.
+//! - [`functions`]: the language's builtin functions that need more than a
+//!   line, such as [`functions::shell`] (the simple commands of a Bash
+//!   command string, for `shell.commands`).
 //!
 //! The evaluation semantics (hook order, action effects and the decision
 //! model, the `when` language's values and errors, templates) are written
