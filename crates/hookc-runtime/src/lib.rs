@@ -69,7 +69,9 @@
 //!   compiles to, with its disassembler.
 //! - [`verify`]: the verifier every program passes before it runs.
 //! - [`functions`]: the `when` language's builtin functions, one table
-//!   ([`functions::Builtin`]) read by the compiler and run by the VM.
+//!   ([`functions::Builtin`]) read by the compiler and run by the VM, and
+//!   their implementations, such as [`functions::shell`] (the simple
+//!   commands of a Bash command string, for `shell.commands`).
 //! - [`limits`]: every bound on untrusted input, in one place.
 //!
 //! The evaluation semantics (hook order, action effects and the decision

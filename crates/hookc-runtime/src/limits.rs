@@ -163,6 +163,13 @@ pub const MAX_HOST_OUTPUT_BYTES: usize = 64 * 1024;
 /// action is read (`hookc-cli`'s `host_actions`).
 pub const MAX_HOST_TIMEOUT_MS: u64 = 60_000;
 
+/// Deepest nesting the shell-command parser follows (`shell.commands`):
+/// subshells, command and process substitutions, `${...}`, and the
+/// scripts of `bash -c`, `eval` and the like, counted together. Checked as
+/// it descends (`functions::shell::parser`), before it recurses further:
+/// the string is then invalid with `ShellError::NestingTooDeep`.
+pub const MAX_SHELL_NESTING: usize = 16;
+
 // The bounds agree, checked at compile time: the artifact bounds admit every
 // program the compiler writes, and every table index fits a `u32`.
 const _: () = {

@@ -28,6 +28,7 @@ use std::borrow::Cow;
 
 mod derived;
 pub mod paths;
+pub mod shell;
 pub mod strings;
 mod table;
 pub mod urls;

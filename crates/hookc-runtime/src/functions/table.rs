@@ -23,8 +23,12 @@ use super::{
     built, int_of, lift, paths, str_cow, str_of, str_part, string_items, string_list, strings,
     try_part, urls, Form, FunctionDef, Lowering, Param, PatternKind, Shape,
 };
+use super::{shell, Scratch};
 use crate::bytecode::{Kinds, Op};
 use crate::value::{self, EvalError, PolicyRegex, StrPred, Val};
+use serde_json::Value;
+use smallvec::SmallVec;
+use std::borrow::Cow;
 
 const STR: Kinds = Kinds::STRING;
 const INT: Kinds = Kinds::INT;
@@ -32,6 +36,44 @@ const BOOL: Kinds = Kinds::BOOL;
 const LIST: Kinds = Kinds::LIST;
 const OBJECT: Kinds = Kinds::OBJECT;
 const ANY: Kinds = Kinds::ANY;
+
+/// The keys of the parse [`parsed`] keeps.
+const SCRIPT_COMMANDS: &str = "commands";
+const SCRIPT_ERROR: &str = "error";
+
+/// The parse of the command string `s`, kept in the evaluation's store:
+/// `{"commands": [...], "error": null | "why"}`, made once per evaluation
+/// for each string however many hooks and functions read it. `None`
+/// without a store.
+fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a Value> {
+    let Val::Str(text) = s else { return None };
+    scratch.memo(Builtin::ShellCommands, text, |text| {
+        let script = shell::parse(text);
+        let mut out = serde_json::Map::with_capacity(2);
+        out.insert(SCRIPT_COMMANDS.to_owned(), script.to_json());
+        out.insert(
+            SCRIPT_ERROR.to_owned(),
+            script
+                .error
+                .map_or(Value::Null, |e| Value::String(e.to_string())),
+        );
+        Value::Object(out)
+    })
+}
+
+/// The argv of a command object (of `shell.commands`), without copying.
+fn argv_of<'v>(c: &'v Val<'_>) -> Result<SmallVec<[&'v str; 16]>, EvalError> {
+    let Val::Object(map) = c else {
+        return Err(EvalError::NoSuchOverload);
+    };
+    let argv = map
+        .get(shell::keys::ARGV)
+        .and_then(Value::as_array)
+        .ok_or(EvalError::NoSuchKey)?;
+    argv.iter()
+        .map(|w| w.as_str().ok_or(EvalError::NoSuchOverload))
+        .collect()
+}
 
 /// `s.replace(old, new[, n])`, refused before it is built when the result
 /// would pass [`crate::limits::MAX_RESULT_BYTES`] (a result can be the
@@ -439,6 +481,71 @@ functions! {
         result: STR,
         yaml: None, lower: Call,
         run: |[u], _, _| str_cow(u, |u| urls::path(u).unwrap_or_default()),
+    }
+    /// `shell.commands(s)`: the simple commands the Bash command string `s` runs, each an object with `argv`, `program`, `env`, `redirects` and `wrappers` (parsed once per evaluation).
+    0x0050 ShellCommands {
+        ns: "shell", name: "commands", form: Global,
+        params: [s: STR],
+        result: LIST, shape: ShellCommands,
+        yaml: None, lower: Call,
+        run: |[s], _, scratch| match parsed(s, scratch) {
+            Some(script) => script.get(SCRIPT_COMMANDS).map_or(Val::Error(EvalError::InvalidArgument), Val::from_json),
+            None => Val::Error(EvalError::InvalidArgument),
+        },
+    }
+    /// `shell.valid(s)`: whether the Bash command string `s` parses (a guard can deny what it cannot read).
+    0x0051 ShellValid {
+        ns: "shell", name: "valid", form: Global,
+        params: [s: STR],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[s], _, scratch| match parsed(s, scratch) {
+            Some(script) => Val::Bool(script.get(SCRIPT_ERROR).is_some_and(Value::is_null)),
+            None => Val::Error(EvalError::InvalidArgument),
+        },
+    }
+    /// `shell.error(s)`: why the Bash command string `s` does not parse (`''` when it does), for a deny reason.
+    0x0052 ShellError {
+        ns: "shell", name: "error", form: Global,
+        params: [s: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s], _, scratch| match parsed(s, scratch) {
+            Some(script) => Val::Str(Cow::Borrowed(script.get(SCRIPT_ERROR).and_then(Value::as_str).unwrap_or(""))),
+            None => Val::Error(EvalError::InvalidArgument),
+        },
+    }
+    /// `c.hasFlag(flag)`: whether the command `c` (of `shell.commands`) is given the flag: `-x` alone or in a cluster (`-rx`) for one letter, `--flag`/`--flag=v` for a word.
+    0x0053 HasFlag {
+        name: "hasFlag", form: Method,
+        params: [c: OBJECT, flag: STR],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[c, flag], _, _| lift((|| {
+            let flag = str_of(flag)?;
+            let (short, long) = if flag.chars().count() == 1 { (flag, "") } else { ("", flag) };
+            Ok(Val::Bool(shell::has_flag(&argv_of(c)?, short, long)))
+        })()),
+    }
+    /// `c.hasFlag(short, long)`: whether the command `c` is given the flag in any spelling: `-r`, `-rf`, `-fr`, `-r -f` or `--recursive` (`''` for a spelling it has not).
+    0x0054 HasFlagEither {
+        name: "hasFlag", form: Method,
+        params: [c: OBJECT, short: STR, long: STR],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[c, short, long], _, _| lift((|| {
+            Ok(Val::Bool(shell::has_flag(&argv_of(c)?, str_of(short)?, str_of(long)?)))
+        })()),
+    }
+    /// `c.argvPrefix(words)`: whether the command `c`'s argv starts with the list of strings `words` (Codex's `prefix_rule`: `c.argvPrefix(['git', 'push'])`).
+    0x0055 ArgvPrefix {
+        name: "argvPrefix", form: Method,
+        params: [c: OBJECT, words: LIST],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[c, words], _, _| lift((|| {
+            Ok(Val::Bool(shell::argv_prefix(&argv_of(c)?, &string_items(words)?)))
+        })()),
     }
     /// `m.get(key, default)`: the value of `key` in the object `m` (a map literal: a lookup table), `default` when it has none.
     0x0021 Get {

@@ -16,5 +16,6 @@
 mod wire_manifest;
 
 mod dependencies;
+mod shell_corpus;
 mod text_functions;
 mod wire;

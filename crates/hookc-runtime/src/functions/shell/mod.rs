@@ -1,0 +1,472 @@
+//! `shell.commands(s)`: the simple commands a Bash command string runs.
+//!
+//! A guard on an agent's `Bash` tool must see `rm` in `cd /tmp && rm -rf x`,
+//! `sudo rm -rf x`, `bash -c 'rm -rf x'`, `FOO=1 rm`, `"rm" -rf x` and
+//! `echo $(rm -rf x)`, and must not see it in `echo "rm -rf"`. [`parse`]
+//! reads a command string the way Bash's parser does (without running or
+//! expanding anything) and lists every simple command in it, with wrappers
+//! such as `sudo` and `bash -c` peeled off. [`has_flag`] and [`argv_prefix`]
+//! are the matching helpers for the argument lists.
+//!
+//! ```
+//! use hookc_runtime::functions::shell::{has_flag, parse};
+//! let script = parse("cd /tmp && sudo rm -rf x; echo \"rm -rf\"");
+//! assert!(script.is_valid());
+//! let programs: Vec<&str> = script.commands.iter().map(|c| &*c.program).collect();
+//! assert_eq!(programs, ["cd", "rm", "echo"]);
+//! assert_eq!(script.commands[1].wrappers, ["sudo"]);
+//! assert!(has_flag(&script.commands[1].argv, "r", "recursive"));
+//! ```
+//!
+//! # The documented subset
+//!
+//! This is what the parser understands; anything else is read as ordinary
+//! words. It never runs, expands or looks anything up.
+//!
+//! **Lists.** Commands are split at `;`, `&&`, `||`, `|`, `|&`, `&` and
+//! newlines, and found inside subshells `( ... )`, groups `{ ...; }`, and
+//! the bodies of `if`/`while`/`until`/`for`/`select`/`case` and function
+//! definitions. Commands are listed in source order, except that the
+//! commands of a substitution come before the command whose word holds it
+//! (Bash runs them first).
+//!
+//! **Substitutions.** Command substitution `$(...)` and `` `...` ``, and
+//! process substitution `<(...)` and `>(...)`, are parsed: their commands
+//! are listed as commands of their own, *and* the word that holds them keeps
+//! the substitution's text verbatim (`echo $(rm -rf x)` lists `rm -rf x`,
+//! then `echo` with argv `["echo", "$(rm -rf x)"]`). Inside backquotes,
+//! `` \` ``, `\$` and `\\` are unescaped before the inner text is parsed.
+//! Arithmetic `$((...))` and the arithmetic command `((...))` are words,
+//! not commands, but a substitution inside them is still parsed; like Bash,
+//! a `$((` that does not end in `))` is read as `$(` followed by a subshell.
+//! Parameter expansions (`$HOME`, `${X:-y}`) are kept verbatim (a
+//! substitution inside `${...}` is parsed); globs, braces and `~` are not
+//! expanded.
+//!
+//! **Quotes.** Single quotes; double quotes, inside which `\` escapes only
+//! `$`, `` ` ``, `"`, `\` and a newline; `$'...'` (ANSI-C: `\n`, `\t`, `\r`,
+//! `\a`, `\b`, `\e`, `\E`, `\f`, `\v`, `\\`, `\'`, `\"`, `\?`, octal `\nnn`,
+//! `\xHH`, `\uHHHH`, `\UHHHHHHHH`, `\cX`); `$"..."` as double quotes;
+//! backslash escapes outside quotes; `\<newline>` joins lines. Quotes are
+//! removed: `"rm"`, `r\m` and `'r'm` are all `rm`. A word of one quoted or
+//! unquoted piece borrows the input ([`Cow::Borrowed`]). A `#` at the start
+//! of a word starts a comment to the end of the line.
+//!
+//! **Reserved words** are recognised, unquoted, at the start of a command
+//! (as in Bash, not after an assignment or a redirection) and are
+//! structure, not commands: `if then elif else fi while until do done { }
+//! ! coproc`. `for NAME in WORDS` and `select` skip the name and the word
+//! list (`for x in a b; do rm $x; done` lists only `rm`; a substitution in
+//! the list is still parsed); `for ((...))` is arithmetic. `case WORD in`
+//! skips the word and each `PATTERN|PATTERN)` and lists the commands of the
+//! branches (ended by `;;`, `;&`, `;;&` or `esac`). `function NAME` and
+//! `NAME ()` skip the name; the body's commands are listed. `[[ ... ]]` is
+//! one command with program `[[`, whose argv runs to the closing `]]`
+//! (operators inside it, `&&`, `<`, `(`, are words). `time` before a
+//! compound command (`time { ...; }`, `time (...)`) is skipped like a
+//! reserved word; before a simple command it is a wrapper (below).
+//!
+//! **Assignments.** Words `NAME=VALUE` (and `NAME+=VALUE`, `NAME=(...)`)
+//! before the program go to [`SimpleCommand::env`] as (`NAME`, `VALUE`)
+//! with quotes removed; a command of assignments only has an empty argv,
+//! and substitutions in the values are still listed (`A=$(rm x)` lists `rm`
+//! and the assignment). `export`, `local`, `declare` are ordinary programs.
+//!
+//! **Redirections** `[N]>`, `>>`, `<`, `<<`, `<<-`, `<<<`, `>&`, `<&`,
+//! `&>`, `&>>`, `>|`, `<>` go to [`SimpleCommand::redirects`] with the
+//! quote-removed target. A here-document's body (the lines after the
+//! command's line, up to the delimiter line; `<<-` strips leading tabs) is
+//! not commands. When the delimiter is unquoted, Bash expands the body, so
+//! a `$(...)` or `` `...` `` in it is parsed and its commands listed. A
+//! command of redirections only (`> f`, or one after a compound command:
+//! `done < f` gives a command with an empty argv holding `< f`) is listed
+//! with an empty argv.
+//!
+//! **Wrappers** are unwrapped repeatedly, each recorded in
+//! [`SimpleCommand::wrappers`] (outermost first), whether the program is
+//! named bare or with a path (`/usr/bin/sudo`): `sudo`, `doas`, `env`,
+//! `command`, `builtin`, `exec`, `nice`, `nohup`, `setsid`, `timeout`,
+//! `time`, `stdbuf`, `ionice`, `chroot`, `xargs`, their options skipped
+//! (with their arguments: `sudo -u root`, `xargs -I {}`, `timeout -s KILL
+//! 5`; `--` ends options), `sudo`'s and `env`'s `NAME=VALUE` arguments going
+//! to `env`. A wrapper with nothing left to run, or with a query option
+//! (`command -v x`, `sudo -l`, `sudo -e`, `ionice -p`), stays as it is.
+//! Scripts are parsed recursively and their commands replace the wrapper
+//! command: `bash`/`sh`/`zsh`/`dash`/`ksh`/`mksh`/`ash`/`fish` with `-c`
+//! (also in a cluster such as `-lc`; recorded as the shell's name and
+//! `-c`: `"bash -c"`, `"sh -c"`), `su ... -c`
+//! (`"su -c"`), `eval ARGS...` (the arguments joined with spaces;
+//! `"eval"`) and `env -S STRING` (`"env -S"`). The inner commands get the
+//! outer command's wrappers, env and redirections in front of their own.
+//! `find` with `-exec`, `-execdir`, `-ok` or `-okdir` is listed as it is,
+//! followed by each command it runs (the words up to `;` or `+`, unwrapped
+//! in turn) with find's wrappers and env and the wrapper `"find -exec"`.
+//! Nesting (subshells, substitutions, `${`, scripts) deeper than
+//! [`MAX_NESTING`], or more wrappers than that on one command, is an
+//! error; so is unwrapping that would copy more words between commands
+//! (the outer env into each command of a script) than the string has bytes
+//! ([`ShellError::TooLarge`]).
+//!
+//! **Errors.** An unterminated quote, substitution or here-document, an
+//! unbalanced parenthesis, a function definition without a body, a
+//! compound command without its end keyword or an end keyword with
+//! nothing to end (`if`/`fi`, `while`/`until`/`for`/`select` and `done`,
+//! `case`/`esac`, `{`/`}`, `[[`/`]]`), a redirection without a target, too
+//! deep nesting or too many copies set [`ShellScript::error`] (so
+//! [`ShellScript::is_valid`] is false: a policy should fail closed), also
+//! when the error is inside a `bash -c` or `eval` script; parsing stops
+//! there and the commands recognised before it are kept. The parser is
+//! otherwise lenient: some inputs Bash rejects (`; ls`, `a && && b`,
+//! `if; then ls; fi`) are read without an error. [`parse`] never panics,
+//! and its time is linear in the input (nesting is bounded, nothing is
+//! scanned more than [`MAX_NESTING`] times).
+//!
+//! **Not seen**, because only running the command would tell: commands
+//! built at run time (`$cmd x`, `rm${IFS}-rf`, brace expansion
+//! `{rm,-rf,x}`, aliases), what a function called by name or a script run
+//! from a file does (`f`, `bash script.sh`, `source x`), and the commands
+//! of programs this list does not unwrap (`ssh host cmd`, `watch`,
+//! `parallel`, `trap`, `docker exec`, `git -c core.pager=...`). A guard
+//! that must be strict can refuse programs starting with `$`, words with
+//! `{`, or such programs.
+
+use std::borrow::Cow;
+
+mod parser;
+#[cfg(test)]
+mod tests;
+mod unwrap;
+
+/// Deepest nesting [`parse`] follows: subshells, substitutions, `${...}`,
+/// and scripts of `bash -c`, `eval` and the like, together. One more is
+/// [`ShellError::NestingTooDeep`]. The bound is
+/// [`limits::MAX_SHELL_NESTING`](crate::limits::MAX_SHELL_NESTING).
+pub const MAX_NESTING: usize = crate::limits::MAX_SHELL_NESTING;
+
+/// The keys of [`ShellScript::to_json`]'s objects.
+pub mod keys {
+    /// The argument list, program first.
+    pub const ARGV: &str = "argv";
+    /// The program's name without its directory.
+    pub const PROGRAM: &str = "program";
+    /// The assignments, an object (a later assignment of a name wins).
+    pub const ENV: &str = "env";
+    /// The redirections, a list of objects.
+    pub const REDIRECTS: &str = "redirects";
+    /// A redirection's file descriptor, a number or null.
+    pub const FD: &str = "fd";
+    /// A redirection's operator, e.g. `">>"`.
+    pub const OP: &str = "op";
+    /// A redirection's target, quotes removed.
+    pub const TARGET: &str = "target";
+    /// The wrappers unwrapped, outermost first.
+    pub const WRAPPERS: &str = "wrappers";
+}
+
+/// Parses a Bash command string into the simple commands it runs (see the
+/// module documentation for the subset understood). Never panics; on input
+/// it cannot parse, the result has an [`error`](ShellScript::error) and the
+/// commands recognised before it.
+pub fn parse(src: &str) -> ShellScript<'_> {
+    let (commands, error) = parser::parse_script(src, 0, 0, parser::Unwrap::Yes);
+    ShellScript { commands, error }
+}
+
+/// Like [`parse`], but the commands as written: no wrapper is unwrapped
+/// and no `bash -c`/`eval` script parsed (`wrappers` is always empty). What
+/// a shell's grammar alone gives, which the corpus test compares with
+/// bashlex; a guard wants [`parse`].
+pub fn parse_as_written(src: &str) -> ShellScript<'_> {
+    let (commands, error) = parser::parse_script(src, 0, 0, parser::Unwrap::No);
+    ShellScript { commands, error }
+}
+
+/// What [`parse`] found in a command string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellScript<'s> {
+    /// Every simple command, in the order described in the module docs.
+    pub commands: Vec<SimpleCommand<'s>>,
+    /// Why the string did not parse, if it did not; `commands` then holds
+    /// what was recognised before the error.
+    pub error: Option<ShellError>,
+}
+
+impl ShellScript<'_> {
+    /// Whether the whole string parsed.
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The commands as the policy language sees them: a list of objects
+    /// `{"argv", "program", "env", "redirects", "wrappers"}` (see [`keys`]).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(self.commands.iter().map(SimpleCommand::to_json).collect())
+    }
+}
+
+/// One simple command: a program and its arguments, after quote removal and
+/// unwrapping.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SimpleCommand<'s> {
+    /// The words, program first, quotes and escapes removed.
+    pub argv: Vec<Cow<'s, str>>,
+    /// `argv[0]` without its directory (`/usr/bin/rm` is `rm`); empty when
+    /// the argv is (a command of assignments or redirections only).
+    pub program: Cow<'s, str>,
+    /// `NAME=VALUE` assignments before the program and those given to `env`
+    /// or `sudo`, in order.
+    pub env: Vec<(Cow<'s, str>, Cow<'s, str>)>,
+    /// The redirections, in order.
+    pub redirects: Vec<Redirect<'s>>,
+    /// The wrappers unwrapped to reach this command, outermost first:
+    /// `"sudo"`, `"env"`, `"bash -c"`, `"xargs"`, ...
+    pub wrappers: Vec<Cow<'s, str>>,
+}
+
+impl SimpleCommand<'_> {
+    /// This command as a JSON object (see [`ShellScript::to_json`]).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{Map, Value};
+        let strings =
+            |v: &[Cow<'_, str>]| Value::Array(v.iter().map(|s| Value::from(&**s)).collect());
+        let mut env = Map::new();
+        for (name, value) in &self.env {
+            env.insert(name.to_string(), Value::from(&**value));
+        }
+        let redirects = self
+            .redirects
+            .iter()
+            .map(|r| {
+                let mut o = Map::new();
+                o.insert(keys::FD.into(), r.fd.map_or(Value::Null, Value::from));
+                o.insert(keys::OP.into(), Value::from(r.op.as_str()));
+                o.insert(keys::TARGET.into(), Value::from(&*r.target));
+                Value::Object(o)
+            })
+            .collect();
+        let mut o = Map::new();
+        o.insert(keys::ARGV.into(), strings(&self.argv));
+        o.insert(keys::PROGRAM.into(), Value::from(&*self.program));
+        o.insert(keys::ENV.into(), Value::Object(env));
+        o.insert(keys::REDIRECTS.into(), Value::Array(redirects));
+        o.insert(keys::WRAPPERS.into(), strings(&self.wrappers));
+        Value::Object(o)
+    }
+
+    /// The same command owning all its text.
+    pub fn into_owned(self) -> SimpleCommand<'static> {
+        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        SimpleCommand {
+            argv: self.argv.into_iter().map(own).collect(),
+            program: own(self.program),
+            env: self
+                .env
+                .into_iter()
+                .map(|(n, v)| (own(n), own(v)))
+                .collect(),
+            redirects: self
+                .redirects
+                .into_iter()
+                .map(|r| Redirect {
+                    fd: r.fd,
+                    op: r.op,
+                    target: own(r.target),
+                })
+                .collect(),
+            wrappers: self.wrappers.into_iter().map(own).collect(),
+        }
+    }
+}
+
+/// One redirection of a simple command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect<'s> {
+    /// The file descriptor written before the operator (`2>`), if any.
+    pub fd: Option<u32>,
+    /// The operator.
+    pub op: RedirectOp,
+    /// The target word, quotes removed: a file, a descriptor (`2>&1` has
+    /// `1`), a here-document's delimiter or a here-string.
+    pub target: Cow<'s, str>,
+}
+
+/// A redirection operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RedirectOp {
+    /// `>`
+    Out,
+    /// `>>`
+    Append,
+    /// `<`
+    In,
+    /// `<<`
+    Heredoc,
+    /// `<<-`
+    HeredocStripTabs,
+    /// `<<<`
+    HereString,
+    /// `>&`
+    DupOut,
+    /// `<&`
+    DupIn,
+    /// `&>`
+    OutErr,
+    /// `&>>`
+    AppendOutErr,
+    /// `>|`
+    Clobber,
+    /// `<>`
+    ReadWrite,
+}
+
+impl RedirectOp {
+    /// The operator as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedirectOp::Out => ">",
+            RedirectOp::Append => ">>",
+            RedirectOp::In => "<",
+            RedirectOp::Heredoc => "<<",
+            RedirectOp::HeredocStripTabs => "<<-",
+            RedirectOp::HereString => "<<<",
+            RedirectOp::DupOut => ">&",
+            RedirectOp::DupIn => "<&",
+            RedirectOp::OutErr => "&>",
+            RedirectOp::AppendOutErr => "&>>",
+            RedirectOp::Clobber => ">|",
+            RedirectOp::ReadWrite => "<>",
+        }
+    }
+}
+
+/// Why a command string did not parse. Positions are byte offsets into the
+/// string given to [`parse`] (inside a `bash -c` script or an escaped
+/// backquote, the position of the construct that holds it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShellError {
+    /// A quote is not closed.
+    #[error("unterminated {quote} quote starting at byte {at}: close it with a matching {quote}")]
+    UnterminatedQuote {
+        /// Where the quote opens.
+        at: usize,
+        /// The quote character.
+        quote: char,
+    },
+    /// A `$(`, `` ` ``, `${` or `$((` is not closed.
+    #[error(
+        "unterminated substitution starting at byte {at}: close it (`)`, `` ` ``, `}}` or `))`)"
+    )]
+    UnterminatedSubstitution {
+        /// Where it opens.
+        at: usize,
+    },
+    /// A `(` without its `)`, or a `)` or `(` where none can be.
+    #[error("unbalanced or unexpected parenthesis at byte {at}")]
+    UnbalancedParen {
+        /// The parenthesis.
+        at: usize,
+    },
+    /// A here-document's delimiter line never comes.
+    #[error("here-document starting at byte {at} is not ended by a line `{delimiter}`")]
+    UnterminatedHeredoc {
+        /// Where the `<<` is.
+        at: usize,
+        /// The delimiter expected, quotes removed.
+        delimiter: String,
+    },
+    /// A redirection operator with no word after it.
+    #[error("redirection at byte {at} has no target word")]
+    MissingRedirectTarget {
+        /// Where the operator is.
+        at: usize,
+    },
+    /// A compound command without its end (`if` without `fi`, `do`
+    /// without `done`, `case` without `esac`, `{` without `}`), or an end
+    /// keyword that closes nothing open.
+    #[error("`{keyword}` at byte {at} has no match: `if` ends with `fi`, `while`/`until`/`for`/`select` with `done`, `case` with `esac`, `{{` with `}}`, `[[` with `]]`")]
+    UnbalancedCompound {
+        /// Where the keyword is.
+        at: usize,
+        /// The keyword.
+        keyword: &'static str,
+    },
+    /// A function definition without a body (a compound command).
+    #[error("function defined at byte {at} has no body: write `name() {{ ...; }}`")]
+    MissingFunctionBody {
+        /// Where the definition's `(` or name is.
+        at: usize,
+    },
+    /// Wrappers that would copy more words between commands than the
+    /// string has bytes (and a small allowance): e.g. thousands of
+    /// assignments before a `bash -c` script of thousands of commands.
+    #[error("the command string is too large to analyse: its wrappers copy more words than it has bytes")]
+    TooLarge,
+    /// Nesting deeper than [`MAX_NESTING`].
+    #[error(
+        "nesting (subshells, substitutions, `bash -c`, `eval`) deeper than {MAX_NESTING} levels"
+    )]
+    NestingTooDeep,
+}
+
+/// Whether `argv[1..]`, up to a `--` that ends the options, holds the flag:
+/// `-<short>` on its own; for a one-character `short`, that letter inside a
+/// cluster of single-letter flags (an argument of `-` and ASCII letters
+/// only: `-rf`, `-fr`); `--<long>` or `--<long>=VALUE`. An empty `short` or
+/// `long` means the flag has no such spelling. A `short` of several
+/// characters matches only an argument spelled exactly `-<short>` (find's
+/// `-name`), never inside a cluster.
+///
+/// ```
+/// use hookc_runtime::functions::shell::has_flag;
+/// assert!(has_flag(&["rm", "-rf", "x"], "f", "force"));
+/// assert!(has_flag(&["rm", "--force", "x"], "f", "force"));
+/// assert!(!has_flag(&["rm", "--", "-f"], "f", "force"));
+/// assert!(!has_flag(&["head", "-n5"], "5", ""));
+/// ```
+pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
+    let one_letter = short.len() == 1 && short.as_bytes().iter().all(u8::is_ascii_alphabetic);
+    for arg in argv.iter().skip(1).map(AsRef::as_ref) {
+        if arg == "--" {
+            return false;
+        }
+        if let Some(rest) = arg.strip_prefix("--") {
+            if !long.is_empty() {
+                if let Some(after) = rest.strip_prefix(long) {
+                    if after.is_empty() || after.starts_with('=') {
+                        return true;
+                    }
+                }
+            }
+        } else if let Some(rest) = arg.strip_prefix('-') {
+            if short.is_empty() {
+                continue;
+            }
+            if rest == short {
+                return true;
+            }
+            if one_letter
+                && !rest.is_empty()
+                && rest.bytes().all(|b| b.is_ascii_alphabetic())
+                && rest.contains(short)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether `argv` starts with `prefix`, element by element, exactly.
+///
+/// ```
+/// use hookc_runtime::functions::shell::argv_prefix;
+/// assert!(argv_prefix(&["git", "push", "--force"], &["git", "push"]));
+/// assert!(!argv_prefix(&["git"], &["git", "push"]));
+/// ```
+pub fn argv_prefix(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
+    argv.len() >= prefix.len()
+        && argv
+            .iter()
+            .zip(prefix)
+            .all(|(a, p)| a.as_ref() == p.as_ref())
+}

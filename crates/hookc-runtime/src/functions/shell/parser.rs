@@ -1,0 +1,1481 @@
+//! The scanner and parser behind [`super::parse`]: one pass over the bytes,
+//! words scanned with quote removal as they are read, commands handed to
+//! [`super::unwrap`] as each ends.
+//!
+//! There is no separate token stream: the list loop ([`Parser::list`])
+//! looks at the next byte, handles an operator in place or scans a word, so
+//! a word that needs no quote removal is a slice of the input. Every
+//! recursion (subshell, substitution, `${`, script) goes through
+//! [`Parser::nested`], which stops at [`MAX_NESTING`]; a scan never goes
+//! back except for `((`/`$((` that turn out not to be arithmetic, which
+//! rescans only that construct once per nesting level.
+
+use std::borrow::Cow;
+
+use super::unwrap::{self, Unwrapped};
+use super::{Redirect, RedirectOp, ShellError, SimpleCommand, MAX_NESTING};
+
+/// Whether wrappers are unwrapped (and scripts parsed).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unwrap {
+    Yes,
+    No,
+}
+
+/// Parses `src` (found at byte `base` of the outermost input, for error
+/// positions) at nesting `depth`.
+pub(super) fn parse_script(
+    src: &str,
+    base: usize,
+    depth: usize,
+    unwrap: Unwrap,
+) -> (Vec<SimpleCommand<'_>>, Option<ShellError>) {
+    let mut p = Parser::new(src, base, depth, unwrap);
+    if depth > MAX_NESTING {
+        p.error = Some(ShellError::NestingTooDeep);
+    } else if p.list(Term::Eof).is_ok() {
+        if let Some(h) = p.heredocs.first() {
+            // The text ended on the line of the `<<`: no body at all.
+            p.error = Some(ShellError::UnterminatedHeredoc {
+                at: base + h.at,
+                delimiter: h.delimiter.to_string(),
+            });
+        }
+    }
+    (p.out, p.error)
+}
+
+/// Parses text that does not live in the input (decoded backquotes, a
+/// joined `eval`): the commands own their text.
+fn parse_owned(
+    src: &str,
+    base: usize,
+    depth: usize,
+    unwrap: Unwrap,
+) -> (Vec<SimpleCommand<'static>>, Option<ShellError>) {
+    let (commands, error) = parse_script(src, base, depth, unwrap);
+    let error = error.map(|e| e.relocated(base));
+    (
+        commands
+            .into_iter()
+            .map(SimpleCommand::into_owned)
+            .collect(),
+        error,
+    )
+}
+
+impl ShellError {
+    /// Errors from text that is not the input itself all point at the
+    /// construct that held the text.
+    fn relocated(self, at: usize) -> ShellError {
+        match self {
+            ShellError::UnterminatedQuote { quote, .. } => {
+                ShellError::UnterminatedQuote { at, quote }
+            }
+            ShellError::UnterminatedSubstitution { .. } => {
+                ShellError::UnterminatedSubstitution { at }
+            }
+            ShellError::UnbalancedParen { .. } => ShellError::UnbalancedParen { at },
+            ShellError::UnterminatedHeredoc { delimiter, .. } => {
+                ShellError::UnterminatedHeredoc { at, delimiter }
+            }
+            ShellError::MissingRedirectTarget { .. } => ShellError::MissingRedirectTarget { at },
+            ShellError::UnbalancedCompound { keyword, .. } => {
+                ShellError::UnbalancedCompound { at, keyword }
+            }
+            ShellError::NestingTooDeep => ShellError::NestingTooDeep,
+            ShellError::TooLarge => ShellError::TooLarge,
+            ShellError::MissingFunctionBody { .. } => ShellError::MissingFunctionBody { at },
+        }
+    }
+}
+
+/// Words a parser may copy between commands beyond one per byte of its
+/// text ([`Parser::spend`]).
+const COPY_ALLOWANCE: usize = 1024;
+
+/// Parsing stopped; the error is in [`Parser::error`].
+struct Stop;
+
+type Step<T = ()> = Result<T, Stop>;
+
+/// Which bytes end a literal run inside an unquoted word: blanks,
+/// operators, quotes and the starts of expansions. A table, as the scan's
+/// inner loop looks every byte up.
+static WORD_STOPS: [bool; 256] = word_stops(b" \t\n;&|()<>'\"\\$`");
+
+// Indexing in a `const fn` runs at compile time: an index out of bounds
+// fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const fn word_stops(stops: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+/// Whether `b` is one of [`WORD_STOPS`].
+#[inline]
+fn is_word_stop(b: u8) -> bool {
+    WORD_STOPS.get(usize::from(b)).copied().unwrap_or(false)
+}
+
+/// What ends a list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Term {
+    /// The end of the text.
+    Eof,
+    /// A `)`: of a subshell or (when `subst`) of a `$(`, `<(`, `>(`.
+    Paren { open: usize, subst: bool },
+}
+
+/// Where the list loop is in a compound command's syntax.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Commands.
+    Normal,
+    /// After `for`/`select`: the variable name.
+    ForVar,
+    /// After the name: `in` or `do`.
+    ForAfterVar,
+    /// The word list after `in`, up to a separator.
+    ForIn,
+    /// After `case`: the word.
+    CaseWord,
+    /// After the word: `in`.
+    CaseIn,
+    /// A branch's patterns, up to `)`; `started` once a pattern was read.
+    CasePattern { started: bool },
+    /// Inside `[[ ... ]]`.
+    DoubleBracket,
+    /// After `function`: the name.
+    FuncName,
+    /// After a function's name (and `()`): its body, a compound command.
+    FuncBody { at: usize },
+}
+
+impl Mode {
+    /// The mode after `;`, `&`, `|`, `&&`, `||` or a newline.
+    fn after_separator(self) -> Mode {
+        match self {
+            Mode::CaseWord | Mode::CaseIn | Mode::FuncName | Mode::FuncBody { .. } => self,
+            _ => Mode::Normal,
+        }
+    }
+}
+
+/// A compound command whose end keyword is still to come.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Open {
+    /// The keyword that opened it.
+    keyword: &'static str,
+    /// The keyword that closes it.
+    closer: &'static str,
+    at: usize,
+}
+
+/// The simple command being read.
+#[derive(Default)]
+struct Builder<'s> {
+    words: Vec<Cow<'s, str>>,
+    env: Vec<(Cow<'s, str>, Cow<'s, str>)>,
+    redirects: Vec<Redirect<'s>>,
+}
+
+impl Builder<'_> {
+    /// At the start of a command, where reserved words count.
+    fn at_start(&self) -> bool {
+        self.words.is_empty() && self.env.is_empty() && self.redirects.is_empty()
+    }
+}
+
+/// A here-document whose body starts after the current line.
+struct PendingHeredoc<'s> {
+    at: usize,
+    delimiter: Cow<'s, str>,
+    strip_tabs: bool,
+    expand: bool,
+}
+
+/// A scanned word.
+struct Word<'s> {
+    value: Cow<'s, str>,
+    start: usize,
+    end: usize,
+    /// Any quoting or escaping in it (then it is no reserved word, and a
+    /// here-document delimiter is quoted).
+    quoted: bool,
+}
+
+impl Word<'_> {
+    fn is(&self, reserved: &str) -> bool {
+        !self.quoted && self.value == reserved
+    }
+}
+
+/// A word's value as it is built: a slice of the input as long as the
+/// pieces are contiguous in it, an owned string once they are not.
+#[derive(Default)]
+struct WordBuf {
+    /// The slice `start..end` while `owned` is `None` (empty when equal).
+    slice: (usize, usize),
+    owned: Option<String>,
+}
+
+impl WordBuf {
+    fn push_src(&mut self, src: &str, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        let (s, e) = self.slice;
+        match &mut self.owned {
+            Some(o) => o.push_str(src.get(start..end).unwrap_or_default()),
+            None if s == e => self.slice = (start, end),
+            None if e == start => self.slice.1 = end,
+            None => {
+                let mut o = String::with_capacity(e - s + end - start + 8);
+                o.push_str(src.get(s..e).unwrap_or_default());
+                o.push_str(src.get(start..end).unwrap_or_default());
+                self.owned = Some(o);
+            }
+        }
+    }
+
+    /// The value as an owned string, to push decoded text to.
+    fn owned(&mut self, src: &str) -> &mut String {
+        let (s, e) = self.slice;
+        self.owned
+            .get_or_insert_with(|| src.get(s..e).unwrap_or_default().to_owned())
+    }
+
+    fn finish(self, src: &str) -> Cow<'_, str> {
+        match self.owned {
+            Some(o) => Cow::Owned(o),
+            None => Cow::Borrowed(src.get(self.slice.0..self.slice.1).unwrap_or_default()),
+        }
+    }
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    bytes: &'s [u8],
+    pos: usize,
+    /// Where `src` starts in the outermost input.
+    base: usize,
+    depth: usize,
+    out: Vec<SimpleCommand<'s>>,
+    error: Option<ShellError>,
+    heredocs: Vec<PendingHeredoc<'s>>,
+    unwrap: Unwrap,
+    /// See [`Parser::spend`].
+    copy_budget: usize,
+}
+
+impl<'s> Parser<'s> {
+    fn new(src: &'s str, base: usize, depth: usize, unwrap: Unwrap) -> Self {
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            pos: 0,
+            base,
+            depth,
+            out: Vec::new(),
+            error: None,
+            heredocs: Vec::new(),
+            unwrap,
+            copy_budget: src.len() + COPY_ALLOWANCE,
+        }
+    }
+
+    /// Takes `copies` from the budget of words copied between commands
+    /// (an outer command's env into each command of its `bash -c` script,
+    /// find's arguments into its `-exec` commands), so that the output
+    /// stays linear in the input.
+    fn spend(&mut self, copies: usize) -> Step {
+        match self.copy_budget.checked_sub(copies) {
+            Some(left) => {
+                self.copy_budget = left;
+                Ok(())
+            }
+            None => Err(self.fail(ShellError::TooLarge)),
+        }
+    }
+
+    fn fail(&mut self, e: ShellError) -> Stop {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        Stop
+    }
+
+    /// An absolute position for an error.
+    fn at(&self, pos: usize) -> usize {
+        self.base + pos
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.bytes.get(self.pos + k).copied()
+    }
+
+    fn slice(&self, start: usize, end: usize) -> &'s str {
+        self.src.get(start..end).unwrap_or_default()
+    }
+
+    /// Runs `f` one nesting level deeper, or fails past [`MAX_NESTING`].
+    fn nested(&mut self, f: impl FnOnce(&mut Self) -> Step) -> Step {
+        if self.depth >= MAX_NESTING {
+            return Err(self.fail(ShellError::NestingTooDeep));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// Parses `text`, a slice of this parser's input starting at `start`,
+    /// as a script one level deeper, and takes its commands.
+    fn parse_slice(&mut self, start: usize, end: usize) -> Step {
+        let text = self.slice(start, end);
+        let (commands, error) = parse_script(text, self.base + start, self.depth + 1, self.unwrap);
+        self.out.extend(commands);
+        match error {
+            Some(e) => Err(self.fail(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Parses a script given as a word (`bash -c`, `eval`) one level deeper.
+    fn parse_text(
+        &mut self,
+        text: Cow<'s, str>,
+        at: usize,
+    ) -> (Vec<SimpleCommand<'s>>, Option<ShellError>) {
+        match text {
+            Cow::Borrowed(t) => {
+                let (c, e) = parse_script(t, at, self.depth + 1, self.unwrap);
+                (c, e.map(|e| e.relocated(at)))
+            }
+            Cow::Owned(t) => {
+                let (c, e) = parse_owned(&t, at, self.depth + 1, self.unwrap);
+                (c, e)
+            }
+        }
+    }
+
+    fn skip_blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t') => self.pos += 1,
+                Some(b'\\') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
+                _ => return,
+            }
+        }
+    }
+
+    /// A list of commands up to `term`.
+    fn list(&mut self, term: Term) -> Step {
+        let mut cmd = Builder::default();
+        let mut mode = Mode::Normal;
+        // The compound commands open in this list, innermost last.
+        let mut open: Vec<Open> = Vec::new();
+        loop {
+            self.skip_blanks();
+            let Some(c) = self.peek() else {
+                self.finish(&mut cmd)?;
+                self.all_closed(&open)?;
+                if let Mode::FuncBody { at } = mode {
+                    return Err(self.fail(ShellError::MissingFunctionBody { at: self.at(at) }));
+                }
+                return match term {
+                    Term::Eof => Ok(()),
+                    Term::Paren { open, subst: true } => {
+                        Err(self.fail(ShellError::UnterminatedSubstitution { at: self.at(open) }))
+                    }
+                    Term::Paren { open, subst: false } => {
+                        Err(self.fail(ShellError::UnbalancedParen { at: self.at(open) }))
+                    }
+                };
+            };
+            if c == b'\n' {
+                self.pos += 1;
+                if !matches!(mode, Mode::DoubleBracket | Mode::CasePattern { .. }) {
+                    self.finish(&mut cmd)?;
+                    mode = mode.after_separator();
+                }
+                self.read_heredocs()?;
+                continue;
+            }
+            if c == b'#' {
+                // At a word's start: a comment to the end of the line.
+                self.pos = memchr::memchr(b'\n', self.bytes.get(self.pos..).unwrap_or_default())
+                    .map_or(self.bytes.len(), |i| self.pos + i);
+                continue;
+            }
+            if let Mode::FuncBody { at } = mode {
+                if c == b'(' {
+                    // `function f ()`: its parentheses; else a subshell body.
+                    let open = self.pos;
+                    self.pos += 1;
+                    self.skip_blanks();
+                    if self.peek() == Some(b')') {
+                        self.pos += 1;
+                        continue;
+                    }
+                    self.pos = open;
+                    mode = Mode::Normal;
+                } else if matches!(c, b';' | b'&' | b'|' | b')' | b'<' | b'>') {
+                    return Err(self.fail(ShellError::MissingFunctionBody { at: self.at(at) }));
+                }
+            }
+            match mode {
+                Mode::DoubleBracket => {
+                    let len = operator_len(self.bytes.get(self.pos..).unwrap_or_default());
+                    if len > 0 {
+                        // `&&`, `<`, `(` are words of the test.
+                        cmd.words
+                            .push(Cow::Borrowed(self.slice(self.pos, self.pos + len)));
+                        self.pos += len;
+                        continue;
+                    }
+                    let w = self.word()?;
+                    if w.start == w.end {
+                        self.pos += 1;
+                        continue;
+                    }
+                    if w.is("]]") {
+                        open.pop();
+                        mode = Mode::Normal;
+                    }
+                    cmd.words.push(w.value);
+                    continue;
+                }
+                Mode::CasePattern { started } => {
+                    match c {
+                        b'(' | b'|' | b';' | b'&' | b'<' | b'>' => self.pos += 1,
+                        b')' => {
+                            self.pos += 1;
+                            mode = Mode::Normal;
+                        }
+                        _ => {
+                            let w = self.word()?;
+                            if w.start == w.end {
+                                self.pos += 1;
+                            } else if !started && w.is("esac") {
+                                self.close(&mut open, "esac", w.start)?;
+                                mode = Mode::Normal;
+                            } else {
+                                mode = Mode::CasePattern { started: true };
+                            }
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            match c {
+                b';' => {
+                    let branch_end = match (self.peek_at(1), self.peek_at(2)) {
+                        (Some(b';'), Some(b'&')) => {
+                            self.pos += 3;
+                            true
+                        }
+                        (Some(b';' | b'&'), _) => {
+                            self.pos += 2;
+                            true
+                        }
+                        _ => {
+                            self.pos += 1;
+                            false
+                        }
+                    };
+                    self.finish(&mut cmd)?;
+                    mode = if branch_end && open.last().is_some_and(|o| o.keyword == "case") {
+                        Mode::CasePattern { started: false }
+                    } else {
+                        mode.after_separator()
+                    };
+                    continue;
+                }
+                b'&' => match self.peek_at(1) {
+                    Some(b'>') => {
+                        self.redirect(None, &mut cmd)?;
+                        continue;
+                    }
+                    next => {
+                        self.pos += if next == Some(b'&') { 2 } else { 1 };
+                        self.finish(&mut cmd)?;
+                        mode = mode.after_separator();
+                        continue;
+                    }
+                },
+                b'|' => {
+                    self.pos += if matches!(self.peek_at(1), Some(b'|' | b'&')) {
+                        2
+                    } else {
+                        1
+                    };
+                    self.finish(&mut cmd)?;
+                    mode = mode.after_separator();
+                    continue;
+                }
+                b')' => {
+                    if let Term::Paren { .. } = term {
+                        self.pos += 1;
+                        self.finish(&mut cmd)?;
+                        return self.all_closed(&open);
+                    }
+                    return Err(self.fail(ShellError::UnbalancedParen {
+                        at: self.at(self.pos),
+                    }));
+                }
+                b'(' => {
+                    if mode == Mode::ForVar && self.peek_at(1) == Some(b'(') {
+                        // `for ((i = 0; i < n; i++))`
+                        if self.arithmetic_command()? {
+                            mode = Mode::Normal;
+                            continue;
+                        }
+                    }
+                    if cmd.at_start() {
+                        if self.peek_at(1) == Some(b'(') && self.arithmetic_command()? {
+                            continue;
+                        }
+                        let open = self.pos;
+                        self.pos += 1;
+                        self.nested(|p| p.list(Term::Paren { open, subst: false }))?;
+                        mode = Mode::Normal;
+                        continue;
+                    }
+                    if cmd.words.len() == 1 && cmd.env.is_empty() {
+                        // `name ()`: a function definition; its body follows.
+                        let open = self.pos;
+                        self.pos += 1;
+                        self.skip_blanks();
+                        if self.peek() == Some(b')') {
+                            self.pos += 1;
+                            cmd.words.clear();
+                            mode = Mode::FuncBody { at: open };
+                            continue;
+                        }
+                        return Err(self.fail(ShellError::UnbalancedParen { at: self.at(open) }));
+                    }
+                    return Err(self.fail(ShellError::UnbalancedParen {
+                        at: self.at(self.pos),
+                    }));
+                }
+                b'<' | b'>' if self.peek_at(1) != Some(b'(') => {
+                    self.redirect(None, &mut cmd)?;
+                    continue;
+                }
+                b'0'..=b'9' => {
+                    if let Some(fd) = self.fd_prefix() {
+                        self.redirect(Some(fd), &mut cmd)?;
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            let w = self.word()?;
+            if w.start == w.end {
+                // Not reachable (every byte that ends a word was handled
+                // above), but the loop must always advance.
+                self.pos += 1;
+                continue;
+            }
+            self.take_word(&mut cmd, w, &mut mode, &mut open)?;
+        }
+    }
+
+    /// Whether a compound command starts after the blanks at `pos`: `(`,
+    /// `{`, `[[`, `!` or a compound keyword, followed by a blank.
+    fn compound_follows(&self) -> bool {
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let rest = rest
+            .get(
+                rest.iter()
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count()..,
+            )
+            .unwrap_or_default();
+        if rest.first() == Some(&b'(') {
+            return true;
+        }
+        [
+            "{", "[[", "!", "if", "while", "until", "for", "select", "case",
+        ]
+        .iter()
+        .any(|k| {
+            rest.starts_with(k.as_bytes())
+                && rest
+                    .get(k.len())
+                    .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\n'))
+        })
+    }
+
+    /// Fails on a compound command of `open` left open at a list's end.
+    fn all_closed(&mut self, open: &[Open]) -> Step {
+        match open.last() {
+            Some(o) => Err(self.fail(ShellError::UnbalancedCompound {
+                at: self.at(o.at),
+                keyword: o.keyword,
+            })),
+            None => Ok(()),
+        }
+    }
+
+    /// `closer` (at `at`) ends the innermost compound command, which must
+    /// be one it closes.
+    fn close(&mut self, open: &mut Vec<Open>, closer: &'static str, at: usize) -> Step {
+        match open.last() {
+            Some(o) if o.closer == closer => {
+                open.pop();
+                Ok(())
+            }
+            _ => Err(self.fail(ShellError::UnbalancedCompound {
+                at: self.at(at),
+                keyword: closer,
+            })),
+        }
+    }
+
+    /// Puts a word where it belongs in the command or the compound syntax.
+    fn take_word(
+        &mut self,
+        cmd: &mut Builder<'s>,
+        w: Word<'s>,
+        mode: &mut Mode,
+        open: &mut Vec<Open>,
+    ) -> Step {
+        match *mode {
+            Mode::ForVar => {
+                *mode = Mode::ForAfterVar;
+                return Ok(());
+            }
+            Mode::ForAfterVar => {
+                *mode = if w.is("in") {
+                    Mode::ForIn
+                } else {
+                    Mode::Normal
+                };
+                return Ok(());
+            }
+            Mode::ForIn => return Ok(()),
+            Mode::CaseWord => {
+                *mode = Mode::CaseIn;
+                return Ok(());
+            }
+            Mode::CaseIn => {
+                *mode = if w.is("in") {
+                    Mode::CasePattern { started: false }
+                } else {
+                    Mode::Normal
+                };
+                return Ok(());
+            }
+            Mode::FuncName => {
+                *mode = Mode::FuncBody { at: w.start };
+                return Ok(());
+            }
+            Mode::FuncBody { at } => {
+                if w.quoted
+                    || !matches!(
+                        &*w.value,
+                        "{" | "if" | "while" | "until" | "for" | "select" | "case" | "[["
+                    )
+                {
+                    return Err(self.fail(ShellError::MissingFunctionBody { at: self.at(at) }));
+                }
+                *mode = Mode::Normal;
+            }
+            Mode::Normal | Mode::DoubleBracket | Mode::CasePattern { .. } => {}
+        }
+        if cmd.at_start() && !w.quoted {
+            let opened = |keyword, closer| Open {
+                keyword,
+                closer,
+                at: w.start,
+            };
+            match &*w.value {
+                "then" | "elif" | "else" | "do" | "!" | "coproc" => return Ok(()),
+                "if" => open.push(opened("if", "fi")),
+                "while" => open.push(opened("while", "done")),
+                "until" => open.push(opened("until", "done")),
+                "{" => open.push(opened("{", "}")),
+                "fi" => self.close(open, "fi", w.start)?,
+                "done" => self.close(open, "done", w.start)?,
+                "}" => self.close(open, "}", w.start)?,
+                "esac" => self.close(open, "esac", w.start)?,
+                "for" | "select" => {
+                    open.push(opened(
+                        if w.value == "for" { "for" } else { "select" },
+                        "done",
+                    ));
+                    *mode = Mode::ForVar;
+                }
+                "case" => {
+                    open.push(opened("case", "esac"));
+                    *mode = Mode::CaseWord;
+                }
+                "function" => *mode = Mode::FuncName,
+                // `time` before a compound command is Bash's reserved word
+                // (nothing to record); before a simple one, a wrapper.
+                "time" if self.compound_follows() => {}
+                "[[" => {
+                    open.push(opened("[[", "]]"));
+                    *mode = Mode::DoubleBracket;
+                    cmd.words.push(w.value);
+                }
+                _ => return self.word_or_assignment(cmd, w),
+            }
+            return Ok(());
+        }
+        self.word_or_assignment(cmd, w)
+    }
+
+    /// A word of a simple command: an assignment before the program, or
+    /// an argument.
+    fn word_or_assignment(&mut self, cmd: &mut Builder<'s>, w: Word<'s>) -> Step {
+        if cmd.words.is_empty() {
+            if let Some(name_len) = assignment_name_len(self.slice(w.start, w.end)) {
+                let name = self.slice(w.start, w.start + name_len);
+                // The name (and `=` or `+=`) has no quoting, so the value
+                // starts at the same offset of the quote-removed word.
+                let skip = name_len
+                    + if self.bytes.get(w.start + name_len) == Some(&b'+') {
+                        2
+                    } else {
+                        1
+                    };
+                let value = match w.value {
+                    Cow::Borrowed(v) => Cow::Borrowed(v.get(skip..).unwrap_or_default()),
+                    Cow::Owned(v) => Cow::Owned(v.get(skip..).unwrap_or_default().to_owned()),
+                };
+                cmd.env.push((Cow::Borrowed(name), value));
+                return Ok(());
+            }
+        }
+        if cmd.words.is_empty() {
+            // Most commands have a few words: one allocation, not 4 then 8.
+            cmd.words.reserve(6);
+        }
+        cmd.words.push(w.value);
+        Ok(())
+    }
+
+    /// Ends the command being read: unwraps it and lists it.
+    fn finish(&mut self, cmd: &mut Builder<'s>) -> Step {
+        if cmd.at_start() {
+            return Ok(());
+        }
+        let b = std::mem::take(cmd);
+        let command = SimpleCommand {
+            argv: b.words,
+            program: Cow::Borrowed(""),
+            env: b.env,
+            redirects: b.redirects,
+            wrappers: Vec::new(),
+        };
+        self.emit(command, self.at(self.pos))
+    }
+
+    /// Unwraps `command` and lists what it runs.
+    fn emit(&mut self, mut command: SimpleCommand<'s>, at: usize) -> Step {
+        if self.unwrap == Unwrap::No {
+            command.program = program_of(&command.argv);
+            self.out.push(command);
+            return Ok(());
+        }
+        // Each step drains the argv's front: a bound on the steps keeps a
+        // string of 100,000 `sudo`s linear.
+        let mut steps = 0;
+        loop {
+            let program = program_of(&command.argv);
+            if !unwrap::is_wrapper(&program) {
+                let execs = if program == "find" {
+                    unwrap::find_execs(&command)
+                } else {
+                    Vec::new()
+                };
+                self.spend(
+                    execs
+                        .iter()
+                        .map(|e| e.argv.len() + e.env.len() + e.wrappers.len())
+                        .sum(),
+                )?;
+                command.program = program;
+                self.out.push(command);
+                for exec in execs {
+                    self.nested(|p| p.emit(exec, at))?;
+                }
+                return Ok(());
+            }
+            match unwrap::step(command) {
+                Unwrapped::Inner(inner) => {
+                    steps += 1;
+                    if steps > MAX_NESTING {
+                        return Err(self.fail(ShellError::NestingTooDeep));
+                    }
+                    command = inner;
+                }
+                Unwrapped::Done(mut done) => {
+                    done.program = program_of(&done.argv);
+                    self.out.push(done);
+                    return Ok(());
+                }
+                Unwrapped::Script {
+                    outer,
+                    script,
+                    label,
+                } => {
+                    let (inner, error) = self.parse_text(script, at);
+                    let copies = inner.len()
+                        * (outer.wrappers.len() + outer.env.len() + outer.redirects.len());
+                    self.spend(copies)?;
+                    for mut c in inner {
+                        let mut wrappers = outer.wrappers.clone();
+                        wrappers.push(Cow::Borrowed(label));
+                        wrappers.append(&mut c.wrappers);
+                        c.wrappers = wrappers;
+                        if !outer.env.is_empty() {
+                            let mut env = outer.env.clone();
+                            env.append(&mut c.env);
+                            c.env = env;
+                        }
+                        if !outer.redirects.is_empty() {
+                            let mut redirects = outer.redirects.clone();
+                            redirects.append(&mut c.redirects);
+                            c.redirects = redirects;
+                        }
+                        self.out.push(c);
+                    }
+                    return match error {
+                        Some(e) => Err(self.fail(e)),
+                        None => Ok(()),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Digits right before `<` or `>` (not `<(`/`>(`): a redirection's
+    /// descriptor. Leaves `pos` on the operator.
+    fn fd_prefix(&mut self) -> Option<u32> {
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        match (rest.get(n), rest.get(n + 1)) {
+            (Some(b'<' | b'>'), next) if next != Some(&b'(') => {
+                let fd = self.slice(self.pos, self.pos + n).parse().ok()?;
+                self.pos += n;
+                Some(fd)
+            }
+            _ => None,
+        }
+    }
+
+    /// A redirection at `pos` (on its operator).
+    fn redirect(&mut self, fd: Option<u32>, cmd: &mut Builder<'s>) -> Step {
+        let at = self.pos;
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let (op, len) = match rest {
+            [b'<', b'<', b'<', ..] => (RedirectOp::HereString, 3),
+            [b'<', b'<', b'-', ..] => (RedirectOp::HeredocStripTabs, 3),
+            [b'<', b'<', ..] => (RedirectOp::Heredoc, 2),
+            [b'<', b'&', ..] => (RedirectOp::DupIn, 2),
+            [b'<', b'>', ..] => (RedirectOp::ReadWrite, 2),
+            [b'<', ..] => (RedirectOp::In, 1),
+            [b'>', b'>', ..] => (RedirectOp::Append, 2),
+            [b'>', b'&', ..] => (RedirectOp::DupOut, 2),
+            [b'>', b'|', ..] => (RedirectOp::Clobber, 2),
+            [b'&', b'>', b'>', ..] => (RedirectOp::AppendOutErr, 3),
+            [b'&', b'>', ..] => (RedirectOp::OutErr, 2),
+            _ => (RedirectOp::Out, 1),
+        };
+        self.pos += len;
+        self.skip_blanks();
+        let w = self.word()?;
+        if w.start == w.end {
+            return Err(self.fail(ShellError::MissingRedirectTarget { at: self.at(at) }));
+        }
+        if matches!(op, RedirectOp::Heredoc | RedirectOp::HeredocStripTabs) {
+            self.heredocs.push(PendingHeredoc {
+                at,
+                delimiter: w.value.clone(),
+                strip_tabs: op == RedirectOp::HeredocStripTabs,
+                expand: !w.quoted,
+            });
+        }
+        cmd.redirects.push(Redirect {
+            fd,
+            op,
+            target: w.value,
+        });
+        Ok(())
+    }
+
+    /// After a newline: the bodies of the here-documents opened on the line.
+    fn read_heredocs(&mut self) -> Step {
+        for h in std::mem::take(&mut self.heredocs) {
+            let body_start = self.pos;
+            let body_end = loop {
+                let line_start = self.pos;
+                if line_start >= self.bytes.len() {
+                    return Err(self.fail(ShellError::UnterminatedHeredoc {
+                        at: self.at(h.at),
+                        delimiter: h.delimiter.into_owned(),
+                    }));
+                }
+                let rest = self.bytes.get(line_start..).unwrap_or_default();
+                let line_end =
+                    memchr::memchr(b'\n', rest).map_or(self.bytes.len(), |i| line_start + i);
+                self.pos = (line_end + 1).min(self.bytes.len());
+                let mut line = self.slice(line_start, line_end);
+                if h.strip_tabs {
+                    line = line.trim_start_matches('\t');
+                }
+                if line == h.delimiter {
+                    break line_start;
+                }
+            };
+            if h.expand {
+                let body = self.bytes.get(body_start..body_end).unwrap_or_default();
+                if memchr::memchr2(b'$', b'`', body).is_some() {
+                    let after = self.pos;
+                    let mut p = Parser::new(
+                        self.slice(body_start, body_end),
+                        self.base + body_start,
+                        self.depth,
+                        self.unwrap,
+                    );
+                    let r = p.expansions();
+                    self.out.append(&mut p.out);
+                    if let (Err(Stop), Some(e)) = (r, p.error) {
+                        return Err(self.fail(e));
+                    }
+                    self.pos = after;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The substitutions in text where only expansions count (a
+    /// here-document's body, an arithmetic expression): `$(`, `` ` ``,
+    /// `${`, `$((`.
+    fn expansions(&mut self) -> Step {
+        let mut sink = WordBuf::default();
+        while let Some(i) = memchr::memchr3(
+            b'\\',
+            b'$',
+            b'`',
+            self.bytes.get(self.pos..).unwrap_or_default(),
+        ) {
+            self.pos += i;
+            match self.peek() {
+                Some(b'\\') => self.pos += 2,
+                Some(b'`') => self.backquote(&mut sink)?,
+                _ => self.dollar(&mut sink, true)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `((...))` at a command's start. `Ok(false)` (nothing consumed) when
+    /// it does not end in `))`: then it is `(` and a subshell.
+    fn arithmetic_command(&mut self) -> Step<bool> {
+        match arithmetic_end(self.bytes, self.pos + 2) {
+            Arith::End(end) => {
+                self.scan_expansions(self.pos + 2, end - 2)?;
+                self.pos = end;
+                Ok(true)
+            }
+            Arith::NotArithmetic | Arith::Eof => Ok(false),
+        }
+    }
+
+    /// Parses the substitutions in `start..end` of the input.
+    fn scan_expansions(&mut self, start: usize, end: usize) -> Step {
+        let inner = self.bytes.get(start..end).unwrap_or_default();
+        if memchr::memchr2(b'$', b'`', inner).is_none() {
+            return Ok(());
+        }
+        let text = self.slice(start, end);
+        let base = self.base + start;
+        self.nested(|p| {
+            let mut sub = Parser::new(text, base, p.depth, p.unwrap);
+            let r = sub.expansions();
+            p.out.append(&mut sub.out);
+            match (r, sub.error) {
+                (Err(Stop), Some(e)) => Err(p.fail(e)),
+                _ => Ok(()),
+            }
+        })
+    }
+
+    /// A word at `pos`, quotes removed, its substitutions parsed. Empty
+    /// (`start == end`) when `pos` is on an operator or the end.
+    fn word(&mut self) -> Result<Word<'s>, Stop> {
+        let start = self.pos;
+        let mut buf = WordBuf::default();
+        let mut quoted = false;
+        // Process substitution opens a word.
+        if matches!(self.peek(), Some(b'<' | b'>')) && self.peek_at(1) == Some(b'(') {
+            let open = self.pos;
+            self.pos += 2;
+            self.nested(|p| p.list(Term::Paren { open, subst: true }))?;
+            buf.push_src(self.src, open, self.pos);
+        }
+        while let Some(c) = self.peek() {
+            match c {
+                b'\'' => {
+                    quoted = true;
+                    let open = self.pos;
+                    let rest = self.bytes.get(open + 1..).unwrap_or_default();
+                    let Some(len) = memchr::memchr(b'\'', rest) else {
+                        return Err(self.fail(ShellError::UnterminatedQuote {
+                            at: self.at(open),
+                            quote: '\'',
+                        }));
+                    };
+                    buf.push_src(self.src, open + 1, open + 1 + len);
+                    self.pos = open + len + 2;
+                }
+                b'"' => {
+                    quoted = true;
+                    self.double_quoted(&mut buf)?;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    None => {
+                        buf.push_src(self.src, self.pos, self.pos + 1);
+                        self.pos += 1;
+                    }
+                    Some(_) => {
+                        quoted = true;
+                        let len = self.char_len(self.pos + 1);
+                        buf.push_src(self.src, self.pos + 1, self.pos + 1 + len);
+                        self.pos += 1 + len;
+                    }
+                },
+                b'$' => match self.peek_at(1) {
+                    Some(b'\'') => {
+                        quoted = true;
+                        self.ansi_c(&mut buf)?;
+                    }
+                    Some(b'"') => {
+                        quoted = true;
+                        self.pos += 1;
+                        self.double_quoted(&mut buf)?;
+                    }
+                    _ => self.dollar(&mut buf, false)?,
+                },
+                b'`' => self.backquote(&mut buf)?,
+                b'(' if is_assignment_prefix(self.slice(start, self.pos)) => {
+                    // `NAME=(a b c)`: an array assignment, one word.
+                    let open = self.pos;
+                    let Some(end) = balanced_paren_end(self.bytes, open + 1) else {
+                        return Err(self.fail(ShellError::UnbalancedParen { at: self.at(open) }));
+                    };
+                    self.scan_expansions(open + 1, end - 1)?;
+                    buf.push_src(self.src, open, end);
+                    self.pos = end;
+                }
+                _ if is_word_stop(c) => break,
+                _ => {
+                    let run_start = self.pos;
+                    let rest = self.bytes.get(run_start..).unwrap_or_default();
+                    let len = rest
+                        .iter()
+                        .position(|&b| is_word_stop(b))
+                        .unwrap_or(rest.len());
+                    self.pos += len;
+                    buf.push_src(self.src, run_start, self.pos);
+                }
+            }
+        }
+        Ok(Word {
+            value: buf.finish(self.src),
+            start,
+            end: self.pos,
+            quoted,
+        })
+    }
+
+    /// The length of the UTF-8 character at byte `at` (1 at the end).
+    fn char_len(&self, at: usize) -> usize {
+        self.src
+            .get(at..)
+            .and_then(|s| s.chars().next())
+            .map_or(1, char::len_utf8)
+    }
+
+    /// `"..."` at `pos`.
+    fn double_quoted(&mut self, buf: &mut WordBuf) -> Step {
+        let open = self.pos;
+        self.pos += 1;
+        loop {
+            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+            let Some(i) = rest
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | b'$' | b'`'))
+            else {
+                return Err(self.fail(ShellError::UnterminatedQuote {
+                    at: self.at(open),
+                    quote: '"',
+                }));
+            };
+            buf.push_src(self.src, self.pos, self.pos + i);
+            self.pos += i;
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(b'$' | b'`' | b'"' | b'\\') => {
+                        buf.push_src(self.src, self.pos + 1, self.pos + 2);
+                        self.pos += 2;
+                    }
+                    _ => {
+                        buf.push_src(self.src, self.pos, self.pos + 1);
+                        self.pos += 1;
+                    }
+                },
+                Some(b'`') => self.backquote(buf)?,
+                _ => self.dollar(buf, true)?,
+            }
+        }
+    }
+
+    /// A `$` at `pos` that is not `$'` or `$"`: `$(`, `$((`, `${`, or a
+    /// literal `$` (a parameter's name is ordinary text after it).
+    fn dollar(&mut self, buf: &mut WordBuf, in_double_quotes: bool) -> Step {
+        let open = self.pos;
+        match self.peek_at(1) {
+            Some(b'(') => {
+                if self.peek_at(2) == Some(b'(') {
+                    match arithmetic_end(self.bytes, open + 3) {
+                        Arith::End(end) => {
+                            self.scan_expansions(open + 3, end - 2)?;
+                            self.pos = end;
+                            buf.push_src(self.src, open, end);
+                            return Ok(());
+                        }
+                        Arith::Eof => {
+                            return Err(self
+                                .fail(ShellError::UnterminatedSubstitution { at: self.at(open) }))
+                        }
+                        Arith::NotArithmetic => {}
+                    }
+                }
+                self.pos += 2;
+                self.nested(|p| p.list(Term::Paren { open, subst: true }))?;
+                buf.push_src(self.src, open, self.pos);
+                Ok(())
+            }
+            Some(b'{') => {
+                self.pos += 2;
+                self.nested(|p| p.parameter(open, in_double_quotes))?;
+                buf.push_src(self.src, open, self.pos);
+                Ok(())
+            }
+            _ => {
+                buf.push_src(self.src, open, open + 1);
+                self.pos += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// The rest of `${...}` (opened at `open`), kept verbatim; its
+    /// substitutions are parsed.
+    fn parameter(&mut self, open: usize, in_double_quotes: bool) -> Step {
+        let mut sink = WordBuf::default();
+        loop {
+            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+            let Some(i) = rest
+                .iter()
+                .position(|&b| matches!(b, b'}' | b'\'' | b'"' | b'\\' | b'$' | b'`'))
+            else {
+                return Err(self.fail(ShellError::UnterminatedSubstitution { at: self.at(open) }));
+            };
+            self.pos += i;
+            match self.peek() {
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\'') if !in_double_quotes => {
+                    let q = self.pos;
+                    let rest = self.bytes.get(q + 1..).unwrap_or_default();
+                    let Some(len) = memchr::memchr(b'\'', rest) else {
+                        return Err(self.fail(ShellError::UnterminatedQuote {
+                            at: self.at(q),
+                            quote: '\'',
+                        }));
+                    };
+                    self.pos = q + len + 2;
+                }
+                Some(b'\'') => self.pos += 1,
+                Some(b'"') => self.double_quoted(&mut sink)?,
+                Some(b'\\') => self.pos += 2,
+                Some(b'`') => self.backquote(&mut sink)?,
+                _ => self.dollar(&mut sink, in_double_quotes)?,
+            }
+        }
+    }
+
+    /// `` `...` `` at `pos`: the inner text, unescaped, parsed as a script.
+    fn backquote(&mut self, buf: &mut WordBuf) -> Step {
+        let open = self.pos;
+        let mut i = open + 1;
+        let mut escaped = false;
+        loop {
+            match self.bytes.get(i) {
+                None => {
+                    return Err(
+                        self.fail(ShellError::UnterminatedSubstitution { at: self.at(open) })
+                    )
+                }
+                Some(b'`') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                Some(_) => i += 1,
+            }
+        }
+        self.pos = i + 1;
+        if escaped {
+            let inner = self.slice(open + 1, i);
+            let mut text = String::with_capacity(inner.len());
+            let mut chars = inner.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '\\' && matches!(chars.peek(), Some('$' | '`' | '\\')) {
+                    continue;
+                }
+                text.push(c);
+            }
+            let at = self.at(open);
+            let depth = self.depth + 1;
+            let (commands, error) = if depth > MAX_NESTING {
+                (Vec::new(), Some(ShellError::NestingTooDeep))
+            } else {
+                parse_owned(&text, at, depth, self.unwrap)
+            };
+            self.out.extend(commands);
+            if let Some(e) = error {
+                return Err(self.fail(e));
+            }
+        } else {
+            self.parse_slice(open + 1, i)?;
+        }
+        buf.push_src(self.src, open, self.pos);
+        Ok(())
+    }
+
+    /// `$'...'` at `pos`, decoded.
+    fn ansi_c(&mut self, buf: &mut WordBuf) -> Step {
+        let open = self.pos;
+        let mut i = open + 2;
+        loop {
+            match self.bytes.get(i) {
+                None => {
+                    return Err(self.fail(ShellError::UnterminatedQuote {
+                        at: self.at(open),
+                        quote: '\'',
+                    }))
+                }
+                Some(b'\'') => break,
+                Some(b'\\') => i += 2,
+                Some(_) => i += 1,
+            }
+        }
+        let inner = self.slice(open + 2, i);
+        self.pos = i + 1;
+        if !inner.contains('\\') {
+            buf.push_src(self.src, open + 2, i);
+            return Ok(());
+        }
+        let out = buf.owned(self.src);
+        decode_ansi_c(inner, out);
+        Ok(())
+    }
+}
+
+/// Appends `$'...'`'s text, escapes decoded, to `out`.
+fn decode_ansi_c(inner: &str, out: &mut String) {
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let simple = match e {
+            'a' => Some('\x07'),
+            'b' => Some('\x08'),
+            'e' | 'E' => Some('\x1b'),
+            'f' => Some('\x0c'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\x0b'),
+            '\\' | '\'' | '"' | '?' => Some(e),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            out.push(s);
+            continue;
+        }
+        let (radix, max, first) = match e {
+            '0'..='7' => (8, 3, Some(e)),
+            'x' => (16, 2, None),
+            'u' => (16, 4, None),
+            'U' => (16, 8, None),
+            'c' => {
+                // `\cX`: the control character of X.
+                match chars.next() {
+                    Some(x) => out.push(char::from((x as u32 & 0x1f) as u8)),
+                    None => out.push_str("\\c"),
+                }
+                continue;
+            }
+            _ => {
+                out.push('\\');
+                out.push(e);
+                continue;
+            }
+        };
+        let mut digits = String::new();
+        if let Some(f) = first {
+            digits.push(f);
+        }
+        while digits.len() < max {
+            match chars.peek() {
+                Some(d) if d.is_digit(radix) => {
+                    digits.push(*d);
+                    chars.next();
+                }
+                _ => break,
+            }
+        }
+        match u32::from_str_radix(&digits, radix) {
+            // Octal and `\x` give a byte; as text, its Latin-1 character.
+            Ok(v) if e == 'x' || first.is_some() => out.push(char::from((v & 0xff) as u8)),
+            Ok(v) => out.push(char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER)),
+            Err(_) => {
+                out.push('\\');
+                out.push(e);
+            }
+        }
+    }
+}
+
+/// How a `((` ends.
+enum Arith {
+    /// At `))`; the position after it.
+    End(usize),
+    /// At a `)` not followed by `)`: not arithmetic.
+    NotArithmetic,
+    /// Never.
+    Eof,
+}
+
+/// Scans arithmetic from `from` (after `((` or `$((`) to the `))` at
+/// nesting zero.
+fn arithmetic_end(bytes: &[u8], from: usize) -> Arith {
+    let mut depth = 0usize;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => {
+                return if bytes.get(i + 1) == Some(&b')') {
+                    Arith::End(i + 2)
+                } else {
+                    Arith::NotArithmetic
+                };
+            }
+            b')' => depth -= 1,
+            b'\\' => i += 1,
+            b'\'' | b'"' => match memchr::memchr(b, bytes.get(i + 1..).unwrap_or_default()) {
+                Some(len) => i += len + 1,
+                None => return Arith::Eof,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    Arith::Eof
+}
+
+/// The position after the `)` closing a `(` whose inside starts at `from`.
+fn balanced_paren_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => return Some(i + 1),
+            b')' => depth -= 1,
+            b'\\' => i += 1,
+            b'\'' | b'"' => i += memchr::memchr(b, bytes.get(i + 1..).unwrap_or_default())? + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The length of the operator at the start of `rest` inside `[[ ]]`
+/// (where operators are words), 0 if none.
+fn operator_len(rest: &[u8]) -> usize {
+    match rest {
+        [b'&', b'&', ..] | [b'|', b'|', ..] | [b'<', b'<', ..] | [b'>', b'>', ..] => 2,
+        [b'(' | b')' | b'<' | b'>' | b'&' | b'|' | b';', ..] => 1,
+        _ => 0,
+    }
+}
+
+/// The length of `NAME` when `raw` starts with `NAME=` or `NAME+=`.
+fn assignment_name_len(raw: &str) -> Option<usize> {
+    let b = raw.as_bytes();
+    let first = b.first()?;
+    if !(first.is_ascii_alphabetic() || *first == b'_') {
+        return None;
+    }
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    match (b.get(n), b.get(n + 1)) {
+        (Some(b'='), _) | (Some(b'+'), Some(b'=')) => Some(n),
+        _ => None,
+    }
+}
+
+/// Whether `raw` is exactly `NAME=` or `NAME+=`.
+fn is_assignment_prefix(raw: &str) -> bool {
+    assignment_name_len(raw)
+        .is_some_and(|n| raw.len() == n + 1 || raw.len() == n + 2 && raw.ends_with("+="))
+}
+
+/// `argv[0]` without its directory.
+fn program_of<'s>(argv: &[Cow<'s, str>]) -> Cow<'s, str> {
+    match argv.first() {
+        None => Cow::Borrowed(""),
+        Some(Cow::Borrowed(a)) => Cow::Borrowed(unwrap::basename(a)),
+        Some(Cow::Owned(a)) => Cow::Owned(unwrap::basename(a).to_owned()),
+    }
+}

@@ -1,0 +1,900 @@
+//! Unit tests of the shell parser: each bypass a guard must catch, quoting,
+//! compound syntax, here-documents, wrappers, errors and the helpers; and
+//! properties (never panics, bounded nesting, quoting round trip).
+
+use super::*;
+use proptest::prelude::*;
+
+/// The argv of every command.
+fn argvs(src: &str) -> Vec<Vec<String>> {
+    let s = parse(src);
+    assert!(s.is_valid(), "{src:?}: {:?}", s.error);
+    s.commands
+        .iter()
+        .map(|c| c.argv.iter().map(|a| a.to_string()).collect())
+        .collect()
+}
+
+/// The programs of every command.
+fn programs(src: &str) -> Vec<String> {
+    let s = parse(src);
+    assert!(s.is_valid(), "{src:?}: {:?}", s.error);
+    s.commands.iter().map(|c| c.program.to_string()).collect()
+}
+
+fn one(src: &str) -> SimpleCommand<'_> {
+    let s = parse(src);
+    assert!(s.is_valid(), "{src:?}: {:?}", s.error);
+    assert_eq!(s.commands.len(), 1, "{src:?}: {:?}", s.commands);
+    s.commands.into_iter().next().unwrap()
+}
+
+fn error(src: &str) -> ShellError {
+    parse(src).error.unwrap_or_else(|| panic!("{src:?} parsed"))
+}
+
+#[test]
+fn the_bypasses_all_show_rm() {
+    for src in [
+        "rm -rf x",
+        "cd /tmp && rm -rf x",
+        "cd /tmp; rm -rf x",
+        "true || rm -rf x",
+        "ls | rm -rf x",
+        "ls |& rm -rf x",
+        "sleep 1 & rm -rf x",
+        "ls\nrm -rf x",
+        "sudo rm -rf x",
+        "sudo -u root -- rm -rf x",
+        "bash -c 'rm -rf x'",
+        "sh -c \"rm -rf x\"",
+        "FOO=1 rm -rf x",
+        "\"rm\" -rf x",
+        "'rm' -rf x",
+        "r\\m -rf x",
+        "'r'm -rf x",
+        "/bin/rm -rf x",
+        "echo $(rm -rf x)",
+        "echo `rm -rf x`",
+        "(rm -rf x)",
+        "{ rm -rf x; }",
+        "env FOO=1 rm -rf x",
+        "eval 'rm -rf x'",
+        "eval rm -rf x",
+        "xargs rm -rf < list",
+        "find . | xargs -I {} rm -rf {}",
+        "nohup rm -rf x &",
+        "timeout 5 rm -rf x",
+        "command rm -rf x",
+        "exec rm -rf x",
+        "nice -n 10 rm -rf x",
+        "time rm -rf x",
+        "/usr/bin/sudo /usr/bin/env rm -rf x",
+        "if true; then rm -rf x; fi",
+        "while true; do rm -rf x; done",
+        "for f in a b; do rm -rf $f; done",
+        "case $x in a) rm -rf x;; esac",
+        "f() { rm -rf x; }; f",
+        "cat <(rm -rf x)",
+        "A=$(rm -rf x)",
+        "echo \"$(rm -rf x)\"",
+        "sudo bash -c 'cd / && rm -rf x'",
+        "bash -lc 'rm -rf x'",
+        "$'rm' -rf x",
+        "echo $((1+1)) && rm -rf x",
+        "echo $((cd /; ls) && rm -rf x)",
+        "cat <<EOF\n$(rm -rf x)\nEOF",
+    ] {
+        let s = parse(src);
+        assert!(s.is_valid(), "{src:?}: {:?}", s.error);
+        assert!(
+            s.commands.iter().any(|c| c.program == "rm"),
+            "{src:?}: {:?}",
+            s.commands
+        );
+    }
+}
+
+#[test]
+fn quoted_text_is_no_command() {
+    for src in [
+        "echo \"rm -rf\"",
+        "echo 'rm -rf x'",
+        "echo rm -rf x",
+        "grep -r 'rm -rf' .",
+        "echo \\$\\(rm -rf x\\)",
+        "echo '$(rm -rf x)'",
+        "cat <<'EOF'\n$(rm -rf x)\nEOF",
+        "cat <<EOF\nrm -rf x\nEOF",
+        "# rm -rf x",
+        "echo hi # rm -rf x",
+        "echo $((rm + 1))",
+        "for rm in a; do echo; done",
+        "command -v rm",
+    ] {
+        let s = parse(src);
+        assert!(s.is_valid(), "{src:?}: {:?}", s.error);
+        assert!(
+            !s.commands.iter().any(|c| c.program == "rm"),
+            "{src:?}: {:?}",
+            s.commands
+        );
+    }
+}
+
+#[test]
+fn substitution_keeps_its_text_in_the_outer_word() {
+    assert_eq!(
+        argvs("echo $(rm -rf x)"),
+        [vec!["rm", "-rf", "x"], vec!["echo", "$(rm -rf x)"]]
+    );
+    assert_eq!(argvs("echo a`ls`b"), [vec!["ls"], vec!["echo", "a`ls`b"]]);
+    assert_eq!(
+        argvs("echo \"x $(ls) y\""),
+        [vec!["ls"], vec!["echo", "x $(ls) y"]]
+    );
+    assert_eq!(
+        argvs("diff <(ls a) >(wc)"),
+        [
+            vec!["ls", "a"],
+            vec!["wc"],
+            vec!["diff", "<(ls a)", ">(wc)"]
+        ]
+    );
+    assert_eq!(
+        argvs("echo $(echo $(id))"),
+        [
+            vec!["id"],
+            vec!["echo", "$(id)"],
+            vec!["echo", "$(echo $(id))"]
+        ]
+    );
+    assert_eq!(
+        argvs("echo `echo \\`id\\``"),
+        [
+            vec!["id"],
+            vec!["echo", "`id`"],
+            vec!["echo", "`echo \\`id\\``"]
+        ]
+    );
+    // `)` of a case pattern inside `$(`.
+    assert_eq!(argvs("echo $(case x in a) ls;; esac)").len(), 2);
+}
+
+#[test]
+fn arithmetic_is_a_word() {
+    assert_eq!(
+        argvs("echo $((1 + (2 * 3)))"),
+        [vec!["echo", "$((1 + (2 * 3)))"]]
+    );
+    assert_eq!(argvs("((i++)); ls"), [vec!["ls"]]);
+    assert_eq!(
+        argvs("echo $(( $(id -u) + 1 ))"),
+        [vec!["id", "-u"], vec!["echo", "$(( $(id -u) + 1 ))"]]
+    );
+    assert_eq!(argvs("for ((i=0; i<3; i++)); do ls; done"), [vec!["ls"]]);
+    // Not arithmetic: a subshell in a substitution.
+    assert_eq!(
+        argvs("echo $((ls) | wc)"),
+        [vec!["ls"], vec!["wc"], vec!["echo", "$((ls) | wc)"]]
+    );
+    assert_eq!(argvs("((ls) | wc)"), [vec!["ls"], vec!["wc"]]);
+}
+
+#[test]
+fn quote_removal() {
+    assert_eq!(
+        argvs(r#"echo "a b" 'c d' e\ f "g\"h" 'i'"j"k"#),
+        [vec!["echo", "a b", "c d", "e f", "g\"h", "ijk"]]
+    );
+    assert_eq!(argvs(r#"echo "\a \$ \` \\""#), [vec!["echo", "\\a $ ` \\"]]);
+    assert_eq!(argvs("echo \"a\\\nb\""), [vec!["echo", "ab"]]);
+    assert_eq!(argvs("echo a\\\nb"), [vec!["echo", "ab"]]);
+    assert_eq!(argvs("ec\\\nho x"), [vec!["echo", "x"]]);
+    assert_eq!(argvs("echo '\\n'"), [vec!["echo", "\\n"]]);
+    assert_eq!(argvs("echo $\"a b\""), [vec!["echo", "a b"]]);
+    assert_eq!(argvs("echo ''"), [vec!["echo", ""]]);
+    assert_eq!(argvs("echo \"\""), [vec!["echo", ""]]);
+    assert_eq!(argvs("echo é\\ü"), [vec!["echo", "éü"]]);
+}
+
+#[test]
+fn ansi_c_quotes_are_decoded() {
+    assert_eq!(
+        argvs(r"echo $'a\nb\t\\\'\x41\101\u00e9\cA\e\q'"),
+        [vec!["echo", "a\nb\t\\'AAé\u{1}\u{1b}\\q"]]
+    );
+    assert_eq!(argvs("$'\\x72m' x"), [vec!["rm", "x"]]);
+}
+
+#[test]
+fn words_that_need_no_quote_removal_are_borrowed() {
+    let c = one("rm -rf 'x y' \"z\" a'b'");
+    assert!(
+        c.argv.iter().take(4).all(|a| matches!(a, Cow::Borrowed(_))),
+        "{:?}",
+        c.argv
+    );
+    assert!(matches!(c.argv[4], Cow::Owned(_)));
+    assert!(matches!(c.program, Cow::Borrowed("rm")));
+}
+
+#[test]
+fn parameters_and_globs_are_kept_as_text() {
+    assert_eq!(
+        argvs("echo $HOME ${X:-y} ${#a[@]} *.txt ~ {a,b} $1$@"),
+        [vec![
+            "echo", "$HOME", "${X:-y}", "${#a[@]}", "*.txt", "~", "{a,b}", "$1$@"
+        ]]
+    );
+    assert_eq!(
+        argvs("echo ${X:-$(id)}"),
+        [vec!["id"], vec!["echo", "${X:-$(id)}"]]
+    );
+    assert_eq!(argvs("echo \"${X:-it's}\""), [vec!["echo", "${X:-it's}"]]);
+    assert_eq!(argvs("echo ${X:-'}'}"), [vec!["echo", "${X:-'}'}"]]);
+}
+
+#[test]
+fn comments() {
+    assert_eq!(
+        argvs("ls # rm\n# rm\necho a#b"),
+        [vec!["ls"], vec!["echo", "a#b"]]
+    );
+    assert_eq!(argvs("echo $# '#'"), [vec!["echo", "$#", "#"]]);
+}
+
+#[test]
+fn reserved_words_are_structure() {
+    assert_eq!(
+        programs("if true; then rm -rf /; elif false; then ls; else pwd; fi"),
+        ["true", "rm", "false", "ls", "pwd"]
+    );
+    assert_eq!(programs("until false; do ls; done"), ["false", "ls"]);
+    assert_eq!(argvs("for x in a b; do rm $x; done"), [vec!["rm", "$x"]]);
+    assert_eq!(
+        argvs("for x in $(ls); do rm $x; done"),
+        [vec!["ls"], vec!["rm", "$x"]]
+    );
+    assert_eq!(argvs("for x\ndo\nrm $x\ndone"), [vec!["rm", "$x"]]);
+    assert_eq!(
+        argvs("select x in a b; do echo $x; done"),
+        [vec!["echo", "$x"]]
+    );
+    assert_eq!(
+        programs("case $x in a|b) rm x;; (c) ls ;& *) pwd ;;& esac; echo"),
+        ["rm", "ls", "pwd", "echo"]
+    );
+    assert_eq!(
+        programs("case $x in\n  a)\n    rm x\n    ;;\n  *) ls\nesac"),
+        ["rm", "ls"]
+    );
+    assert_eq!(programs("case a in esac; ls"), ["ls"]);
+    assert_eq!(
+        programs("case a in (a) case b in b) ls;; esac;; esac"),
+        ["ls"]
+    );
+    assert_eq!(
+        programs("if a; then if b; then c; fi; fi; { d; }"),
+        ["a", "b", "c", "d"]
+    );
+    assert_eq!(programs("f() { rm -rf /; }"), ["rm"]);
+    assert_eq!(programs("function f { rm -rf /; }"), ["rm"]);
+    assert_eq!(programs("function f() ( ls )"), ["ls"]);
+    assert_eq!(programs("! grep x f && ls"), ["grep", "ls"]);
+    assert_eq!(
+        programs("time { ls; }; time (pwd); time if a; then b; fi"),
+        ["ls", "pwd", "a", "b"]
+    );
+    assert_eq!(one("time -p ls").wrappers, ["time"]);
+    assert_eq!(
+        argvs("[[ -f a && $x == \"(\" ]] && ls"),
+        [
+            vec!["[[", "-f", "a", "&&", "$x", "==", "(", "]]"],
+            vec!["ls"]
+        ]
+    );
+    // Reserved only at a command's start and unquoted.
+    assert_eq!(argvs("echo if then fi"), [vec!["echo", "if", "then", "fi"]]);
+    assert_eq!(argvs("'if' x"), [vec!["if", "x"]]);
+    assert_eq!(argvs("echo }"), [vec!["echo", "}"]]);
+    assert_eq!(programs("{ ls; } > out"), ["ls", ""]);
+}
+
+#[test]
+fn assignments_go_to_env() {
+    let c = one("A=1 B='x y' C+=z rm x");
+    assert_eq!(c.argv, ["rm", "x"]);
+    assert_eq!(
+        c.env,
+        [
+            ("A".into(), "1".into()),
+            ("B".into(), "x y".into()),
+            ("C".into(), "z".into())
+        ]
+    );
+    let s = parse("A=$(rm x)");
+    assert_eq!(s.commands.len(), 2);
+    assert_eq!(s.commands[0].program, "rm");
+    assert!(s.commands[1].argv.is_empty() && s.commands[1].program.is_empty());
+    assert_eq!(s.commands[1].env, [("A".into(), "$(rm x)".into())]);
+    assert_eq!(argvs("ls A=1"), [vec!["ls", "A=1"]]);
+    assert_eq!(argvs("export A=1"), [vec!["export", "A=1"]]);
+    let s = parse("a=(1 2 $(id)) ls");
+    assert_eq!(programs_of(&s), ["id", "ls"]);
+    assert_eq!(s.commands[1].env, [("a".into(), "(1 2 $(id))".into())]);
+    assert_eq!(one("'A'=1 ls").argv, ["A=1", "ls"]);
+    assert_eq!(one("1A=1").argv, ["1A=1"]);
+}
+
+#[test]
+fn redirections() {
+    let c = one("cmd >out 2>&1 <in >>log &>all &>>alll >|clob 3<>rw 4<&0 <<<'here str'");
+    let r: Vec<(Option<u32>, &str, &str)> = c
+        .redirects
+        .iter()
+        .map(|r| (r.fd, r.op.as_str(), &*r.target))
+        .collect();
+    assert_eq!(
+        r,
+        [
+            (None, ">", "out"),
+            (Some(2), ">&", "1"),
+            (None, "<", "in"),
+            (None, ">>", "log"),
+            (None, "&>", "all"),
+            (None, "&>>", "alll"),
+            (None, ">|", "clob"),
+            (Some(3), "<>", "rw"),
+            (Some(4), "<&", "0"),
+            (None, "<<<", "here str"),
+        ]
+    );
+    assert_eq!(c.argv, ["cmd"]);
+    assert_eq!(one("echo 2 > '/tmp/a b'").argv, ["echo", "2"]);
+    assert_eq!(one("echo 99999999999>x").argv, ["echo", "99999999999"]);
+    let c = one("> f");
+    assert!(c.argv.is_empty() && c.redirects.len() == 1);
+    assert_eq!(error("echo >"), ShellError::MissingRedirectTarget { at: 5 });
+    assert_eq!(
+        error("echo > ;"),
+        ShellError::MissingRedirectTarget { at: 5 }
+    );
+}
+
+#[test]
+fn heredocs() {
+    assert_eq!(
+        argvs("cat <<EOF > f\nrm -rf /\n  EOF\nEOF\nls"),
+        [vec!["cat"], vec!["ls"]]
+    );
+    assert_eq!(
+        argvs("cat <<-EOF\n\trm\n\tEOF\nls"),
+        [vec!["cat"], vec!["ls"]]
+    );
+    assert_eq!(
+        argvs("cat <<'E F'\n$(rm)\nE F\nls"),
+        [vec!["cat"], vec!["ls"]]
+    );
+    assert_eq!(argvs("cat <<\"EOF\"\n`rm`\nEOF"), [vec!["cat"]]);
+    assert_eq!(argvs("cat <<E\\OF\n$(rm)\nEOF"), [vec!["cat"]]);
+    assert_eq!(
+        argvs("cat <<EOF\n$(rm x) `id`\nEOF"),
+        [vec!["cat"], vec!["rm", "x"], vec!["id"]]
+    );
+    // Two on one line, bodies in order; a pipe after the operator.
+    assert_eq!(
+        argvs("cat <<A <<B | wc\na\nA\nb\nB\nls"),
+        [vec!["cat"], vec!["wc"], vec!["ls"]]
+    );
+    // Inside a substitution.
+    assert_eq!(
+        argvs("x=$(cat <<EOF\nrm\nEOF\n); ls"),
+        [vec!["cat"], vec![], vec!["ls"]]
+    );
+    assert_eq!(one("cat <<EOF\nEOF").redirects[0].target, "EOF");
+    // The last line may end without a newline.
+    assert_eq!(argvs("cat <<EOF\nx\nEOF"), [vec!["cat"]]);
+    assert!(
+        matches!(error("cat <<EOF\nrm\n"), ShellError::UnterminatedHeredoc { at: 4, ref delimiter } if delimiter == "EOF")
+    );
+    assert!(matches!(
+        error("cat <<EOF"),
+        ShellError::UnterminatedHeredoc { .. }
+    ));
+}
+
+#[test]
+fn wrappers_are_unwrapped_and_recorded() {
+    let c = one("sudo -u root -g wheel --chdir /tmp -E FOO=1 env -i -u X BAR=2 nice -n 5 nohup timeout -s KILL 10s rm -rf x");
+    assert_eq!(c.argv, ["rm", "-rf", "x"]);
+    assert_eq!(c.wrappers, ["sudo", "env", "nice", "nohup", "timeout"]);
+    assert_eq!(
+        c.env,
+        [("FOO".into(), "1".into()), ("BAR".into(), "2".into())]
+    );
+    assert_eq!(one("sudo -uroot rm").argv, ["rm"]);
+    assert_eq!(one("xargs -0 -n1 -P 4 -I{} rm {}").argv, ["rm", "{}"]);
+    assert_eq!(one("xargs -i rm {}").argv, ["rm", "{}"]);
+    assert_eq!(one("xargs --max-args 1 --null rm").argv, ["rm"]);
+    assert_eq!(one("exec -a name -c rm").argv, ["rm"]);
+    assert_eq!(one("nice -10 rm").argv, ["rm"]);
+    assert_eq!(one("time -p rm").argv, ["rm"]);
+    assert_eq!(one("stdbuf -oL -e 0 grep x").argv, ["grep", "x"]);
+    assert_eq!(one("command -p rm").argv, ["rm"]);
+    assert_eq!(one("builtin echo").argv, ["echo"]);
+    assert_eq!(one("chroot /mnt rm").argv, ["rm"]);
+    assert_eq!(one("doas -u root rm").argv, ["rm"]);
+    // Queries and wrappers with nothing to run stay.
+    for src in [
+        "command -v rm",
+        "command -V rm",
+        "sudo -l rm",
+        "sudo",
+        "sudo -s",
+        "env",
+        "env A=1",
+        "xargs",
+        "timeout 5",
+        "nohup",
+        "ionice -p 1",
+    ] {
+        let c = one(src);
+        assert!(c.wrappers.is_empty(), "{src}: {c:?}");
+        assert_eq!(c.argv.len(), src.split(' ').count(), "{src}");
+    }
+}
+
+#[test]
+fn find_exec_lists_the_commands_find_runs() {
+    let s = parse("sudo find . -name '*.o' -exec rm -f {} \\; -execdir sh -c 'ls; id' \\; -ok env A=1 rm {} +");
+    assert!(s.is_valid());
+    let got: Vec<(String, Vec<&str>)> = s
+        .commands
+        .iter()
+        .map(|c| (c.argv.join(" "), c.wrappers.iter().map(|w| &**w).collect()))
+        .collect();
+    assert_eq!(got[0].1, ["sudo"]);
+    assert!(got[0].0.starts_with("find . -name *.o -exec rm"));
+    assert_eq!(got[1], ("rm -f {}".into(), vec!["sudo", "find -exec"]));
+    assert_eq!(got[2], ("ls".into(), vec!["sudo", "find -exec", "sh -c"]));
+    assert_eq!(got[3], ("id".into(), vec!["sudo", "find -exec", "sh -c"]));
+    assert_eq!(got[4], ("rm {}".into(), vec!["sudo", "find -exec", "env"]));
+    assert_eq!(got.len(), 5);
+    assert_eq!(programs("find . -exec"), ["find"]);
+    assert_eq!(programs("find . -delete"), ["find"]);
+    // `find -exec find -exec ...` nests; bounded like everything else.
+    // A copy each level: too deep or too large, never quadratic.
+    let deep = "find -exec ".repeat(100_000);
+    assert!(matches!(
+        parse(&deep).error,
+        Some(ShellError::NestingTooDeep | ShellError::TooLarge)
+    ));
+    let many = format!("{}rm", "sudo ".repeat(MAX_NESTING));
+    assert_eq!(one(&many).wrappers.len(), MAX_NESTING);
+    let wide = format!(
+        "sudo {}bash -c '{}'",
+        "A=1 ".repeat(50_000),
+        "ls;".repeat(50_000)
+    );
+    assert_eq!(parse(&wide).error, Some(ShellError::TooLarge));
+    let wide = format!("find {}", "-exec ls {} + ".repeat(100_000));
+    assert!(parse(&wide).is_valid());
+    let deep = format!("{}rm", "sudo ".repeat(200_000));
+    assert_eq!(parse(&deep).error, Some(ShellError::NestingTooDeep));
+}
+
+#[test]
+fn as_written_unwraps_nothing() {
+    let s = parse_as_written("sudo -u root env A=1 bash -c 'rm x' | xargs eval ls");
+    assert!(s.is_valid());
+    let argvs: Vec<Vec<&str>> = s
+        .commands
+        .iter()
+        .map(|c| c.argv.iter().map(|a| &**a).collect())
+        .collect();
+    assert_eq!(
+        argvs,
+        [
+            vec!["sudo", "-u", "root", "env", "A=1", "bash", "-c", "rm x"],
+            vec!["xargs", "eval", "ls"]
+        ]
+    );
+    assert!(s.commands.iter().all(|c| c.wrappers.is_empty()));
+    assert_eq!(s.commands[0].program, "sudo");
+    // Substitutions are still parsed.
+    assert_eq!(parse_as_written("sudo echo $(id)").commands.len(), 2);
+}
+
+#[test]
+fn scripts_are_parsed_recursively() {
+    let s = parse("sudo FOO=1 bash -c 'cd / && rm -rf x' > log");
+    assert!(s.is_valid());
+    assert_eq!(s.commands.len(), 2);
+    for c in &s.commands {
+        assert_eq!(c.wrappers, ["sudo", "bash -c"]);
+        assert_eq!(c.env, [("FOO".into(), "1".into())]);
+        assert_eq!(c.redirects[0].target, "log");
+    }
+    assert_eq!(argvs("bash -e -o pipefail -c 'ls' name arg"), [vec!["ls"]]);
+    assert_eq!(argvs("sh -c -- 'ls'"), [vec!["ls"]]);
+    assert_eq!(argvs("bash script.sh"), [vec!["bash", "script.sh"]]);
+    assert_eq!(argvs("bash -c"), [vec!["bash", "-c"]]);
+    assert_eq!(argvs("eval \"ls; id\""), [vec!["ls"], vec!["id"]]);
+    assert_eq!(one("eval").argv, ["eval"]);
+    assert_eq!(one("su -c 'rm x' root").wrappers, ["su -c"]);
+    assert_eq!(one("su root --command='rm x'").argv, ["rm", "x"]);
+    assert_eq!(one("env -S 'rm -rf x'").wrappers, ["env -S"]);
+    assert_eq!(one("env -S'rm -rf x'").argv, ["rm", "-rf", "x"]);
+    assert_eq!(one("env --split-string='rm x'").argv, ["rm", "x"]);
+    assert_eq!(
+        one("bash -c 'bash -c \"sudo rm x\"'").wrappers,
+        ["bash -c", "bash -c", "sudo"]
+    );
+    assert_eq!(one("zsh -c 'xargs rm'").wrappers, ["zsh -c", "xargs"]);
+    assert_eq!(one("eval 'rm \"a b\"'").argv, ["rm", "a b"]);
+    // An error inside the script is the command string's error.
+    assert!(matches!(
+        error("bash -c 'echo \"'"),
+        ShellError::UnterminatedQuote { quote: '"', .. }
+    ));
+}
+
+#[test]
+fn errors_keep_what_came_before() {
+    let s = parse("ls; echo 'oops");
+    assert_eq!(
+        s.error,
+        Some(ShellError::UnterminatedQuote { at: 9, quote: '\'' })
+    );
+    assert!(!s.is_valid());
+    assert_eq!(s.commands.len(), 1);
+    assert_eq!(
+        error("echo \"x"),
+        ShellError::UnterminatedQuote { at: 5, quote: '"' }
+    );
+    assert_eq!(
+        error("echo $'x"),
+        ShellError::UnterminatedQuote { at: 5, quote: '\'' }
+    );
+    assert_eq!(
+        error("echo $(ls"),
+        ShellError::UnterminatedSubstitution { at: 5 }
+    );
+    assert_eq!(
+        error("echo `ls"),
+        ShellError::UnterminatedSubstitution { at: 5 }
+    );
+    assert_eq!(
+        error("echo ${X"),
+        ShellError::UnterminatedSubstitution { at: 5 }
+    );
+    assert_eq!(
+        error("echo $((1"),
+        ShellError::UnterminatedSubstitution { at: 5 }
+    );
+    assert_eq!(error("(ls"), ShellError::UnbalancedParen { at: 0 });
+    assert_eq!(error("ls)"), ShellError::UnbalancedParen { at: 2 });
+    assert_eq!(error("echo (x)"), ShellError::UnbalancedParen { at: 5 });
+    assert_eq!(error("f ( x"), ShellError::UnbalancedParen { at: 2 });
+    assert_eq!(error("a=(1 2"), ShellError::UnbalancedParen { at: 2 });
+    assert_eq!(
+        error("echo `echo \\`ls`"),
+        ShellError::UnterminatedSubstitution { at: 5 }
+    );
+    assert_eq!(
+        error("if true; then ls"),
+        ShellError::UnbalancedCompound {
+            at: 0,
+            keyword: "if"
+        }
+    );
+    assert_eq!(
+        error("ls; fi"),
+        ShellError::UnbalancedCompound {
+            at: 4,
+            keyword: "fi"
+        }
+    );
+    assert_eq!(
+        error("while x; do ls; fi"),
+        ShellError::UnbalancedCompound {
+            at: 16,
+            keyword: "fi"
+        }
+    );
+    assert_eq!(
+        error("f() { ls }"),
+        ShellError::UnbalancedCompound {
+            at: 4,
+            keyword: "{"
+        }
+    );
+    assert_eq!(
+        error("case x in a) ls;;"),
+        ShellError::UnbalancedCompound {
+            at: 0,
+            keyword: "case"
+        }
+    );
+    assert_eq!(
+        error("for x in a; do ls"),
+        ShellError::UnbalancedCompound {
+            at: 0,
+            keyword: "for"
+        }
+    );
+    assert_eq!(
+        error("echo $(if x; then ls)"),
+        ShellError::UnbalancedCompound {
+            at: 7,
+            keyword: "if"
+        }
+    );
+    assert_eq!(
+        error("ls && [[ -f x"),
+        ShellError::UnbalancedCompound {
+            at: 6,
+            keyword: "[["
+        }
+    );
+    assert_eq!(error("f();"), ShellError::MissingFunctionBody { at: 1 });
+    assert_eq!(error("f()"), ShellError::MissingFunctionBody { at: 1 });
+    assert_eq!(error("f() ls"), ShellError::MissingFunctionBody { at: 1 });
+    assert_eq!(
+        error("function f"),
+        ShellError::MissingFunctionBody { at: 9 }
+    );
+    assert_eq!(programs("f()\n{\nls\n}"), ["ls"]);
+    assert_eq!(programs("function f () ( ls ); f"), ["ls", "f"]);
+    assert_eq!(programs("f() if a; then b; fi"), ["a", "b"]);
+    let s = parse("ls; rm $(id");
+    assert_eq!(programs_of(&s), ["ls", "id"]);
+    for e in [error("echo 'x"), error("(("), error(&"$(".repeat(40))] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+fn programs_of(s: &ShellScript<'_>) -> Vec<String> {
+    s.commands.iter().map(|c| c.program.to_string()).collect()
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let ok = format!("{}ls{}", "$(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+    assert!(parse(&ok).is_valid());
+    let deep = format!(
+        "{}ls{}",
+        "$(".repeat(MAX_NESTING + 1),
+        ")".repeat(MAX_NESTING + 1)
+    );
+    assert_eq!(parse(&deep).error, Some(ShellError::NestingTooDeep));
+    let ok = format!("{}ls{}", "( ".repeat(MAX_NESTING), " )".repeat(MAX_NESTING));
+    assert_eq!(argvs(&ok), [vec!["ls"]]);
+    let mut script = "rm".to_owned();
+    for _ in 0..MAX_NESTING + 1 {
+        script = format!("eval {}", quote(&script));
+    }
+    assert_eq!(parse(&script).error, Some(ShellError::NestingTooDeep));
+    for big in [
+        "(".repeat(1 << 20),
+        "$(".repeat(1 << 19),
+        "${".repeat(1 << 19),
+        "$((".repeat(300_000),
+        "`".repeat((1 << 20) + 1),
+        "((".repeat(1 << 19),
+    ] {
+        assert!(!parse(&big).is_valid());
+    }
+}
+
+#[test]
+fn large_flat_inputs_are_linear() {
+    // 1 MB of commands, 1 MB of one word, 1 MB of heredoc body.
+    let many = "ls -l a; ".repeat(120_000);
+    assert_eq!(parse(&many).commands.len(), 120_000);
+    let word = "a".repeat(1 << 20);
+    assert_eq!(parse(&word).commands.len(), 1);
+    let body = format!("cat <<EOF\n{}EOF\n", "x $y\n".repeat(200_000));
+    assert!(parse(&body).is_valid());
+    let escaped = "\\a".repeat(500_000);
+    assert_eq!(parse(&escaped).commands[0].argv[0].len(), 500_000);
+}
+
+#[test]
+fn json_shape() {
+    let s = parse("A=1 A=2 sudo rm -rf x 2>/dev/null");
+    assert_eq!(
+        s.to_json(),
+        serde_json::json!([{
+            "argv": ["rm", "-rf", "x"],
+            "program": "rm",
+            "env": {"A": "2"},
+            "redirects": [{"fd": 2, "op": ">", "target": "/dev/null"}],
+            "wrappers": ["sudo"]
+        }])
+    );
+    assert_eq!(parse("").to_json(), serde_json::json!([]));
+    assert_eq!(
+        parse("> f").to_json()[0]["redirects"][0]["fd"],
+        serde_json::Value::Null
+    );
+}
+
+#[test]
+fn has_flag_spellings() {
+    let argv = [
+        "rm",
+        "-rf",
+        "--no-preserve-root",
+        "--interactive=never",
+        "-v",
+        "--",
+        "-x",
+    ];
+    assert!(has_flag(&argv, "r", "recursive"));
+    assert!(has_flag(&argv, "f", "force"));
+    assert!(has_flag(&argv, "v", ""));
+    assert!(has_flag(&argv, "", "no-preserve-root"));
+    assert!(has_flag(&argv, "", "interactive"));
+    assert!(!has_flag(&argv, "", "interact"));
+    assert!(!has_flag(&argv, "x", ""), "after --");
+    assert!(!has_flag(&argv, "R", "recursive"));
+    assert!(!has_flag(&argv, "", ""));
+    assert!(has_flag(&["rm", "-R"], "R", "recursive"));
+    assert!(has_flag(&["rm", "--recursive"], "r", "recursive"));
+    assert!(!has_flag(&["rm", "-recursive"], "", "recursive"));
+    assert!(has_flag(&["find", ".", "-name", "x"], "name", ""));
+    assert!(!has_flag(&["find", ".", "-namex"], "name", ""));
+    assert!(has_flag(&["x", "-rf"], "rf", ""), "spelled exactly");
+    assert!(
+        !has_flag(&["x", "-fr"], "rf", ""),
+        "no multi-letter cluster rule"
+    );
+    assert!(
+        !has_flag(&["head", "-n5"], "n", ""),
+        "digits make no cluster"
+    );
+    assert!(!has_flag(&["rm", "-rf"], "-", ""));
+    assert!(!has_flag(&["-f"], "f", ""), "argv[0] is the program");
+    assert!(has_flag(
+        &parse("rm -r -f x").commands[0].argv,
+        "f",
+        "force"
+    ));
+}
+
+#[test]
+fn argv_prefix_is_elementwise() {
+    assert!(argv_prefix(&["git", "push", "-f"], &["git", "push"]));
+    assert!(argv_prefix(&["git"], &[] as &[&str]));
+    assert!(!argv_prefix(&["git", "pushx"], &["git", "push"]));
+    assert!(!argv_prefix(&["git"], &["git", "push"]));
+    assert!(argv_prefix(
+        &parse("git push").commands[0].argv,
+        &["git", "push"]
+    ));
+}
+
+/// `word` single-quoted for the shell.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// Text made of shell-ish pieces.
+fn shellish() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "'",
+        "\"",
+        "$(",
+        "$((",
+        "${",
+        ")",
+        "(",
+        "`",
+        "<<",
+        "<<-",
+        "EOF",
+        "\n",
+        "\\",
+        " ",
+        "|",
+        "&&",
+        ";",
+        ";;",
+        "case",
+        "in",
+        "esac",
+        "for",
+        "do",
+        "done",
+        "if",
+        "then",
+        "fi",
+        "{",
+        "}",
+        "[[",
+        "]]",
+        "$'",
+        "\\n",
+        "a",
+        "rm",
+        "bash -c",
+        "eval",
+        "sudo",
+        "=",
+        "A=",
+        "<(",
+        ">",
+        "2>&1",
+        "#",
+        "\t",
+        "é",
+        "find -exec",
+        "\\;",
+        "f()",
+        "function",
+        "env -S",
+        "xargs",
+        "su -c",
+        "((",
+        "))",
+        "!",
+    ]);
+    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn never_panics_on_any_text(s in ".{0,200}") {
+        let script = parse(&s);
+        let _ = script.to_json();
+    }
+
+    #[test]
+    fn never_panics_on_shellish_text(s in shellish()) {
+        let script = parse(&s);
+        let _ = script.to_json();
+        // Unwrapping only adds the errors of the scripts it parses.
+        prop_assert!(!script.is_valid() || parse_as_written(&s).is_valid(), "{:?}", s);
+        for c in &script.commands {
+            let first = c.argv.first().map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+            prop_assert_eq!(&*c.program, first);
+        }
+        if let Some(e) = script.error {
+            let _ = e.to_string();
+        }
+    }
+
+    #[test]
+    fn quoted_words_round_trip(words in prop::collection::vec(".{0,12}", 1..8)) {
+        let src = words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
+        let script = parse(&src);
+        prop_assert!(script.is_valid(), "{:?}: {:?}", src, script.error);
+        prop_assert_eq!(script.commands.len(), 1);
+        let argv: Vec<String> = script.commands[0].argv.iter().map(|a| a.to_string()).collect();
+        // Only the first word may be taken as a wrapper or an assignment:
+        // compare from the second when it is one.
+        let c = &script.commands[0];
+        if c.wrappers.is_empty() && c.env.is_empty() {
+            prop_assert_eq!(argv, words);
+        }
+    }
+
+    #[test]
+    fn escaped_words_round_trip(words in prop::collection::vec("[^\n]{1,12}", 1..8)) {
+        // Every character backslash-escaped: `\x` is `x` outside quotes.
+        let src = words
+            .iter()
+            .map(|w| w.chars().map(|c| format!("\\{c}")).collect::<String>())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let script = parse(&src);
+        prop_assert!(script.is_valid(), "{:?}: {:?}", src, script.error);
+        let c = &script.commands[0];
+        let argv: Vec<String> = c.argv.iter().map(|a| a.to_string()).collect();
+        prop_assert_eq!(argv, words);
+    }
+}
