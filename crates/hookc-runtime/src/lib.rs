@@ -122,7 +122,9 @@ pub mod verify;
 /// A context held in a host's own objects (a Python mapping, an
 /// application struct), looked up path by path: [`Context::Lookup`].
 pub use context::PathLookup;
-pub use eval::{merge_patch, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
+pub use eval::{
+    merge_patch, Derivation, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace,
+};
 pub use eval::{
     Context, ContextError, Decision, HookFailure, LoadError, Match, Overrides, Policy, Query,
     QueryError, Results, UnknownHook,

@@ -77,6 +77,38 @@ pub struct Read {
     pub value: Option<Value>,
 }
 
+/// A value a function derived once for the whole evaluation (the parse of
+/// a shell command string), and what from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derivation {
+    /// The function, as written (`shell.commands`).
+    pub function: String,
+    /// Its input.
+    pub input: String,
+    /// What it derived (`shell.commands`: `{"commands": [...], "error":
+    /// null | "why"}`).
+    pub value: Value,
+}
+
+impl Derivation {
+    /// Every derivation of a scratch not yet in `into`, in order.
+    pub(super) fn collect(scratch: &crate::functions::Scratch<'_>, into: &mut Vec<Derivation>) {
+        for (f, input, value) in scratch.derivations() {
+            let function = f.def().qualified_name();
+            if !into
+                .iter()
+                .any(|d| d.function == function && d.input == input)
+            {
+                into.push(Derivation {
+                    function,
+                    input: input.to_owned(),
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+}
+
 /// Every hook of an event, in evaluation order, with what happened to it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace {
@@ -97,6 +129,10 @@ pub struct Trace {
     /// What the decision model did beyond first match (empty for a
     /// first-match policy).
     pub model: ModelTrace,
+    /// What functions derived for the whole evaluation, each once however
+    /// many hooks read it (`docs/src/semantics.md#explain-traces`): the
+    /// parsed shell commands.
+    pub derived: Vec<Derivation>,
 }
 
 /// The decision model's part of a [`Trace`]
@@ -151,6 +187,8 @@ impl Policy {
             }
             hooks.push(line);
         }
+        let mut derived = Vec::new();
+        Derivation::collect(cache.scratch(), &mut derived);
         Trace {
             event: event.to_owned(),
             other_events: p.hooks.len().saturating_sub(hooks.len()),
@@ -158,6 +196,7 @@ impl Policy {
             winner,
             collected,
             model: ModelTrace::default(),
+            derived,
         }
     }
 
@@ -383,6 +422,20 @@ impl Trace {
         if !self.collected.is_empty() {
             m.insert("collected".into(), self.collected_ids().into());
         }
+        if !self.derived.is_empty() {
+            let derived = self
+                .derived
+                .iter()
+                .map(|d| {
+                    let mut o = Map::new();
+                    o.insert("function".into(), d.function.clone().into());
+                    o.insert("input".into(), d.input.clone().into());
+                    o.insert("value".into(), d.value.clone());
+                    Value::Object(o)
+                })
+                .collect();
+            m.insert("derived".into(), Value::Array(derived));
+        }
         if !self.model.is_empty() {
             let ids = |positions: &[usize]| -> Value { self.ids(positions).into() };
             let model = &self.model;
@@ -486,6 +539,14 @@ impl Trace {
             for r in &h.reads {
                 out.push_str(&format!("       read {}\n", r.to_text()));
             }
+        }
+        for d in &self.derived {
+            out.push_str(&format!(
+                "derived once: {}({}) = {}\n",
+                d.function,
+                Value::from(d.input.as_str()),
+                d.value
+            ));
         }
         for (i, why) in &self.model.failures {
             if let Some(h) = self.hooks.get(*i) {

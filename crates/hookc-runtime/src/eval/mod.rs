@@ -31,7 +31,7 @@ mod query;
 pub mod vm;
 
 pub use crate::context::Context;
-pub use explain::{HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
+pub use explain::{Derivation, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
 pub use model::merge_patch;
 pub use query::Query;
 

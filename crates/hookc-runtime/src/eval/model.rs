@@ -54,6 +54,8 @@ pub(super) struct ModelWalk<'p, 'q> {
     /// The trace (`Want::Trace`).
     pub(super) lines: Vec<HookTrace>,
     pub(super) model: ModelTrace,
+    /// What functions derived, over every context the walk read.
+    pub(super) derived: Vec<super::explain::Derivation>,
     /// Top-level members of the context that a transform patched.
     touched: Vec<String>,
     /// Trace positions of the winner and of the collected matches.
@@ -94,6 +96,7 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
             all: Vec::new(),
             lines: Vec::new(),
             model: ModelTrace::default(),
+            derived: Vec::new(),
             touched: Vec::new(),
             winner: None,
             collected: Vec::new(),
@@ -170,6 +173,18 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
 
     /// Runs hooks on one context until the context changes or the walk ends.
     fn stretch<'c>(&mut self, cache: &mut PathCache<'c>) -> Result<Pause, QueryError>
+    where
+        'p: 'c,
+    {
+        let pause = self.stretch_on(cache);
+        if self.want == Want::Trace {
+            super::explain::Derivation::collect(cache.scratch(), &mut self.derived);
+        }
+        pause
+    }
+
+    /// [`Self::stretch`] without recording what functions derived.
+    fn stretch_on<'c>(&mut self, cache: &mut PathCache<'c>) -> Result<Pause, QueryError>
     where
         'p: 'c,
     {
@@ -392,6 +407,7 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
             winner: self.winner,
             collected: self.collected,
             model: self.model,
+            derived: self.derived,
         }
     }
 }

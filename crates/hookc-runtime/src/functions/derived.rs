@@ -104,8 +104,11 @@ impl<'a> Scratch<'a> {
         Some(output)
     }
 
-    /// How many values were derived (each memo made once).
-    pub fn derived_count(&self) -> usize {
-        self.memos.len()
+    /// What was derived, in the order it was first asked for: the
+    /// function, its input and the value kept (explain traces list them).
+    pub fn derivations(&self) -> impl Iterator<Item = (super::Builtin, &str, &'a Value)> + '_ {
+        self.memos
+            .iter()
+            .map(|m| (m.function, m.input.as_ref(), m.output))
     }
 }

@@ -990,12 +990,12 @@ impl<'s> Parser<'s> {
     /// it does not end in `))`: then it is `(` and a subshell.
     fn arithmetic_command(&mut self) -> Step<bool> {
         match arithmetic_end(self.bytes, self.pos + 2) {
-            Arith::End(end) => {
+            ArithEnd::End(end) => {
                 self.scan_expansions(self.pos + 2, end - 2)?;
                 self.pos = end;
                 Ok(true)
             }
-            Arith::NotArithmetic | Arith::Eof => Ok(false),
+            ArithEnd::NotArithmetic | ArithEnd::Eof => Ok(false),
         }
     }
 
@@ -1162,17 +1162,17 @@ impl<'s> Parser<'s> {
             Some(b'(') => {
                 if self.peek_at(2) == Some(b'(') {
                     match arithmetic_end(self.bytes, open + 3) {
-                        Arith::End(end) => {
+                        ArithEnd::End(end) => {
                             self.scan_expansions(open + 3, end - 2)?;
                             self.pos = end;
                             buf.push_src(self.src, open, end);
                             return Ok(());
                         }
-                        Arith::Eof => {
+                        ArithEnd::Eof => {
                             return Err(self
                                 .fail(ShellError::UnterminatedSubstitution { at: self.at(open) }))
                         }
-                        Arith::NotArithmetic => {}
+                        ArithEnd::NotArithmetic => {}
                     }
                 }
                 self.pos += 2;
@@ -1383,7 +1383,7 @@ fn decode_ansi_c(inner: &str, out: &mut String) {
 }
 
 /// How a `((` ends.
-enum Arith {
+enum ArithEnd {
     /// At `))`; the position after it.
     End(usize),
     /// At a `)` not followed by `)`: not arithmetic.
@@ -1394,7 +1394,7 @@ enum Arith {
 
 /// Scans arithmetic from `from` (after `((` or `$((`) to the `))` at
 /// nesting zero.
-fn arithmetic_end(bytes: &[u8], from: usize) -> Arith {
+fn arithmetic_end(bytes: &[u8], from: usize) -> ArithEnd {
     let mut depth = 0usize;
     let mut i = from;
     while let Some(&b) = bytes.get(i) {
@@ -1402,22 +1402,22 @@ fn arithmetic_end(bytes: &[u8], from: usize) -> Arith {
             b'(' => depth += 1,
             b')' if depth == 0 => {
                 return if bytes.get(i + 1) == Some(&b')') {
-                    Arith::End(i + 2)
+                    ArithEnd::End(i + 2)
                 } else {
-                    Arith::NotArithmetic
+                    ArithEnd::NotArithmetic
                 };
             }
             b')' => depth -= 1,
             b'\\' => i += 1,
             b'\'' | b'"' => match memchr::memchr(b, bytes.get(i + 1..).unwrap_or_default()) {
                 Some(len) => i += len + 1,
-                None => return Arith::Eof,
+                None => return ArithEnd::Eof,
             },
             _ => {}
         }
         i += 1;
     }
-    Arith::Eof
+    ArithEnd::Eof
 }
 
 /// The position after the `)` closing a `(` whose inside starts at `from`.
