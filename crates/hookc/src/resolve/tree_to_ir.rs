@@ -43,6 +43,7 @@ pub const OPERATORS: &[&str] = &[
     "regex",
     "glob",
     "path_match",
+    "runs",
     "exists",
     "matches",
 ];
@@ -459,6 +460,69 @@ impl TreeResolver<'_> {
                     Regex::literal(pattern.to_owned(), value.span),
                 )
             }
+            // `runs`: the shell command string runs a program of that name
+            // (or of the list): `shell.commands(p).exists(c, c.program ==
+            // v)`, `... in [...]` for a list.
+            "runs" => {
+                let programs_ok = match &value_const {
+                    Const::String(_) => true,
+                    Const::List(items) => items.iter().all(|i| matches!(i, Const::String(_))),
+                    _ => false,
+                };
+                if !programs_ok {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::LeafValue,
+                            format!(
+                                "the `value` of `runs` must be a program name or a list of them, found {}",
+                                value.kind_name()
+                            ),
+                        )
+                        .at(value.span)
+                        .node(value_at)
+                        .help("write `value: rm` or `value: [rm, shred]`"),
+                    );
+                    return None;
+                }
+                let var = "c".to_owned();
+                let program = IrExpr::new(
+                    IrExprKind::Field(
+                        Box::new(IrExpr::new(
+                            IrExprKind::Var {
+                                // Trees have no macros of their own: the only binder.
+                                depth: 0,
+                                name: var.clone(),
+                            },
+                            op_span,
+                        )),
+                        "program".to_owned(),
+                    ),
+                    op_span,
+                );
+                let op = match value_const {
+                    Const::List(_) => BinaryOp::In,
+                    _ => BinaryOp::Eq,
+                };
+                let body = IrExpr::new(
+                    IrExprKind::Binary {
+                        op,
+                        op_span,
+                        lhs: Box::new(program),
+                        rhs: Box::new(constant()),
+                    },
+                    op_span,
+                );
+                let commands = IrExpr::new(
+                    IrExprKind::Call(Builtin::ShellCommands, vec![subject()]),
+                    op_span,
+                );
+                IrExprKind::Macro {
+                    kind: crate::ir::MacroKind::Exists,
+                    range: Box::new(commands),
+                    var,
+                    body: Box::new(body),
+                }
+            }
             "glob" => {
                 let Some(text) = value.as_str() else {
                     self.diags.push(
@@ -850,7 +914,11 @@ impl LeafSite {
             "ne" => (self.absent_or(core), false),
             "in" if holds_null(value) => (self.absent_or(core), false),
             "in" => present_and(core),
-            op if op == "regex" || op == "glob" || Builtin::by_yaml(op).is_some() => {
+            op if op == "regex"
+                || op == "glob"
+                || op == "runs"
+                || Builtin::by_yaml(op).is_some() =>
+            {
                 let is_string = IrExpr::new(
                     IrExprKind::TypeIs(Box::new(self.path()), Kinds::STRING),
                     self.path_span,

@@ -4,8 +4,8 @@
 //! [`reference`] transcribes the seed's Python (`matches_condition` and
 //! `apply_operator`, quoted rule by rule) into Rust, with the deviations
 //! hookc documents written out where they apply. Random condition trees
-//! (every operator of the seed's evaluator, and hookc's `glob` and
-//! `path_match`; `matches`
+//! (every operator of the seed's evaluator, and hookc's `glob`,
+//! `path_match` and `runs`; `matches`
 //! is in the seed's table but not in its evaluator, so it is left out here;
 //! nested `all`/`any`/`not`,
 //! values of every JSON kind, `null` included) are compiled by hookc, many
@@ -239,6 +239,20 @@ mod reference {
                 let (_, test) = PATH_GLOBS.iter().find(|(p, _)| *p == text).unwrap();
                 string(test)
             }
+            // Not in the seed's table: hookc's `runs`, a shell command string
+            // that runs a program of that name (or of the list).
+            "runs" => {
+                let names: Vec<&str> = match expected_value {
+                    Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+                    other => other.as_str().into_iter().collect(),
+                };
+                string(&|s| {
+                    hookc_runtime::functions::shell::parse(s)
+                        .commands
+                        .iter()
+                        .any(|c| names.contains(&&*c.program))
+                })
+            }
             // 'exists': lambda a, e: a is not None
             "exists" => Truth::from(py(actual).is_some()),
             other => unreachable!("no operator `{other}`"),
@@ -391,6 +405,13 @@ impl Gen {
             "regex" => json!(self.pick(REGEXES).0),
             "glob" => json!(self.pick(GLOBS).0),
             "path_match" => json!(self.pick(PATH_GLOBS).0),
+            "runs" => {
+                if self.below(3) == 0 {
+                    json!([self.pick(STRINGS), self.pick(STRINGS)])
+                } else {
+                    json!(self.pick(STRINGS))
+                }
+            }
             _ => return json!({"path": path, "op": op}),
         };
         json!({"path": path, "op": op, "value": value})
