@@ -66,8 +66,7 @@ fn argv_of<'v>(c: &'v Val<'_>) -> Result<SmallVec<[&'v str; 16]>, EvalError> {
     let Val::Object(map) = c else {
         return Err(EvalError::NoSuchOverload);
     };
-    let argv = map
-        .get(shell::keys::ARGV)
+    let argv = value::lookup(map, shell::keys::ARGV)
         .and_then(Value::as_array)
         .ok_or(EvalError::NoSuchKey)?;
     argv.iter()
@@ -489,7 +488,7 @@ functions! {
         result: LIST, shape: ShellCommands,
         yaml: None, lower: Call,
         run: |[s], _, scratch| match parsed(s, scratch) {
-            Some(script) => script.get(SCRIPT_COMMANDS).map_or(Val::Error(EvalError::InvalidArgument), Val::from_json),
+            Some(script) => script.as_object().and_then(|o| value::lookup(o, SCRIPT_COMMANDS)).map_or(Val::Error(EvalError::InvalidArgument), Val::from_json),
             None => Val::Error(EvalError::InvalidArgument),
         },
     }
@@ -500,7 +499,7 @@ functions! {
         result: BOOL,
         yaml: None, lower: Call,
         run: |[s], _, scratch| match parsed(s, scratch) {
-            Some(script) => Val::Bool(script.get(SCRIPT_ERROR).is_some_and(Value::is_null)),
+            Some(script) => Val::Bool(script.as_object().and_then(|o| value::lookup(o, SCRIPT_ERROR)).is_some_and(Value::is_null)),
             None => Val::Error(EvalError::InvalidArgument),
         },
     }
@@ -511,9 +510,35 @@ functions! {
         result: STR,
         yaml: None, lower: Call,
         run: |[s], _, scratch| match parsed(s, scratch) {
-            Some(script) => Val::Str(Cow::Borrowed(script.get(SCRIPT_ERROR).and_then(Value::as_str).unwrap_or(""))),
+            Some(script) => Val::Str(Cow::Borrowed(script.as_object().and_then(|o| value::lookup(o, SCRIPT_ERROR)).and_then(Value::as_str).unwrap_or(""))),
             None => Val::Error(EvalError::InvalidArgument),
         },
+    }
+    /// `shell.runs(s, programs)`: whether a command of the Bash command string `s` runs the program `programs` names (a name, or a list of names): `shell.commands(s).exists(c, c.program == programs)`, without the walk.
+    0x0056 ShellRuns {
+        ns: "shell", name: "runs", form: Global,
+        params: [s: STR, programs: STR.or(LIST)],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[s, programs], _, scratch| lift((|| {
+            let names: SmallVec<[Cow<'_, str>; 4]> = match programs {
+                Val::Str(name) => SmallVec::from_iter([Cow::Borrowed(name.as_ref())]),
+                list => string_items(list)?.into_iter().collect(),
+            };
+            let script = parsed(s, scratch).ok_or(EvalError::InvalidArgument)?;
+            let commands = script
+                .as_object()
+                .and_then(|o| value::lookup(o, SCRIPT_COMMANDS))
+                .and_then(Value::as_array)
+                .ok_or(EvalError::InvalidArgument)?;
+            Ok(Val::Bool(commands.iter().any(|c| {
+                let program = c
+                    .as_object()
+                    .and_then(|o| value::lookup(o, shell::keys::PROGRAM))
+                    .and_then(Value::as_str);
+                program.is_some_and(|p| names.iter().any(|n| value::same_str(p, n)))
+            })))
+        })()),
     }
     /// `c.hasFlag(flag)`: whether the command `c` (of `shell.commands`) is given the flag: `-x` alone or in a cluster (`-rx`) for one letter, `--flag`/`--flag=v` for a word.
     0x0053 HasFlag {

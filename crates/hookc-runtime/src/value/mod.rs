@@ -573,9 +573,7 @@ pub fn pattern_test<'a>(s: &Val<'a>, test: impl FnOnce(&str) -> bool) -> Val<'a>
 /// `base.name`: a key of an object; missing keys and non-objects are errors.
 pub fn field<'a>(base: &Val<'a>, name: &str) -> Val<'a> {
     match base {
-        Val::Object(m) => m
-            .get(name)
-            .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
+        Val::Object(m) => lookup(m, name).map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
         Val::Error(e) => Val::Error(*e),
         _ => Val::Error(EvalError::NoSuchOverload),
     }
@@ -590,9 +588,9 @@ pub fn has_field(base: &Val<'_>, name: &str) -> bool {
 pub fn index<'a>(base: &Val<'a>, idx: &Val<'a>) -> Val<'a> {
     match (base, idx) {
         (Val::Error(e), _) | (_, Val::Error(e)) => Val::Error(*e),
-        (Val::Object(m), Val::Str(k)) => m
-            .get(k.as_ref())
-            .map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
+        (Val::Object(m), Val::Str(k)) => {
+            lookup(m, k).map_or(Val::Error(EvalError::NoSuchKey), Val::from_json)
+        }
         (list, i) if list.list_len().is_some() => {
             let i = match i {
                 Val::Int(i) => *i,

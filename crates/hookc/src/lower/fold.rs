@@ -447,7 +447,7 @@ fn bool_or_error(e: &IrExpr) -> bool {
 
 /// Whether a macro occurs in `e` (rule 4). A worklist, not recursion: `e`
 /// may be a long chain.
-fn has_macro(e: &IrExpr) -> bool {
+pub(super) fn has_macro(e: &IrExpr) -> bool {
     use IrExprKind as K;
     let mut todo = vec![e];
     while let Some(e) = todo.pop() {

@@ -48,6 +48,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub(crate) mod fold;
+mod prefilter;
 
 /// Smallest constant list that `in` looks up in a hashed set ([`Op::InSet`])
 /// instead of scanning it ([`Op::In`]).
@@ -326,7 +327,7 @@ impl<'p> Lowerer<'p> {
             self.debug.push((hook.span, Vec::new()));
         }
         if let Some(cond) = &hook.condition {
-            let folded = fold::fold(cond);
+            let folded = prefilter::shell_programs(fold::fold(cond));
             // INVARIANT (empty code = always): a condition that folds to
             // `true` is the same as none, and gets the empty code range.
             if !matches!(folded.kind, IrExprKind::Const(Const::Bool(true))) {

@@ -264,3 +264,91 @@ fn the_vm_the_reference_and_folding_agree_on_random_arguments() {
     assert!(errors > Builtin::ALL.len(), "{errors} errors");
     assert!(folded > values / 2, "{folded} of {values} folded");
 }
+
+/// The shell-program prefilter (`lower/prefilter.rs`) on random guards and
+/// commands: the VM runs the rewritten condition, the reference evaluator
+/// the condition as written, and both give the same value or error, in
+/// every shape the rewrite takes and in those it must leave alone (a
+/// macro after it, `||`, a computed subject).
+#[test]
+fn the_shell_program_prefilter_is_exact() {
+    let commands: Vec<Value> = [
+        "rm -rf x",
+        "sudo rm x",
+        "echo rm",
+        "",
+        "ls; git push -f origin main",
+        "'unterminated",
+        "bash -c 'rm -r -f /'",
+        "cd /tmp && rm -r x && ls",
+    ]
+    .iter()
+    .map(|s| json!(s))
+    .chain([json!(5), Value::Null])
+    .collect();
+    let tests = [
+        "c.program == 'rm'",
+        "'rm' == c.program",
+        "c.program in ['rm', 'git']",
+        "c.program == 'ls'",
+    ];
+    let rests = [
+        "c.hasFlag('r', 'recursive')",
+        "c.argv[5] == 'x'",
+        "true",
+        "c.argv.exists(a, a == '-f')",
+    ];
+    let shapes = [
+        "EXISTS",
+        "tag == 'x' && EXISTS",
+        "EXISTS && size(cmd) > 3",
+        "EXISTS && tags.exists(t, t == 'x')",
+        "EXISTS || tag == 'x'",
+        "tags.exists(t, t == 'x') && EXISTS",
+    ];
+    let mut rng = Rng(0x5e11_f1);
+    let (mut rewritten, mut compared) = (0usize, 0usize);
+    for _ in 0..400 {
+        let test = rng.pick(&tests);
+        let rest = rng.pick(&rests);
+        let exists = format!("shell.commands(cmd).exists(c, {test} && {rest})");
+        let text = rng.pick(&shapes).replace("EXISTS", &exists);
+        let compiled = compile_expr(&text, &free_form(), ExprMode::Unchecked).unwrap();
+        let program = hookc::lower::lower(&compiled.policy());
+        if program
+            .code
+            .iter()
+            .any(|op| matches!(op, Op::Call(Builtin::ShellRuns)))
+        {
+            rewritten += 1;
+        }
+        let loaded = hookc_runtime::verify::verify(program).unwrap();
+        for _ in 0..6 {
+            let mut ctx = Map::new();
+            if rng.below(8) != 0 {
+                ctx.insert("cmd".into(), rng.pick(&commands).clone());
+            }
+            ctx.insert("tag".into(), json!(rng.pick(&["x", "y"])));
+            ctx.insert("tags".into(), json!(["y", rng.pick(&["x", "z"])]));
+            let ctx = Value::Object(ctx);
+            let derived = Derived::new();
+            let by_vm = {
+                let mut cache = PathCache::new(&loaded.program().paths, Source::Document(&ctx))
+                    .with_derived(&derived);
+                outcome(&eval_hook(&loaded, 0, &mut cache, None))
+            };
+            let consts = reference::Constants::new(compiled.expr());
+            let by_reference = outcome(&reference::eval_with(
+                compiled.expr(),
+                compiled.paths(),
+                &ctx,
+                &consts,
+            ));
+            assert_eq!(by_vm, by_reference, "`{text}` on {ctx}");
+            compared += 1;
+        }
+    }
+    // Most shapes are rewritten; those after which a macro runs are not.
+    assert!(rewritten > 150 && rewritten < 400, "{rewritten} rewritten");
+    assert!(compared == 2400);
+}
