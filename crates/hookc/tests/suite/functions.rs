@@ -306,7 +306,7 @@ fn the_shell_program_prefilter_is_exact() {
         "EXISTS || tag == 'x'",
         "tags.exists(t, t == 'x') && EXISTS",
     ];
-    let mut rng = Rng(0x5e11_f1);
+    let mut rng = Rng(0x005e_11f1);
     let (mut rewritten, mut compared) = (0usize, 0usize);
     for _ in 0..400 {
         let test = rng.pick(&tests);
