@@ -153,7 +153,7 @@ fn health_names_the_policy_version() {
     assert_eq!(now["status"], "ok");
     assert_eq!(now["policy"]["version"], 1);
     assert_eq!(now["policy"]["digest"].as_str().unwrap().len(), 16);
-    assert_eq!(now["policy"]["hooks"], 19);
+    assert_eq!(now["policy"]["hooks"], 21);
     assert_eq!(now["refused"], 0);
 }
 
