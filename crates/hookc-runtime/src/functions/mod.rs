@@ -78,7 +78,7 @@ pub enum Shape {
     /// A list of strings.
     Strings,
     /// A list of parsed shell commands (objects with the fields of
-    /// [`shell::FIELDS`]).
+    /// [`shell::keys`]).
     ShellCommands,
 }
 
