@@ -57,9 +57,17 @@ macro_rules! path_cache {
         } else {
             &mut []
         };
-        let derived = $crate::functions::Derived::new();
+        // PERF: a store only for a program that calls functions: declared
+        // but not initialized otherwise, so a decision pays no drop for it.
+        let derived;
+        let store = if plan.derives() {
+            derived = $crate::functions::Derived::new();
+            Some(&derived)
+        } else {
+            None
+        };
         let mut $cache =
-            $crate::context::PathCache::with_plan_in(plan, source, buffer).with_derived(&derived);
+            $crate::context::PathCache::with_plan_and_store(plan, source, buffer, store);
     };
 }
 pub(crate) use path_cache;
@@ -179,7 +187,7 @@ impl<'a> PathCache<'a> {
     /// the document's root.
     /// (Its slots are on the heap; [`path_cache!`] puts them on the stack.)
     pub fn new(paths: &'a [Path], source: Source<'a>) -> PathCache<'a> {
-        PathCache::with_layout(Layout::Flat(paths), paths.len(), source, &mut [])
+        PathCache::with_layout(Layout::Flat(paths), paths.len(), source, &mut [], None)
     }
 
     /// A cache that walks through the shared prefixes of `plan` (its slots
@@ -197,7 +205,34 @@ impl<'a> PathCache<'a> {
         source: Source<'a>,
         buffer: &'a mut [Option<&'a Value>],
     ) -> PathCache<'a> {
-        PathCache::with_layout(Layout::Shared(plan), plan.slots(source), source, buffer)
+        PathCache::with_layout(
+            Layout::Shared(plan),
+            plan.slots(source),
+            source,
+            buffer,
+            None,
+        )
+    }
+
+    /// [`PathCache::with_plan_in`], with `store` for the values the
+    /// evaluation's functions derive ([`path_cache!`]'s constructor).
+    // PERF: the store is set as the cache is built: a builder taking and
+    // returning the cache by value copied it, ~40 instructions of a
+    // ~500-instruction decision (callgrind, seed contexts).
+    #[inline(always)]
+    pub fn with_plan_and_store(
+        plan: &'a PathPlan,
+        source: Source<'a>,
+        buffer: &'a mut [Option<&'a Value>],
+        store: Option<&'a Derived<'a>>,
+    ) -> PathCache<'a> {
+        PathCache::with_layout(
+            Layout::Shared(plan),
+            plan.slots(source),
+            source,
+            buffer,
+            store,
+        )
     }
 
     #[inline(always)]
@@ -206,6 +241,7 @@ impl<'a> PathCache<'a> {
         slots: usize,
         source: Source<'a>,
         buffer: &'a mut [Option<&'a Value>],
+        store: Option<&'a Derived<'a>>,
     ) -> PathCache<'a> {
         let spill = slots > buffer.len().min(INLINE_PATHS);
         PathCache {
@@ -219,7 +255,7 @@ impl<'a> PathCache<'a> {
             } else {
                 Vec::new()
             },
-            scratch: Scratch::default(),
+            scratch: Scratch::over(store),
         }
     }
 
@@ -227,7 +263,7 @@ impl<'a> PathCache<'a> {
     /// functions derive ([`path_cache!`] gives every cache one); without
     /// one, such functions give `invalid argument`.
     #[inline(always)]
-    pub fn with_derived(mut self, derived: &'a Derived) -> PathCache<'a> {
+    pub fn with_derived(mut self, derived: &'a Derived<'a>) -> PathCache<'a> {
         self.scratch = Scratch::new(derived);
         self
     }
@@ -310,6 +346,9 @@ enum OwnedStep {
 pub struct PathPlan {
     nodes: Vec<PlanNode>,
     path_count: usize,
+    /// Whether the program calls functions that derive values (then each
+    /// evaluation gets a store for them: [`path_cache!`]).
+    derives: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -328,6 +367,19 @@ impl PathPlan {
             Source::Document(_) => self.nodes.len(),
             Source::Extracted(_) | Source::LookedUp(_) => self.path_count,
         }
+    }
+
+    /// The same plan, for a program that calls functions (`derives`) or
+    /// not: only then does [`path_cache!`] give an evaluation a store.
+    pub fn deriving(mut self, derives: bool) -> PathPlan {
+        self.derives = derives;
+        self
+    }
+
+    /// Whether evaluations get a store of derived values.
+    #[inline(always)]
+    pub fn derives(&self) -> bool {
+        self.derives
     }
 
     /// The plan of a program's paths.
@@ -422,6 +474,7 @@ impl PathPlan {
         PathPlan {
             nodes: all,
             path_count: paths.len(),
+            derives: true,
         }
     }
 }

@@ -364,7 +364,8 @@ impl Policy {
         let trie = PathTrie::new(&program.program().paths);
         let shapes = HookShape::of_hooks(program.program());
         let plans = Plans::with_shapes(program.program(), &shapes);
-        let paths = PathPlan::new(&program.program().paths);
+        let paths =
+            PathPlan::new(&program.program().paths).deriving(program.program().uses_functions());
         let p = program.program();
         let conjunctions = shapes
             .into_iter()

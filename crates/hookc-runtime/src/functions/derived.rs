@@ -13,29 +13,38 @@
 
 use serde_json::Value;
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use typed_arena::Arena;
 
-/// The owner of an evaluation's derived values: declare one next to the
-/// evaluation's path cache, so its values live as long as the context's.
+/// The owner of an evaluation's derived values, and the record of what was
+/// derived from what: declare one next to the evaluation's path cache, so
+/// its values live as long as the context's. `'a` is that lifetime: the
+/// record borrows the store's own values.
 #[derive(Default)]
-pub struct Derived {
+pub struct Derived<'a> {
     arena: OnceCell<Arena<Value>>,
+    /// What each function derived from each input, first asked first.
+    // PERF: kept here rather than in the path cache, so that a cache (and
+    // its drop) is one word larger, not four: an evaluation that calls no
+    // function pays nothing for it (callgrind, seed contexts).
+    memos: RefCell<Vec<Memo<'a>>>,
 }
 
-impl std::fmt::Debug for Derived {
+impl std::fmt::Debug for Derived<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Derived")
             .field("used", &self.arena.get().is_some())
+            .field("memos", &self.memos.borrow().len())
             .finish()
     }
 }
 
-impl Derived {
+impl<'a> Derived<'a> {
     /// An empty store (allocates nothing).
-    pub const fn new() -> Derived {
+    pub const fn new() -> Derived<'a> {
         Derived {
             arena: OnceCell::new(),
+            memos: RefCell::new(Vec::new()),
         }
     }
 
@@ -46,33 +55,34 @@ impl Derived {
 }
 
 /// What one function derived from one input.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 struct Memo<'a> {
     /// Which function.
     function: super::Builtin,
-    /// Its input.
-    input: Cow<'a, str>,
+    /// Its input (a context string, or a copy kept in the store).
+    input: &'a str,
     /// Its result, in the store.
     output: &'a Value,
 }
 
-/// An evaluation's view of its [`Derived`] store, with what was derived
-/// from which input. Without a store (an evaluation set up by hand, with
-/// `PathCache::new`), derived values are not available and the functions
-/// that need one give `invalid argument`.
-#[derive(Debug, Default)]
+/// An evaluation's view of its [`Derived`] store. Without a store (an
+/// evaluation set up by hand, with `PathCache::new`), derived values are
+/// not available and the functions that need one give `invalid argument`.
+#[derive(Debug, Default, Clone, Copy)]
 pub struct Scratch<'a> {
-    store: Option<&'a Derived>,
-    memos: Vec<Memo<'a>>,
+    store: Option<&'a Derived<'a>>,
 }
 
 impl<'a> Scratch<'a> {
     /// A scratch over `store`.
-    pub fn new(store: &'a Derived) -> Scratch<'a> {
-        Scratch {
-            store: Some(store),
-            memos: Vec::new(),
-        }
+    pub fn new(store: &'a Derived<'a>) -> Scratch<'a> {
+        Scratch::over(Some(store))
+    }
+
+    /// A scratch over `store`, or without one.
+    #[inline(always)]
+    pub(crate) const fn over(store: Option<&'a Derived<'a>>) -> Scratch<'a> {
+        Scratch { store }
     }
 
     /// The value `function` derives from `input`: remembered, or made by
@@ -83,22 +93,29 @@ impl<'a> Scratch<'a> {
         input: &Cow<'a, str>,
         derive: impl FnOnce(&str) -> Value,
     ) -> Option<&'a Value> {
+        let store = self.store?;
         // PERF: a linear scan: an evaluation derives from a handful of
         // strings (a command, a path), and a pointer test answers the
         // common case, the same context string read again.
         let same = |m: &&Memo<'a>| {
             m.function == function
                 && (std::ptr::eq(m.input.as_ptr(), input.as_ptr()) && m.input.len() == input.len()
-                    || m.input == *input)
+                    || m.input == input.as_ref())
         };
-        if let Some(m) = self.memos.iter().find(same) {
+        if let Some(m) = store.memos.borrow().iter().find(same) {
             return Some(m.output);
         }
-        let store = self.store?;
         let output: &'a Value = store.keep(derive(input));
-        self.memos.push(Memo {
+        let input: &'a str = match input {
+            Cow::Borrowed(s) => s,
+            Cow::Owned(s) => store
+                .keep(Value::String(s.clone()))
+                .as_str()
+                .unwrap_or_default(),
+        };
+        store.memos.borrow_mut().push(Memo {
             function,
-            input: input.clone(),
+            input,
             output,
         });
         Some(output)
@@ -106,9 +123,14 @@ impl<'a> Scratch<'a> {
 
     /// What was derived, in the order it was first asked for: the
     /// function, its input and the value kept (explain traces list them).
-    pub fn derivations(&self) -> impl Iterator<Item = (super::Builtin, &str, &'a Value)> + '_ {
-        self.memos
-            .iter()
-            .map(|m| (m.function, m.input.as_ref(), m.output))
+    pub fn derivations(&self) -> Vec<(super::Builtin, &'a str, &'a Value)> {
+        self.store.map_or_else(Vec::new, |store| {
+            store
+                .memos
+                .borrow()
+                .iter()
+                .map(|m| (m.function, m.input, m.output))
+                .collect()
+        })
     }
 }

@@ -46,7 +46,7 @@ pub struct Constants<'e> {
     /// Each object constant of the expression (by identity) and its JSON.
     objects: Vec<(&'e Const, Value)>,
     /// The values the evaluation's functions derive (parsed shell commands).
-    derived: Derived,
+    derived: Derived<'e>,
 }
 
 impl<'e> Constants<'e> {
