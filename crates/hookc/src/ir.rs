@@ -420,13 +420,13 @@ impl IrExpr {
 fn precedence(e: &IrExpr) -> u8 {
     match &e.kind {
         IrExprKind::Cond(..) => 1,
-        IrExprKind::Or(..) => 2,
-        IrExprKind::And(..) => 3,
+        IrExprKind::Or(..) => BinaryOp::Or.precedence(),
+        IrExprKind::And(..) => BinaryOp::And.precedence(),
         IrExprKind::Binary { op, .. } => op.precedence(),
-        IrExprKind::Unary(..) => 7,
-        IrExprKind::Const(Const::Int(i)) if *i < 0 => 7,
-        IrExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 7,
-        _ => 8,
+        IrExprKind::Unary(..) => 8,
+        IrExprKind::Const(Const::Int(i)) if *i < 0 => 8,
+        IrExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 8,
+        _ => 9,
     }
 }
 
@@ -495,7 +495,7 @@ fn write_expr(
         IrExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
         IrExprKind::Var { name, .. } => out.push_str(name),
         IrExprKind::Field(base, name) => {
-            write_expr(out, base, paths, 8, internal)?;
+            write_expr(out, base, paths, 9, internal)?;
             if hookc_runtime::bytecode::path::is_plain_field(name) {
                 write!(out, ".{name}")?;
             } else {
@@ -505,7 +505,7 @@ fn write_expr(
             }
         }
         IrExprKind::Index(base, index) => {
-            write_expr(out, base, paths, 8, internal)?;
+            write_expr(out, base, paths, 9, internal)?;
             out.push('[');
             write_expr(out, index, paths, 0, internal)?;
             out.push(']');
@@ -519,7 +519,7 @@ fn write_expr(
         }
         IrExprKind::Unary(op, operand) => {
             out.push_str(op.symbol());
-            write_expr(out, operand, paths, 7, internal)?;
+            write_expr(out, operand, paths, 8, internal)?;
         }
         IrExprKind::Binary { op, lhs, rhs, .. } => {
             // Left-associative: the right side needs parentheses at equal precedence.
@@ -551,7 +551,7 @@ fn write_expr(
             pattern,
         } => write_call(out, *func, args, Some(pattern), paths, internal)?,
         IrExprKind::Matches(recv, re) => {
-            write_expr(out, recv, paths, 8, internal)?;
+            write_expr(out, recv, paths, 9, internal)?;
             write!(out, ".{}(", re.func_name())?;
             hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
             out.push(')');
@@ -562,7 +562,7 @@ fn write_expr(
             var,
             body,
         } => {
-            write_expr(out, range, paths, 8, internal)?;
+            write_expr(out, range, paths, 9, internal)?;
             write!(out, ".{}({var}, ", kind.name())?;
             write_expr(out, body, paths, 0, internal)?;
             out.push(')');
@@ -599,7 +599,7 @@ fn write_call(
     let def = f.def();
     let rest = match (def.form, args.split_first()) {
         (hookc_runtime::functions::Form::Method, Some((recv, rest))) => {
-            write_expr(out, recv, paths, 8, internal)?;
+            write_expr(out, recv, paths, 9, internal)?;
             write!(out, ".{}(", def.name)?;
             rest
         }

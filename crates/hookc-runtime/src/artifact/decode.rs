@@ -9,7 +9,8 @@
 
 use super::{
     crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
-    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
+    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_MODEL, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC,
+    SECTIONS,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -259,7 +260,8 @@ impl<'a> ByteReader<'a> {
 /// program is not verified yet: use [`super::load`] to run it.
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let (body, flags, version) = header(bytes)?;
-    let with_model = version == FORMAT_VERSION;
+    let with_model = version != FORMAT_VERSION_FIRST_MATCH;
+    let with_exprs = version == FORMAT_VERSION;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
     let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
         SECTIONS;
@@ -271,7 +273,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         sets: read_section(&mut r, sets, |r| read_list(r, "set count", "set constant"))?,
         code: read_section(&mut r, code, read_code)?,
         hooks: read_section(&mut r, hooks, read_hooks)?,
-        actions: read_section(&mut r, actions, |r| read_actions(r, with_model))?,
+        actions: read_section(&mut r, actions, |r| read_actions(r, with_model, with_exprs))?,
         events: read_section(&mut r, events, read_events)?,
         debug: read_section(&mut r, debug, read_debug)?,
         layers: read_section(&mut r, layers, |r| {
@@ -289,12 +291,21 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         let offset = r.offset();
         let actions = &mut program.actions;
         program.model = read_section(&mut r, model, |r| read_model(r, actions))?;
-        // One encoding per program: a program without the model is format 3.
-        if !program.uses_model() {
+        // One encoding per program: a program without the model is format
+        // 3, one without template expressions format 3 or 4.
+        if !with_exprs && !program.uses_model() {
             return Err(ArtifactError::Invalid {
                 what: "section `model`",
                 reason: "the program uses no decision model, so it must be written as format 3",
                 offset,
+            });
+        }
+        if with_exprs && !program.uses_template_code() {
+            return Err(ArtifactError::Invalid {
+                what: "the format version",
+                reason:
+                    "the program has no template expression, so it must be written as format 3 or 4",
+                offset: 8,
             });
         }
     }
@@ -325,7 +336,13 @@ fn header(bytes: &[u8]) -> Result<(&[u8], u16, u16), ArtifactError> {
     // The version before anything else: another version may lay out the
     // rest of the header differently.
     let version = u16::from_le_bytes(r.array::<2>("format version")?);
-    if version != FORMAT_VERSION && version != FORMAT_VERSION_FIRST_MATCH {
+    if ![
+        FORMAT_VERSION_FIRST_MATCH,
+        FORMAT_VERSION_MODEL,
+        FORMAT_VERSION,
+    ]
+    .contains(&version)
+    {
         return Err(ArtifactError::UnsupportedVersion { found: version });
     }
     let flags = u16::from_le_bytes(r.array::<2>("flags")?);
@@ -643,10 +660,12 @@ fn read_absent(r: &mut ByteReader<'_>) -> Result<Vec<AbsentHook>, ArtifactError>
     Ok(out)
 }
 
-/// The actions; `with_model` (format 4) allows the effects format 3 lacks.
+/// The actions; `with_model` (formats 4 and 5) allows the effects format 3
+/// lacks, `exprs` (format 5) template expressions.
 fn read_actions(
     r: &mut ByteReader<'_>,
     with_model: bool,
+    exprs: bool,
 ) -> Result<Vec<ActionEntry>, ArtifactError> {
     let n = r.count("action count", 2)?;
     let mut out = Vec::with_capacity(n);
@@ -676,9 +695,9 @@ fn read_actions(
                     let check = read_check(r, 1)?;
                     let offset = r.offset();
                     let tag = r.u8("parameter value tag")?;
-                    (Some(check), read_param_body(r, tag, offset, 1)?)
+                    (Some(check), read_param_body(r, tag, offset, 1, exprs)?)
                 }
-                tag => (None, read_param_body(r, tag, offset, 1)?),
+                tag => (None, read_param_body(r, tag, offset, 1, exprs)?),
             };
             params.push(ActionParam { name, value, check });
         }
@@ -801,11 +820,16 @@ fn flag(r: &mut ByteReader<'_>, what: &'static str) -> Result<bool, ArtifactErro
     }
 }
 
-/// One parameter value at nesting `depth` (1 = a parameter itself).
-fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, ArtifactError> {
+/// One parameter value at nesting `depth` (1 = a parameter itself);
+/// `exprs`: template expressions are allowed (format 5).
+fn read_param(
+    r: &mut ByteReader<'_>,
+    depth: usize,
+    exprs: bool,
+) -> Result<ParamValue, ArtifactError> {
     let offset = r.offset();
     let tag = r.u8("parameter value tag")?;
-    read_param_body(r, tag, offset, depth)
+    read_param_body(r, tag, offset, depth, exprs)
 }
 
 /// A parameter value whose tag (at `offset`) was read.
@@ -814,6 +838,7 @@ fn read_param_body(
     tag: u8,
     offset: u64,
     depth: usize,
+    exprs: bool,
 ) -> Result<ParamValue, ArtifactError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(ArtifactError::TooDeep {
@@ -832,6 +857,13 @@ fn read_param_body(
                 parts.push(match r.u8("template part tag")? {
                     1 => TemplatePart::Lit(r.get("template text")?),
                     2 => TemplatePart::Path(r.get("template path")?),
+                    3 if exprs => TemplatePart::Expr {
+                        code: (
+                            r.u32("template expression code start")?,
+                            r.u32("template expression code end")?,
+                        ),
+                        max_stack: r.u32("template expression max stack")?,
+                    },
                     tag => {
                         return Err(ArtifactError::BadTag {
                             what: "template part",
@@ -847,7 +879,7 @@ fn read_param_body(
             let n = r.count("parameter list length", 1)?;
             let mut items = Vec::new(); // as for constant lists
             for _ in 0..n {
-                items.push(read_param(r, depth + 1)?);
+                items.push(read_param(r, depth + 1, exprs)?);
             }
             ParamValue::List(items)
         }
@@ -856,7 +888,7 @@ fn read_param_body(
             let mut entries = Vec::new(); // as for constant lists
             for _ in 0..n {
                 let key = r.get("parameter object key")?;
-                entries.push((key, read_param(r, depth + 1)?));
+                entries.push((key, read_param(r, depth + 1, exprs)?));
             }
             ParamValue::Object(entries)
         }

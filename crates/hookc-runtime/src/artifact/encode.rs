@@ -4,7 +4,7 @@
 
 use super::{
     crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    HEADER_LEN, MAGIC, SECTIONS,
+    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Binding, Combine, Effect, OnError, PriorityOrder};
@@ -215,19 +215,15 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     });
 
     // Format 3 has no `model` section: a first-match program is written
-    // exactly as before format 4 existed.
-    let uses_model = prog.uses_model();
-    if uses_model {
+    // exactly as before format 4 existed, and a program without template
+    // expressions exactly as before format 5 did.
+    let version = format_of(prog);
+    if version != FORMAT_VERSION_FIRST_MATCH {
         body.section(model.id, |w| put_model(w, prog));
     }
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
-    let version = if uses_model {
-        FORMAT_VERSION
-    } else {
-        FORMAT_VERSION_FIRST_MATCH
-    };
     out.extend_from_slice(&version.to_le_bytes());
     let flags = match prog.priority_order {
         PriorityOrder::HigherFirst => 0u16,
@@ -241,6 +237,19 @@ pub fn encode(prog: &Program) -> Vec<u8> {
 }
 
 /// An action's effect byte.
+/// The format a program is written in: the oldest that can hold it (5 for
+/// template expressions, else 4 for the decision model, else 3), so that
+/// every program has one encoding.
+pub(super) fn format_of(prog: &Program) -> u16 {
+    if prog.uses_template_code() {
+        FORMAT_VERSION
+    } else if prog.uses_model() {
+        FORMAT_VERSION_MODEL
+    } else {
+        FORMAT_VERSION_FIRST_MATCH
+    }
+}
+
 fn effect_tag(effect: Effect) -> u8 {
     match effect {
         Effect::Terminal => 1,
@@ -372,6 +381,12 @@ fn put_param(w: &mut ByteWriter, value: &ParamValue) {
                     TemplatePart::Path(p) => {
                         w.u8(2);
                         w.put(*p);
+                    }
+                    TemplatePart::Expr { code, max_stack } => {
+                        w.u8(3);
+                        w.u32(code.0);
+                        w.u32(code.1);
+                        w.u32(*max_stack);
                     }
                 }
             }

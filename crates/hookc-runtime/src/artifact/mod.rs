@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (versions 3 and 4)
+//! # Format (versions 3, 4 and 5)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -19,20 +19,22 @@
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
 //! 8      2     format version (u16) = 3, or 4 for a program that uses the
-//!              decision model (then with the `model` section)
+//!              decision model (then with the `model` section), or 5 for a
+//!              program with template expressions (format 4's sections,
+//!              `model` included, plus template part tag 3)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
-//!              in format 4), once each, in this order
+//!              in formats 4 and 5), once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
-//! and in format 4 only, 13 `model`.
+//! and in formats 4 and 5, 13 `model`.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
@@ -61,7 +63,9 @@
 //!   string, [5, check], param)>)>`; the effect is 1 terminal or 2 collected,
 //!   and in format 4 also 3 transform or 4 await
 //!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
-//!   (`vec<part>`, a part is tag 1 + `uleb` string or tag 2 + `uleb` path),
+//!   (`vec<part>`, a part is tag 1 + `uleb` string, tag 2 + `uleb` path, or,
+//!   in format 5 only, tag 3 + code start, code end and max stack, each
+//!   `uleb`: an expression whose code is in `code`),
 //!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
 //!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`]. A parameter with a
 //!   run-time check ([`ValueCheck`](crate::bytecode::ValueCheck)) starts
@@ -122,11 +126,17 @@ use thiserror::Error;
 /// The first 8 bytes of every artifact.
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
-/// The newest format version this hookc writes and reads: a program that
-/// uses the decision model (a combining mode, an error policy, transforms,
-/// awaits, severities; [`Program::uses_model`](crate::bytecode::Program::uses_model))
-/// is written in it, with the `model` section.
-pub const FORMAT_VERSION: u16 = 4;
+/// The newest format version this hookc writes and reads: a program with
+/// template expressions
+/// ([`Program::uses_template_code`](crate::bytecode::Program::uses_template_code))
+/// is written in it; it is format 4 plus template part tag 3.
+pub const FORMAT_VERSION: u16 = 5;
+
+/// The format version of a program that uses the decision model (a
+/// combining mode, an error policy, transforms, awaits, severities;
+/// [`Program::uses_model`](crate::bytecode::Program::uses_model)) and no
+/// template expression: written with the `model` section.
+pub const FORMAT_VERSION_MODEL: u16 = 4;
 
 /// The format version of programs without the decision model: written for
 /// them, byte for byte as before format 4 existed, and still read.
@@ -173,7 +183,7 @@ pub enum ArtifactError {
     /// The artifact was written in another format version.
     #[error(
         "artifact format version {found} is not supported by this hookc (reads versions {} \
-         and {}); recompile the policy with this hookc",
+         to {}); recompile the policy with this hookc",
         FORMAT_VERSION_FIRST_MATCH,
         FORMAT_VERSION
     )]

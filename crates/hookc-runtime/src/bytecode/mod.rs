@@ -81,6 +81,24 @@ pub enum TemplatePart {
     Lit(StrIdx),
     /// The value at `paths[i]`, stringified (or, for a whole template, as is).
     Path(PathIdx),
+    /// The value of an expression (`${a ?? b}`, `${s.truncate(80)}`): the
+    /// code `[start, end)` of [`Program::code`], which ends in `Return`
+    /// and is verified like a hook's code (forward jumps, stack discipline,
+    /// `max_stack`). Stringified as a path's value (or, for a whole
+    /// template, as is); an error value fills in as a missing path does.
+    Expr {
+        /// `[start, end)` of its code in [`Program::code`]; never empty.
+        code: (u32, u32),
+        /// Deepest operand stack its code needs (verified).
+        max_stack: u32,
+    },
+}
+
+impl TemplatePart {
+    /// Whether the part is an expression with code of its own.
+    pub fn is_expr(&self) -> bool {
+        matches!(self, TemplatePart::Expr { .. })
+    }
 }
 
 /// An action parameter value: constant subtrees are pre-built JSON.
@@ -88,8 +106,8 @@ pub enum TemplatePart {
 pub enum ParamValue {
     /// `consts[i]`, used as is.
     Const(ConstIdx),
-    /// A string with references; exactly one `Path` part and nothing else
-    /// keeps the referenced value's JSON type.
+    /// A string with references; exactly one `Path` or `Expr` part and
+    /// nothing else keeps the value's JSON type.
     Template(Vec<TemplatePart>),
     /// A list with at least one template inside.
     List(Vec<ParamValue>),
@@ -209,6 +227,19 @@ pub struct ActionEntry {
     pub bind: Option<Binding>,
     /// Parameters in declaration order.
     pub params: Vec<ActionParam>,
+}
+
+impl ParamValue {
+    /// Whether an expression part ([`TemplatePart::Expr`]) occurs anywhere
+    /// in the value.
+    pub fn has_expr(&self) -> bool {
+        match self {
+            ParamValue::Const(_) => false,
+            ParamValue::Template(parts) => parts.iter().any(TemplatePart::is_expr),
+            ParamValue::List(items) => items.iter().any(ParamValue::has_expr),
+            ParamValue::Object(entries) => entries.iter().any(|(_, v)| v.has_expr()),
+        }
+    }
 }
 
 impl ActionEntry {
@@ -415,6 +446,14 @@ impl Program {
     /// severities): only such programs are written as format 4.
     pub fn uses_model(&self) -> bool {
         self.model != DecisionModel::default() || self.actions.iter().any(ActionEntry::uses_model)
+    }
+
+    /// Whether some action's template holds an expression part
+    /// ([`TemplatePart::Expr`]), which only format 5 can hold.
+    pub fn uses_template_code(&self) -> bool {
+        self.actions
+            .iter()
+            .any(|a| a.params.iter().any(|p| p.value.has_expr()))
     }
 
     /// A string of the table, or `""` for a bad index.

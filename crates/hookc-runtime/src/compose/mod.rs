@@ -487,6 +487,10 @@ impl<'a> Linker<'a> {
                         Ok(match part {
                             TemplatePart::Lit(s) => TemplatePart::Lit(self.string(side, *s)?),
                             TemplatePart::Path(p) => TemplatePart::Path(self.path(side, *p)?),
+                            TemplatePart::Expr { code, max_stack } => TemplatePart::Expr {
+                                code: self.template_code(side, *code)?,
+                                max_stack: *max_stack,
+                            },
                         })
                     })
                     .collect::<Result<_, ComposeError>>()?,
@@ -659,6 +663,27 @@ impl<'a> Linker<'a> {
             self.out.debug.hooks.push(entry);
         }
         Ok(())
+    }
+
+    /// The code of a template expression, copied to the end of the output's
+    /// code (after the hook being copied, whose action it belongs to, so
+    /// hook code ranges stay in order); its new range.
+    fn template_code(
+        &mut self,
+        side: usize,
+        (start, end): (u32, u32),
+    ) -> Result<(u32, u32), ComposeError> {
+        let ops = self
+            .prog(side)?
+            .code
+            .get(start as usize..end as usize)
+            .ok_or(self.bad(side, "template code range"))?;
+        let new_start = idx(self.out.code.len());
+        for op in ops {
+            let op = self.op(side, op, start, new_start)?;
+            self.out.code.push(op);
+        }
+        Ok((new_start, idx(self.out.code.len())))
     }
 
     /// One instruction of a hook whose code moves from `old` to `new`.

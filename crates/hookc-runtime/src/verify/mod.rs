@@ -392,6 +392,9 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                         match part {
                             TemplatePart::Lit(s) => in_bounds(p, *s, at)?,
                             TemplatePart::Path(q) => in_bounds(p, *q, at)?,
+                            TemplatePart::Expr { code, max_stack } => {
+                                check_template_code(p, index_u32(a), *code, *max_stack)?;
+                            }
                         }
                     }
                 }
@@ -565,8 +568,10 @@ fn check_value_fits(
             }
         }
         ParamValue::Template(parts) => {
-            if !matches!(parts.as_slice(), [TemplatePart::Path(_)])
-                && !c.kinds.intersects(Kinds::STRING)
+            if !matches!(
+                parts.as_slice(),
+                [TemplatePart::Path(_) | TemplatePart::Expr { .. }]
+            ) && !c.kinds.intersects(Kinds::STRING)
             {
                 return Err(fails(&pos, "a string", check::expected(p, c)));
             }
@@ -604,6 +609,57 @@ fn check_layers(p: &Program) -> Result<(), VerifyError> {
                 name: format!("{} (layer {i})", p.string(name)),
             });
         }
+    }
+    Ok(())
+}
+
+/// The code of a template expression of action `action`: a non-empty range
+/// inside the code, checked as a hook's code is (it ends in `Return`, jumps
+/// forward, keeps the stack discipline) and needing at most its declared
+/// `max_stack`, itself within [`MAX_STACK_DEPTH`]. It may lie anywhere in
+/// the code (the lowering writes it after its hook's condition).
+fn check_template_code(
+    p: &Program,
+    action: u32,
+    (start, end): (u32, u32),
+    max_stack: u32,
+) -> Result<(), VerifyError> {
+    let at = || Location::Action(action);
+    let bad_range = |reason| VerifyError::BadCodeRange {
+        at: at(),
+        start,
+        end,
+        reason,
+    };
+    if start >= end {
+        return Err(bad_range(
+            "is empty or reversed (a template expression has code)",
+        ));
+    }
+    if end as usize > p.code.len() {
+        return Err(bad_range("runs past the end of the code"));
+    }
+    if max_stack as usize > MAX_STACK_DEPTH {
+        return Err(VerifyError::MaxStack {
+            at: at(),
+            declared: max_stack,
+            reason: "the limit is",
+            needed: MAX_STACK_DEPTH as u64,
+        });
+    }
+    let needed = code::check_code(
+        p,
+        code::Owner::Template(action),
+        (start, end),
+        &mut Vec::new(),
+    )?;
+    if needed > max_stack {
+        return Err(VerifyError::MaxStack {
+            at: at(),
+            declared: max_stack,
+            reason: "its code needs",
+            needed: u64::from(needed),
+        });
     }
     Ok(())
 }
@@ -663,7 +719,7 @@ fn check_hooks(p: &Program) -> Result<(), VerifyError> {
                 needed: MAX_STACK_DEPTH as u64,
             });
         }
-        let needed = code::check_code(p, hook, entry, &mut scratch)?;
+        let needed = code::check_code(p, code::Owner::Hook(hook), entry.code, &mut scratch)?;
         if needed > entry.max_stack {
             return Err(VerifyError::MaxStack {
                 at: at(),

@@ -407,6 +407,9 @@ impl<'p> Lowerer<'p> {
                         crate::check::template::TemplatePiece::Path(id) => {
                             TemplatePart::Path(self.path_id(*id))
                         }
+                        crate::check::template::TemplatePiece::Expr(e) => {
+                            self.template_expr(&e.expr)
+                        }
                     })
                     .collect(),
             ),
@@ -421,6 +424,30 @@ impl<'p> Lowerer<'p> {
             ),
             // Template-free: the value the runtime returns, built once.
             other => ParamValue::Const(self.json(other.const_json().unwrap_or(Value::Null))),
+        }
+    }
+
+    /// A template's expression part: its code, folded and lowered like a
+    /// condition, appended to the code (after the hook's own code, so the
+    /// hooks' ranges stay in order) and ending in `Return`, with its own
+    /// exact `max_stack`. The hook's lowering state is kept around it; no
+    /// sub-condition is recorded for explain (marks are the condition's).
+    fn template_expr(&mut self, e: &IrExpr) -> TemplatePart {
+        let saved = (self.depth, self.max_depth, self.binders);
+        (self.depth, self.max_depth, self.binders) = (0, 0, 0);
+        self.in_leaf += 1;
+        let folded = fold::fold(e);
+        let start = self.here();
+        self.expr(&folded);
+        self.emit(Op::Return);
+        let end = self.here();
+        drop_chains(folded);
+        self.in_leaf -= 1;
+        let max_stack = self.max_depth;
+        (self.depth, self.max_depth, self.binders) = saved;
+        TemplatePart::Expr {
+            code: (start, end),
+            max_stack,
         }
     }
 

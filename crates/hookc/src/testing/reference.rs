@@ -252,24 +252,38 @@ fn misfit<'v>(def: &TypeDef, v: &'v Value) -> Option<(String, &'v Value)> {
 }
 
 /// One parameter value with its templates filled: a whole template is the
-/// value at its path (`null` when it does not resolve), a template with text
-/// is a string (values stringified, strings as they are, nothing for a path
-/// that does not resolve).
+/// value at its path or of its expression (`null` when the path does not
+/// resolve or the expression is an error), a template with text is a string
+/// (values stringified, strings as they are, nothing for a path that does
+/// not resolve or an expression that is an error).
 fn fill_value(paths: &PathTable, value: &ActionValue, ctx: &Value) -> Value {
-    let lookup = |id| paths.get(id).and_then(|p| context::resolve(ctx, p));
+    let piece = |p: &TemplatePiece| -> Option<Value> {
+        match p {
+            TemplatePiece::Lit(_) => None,
+            TemplatePiece::Path(id) => paths
+                .get(*id)
+                .and_then(|p| context::resolve(ctx, p))
+                .cloned(),
+            TemplatePiece::Expr(e) => {
+                let consts = Constants::new(&e.expr);
+                eval_with(&e.expr, paths, ctx, &consts).to_json()
+            }
+        }
+    };
     match value {
-        ActionValue::Template(t) => match t.whole_path() {
-            Some(id) => lookup(id).cloned().unwrap_or(Value::Null),
-            None => {
+        ActionValue::Template(t) => match t.parts() {
+            [whole] if t.is_whole() => piece(whole).unwrap_or(Value::Null),
+            parts => {
                 let mut text = String::new();
-                for part in t.parts() {
-                    match part {
-                        TemplatePiece::Lit(s) => text.push_str(s),
-                        TemplatePiece::Path(id) => match lookup(*id) {
-                            Some(Value::String(s)) => text.push_str(s),
-                            Some(other) => text.push_str(&other.to_string()),
-                            None => {}
-                        },
+                for part in parts {
+                    if let TemplatePiece::Lit(s) = part {
+                        text.push_str(s);
+                        continue;
+                    }
+                    match piece(part) {
+                        Some(Value::String(s)) => text.push_str(&s),
+                        Some(other) => text.push_str(&other.to_string()),
+                        None => {}
                     }
                 }
                 Value::String(text)
@@ -576,6 +590,15 @@ fn binary<'a>(op: BinaryOp, l: Val<'a>, r: Val<'a>) -> Val<'a> {
         // The IR uses `And`/`Or` nodes; a `Binary` of them is both sides known.
         BinaryOp::And => value::and(l, r),
         BinaryOp::Or => value::or(l, r),
+        // The resolver rewrites `??`; were it here: `l` unless it is
+        // `null` or an error.
+        BinaryOp::Coalesce => {
+            if l.is_error() || matches!(l, Val::Null) {
+                r
+            } else {
+                l
+            }
+        }
     }
 }
 

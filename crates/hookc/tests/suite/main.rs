@@ -52,6 +52,7 @@ mod limits;
 mod lint;
 mod priority_order;
 mod seed000_trees;
+mod template_exprs;
 mod type_names;
 mod typed_results;
 mod vm;
