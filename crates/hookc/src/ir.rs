@@ -666,6 +666,10 @@ pub struct Hook {
     pub condition_tree: Option<serde_json::Value>,
     /// What to do, parameters complete.
     pub action: Action,
+    /// Its pattern table (`docs/src/semantics.md#pattern-tables`): the hook
+    /// matches only when a row's pattern matches, and its action's
+    /// templates read the first such row as `row`.
+    pub table: Option<HookTable>,
     /// Whether the hook is emitted: `false` for a hook disabled
     /// (`enabled: false`) or replaced (`replaced`). Such hooks are checked,
     /// then left out; their ids stay known (`Program::absent`).
@@ -682,6 +686,34 @@ pub struct Hook {
     /// The hook's source.
     pub span: Span,
 }
+
+/// A hook's checked pattern table: rows tested in order against the string
+/// at a context path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookTable {
+    /// The path of the string the patterns are matched against.
+    pub on: PathId,
+    /// Each row's pattern (compiled successfully), in row order.
+    pub patterns: Vec<String>,
+    /// Each row's fields, in row order: every field of the table (in first
+    /// use order), `null` where the row gives none.
+    pub rows: Vec<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl HookTable {
+    /// The first row whose pattern matches `text`, trying each pattern in
+    /// turn (the reference semantics; the runtime scans once with all of
+    /// them). A pattern that does not compile matches nothing.
+    pub fn first_row(&self, text: &str) -> Option<usize> {
+        self.patterns
+            .iter()
+            .position(|p| hookc_runtime::verify::compile_regex(p).is_ok_and(|re| re.is_match(text)))
+    }
+}
+
+/// The root that the templates of a hook with a pattern table read its
+/// row from (`${row.message}`).
+pub const ROW_ROOT: &str = "row";
 
 /// A checked policy: hooks in evaluation order and what they refer to.
 ///

@@ -15,8 +15,8 @@ use super::{
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionParam, Binding, Combine, DebugInfo, DecisionModel, Effect,
-    EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PriorityOrder, Program,
-    StringTable, TemplatePart, ValueCheck,
+    EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PatternTable,
+    PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -263,7 +263,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let with_model = version != FORMAT_VERSION_FIRST_MATCH;
     let with_exprs = version == FORMAT_VERSION;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables] =
         SECTIONS;
     let mut program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
@@ -286,6 +286,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         },
         absent: read_section(&mut r, absent, read_absent)?,
         model: DecisionModel::default(),
+        tables: Vec::new(),
     };
     if with_model {
         let offset = r.offset();
@@ -300,11 +301,14 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
                 offset,
             });
         }
-        if with_exprs && !program.uses_template_code() {
+    }
+    if with_exprs {
+        program.tables = read_section(&mut r, tables, read_tables)?;
+        if !program.uses_format_5() {
             return Err(ArtifactError::Invalid {
                 what: "the format version",
-                reason:
-                    "the program has no template expression, so it must be written as format 3 or 4",
+                reason: "the program has no template expression or pattern table, so it must be \
+                         written as format 3 or 4",
                 offset: 8,
             });
         }
@@ -562,6 +566,20 @@ fn read_regexes(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         out.push(r.str("regex pattern")?.to_owned());
+    }
+    Ok(out)
+}
+
+/// The `tables` section (format 5).
+fn read_tables(r: &mut ByteReader<'_>) -> Result<Vec<PatternTable>, ArtifactError> {
+    let n = r.count("pattern table count", 3)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(PatternTable {
+            on: r.get("pattern table path")?,
+            patterns: read_list(r, "pattern table row count", "pattern table pattern")?,
+            rows: r.get("pattern table rows")?,
+        });
     }
     Ok(out)
 }

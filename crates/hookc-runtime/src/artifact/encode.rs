@@ -93,7 +93,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -221,6 +221,19 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     if version != FORMAT_VERSION_FIRST_MATCH {
         body.section(model.id, |w| put_model(w, prog));
     }
+    if version == FORMAT_VERSION {
+        body.section(tables.id, |w| {
+            w.len(prog.tables.len());
+            for t in &prog.tables {
+                w.put(t.on);
+                w.len(t.patterns.len());
+                for &r in &t.patterns {
+                    w.put(r);
+                }
+                w.put(t.rows);
+            }
+        });
+    }
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
@@ -238,10 +251,10 @@ pub fn encode(prog: &Program) -> Vec<u8> {
 
 /// An action's effect byte.
 /// The format a program is written in: the oldest that can hold it (5 for
-/// template expressions, else 4 for the decision model, else 3), so that
+/// template expressions or pattern tables, else 4 for the decision model, else 3), so that
 /// every program has one encoding.
 pub(super) fn format_of(prog: &Program) -> u16 {
-    if prog.uses_template_code() {
+    if prog.uses_format_5() {
         FORMAT_VERSION
     } else if prog.uses_model() {
         FORMAT_VERSION_MODEL

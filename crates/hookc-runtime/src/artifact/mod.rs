@@ -20,21 +20,22 @@
 //! 0      8     magic  "HOOKCBC\0"
 //! 8      2     format version (u16) = 3, or 4 for a program that uses the
 //!              decision model (then with the `model` section), or 5 for a
-//!              program with template expressions (format 4's sections,
-//!              `model` included, plus template part tag 3)
+//!              program with template expressions or pattern tables
+//!              (format 4's sections, `model` included, plus template part
+//!              tag 3 and the `tables` section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
-//!              in formats 4 and 5), once each, in this order
+//!              in format 4, fourteen in format 5), once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
-//! and in formats 4 and 5, 13 `model`.
+//! and in formats 4 and 5, 13 `model`, and in format 5, 14 `tables`.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
@@ -95,6 +96,9 @@
 //!   action, in the order of `actions`: its severity (`sleb`) and its
 //!   binding (byte 0 none, 1 + `uleb` path index, or 2 + `uleb` string
 //!   index: the name of the parameter that holds the key).
+//! - `tables` (format 5): `vec<(on: uleb path, patterns: vec<uleb regex>,
+//!   rows: uleb constant)>`, the hooks' pattern tables
+//!   ([`PatternTable`](crate::bytecode::PatternTable)).
 //!
 //! # Loading
 //!
@@ -117,6 +121,7 @@ pub use encode::encode;
 use crate::bytecode::{for_each_op, operand_type};
 use crate::bytecode::{
     ActionIdx, CmpOp, ConstIdx, JumpTarget, MacroOp, Op, PathIdx, RegexIdx, SetIdx, StrIdx,
+    TableIdx,
 };
 use crate::verify::{VerifiedProgram, VerifyError};
 use decode::ByteReader;
@@ -127,9 +132,10 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
 /// The newest format version this hookc writes and reads: a program with
-/// template expressions
-/// ([`Program::uses_template_code`](crate::bytecode::Program::uses_template_code))
-/// is written in it; it is format 4 plus template part tag 3.
+/// template expressions or pattern tables
+/// ([`Program::uses_format_5`](crate::bytecode::Program::uses_format_5))
+/// is written in it; it is format 4 plus template part tag 3 and the
+/// `tables` section.
 pub const FORMAT_VERSION: u16 = 5;
 
 /// The format version of a program that uses the decision model (a
@@ -478,7 +484,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 13] = sections![
+const SECTIONS: [Section; 14] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -492,6 +498,7 @@ const SECTIONS: [Section; 13] = sections![
     11 "layers",
     12 "absent",
     13 "model",
+    14 "tables",
 ];
 
 // ---------------------------------------------------------------------------
@@ -527,7 +534,7 @@ macro_rules! index_operand {
     )+};
 }
 
-index_operand!(StrIdx, PathIdx, ConstIdx, SetIdx, RegexIdx, ActionIdx, JumpTarget);
+index_operand!(StrIdx, PathIdx, ConstIdx, SetIdx, RegexIdx, ActionIdx, TableIdx, JumpTarget);
 
 impl Wire for u16 {
     fn put(self, w: &mut ByteWriter) {

@@ -720,6 +720,8 @@ fn template_expressions_are_format_5() {
     p5.model.combine = crate::bytecode::Combine::Strictest;
     let mut bytes = encode(&p5);
     bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    // An empty `tables` section.
+    bytes.extend_from_slice(&[14, 1, 0, 0, 0, 0]);
     reseal(&mut bytes);
     let e = decode(&bytes).unwrap_err().to_string();
     assert!(e.contains("no template expression"), "{e}");
@@ -752,4 +754,40 @@ fn template_expression_code_is_verified() {
     p.code[last] = Op::Not;
     let e = load(&encode(&p)).unwrap_err().to_string();
     assert!(e.to_lowercase().contains("return"), "{e}");
+}
+
+use crate::verify::tests::sample_with_table as with_table;
+
+/// Pattern tables are format 5: they round-trip and load (the matcher
+/// built once), and the verifier holds their rows to their patterns.
+#[test]
+fn pattern_tables_are_format_5_and_verified() {
+    use crate::bytecode::TableIdx;
+    let p = with_table();
+    assert!(p.uses_format_5() && !p.uses_template_code());
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(decode(&bytes).unwrap(), p);
+    let v = load(&bytes).unwrap();
+    let t = TableIdx::new(0);
+    assert_eq!(v.first_row(t, "xx rate"), Some(1));
+    assert_eq!(v.first_row(t, "rate x"), Some(0));
+    assert_eq!(v.first_row(t, "none"), None);
+    for cut in HEADER_LEN..bytes.len() {
+        let mut short = bytes[..cut].to_vec();
+        reseal(&mut short);
+        assert!(decode(&short).is_err(), "cut at {cut}");
+    }
+
+    let mut p = with_table();
+    p.tables[0].patterns.pop();
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("pattern table 0"), "{e}");
+    let mut p = with_table();
+    p.tables[0].patterns.clear();
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("has no rows"), "{e}");
+    let mut p = with_table();
+    p.tables[0].on = crate::bytecode::PathIdx::new(99);
+    assert!(load(&encode(&p)).is_err());
 }

@@ -207,6 +207,19 @@ fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
         Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),
         Operand::Kinds(bits) => (bits.to_string(), Kinds::from_bits(bits).to_string()),
         Operand::Func(f) => (f.def().qualified_name(), String::new()),
+        Operand::Table(t) => (
+            t.to_string(),
+            prog.table(t).map_or_else(
+                || bad(t),
+                |table| {
+                    format!(
+                        "on {} ({} rows)",
+                        path(prog, table.on),
+                        table.patterns.len()
+                    )
+                },
+            ),
+        ),
     });
     (op.name(), operands, note)
 }

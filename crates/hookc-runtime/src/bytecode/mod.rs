@@ -27,7 +27,7 @@ pub mod path;
 pub mod shape;
 mod strings;
 
-pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
+pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx, TableIdx};
 pub use kinds::{is_integral, Kinds};
 pub(crate) use op::{for_each_op, operand_type};
 pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
@@ -72,6 +72,20 @@ pub struct AbsentHook {
     /// Whether it was marked `replace` (a disabled replacement still
     /// replaces when layered at run time).
     pub replace: bool,
+}
+
+/// A hook's pattern table (`docs/src/semantics.md#pattern-tables`): rows
+/// tested in order against the string at a context path, by one
+/// multi-pattern matcher built at load ([`crate::verify::VerifiedProgram::table`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternTable {
+    /// The path of the string the rows' patterns are matched against.
+    pub on: PathIdx,
+    /// Each row's pattern, in row order: regexes of [`Program::regexes`].
+    pub patterns: Vec<RegexIdx>,
+    /// A list constant of one object per row, in row order: the row's
+    /// fields (every field of the table, `null` where the row gives none).
+    pub rows: ConstIdx,
 }
 
 /// A part of a template string.
@@ -375,6 +389,8 @@ pub struct Program {
     pub hooks: Vec<HookEntry>,
     /// The actions (`HookEntry::action`).
     pub actions: Vec<ActionEntry>,
+    /// The hooks' pattern tables (`Op::Row`).
+    pub tables: Vec<PatternTable>,
     /// Hooks by event.
     pub events: EventIndex,
     /// Source locations for explain traces (may be empty).
@@ -454,6 +470,17 @@ impl Program {
         self.actions
             .iter()
             .any(|a| a.params.iter().any(|p| p.value.has_expr()))
+    }
+
+    /// Whether the program needs format 5: template expressions or
+    /// pattern tables.
+    pub fn uses_format_5(&self) -> bool {
+        self.uses_template_code() || !self.tables.is_empty()
+    }
+
+    /// A pattern table.
+    pub fn table(&self, i: TableIdx) -> Option<&PatternTable> {
+        self.tables.get(i.as_usize())
     }
 
     /// A string of the table, or `""` for a bad index.

@@ -31,7 +31,8 @@ use crate::bytecode::path::Path;
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionIdx, ActionParam, Binding, ConstIdx, EventIndex, HookDebug,
     HookEntry, JumpTarget, Mark, OnError, Op, Operand, OperandKindChanged, ParamValue, PathIdx,
-    PriorityOrder, Program, RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
+    PatternTable, PriorityOrder, Program, RegexIdx, SetIdx, Spelled, StrIdx, TableIdx,
+    TemplatePart, ValueCheck,
 };
 use crate::{LoadError, Policy};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -282,6 +283,7 @@ fn events_of(prog: &Program) -> Vec<Option<Vec<StrIdx>>> {
 #[derive(Default)]
 struct Copied {
     consts: HashMap<ConstIdx, ConstIdx>,
+    tables: HashMap<TableIdx, TableIdx>,
     sets: HashMap<SetIdx, SetIdx>,
     actions: HashMap<ActionIdx, ActionIdx>,
 }
@@ -392,6 +394,31 @@ impl<'a> Linker<'a> {
         self.out.sets.push(konst);
         self.copied(side)?.sets.insert(i, s);
         Ok(s)
+    }
+
+    /// A pattern table, copied once per side with its path, patterns and
+    /// rows.
+    fn table(&mut self, side: usize, i: TableIdx) -> Result<TableIdx, ComposeError> {
+        if let Some(&t) = self.copied(side)?.tables.get(&i) {
+            return Ok(t);
+        }
+        let table = self
+            .prog(side)?
+            .table(i)
+            .ok_or(self.bad(side, "pattern table"))?;
+        let copy = PatternTable {
+            on: self.path(side, table.on)?,
+            patterns: table
+                .patterns
+                .iter()
+                .map(|&r| self.regex(side, r))
+                .collect::<Result<_, _>>()?,
+            rows: self.konst(side, table.rows)?,
+        };
+        let t = TableIdx::from_usize(self.out.tables.len());
+        self.out.tables.push(copy);
+        self.copied(side)?.tables.insert(i, t);
+        Ok(t)
     }
 
     /// The decision model of the layered program (see [`chosen`]); an
@@ -694,6 +721,7 @@ impl<'a> Linker<'a> {
                 Operand::Path(i) => Operand::Path(self.path(side, i)?),
                 Operand::Const(i) => Operand::Const(self.konst(side, i)?),
                 Operand::Set(i) => Operand::Set(self.set(side, i)?),
+                Operand::Table(i) => Operand::Table(self.table(side, i)?),
                 Operand::Regex(i) => Operand::Regex(self.regex(side, i)?),
                 Operand::Jump(t) => Operand::Jump(self.target(side, t, old, new)?),
                 Operand::Exit(t) => Operand::Exit(self.target(side, t, old, new)?),

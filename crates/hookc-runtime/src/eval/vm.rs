@@ -42,7 +42,7 @@
 use crate::bytecode::shape::Leaf;
 use crate::bytecode::Kinds;
 use crate::bytecode::{
-    ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, TemplatePart,
+    ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, TableIdx, TemplatePart,
 };
 use crate::context::PathCache;
 use crate::limits::MAX_MACRO_ITERATIONS;
@@ -288,6 +288,25 @@ fn call<'a>(
     crate::functions::call(f, &args, pattern, paths.scratch())
 }
 
+/// `Row(t)`: the first row of pattern table `t` matching the string at its
+/// path, as its object; `null` when none matches; `no such key` when the
+/// path does not resolve, `no such overload` when it is not a string.
+/// `None` for a bad index (impossible in a verified program).
+fn row<'a>(prog: &'a VerifiedProgram, t: TableIdx, paths: &mut PathCache<'a>) -> Option<Val<'a>> {
+    let table = prog.program().table(t)?;
+    Some(match paths.get(table.on) {
+        None => Val::Error(EvalError::NoSuchKey),
+        Some(Value::String(s)) => match prog.first_row(t, s) {
+            Some(i) => match prog.program().konst(table.rows)? {
+                Value::Array(rows) => Val::from_json(rows.get(i)?),
+                _ => return None,
+            },
+            None => Val::Null,
+        },
+        Some(_) => Val::Error(EvalError::NoSuchOverload),
+    })
+}
+
 /// The pure `2 -> 1` instructions: `a OP b`. `None` for any other op.
 #[inline(always)]
 pub fn binary<'a>(op: &Op, a: &Val<'a>, b: &Val<'a>) -> Option<Val<'a>> {
@@ -498,6 +517,10 @@ fn run<'a, const TRACE: bool>(
                 let r = call(f, None, &mut stack, paths);
                 stack.push(r);
             }
+            Op::Row(t) => match row(prog, t, paths) {
+                Some(v) => stack.push(v),
+                None => bail!(),
+            },
             Op::CallRegex { func, regex } => {
                 let Some(re) = prog.regex(regex) else { bail!() };
                 let r = call(func, Some(re), &mut stack, paths);

@@ -342,6 +342,7 @@ impl CodeCx<'_, '_> {
             Operand::Path(i) => in_bounds(p, i, at),
             Operand::Const(i) => in_bounds(p, i, at),
             Operand::Set(i) => in_bounds(p, i, at),
+            Operand::Table(i) => in_bounds(p, i, at),
             Operand::Regex(i) => in_bounds(p, i, at),
             Operand::Jump(t) => {
                 jumps.targets.push((t, 0));

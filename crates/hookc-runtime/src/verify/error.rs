@@ -124,6 +124,16 @@ pub enum VerifyError {
         /// The constant it names.
         konst: u32,
     },
+    /// A pattern table is malformed: no rows, a rows constant that is not a
+    /// list of one object per pattern, or patterns that do not compile
+    /// together.
+    #[error("pattern table {index} {reason}")]
+    BadTable {
+        /// The table's index.
+        index: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A table has more entries than an index can address or the limit allows.
     #[error("the program has {len} {table}, over the limit of {limit}")]
     TableTooLarge {

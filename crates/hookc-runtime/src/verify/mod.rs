@@ -14,7 +14,10 @@
 //!    paths are equal (the compiler interns them, and the runtime's path
 //!    plan keeps one slot per distinct path).
 //! 3. **Constants**: nested at most [`MAX_VALUE_DEPTH`] deep.
-//! 4. **Sets**: each names a constant that is a list.
+//! 4. **Sets**: each names a constant that is a list. **Pattern tables**:
+//!    the path, regex and constant indexes are in bounds, there is at least
+//!    one pattern, and the rows constant is a list of one object per
+//!    pattern.
 //! 5. **Actions**: the type and parameter names are string indexes,
 //!    parameter names are unique, and every parameter value's constant,
 //!    string and path indexes are in bounds, object keys unique, nesting at
@@ -75,7 +78,7 @@ pub use error::{Location, VerifyError};
 
 use crate::bytecode::{
     ActionIdx, Binding, ConstIdx, Effect, Kinds, OnError, ParamValue, PathIdx, PriorityOrder,
-    Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
+    Program, RegexIdx, SetIdx, StrIdx, TableIdx, TemplatePart, ValueCheck,
 };
 use crate::limits::{
     MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
@@ -86,7 +89,7 @@ use std::collections::HashSet;
 
 /// Compiling a pattern as the checker does (`value::policy_regex`, where
 /// a loaded policy's regexes live).
-pub use crate::value::policy_regex::compile_regex;
+pub use crate::value::policy_regex::{compile_regex, compile_regex_set};
 
 /// A program that passed verification, with its regexes parsed (compiled
 /// on first use: [`PolicyRegex`]) and its sets hashed. The VM runs only these.
@@ -101,6 +104,8 @@ pub struct VerifiedProgram {
     program: Program,
     regexes: Vec<PolicyRegex>,
     sets: Vec<ConstSet>,
+    /// `tables[i]`: the patterns of `program.tables[i]` as one matcher.
+    tables: Vec<regex::RegexSet>,
 }
 
 impl VerifiedProgram {
@@ -120,6 +125,18 @@ impl VerifiedProgram {
     pub fn set(&self, i: SetIdx) -> Option<&ConstSet> {
         self.sets.get(i.as_usize())
     }
+
+    /// The matcher of pattern table `i` (compiled at load).
+    #[inline]
+    pub fn table(&self, i: TableIdx) -> Option<&regex::RegexSet> {
+        self.tables.get(i.as_usize())
+    }
+
+    /// The first row of pattern table `i` whose pattern matches `text`
+    /// (one scan of `text`); `None` when no row does (or for a bad index).
+    pub fn first_row(&self, i: TableIdx, text: &str) -> Option<usize> {
+        self.table(i)?.matches(text).iter().next()
+    }
 }
 
 /// Verifies a program (checks in the order of the module documentation;
@@ -130,6 +147,7 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_paths(&program)?;
     check_consts(&program)?;
     check_sets(&program)?;
+    check_tables(&program)?;
     check_actions(&program)?;
     check_model(&program)?;
     check_hooks(&program)?;
@@ -160,11 +178,29 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
             }),
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let tables = program
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(index, table)| {
+            let patterns = table
+                .patterns
+                .iter()
+                .map(|&r| program.regex(r).unwrap_or(""));
+            crate::value::policy_regex::compile_regex_set(patterns).map_err(|reason| {
+                VerifyError::BadTable {
+                    index,
+                    reason: format!("does not compile: {reason}"),
+                }
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // INVARIANT (verified): every check passed; see `VerifiedProgram`.
     Ok(VerifiedProgram {
         program,
         regexes,
         sets,
+        tables,
     })
 }
 
@@ -225,6 +261,7 @@ table_index! {
     SetIdx "set" sets,
     RegexIdx "regex" regexes,
     ActionIdx "action" actions,
+    TableIdx "pattern table" tables,
 }
 
 /// `Ok` if `index` names an entry of its table in `p`.
@@ -336,6 +373,34 @@ fn check_consts(p: &Program) -> Result<(), VerifyError> {
                     stack.extend(map.values().map(|item| (item, depth + 1)));
                 }
                 _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_tables(p: &Program) -> Result<(), VerifyError> {
+    for (index, table) in p.tables.iter().enumerate() {
+        let at = || Location::Program;
+        let bad = |reason: &str| VerifyError::BadTable {
+            index,
+            reason: reason.to_owned(),
+        };
+        in_bounds(p, table.on, at)?;
+        in_bounds(p, table.rows, at)?;
+        for &r in &table.patterns {
+            in_bounds(p, r, at)?;
+        }
+        if table.patterns.is_empty() {
+            return Err(bad("has no rows"));
+        }
+        match p.konst(table.rows) {
+            Some(serde_json::Value::Array(rows))
+                if rows.len() == table.patterns.len() && rows.iter().all(|r| r.is_object()) => {}
+            _ => {
+                return Err(bad(
+                    "has a rows constant that is not a list of one object per pattern",
+                ))
             }
         }
     }

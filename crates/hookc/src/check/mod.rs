@@ -5,6 +5,7 @@ pub mod actions;
 pub mod events;
 pub mod glob;
 pub mod schema;
+pub mod table;
 pub mod template;
 pub mod ty;
 pub(crate) mod typeck;

@@ -24,7 +24,7 @@ pub struct RegexMemo(std::collections::HashSet<String>);
 
 impl RegexMemo {
     /// [`compile_regex`]'s verdict on `pattern`, compiling it only once.
-    fn check(&mut self, pattern: &str) -> Result<(), String> {
+    pub(crate) fn check(&mut self, pattern: &str) -> Result<(), String> {
         if self.0.contains(pattern) {
             return Ok(());
         }

@@ -132,7 +132,7 @@ pub fn eval_with<'a>(
 /// event, and its condition absent or evaluating to `true` (an error or a
 /// non-bool does not match).
 pub fn hook_matches(policy: &CheckedPolicy, hook: &Hook, event: &str, ctx: &Value) -> bool {
-    if !hook.enabled || !hook.events.includes(event) {
+    if !hook.enabled || !hook.events.includes(event) || !table_holds(policy, hook, ctx) {
         return false;
     }
     match &hook.condition {
@@ -144,6 +144,45 @@ pub fn hook_matches(policy: &CheckedPolicy, hook: &Hook, event: &str, ctx: &Valu
                 Val::Bool(true)
             )
         }
+    }
+}
+
+/// The first row of a hook's pattern table that matches the string at its
+/// path, trying each row's regex in turn (the runtime scans once with all
+/// of them): `None` when the hook has no table, the path is not a string,
+/// or no row matches.
+pub fn table_row<'h>(
+    policy: &CheckedPolicy,
+    hook: &'h Hook,
+    ctx: &Value,
+) -> Option<&'h serde_json::Map<String, Value>> {
+    let table = hook.table.as_ref()?;
+    let path = policy.paths().get(table.on)?;
+    let text = context::resolve(ctx, path)?.as_str()?;
+    table.rows.get(table.first_row(text)?)
+}
+
+/// Whether a hook's pattern table holds: it has none, or a row matches
+/// (`docs/src/semantics.md#pattern-tables`). Never an error: a path that
+/// is missing or not a string matches no row.
+pub fn table_holds(policy: &CheckedPolicy, hook: &Hook, ctx: &Value) -> bool {
+    hook.table.is_none() || table_row(policy, hook, ctx).is_some()
+}
+
+/// A matched hook's action filled ([`fill_action`]), its templates reading
+/// the hook's table row as `row` (the context with `row` bound to it).
+pub fn fill_hook_action(
+    policy: &CheckedPolicy,
+    hook: &Hook,
+    ctx: &Value,
+) -> Result<serde_json::Map<String, Value>, ParamMisfit> {
+    match (table_row(policy, hook, ctx), ctx) {
+        (Some(row), Value::Object(m)) => {
+            let mut with_row = m.clone();
+            with_row.insert(crate::ir::ROW_ROOT.to_owned(), Value::Object(row.clone()));
+            fill_action(policy, &hook.action, &Value::Object(with_row))
+        }
+        _ => fill_action(policy, &hook.action, ctx),
     }
 }
 

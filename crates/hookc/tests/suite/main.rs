@@ -50,6 +50,7 @@ mod large_policies;
 mod layers;
 mod limits;
 mod lint;
+mod pattern_tables;
 mod priority_order;
 mod seed000_trees;
 mod template_exprs;
