@@ -482,13 +482,10 @@ impl<'p> Lowerer<'p> {
                             TemplatePart::Lit(self.string(s))
                         }
                         crate::check::template::TemplatePiece::Path(id) => {
+                            // `${row.f}` reads the table's row: code, not a
+                            // context path.
                             match self.row_table(*id) {
-                                Some(_) => self.template_code(|l| {
-                                    l.expr_code(&IrExpr::new(
-                                        IrExprKind::Path(*id),
-                                        Span::new(crate::span::FileId(0), 0, 0),
-                                    ))
-                                }),
+                                Some(t) => self.template_code(|l| l.row_path(t, *id)),
                                 None => TemplatePart::Path(self.path_id(*id)),
                             }
                         }
