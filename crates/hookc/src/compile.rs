@@ -974,8 +974,68 @@ fn check_hook(
         }
     };
 
+    // `docs/src/semantics.md#pattern-tables`: the rows, and their `on`
+    // path, which must be able to hold a string.
+    let table = match &raw.table {
+        None => None,
+        Some(node) => {
+            let at = raw.node_path.as_ref().map(|p| format!("{p}.table"));
+            let checked = crate::check::table::check_table(
+                node,
+                cx.text,
+                at.as_deref(),
+                paths,
+                regexes,
+                diags,
+            );
+            ok &= checked.is_some();
+            checked
+        }
+    };
+    if let Some(t) = &table {
+        let errors_before = diags.error_count();
+        events::per_schema(&groups, diags, |schema, d| {
+            let Some(path) = paths.get(t.table.on).cloned() else {
+                return;
+            };
+            let ty = schema.type_of_path(&path, t.on_span, d);
+            if !ty.kinds.is_empty() && !ty.kinds.intersects(crate::check::ty::Kinds::STRING) {
+                let mut diag = Diagnostic::new(
+                    Code::TypeMismatch,
+                    format!(
+                        "the table matches its rows against `{path}`, but it is {}",
+                        ty.kinds.with_article()
+                    ),
+                )
+                .at(t.on_span)
+                .label(format!("this is {}", ty.kinds.with_article()))
+                .help("match the rows against a string path");
+                if let Some(p) = &raw.node_path {
+                    diag = diag.node(format!("{p}.table.on"));
+                }
+                d.push(diag);
+            }
+        });
+        ok &= diags.error_count() == errors_before;
+    }
+
     let errors_before = diags.error_count();
     let action = events::per_schema(&groups, diags, |schema, d| {
+        // A table's row is `row` in the action's templates.
+        // A table with errors (reported) gives a `row` of unknown fields,
+        // so its templates add no findings of their own.
+        let with_row;
+        let schema = match (&table, &raw.table) {
+            (Some(t), _) => {
+                with_row = schema.with_row(crate::ir::ROW_ROOT, &t.fields);
+                &with_row
+            }
+            (None, Some(_)) => {
+                with_row = schema.with_free_member(crate::ir::ROW_ROOT);
+                &with_row
+            }
+            (None, None) => schema,
+        };
         actions::check_action(&raw.action, cx.text, cx.types, schema, paths, d)
     })
     .into_iter()
@@ -998,6 +1058,7 @@ fn check_hook(
         condition,
         condition_tree,
         action,
+        table: table.map(|t| t.table),
         enabled: raw.enabled,
         replace: raw.replace.is_some(),
         replaced: false,

@@ -120,6 +120,7 @@ impl CompiledExpr {
             layer: 1,
             condition: Some(self.expr.clone()),
             condition_tree: None,
+            table: None,
             action: Action {
                 kind: "continue".to_owned(),
                 effect: crate::ir::Effect::Terminal,

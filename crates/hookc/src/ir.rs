@@ -420,13 +420,13 @@ impl IrExpr {
 fn precedence(e: &IrExpr) -> u8 {
     match &e.kind {
         IrExprKind::Cond(..) => 1,
-        IrExprKind::Or(..) => 2,
-        IrExprKind::And(..) => 3,
+        IrExprKind::Or(..) => BinaryOp::Or.precedence(),
+        IrExprKind::And(..) => BinaryOp::And.precedence(),
         IrExprKind::Binary { op, .. } => op.precedence(),
-        IrExprKind::Unary(..) => 7,
-        IrExprKind::Const(Const::Int(i)) if *i < 0 => 7,
-        IrExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 7,
-        _ => 8,
+        IrExprKind::Unary(..) => 8,
+        IrExprKind::Const(Const::Int(i)) if *i < 0 => 8,
+        IrExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 8,
+        _ => 9,
     }
 }
 
@@ -505,7 +505,7 @@ fn write_expr(
         IrExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
         IrExprKind::Var { name, .. } => out.push_str(name),
         IrExprKind::Field(base, name) => {
-            write_expr(out, base, paths, 8, internal)?;
+            write_expr(out, base, paths, 9, internal)?;
             if hookc_runtime::bytecode::path::is_plain_field(name) {
                 write!(out, ".{name}")?;
             } else {
@@ -515,7 +515,7 @@ fn write_expr(
             }
         }
         IrExprKind::Index(base, index) => {
-            write_expr(out, base, paths, 8, internal)?;
+            write_expr(out, base, paths, 9, internal)?;
             out.push('[');
             write_expr(out, index, paths, 0, internal)?;
             out.push(']');
@@ -529,7 +529,7 @@ fn write_expr(
         }
         IrExprKind::Unary(op, operand) => {
             out.push_str(op.symbol());
-            write_expr(out, operand, paths, 7, internal)?;
+            write_expr(out, operand, paths, 8, internal)?;
         }
         IrExprKind::Binary { op, lhs, rhs, .. } => {
             // Left-associative: the right side needs parentheses at equal precedence.
@@ -561,7 +561,7 @@ fn write_expr(
             pattern,
         } => write_call(out, *func, args, Some(pattern), paths, internal)?,
         IrExprKind::Matches(recv, re) => {
-            write_expr(out, recv, paths, 8, internal)?;
+            write_expr(out, recv, paths, 9, internal)?;
             write!(out, ".{}(", re.func_name())?;
             hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
             out.push(')');
@@ -572,7 +572,7 @@ fn write_expr(
             var,
             body,
         } => {
-            write_expr(out, range, paths, 8, internal)?;
+            write_expr(out, range, paths, 9, internal)?;
             write!(out, ".{}({var}, ", kind.name())?;
             write_expr(out, body, paths, 0, internal)?;
             out.push(')');
@@ -609,7 +609,7 @@ fn write_call(
     let def = f.def();
     let rest = match (def.form, args.split_first()) {
         (hookc_runtime::functions::Form::Method, Some((recv, rest))) => {
-            write_expr(out, recv, paths, 8, internal)?;
+            write_expr(out, recv, paths, 9, internal)?;
             write!(out, ".{}(", def.name)?;
             rest
         }
@@ -676,6 +676,10 @@ pub struct Hook {
     pub condition_tree: Option<serde_json::Value>,
     /// What to do, parameters complete.
     pub action: Action,
+    /// Its pattern table (`docs/src/semantics.md#pattern-tables`): the hook
+    /// matches only when a row's pattern matches, and its action's
+    /// templates read the first such row as `row`.
+    pub table: Option<HookTable>,
     /// Whether the hook is emitted: `false` for a hook disabled
     /// (`enabled: false`) or replaced (`replaced`). Such hooks are checked,
     /// then left out; their ids stay known (`Program::absent`).
@@ -692,6 +696,36 @@ pub struct Hook {
     /// The hook's source.
     pub span: Span,
 }
+
+/// A hook's checked pattern table: rows tested in order against the string
+/// at a context path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookTable {
+    /// The path of the string the patterns are matched against.
+    pub on: PathId,
+    /// Each row's pattern (compiled successfully), in row order.
+    pub patterns: Vec<String>,
+    /// Each row's fields, in row order: every field of the table (in first
+    /// use order), `null` where the row gives none.
+    pub rows: Vec<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl HookTable {
+    /// The first row whose pattern matches `text`, trying each pattern in
+    /// turn (the reference semantics; the runtime scans once with all of
+    /// them). A pattern that does not compile matches nothing.
+    pub fn first_row(&self, text: &str) -> Option<usize> {
+        self.patterns
+            .iter()
+            .position(|p| {
+                hookc_runtime::verify::compile_regex(p).is_ok_and(|re| re.is_match(text).unwrap_or(false))
+            })
+    }
+}
+
+/// The root that the templates of a hook with a pattern table read its
+/// row from (`${row.message}`).
+pub const ROW_ROOT: &str = "row";
 
 /// A checked policy: hooks in evaluation order and what they refer to.
 ///

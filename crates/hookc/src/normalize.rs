@@ -106,6 +106,28 @@ fn hook(h: &Hook, paths: &PathTable) -> Value {
         }
         (None, None) => {}
     }
+    if let Some(t) = &h.table {
+        // Every row with every field (`null` where it gave none): the same
+        // table.
+        let rows = t
+            .patterns
+            .iter()
+            .zip(&t.rows)
+            .map(|(pattern, fields)| {
+                let mut row = Map::new();
+                row.insert("pattern".into(), pattern.clone().into());
+                row.extend(fields.clone());
+                Value::Object(row)
+            })
+            .collect();
+        let mut table = Map::new();
+        let on = paths
+            .get(t.on)
+            .map_or_else(String::new, ToString::to_string);
+        table.insert("on".into(), on.into());
+        table.insert("rows".into(), Value::Array(rows));
+        m.insert("table".into(), Value::Object(table));
+    }
     let mut action = Map::new();
     action.insert("type".into(), h.action.kind.clone().into());
     for (name, value) in &h.action.params {

@@ -933,3 +933,48 @@ fn unknown_disables_are_ignored_on_request() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `hookc eval --explain` names the row of a pattern table that matched,
+/// and the decision's action reads it.
+#[test]
+fn explain_names_the_matching_row_of_a_pattern_table() {
+    let dir = temp_dir("table");
+    let policy = dir.join("guard.yaml");
+    std::fs::write(
+        &policy,
+        "hooks:
+  - id: guard
+    event: tool
+    table:
+      on: command
+      rows:
+        - {pattern: 'rm -rf', message: deletes everything}
+        - {pattern: 'mkfs', message: formats a disk}
+    action: {type: fail, error_message: \"${row.message}\"}
+",
+    )
+    .unwrap();
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"command": "sudo mkfs /dev/sda"}"#).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            policy.to_str().unwrap(),
+            "--event",
+            "tool",
+            "--context",
+            ctx.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let out = hookc(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let explained = run(&["--explain"]);
+    assert!(
+        explained.contains("pattern table: row 1 matched"),
+        "{explained}"
+    );
+    let decided = run(&[]);
+    assert!(decided.contains("formats a disk"), "{decided}");
+}

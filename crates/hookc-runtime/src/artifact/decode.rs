@@ -9,14 +9,13 @@
 
 use super::{
     crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
-    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_MODEL, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC,
-    SECTIONS,
+    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionParam, Binding, Combine, DebugInfo, DecisionModel, Effect,
-    EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PriorityOrder, Program,
-    StringTable, TemplatePart, ValueCheck,
+    EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PatternTable,
+    PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -260,9 +259,10 @@ impl<'a> ByteReader<'a> {
 /// program is not verified yet: use [`super::load`] to run it.
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let (body, flags, version) = header(bytes)?;
-    let with_model = version >= FORMAT_VERSION_MODEL;
+    let with_model = version != FORMAT_VERSION_FIRST_MATCH;
+    let with_exprs = version == FORMAT_VERSION;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables] =
         SECTIONS;
     let mut program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
@@ -272,7 +272,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         sets: read_section(&mut r, sets, |r| read_list(r, "set count", "set constant"))?,
         code: read_section(&mut r, code, read_code)?,
         hooks: read_section(&mut r, hooks, read_hooks)?,
-        actions: read_section(&mut r, actions, |r| read_actions(r, with_model))?,
+        actions: read_section(&mut r, actions, |r| read_actions(r, with_model, with_exprs))?,
         events: read_section(&mut r, events, read_events)?,
         debug: read_section(&mut r, debug, read_debug)?,
         layers: read_section(&mut r, layers, |r| {
@@ -285,13 +285,15 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         },
         absent: read_section(&mut r, absent, read_absent)?,
         model: DecisionModel::default(),
+        tables: Vec::new(),
     };
     if with_model {
         let offset = r.offset();
         let actions = &mut program.actions;
         program.model = read_section(&mut r, model, |r| read_model(r, actions))?;
-        // One encoding per program: a program without the model is format 3.
-        if version == FORMAT_VERSION_MODEL && !program.uses_model() {
+        // One encoding per program: a program without the model is format
+        // 3, one without template expressions format 3 or 4.
+        if !with_exprs && !program.uses_model() {
             return Err(ArtifactError::Invalid {
                 what: "section `model`",
                 reason: "the program uses no decision model, so it must be written as format 3",
@@ -299,16 +301,23 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
             });
         }
     }
-    // One encoding per program: format 5 exactly for a program that calls
-    // the function table, which formats 3 and 4 cannot hold.
-    if program.uses_functions() != (version == FORMAT_VERSION) {
+    if with_exprs {
+        program.tables = read_section(&mut r, tables, read_tables)?;
+        if !program.uses_format_5() {
+            return Err(ArtifactError::Invalid {
+                what: "the format version",
+                reason: "the program calls no builtin function and has no template expression or \
+                         pattern table, so it must be written as format 3 or 4",
+                offset: 8,
+            });
+        }
+    } else if program.uses_functions() {
+        // Template expressions and tables cannot be read in formats 3 and
+        // 4 at all; the function instructions can, and are refused.
         return Err(ArtifactError::Invalid {
             what: "section `code`",
-            reason: if version == FORMAT_VERSION {
-                "the program calls no builtin function, so it must be written as format 3 or 4"
-            } else {
-                "the program calls builtin functions (`Call`, `CallRegex`, `map`, `filter`), which need format 5"
-            },
+            reason: "the program calls builtin functions (`Call`, `CallRegex`, `map`, \
+                     `filter`), which need format 5",
             offset: r.offset(),
         });
     }
@@ -563,6 +572,20 @@ fn read_regexes(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
     Ok(out)
 }
 
+/// The `tables` section (format 5).
+fn read_tables(r: &mut ByteReader<'_>) -> Result<Vec<PatternTable>, ArtifactError> {
+    let n = r.count("pattern table count", 3)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(PatternTable {
+            on: r.get("pattern table path")?,
+            patterns: read_list(r, "pattern table row count", "pattern table pattern")?,
+            rows: r.get("pattern table rows")?,
+        });
+    }
+    Ok(out)
+}
+
 fn read_list<T: Wire>(
     r: &mut ByteReader<'_>,
     count: &'static str,
@@ -657,10 +680,12 @@ fn read_absent(r: &mut ByteReader<'_>) -> Result<Vec<AbsentHook>, ArtifactError>
     Ok(out)
 }
 
-/// The actions; `with_model` (format 4) allows the effects format 3 lacks.
+/// The actions; `with_model` (formats 4 and 5) allows the effects format 3
+/// lacks, `exprs` (format 5) template expressions.
 fn read_actions(
     r: &mut ByteReader<'_>,
     with_model: bool,
+    exprs: bool,
 ) -> Result<Vec<ActionEntry>, ArtifactError> {
     let n = r.count("action count", 2)?;
     let mut out = Vec::with_capacity(n);
@@ -690,9 +715,9 @@ fn read_actions(
                     let check = read_check(r, 1)?;
                     let offset = r.offset();
                     let tag = r.u8("parameter value tag")?;
-                    (Some(check), read_param_body(r, tag, offset, 1)?)
+                    (Some(check), read_param_body(r, tag, offset, 1, exprs)?)
                 }
-                tag => (None, read_param_body(r, tag, offset, 1)?),
+                tag => (None, read_param_body(r, tag, offset, 1, exprs)?),
             };
             params.push(ActionParam { name, value, check });
         }
@@ -815,11 +840,16 @@ fn flag(r: &mut ByteReader<'_>, what: &'static str) -> Result<bool, ArtifactErro
     }
 }
 
-/// One parameter value at nesting `depth` (1 = a parameter itself).
-fn read_param(r: &mut ByteReader<'_>, depth: usize) -> Result<ParamValue, ArtifactError> {
+/// One parameter value at nesting `depth` (1 = a parameter itself);
+/// `exprs`: template expressions are allowed (format 5).
+fn read_param(
+    r: &mut ByteReader<'_>,
+    depth: usize,
+    exprs: bool,
+) -> Result<ParamValue, ArtifactError> {
     let offset = r.offset();
     let tag = r.u8("parameter value tag")?;
-    read_param_body(r, tag, offset, depth)
+    read_param_body(r, tag, offset, depth, exprs)
 }
 
 /// A parameter value whose tag (at `offset`) was read.
@@ -828,6 +858,7 @@ fn read_param_body(
     tag: u8,
     offset: u64,
     depth: usize,
+    exprs: bool,
 ) -> Result<ParamValue, ArtifactError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(ArtifactError::TooDeep {
@@ -846,6 +877,13 @@ fn read_param_body(
                 parts.push(match r.u8("template part tag")? {
                     1 => TemplatePart::Lit(r.get("template text")?),
                     2 => TemplatePart::Path(r.get("template path")?),
+                    3 if exprs => TemplatePart::Expr {
+                        code: (
+                            r.u32("template expression code start")?,
+                            r.u32("template expression code end")?,
+                        ),
+                        max_stack: r.u32("template expression max stack")?,
+                    },
                     tag => {
                         return Err(ArtifactError::BadTag {
                             what: "template part",
@@ -861,7 +899,7 @@ fn read_param_body(
             let n = r.count("parameter list length", 1)?;
             let mut items = Vec::new(); // as for constant lists
             for _ in 0..n {
-                items.push(read_param(r, depth + 1)?);
+                items.push(read_param(r, depth + 1, exprs)?);
             }
             ParamValue::List(items)
         }
@@ -870,7 +908,7 @@ fn read_param_body(
             let mut entries = Vec::new(); // as for constant lists
             for _ in 0..n {
                 let key = r.get("parameter object key")?;
-                entries.push((key, read_param(r, depth + 1)?));
+                entries.push((key, read_param(r, depth + 1, exprs)?));
             }
             ParamValue::Object(entries)
         }

@@ -93,7 +93,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -215,23 +215,28 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     });
 
     // Format 3 has no `model` section: a first-match program is written
-    // exactly as before format 4 existed.
-    let uses_model = prog.uses_model();
-    let uses_functions = prog.uses_functions();
-    if uses_model || uses_functions {
+    // exactly as before format 4 existed, and a program without template
+    // expressions exactly as before format 5 did.
+    let version = format_of(prog);
+    if version != FORMAT_VERSION_FIRST_MATCH {
         body.section(model.id, |w| put_model(w, prog));
+    }
+    if version == FORMAT_VERSION {
+        body.section(tables.id, |w| {
+            w.len(prog.tables.len());
+            for t in &prog.tables {
+                w.put(t.on);
+                w.len(t.patterns.len());
+                for &r in &t.patterns {
+                    w.put(r);
+                }
+                w.put(t.rows);
+            }
+        });
     }
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
-    // The lowest version that holds the program: one encoding per program.
-    let version = if uses_functions {
-        FORMAT_VERSION
-    } else if uses_model {
-        FORMAT_VERSION_MODEL
-    } else {
-        FORMAT_VERSION_FIRST_MATCH
-    };
     out.extend_from_slice(&version.to_le_bytes());
     let flags = match prog.priority_order {
         PriorityOrder::HigherFirst => 0u16,
@@ -245,6 +250,19 @@ pub fn encode(prog: &Program) -> Vec<u8> {
 }
 
 /// An action's effect byte.
+/// The format a program is written in: the oldest that can hold it (5 for
+/// template expressions or pattern tables, else 4 for the decision model, else 3), so that
+/// every program has one encoding.
+pub(super) fn format_of(prog: &Program) -> u16 {
+    if prog.uses_format_5() {
+        FORMAT_VERSION
+    } else if prog.uses_model() {
+        FORMAT_VERSION_MODEL
+    } else {
+        FORMAT_VERSION_FIRST_MATCH
+    }
+}
+
 fn effect_tag(effect: Effect) -> u8 {
     match effect {
         Effect::Terminal => 1,
@@ -376,6 +394,12 @@ fn put_param(w: &mut ByteWriter, value: &ParamValue) {
                     TemplatePart::Path(p) => {
                         w.u8(2);
                         w.put(*p);
+                    }
+                    TemplatePart::Expr { code, max_stack } => {
+                        w.u8(3);
+                        w.u32(code.0);
+                        w.u32(code.1);
+                        w.u32(*max_stack);
                     }
                 }
             }

@@ -19,24 +19,25 @@
 //! offset size  field
 //! 0      8     magic  "HOOKCBC\0"
 //! 8      2     format version (u16) = 3; 4 for a program that uses the
-//!              decision model (then with the `model` section); 5 for one
-//!              that calls the function table (`Call`, `CallRegex`, the
-//!              `map` and `filter` macros; always with the `model` section)
+//!              decision model (then with the `model` section); 5 for a
+//!              program that calls the function table (`Call`, `CallRegex`,
+//!              the `map` and `filter` macros) or has template expressions
+//!              or pattern tables (format 4's sections, `model` included,
+//!              plus template part tag 3 and the `tables` section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
-//!              in format 4), once each, in this order
+//!              in format 4, fourteen in format 5), once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
-//! and in formats 4 and 5 only, 13 `model`. Each program has the lowest
-//! version that holds it, and no other: a format-4 program uses the model,
-//! a format-5 program calls a function.
+//! and in formats 4 and 5, 13 `model`, and in format 5, 14 `tables`. Each
+//! program has the lowest version that holds it, and no other.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
 //! at 1, 0 being invalid, except the description flag):
@@ -67,7 +68,9 @@
 //!   string, [5, check], param)>)>`; the effect is 1 terminal or 2 collected,
 //!   and in format 4 also 3 transform or 4 await
 //!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
-//!   (`vec<part>`, a part is tag 1 + `uleb` string or tag 2 + `uleb` path),
+//!   (`vec<part>`, a part is tag 1 + `uleb` string, tag 2 + `uleb` path, or,
+//!   in format 5 only, tag 3 + code start, code end and max stack, each
+//!   `uleb`: an expression whose code is in `code`),
 //!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
 //!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`]. A parameter with a
 //!   run-time check ([`ValueCheck`](crate::bytecode::ValueCheck)) starts
@@ -97,6 +100,9 @@
 //!   action, in the order of `actions`: its severity (`sleb`) and its
 //!   binding (byte 0 none, 1 + `uleb` path index, or 2 + `uleb` string
 //!   index: the name of the parameter that holds the key).
+//! - `tables` (format 5): `vec<(on: uleb path, patterns: vec<uleb regex>,
+//!   rows: uleb constant)>`, the hooks' pattern tables
+//!   ([`PatternTable`](crate::bytecode::PatternTable)).
 //!
 //! # Loading
 //!
@@ -119,6 +125,7 @@ pub use encode::encode;
 use crate::bytecode::{for_each_op, operand_type};
 use crate::bytecode::{
     ActionIdx, CmpOp, ConstIdx, JumpTarget, MacroOp, Op, PathIdx, RegexIdx, SetIdx, StrIdx,
+    TableIdx,
 };
 use crate::verify::{VerifiedProgram, VerifyError};
 use decode::ByteReader;
@@ -129,15 +136,18 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
 /// The newest format version this hookc writes and reads: a program that
-/// calls the function table (`Call`, `CallRegex`, the `map` and `filter`
-/// macros; [`Program::uses_functions`](crate::bytecode::Program::uses_functions))
-/// is written in it, always with the `model` section.
+/// calls the function table, or has template expressions or pattern tables
+/// ([`Program::uses_format_5`](crate::bytecode::Program::uses_format_5)),
+/// is written in it; it is format 4 plus the instructions `Call` and
+/// `CallRegex`, the macro kinds `map` and `filter`, template part tag 3
+/// and the `tables` section.
 pub const FORMAT_VERSION: u16 = 5;
 
 /// The format version of a program that uses the decision model (a
 /// combining mode, an error policy, transforms, awaits, severities;
 /// [`Program::uses_model`](crate::bytecode::Program::uses_model)) and no
-/// function: written with the `model` section.
+/// function, template expression or pattern table: written with the
+/// `model` section.
 pub const FORMAT_VERSION_MODEL: u16 = 4;
 
 /// The format version of programs without the decision model: written for
@@ -480,7 +490,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 13] = sections![
+const SECTIONS: [Section; 14] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -494,6 +504,7 @@ const SECTIONS: [Section; 13] = sections![
     11 "layers",
     12 "absent",
     13 "model",
+    14 "tables",
 ];
 
 // ---------------------------------------------------------------------------
@@ -529,7 +540,7 @@ macro_rules! index_operand {
     )+};
 }
 
-index_operand!(StrIdx, PathIdx, ConstIdx, SetIdx, RegexIdx, ActionIdx, JumpTarget);
+index_operand!(StrIdx, PathIdx, ConstIdx, SetIdx, RegexIdx, ActionIdx, TableIdx, JumpTarget);
 
 impl Wire for u16 {
     fn put(self, w: &mut ByteWriter) {

@@ -721,3 +721,124 @@ fn model_is_verified() {
     p.model.on_error = OnError::Action(ActionIdx::new(99));
     assert!(load(&encode(&p)).is_err());
 }
+
+/// The sample with a template expression: code `[Path(error.code), Return]`
+/// appended after the hooks' code, as a second part of action 1.
+fn with_template_expr() -> Program {
+    use crate::bytecode::{ActionParam, Op, ParamValue, PathIdx, StrIdx, TemplatePart};
+    let mut p = sample();
+    let start = u32::try_from(p.code.len()).unwrap();
+    p.code.push(Op::Path(PathIdx::new(0)));
+    p.code.push(Op::Return);
+    p.actions[1].params.push(ActionParam::new(
+        StrIdx::new(4),
+        ParamValue::Template(vec![
+            TemplatePart::Lit(StrIdx::new(9)),
+            TemplatePart::Expr {
+                code: (start, start + 2),
+                max_stack: 1,
+            },
+        ]),
+    ));
+    p
+}
+
+/// Template expressions are format 5: they round-trip, load, and are a bad
+/// tag in format 4; format 5 is only for programs with them.
+#[test]
+fn template_expressions_are_format_5() {
+    let p = with_template_expr();
+    assert!(p.uses_template_code());
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(decode(&bytes).unwrap(), p);
+    assert!(load(&bytes).is_ok());
+    for cut in HEADER_LEN..bytes.len() {
+        let mut short = bytes[..cut].to_vec();
+        reseal(&mut short);
+        assert!(decode(&short).is_err(), "cut at {cut}");
+    }
+
+    // The same bytes labelled format 4: tag 3 is not a template part there.
+    let mut v4 = bytes.clone();
+    v4[8..10].copy_from_slice(&FORMAT_VERSION_MODEL.to_le_bytes());
+    reseal(&mut v4);
+    let e = decode(&v4).unwrap_err().to_string();
+    assert!(e.contains("template part"), "{e}");
+
+    // A program without template expressions labelled format 5.
+    let mut p5 = sample();
+    p5.model.combine = crate::bytecode::Combine::Strictest;
+    let mut bytes = encode(&p5);
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    // An empty `tables` section.
+    bytes.extend_from_slice(&[14, 1, 0, 0, 0, 0]);
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err().to_string();
+    assert!(e.contains("no template expression"), "{e}");
+}
+
+/// The verifier checks a template expression's code as a hook's.
+#[test]
+fn template_expression_code_is_verified() {
+    use crate::bytecode::{Op, ParamValue, TemplatePart};
+    let set = |p: &mut Program, code: (u32, u32), max_stack: u32| {
+        if let ParamValue::Template(parts) = &mut p.actions[1].params[0].value {
+            parts[1] = TemplatePart::Expr { code, max_stack };
+        }
+    };
+    let end = u32::try_from(with_template_expr().code.len()).unwrap();
+    let mut p = with_template_expr();
+    set(&mut p, (end - 2, end + 1), 1);
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("runs past the end of the code"), "{e}");
+    let mut p = with_template_expr();
+    set(&mut p, (end - 2, end - 2), 1);
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("is empty"), "{e}");
+    let mut p = with_template_expr();
+    set(&mut p, (end - 2, end), 0);
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("its code needs"), "{e}");
+    let mut p = with_template_expr();
+    let last = p.code.len() - 1;
+    p.code[last] = Op::Not;
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.to_lowercase().contains("return"), "{e}");
+}
+
+use crate::verify::tests::sample_with_table as with_table;
+
+/// Pattern tables are format 5: they round-trip and load (the matcher
+/// built once), and the verifier holds their rows to their patterns.
+#[test]
+fn pattern_tables_are_format_5_and_verified() {
+    use crate::bytecode::TableIdx;
+    let p = with_table();
+    assert!(p.uses_format_5() && !p.uses_template_code());
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(decode(&bytes).unwrap(), p);
+    let v = load(&bytes).unwrap();
+    let t = TableIdx::new(0);
+    assert_eq!(v.first_row(t, "xx rate"), Some(1));
+    assert_eq!(v.first_row(t, "rate x"), Some(0));
+    assert_eq!(v.first_row(t, "none"), None);
+    for cut in HEADER_LEN..bytes.len() {
+        let mut short = bytes[..cut].to_vec();
+        reseal(&mut short);
+        assert!(decode(&short).is_err(), "cut at {cut}");
+    }
+
+    let mut p = with_table();
+    p.tables[0].patterns.pop();
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("pattern table 0"), "{e}");
+    let mut p = with_table();
+    p.tables[0].patterns.clear();
+    let e = load(&encode(&p)).unwrap_err().to_string();
+    assert!(e.contains("has no rows"), "{e}");
+    let mut p = with_table();
+    p.tables[0].on = crate::bytecode::PathIdx::new(99);
+    assert!(load(&encode(&p)).is_err());
+}

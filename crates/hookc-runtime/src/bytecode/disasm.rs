@@ -132,6 +132,26 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
                 }
                 out.push('\n');
             }
+            // The code of the template expressions, after the parameters
+            // that name it.
+            let mut exprs = Vec::new();
+            for param in &action.params {
+                template_exprs(&param.value, &mut exprs);
+            }
+            for (start, end, max_stack) in exprs {
+                match prog.code.get(start as usize..end as usize) {
+                    Some(code) => {
+                        writeln!(
+                            out,
+                            "    template code {start}..{end}, max stack {max_stack}"
+                        )?;
+                        for (k, op) in code.iter().enumerate() {
+                            write_op(out, prog, start as usize + k, op)?;
+                        }
+                    }
+                    None => writeln!(out, "    template code <bad code range {start}..{end}>")?,
+                }
+            }
         }
         None => writeln!(out, "  action <bad index {}>", hook.action)?,
     }
@@ -187,6 +207,19 @@ fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
         Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),
         Operand::Kinds(bits) => (bits.to_string(), Kinds::from_bits(bits).to_string()),
         Operand::Func(f) => (f.def().qualified_name(), String::new()),
+        Operand::Table(t) => (
+            t.to_string(),
+            prog.table(t).map_or_else(
+                || bad(t),
+                |table| {
+                    format!(
+                        "on {} ({} rows)",
+                        path(prog, table.on),
+                        table.patterns.len()
+                    )
+                },
+            ),
+        ),
     });
     (op.name(), operands, note)
 }
@@ -273,6 +306,23 @@ fn write_check(out: &mut String, prog: &Program, check: &ValueCheck) -> fmt::Res
     Ok(())
 }
 
+/// The code ranges and max stacks of the template expressions in a value,
+/// in order.
+fn template_exprs(value: &ParamValue, out: &mut Vec<(u32, u32, u32)>) {
+    match value {
+        ParamValue::Const(_) => {}
+        ParamValue::Template(parts) => {
+            for part in parts {
+                if let TemplatePart::Expr { code, max_stack } = part {
+                    out.push((code.0, code.1, *max_stack));
+                }
+            }
+        }
+        ParamValue::List(items) => items.iter().for_each(|v| template_exprs(v, out)),
+        ParamValue::Object(entries) => entries.iter().for_each(|(_, v)| template_exprs(v, out)),
+    }
+}
+
 fn write_param(out: &mut String, prog: &Program, value: &ParamValue) -> fmt::Result {
     match value {
         ParamValue::Const(i) => out.push_str(&konst(prog, *i, false)),
@@ -285,6 +335,9 @@ fn write_param(out: &mut String, prog: &Program, value: &ParamValue) -> fmt::Res
                         None => out.push_str(&bad(*s)),
                     },
                     TemplatePart::Path(p) => write!(out, "${{{}}}", path(prog, *p))?,
+                    TemplatePart::Expr { code, .. } => {
+                        write!(out, "${{<code {}..{}>}}", code.0, code.1)?;
+                    }
                 }
             }
             out.push('`');

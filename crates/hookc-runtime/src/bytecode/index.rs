@@ -76,6 +76,8 @@ index_type! {
     RegexIdx;
     /// An index into [`Program::actions`](super::Program::actions).
     ActionIdx;
+    /// An index into [`Program::tables`](super::Program::tables).
+    TableIdx;
     /// An absolute position in [`Program::code`](super::Program::code) that
     /// an instruction jumps to (within the same hook's code, forward).
     JumpTarget;

@@ -27,7 +27,7 @@ pub mod path;
 pub mod shape;
 mod strings;
 
-pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
+pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx, TableIdx};
 pub use kinds::{is_integral, Kinds};
 pub(crate) use op::{for_each_op, operand_type};
 pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
@@ -74,6 +74,20 @@ pub struct AbsentHook {
     pub replace: bool,
 }
 
+/// A hook's pattern table (`docs/src/semantics.md#pattern-tables`): rows
+/// tested in order against the string at a context path, by one
+/// multi-pattern matcher built at load ([`crate::verify::VerifiedProgram::table`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternTable {
+    /// The path of the string the rows' patterns are matched against.
+    pub on: PathIdx,
+    /// Each row's pattern, in row order: regexes of [`Program::regexes`].
+    pub patterns: Vec<RegexIdx>,
+    /// A list constant of one object per row, in row order: the row's
+    /// fields (every field of the table, `null` where the row gives none).
+    pub rows: ConstIdx,
+}
+
 /// A part of a template string.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TemplatePart {
@@ -81,6 +95,24 @@ pub enum TemplatePart {
     Lit(StrIdx),
     /// The value at `paths[i]`, stringified (or, for a whole template, as is).
     Path(PathIdx),
+    /// The value of an expression (`${a ?? b}`, `${s.truncate(80)}`): the
+    /// code `[start, end)` of [`Program::code`], which ends in `Return`
+    /// and is verified like a hook's code (forward jumps, stack discipline,
+    /// `max_stack`). Stringified as a path's value (or, for a whole
+    /// template, as is); an error value fills in as a missing path does.
+    Expr {
+        /// `[start, end)` of its code in [`Program::code`]; never empty.
+        code: (u32, u32),
+        /// Deepest operand stack its code needs (verified).
+        max_stack: u32,
+    },
+}
+
+impl TemplatePart {
+    /// Whether the part is an expression with code of its own.
+    pub fn is_expr(&self) -> bool {
+        matches!(self, TemplatePart::Expr { .. })
+    }
 }
 
 /// An action parameter value: constant subtrees are pre-built JSON.
@@ -88,8 +120,8 @@ pub enum TemplatePart {
 pub enum ParamValue {
     /// `consts[i]`, used as is.
     Const(ConstIdx),
-    /// A string with references; exactly one `Path` part and nothing else
-    /// keeps the referenced value's JSON type.
+    /// A string with references; exactly one `Path` or `Expr` part and
+    /// nothing else keeps the value's JSON type.
     Template(Vec<TemplatePart>),
     /// A list with at least one template inside.
     List(Vec<ParamValue>),
@@ -209,6 +241,19 @@ pub struct ActionEntry {
     pub bind: Option<Binding>,
     /// Parameters in declaration order.
     pub params: Vec<ActionParam>,
+}
+
+impl ParamValue {
+    /// Whether an expression part ([`TemplatePart::Expr`]) occurs anywhere
+    /// in the value.
+    pub fn has_expr(&self) -> bool {
+        match self {
+            ParamValue::Const(_) => false,
+            ParamValue::Template(parts) => parts.iter().any(TemplatePart::is_expr),
+            ParamValue::List(items) => items.iter().any(ParamValue::has_expr),
+            ParamValue::Object(entries) => entries.iter().any(|(_, v)| v.has_expr()),
+        }
+    }
 }
 
 impl ActionEntry {
@@ -344,6 +389,8 @@ pub struct Program {
     pub hooks: Vec<HookEntry>,
     /// The actions (`HookEntry::action`).
     pub actions: Vec<ActionEntry>,
+    /// The hooks' pattern tables (`Op::Row`).
+    pub tables: Vec<PatternTable>,
     /// Hooks by event.
     pub events: EventIndex,
     /// Source locations for explain traces (may be empty).
@@ -432,6 +479,25 @@ impl Program {
     /// section (format 4, or 5 when they call functions).
     pub fn uses_model(&self) -> bool {
         self.model != DecisionModel::default() || self.actions.iter().any(ActionEntry::uses_model)
+    }
+
+    /// Whether some action's template holds an expression part
+    /// ([`TemplatePart::Expr`]), which only format 5 can hold.
+    pub fn uses_template_code(&self) -> bool {
+        self.actions
+            .iter()
+            .any(|a| a.params.iter().any(|p| p.value.has_expr()))
+    }
+
+    /// Whether the program needs format 5: function calls, template
+    /// expressions or pattern tables.
+    pub fn uses_format_5(&self) -> bool {
+        self.uses_template_code() || !self.tables.is_empty() || self.uses_functions()
+    }
+
+    /// A pattern table.
+    pub fn table(&self, i: TableIdx) -> Option<&PatternTable> {
+        self.tables.get(i.as_usize())
     }
 
     /// A string of the table, or `""` for a bad index.

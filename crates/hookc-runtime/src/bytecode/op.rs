@@ -48,7 +48,7 @@
 //! compile error. Without them, the operands' texts are joined by `, ` and
 //! their notes by a space.
 
-use super::{ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
+use super::{ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx, TableIdx};
 
 /// Comparison operators of the fused `path OP constant` instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -147,6 +147,8 @@ pub enum Operand {
     Kinds(u8),
     /// A builtin function of the function table.
     Func(crate::functions::Builtin),
+    /// A pattern table.
+    Table(TableIdx),
 }
 
 /// The Rust type of an operand kind (a variant of [`Operand`]).
@@ -189,6 +191,9 @@ macro_rules! operand_type {
     };
     (Func) => {
         $crate::functions::Builtin
+    };
+    (Table) => {
+        $crate::bytecode::TableIdx
     };
 }
 pub(crate) use operand_type;
@@ -338,6 +343,11 @@ macro_rules! for_each_op {
                 /// Its pattern.
                 regex: Regex,
             } [{ func.def().stack_arity() } -> 1] "{func}, regex {regex}" "{regex}";
+            /// `0 -> 1`: the first row of `tables[table]` whose pattern matches
+            /// the string at the table's path (one scan of the string), as its
+            /// object; `null` when no row matches; an error when the path does
+            /// not resolve or is not a string.
+            0x2A Row(table: Table) [0 -> 1];
         }
     };
 }

@@ -31,7 +31,8 @@ use crate::bytecode::path::Path;
 use crate::bytecode::{
     AbsentHook, ActionEntry, ActionIdx, ActionParam, Binding, ConstIdx, EventIndex, HookDebug,
     HookEntry, JumpTarget, Mark, OnError, Op, Operand, OperandKindChanged, ParamValue, PathIdx,
-    PriorityOrder, Program, RegexIdx, SetIdx, Spelled, StrIdx, TemplatePart, ValueCheck,
+    PatternTable, PriorityOrder, Program, RegexIdx, SetIdx, Spelled, StrIdx, TableIdx,
+    TemplatePart, ValueCheck,
 };
 use crate::{LoadError, Policy};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -282,6 +283,7 @@ fn events_of(prog: &Program) -> Vec<Option<Vec<StrIdx>>> {
 #[derive(Default)]
 struct Copied {
     consts: HashMap<ConstIdx, ConstIdx>,
+    tables: HashMap<TableIdx, TableIdx>,
     sets: HashMap<SetIdx, SetIdx>,
     actions: HashMap<ActionIdx, ActionIdx>,
 }
@@ -394,6 +396,31 @@ impl<'a> Linker<'a> {
         Ok(s)
     }
 
+    /// A pattern table, copied once per side with its path, patterns and
+    /// rows.
+    fn table(&mut self, side: usize, i: TableIdx) -> Result<TableIdx, ComposeError> {
+        if let Some(&t) = self.copied(side)?.tables.get(&i) {
+            return Ok(t);
+        }
+        let table = self
+            .prog(side)?
+            .table(i)
+            .ok_or(self.bad(side, "pattern table"))?;
+        let copy = PatternTable {
+            on: self.path(side, table.on)?,
+            patterns: table
+                .patterns
+                .iter()
+                .map(|&r| self.regex(side, r))
+                .collect::<Result<_, _>>()?,
+            rows: self.konst(side, table.rows)?,
+        };
+        let t = TableIdx::from_usize(self.out.tables.len());
+        self.out.tables.push(copy);
+        self.copied(side)?.tables.insert(i, t);
+        Ok(t)
+    }
+
     /// The decision model of the layered program (see [`chosen`]); an
     /// error policy's action is copied like a hook's.
     fn model(&mut self) -> Result<(), ComposeError> {
@@ -487,6 +514,10 @@ impl<'a> Linker<'a> {
                         Ok(match part {
                             TemplatePart::Lit(s) => TemplatePart::Lit(self.string(side, *s)?),
                             TemplatePart::Path(p) => TemplatePart::Path(self.path(side, *p)?),
+                            TemplatePart::Expr { code, max_stack } => TemplatePart::Expr {
+                                code: self.template_code(side, *code)?,
+                                max_stack: *max_stack,
+                            },
                         })
                     })
                     .collect::<Result<_, ComposeError>>()?,
@@ -661,6 +692,27 @@ impl<'a> Linker<'a> {
         Ok(())
     }
 
+    /// The code of a template expression, copied to the end of the output's
+    /// code (after the hook being copied, whose action it belongs to, so
+    /// hook code ranges stay in order); its new range.
+    fn template_code(
+        &mut self,
+        side: usize,
+        (start, end): (u32, u32),
+    ) -> Result<(u32, u32), ComposeError> {
+        let ops = self
+            .prog(side)?
+            .code
+            .get(start as usize..end as usize)
+            .ok_or(self.bad(side, "template code range"))?;
+        let new_start = idx(self.out.code.len());
+        for op in ops {
+            let op = self.op(side, op, start, new_start)?;
+            self.out.code.push(op);
+        }
+        Ok((new_start, idx(self.out.code.len())))
+    }
+
     /// One instruction of a hook whose code moves from `old` to `new`.
     fn op(&mut self, side: usize, op: &Op, old: u32, new: u32) -> Result<Op, ComposeError> {
         op.try_map_operands(|operand| {
@@ -669,6 +721,7 @@ impl<'a> Linker<'a> {
                 Operand::Path(i) => Operand::Path(self.path(side, i)?),
                 Operand::Const(i) => Operand::Const(self.konst(side, i)?),
                 Operand::Set(i) => Operand::Set(self.set(side, i)?),
+                Operand::Table(i) => Operand::Table(self.table(side, i)?),
                 Operand::Regex(i) => Operand::Regex(self.regex(side, i)?),
                 Operand::Jump(t) => Operand::Jump(self.target(side, t, old, new)?),
                 Operand::Exit(t) => Operand::Exit(self.target(side, t, old, new)?),

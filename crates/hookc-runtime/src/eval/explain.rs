@@ -52,6 +52,11 @@ pub struct HookTrace {
     /// Without debug information: every context path its condition reads,
     /// with the value found.
     pub reads: Vec<Read>,
+    /// For a hook with a pattern table
+    /// (`docs/src/semantics.md#pattern-tables`), the first row (from 0)
+    /// whose pattern matched; `None` when no row did, or the hook has no
+    /// table.
+    pub row: Option<usize>,
 }
 
 /// A sub-condition that ran in an explained hook: an operand of `&&`, `||`,
@@ -238,7 +243,12 @@ impl Policy {
             }
             None => (Vec::new(), Vec::new()),
         };
+        let row = match outcome {
+            Outcome::Disabled => None,
+            _ => self.table_row(entry.code, cache),
+        };
         Some(HookTrace {
+            row,
             hook: p.string(entry.id).to_owned(),
             priority: entry.priority,
             effect,
@@ -248,6 +258,20 @@ impl Policy {
             evaluated,
             reads,
         })
+    }
+
+    /// The row of the pattern table a hook's code tests (`Op::Row`) that
+    /// matches the string at its path, if any.
+    fn table_row(&self, (start, end): (u32, u32), cache: &mut PathCache<'_>) -> Option<usize> {
+        let p = self.program.program();
+        let code = p.code.get(start as usize..end as usize)?;
+        let t = code.iter().find_map(|op| match op {
+            Op::Row(t) => Some(*t),
+            _ => None,
+        })?;
+        let table = p.table(t)?;
+        let text = cache.get(table.on)?.as_str()?;
+        self.program.first_row(t, text)
     }
 
     /// The sub-conditions that ran, from the values the VM recorded at their
@@ -293,6 +317,13 @@ impl Policy {
                         seen.push(i);
                     }
                 }
+                Operand::Table(t) => {
+                    if let Some(table) = p.table(t) {
+                        if !seen.contains(&table.on) {
+                            seen.push(table.on);
+                        }
+                    }
+                }
                 Operand::Str(_)
                 | Operand::Const(_)
                 | Operand::Set(_)
@@ -330,6 +361,12 @@ impl Policy {
             }
             Operand::Str(s) => doing = Some(format!("selecting `{}`", p.string(s))),
             Operand::Func(f) => doing = Some(format!("calling `{}`", f.def().qualified_name())),
+            Operand::Table(t) => {
+                doing = p
+                    .table(t)
+                    .and_then(|table| p.path(table.on))
+                    .map(|path| format!("matching the pattern table on `{path}`"));
+            }
             Operand::Const(_)
             | Operand::Set(_)
             | Operand::Regex(_)
@@ -405,6 +442,9 @@ impl Trace {
                 }
                 if !h.reads.is_empty() {
                     m.insert("reads".into(), reads_json(&h.reads));
+                }
+                if let Some(row) = h.row {
+                    m.insert("row".into(), row.into());
                 }
                 Value::Object(m)
             })
@@ -521,6 +561,9 @@ impl Trace {
                 h.hook,
                 h.priority
             ));
+            if let Some(row) = h.row {
+                out.push_str(&format!("       pattern table: row {row} matched\n"));
+            }
             let last = h.evaluated.len().checked_sub(1);
             for (k, c) in h.evaluated.iter().enumerate() {
                 let result = match &c.result {

@@ -42,7 +42,7 @@
 use crate::bytecode::shape::Leaf;
 use crate::bytecode::Kinds;
 use crate::bytecode::{
-    ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, Program, TemplatePart,
+    ActionIdx, CmpOp, JumpTarget, MacroOp, Op, ParamValue, PathIdx, TableIdx, TemplatePart,
 };
 use crate::context::PathCache;
 use crate::limits::MAX_MACRO_ITERATIONS;
@@ -288,6 +288,25 @@ fn call<'a>(
     crate::functions::call(f, &args, pattern, paths.scratch())
 }
 
+/// `Row(t)`: the first row of pattern table `t` matching the string at its
+/// path, as its object; `null` when none matches; `no such key` when the
+/// path does not resolve, `no such overload` when it is not a string.
+/// `None` for a bad index (impossible in a verified program).
+fn row<'a>(prog: &'a VerifiedProgram, t: TableIdx, paths: &mut PathCache<'a>) -> Option<Val<'a>> {
+    let table = prog.program().table(t)?;
+    Some(match paths.get(table.on) {
+        None => Val::Error(EvalError::NoSuchKey),
+        Some(Value::String(s)) => match prog.first_row(t, s) {
+            Some(i) => match prog.program().konst(table.rows)? {
+                Value::Array(rows) => Val::from_json(rows.get(i)?),
+                _ => return None,
+            },
+            None => Val::Null,
+        },
+        Some(_) => Val::Error(EvalError::NoSuchOverload),
+    })
+}
+
 /// The pure `2 -> 1` instructions: `a OP b`. `None` for any other op.
 #[inline(always)]
 pub fn binary<'a>(op: &Op, a: &Val<'a>, b: &Val<'a>) -> Option<Val<'a>> {
@@ -498,6 +517,10 @@ fn run<'a, const TRACE: bool>(
                 let r = call(f, None, &mut stack, paths);
                 stack.push(r);
             }
+            Op::Row(t) => match row(prog, t, paths) {
+                Some(v) => stack.push(v),
+                None => bail!(),
+            },
             Op::CallRegex { func, regex } => {
                 let Some(re) = prog.regex(regex) else { bail!() };
                 let r = call(func, Some(re), &mut stack, paths);
@@ -692,18 +715,19 @@ fn run<'a, const TRACE: bool>(
 /// ...params}` with every template filled in, each filled parameter that
 /// carries a check ([`crate::bytecode::ActionParam::check`]) checked.
 ///
-/// A whole template (`"${path}"`) keeps the referenced value's JSON type and
-/// is `null` when the path does not resolve; references inside a longer
-/// string are stringified (strings as they are; numbers, bools, `null`,
-/// arrays and objects as compact JSON) and are the empty string when they do
-/// not resolve. A filled value that fails its check is an [`ActionError`]
-/// naming `hook` (the matched hook's id). A bad action index (impossible for
-/// verified programs) gives an empty map.
-pub fn fill_action(
-    prog: &VerifiedProgram,
+/// A whole template (`"${path}"`, `"${expr}"`) keeps the value's JSON type
+/// and is `null` when the path does not resolve or the expression's value
+/// is an error; references inside a longer string are stringified (strings
+/// as they are; numbers, bools, `null`, arrays and objects as compact JSON)
+/// and are the empty string when they do not resolve or are an error. A
+/// filled value that fails its check is an [`ActionError`] naming `hook`
+/// (the matched hook's id). A bad action index (impossible for verified
+/// programs) gives an empty map.
+pub fn fill_action<'a>(
+    prog: &'a VerifiedProgram,
     hook: &str,
     action: ActionIdx,
-    paths: &mut PathCache<'_>,
+    paths: &mut PathCache<'a>,
 ) -> Result<Map<String, Value>, ActionError> {
     let program = prog.program();
     let Some(entry) = program.action(action) else {
@@ -716,7 +740,7 @@ pub fn fill_action(
     out.insert("type".to_owned(), Value::String(kind.to_owned()));
     for param in &entry.params {
         let name = program.string(param.name);
-        let value = fill(program, &param.value, paths);
+        let value = fill(prog, &param.value, paths);
         if let Some(bad) = param
             .check
             .as_ref()
@@ -729,34 +753,71 @@ pub fn fill_action(
     Ok(out)
 }
 
+/// The value of a template's expression part: its code run like a hook's
+/// condition (an impossible range is an `invalid argument` error value).
+pub fn eval_template_expr<'a>(
+    prog: &'a VerifiedProgram,
+    code: (u32, u32),
+    paths: &mut PathCache<'a>,
+) -> Val<'a> {
+    let (start, end) = (code.0 as usize, code.1 as usize);
+    match prog.program().code.get(start..end) {
+        Some(ops) if start < end => {
+            run::<false>(prog, ops, start, paths, &mut ErrorSite::default())
+        }
+        _ => invalid(),
+    }
+}
+
+/// A template part's value as JSON, `None` when the path does not resolve
+/// or the expression's value is an error (or is not JSON: a non-finite
+/// double is `null`, as [`Val::to_json`] has it).
+fn part_value<'a>(
+    prog: &'a VerifiedProgram,
+    part: &TemplatePart,
+    paths: &mut PathCache<'a>,
+) -> Option<Cow<'a, Value>> {
+    match part {
+        TemplatePart::Lit(_) => None,
+        TemplatePart::Path(p) => paths.get(*p).map(Cow::Borrowed),
+        TemplatePart::Expr { code, .. } => eval_template_expr(prog, *code, paths)
+            .to_json()
+            .map(Cow::Owned),
+    }
+}
+
 /// One parameter value with its templates filled.
-fn fill(program: &Program, value: &ParamValue, paths: &mut PathCache<'_>) -> Value {
+fn fill<'a>(prog: &'a VerifiedProgram, value: &ParamValue, paths: &mut PathCache<'a>) -> Value {
+    let program = prog.program();
     match value {
         ParamValue::Const(i) => program.konst(*i).cloned().unwrap_or(Value::Null),
         ParamValue::Template(parts) => match parts.as_slice() {
-            [TemplatePart::Path(p)] => paths.get(*p).cloned().unwrap_or(Value::Null),
+            [whole @ (TemplatePart::Path(_) | TemplatePart::Expr { .. })] => {
+                part_value(prog, whole, paths).map_or(Value::Null, Cow::into_owned)
+            }
             parts => {
                 let mut text = String::new();
                 for part in parts {
-                    match part {
-                        TemplatePart::Lit(s) => text.push_str(program.string(*s)),
-                        TemplatePart::Path(p) => match paths.get(*p) {
-                            Some(Value::String(s)) => text.push_str(s),
-                            Some(other) => text.push_str(&other.to_string()),
-                            None => {}
-                        },
+                    if let TemplatePart::Lit(s) = part {
+                        text.push_str(program.string(*s));
+                        continue;
+                    }
+                    match part_value(prog, part, paths).as_deref() {
+                        Some(Value::String(s)) => text.push_str(s),
+                        Some(other) => text.push_str(&other.to_string()),
+                        None => {}
                     }
                 }
                 Value::String(text)
             }
         },
         ParamValue::List(items) => {
-            Value::Array(items.iter().map(|v| fill(program, v, paths)).collect())
+            Value::Array(items.iter().map(|v| fill(prog, v, paths)).collect())
         }
         ParamValue::Object(entries) => Value::Object(
             entries
                 .iter()
-                .map(|(k, v)| (program.string(*k).to_owned(), fill(program, v, paths)))
+                .map(|(k, v)| (program.string(*k).to_owned(), fill(prog, v, paths)))
                 .collect(),
         ),
     }

@@ -548,6 +548,21 @@ fn group_names(groups: usize, names: &[(usize, String)]) -> Vec<Option<String>> 
     out
 }
 
+/// Compiles the patterns of a pattern table into one multi-pattern
+/// matcher, under the nesting limit and a size limit of
+/// [`MAX_REGEX_SIZE`](crate::limits::MAX_REGEX_SIZE) per pattern; the error
+/// is the `regex` crate's reason.
+pub fn compile_regex_set<'p>(
+    patterns: impl IntoIterator<Item = &'p str>,
+) -> Result<regex::RegexSet, String> {
+    let patterns: Vec<&str> = patterns.into_iter().collect();
+    regex::RegexSetBuilder::new(&patterns)
+        .size_limit(crate::limits::MAX_REGEX_SIZE.saturating_mul(patterns.len().max(1)))
+        .nest_limit(crate::limits::MAX_REGEX_NESTING)
+        .build()
+        .map_err(|e| regex_reason(&e))
+}
+
 /// A regex error's reason without the framing the `regex` crates print
 /// around it (the pattern, a caret line, `error: `, a final period).
 fn regex_reason(error: &impl std::fmt::Display) -> String {

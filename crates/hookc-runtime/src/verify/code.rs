@@ -4,7 +4,7 @@
 
 use super::{hook_loc, in_bounds, instr_loc, Location, VerifyError};
 use crate::bytecode::Kinds;
-use crate::bytecode::{Flow, HookEntry, JumpTarget, Op, Operand, Program};
+use crate::bytecode::{Flow, JumpTarget, Op, Operand, Program};
 use crate::limits::{MAX_MACRO_NESTING, MAX_STACK_DEPTH};
 use smallvec::SmallVec;
 
@@ -32,18 +32,46 @@ struct OpenMacro {
     next: u32,
 }
 
-/// The code of one hook: `p.code[start..end]`, a range already checked to be
-/// inside the code. Returns the deepest stack height reached.
+/// Whose code is checked, for the locations of errors.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Owner {
+    /// A hook's condition (its index in [`Program::hooks`]).
+    Hook(u32),
+    /// An expression of a template of an action (its index in
+    /// [`Program::actions`]).
+    Template(u32),
+}
+
+impl Owner {
+    /// The location of the code as a whole.
+    fn whole(self, p: &Program) -> Location {
+        match self {
+            Owner::Hook(hook) => hook_loc(p, hook),
+            Owner::Template(action) => Location::Action(action),
+        }
+    }
+
+    /// The location of instruction `ip` of the code.
+    fn at(self, p: &Program, ip: u32) -> Location {
+        match self {
+            Owner::Hook(hook) => instr_loc(p, hook, ip),
+            Owner::Template(action) => Location::TemplateInstruction { action, ip },
+        }
+    }
+}
+
+/// The code `p.code[start..end]` of one hook's condition or one template
+/// expression (`owner`), a range already checked to be inside the code.
+/// Returns the deepest stack height reached.
 pub(super) fn check_code(
     p: &Program,
-    hook: u32,
-    entry: &HookEntry,
+    owner: Owner,
+    (start, end): (u32, u32),
     scratch: &mut Vec<Option<Join>>,
 ) -> Result<u32, VerifyError> {
-    let (start, end) = entry.code;
     let Some(ops) = p.code.get(start as usize..end as usize) else {
         return Err(VerifyError::BadCodeRange {
-            at: hook_loc(p, hook),
+            at: owner.whole(p),
             start,
             end,
             reason: "runs past the end of the code",
@@ -53,15 +81,13 @@ pub(super) fn check_code(
         return Ok(0); // no condition: always matches
     };
     if ops.last().map(Op::flow) != Some(Flow::Return) {
-        return Err(VerifyError::MissingReturn {
-            at: hook_loc(p, hook),
-        });
+        return Err(VerifyError::MissingReturn { at: owner.whole(p) });
     }
     scratch.clear();
     scratch.resize(ops.len(), None);
     let mut cx = CodeCx {
         p,
-        hook,
+        owner,
         start,
         last,
         scratch,
@@ -74,7 +100,7 @@ pub(super) fn check_code(
     let mut height: Option<u32> = Some(0);
     let mut max: u32 = 0;
     for (ip, op) in (start..end).zip(ops) {
-        let at = || instr_loc(p, hook, ip);
+        let at = || owner.at(p, ip);
         let frame = cx.frames.last().map_or(0, |f| f.id);
         let joined = cx.scratch.get((ip - start) as usize).copied().flatten();
         let h = match (height, joined) {
@@ -83,7 +109,7 @@ pub(super) fn check_code(
             (fall, Some(j)) => {
                 if j.frame != frame {
                     return Err(VerifyError::BadJump {
-                        at: instr_loc(p, hook, j.from),
+                        at: owner.at(p, j.from),
                         target: ip,
                         reason: "enters or leaves a macro body",
                     });
@@ -242,7 +268,7 @@ pub(super) fn check_code(
 /// State of one hook's code check.
 struct CodeCx<'p, 's> {
     p: &'p Program,
-    hook: u32,
+    owner: Owner,
     start: u32,
     last: u32,
     /// `scratch[ip - start]`: what jumps into `ip` require.
@@ -254,7 +280,7 @@ struct CodeCx<'p, 's> {
 
 impl CodeCx<'_, '_> {
     fn at(&self, ip: u32) -> Location {
-        instr_loc(self.p, self.hook, ip)
+        self.owner.at(self.p, ip)
     }
 
     /// Records a jump from `from` to `target` arriving with `height` values.
@@ -267,7 +293,7 @@ impl CodeCx<'_, '_> {
     ) -> Result<(), VerifyError> {
         let target = target.as_u32();
         let bad = |reason| VerifyError::BadJump {
-            at: instr_loc(self.p, self.hook, from),
+            at: self.owner.at(self.p, from),
             target,
             reason,
         };
@@ -291,7 +317,7 @@ impl CodeCx<'_, '_> {
             }
             Some(j) if j.frame != frame => Err(bad("enters or leaves a macro body")),
             Some(j) if j.height != height => Err(VerifyError::StackMismatch {
-                at: instr_loc(self.p, self.hook, from),
+                at: self.owner.at(self.p, from),
                 expected: j.height,
                 found: height,
                 context: format!(
@@ -316,6 +342,7 @@ impl CodeCx<'_, '_> {
             Operand::Path(i) => in_bounds(p, i, at),
             Operand::Const(i) => in_bounds(p, i, at),
             Operand::Set(i) => in_bounds(p, i, at),
+            Operand::Table(i) => in_bounds(p, i, at),
             Operand::Regex(i) => in_bounds(p, i, at),
             Operand::Jump(t) => {
                 jumps.targets.push((t, 0));

@@ -37,6 +37,14 @@ pub enum Location {
         /// The instruction's index in [`Program::code`].
         ip: u32,
     },
+    /// An instruction of the code of a template expression
+    /// ([`crate::bytecode::TemplatePart::Expr`]).
+    TemplateInstruction {
+        /// The action's index in [`Program::actions`].
+        action: u32,
+        /// The instruction's index in [`Program::code`].
+        ip: u32,
+    },
     /// The event index.
     Events,
 }
@@ -52,6 +60,9 @@ impl fmt::Display for Location {
             Location::Hook { hook, id } => write!(f, "hook {hook} (`{id}`)"),
             Location::Instruction { hook, id, ip } => {
                 write!(f, "hook {hook} (`{id}`), instruction {ip}")
+            }
+            Location::TemplateInstruction { action, ip } => {
+                write!(f, "action {action}, template expression, instruction {ip}")
             }
             Location::Events => f.write_str("event index"),
         }
@@ -112,6 +123,16 @@ pub enum VerifyError {
         index: usize,
         /// The constant it names.
         konst: u32,
+    },
+    /// A pattern table is malformed: no rows, a rows constant that is not a
+    /// list of one object per pattern, or patterns that do not compile
+    /// together.
+    #[error("pattern table {index} {reason}")]
+    BadTable {
+        /// The table's index.
+        index: usize,
+        /// What is wrong with it.
+        reason: String,
     },
     /// A table has more entries than an index can address or the limit allows.
     #[error("the program has {len} {table}, over the limit of {limit}")]

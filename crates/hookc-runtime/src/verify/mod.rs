@@ -14,7 +14,10 @@
 //!    paths are equal (the compiler interns them, and the runtime's path
 //!    plan keeps one slot per distinct path).
 //! 3. **Constants**: nested at most [`MAX_VALUE_DEPTH`] deep.
-//! 4. **Sets**: each names a constant that is a list.
+//! 4. **Sets**: each names a constant that is a list. **Pattern tables**:
+//!    the path, regex and constant indexes are in bounds, there is at least
+//!    one pattern, and the rows constant is a list of one object per
+//!    pattern.
 //! 5. **Actions**: the type and parameter names are string indexes,
 //!    parameter names are unique, and every parameter value's constant,
 //!    string and path indexes are in bounds, object keys unique, nesting at
@@ -75,7 +78,7 @@ pub use error::{Location, VerifyError};
 
 use crate::bytecode::{
     ActionIdx, Binding, ConstIdx, Effect, Kinds, OnError, ParamValue, PathIdx, PriorityOrder,
-    Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
+    Program, RegexIdx, SetIdx, StrIdx, TableIdx, TemplatePart, ValueCheck,
 };
 use crate::limits::{
     MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
@@ -87,7 +90,7 @@ use std::collections::HashSet;
 /// Compiling a pattern as the checker does, and the choice of its engine
 /// (`value::policy_regex`, where a loaded policy's regexes live).
 pub use crate::value::policy_regex::{
-    compile_regex, engine, Backtracking, CompiledRegex, Construct, Engine,
+    compile_regex, compile_regex_set, engine, Backtracking, CompiledRegex, Construct, Engine,
 };
 
 /// A program that passed verification, with its regexes parsed (compiled
@@ -103,6 +106,8 @@ pub struct VerifiedProgram {
     program: Program,
     regexes: Vec<PolicyRegex>,
     sets: Vec<ConstSet>,
+    /// `tables[i]`: the patterns of `program.tables[i]` as one matcher.
+    tables: Vec<regex::RegexSet>,
 }
 
 impl VerifiedProgram {
@@ -122,6 +127,18 @@ impl VerifiedProgram {
     pub fn set(&self, i: SetIdx) -> Option<&ConstSet> {
         self.sets.get(i.as_usize())
     }
+
+    /// The matcher of pattern table `i` (compiled at load).
+    #[inline]
+    pub fn table(&self, i: TableIdx) -> Option<&regex::RegexSet> {
+        self.tables.get(i.as_usize())
+    }
+
+    /// The first row of pattern table `i` whose pattern matches `text`
+    /// (one scan of `text`); `None` when no row does (or for a bad index).
+    pub fn first_row(&self, i: TableIdx, text: &str) -> Option<usize> {
+        self.table(i)?.matches(text).iter().next()
+    }
 }
 
 /// Verifies a program (checks in the order of the module documentation;
@@ -132,6 +149,7 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_paths(&program)?;
     check_consts(&program)?;
     check_sets(&program)?;
+    check_tables(&program)?;
     check_actions(&program)?;
     check_model(&program)?;
     check_hooks(&program)?;
@@ -162,11 +180,29 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
             }),
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let tables = program
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(index, table)| {
+            let patterns = table
+                .patterns
+                .iter()
+                .map(|&r| program.regex(r).unwrap_or(""));
+            crate::value::policy_regex::compile_regex_set(patterns).map_err(|reason| {
+                VerifyError::BadTable {
+                    index,
+                    reason: format!("does not compile: {reason}"),
+                }
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // INVARIANT (verified): every check passed; see `VerifiedProgram`.
     Ok(VerifiedProgram {
         program,
         regexes,
         sets,
+        tables,
     })
 }
 
@@ -227,6 +263,7 @@ table_index! {
     SetIdx "set" sets,
     RegexIdx "regex" regexes,
     ActionIdx "action" actions,
+    TableIdx "pattern table" tables,
 }
 
 /// `Ok` if `index` names an entry of its table in `p`.
@@ -344,6 +381,34 @@ fn check_consts(p: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
+fn check_tables(p: &Program) -> Result<(), VerifyError> {
+    for (index, table) in p.tables.iter().enumerate() {
+        let at = || Location::Program;
+        let bad = |reason: &str| VerifyError::BadTable {
+            index,
+            reason: reason.to_owned(),
+        };
+        in_bounds(p, table.on, at)?;
+        in_bounds(p, table.rows, at)?;
+        for &r in &table.patterns {
+            in_bounds(p, r, at)?;
+        }
+        if table.patterns.is_empty() {
+            return Err(bad("has no rows"));
+        }
+        match p.konst(table.rows) {
+            Some(serde_json::Value::Array(rows))
+                if rows.len() == table.patterns.len() && rows.iter().all(|r| r.is_object()) => {}
+            _ => {
+                return Err(bad(
+                    "has a rows constant that is not a list of one object per pattern",
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_sets(p: &Program) -> Result<(), VerifyError> {
     for (index, &konst) in p.sets.iter().enumerate() {
         in_bounds(p, konst, || Location::Set(index_u32(index)))?;
@@ -394,6 +459,9 @@ fn check_actions(p: &Program) -> Result<(), VerifyError> {
                         match part {
                             TemplatePart::Lit(s) => in_bounds(p, *s, at)?,
                             TemplatePart::Path(q) => in_bounds(p, *q, at)?,
+                            TemplatePart::Expr { code, max_stack } => {
+                                check_template_code(p, index_u32(a), *code, *max_stack)?;
+                            }
                         }
                     }
                 }
@@ -567,8 +635,10 @@ fn check_value_fits(
             }
         }
         ParamValue::Template(parts) => {
-            if !matches!(parts.as_slice(), [TemplatePart::Path(_)])
-                && !c.kinds.intersects(Kinds::STRING)
+            if !matches!(
+                parts.as_slice(),
+                [TemplatePart::Path(_) | TemplatePart::Expr { .. }]
+            ) && !c.kinds.intersects(Kinds::STRING)
             {
                 return Err(fails(&pos, "a string", check::expected(p, c)));
             }
@@ -606,6 +676,57 @@ fn check_layers(p: &Program) -> Result<(), VerifyError> {
                 name: format!("{} (layer {i})", p.string(name)),
             });
         }
+    }
+    Ok(())
+}
+
+/// The code of a template expression of action `action`: a non-empty range
+/// inside the code, checked as a hook's code is (it ends in `Return`, jumps
+/// forward, keeps the stack discipline) and needing at most its declared
+/// `max_stack`, itself within [`MAX_STACK_DEPTH`]. It may lie anywhere in
+/// the code (the lowering writes it after its hook's condition).
+fn check_template_code(
+    p: &Program,
+    action: u32,
+    (start, end): (u32, u32),
+    max_stack: u32,
+) -> Result<(), VerifyError> {
+    let at = || Location::Action(action);
+    let bad_range = |reason| VerifyError::BadCodeRange {
+        at: at(),
+        start,
+        end,
+        reason,
+    };
+    if start >= end {
+        return Err(bad_range(
+            "is empty or reversed (a template expression has code)",
+        ));
+    }
+    if end as usize > p.code.len() {
+        return Err(bad_range("runs past the end of the code"));
+    }
+    if max_stack as usize > MAX_STACK_DEPTH {
+        return Err(VerifyError::MaxStack {
+            at: at(),
+            declared: max_stack,
+            reason: "the limit is",
+            needed: MAX_STACK_DEPTH as u64,
+        });
+    }
+    let needed = code::check_code(
+        p,
+        code::Owner::Template(action),
+        (start, end),
+        &mut Vec::new(),
+    )?;
+    if needed > max_stack {
+        return Err(VerifyError::MaxStack {
+            at: at(),
+            declared: max_stack,
+            reason: "its code needs",
+            needed: u64::from(needed),
+        });
     }
     Ok(())
 }
@@ -665,7 +786,7 @@ fn check_hooks(p: &Program) -> Result<(), VerifyError> {
                 needed: MAX_STACK_DEPTH as u64,
             });
         }
-        let needed = code::check_code(p, hook, entry, &mut scratch)?;
+        let needed = code::check_code(p, code::Owner::Hook(hook), entry.code, &mut scratch)?;
         if needed > entry.max_stack {
             return Err(VerifyError::MaxStack {
                 at: at(),

@@ -123,6 +123,7 @@ pub(crate) fn sample() -> Program {
         debug: crate::bytecode::DebugInfo::default(),
         priority_order: crate::bytecode::PriorityOrder::default(),
         model: crate::bytecode::DecisionModel::default(),
+        tables: Vec::new(),
         absent: vec![crate::bytecode::AbsentHook {
             id: s(11),
             replace: true,
@@ -172,6 +173,25 @@ pub(crate) fn sample() -> Program {
             wildcard: vec![0, 3],
         },
     }
+}
+
+/// [`sample`] with a pattern table on `error.code` (rows `^rate`, `x`)
+/// that its last hook tests (`Row`) just before its `Return`.
+pub(crate) fn sample_with_table() -> Program {
+    use crate::bytecode::{PatternTable, TableIdx};
+    let mut p = sample();
+    p.regexes.push("x".to_owned());
+    p.consts.push(json!([{"m": "rate"}, {"m": "x"}]));
+    p.tables.push(PatternTable {
+        on: PathIdx::new(0),
+        patterns: vec![RegexIdx::new(0), RegexIdx::new(1)],
+        rows: ConstIdx::from_usize(p.consts.len() - 1),
+    });
+    let last = p.code.len() - 1;
+    p.code
+        .splice(last..last, [Op::Row(TableIdx::new(0)), Op::Cmp(CmpOp::Eq)]);
+    p.hooks[3].code.1 += 2;
+    p
 }
 
 /// A program of one hook with this code (tables from [`sample`]).
@@ -224,7 +244,9 @@ fn ids_are_unique_among_hooks_and_absent_hooks() {
 
 #[test]
 fn every_opcode_is_in_the_sample() {
-    let names: HashSet<&str> = sample().code.iter().map(Op::name).collect();
+    let p = sample_with_table();
+    assert!(verify(p.clone()).is_ok());
+    let names: HashSet<&str> = p.code.iter().map(Op::name).collect();
     for (_, name) in crate::artifact::OPCODES {
         assert!(names.contains(*name), "{name} missing from the sample");
     }

@@ -7,6 +7,7 @@ pub mod glob;
 pub(crate) mod raw_pattern;
 pub mod schema;
 pub(crate) mod shell_test;
+pub mod table;
 pub mod template;
 pub mod ty;
 pub(crate) mod typeck;

@@ -679,6 +679,38 @@ impl ContextSchema {
         out.with_member(name, node)
     }
 
+    /// This schema with `name` at the root (in place of any declared
+    /// member of that name) a closed object of these fields, each of its
+    /// kinds: what the templates of a hook with a pattern table read its
+    /// row as (`docs/src/semantics.md#pattern-tables`).
+    pub fn with_row(&self, name: &str, fields: &[(String, Kinds)]) -> ContextSchema {
+        let mut out = self.clone();
+        let properties = fields
+            .iter()
+            .map(|(field, kinds)| {
+                let id = out.push(SchemaNode {
+                    kinds: *kinds,
+                    ..SchemaNode::any()
+                });
+                (field.clone(), id)
+            })
+            .collect();
+        let id = out.push(SchemaNode {
+            kinds: Kinds::OBJECT,
+            properties,
+            additional: Additional::Closed,
+            ..SchemaNode::any()
+        });
+        let root = out.root();
+        if let Some(r) = out.nodes.get_mut(root.0 as usize) {
+            match r.properties.iter_mut().find(|(k, _)| k == name) {
+                Some((_, member)) => *member = id,
+                None => r.properties.push((name.to_owned(), id)),
+            }
+        }
+        out
+    }
+
     fn with_member(&self, name: &str, node: SchemaNode) -> ContextSchema {
         let mut out = self.clone();
         let root = out.root();

@@ -1,18 +1,29 @@
-//! `${path}` templates in action parameter strings (`docs/src/semantics.md#templates`): parsing, the
+//! `${...}` templates in action parameter strings (`docs/src/semantics.md#templates`): parsing, the
 //! checked form ([`Template`]) and its canonical source text.
 //!
-//! A string parameter may hold `${path}` references; `$${` is a literal `${`.
-//! The text inside `${...}` is a context path (`error.headers['retry-after']`)
-//! read with `resolve::path::parse`, so a template reference and a YAML `path:` accept
-//! exactly the same spellings. A string with no reference is not a template:
-//! [`parse`] returns it as [`Parsed::Literal`], with the `$${` escapes resolved.
+//! A string parameter may hold `${...}` references; `$${` is a literal `${`.
+//! The text inside `${...}` is an expression of the `when` language, parsed
+//! by the same parser. When it is a context path
+//! (`error.headers['retry-after']`, what `resolve::path::from_ast` reads,
+//! so a template reference and a YAML `path:` accept exactly the same
+//! spellings) it is a [`TemplatePiece::Path`], as before templates took
+//! expressions; anything else (`${a ?? b}`, `${s.truncate(80)}`) is resolved
+//! like a condition into a [`TemplatePiece::Expr`]. A string with no
+//! reference is not a template: [`parse`] returns it as
+//! [`Parsed::Literal`], with the `$${` escapes resolved.
+//!
+//! The closing `}` of a reference is found with the lexer's string rules
+//! (quotes, raw strings, escapes, triple quotes) and counting `{`/`}`
+//! pairs, so a `}` inside a string literal (`${s.split('}')}`) does not end
+//! the reference.
 //!
 //! Escapes are scanned left to right: `$${` is always the escape, `${` starts a
 //! reference, any other `$` is itself. So a `$` written directly before a
 //! reference (`$${x}`) reads as the escape; there is no way to write a literal
 //! `$` immediately followed by a reference, as in HCL.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::IrExpr;
 use crate::span::{Origin, Span};
 use hookc_runtime::bytecode::path::{PathId, PathTable};
 
@@ -25,10 +36,11 @@ pub enum Parsed {
     Template(Template),
 }
 
-/// A string with at least one `${path}` reference, split into literal text and
-/// interned paths.
+/// A string with at least one `${...}` reference, split into literal text,
+/// interned paths and expressions.
 ///
-/// INVARIANT (template shape): there is at least one [`TemplatePiece::Path`];
+/// INVARIANT (template shape): there is at least one reference
+/// ([`TemplatePiece::Path`] or [`TemplatePiece::Expr`]);
 /// literal parts are non-empty and never adjacent; a literal part followed by
 /// a path never ends in `$` (the text `$${` is the escape, so such a template
 /// could not be written). Only [`parse`] builds templates, and it maintains
@@ -38,7 +50,7 @@ pub enum Parsed {
 #[derive(Debug, Clone)]
 pub struct Template {
     parts: Vec<TemplatePiece>,
-    /// The source span of each path part, in order.
+    /// The source span of each reference (path or expression part), in order.
     spans: Vec<Span>,
 }
 
@@ -55,6 +67,34 @@ pub enum TemplatePiece {
     Lit(String),
     /// A reference: the value at this context path.
     Path(PathId),
+    /// A reference: the value of an expression that is not a bare path.
+    Expr(TemplateExpr),
+}
+
+/// An expression reference (`${a ?? b}`): its resolved IR and the text it
+/// was written as. Two are equal when their texts are (the IR carries
+/// spans, which differ between two writings of the same template).
+#[derive(Debug, Clone)]
+pub struct TemplateExpr {
+    /// The resolved expression (not yet type-checked: that needs the
+    /// event's schema, `check::actions` does it).
+    pub expr: Box<IrExpr>,
+    /// The text between `${` and `}`, trimmed.
+    pub text: String,
+}
+
+impl PartialEq for TemplateExpr {
+    fn eq(&self, other: &TemplateExpr) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for TemplateExpr {}
+
+impl std::hash::Hash for TemplateExpr {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+    }
 }
 
 impl Template {
@@ -64,10 +104,21 @@ impl Template {
     }
 
     /// Whether the template is exactly one reference and nothing else
-    /// (`"${event.tokens_used}"`): its value keeps the referenced value's JSON
-    /// type instead of being stringified.
+    /// (`"${event.tokens_used}"`, `"${a ?? b}"`): its value keeps the
+    /// referenced value's JSON type instead of being stringified.
     pub fn is_whole(&self) -> bool {
-        matches!(self.parts.as_slice(), [TemplatePiece::Path(_)])
+        matches!(
+            self.parts.as_slice(),
+            [TemplatePiece::Path(_) | TemplatePiece::Expr(_)]
+        )
+    }
+
+    /// The expression of a whole template that is one expression.
+    pub fn whole_expr(&self) -> Option<&TemplateExpr> {
+        match self.parts.as_slice() {
+            [TemplatePiece::Expr(e)] => Some(e),
+            _ => None,
+        }
     }
 
     /// The path of a whole template ([`Template::is_whole`]).
@@ -81,12 +132,25 @@ impl Template {
     /// Every referenced path with the span it was written at, in order
     /// (a path referenced twice appears twice).
     pub fn refs(&self) -> impl Iterator<Item = (PathId, Span)> + '_ {
+        self.holes().filter_map(|(p, span)| match p {
+            TemplatePiece::Path(id) => Some((*id, span)),
+            _ => None,
+        })
+    }
+
+    /// Every expression reference with the span it was written at, in order.
+    pub fn exprs(&self) -> impl Iterator<Item = (&TemplateExpr, Span)> + '_ {
+        self.holes().filter_map(|(p, span)| match p {
+            TemplatePiece::Expr(e) => Some((e, span)),
+            _ => None,
+        })
+    }
+
+    /// Every reference (path or expression part) with its span, in order.
+    fn holes(&self) -> impl Iterator<Item = (&TemplatePiece, Span)> + '_ {
         self.parts
             .iter()
-            .filter_map(|p| match p {
-                TemplatePiece::Path(id) => Some(*id),
-                TemplatePiece::Lit(_) => None,
-            })
+            .filter(|p| !matches!(p, TemplatePiece::Lit(_)))
             .zip(self.spans.iter().copied())
     }
 
@@ -107,6 +171,11 @@ impl Template {
                     }
                     out.push('}');
                 }
+                TemplatePiece::Expr(e) => {
+                    out.push_str("${");
+                    out.push_str(&e.text);
+                    out.push('}');
+                }
             }
         }
         out
@@ -117,8 +186,8 @@ impl Template {
 /// reference, else a [`Parsed::Template`] with its paths interned in `paths`.
 ///
 /// `origin` maps offsets in `text` to the file. Errors: an unterminated or
-/// empty `${` ([`Code::BadTemplate`]), and whatever `resolve::path::parse` reports for
-/// the text inside the braces.
+/// empty `${` ([`Code::BadTemplate`]), and the first of whatever the
+/// expression parser and resolver report for the text inside the braces.
 #[allow(clippy::result_large_err)] // cold path: one diagnostic per bad template
 pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed, Diagnostic> {
     let mut pieces = scan(text, origin)?;
@@ -133,11 +202,34 @@ pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed
         match piece {
             ScanPiece::Lit(s) => parts.push(TemplatePiece::Lit(s)),
             ScanPiece::Ref { inner, inner_start } => {
-                let (path, span) =
-                    crate::resolve::path::parse(inner, shift(origin, inner_start))
-                        .map_err(|d| d.note(format!("in the template reference `${{{inner}}}`")))?;
-                parts.push(TemplatePiece::Path(paths.intern(path)));
-                spans.push(span);
+                let in_ref =
+                    |d: Diagnostic| d.note(format!("in the template reference `${{{inner}}}`"));
+                let ast =
+                    crate::syntax::parse(inner, shift(origin, inner_start)).map_err(in_ref)?;
+                spans.push(ast.span);
+                if let Some(path) = crate::resolve::path::from_ast(&ast) {
+                    parts.push(TemplatePiece::Path(paths.intern(path)));
+                    continue;
+                }
+                let mut found = Diagnostics::new();
+                let resolved =
+                    crate::resolve::ast_to_ir::Resolver::new(paths, &mut found).resolve(&ast);
+                match resolved {
+                    Some(expr) => parts.push(TemplatePiece::Expr(TemplateExpr {
+                        expr: Box::new(expr),
+                        text: inner.trim().to_owned(),
+                    })),
+                    None => {
+                        let first = found.into_vec().into_iter().next().unwrap_or_else(|| {
+                            Diagnostic::new(
+                                Code::BadTemplate,
+                                "the template reference does not resolve",
+                            )
+                            .at(ast.span)
+                        });
+                        return Err(in_ref(first));
+                    }
+                }
             }
         }
     }
@@ -253,35 +345,35 @@ fn scan(text: &str, origin: Origin) -> Result<Vec<ScanPiece<'_>>, Diagnostic> {
     Ok(pieces)
 }
 
-/// The offset of the `}` closing a reference whose text starts at `from`,
-/// skipping quoted strings (`['a}b']`). `Err(true)` when the text ends inside
-/// a quoted string, `Err(false)` when it ends outside one.
+/// The offset of the `}` closing a reference whose text starts at `from`:
+/// the first `}` outside string literals (scanned with the lexer's string
+/// rules) that closes no `{` of the reference. `Err(true)` when the text ends
+/// inside a string literal, `Err(false)` when it ends outside one.
 fn find_close(text: &str, from: usize) -> Result<usize, bool> {
-    let inner = text.get(from..).ok_or(false)?;
-    // The open quote and whether the string is raw (`r'...'`: no escapes).
-    let mut quote: Option<(char, bool)> = None;
-    let mut escaped = false;
-    let mut prev: Option<char> = None;
-    for (offset, c) in inner.char_indices() {
-        match quote {
-            Some((q, raw)) => {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' && !raw {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
+    let bytes = text.get(from..).ok_or(false)?.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\'' | b'"' => {
+                // A raw string (`r'...'`: no escapes) has its prefix just
+                // before the quote, as the lexer reads it.
+                let raw = i > 0 && matches!(bytes.get(i - 1), Some(b'r' | b'R'));
+                let rest = bytes.get(i + 1..).unwrap_or_default();
+                match crate::syntax::lexer::scan_string(rest, b, raw) {
+                    Ok(len) => i += 1 + len,
+                    Err(_) => return Err(true),
                 }
+                continue;
             }
-            None => match c {
-                '\'' | '"' => quote = Some((c, matches!(prev, Some('r' | 'R')))),
-                '}' => return Ok(from + offset),
-                _ => {}
-            },
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Ok(from + i),
+            b'}' => depth -= 1,
+            _ => {}
         }
-        prev = Some(c);
+        i += 1;
     }
-    Err(quote.is_some())
+    Err(false)
 }
 
 fn unterminated(text: &str, origin: Origin, start: usize, in_quote: bool) -> Diagnostic {

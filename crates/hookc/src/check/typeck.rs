@@ -28,7 +28,7 @@ pub struct RegexMemo(std::collections::HashMap<String, Engine>);
 impl RegexMemo {
     /// [`compile_regex`]'s verdict on `pattern` and its engine, compiling
     /// it only once.
-    fn check(&mut self, pattern: &str) -> Result<Engine, String> {
+    pub(crate) fn check(&mut self, pattern: &str) -> Result<Engine, String> {
         if let Some(engine) = self.0.get(pattern) {
             return Ok(engine.clone());
         }
@@ -71,6 +71,25 @@ pub fn check_condition(
             .help("compare it with something, e.g. `x == 'value'` or `x > 0`"),
         );
     }
+}
+
+/// Checks an expression whose value is used as is (a template's
+/// `${...}`): every operation, as in a condition; its type.
+pub fn check_value(
+    expr: &IrExpr,
+    schema: &ContextSchema,
+    paths: &PathTable,
+    regexes: &mut RegexMemo,
+    diags: &mut Diagnostics,
+) -> Type {
+    TypeChecker {
+        schema,
+        paths,
+        regexes,
+        diags,
+        vars: Vec::new(),
+    }
+    .check(expr)
 }
 
 pub use hookc_runtime::verify::compile_regex;
@@ -473,6 +492,9 @@ impl TypeChecker<'_> {
         let (l, r) = (lt.kinds, rt.kinds);
         let sym = op.symbol();
         match op {
+            // The resolver rewrites `??`; were it here, its value is the
+            // left side's non-null kinds or the right side's.
+            BinaryOp::Coalesce => Type::of(l.and(Kinds::from_bits(!Kinds::NULL.bits())).or(r)),
             BinaryOp::Eq | BinaryOp::Ne => {
                 let is_null = |e: &IrExpr| matches!(e.kind, IrExprKind::Const(Const::Null));
                 // Comparing with `null` is how absent-or-null is tested: always allowed.

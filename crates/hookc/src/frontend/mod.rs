@@ -140,6 +140,9 @@ pub struct SourceHook {
     pub condition: Option<RawCondition>,
     /// The action.
     pub action: RawAction,
+    /// `table`: the pattern table as written (YAML's mapping; XML's
+    /// `<table>` read into the same shape), checked by the compiler.
+    pub table: Option<Node>,
 }
 
 /// A condition before resolution.

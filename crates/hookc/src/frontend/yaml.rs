@@ -44,6 +44,7 @@ pub const HOOK_KEYS: &[&str] = &[
     "enabled",
     "replace",
     "description",
+    "table",
 ];
 
 /// Reads a YAML hook file.
@@ -323,6 +324,7 @@ impl Reader<'_> {
         let mut description = None;
         let mut condition: Option<(RawCondition, &Key)> = None;
         let mut action = None;
+        let mut table = None;
         let mut saw_event = false;
         let mut saw_action = false;
         for (key, value) in entries {
@@ -380,6 +382,7 @@ impl Reader<'_> {
                         replace = b.then_some(value.span);
                     }
                 }
+                "table" => table = Some(value.clone()),
                 "description" => match &value.kind {
                     NodeKind::Str(s) => description = Some(s.clone()),
                     _ => {
@@ -434,6 +437,7 @@ impl Reader<'_> {
             description,
             condition: condition.map(|(raw, _)| raw),
             action,
+            table,
         })
     }
 

@@ -308,6 +308,16 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
             single,
         });
     }
+    // A hook with a pattern table matches only where a row does, which the
+    // analysis does not model: what it says of the condition stays an
+    // over-approximation, but nothing is certain to match (so such a hook
+    // shadows nothing and guards no later template).
+    for (hook, f) in hooks.iter().zip(facts.iter_mut()) {
+        if hook.table.is_some() {
+            f.t_under = Dnf::bottom(None);
+            f.single = None;
+        }
+    }
 
     let tests = std::mem::take(&mut analyzer.tests);
     let mut an = Analysis {
@@ -404,10 +414,12 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
         // runs, none of them matched.
         if !shadowed.contains(&b) {
             if let Some(fb) = an.facts.get(b) {
+                // A table's `row` always has every field of the table.
                 let required = |p: PathId| {
-                    paths
-                        .get(p)
-                        .is_some_and(|path| policy.schema_guarantees(hook, path))
+                    paths.get(p).is_some_and(|path| {
+                        (hook.table.is_some() && path.root_name() == crate::ir::ROW_ROOT)
+                            || policy.schema_guarantees(hook, path)
+                    })
                 };
                 an.pairs += template_findings(
                     b,

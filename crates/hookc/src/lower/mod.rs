@@ -41,7 +41,7 @@ use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
 use hookc_runtime::bytecode::{
     AbsentHook, ActionEntry, ActionIdx, ActionParam, Binding, CmpOp, ConstIdx, DebugInfo,
     EventIndex, HookDebug, HookEntry, JumpTarget, MacroOp, Mark, OnError, Op, ParamValue, PathIdx,
-    Program, RegexIdx, SetIdx, StrIdx, TemplatePart, ValueCheck,
+    PatternTable, Program, RegexIdx, SetIdx, StrIdx, TableIdx, TemplatePart, ValueCheck,
 };
 use hookc_runtime::functions::Lowering;
 use serde_json::Value;
@@ -200,6 +200,11 @@ struct Lowerer<'p> {
     debug: Vec<(Span, Vec<MarkedCondition>)>,
     /// The declarations parameters are checked against at run time.
     action_types: Option<&'p ActionTypes>,
+    // INVARIANT (row scope): `Some` only while the action of a hook with a
+    // pattern table is lowered: there a path rooted at `row` reads the
+    // table's first matching row (`Op::Row`), not the context.
+    /// The pattern table whose row `row` names.
+    row: Option<TableIdx>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -220,6 +225,7 @@ impl<'p> Lowerer<'p> {
             in_leaf: 0,
             debug: Vec::new(),
             action_types: None,
+            row: None,
         }
     }
 
@@ -326,18 +332,36 @@ impl<'p> Lowerer<'p> {
         if self.record {
             self.debug.push((hook.span, Vec::new()));
         }
+        let table = hook.table.as_ref().map(|t| self.table(t));
+        let mut code = false;
         if let Some(cond) = &hook.condition {
             let folded = prefilter::shell_programs(fold::fold(cond));
             // INVARIANT (empty code = always): a condition that folds to
             // `true` is the same as none, and gets the empty code range.
             if !matches!(folded.kind, IrExprKind::Const(Const::Bool(true))) {
                 self.expr(&folded);
-                self.emit(Op::Return);
+                code = true;
             }
             drop_chains(folded);
         }
+        // `docs/src/semantics.md#pattern-tables`: the hook matches when its
+        // condition holds and a row matches: `cond && <a row matched>`.
+        if let Some(t) = table {
+            let link = code.then(|| Link::open(self, true));
+            self.emit(Op::Row(t));
+            self.emit(Op::TypeIs(hookc_runtime::bytecode::Kinds::OBJECT.bits()));
+            if let Some(link) = link {
+                link.close(self);
+            }
+            code = true;
+        }
+        if code {
+            self.emit(Op::Return);
+        }
         let end = self.here();
+        self.row = table;
         let action = self.action(&hook.action);
+        self.row = None;
         self.prog.hooks.push(HookEntry {
             id,
             priority: hook.priority,
@@ -348,6 +372,59 @@ impl<'p> Lowerer<'p> {
             action,
             replace: hook.replace,
         });
+    }
+
+    /// A hook's pattern table: its path, patterns (regexes of the table)
+    /// and rows (one list constant).
+    fn table(&mut self, t: &crate::ir::HookTable) -> TableIdx {
+        let on = self.path_id(t.on);
+        let patterns = t.patterns.iter().map(|p| self.regex(p)).collect();
+        let rows = Value::Array(t.rows.iter().cloned().map(Value::Object).collect());
+        let rows = self.json(rows);
+        let i = TableIdx::from_usize(self.prog.tables.len());
+        self.prog.tables.push(PatternTable { on, patterns, rows });
+        i
+    }
+
+    /// The pattern table whose row path `id` reads, when it is a path rooted
+    /// at `row` in the action of a hook with a table.
+    fn row_table(&self, id: PathId) -> Option<TableIdx> {
+        let t = self.row?;
+        let path = self.table.get(id)?;
+        (path.root_name() == crate::ir::ROW_ROOT).then_some(t)
+    }
+
+    /// The program path of an expression that is a context path (not a
+    /// table's row path), for the fused leaves.
+    fn context_path(&mut self, e: &IrExpr) -> Option<PathIdx> {
+        match e.kind {
+            IrExprKind::Path(id) if self.row_table(id).is_none() => Some(self.path_id(id)),
+            _ => None,
+        }
+    }
+
+    /// Code reading a path rooted at `row` from table `t`'s row: `Row`,
+    /// then a selection per segment.
+    fn row_path(&mut self, t: TableIdx, id: PathId) {
+        self.emit(Op::Row(t));
+        let segments = self
+            .table
+            .get(id)
+            .map(|p| p.segments().to_vec())
+            .unwrap_or_default();
+        for segment in segments {
+            match segment {
+                hookc_runtime::bytecode::Segment::Field(name) => {
+                    let s = self.string(&name);
+                    self.emit(Op::Field(s));
+                }
+                hookc_runtime::bytecode::Segment::Index(i) => {
+                    let k = self.json(Value::from(i));
+                    self.emit(Op::Const(k));
+                    self.emit(Op::Index);
+                }
+            }
+        }
     }
 
     fn action(&mut self, action: &crate::check::actions::Action) -> ActionIdx {
@@ -406,7 +483,15 @@ impl<'p> Lowerer<'p> {
                             TemplatePart::Lit(self.string(s))
                         }
                         crate::check::template::TemplatePiece::Path(id) => {
-                            TemplatePart::Path(self.path_id(*id))
+                            // `${row.f}` reads the table's row: code, not a
+                            // context path.
+                            match self.row_table(*id) {
+                                Some(t) => self.template_code(|l| l.row_path(t, *id)),
+                                None => TemplatePart::Path(self.path_id(*id)),
+                            }
+                        }
+                        crate::check::template::TemplatePiece::Expr(e) => {
+                            self.template_expr(&e.expr)
                         }
                     })
                     .collect(),
@@ -422,6 +507,36 @@ impl<'p> Lowerer<'p> {
             ),
             // Template-free: the value the runtime returns, built once.
             other => ParamValue::Const(self.json(other.const_json().unwrap_or(Value::Null))),
+        }
+    }
+
+    /// A template's expression part: its code, folded and lowered like a
+    /// condition, appended to the code (after the hook's own code, so the
+    /// hooks' ranges stay in order) and ending in `Return`, with its own
+    /// exact `max_stack`. The hook's lowering state is kept around it; no
+    /// sub-condition is recorded for explain (marks are the condition's).
+    fn template_expr(&mut self, e: &IrExpr) -> TemplatePart {
+        let folded = fold::fold(e);
+        let part = self.template_code(|l| l.expr(&folded));
+        drop_chains(folded);
+        part
+    }
+
+    /// The code `body` emits as a template part, ending in `Return`.
+    fn template_code(&mut self, body: impl FnOnce(&mut Self)) -> TemplatePart {
+        let saved = (self.depth, self.max_depth, self.binders);
+        (self.depth, self.max_depth, self.binders) = (0, 0, 0);
+        self.in_leaf += 1;
+        let start = self.here();
+        body(self);
+        self.emit(Op::Return);
+        let end = self.here();
+        self.in_leaf -= 1;
+        let max_stack = self.max_depth;
+        (self.depth, self.max_depth, self.binders) = saved;
+        TemplatePart::Expr {
+            code: (start, end),
+            max_stack,
         }
     }
 
@@ -494,10 +609,13 @@ impl<'p> Lowerer<'p> {
                 }
                 self.emit(Op::MakeList(idx(items.len())));
             }
-            K::Path(id) => {
-                let p = self.path_id(*id);
-                self.emit(Op::Path(p));
-            }
+            K::Path(id) => match self.row_table(*id) {
+                Some(t) => self.row_path(t, *id),
+                None => {
+                    let p = self.path_id(*id);
+                    self.emit(Op::Path(p));
+                }
+            },
             K::Var { depth, .. } => {
                 // IR depth counts binders from the outermost; `Op::Var` from
                 // the innermost. A checked policy has `depth < binders`; an
@@ -519,10 +637,17 @@ impl<'p> Lowerer<'p> {
                 self.expr(index);
                 self.emit(Op::Index);
             }
-            K::HasPath(id) => {
-                let p = self.path_id(*id);
-                self.emit(Leaf::Has { path: p }.op());
-            }
+            K::HasPath(id) => match self.row_table(*id) {
+                // Resolves: a value of any kind, not an error.
+                Some(t) => {
+                    self.row_path(t, *id);
+                    self.emit(Op::TypeIs(hookc_runtime::bytecode::Kinds::ANY.bits()));
+                }
+                None => {
+                    let p = self.path_id(*id);
+                    self.emit(Leaf::Has { path: p }.op());
+                }
+            },
             K::HasField(base, name) => {
                 self.expr(base);
                 let s = self.string(name);
@@ -586,8 +711,7 @@ impl<'p> Lowerer<'p> {
             }
             K::Matches(recv, re) => {
                 let r = self.regex(&re.pattern);
-                if let K::Path(id) = recv.kind {
-                    let path = self.path_id(id);
+                if let Some(path) = self.context_path(recv) {
                     self.emit(Leaf::Matches { path, regex: r }.op());
                 } else {
                     self.expr(recv);
@@ -641,12 +765,12 @@ impl<'p> Lowerer<'p> {
             // mirrored (`5 < p` is `p > 5`: equality is symmetric, ordering
             // flips, errors and mismatched kinds are the same either way).
             let fused = match (&lhs.kind, &rhs.kind) {
-                (K::Path(p), K::Const(k)) if exact(k) => Some((*p, k, c)),
-                (K::Const(k), K::Path(p)) if exact(k) => Some((*p, k, mirror(c))),
+                (K::Path(_), K::Const(k)) if exact(k) => Some((lhs, k, c)),
+                (K::Const(k), K::Path(_)) if exact(k) => Some((rhs, k, mirror(c))),
                 _ => None,
             };
-            if let Some((p, k, c)) = fused {
-                let path = self.path_id(p);
+            let fused = fused.and_then(|(p, k, c)| Some((self.context_path(p)?, k, c)));
+            if let Some((path, k, c)) = fused {
                 let konst = self.json(k.to_json());
                 self.emit(Leaf::Cmp { path, op: c, konst }.op());
             } else {
@@ -665,8 +789,7 @@ impl<'p> Lowerer<'p> {
                 if let K::Const(list @ Const::List(items)) = &rhs.kind {
                     if items.len() >= SET_THRESHOLD && exact(list) {
                         let set = self.set(list);
-                        if let K::Path(p) = lhs.kind {
-                            let path = self.path_id(p);
+                        if let Some(path) = self.context_path(lhs) {
                             self.emit(Leaf::InSet { path, set }.op());
                         } else {
                             self.expr(lhs);

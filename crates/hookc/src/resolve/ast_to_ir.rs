@@ -8,6 +8,7 @@
 //! (`None`), so one pass reports every resolution error of an expression.
 
 use crate::check::raw_pattern;
+use crate::check::ty::Kinds;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{Builtin, Const, IrExpr, IrExprKind, MacroKind, Regex};
 use crate::suggest;
@@ -150,6 +151,15 @@ impl<'a> Resolver<'a> {
                 let rhs = self.resolve(rhs);
                 let (lhs, rhs) = (Box::new(lhs?), Box::new(rhs?));
                 match op {
+                    // `a ?? b` is `a` when it is a value other than `null`
+                    // (a kind test is `false` for an error, and an absent
+                    // path is an error), else `b`: existing instructions,
+                    // `a` evaluated twice when it is not `null`.
+                    ast::BinaryOp::Coalesce => {
+                        let non_null = Kinds::ANY.and(Kinds::from_bits(!Kinds::NULL.bits()));
+                        let test = IrExpr::new(IrExprKind::TypeIs(lhs.clone(), non_null), lhs.span);
+                        IrExprKind::Cond(Box::new(test), lhs, rhs)
+                    }
                     ast::BinaryOp::And => IrExprKind::And(lhs, rhs),
                     ast::BinaryOp::Or => IrExprKind::Or(lhs, rhs),
                     op => IrExprKind::Binary {

@@ -126,6 +126,9 @@ pub enum UnaryOp {
 /// Infix operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
+    /// `a ?? b`: `a`, or `b` when `a` is absent, `null` or an error. The
+    /// resolver rewrites it (`has_value(a) ? a : b`), so the IR never holds it.
+    Coalesce,
     /// `||` or `or`
     Or,
     /// `&&` or `and`
@@ -160,6 +163,7 @@ impl BinaryOp {
     /// The operator as written in the canonical form (`&&`, not `and`).
     pub fn symbol(self) -> &'static str {
         match self {
+            BinaryOp::Coalesce => "??",
             BinaryOp::Or => "||",
             BinaryOp::And => "&&",
             BinaryOp::Eq => "==",
@@ -177,20 +181,23 @@ impl BinaryOp {
         }
     }
 
-    /// Binding strength: higher binds tighter. `?:` is 1 (loosest, not a `BinaryOp`).
+    /// Binding strength: higher binds tighter. `?:` is 1 (loosest, not a
+    /// `BinaryOp`); `??` binds looser than `||` and tighter than `?:`, as
+    /// in C# and JavaScript.
     pub fn precedence(self) -> u8 {
         match self {
-            BinaryOp::Or => 2,
-            BinaryOp::And => 3,
+            BinaryOp::Coalesce => 2,
+            BinaryOp::Or => 3,
+            BinaryOp::And => 4,
             BinaryOp::Eq
             | BinaryOp::Ne
             | BinaryOp::Lt
             | BinaryOp::Le
             | BinaryOp::Gt
             | BinaryOp::Ge
-            | BinaryOp::In => 4,
-            BinaryOp::Add | BinaryOp::Sub => 5,
-            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 6,
+            | BinaryOp::In => 5,
+            BinaryOp::Add | BinaryOp::Sub => 6,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 7,
         }
     }
 }

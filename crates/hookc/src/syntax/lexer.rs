@@ -58,6 +58,9 @@ pub enum Token {
     /// `?`
     #[token("?")]
     Question,
+    /// `??`, the fallback operator.
+    #[token("??")]
+    QuestionQuestion,
     /// `:`
     #[token(":")]
     Colon,
@@ -194,7 +197,7 @@ fn string_rest(lex: &mut logos::Lexer<'_, Token>) -> Result<(), LexError> {
 /// so it is a character boundary. Skipping the byte after a backslash may land
 /// inside a multi-byte character; its continuation bytes are never ASCII, so
 /// the scan is unaffected.
-fn scan_string(rest: &[u8], quote: u8, raw: bool) -> Result<usize, usize> {
+pub(crate) fn scan_string(rest: &[u8], quote: u8, raw: bool) -> Result<usize, usize> {
     let is_delim = |i: usize| rest.get(i) == Some(&quote);
     let triple = is_delim(0) && is_delim(1);
     let mut i = if triple { 2 } else { 0 };

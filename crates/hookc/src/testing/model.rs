@@ -71,6 +71,12 @@ pub fn decide(
                 }
             }
         };
+        // `cond && <a row matched>`; the row test is never an error.
+        let holds = if super::reference::table_holds(policy, hook, &ctx) {
+            holds
+        } else {
+            Some(false)
+        };
         let failed = match holds {
             Some(false) => continue,
             Some(true) => None,
@@ -79,7 +85,7 @@ pub fn decide(
         };
         let filled = match failed {
             Some(()) => None,
-            None => fill_action(policy, &hook.action, &ctx).ok(),
+            None => super::reference::fill_hook_action(policy, hook, &ctx).ok(),
         };
         let Some(action) = filled else {
             // The hook could not decide.

@@ -132,7 +132,7 @@ pub fn eval_with<'a>(
 /// event, and its condition absent or evaluating to `true` (an error or a
 /// non-bool does not match).
 pub fn hook_matches(policy: &CheckedPolicy, hook: &Hook, event: &str, ctx: &Value) -> bool {
-    if !hook.enabled || !hook.events.includes(event) {
+    if !hook.enabled || !hook.events.includes(event) || !table_holds(policy, hook, ctx) {
         return false;
     }
     match &hook.condition {
@@ -144,6 +144,45 @@ pub fn hook_matches(policy: &CheckedPolicy, hook: &Hook, event: &str, ctx: &Valu
                 Val::Bool(true)
             )
         }
+    }
+}
+
+/// The first row of a hook's pattern table that matches the string at its
+/// path, trying each row's regex in turn (the runtime scans once with all
+/// of them): `None` when the hook has no table, the path is not a string,
+/// or no row matches.
+pub fn table_row<'h>(
+    policy: &CheckedPolicy,
+    hook: &'h Hook,
+    ctx: &Value,
+) -> Option<&'h serde_json::Map<String, Value>> {
+    let table = hook.table.as_ref()?;
+    let path = policy.paths().get(table.on)?;
+    let text = context::resolve(ctx, path)?.as_str()?;
+    table.rows.get(table.first_row(text)?)
+}
+
+/// Whether a hook's pattern table holds: it has none, or a row matches
+/// (`docs/src/semantics.md#pattern-tables`). Never an error: a path that
+/// is missing or not a string matches no row.
+pub fn table_holds(policy: &CheckedPolicy, hook: &Hook, ctx: &Value) -> bool {
+    hook.table.is_none() || table_row(policy, hook, ctx).is_some()
+}
+
+/// A matched hook's action filled ([`fill_action`]), its templates reading
+/// the hook's table row as `row` (the context with `row` bound to it).
+pub fn fill_hook_action(
+    policy: &CheckedPolicy,
+    hook: &Hook,
+    ctx: &Value,
+) -> Result<serde_json::Map<String, Value>, ParamMisfit> {
+    match (table_row(policy, hook, ctx), ctx) {
+        (Some(row), Value::Object(m)) => {
+            let mut with_row = m.clone();
+            with_row.insert(crate::ir::ROW_ROOT.to_owned(), Value::Object(row.clone()));
+            fill_action(policy, &hook.action, &Value::Object(with_row))
+        }
+        _ => fill_action(policy, &hook.action, ctx),
     }
 }
 
@@ -252,24 +291,38 @@ fn misfit<'v>(def: &TypeDef, v: &'v Value) -> Option<(String, &'v Value)> {
 }
 
 /// One parameter value with its templates filled: a whole template is the
-/// value at its path (`null` when it does not resolve), a template with text
-/// is a string (values stringified, strings as they are, nothing for a path
-/// that does not resolve).
+/// value at its path or of its expression (`null` when the path does not
+/// resolve or the expression is an error), a template with text is a string
+/// (values stringified, strings as they are, nothing for a path that does
+/// not resolve or an expression that is an error).
 fn fill_value(paths: &PathTable, value: &ActionValue, ctx: &Value) -> Value {
-    let lookup = |id| paths.get(id).and_then(|p| context::resolve(ctx, p));
+    let piece = |p: &TemplatePiece| -> Option<Value> {
+        match p {
+            TemplatePiece::Lit(_) => None,
+            TemplatePiece::Path(id) => paths
+                .get(*id)
+                .and_then(|p| context::resolve(ctx, p))
+                .cloned(),
+            TemplatePiece::Expr(e) => {
+                let consts = Constants::new(&e.expr);
+                eval_with(&e.expr, paths, ctx, &consts).to_json()
+            }
+        }
+    };
     match value {
-        ActionValue::Template(t) => match t.whole_path() {
-            Some(id) => lookup(id).cloned().unwrap_or(Value::Null),
-            None => {
+        ActionValue::Template(t) => match t.parts() {
+            [whole] if t.is_whole() => piece(whole).unwrap_or(Value::Null),
+            parts => {
                 let mut text = String::new();
-                for part in t.parts() {
-                    match part {
-                        TemplatePiece::Lit(s) => text.push_str(s),
-                        TemplatePiece::Path(id) => match lookup(*id) {
-                            Some(Value::String(s)) => text.push_str(s),
-                            Some(other) => text.push_str(&other.to_string()),
-                            None => {}
-                        },
+                for part in parts {
+                    if let TemplatePiece::Lit(s) = part {
+                        text.push_str(s);
+                        continue;
+                    }
+                    match piece(part) {
+                        Some(Value::String(s)) => text.push_str(&s),
+                        Some(other) => text.push_str(&other.to_string()),
+                        None => {}
                     }
                 }
                 Value::String(text)
@@ -576,6 +629,15 @@ fn binary<'a>(op: BinaryOp, l: Val<'a>, r: Val<'a>) -> Val<'a> {
         // The IR uses `And`/`Or` nodes; a `Binary` of them is both sides known.
         BinaryOp::And => value::and(l, r),
         BinaryOp::Or => value::or(l, r),
+        // The resolver rewrites `??`; were it here: `l` unless it is
+        // `null` or an error.
+        BinaryOp::Coalesce => {
+            if l.is_error() || matches!(l, Val::Null) {
+                r
+            } else {
+                l
+            }
+        }
     }
 }
 

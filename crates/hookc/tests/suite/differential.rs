@@ -29,6 +29,11 @@
 //!   `when` cannot say (`matches` schemas, object values) are compared
 //!   between the reference evaluator, the VM and the runtime only.
 //! - `the_iteration_budget_is_the_same_in_both_evaluators`: at its edge.
+//! - `template_expressions_fill_alike`: the generator's expressions as
+//!   `${...}` holes of an action's templates (a whole template, text
+//!   around two holes, a `??` fallback), compiled through the whole
+//!   pipeline into an artifact and decided on random contexts: the runtime
+//!   fills the action exactly as the reference evaluator does.
 //!
 //! Seeds are fixed, so every run tests the same cases; on a mismatch proptest
 //! shrinks the case and the message shows the expression, the context and
@@ -1588,4 +1593,66 @@ impl hookc_runtime::PathLookup for ValueLookup<'_> {
         );
         hookc_runtime::internals::context::resolve(self.doc, path).cloned()
     }
+}
+
+const TEMPLATE_EXPRESSIONS: u32 = 300;
+
+/// Expressions in templates: the same filled action from the runtime (via
+/// the artifact) and from the reference evaluator.
+#[test]
+fn template_expressions_fill_alike() {
+    let gen = Gen::new();
+    let strategy = (
+        expression(&gen),
+        expression(&gen),
+        prop::collection::vec(context(), CONTEXTS_PER_EXPRESSION),
+    );
+    let stats = Stats::default();
+    let result = runner(TEMPLATE_EXPRESSIONS, 11).run(&strategy, |((a, _), (b, _), contexts)| {
+        bump(&stats.generated);
+        let text = |t: String| serde_json::to_string(&t).unwrap();
+        let yaml = format!(
+            "event_context_schema: {}\naction_types:\n  note:\n    parameters:\n      whole: {{}}\n      text: {{}}\n      fallback: {{}}\nhooks:\n  - id: h\n    event: e\n    action:\n      type: note\n      whole: {}\n      text: {}\n      fallback: {}\n",
+            schema_json(),
+            text(format!("${{{a}}}")),
+            text(format!("a=${{{a}}}, b=${{{b}}}.")),
+            text(format!("${{({a}) ?? ({b})}}")),
+        );
+        let c = compile(&[Input::new("t.yaml", yaml.as_str())]);
+        let Some(checked) = c.policy.as_ref().filter(|_| !c.diagnostics.has_errors()) else {
+            return Ok(());
+        };
+        bump(&stats.compiled);
+        let bytes = hookc_runtime::artifact::encode(&hookc::lower::lower(checked));
+        let policy = runtime::Policy::from_artifact(&bytes)
+            .map_err(|e| TestCaseError::fail(format!("{a} / {b}: {e}")))?;
+        let hook = &checked.hooks()[0];
+        for ctx in &contexts {
+            bump(&stats.pairs);
+            let want = reference::fill_action(checked, &hook.action, ctx).ok();
+            let got = policy
+                .evaluate("e", ctx)
+                .ok()
+                .and_then(|d| d.terminal)
+                .map(|m| m.action);
+            if got != want {
+                return Err(TestCaseError::fail(format!(
+                    "templates filled differently\n  a: {a}\n  b: {b}\n  context: {ctx}\n  reference: {want:?}\n  runtime: {got:?}"
+                )));
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let (generated, compiled) = (stats.generated.get(), stats.compiled.get());
+    println!(
+        "template expressions: {generated} generated, {compiled} compiled, {} pairs",
+        stats.pairs.get()
+    );
+    assert!(
+        compiled * 100 >= generated * 50,
+        "only {compiled} of {generated} template pairs compile"
+    );
 }

@@ -404,6 +404,12 @@ fn schema_has_every_key_operator_and_keyword_of_the_code() {
         &property_names(&s, "/definitions/hook/properties"),
         &mut problems,
     );
+    same(
+        "pattern table keys (check::table::TABLE_KEYS)",
+        hookc::check::table::TABLE_KEYS.iter().copied(),
+        &property_names(&s, "/definitions/patternTable/properties"),
+        &mut problems,
+    );
     let mut node_keys = BTreeSet::new();
     for def in ["all", "any", "not", "leaf"] {
         node_keys.extend(property_names(

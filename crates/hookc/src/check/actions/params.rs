@@ -54,6 +54,7 @@ pub fn check_action(
         schema,
         paths,
         diags,
+        regexes: crate::check::typeck::RegexMemo::default(),
     };
     // Strings and lists past the limits, before anything reads them.
     let mut too_large = false;
@@ -195,6 +196,8 @@ struct ParamChecker<'a> {
     schema: &'a ContextSchema,
     paths: &'a mut PathTable,
     diags: &'a mut Diagnostics,
+    /// The regexes of template expressions already compiled.
+    regexes: crate::check::typeck::RegexMemo,
 }
 
 impl ParamChecker<'_> {
@@ -496,9 +499,22 @@ impl ParamChecker<'_> {
             .then_some(ActionValue::Template(t))
     }
 
-    /// The schema type of a whole template's path (`None` for a template
-    /// with text, or a path that does not resolve).
-    fn whole_type(&self, t: &Template) -> Option<Type> {
+    /// The schema type of a whole template's path or the type of its
+    /// expression (`None` for a template with text, or a path that does not
+    /// resolve).
+    fn whole_type(&mut self, t: &Template) -> Option<Type> {
+        if let Some(e) = t.whole_expr() {
+            // Its findings were reported by `check_refs`.
+            let mut quiet = Diagnostics::new();
+            let ty = crate::check::typeck::check_value(
+                &e.expr,
+                self.schema,
+                self.paths,
+                &mut self.regexes,
+                &mut quiet,
+            );
+            return Some(ty);
+        }
         let path = self.paths.get(t.whole_path()?)?;
         self.schema.resolve(path).ok().map(|r| r.ty)
     }
@@ -680,8 +696,22 @@ impl ParamChecker<'_> {
         }
     }
 
-    /// Checks every path of a template against the schema; their types in order.
+    /// Checks every path of a template against the schema (their types in
+    /// order), and type-checks every expression as a condition is.
     fn check_refs(&mut self, t: &Template, np: Option<&str>) -> Vec<Type> {
+        for (e, _) in t.exprs() {
+            let mut found = Diagnostics::new();
+            crate::check::typeck::check_value(
+                &e.expr,
+                self.schema,
+                self.paths,
+                &mut self.regexes,
+                &mut found,
+            );
+            for d in found.into_vec() {
+                self.push(d, np);
+            }
+        }
         let mut out = Vec::new();
         for (id, span) in t.refs() {
             let Some(path) = self.paths.get(id).cloned() else {

@@ -183,15 +183,17 @@ fn spans_of_references_follow_the_origin() {
 }
 
 #[test]
-fn bad_paths_are_reported_with_context() {
-    let d = error("${a + b}");
-    assert_eq!(d.code, Code::InvalidPath);
+fn bad_references_are_reported_with_context() {
+    let d = error("${a.nosuch()}");
+    assert_eq!(d.code, Code::UnknownFunction);
     assert!(
         d.notes
             .iter()
-            .any(|n| n == "in the template reference `${a + b}`"),
+            .any(|n| n == "in the template reference `${a.nosuch()}`"),
         "{d:?}"
     );
+    // At the method, inside the string (which starts at offset 100).
+    assert_eq!(d.span.map(|s| s.start), Some(104));
     let d = error("${a..b}");
     assert_eq!(d.code, Code::ExprSyntax);
 }
@@ -239,4 +241,51 @@ fn bare_braces_are_identifier_paths_without_a_dollar() {
     assert!(names("{unclosed").is_empty());
     // The first `}` closes.
     assert_eq!(names("{{x}}"), ["x"]);
+}
+
+#[test]
+fn expressions_become_expression_parts() {
+    let mut paths = PathTable::new();
+    let t = template("n=${count + 1}, ${a ?? 'x'}", &mut paths);
+    let texts: Vec<&str> = t.exprs().map(|(e, _)| e.text.as_str()).collect();
+    assert_eq!(texts, ["count + 1", "a ?? 'x'"]);
+    assert_eq!(t.refs().count(), 0);
+    assert!(!t.is_whole());
+    let spans: Vec<(u32, u32)> = t.exprs().map(|(_, s)| (s.start, s.end)).collect();
+    assert_eq!(spans, [(4, 13), (18, 26)]);
+    // A path written as an index is still a path part.
+    let t = template("${a['b-c'][0]}", &mut paths);
+    assert_eq!(t.refs().count(), 1);
+    assert!(t.whole_expr().is_none() && t.is_whole());
+    let t = template("${a.size()}", &mut paths);
+    assert!(t.whole_expr().is_some() && t.is_whole());
+    // Round trip through the canonical text.
+    let t = template("x ${a ?? b} $${y} ${c}", &mut paths);
+    let again = template(&t.source_text(&paths), &mut paths);
+    assert_eq!(t, again);
+}
+
+#[test]
+fn the_scanner_reads_string_literals_and_braces() {
+    let mut paths = PathTable::new();
+    let one = |text: &str, paths: &mut PathTable| -> String {
+        let t = template(text, paths);
+        let texts: Vec<String> = t.exprs().map(|(e, _)| e.text.clone()).collect();
+        assert_eq!(texts.len(), 1, "{text}");
+        texts[0].clone()
+    };
+    // `}` inside quotes of either kind, escaped quotes, raw strings and
+    // triple-quoted strings do not end the reference.
+    assert_eq!(one("${s.split('}')}", &mut paths), "s.split('}')");
+    assert_eq!(one(r#"${s + "}\"}"}"#, &mut paths), r#"s + "}\"}""#);
+    assert_eq!(
+        one(r"${s.matches(r'\}')}!", &mut paths),
+        r"s.matches(r'\}')"
+    );
+    assert_eq!(one("${s + '''a}'b'''}", &mut paths), "s + '''a}'b'''");
+    // A `}` that closes a `{` of the expression does not end it either
+    // (the parser then rejects the map literal).
+    assert_eq!(find_close("{'a': 1}} tail", 0), Ok(8));
+    assert_eq!(find_close("'}", 0), Err(true));
+    assert_eq!(find_close("a b", 0), Err(false));
 }

@@ -5,7 +5,7 @@
 
 use super::{
     is_xml_space, trim_xml, ActionBuilder, Attr, DocReader, HookBuilder, OpenElement, ParamBuilder,
-    Stop, TextBuf, WhenBuilder, ACTION_HELP, HOOKS_ATTRS, HOOK_ATTRS, PARAM_HELP,
+    Stop, TableBuilder, TextBuf, WhenBuilder, ACTION_HELP, HOOKS_ATTRS, HOOK_ATTRS, PARAM_HELP,
 };
 
 use crate::diag::{Code, Diagnostic};
@@ -41,6 +41,7 @@ impl<'t> DocReader<'t, '_> {
             condition: None,
             action_seen: false,
             action: None,
+            table: None,
             text_reported: false,
         };
         self.next_index += 1;
@@ -322,7 +323,66 @@ impl<'t> DocReader<'t, '_> {
             description: hook.description,
             condition: hook.condition,
             action,
+            table: hook.table,
         });
+    }
+
+    // ---- <table> ------------------------------------------------------------
+
+    /// `<table on="PATH">`: its attributes become the entries of the
+    /// mapping YAML's `table:` is (the compiler checks them).
+    pub(super) fn begin_table(&mut self, tag: Span, attrs: Vec<Attr>) -> OpenElement {
+        let seen = self.hook_mut().is_some_and(|h| h.table.is_some());
+        if seen {
+            self.report(
+                Diagnostic::new(Code::DuplicateKey, "hook has more than one `<table>`")
+                    .at(tag)
+                    .help("a hook has one pattern table; put every row in it"),
+            );
+            return OpenElement::Skip;
+        }
+        OpenElement::Table(Box::new(TableBuilder {
+            tag,
+            entries: attr_entries(attrs),
+            rows: Vec::new(),
+        }))
+    }
+
+    /// `<row pattern="RE" FIELD="VALUE" .../>`: a mapping of its attributes.
+    pub(super) fn begin_row(&mut self, tag: Span, attrs: Vec<Attr>) -> OpenElement {
+        let row = Node {
+            kind: NodeKind::Map(attr_entries(attrs)),
+            span: tag,
+        };
+        if let Some(OpenElement::Table(t)) = self.open.last_mut().map(|o| &mut o.frame) {
+            t.rows.push(row);
+        }
+        OpenElement::Row
+    }
+
+    pub(super) fn finish_table(&mut self, table: TableBuilder, whole: Span) {
+        let TableBuilder {
+            tag,
+            mut entries,
+            rows,
+        } = table;
+        entries.push((
+            crate::frontend::doc::Key {
+                name: "rows".to_owned(),
+                span: tag,
+            },
+            Node {
+                kind: NodeKind::Seq(rows),
+                span: whole,
+            },
+        ));
+        let node = Node {
+            kind: NodeKind::Map(entries),
+            span: whole,
+        };
+        if let Some(hook) = self.hook_mut() {
+            hook.table = Some(node);
+        }
     }
 
     // ---- <when> -------------------------------------------------------------
@@ -570,4 +630,22 @@ impl<'t> DocReader<'t, '_> {
             action.xml_params.push((name, value));
         }
     }
+}
+
+/// Attributes as the entries of a mapping: text values at their spans.
+fn attr_entries(attrs: Vec<Attr>) -> Vec<(crate::frontend::doc::Key, Node)> {
+    attrs
+        .into_iter()
+        .map(|a| {
+            let key = crate::frontend::doc::Key {
+                name: a.name,
+                span: a.name_span,
+            };
+            let value = Node {
+                kind: NodeKind::Text(a.value),
+                span: a.value_span,
+            };
+            (key, value)
+        })
+        .collect()
 }

@@ -195,6 +195,10 @@ enum OpenElement {
     Event(Box<events::EventBuilder>),
     /// The `<context>` of an `<event>`: JSON text.
     EventContext(TextBuf),
+    /// A hook's `<table>` of `<row>`s.
+    Table(Box<TableBuilder>),
+    /// A `<row>` of a `<table>` (read at its start tag).
+    Row,
     /// An element already reported, with everything inside it.
     Skip,
 }
@@ -213,6 +217,8 @@ enum Parent {
     Parameter,
     Event,
     EventContext,
+    Table,
+    Row,
     Skip,
 }
 
@@ -232,7 +238,17 @@ struct HookBuilder {
     condition: Option<RawCondition>,
     action_seen: bool,
     action: Option<RawAction>,
+    /// `<table>`, read into the shape of YAML's `table:` mapping.
+    table: Option<Node>,
     text_reported: bool,
+}
+
+/// A `<table on="PATH">` being read: its attributes and `<row>`s, each a
+/// mapping of its attributes (as YAML's `table:` is written).
+struct TableBuilder {
+    tag: Span,
+    entries: Vec<(crate::frontend::doc::Key, Node)>,
+    rows: Vec<Node>,
 }
 
 /// A `<when>` being read.

@@ -237,6 +237,8 @@ impl<'t> DocReader<'t, '_> {
             Some(OpenElement::Parameter) => Parent::Parameter,
             Some(OpenElement::Event(_)) => Parent::Event,
             Some(OpenElement::EventContext(_)) => Parent::EventContext,
+            Some(OpenElement::Table(_)) => Parent::Table,
+            Some(OpenElement::Row) => Parent::Row,
             Some(OpenElement::Skip) => Parent::Skip,
         }
     }
@@ -305,6 +307,8 @@ impl<'t> DocReader<'t, '_> {
                 }
             }
             Parent::Hook if name == "when" => self.begin_when(tag, &attrs),
+            Parent::Hook if name == "table" => self.begin_table(tag, attrs),
+            Parent::Table if name == "row" => self.begin_row(tag, attrs),
             Parent::Hook => self.begin_action(name, name_span, tag, attrs),
             Parent::Action if name == "param" => self.begin_param(tag, attrs),
             Parent::ActionType if name == "parameter" => self.begin_parameter(tag, attrs),
@@ -315,7 +319,9 @@ impl<'t> DocReader<'t, '_> {
             | Parent::ActionType
             | Parent::Parameter
             | Parent::Event
-            | Parent::EventContext => {
+            | Parent::EventContext
+            | Parent::Table
+            | Parent::Row => {
                 let within = self.open.last().map_or("", |o| o.name.as_str());
                 let mut diag = Diagnostic::new(
                     Code::UnknownKey,
@@ -485,6 +491,8 @@ impl<'t> DocReader<'t, '_> {
                 | OpenElement::ActionType(_)
                 | OpenElement::Parameter
                 | OpenElement::Event(_)
+                | OpenElement::Table(_)
+                | OpenElement::Row
                 | OpenElement::Skip,
             ) => Ok(()),
         }
@@ -536,9 +544,11 @@ impl<'t> DocReader<'t, '_> {
             OpenElement::ActionType(t) => self.finish_action_type(*t, whole),
             OpenElement::Event(e) => self.finish_event(*e, whole),
             OpenElement::EventContext(t) => self.finish_event_context(t, open.tag, whole),
+            OpenElement::Table(t) => self.finish_table(*t, whole),
             OpenElement::Plain
             | OpenElement::Hooks
             | OpenElement::Parameter
+            | OpenElement::Row
             | OpenElement::Skip => {}
         }
         if self.open.is_empty() {

@@ -64,8 +64,8 @@ pub fn parse(text: &str, origin: Origin) -> Result<Expr, Diagnostic> {
 /// recursive path.
 type PResult<T> = Result<T, Box<Diagnostic>>;
 
-/// The precedence of `||`, the loosest binary operator.
-const OR_PREC: u8 = 2;
+/// The precedence of `??`, the loosest binary operator.
+const LOOSEST_PREC: u8 = 2;
 
 /// A token with its byte range in the text; `kind` is `None` at the end.
 #[derive(Debug, Clone, Copy)]
@@ -207,7 +207,7 @@ impl<'t> Parser<'t> {
     /// `depth` is the number of levels above the node being parsed.
     fn parse_expr(&mut self, depth: usize) -> PResult<ParsedNode> {
         self.enter(depth)?;
-        let cond = self.parse_binary(depth, OR_PREC)?;
+        let cond = self.parse_binary(depth, LOOSEST_PREC)?;
         if self.eat(Token::Question)?.is_none() {
             return Ok(cond);
         }
@@ -219,7 +219,7 @@ impl<'t> Parser<'t> {
     fn parse_conditional(&mut self, cond: ParsedNode, depth: usize) -> PResult<ParsedNode> {
         // As in CEL, the middle operand is a ConditionalOr: a nested
         // conditional there needs parentheses.
-        let then = self.parse_binary(depth + 1, OR_PREC)?;
+        let then = self.parse_binary(depth + 1, LOOSEST_PREC)?;
         let colon = self.bump()?;
         if !colon.is(Token::Colon) {
             return Err(self.missing_colon(colon));
@@ -645,6 +645,7 @@ impl<'t> Parser<'t> {
 /// The binary operator a token stands for.
 fn binary_op(kind: Token) -> Option<BinaryOp> {
     Some(match kind {
+        Token::QuestionQuestion => BinaryOp::Coalesce,
         Token::OrOr | Token::Or => BinaryOp::Or,
         Token::AndAnd | Token::And => BinaryOp::And,
         Token::EqEq => BinaryOp::Eq,
