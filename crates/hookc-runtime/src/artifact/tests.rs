@@ -620,6 +620,8 @@ fn functions_are_format_5() {
     for _ in &plain.actions {
         bytes.extend_from_slice(&[0, 0]);
     }
+    // An empty `tables` section.
+    bytes.extend_from_slice(&[14, 1, 0, 0, 0, 0]);
     reseal(&mut bytes);
     let e = decode(&bytes).unwrap_err().to_string();
     assert!(e.contains("calls no builtin function"), "{e}");
@@ -766,8 +768,8 @@ fn template_expressions_are_format_5() {
     let e = decode(&v4).unwrap_err().to_string();
     assert!(e.contains("template part"), "{e}");
 
-    // A program without template expressions labelled format 5.
-    let mut p5 = sample();
+    // A program without template expressions (or calls) labelled format 5.
+    let mut p5 = without_functions(sample());
     p5.model.combine = crate::bytecode::Combine::Strictest;
     let mut bytes = encode(&p5);
     bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());

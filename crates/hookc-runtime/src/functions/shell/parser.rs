@@ -2,11 +2,11 @@
 //! words scanned with quote removal as they are read, commands handed to
 //! [`super::unwrap`] as each ends.
 //!
-//! There is no separate token stream: the list loop ([`Parser::list`])
+//! There is no separate token stream: the list loop ([`ShellParser::list`])
 //! looks at the next byte, handles an operator in place or scans a word, so
 //! a word that needs no quote removal is a slice of the input. Every
 //! recursion (subshell, substitution, `${`, script) goes through
-//! [`Parser::nested`], which stops at [`MAX_NESTING`]; a scan never goes
+//! [`ShellParser::nested`], which stops at [`MAX_NESTING`]; a scan never goes
 //! back except for `((`/`$((` that turn out not to be arithmetic, which
 //! rescans only that construct once per nesting level.
 
@@ -30,7 +30,7 @@ pub(super) fn parse_script(
     depth: usize,
     unwrap: Unwrap,
 ) -> (Vec<SimpleCommand<'_>>, Option<ShellError>) {
-    let mut p = Parser::new(src, base, depth, unwrap);
+    let mut p = ShellParser::new(src, base, depth, unwrap);
     if depth > MAX_NESTING {
         p.error = Some(ShellError::NestingTooDeep);
     } else if p.list(Term::Eof).is_ok() {
@@ -91,13 +91,13 @@ impl ShellError {
 }
 
 /// Words a parser may copy between commands beyond one per byte of its
-/// text ([`Parser::spend`]).
+/// text ([`ShellParser::spend`]).
 const COPY_ALLOWANCE: usize = 1024;
 
-/// Parsing stopped; the error is in [`Parser::error`].
-struct Stop;
+/// Parsing stopped; the error is in [`ShellParser::error`].
+struct ListStop;
 
-type Step<T = ()> = Result<T, Stop>;
+type ScanStep<T = ()> = Result<T, ListStop>;
 
 /// Which bytes end a literal run inside an unquoted word: blanks,
 /// operators, quotes and the starts of expansions. A table, as the scan's
@@ -169,7 +169,7 @@ impl Mode {
 
 /// A compound command whose end keyword is still to come.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Open {
+struct OpenConstruct {
     /// The keyword that opened it.
     keyword: &'static str,
     /// The keyword that closes it.
@@ -179,13 +179,13 @@ struct Open {
 
 /// The simple command being read.
 #[derive(Default)]
-struct Builder<'s> {
+struct CommandBuilder<'s> {
     words: Vec<Cow<'s, str>>,
     env: Vec<(Cow<'s, str>, Cow<'s, str>)>,
     redirects: Vec<Redirect<'s>>,
 }
 
-impl Builder<'_> {
+impl CommandBuilder<'_> {
     /// At the start of a command, where reserved words count.
     fn at_start(&self) -> bool {
         self.words.is_empty() && self.env.is_empty() && self.redirects.is_empty()
@@ -259,7 +259,7 @@ impl WordBuf {
     }
 }
 
-struct Parser<'s> {
+struct ShellParser<'s> {
     src: &'s str,
     bytes: &'s [u8],
     pos: usize,
@@ -270,13 +270,13 @@ struct Parser<'s> {
     error: Option<ShellError>,
     heredocs: Vec<PendingHeredoc<'s>>,
     unwrap: Unwrap,
-    /// See [`Parser::spend`].
+    /// See [`ShellParser::spend`].
     copy_budget: usize,
 }
 
-impl<'s> Parser<'s> {
+impl<'s> ShellParser<'s> {
     fn new(src: &'s str, base: usize, depth: usize, unwrap: Unwrap) -> Self {
-        Parser {
+        ShellParser {
             src,
             bytes: src.as_bytes(),
             pos: 0,
@@ -294,7 +294,7 @@ impl<'s> Parser<'s> {
     /// (an outer command's env into each command of its `bash -c` script,
     /// find's arguments into its `-exec` commands), so that the output
     /// stays linear in the input.
-    fn spend(&mut self, copies: usize) -> Step {
+    fn spend(&mut self, copies: usize) -> ScanStep {
         match self.copy_budget.checked_sub(copies) {
             Some(left) => {
                 self.copy_budget = left;
@@ -304,11 +304,11 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn fail(&mut self, e: ShellError) -> Stop {
+    fn fail(&mut self, e: ShellError) -> ListStop {
         if self.error.is_none() {
             self.error = Some(e);
         }
-        Stop
+        ListStop
     }
 
     /// An absolute position for an error.
@@ -329,7 +329,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Runs `f` one nesting level deeper, or fails past [`MAX_NESTING`].
-    fn nested(&mut self, f: impl FnOnce(&mut Self) -> Step) -> Step {
+    fn nested(&mut self, f: impl FnOnce(&mut Self) -> ScanStep) -> ScanStep {
         if self.depth >= MAX_NESTING {
             return Err(self.fail(ShellError::NestingTooDeep));
         }
@@ -341,7 +341,7 @@ impl<'s> Parser<'s> {
 
     /// Parses `text`, a slice of this parser's input starting at `start`,
     /// as a script one level deeper, and takes its commands.
-    fn parse_slice(&mut self, start: usize, end: usize) -> Step {
+    fn parse_slice(&mut self, start: usize, end: usize) -> ScanStep {
         let text = self.slice(start, end);
         let (commands, error) = parse_script(text, self.base + start, self.depth + 1, self.unwrap);
         self.out.extend(commands);
@@ -380,11 +380,11 @@ impl<'s> Parser<'s> {
     }
 
     /// A list of commands up to `term`.
-    fn list(&mut self, term: Term) -> Step {
-        let mut cmd = Builder::default();
+    fn list(&mut self, term: Term) -> ScanStep {
+        let mut cmd = CommandBuilder::default();
         let mut mode = Mode::Normal;
         // The compound commands open in this list, innermost last.
-        let mut open: Vec<Open> = Vec::new();
+        let mut open: Vec<OpenConstruct> = Vec::new();
         loop {
             self.skip_blanks();
             let Some(c) = self.peek() else {
@@ -620,7 +620,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Fails on a compound command of `open` left open at a list's end.
-    fn all_closed(&mut self, open: &[Open]) -> Step {
+    fn all_closed(&mut self, open: &[OpenConstruct]) -> ScanStep {
         match open.last() {
             Some(o) => Err(self.fail(ShellError::UnbalancedCompound {
                 at: self.at(o.at),
@@ -632,7 +632,12 @@ impl<'s> Parser<'s> {
 
     /// `closer` (at `at`) ends the innermost compound command, which must
     /// be one it closes.
-    fn close(&mut self, open: &mut Vec<Open>, closer: &'static str, at: usize) -> Step {
+    fn close(
+        &mut self,
+        open: &mut Vec<OpenConstruct>,
+        closer: &'static str,
+        at: usize,
+    ) -> ScanStep {
         match open.last() {
             Some(o) if o.closer == closer => {
                 open.pop();
@@ -648,11 +653,11 @@ impl<'s> Parser<'s> {
     /// Puts a word where it belongs in the command or the compound syntax.
     fn take_word(
         &mut self,
-        cmd: &mut Builder<'s>,
+        cmd: &mut CommandBuilder<'s>,
         w: Word<'s>,
         mode: &mut Mode,
-        open: &mut Vec<Open>,
-    ) -> Step {
+        open: &mut Vec<OpenConstruct>,
+    ) -> ScanStep {
         match *mode {
             Mode::ForVar => {
                 *mode = Mode::ForAfterVar;
@@ -697,7 +702,7 @@ impl<'s> Parser<'s> {
             Mode::Normal | Mode::DoubleBracket | Mode::CasePattern { .. } => {}
         }
         if cmd.at_start() && !w.quoted {
-            let opened = |keyword, closer| Open {
+            let opened = |keyword, closer| OpenConstruct {
                 keyword,
                 closer,
                 at: w.start,
@@ -741,7 +746,7 @@ impl<'s> Parser<'s> {
 
     /// A word of a simple command: an assignment before the program, or
     /// an argument.
-    fn word_or_assignment(&mut self, cmd: &mut Builder<'s>, w: Word<'s>) -> Step {
+    fn word_or_assignment(&mut self, cmd: &mut CommandBuilder<'s>, w: Word<'s>) -> ScanStep {
         if cmd.words.is_empty() {
             if let Some(name_len) = assignment_name_len(self.slice(w.start, w.end)) {
                 let name = self.slice(w.start, w.start + name_len);
@@ -770,7 +775,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Ends the command being read: unwraps it and lists it.
-    fn finish(&mut self, cmd: &mut Builder<'s>) -> Step {
+    fn finish(&mut self, cmd: &mut CommandBuilder<'s>) -> ScanStep {
         if cmd.at_start() {
             return Ok(());
         }
@@ -786,7 +791,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Unwraps `command` and lists what it runs.
-    fn emit(&mut self, mut command: SimpleCommand<'s>, at: usize) -> Step {
+    fn emit(&mut self, mut command: SimpleCommand<'s>, at: usize) -> ScanStep {
         if self.unwrap == Unwrap::No {
             command.program = program_of(&command.argv);
             self.out.push(command);
@@ -880,7 +885,7 @@ impl<'s> Parser<'s> {
     }
 
     /// A redirection at `pos` (on its operator).
-    fn redirect(&mut self, fd: Option<u32>, cmd: &mut Builder<'s>) -> Step {
+    fn redirect(&mut self, fd: Option<u32>, cmd: &mut CommandBuilder<'s>) -> ScanStep {
         let at = self.pos;
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         let (op, len) = match rest {
@@ -920,7 +925,7 @@ impl<'s> Parser<'s> {
     }
 
     /// After a newline: the bodies of the here-documents opened on the line.
-    fn read_heredocs(&mut self) -> Step {
+    fn read_heredocs(&mut self) -> ScanStep {
         for h in std::mem::take(&mut self.heredocs) {
             let body_start = self.pos;
             let body_end = loop {
@@ -947,7 +952,7 @@ impl<'s> Parser<'s> {
                 let body = self.bytes.get(body_start..body_end).unwrap_or_default();
                 if memchr::memchr2(b'$', b'`', body).is_some() {
                     let after = self.pos;
-                    let mut p = Parser::new(
+                    let mut p = ShellParser::new(
                         self.slice(body_start, body_end),
                         self.base + body_start,
                         self.depth,
@@ -955,7 +960,7 @@ impl<'s> Parser<'s> {
                     );
                     let r = p.expansions();
                     self.out.append(&mut p.out);
-                    if let (Err(Stop), Some(e)) = (r, p.error) {
+                    if let (Err(ListStop), Some(e)) = (r, p.error) {
                         return Err(self.fail(e));
                     }
                     self.pos = after;
@@ -968,7 +973,7 @@ impl<'s> Parser<'s> {
     /// The substitutions in text where only expansions count (a
     /// here-document's body, an arithmetic expression): `$(`, `` ` ``,
     /// `${`, `$((`.
-    fn expansions(&mut self) -> Step {
+    fn expansions(&mut self) -> ScanStep {
         let mut sink = WordBuf::default();
         while let Some(i) = memchr::memchr3(
             b'\\',
@@ -988,7 +993,7 @@ impl<'s> Parser<'s> {
 
     /// `((...))` at a command's start. `Ok(false)` (nothing consumed) when
     /// it does not end in `))`: then it is `(` and a subshell.
-    fn arithmetic_command(&mut self) -> Step<bool> {
+    fn arithmetic_command(&mut self) -> ScanStep<bool> {
         match arithmetic_end(self.bytes, self.pos + 2) {
             ArithEnd::End(end) => {
                 self.scan_expansions(self.pos + 2, end - 2)?;
@@ -1000,7 +1005,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Parses the substitutions in `start..end` of the input.
-    fn scan_expansions(&mut self, start: usize, end: usize) -> Step {
+    fn scan_expansions(&mut self, start: usize, end: usize) -> ScanStep {
         let inner = self.bytes.get(start..end).unwrap_or_default();
         if memchr::memchr2(b'$', b'`', inner).is_none() {
             return Ok(());
@@ -1008,11 +1013,11 @@ impl<'s> Parser<'s> {
         let text = self.slice(start, end);
         let base = self.base + start;
         self.nested(|p| {
-            let mut sub = Parser::new(text, base, p.depth, p.unwrap);
+            let mut sub = ShellParser::new(text, base, p.depth, p.unwrap);
             let r = sub.expansions();
             p.out.append(&mut sub.out);
             match (r, sub.error) {
-                (Err(Stop), Some(e)) => Err(p.fail(e)),
+                (Err(ListStop), Some(e)) => Err(p.fail(e)),
                 _ => Ok(()),
             }
         })
@@ -1020,7 +1025,7 @@ impl<'s> Parser<'s> {
 
     /// A word at `pos`, quotes removed, its substitutions parsed. Empty
     /// (`start == end`) when `pos` is on an operator or the end.
-    fn word(&mut self) -> Result<Word<'s>, Stop> {
+    fn word(&mut self) -> Result<Word<'s>, ListStop> {
         let start = self.pos;
         let mut buf = WordBuf::default();
         let mut quoted = false;
@@ -1116,7 +1121,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `"..."` at `pos`.
-    fn double_quoted(&mut self, buf: &mut WordBuf) -> Step {
+    fn double_quoted(&mut self, buf: &mut WordBuf) -> ScanStep {
         let open = self.pos;
         self.pos += 1;
         loop {
@@ -1156,7 +1161,7 @@ impl<'s> Parser<'s> {
 
     /// A `$` at `pos` that is not `$'` or `$"`: `$(`, `$((`, `${`, or a
     /// literal `$` (a parameter's name is ordinary text after it).
-    fn dollar(&mut self, buf: &mut WordBuf, in_double_quotes: bool) -> Step {
+    fn dollar(&mut self, buf: &mut WordBuf, in_double_quotes: bool) -> ScanStep {
         let open = self.pos;
         match self.peek_at(1) {
             Some(b'(') => {
@@ -1196,7 +1201,7 @@ impl<'s> Parser<'s> {
 
     /// The rest of `${...}` (opened at `open`), kept verbatim; its
     /// substitutions are parsed.
-    fn parameter(&mut self, open: usize, in_double_quotes: bool) -> Step {
+    fn parameter(&mut self, open: usize, in_double_quotes: bool) -> ScanStep {
         let mut sink = WordBuf::default();
         loop {
             let rest = self.bytes.get(self.pos..).unwrap_or_default();
@@ -1233,7 +1238,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `` `...` `` at `pos`: the inner text, unescaped, parsed as a script.
-    fn backquote(&mut self, buf: &mut WordBuf) -> Step {
+    fn backquote(&mut self, buf: &mut WordBuf) -> ScanStep {
         let open = self.pos;
         let mut i = open + 1;
         let mut escaped = false;
@@ -1282,7 +1287,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `$'...'` at `pos`, decoded.
-    fn ansi_c(&mut self, buf: &mut WordBuf) -> Step {
+    fn ansi_c(&mut self, buf: &mut WordBuf) -> ScanStep {
         let open = self.pos;
         let mut i = open + 2;
         loop {
