@@ -217,8 +217,15 @@ fn search_error(error: &fancy_regex::Error) -> EvalError {
 /// compiles every pattern through here, and a loaded policy compiles
 /// through here on first use ([`PolicyRegex`]).
 pub fn compile_regex(pattern: &str) -> Result<CompiledRegex, String> {
-    let backtracking = matches!(engine(pattern)?, Engine::Backtracking(_));
-    compile_on(pattern, backtracking)
+    compile_regex_on_engine(pattern).map(|(compiled, _)| compiled)
+}
+
+/// [`compile_regex`], with the engine it chose: the checker's one parse of
+/// each pattern.
+pub fn compile_regex_on_engine(pattern: &str) -> Result<(CompiledRegex, Engine), String> {
+    let engine = engine(pattern)?;
+    let compiled = compile_on(pattern, matches!(engine, Engine::Backtracking(_)))?;
+    Ok((compiled, engine))
 }
 
 /// Compiles `pattern` on the engine already chosen for it by [`engine`]

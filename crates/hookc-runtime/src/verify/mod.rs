@@ -90,7 +90,8 @@ use std::collections::HashSet;
 /// Compiling a pattern as the checker does, and the choice of its engine
 /// (`value::policy_regex`, where a loaded policy's regexes live).
 pub use crate::value::policy_regex::{
-    compile_regex, compile_regex_set, engine, Backtracking, CompiledRegex, Construct, Engine,
+    compile_regex, compile_regex_on_engine, compile_regex_set, engine, Backtracking, CompiledRegex,
+    Construct, Engine,
 };
 
 /// A program that passed verification, with its regexes parsed (compiled

@@ -26,15 +26,15 @@ use hookc_runtime::verify::{Backtracking, Engine};
 pub struct RegexMemo(std::collections::HashMap<String, Engine>);
 
 impl RegexMemo {
-    /// [`compile_regex`]'s verdict on `pattern` and its engine, compiling
+    /// `compile_regex`'s verdict on `pattern` and its engine, compiling
     /// it only once.
     pub(crate) fn check(&mut self, pattern: &str) -> Result<Engine, String> {
         if let Some(engine) = self.0.get(pattern) {
             return Ok(engine.clone());
         }
-        compile_regex(pattern)?;
-        // The runtime chooses its engine from the pattern alone, here too.
-        let engine = hookc_runtime::verify::engine(pattern)?;
+        // The runtime chooses its engine from the pattern alone, here too
+        // (one parse for both).
+        let (_, engine) = hookc_runtime::verify::compile_regex_on_engine(pattern)?;
         self.0.insert(pattern.to_owned(), engine.clone());
         Ok(engine)
     }
@@ -91,8 +91,6 @@ pub fn check_value(
     }
     .check(expr)
 }
-
-pub use hookc_runtime::verify::compile_regex;
 
 /// `1000000` as `1,000,000`.
 fn thousands(n: usize) -> String {
