@@ -602,3 +602,27 @@ fn matches_values_are_checked_against_the_keywords() {
     let e = check(&schemas, index, &yaml(bad)).unwrap_err();
     assert!(e.contains("'typ' not allowed"), "{e}");
 }
+
+/// The description of `when` names every function of the function table,
+/// so an editor's hover lists what the language has.
+#[test]
+fn the_when_description_names_every_function() {
+    let s = schema_json();
+    let when = s
+        .pointer("/definitions/hook/properties/when/description")
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no description of `when` in {SCHEMA}"));
+    let missing: Vec<String> = hookc_runtime::functions::Builtin::ALL
+        .iter()
+        .map(|f| f.def())
+        .map(|d| match d.namespace {
+            Some(_) => format!("`{}`", d.qualified_name()),
+            None => format!(".{}`", d.name),
+        })
+        .filter(|name| !when.contains(name.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{SCHEMA}: `when` does not name {missing:?}"
+    );
+}
