@@ -62,7 +62,7 @@ pub const INLINE_FRAMES: usize = 4;
 
 /// Where the first error value of an evaluation came from, for explain output.
 ///
-/// `op` is the absolute code index (into [`Program::code`]) of the first
+/// `op` is the absolute code index (into [`Program::code`](crate::bytecode::Program::code)) of the first
 /// instruction, in execution order, whose result was an error value. Errors
 /// are created at one instruction and then only propagate, so this is where
 /// an error originated. It is recorded whether or not the error was absorbed

@@ -2,7 +2,7 @@
 //! (`docs/src/semantics.md#functions`; adding one: `ARCHITECTURE.md`,
 //! "How to add a function").
 //!
-//! [`table`] holds one row per function in the style of the instruction
+//! `table.rs` holds one row per function in the style of the instruction
 //! table (`for_each_op!`): its stable id (the artifact's operand), its
 //! spelling (a method `s.trim()`, a global `size(x)`, or a namespaced
 //! `path.base(p)`), its parameters' kinds (and which must be a literal
