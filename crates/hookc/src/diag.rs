@@ -449,6 +449,20 @@ impl<'a> IntoIterator for &'a Diagnostics {
     }
 }
 
+/// A count with `,` between thousands (`1000000` as `1,000,000`), as
+/// messages and reports print numbers.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -787,15 +787,8 @@ pub fn optimized_build() -> bool {
 
 /// A rounded number with `,` between thousands: `1,234,567`.
 fn thousands(x: f64) -> String {
-    let digits = format!("{:.0}", x.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    // Saturating: a negative or huge rate prints as 0 or u64::MAX.
+    hookc::diag::thousands(x.max(0.0).round() as u64)
 }
 
 #[cfg(test)]

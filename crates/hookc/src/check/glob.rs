@@ -42,6 +42,40 @@ enum GlobPiece {
 }
 
 impl GlobPiece {
+    /// Appends this piece's regex; `in_segment`: as part of one path
+    /// element, where `*`, `?` and classes never match `/`.
+    fn push_regex(&self, out: &mut String, in_segment: bool) {
+        let mut buf = [0u8; 4];
+        match self {
+            GlobPiece::Star => out.push_str(if in_segment { "[^/]*" } else { ".*" }),
+            GlobPiece::Any => out.push_str(if in_segment { "[^/]" } else { "." }),
+            GlobPiece::Char(c) => out.push_str(&regex::escape(c.encode_utf8(&mut buf))),
+            GlobPiece::Class { negated, ranges } => {
+                out.push('[');
+                if *negated {
+                    out.push('^');
+                }
+                for &(lo, hi) in ranges {
+                    // Escaping every meta character is valid inside a
+                    // class too, and keeps `-`, `^`, `]`, `[`, `&&`, `~~`
+                    // literal.
+                    out.push_str(&regex::escape(lo.encode_utf8(&mut buf)));
+                    if hi != lo {
+                        out.push('-');
+                        out.push_str(&regex::escape(hi.encode_utf8(&mut buf)));
+                    }
+                }
+                // In an element, a negated class leaves `/` out by naming
+                // it, another by intersecting with everything but `/`.
+                out.push_str(match (in_segment, negated) {
+                    (false, _) => "]",
+                    (true, true) => "/]",
+                    (true, false) => "&&[^/]]",
+                });
+            }
+        }
+    }
+
     /// Whether this one-character piece matches `c` (never called on `*`).
     fn matches(&self, c: char) -> bool {
         match self {
@@ -273,30 +307,8 @@ impl Glob {
         if open {
             out.push_str(r"\A");
         }
-        let mut buf = [0u8; 4];
         for p in pieces {
-            match p {
-                GlobPiece::Star => out.push_str(".*"),
-                GlobPiece::Any => out.push('.'),
-                GlobPiece::Char(c) => out.push_str(&regex::escape(c.encode_utf8(&mut buf))),
-                GlobPiece::Class { negated, ranges } => {
-                    out.push('[');
-                    if *negated {
-                        out.push('^');
-                    }
-                    for &(lo, hi) in ranges {
-                        // Escaping every meta character is valid inside a
-                        // class too, and keeps `-`, `^`, `]`, `[`, `&&`, `~~`
-                        // literal.
-                        out.push_str(&regex::escape(lo.encode_utf8(&mut buf)));
-                        if hi != lo {
-                            out.push('-');
-                            out.push_str(&regex::escape(hi.encode_utf8(&mut buf)));
-                        }
-                    }
-                    out.push(']');
-                }
-            }
+            p.push_regex(&mut out, false);
         }
         if close {
             out.push_str(r"\z");
@@ -444,29 +456,8 @@ impl Glob {
     /// Appends this glob as one path segment's regex: `*`, `?` and classes
     /// never match `/`.
     fn segment_regex(&self, out: &mut String) {
-        let mut buf = [0u8; 4];
         for p in &self.pieces {
-            match p {
-                GlobPiece::Star => out.push_str("[^/]*"),
-                GlobPiece::Any => out.push_str("[^/]"),
-                GlobPiece::Char(c) => out.push_str(&regex::escape(c.encode_utf8(&mut buf))),
-                GlobPiece::Class { negated, ranges } => {
-                    out.push('[');
-                    if *negated {
-                        out.push('^');
-                    }
-                    for &(lo, hi) in ranges {
-                        out.push_str(&regex::escape(lo.encode_utf8(&mut buf)));
-                        if hi != lo {
-                            out.push('-');
-                            out.push_str(&regex::escape(hi.encode_utf8(&mut buf)));
-                        }
-                    }
-                    // A negated class leaves `/` out by naming it; another
-                    // by intersecting with everything but `/`.
-                    out.push_str(if *negated { "/]" } else { "&&[^/]]" });
-                }
-            }
+            p.push_regex(out, true);
         }
     }
 }
@@ -474,6 +465,55 @@ impl Glob {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the path glob `glob` matches `path`, through its regex.
+    fn path_match(glob: &str, path: &str) -> bool {
+        let span = Span::new(crate::span::FileId(0), 0, 0);
+        let re = path_regex_of(glob, span).unwrap();
+        hookc_runtime::verify::compile_regex(&re.pattern)
+            .unwrap()
+            .is_match(path)
+            .unwrap()
+    }
+
+    #[test]
+    fn path_globs_match_whole_paths_element_by_element() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (
+                "**/.env*",
+                &[".env", "a/.env.local", "a/b/.env"],
+                &["a/env", "a/.en", "x.env"],
+            ),
+            ("*.rs", &["main.rs", ".rs"], &["src/main.rs", "main.rsx"]),
+            (
+                "/proj/**",
+                &["/proj/a", "/proj/a/b", "/proj/"],
+                &["/proj", "/proj2/a"],
+            ),
+            ("a/?", &["a/b", "a/é"], &["a/bc", "a//", "a/"]),
+            ("**/[a-c]*", &["x/apple", "b"], &["x/dog", "x/"]),
+            ("a[!x]b", &["acb"], &["a/b", "axb"]),
+            ("a/**/b", &["a/b", "a/x/b", "a/x/y/b"], &["ab", "a/xb"]),
+            ("**", &["", "a", "a/b/c"], &[]),
+        ];
+        for (glob, yes, no) in cases {
+            for p in *yes {
+                assert!(path_match(glob, p), "{glob} should match {p:?}");
+            }
+            for p in *no {
+                assert!(!path_match(glob, p), "{glob} should not match {p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_element_is_reported_at_its_place_in_the_whole_glob() {
+        let span = Span::new(crate::span::FileId(0), 0, 0);
+        let e = path_regex_of("src/**/[z-a]", span).unwrap_err();
+        // The reversed range, found in the third element, at its offset in
+        // the whole glob.
+        assert_eq!(&"src/**/[z-a]"[e.start..e.end], "z-a");
+    }
 
     /// Matches through the regex translation and directly; both must agree.
     fn m(glob: &str, s: &str) -> bool {

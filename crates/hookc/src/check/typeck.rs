@@ -92,19 +92,6 @@ pub fn check_value(
     .check(expr)
 }
 
-/// `1000000` as `1,000,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 struct TypeChecker<'a> {
     schema: &'a ContextSchema,
     paths: &'a PathTable,
@@ -778,7 +765,7 @@ impl TypeChecker<'_> {
                     "the regex needs backtracking for {first}: its matching time is not linear \
                      in the text but bounded by a step limit of {} (past it, the search is an \
                      evaluation error and the hook does not match)",
-                    thousands(limit)
+                    crate::diag::thousands(limit as u64)
                 ),
             )
             .at(re.span)
