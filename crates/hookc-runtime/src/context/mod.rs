@@ -205,20 +205,11 @@ impl<'a> PathCache<'a> {
         source: Source<'a>,
         buffer: &'a mut [Option<&'a Value>],
     ) -> PathCache<'a> {
-        PathCache::with_layout(
-            Layout::Shared(plan),
-            plan.slots(source),
-            source,
-            buffer,
-            None,
-        )
+        PathCache::with_plan_and_store(plan, source, buffer, None)
     }
 
     /// [`PathCache::with_plan_in`], with `store` for the values the
     /// evaluation's functions derive ([`path_cache!`]'s constructor).
-    // PERF: the store is set as the cache is built: a builder taking and
-    // returning the cache by value copied it, ~40 instructions of a
-    // ~500-instruction decision (callgrind, seed contexts).
     #[inline(always)]
     pub fn with_plan_and_store(
         plan: &'a PathPlan,
