@@ -74,6 +74,21 @@ fn argv_of<'v>(c: &'v Val<'_>) -> Result<SmallVec<[&'v str; 16]>, EvalError> {
         .collect()
 }
 
+/// `list.join(sep)`, refused before it is built when the result would
+/// pass [`crate::limits::MAX_RESULT_BYTES`] (100,000 items joined by a
+/// 1 MiB separator would be 100 GB).
+fn join<'a>(items: &[Cow<'_, str>], sep: &str) -> Result<Val<'a>, EvalError> {
+    let len = items
+        .iter()
+        .map(|i| i.len())
+        .fold(0usize, usize::saturating_add)
+        .saturating_add(sep.len().saturating_mul(items.len().saturating_sub(1)));
+    if len > crate::limits::MAX_RESULT_BYTES {
+        return Err(EvalError::InvalidArgument);
+    }
+    Ok(built(strings::join(items, sep)))
+}
+
 /// `s.replace(old, new[, n])`, refused before it is built when the result
 /// would pass [`crate::limits::MAX_RESULT_BYTES`] (a result can be the
 /// product of two inputs' sizes: `'ab'.replace('', big)`).
@@ -254,7 +269,7 @@ functions! {
         params: [list: LIST],
         result: STR,
         yaml: None, lower: Call,
-        run: |[list], _, _| lift(string_items(list).map(|items| built(items.concat()))),
+        run: |[list], _, _| lift((|| join(&string_items(list)?, ""))()),
     }
     /// `list.join(sep)`: the strings of a list, separated by `sep`.
     0x0011 JoinSep {
@@ -262,10 +277,7 @@ functions! {
         params: [list: LIST, sep: STR],
         result: STR,
         yaml: None, lower: Call,
-        run: |[list, sep], _, _| lift((|| {
-            let items = string_items(list)?;
-            Ok(built(items.join(str_of(sep)?)))
-        })()),
+        run: |[list, sep], _, _| lift((|| join(&string_items(list)?, str_of(sep)?))()),
     }
     /// `s.lowerAscii()`: `s` with ASCII letters lowercased (others unchanged).
     0x0012 LowerAscii {

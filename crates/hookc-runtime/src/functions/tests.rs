@@ -106,6 +106,14 @@ fn built_strings_stop_at_the_bound() {
         replace(n + 1, "bbb", &mut scratch),
         Err(EvalError::InvalidArgument)
     );
+    // A join is refused before it is built too: 100,000 items joined by a
+    // 1 MiB separator.
+    let items = Val::List(vec![Val::Str("".into()); 100_000]);
+    let sep = Val::Str(Cow::Owned("s".repeat(1 << 20)));
+    assert!(matches!(
+        call(Builtin::JoinSep, &[items, sep], None, &mut scratch),
+        Val::Error(EvalError::InvalidArgument)
+    ));
     // Refused before it is built: this result would be 2^46 bytes.
     let big = "b".repeat(1 << 23);
     assert_eq!(

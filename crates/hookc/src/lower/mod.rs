@@ -2,7 +2,8 @@
 //!
 //! This module owns the shape of the code the VM runs: the interning of
 //! strings, paths, constants, regexes and sets; constant folding (in
-//! `fold`); the superinstructions; the short-circuit and macro code
+//! `fold`); the shell-program prefilter (in `prefilter`, after folding);
+//! the superinstructions; the short-circuit and macro code
 //! shapes; the event index; and each hook's exact `max_stack`.
 //!
 //! Code shapes (jump targets are absolute and forward); the context leaves

@@ -307,7 +307,9 @@ fn the_shell_program_prefilter_is_exact() {
         "tags.exists(t, t == 'x') && EXISTS",
     ];
     let mut rng = Rng(0x005e_11f1);
-    let (mut rewritten, mut compared) = (0usize, 0usize);
+    let mut rewritten = 0usize;
+    // How often each outcome came: `true`, `false`, an error.
+    let mut outcomes = [0usize; 3];
     for _ in 0..400 {
         let test = rng.pick(&tests);
         let rest = rng.pick(&rests);
@@ -345,10 +347,16 @@ fn the_shell_program_prefilter_is_exact() {
                 &consts,
             ));
             assert_eq!(by_vm, by_reference, "`{text}` on {ctx}");
-            compared += 1;
+            outcomes[match by_vm {
+                Ok(Value::Bool(true)) => 0,
+                Ok(_) => 1,
+                Err(_) => 2,
+            }] += 1;
         }
     }
     // Most shapes are rewritten; those after which a macro runs are not.
     assert!(rewritten > 150 && rewritten < 400, "{rewritten} rewritten");
-    assert!(compared == 2400);
+    // The contexts reach every outcome, so the rewrite is compared where it
+    // decides, where it passes on, and on errors.
+    assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
 }
