@@ -118,6 +118,10 @@ test('ordering: numbers and booleans by value, strings by code point, else no ma
   assert.equal(applyOperator(null, 'lte', 0.8), false);
   assert.equal(applyOperator('10', 'gt', '9'), false); // strings compare as strings
   assert.equal(applyOperator(10, 'gt', 9), true);
+  assert.equal(applyOperator(0.8, 'gt', 0.8), false);
+  assert.equal(applyOperator(0.8, 'gte', 0.8), true);
+  assert.equal(applyOperator(0.8, 'lt', 0.8), false);
+  assert.equal(applyOperator(0.8, 'lte', 0.8), true);
   assert.equal(applyOperator(true, 'gt', 0.5), true);
   assert.equal(applyOperator(false, 'lt', 1), true);
   assert.equal(applyOperator('\u{1F600}', 'gt', '\uffff'), true); // code points, not UTF-16 units
