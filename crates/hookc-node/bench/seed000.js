@@ -347,6 +347,8 @@ function priority(hook) {
 
 /** Python's `x < y` on sort keys (a TypeError, which escapes, if they do not order). */
 function keyLess(x, y) {
+  // Priorities are numbers in practice: compare them without pyOrder's dispatch.
+  if (typeof x === 'number' && typeof y === 'number') return x < y;
   return pyOrder(x, y, (c) => c < 0, '<');
 }
 
