@@ -44,14 +44,14 @@
  * - Substring, prefix and suffix tests work on UTF-16 code units, which differ
  *   from Python's code points only for lone surrogates.
  * - `regex` compiles the pattern to a JavaScript RegExp, cached per pattern in
- *   a table of 512 that drops its oldest entry when full, as Python's `re`
- *   module caches compiled patterns. Python-only syntax with a JavaScript
- *   equivalent is translated (leading inline flags `(?i)` `(?m)` `(?s)`
- *   `(?a)` `(?u)`, `(?P<name>…)`, `(?P=name)`, `\A`, `\Z`, Python's `$` and
- *   `.`, a `]` first in a class); other syntax is passed through, so Python-only
- *   forms such as `(?x)` or `{,n}` fail or mean something else. Matching runs on
- *   UTF-16 code units, and `\d`, `\w`, `\b` are ASCII-only where Python's are
- *   Unicode.
+ *   a table of 512 (CPython's `re._MAXCACHE`) that drops its oldest entry when
+ *   full, as CPython's `re` module caches compiled patterns. Python-only
+ *   syntax with a JavaScript equivalent is translated (leading inline flags
+ *   `(?i)` `(?m)` `(?s)` `(?a)` `(?u)`, `(?P<name>…)`, `(?P=name)`, `\A`, `\Z`,
+ *   Python's `^`, `$` and `.`, a `]` first in a class); other syntax is passed
+ *   through, so Python-only forms such as `(?x)` or `{,n}` fail or mean
+ *   something else. Matching runs on UTF-16 code units, and `\d`, `\w`, `\b`
+ *   are ASCII-only where Python's are Unicode.
  * - The operator table is built once rather than on every call as in the
  *   listing: a cost of CPython, not a semantic.
  */
@@ -238,7 +238,7 @@ function pyIn(a, e) {
   throw new PyTypeError(`argument of type '${typeName(e)}' is not iterable`);
 }
 
-/** Python's `re` cache size (re._MAXCACHE). */
+/** CPython's `re` cache size (re._MAXCACHE). */
 const REGEX_CACHE_SIZE = 512;
 const regexCache = new Map();
 
@@ -253,8 +253,8 @@ function pySearch(pattern, text) {
   return re.test(text);
 }
 
-/** Python inline flags with a JavaScript meaning ('' where JS needs none). */
-const INLINE_FLAGS = { i: 'i', m: 'm', s: 's', a: '', u: '' };
+/** The Python inline flags ported: i and s as the JavaScript flags, m by rewriting ^ and $. */
+const INLINE_FLAGS = 'imsau';
 
 /**
  * A Python pattern as a JavaScript RegExp: the Python-only syntax listed in
@@ -263,18 +263,18 @@ const INLINE_FLAGS = { i: 'i', m: 'm', s: 's', a: '', u: '' };
  */
 function translatePattern(pattern) {
   let p = pattern;
-  let flags = '';
+  let pyFlags = '';
   for (let m; (m = /^\(\?([a-zA-Z]+)\)/.exec(p)); p = p.slice(m[0].length)) {
     for (const f of m[1]) {
-      if (!Object.hasOwn(INLINE_FLAGS, f)) {
+      if (!INLINE_FLAGS.includes(f)) {
         throw new SyntaxError(`inline flag (?${f}) is not ported: ${pattern}`);
       }
-      const js = INLINE_FLAGS[f];
-      if (js && !flags.includes(js)) flags += js;
+      pyFlags += f;
     }
   }
-  const multiline = flags.includes('m');
-  const dotAll = flags.includes('s');
+  const multiline = pyFlags.includes('m');
+  const dotAll = pyFlags.includes('s');
+  const flags = (pyFlags.includes('i') ? 'i' : '') + (dotAll ? 's' : '');
   let out = '';
   let i = 0;
   while (i < p.length) {
@@ -308,9 +308,12 @@ function translatePattern(pattern) {
       if (end < 0) throw new SyntaxError(`missing ), unterminated name: ${pattern}`);
       out += `\\k<${p.slice(i + 4, end)}>`;
       i = end + 1;
-    } else if (c === '$' && !multiline) {
-      // Python's `$`: the end, or just before a newline that ends the text.
-      out += '(?=\\n?(?![\\s\\S]))';
+    } else if (c === '^' || c === '$') {
+      // Python's anchors know only \n as a line end (JavaScript's multiline
+      // ones also \r, U+2028, U+2029), and its `$` without (?m) also matches
+      // just before a newline that ends the text.
+      out += c === '^' ? (multiline ? '(?<![^\\n])' : '^')
+        : multiline ? '(?=\\n|(?![\\s\\S]))' : '(?=\\n?(?![\\s\\S]))';
       i++;
     } else if (c === '.' && !dotAll) {
       // Python's `.` excludes only \n; JavaScript's also \r, U+2028, U+2029.

@@ -158,6 +158,8 @@ test('regex is re.search on str(actual), with Python syntax and errors', () => {
   assert.equal(applyOperator('a\rb', 'regex', 'a.b'), true); // Python's . matches \r
   assert.equal(applyOperator('aa', 'regex', '(?P<x>a)(?P=x)'), true);
   assert.equal(applyOperator('X', 'regex', '(?i)x'), true);
+  assert.equal(applyOperator('a\nb\nc', 'regex', '(?m)^b$'), true);
+  assert.equal(applyOperator('a\rb', 'regex', '(?m)^b'), false); // only \n ends a line
   assert.equal(applyOperator(']', 'regex', '[]]'), true);
   assert.equal(applyOperator('ab', 'regex', '\\Ab\\Z'), false);
   assert.equal(applyOperator('a', 'regex', null), false); // not a str: TypeError
