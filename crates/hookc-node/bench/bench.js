@@ -55,6 +55,14 @@ function parseArgs(argv) {
   return args;
 }
 
+/**
+ * A command as given: a path is resolved against the current directory, as
+ * hookc runs in ROOT; a bare name is left for the PATH lookup.
+ */
+function commandPath(cmd) {
+  return cmd.includes(path.sep) ? path.resolve(cmd) : cmd;
+}
+
 function defaultHookcBin() {
   const target = process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target');
   for (const profile of ['release', 'debug']) {
@@ -191,7 +199,7 @@ function row(label, event, ctx, policy, hooks, opts) {
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const opts = { minNs: args.quick ? 5e6 : 50e6, repeats: args.quick ? 3 : 5 };
-  const hookcBin = args.hookc ?? defaultHookcBin();
+  const hookcBin = args.hookc === null ? defaultHookcBin() : commandPath(args.hookc);
 
   const seedPolicy = hookc.compile([path.join(ROOT, POLICY_PATH)], { quiet: true });
   // Hooks without an id are named by the policy path as given: the package

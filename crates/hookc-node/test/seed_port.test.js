@@ -27,7 +27,10 @@ const SEED_POLICY = 'crates/hookc/benches/data/seed/policy.yaml';
 const SEED_CONTEXTS = path.join(ROOT, 'crates', 'hookc', 'benches', 'data', 'seed', 'contexts');
 
 function hookcBin() {
-  if (process.env.HOOKC_BIN) return process.env.HOOKC_BIN;
+  // A path is resolved against the current directory, as hookc runs in ROOT;
+  // a bare name is left for the PATH lookup.
+  const env = process.env.HOOKC_BIN;
+  if (env) return env.includes(path.sep) ? path.resolve(env) : env;
   const target = process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target');
   for (const profile of ['debug', 'release']) {
     const exe = path.join(target, profile, 'hookc');
