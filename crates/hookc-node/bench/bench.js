@@ -231,8 +231,9 @@ function main() {
   const overheadDecide = perCallNs('overhead, decide', () => seedPolicy.decide('no_such_event', empty), false, opts);
 
   const cpus = os.cpus();
+  // The load average too: on a shared machine it says how far to trust the absolute times.
   console.log(`machine: ${cpus.length ? cpus[0].model.trim() : os.arch()}, ${cpus.length} cores, `
-    + `Node ${process.version}, hookc ${hookc.version}`);
+    + `Node ${process.version}, hookc ${hookc.version}; load average ${os.loadavg()[0].toFixed(1)}`);
   console.log();
   console.log('| case | hook | seed 000 JS | hookc evaluate, object | hookc evaluate, stringify + text '
     + '| hookc evaluate, JSON text | hookc decide, object | speed-up evaluate / decide, object |');
