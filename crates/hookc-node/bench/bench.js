@@ -10,12 +10,12 @@
  * Every evaluator is first checked to pick the same hook on every context;
  * then each call is timed in batches whose loop count is calibrated so that
  * one batch takes at least 50 ms (5 ms with --quick), best of 5 batches (3),
- * per call. Every timed call's result is counted and checked against the
- * first check, which keeps V8 from dropping the calls and asserts that the
- * timed calls decided as the checked ones. The JavaScript evaluator runs the
- * policy's own hooks, as `hookc compile --emit json` prints them, in hookc's
- * evaluation order. `--hookc` is that binary (default: the cargo target dir's
- * release build, else its debug build).
+ * per call. Every timed call's result is used: the calls that found a hook
+ * are counted, which keeps V8 from dropping them, and the count must say
+ * that each call found one, or none, as the checked call did. The
+ * JavaScript evaluator runs the policy's own hooks, as `hookc compile --emit
+ * json` prints them, in hookc's evaluation order. `--hookc` is that binary
+ * (default: the cargo target dir's release build, else its debug build).
  *
  * Beside evaluating from an object (read lazily, at the paths the policy
  * reads), it times evaluating from `JSON.stringify(ctx)` made inside the timed
@@ -139,8 +139,10 @@ function perCallNs(label, fn, hit, opts) {
   // Calibrate: grow the loop count until one batch takes minNs, at most 10×
   // a step, as the first (cold) batches misjudge the rate.
   let n = 1;
-  for (let b = batch(fn, n); b.ns < opts.minNs; b = batch(fn, n)) {
+  for (;;) {
+    const b = batch(fn, n);
     check(b, n);
+    if (b.ns >= opts.minNs) break;
     n = Math.min(n * 10, Math.max(n * 2, Math.ceil((n * opts.minNs * 1.2) / Math.max(b.ns, 1))));
   }
   // Time; if the warmed-up code got faster than the calibration said, so that
