@@ -80,9 +80,21 @@ function rethrow(e) {
 
 /** A compiled, verified hookc policy. Immutable: share it between calls
  * freely, and between worker threads with `share()` / `fromShared()`. */
+// The questions of `native.ask` (src/fast.rs).
+const EVALUATE = 0;
+const DECIDE = 1;
+const ALL = 2;
+const EXPLAIN = 3;
+
 class Policy {
   #native;
+  #handle;
   #warnings;
+  // The events hooks name, and whether a hook listens to every event: an
+  // object context of any other event has no hook to run, so its answer is
+  // known without a native call (the same test the addon makes).
+  #heard;
+  #everyEvent;
 
   /** @private Policies come from `compile`, `compileSources`,
    * `Policy.fromArtifact` and `Policy.fromShared`. */
@@ -91,7 +103,32 @@ class Policy {
       throw new TypeError('hookc.Policy is made by compile(), compileSources(), Policy.fromArtifact() or Policy.fromShared()');
     }
     this.#native = handle;
+    this.#handle = handle.handle();
     this.#warnings = warnings;
+    this.#heard = new Set(handle.events());
+    this.#everyEvent = handle.listensToEveryEvent();
+  }
+
+  /** Whether `context` is an object whose event no hook hears, asked
+   * without options (whose hook ids must still be checked). */
+  #unheard(event, context, options) {
+    return (
+      options === undefined &&
+      typeof context === 'object' &&
+      context !== null &&
+      !this.#everyEvent &&
+      !this.#heard.has(event) &&
+      typeof event === 'string' &&
+      !(context instanceof Uint8Array)
+    );
+  }
+
+  #ask(question, event, context, options) {
+    try {
+      return native.ask(this.#handle, question, event, context, options);
+    } catch (e) {
+      return rethrow(e);
+    }
   }
 
   /** Loads artifact bytes (what `hookc compile` writes, or `toArtifact()`
@@ -148,38 +185,26 @@ class Policy {
   /** What `hookc eval` prints: null, `{hook, action}`, or with collected
    * matches and the decision model's parts. */
   evaluate(event, context, options) {
-    try {
-      return this.#native.evaluate(event, context, options);
-    } catch (e) {
-      return rethrow(e);
-    }
+    if (this.#unheard(event, context, options)) return null;
+    const text = this.#ask(EVALUATE, event, context, options);
+    return text === null ? null : JSON.parse(text);
   }
 
   /** The deciding hook's id, or null: builds no action. */
   decide(event, context, options) {
-    try {
-      return this.#native.decide(event, context, options);
-    } catch (e) {
-      return rethrow(e);
-    }
+    if (this.#unheard(event, context, options)) return null;
+    return this.#ask(DECIDE, event, context, options);
   }
 
   /** Every match in evaluation order: what `hookc eval --all` prints. */
   evaluateAll(event, context, options) {
-    try {
-      return this.#native.evaluateAll(event, context, options);
-    } catch (e) {
-      return rethrow(e);
-    }
+    if (this.#unheard(event, context, options)) return [];
+    return JSON.parse(this.#ask(ALL, event, context, options));
   }
 
   /** What happened to every hook and why: `hookc eval --explain --format json`. */
   explain(event, context, options) {
-    try {
-      return this.#native.explain(event, context, options);
-    } catch (e) {
-      return rethrow(e);
-    }
+    return JSON.parse(this.#ask(EXPLAIN, event, context, options));
   }
 
   [Symbol.for('nodejs.util.inspect.custom')]() {

@@ -9,7 +9,6 @@ use crate::policy::NativePolicy;
 use hookc::files::PolicyFile;
 use hookc_binding::compile::{compile_files, compile_texts, layered, Compiled, Report};
 use hookc_binding::{BindingError, BoundPolicy};
-use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -64,11 +63,11 @@ impl NativeCompiled {
         )
     }
 
-    /// The compiled policy, as an object of this thread.
+    /// The compiled policy.
     #[napi]
-    pub fn policy(&self, env: Env) -> napi::Result<NativePolicy> {
+    pub fn policy(&self) -> napi::Result<NativePolicy> {
         match &self.policy {
-            Some(p) => NativePolicy::new(&env, Arc::clone(p)),
+            Some(p) => Ok(NativePolicy::new(Arc::clone(p))),
             None => Err(fail(BindingError::Compile(self.report.clone().unwrap_or(
                 Report {
                     text: String::new(),

@@ -19,14 +19,31 @@ pub enum NodeError {
     Binding(BindingError),
 }
 
-impl From<NodeError> for napi::Error {
-    fn from(e: NodeError) -> napi::Error {
-        let (code, message) = match e {
+/// What is thrown: the code and the message.
+#[derive(Debug)]
+pub struct ThrowSpec {
+    /// The stable code (`HOOKC_CONTEXT`).
+    pub code: &'static str,
+    /// The message.
+    pub message: String,
+}
+
+impl NodeError {
+    /// The code and message to throw.
+    pub fn spec(self) -> ThrowSpec {
+        let (code, message) = match self {
             NodeError::Type(m) => ("HOOKC_TYPE", m),
             NodeError::Context(m) => ("HOOKC_CONTEXT", m),
             NodeError::Binding(e) => (e.kind().code(), e.to_string()),
         };
-        napi::Error::from_reason(format!("{code}: {message}"))
+        ThrowSpec { code, message }
+    }
+}
+
+impl From<NodeError> for napi::Error {
+    fn from(e: NodeError) -> napi::Error {
+        let spec = e.spec();
+        napi::Error::from_reason(format!("{}: {}", spec.code, spec.message))
     }
 }
 

@@ -9,14 +9,24 @@
 //! - [`policy`]: `NativePolicy`, the four questions and the hosts' answers;
 //! - [`lookup`] and [`convert`]: a JavaScript object as a context, read
 //!   only at the paths the policy reads;
-//! - [`js`]: the N-API calls those make, the one module with `unsafe`;
+//! - [`fast`]: `ask`, the evaluation entry point, registered with N-API
+//!   directly;
+//! - [`js`]: the N-API calls those make (with [`fast`], the modules with
+//!   `unsafe`);
 //! - [`share`]: one policy shared by worker threads;
 //! - [`error`]: errors with the codes `index.js` types.
 
 pub mod compile;
 pub mod convert;
 pub mod error;
+pub mod fast;
 pub mod js;
 pub mod lookup;
 pub mod policy;
 pub mod share;
+
+/// Adds the functions registered without napi-rs ([`fast::register`]).
+#[napi_derive::napi(module_exports)]
+pub fn init(exports: napi::bindgen_prelude::Object, env: napi::Env) -> napi::Result<()> {
+    fast::register(&env, &exports)
+}
