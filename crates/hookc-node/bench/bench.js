@@ -20,7 +20,10 @@
  * Beside evaluating from an object (read lazily, at the paths the policy
  * reads), it times evaluating from `JSON.stringify(ctx)` made inside the timed
  * call, the alternative of handing the addon JSON text, and from JSON text
- * made beforehand. Exit status 0 whether targets are met or missed (they are
+ * made beforehand. The call overhead is timed for an event no hook hears
+ * (the target's measure, which the package may answer without entering the
+ * addon) and, for comparison, for an event hooks hear with `{}`, where
+ * nothing matches. Exit status 0 whether targets are met or missed (they are
  * reported); 1 when the evaluators disagree.
  */
 
@@ -231,6 +234,14 @@ function main() {
   const empty = {};
   const overhead = perCallNs('overhead, evaluate', () => seedPolicy.evaluate('no_such_event', empty), false, opts);
   const overheadDecide = perCallNs('overhead, decide', () => seedPolicy.decide('no_such_event', empty), false, opts);
+  // The package may answer an event no hook hears without entering the
+  // addon; an event hooks hear, with nothing in the context to match, is the
+  // cost of a call that does.
+  if (evaluateHooks('error', empty, hooks) !== null) {
+    throw new Disagreement('the seed evaluator finds a hook for `error` in `{}`');
+  }
+  const heard = perCallNs('heard, evaluate', () => seedPolicy.evaluate('error', empty), false, opts);
+  const heardDecide = perCallNs('heard, decide', () => seedPolicy.decide('error', empty), false, opts);
 
   const cpus = os.cpus();
   // The load average too: on a shared machine it says how far to trust the absolute times.
@@ -251,7 +262,8 @@ function main() {
   const scaleMin = lowest('1000/', (r) => r.js / r.object);
   const scaleMinDecide = lowest('1000/', (r) => r.js / r.decide);
   console.log();
-  console.log(`call overhead (an event with no hooks, \`{}\`): evaluate ${fmt(overhead)}, decide ${fmt(overheadDecide)}`);
+  console.log(`call overhead (an event with no hooks, \`{}\`): evaluate ${fmt(overhead)}, decide ${fmt(overheadDecide)}; `
+    + `an event hooks hear (\`error\`, \`{}\`, nothing matches): evaluate ${fmt(heard)}, decide ${fmt(heardDecide)}`);
   console.log();
   const ok = (b) => (b ? 'met' : 'MISSED');
   console.log(`- ≥ 10× the JavaScript evaluator on every seed context, from an object: `
