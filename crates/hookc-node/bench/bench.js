@@ -203,6 +203,10 @@ function row(label, event, ctx, policy, hooks, opts) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
+  // Taken before the bench adds its own: on a shared machine, the other load
+  // says how far to trust the absolute times (the ratios compare evaluators
+  // timed in the same run).
+  const load = os.loadavg()[0];
   const opts = { minNs: args.quick ? 5e6 : 50e6, repeats: args.quick ? 3 : 5 };
   const hookcBin = args.hookc === null ? defaultHookcBin() : commandPath(args.hookc);
 
@@ -244,9 +248,8 @@ function main() {
   const heardDecide = perCallNs('heard, decide', () => seedPolicy.decide('error', empty), false, opts);
 
   const cpus = os.cpus();
-  // The load average too: on a shared machine it says how far to trust the absolute times.
   console.log(`machine: ${cpus.length ? cpus[0].model.trim() : os.arch()}, ${cpus.length} cores, `
-    + `Node ${process.version}, hookc ${hookc.version}; load average ${os.loadavg()[0].toFixed(1)}`);
+    + `Node ${process.version}, hookc ${hookc.version}; load average ${load.toFixed(1)} at the start`);
   console.log();
   console.log('| case | hook | seed 000 JS | hookc evaluate, object | hookc evaluate, stringify + text '
     + '| hookc evaluate, JSON text | hookc decide, object | speed-up evaluate / decide, object |');
