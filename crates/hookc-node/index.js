@@ -11,15 +11,37 @@
 'use strict';
 
 
-let native;
-try {
-  native = require('./hookc.node');
-} catch (e) {
-  const hint =
-    e && e.code === 'MODULE_NOT_FOUND'
-      ? 'the native addon was not built: run `node scripts/build.js` in ' + __dirname
-      : `the native addon did not load (${e && e.message})`;
-  throw new Error(`hookc: ${hint}`);
+const native = loadAddon();
+
+/**
+ * The native addon. Installed from a checkout (`npm install
+ * ./crates/hookc-node`), it is built by the package's `install` script when
+ * npm runs it; npm 11 skips the install scripts of dependencies it was not
+ * told to allow, so when `hookc.node` is missing and the checkout is
+ * there, the first `require` builds it (cargo's output goes to standard
+ * error, never to the program's standard output).
+ */
+function loadAddon() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const addon = path.join(__dirname, 'hookc.node');
+  if (!fs.existsSync(addon)) {
+    const { spawnSync } = require('node:child_process');
+    const build = path.join(__dirname, 'scripts', 'build.js');
+    process.stderr.write('hookc: building the native addon (first use of this checkout)\n');
+    const run = spawnSync(process.execPath, [build], { stdio: ['ignore', 2, 2] });
+    if (run.error || run.status !== 0 || !fs.existsSync(addon)) {
+      throw new Error(
+        `hookc: the native addon ${addon} is missing and could not be built: ` +
+          `run \`node ${build}\` to see why (it needs cargo and the hookc checkout)`,
+      );
+    }
+  }
+  try {
+    return require(addon);
+  } catch (e) {
+    throw new Error(`hookc: the native addon ${addon} did not load: ${e && e.message}`);
+  }
 }
 
 /** The base of every error hookc throws; `code` is stable. */
