@@ -7,10 +7,11 @@
 //! keys. Anything else (a `set`, `bytes`, a `datetime`, an object), a
 //! non-`str` key, a `float` that is NaN or infinite (JSON has no such
 //! numbers) or an `int` too large for a double has no JSON form: a
-//! [`NotJson`] naming the path where it was found, raised as `TypeError` or
-//! `ValueError`. Only the values at the paths the policy reads are ever
+//! [`NotJson`] (the binding layer's, shared with the Node package) naming
+//! the path where it was found, raised as `TypeError` or `ValueError`. Only the values at the paths the policy reads are ever
 //! converted.
 
+use hookc_binding::context::{Language, Problem};
 use hookc_runtime::limits::MAX_CONTEXT_DEPTH;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -18,66 +19,25 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, P
 use serde_json::{Map, Number, Value};
 use std::fmt::Write;
 
-/// A Python value in a context with no JSON form, found at `path`.
-#[derive(Debug)]
-pub enum NotJson {
-    /// A type JSON does not have (`set`, `bytes`, an object, ...), or a
-    /// mapping key that is not a `str`.
-    Type {
-        /// Where, as a context path (`error.headers`).
-        path: String,
-        /// What was found there.
-        found: String,
-    },
-    /// A number JSON cannot hold: NaN, an infinity, an `int` beyond a double.
-    Number {
-        /// Where, as a context path.
-        path: String,
-        /// The number's `repr`.
-        repr: String,
-    },
-    /// Lists and mappings nested deeper than a JSON context may be.
-    TooDeep {
-        /// Where the limit was passed.
-        path: String,
-    },
+/// A Python value in a context with no JSON form, found at `path` (the
+/// shared layer's error, in Python's words).
+pub type NotJson = hookc_binding::context::NotJson;
+
+/// The error for a value of the wrong type at `path`.
+pub fn wrong_type(path: &str, found: String) -> NotJson {
+    NotJson {
+        path: path.to_owned(),
+        problem: Problem::Type { found },
+        language: Language::Python,
+    }
 }
 
-impl NotJson {
-    /// The same error at `base` + its path: [`to_value`] names where it
-    /// found the value relative to the value it was given (`.key[2]`), so
-    /// that no path is spelled out unless there is an error.
-    pub fn under(self, base: &str) -> NotJson {
-        let full = |path: String| format!("{base}{path}");
-        match self {
-            NotJson::Type { path, found } => NotJson::Type {
-                path: full(path),
-                found,
-            },
-            NotJson::Number { path, repr } => NotJson::Number {
-                path: full(path),
-                repr,
-            },
-            NotJson::TooDeep { path } => NotJson::TooDeep { path: full(path) },
-        }
-    }
-
-    /// The Python exception: `TypeError` for a type, `ValueError` for a value.
-    pub fn into_py_err(self) -> PyErr {
-        match self {
-            NotJson::Type { path, found } => PyTypeError::new_err(format!(
-                "the context value at `{path}` is {found}, which has no JSON form: \
-                 use None, bool, int, float, str, list, tuple or a dict with str keys"
-            )),
-            NotJson::Number { path, repr } => PyValueError::new_err(format!(
-                "the context value at `{path}` is {repr}, which JSON cannot hold \
-                 (no NaN or infinity; integers up to a double's range)"
-            )),
-            NotJson::TooDeep { path } => PyValueError::new_err(format!(
-                "the context nests deeper than {MAX_CONTEXT_DEPTH} lists and mappings at `{path}` \
-                 (as JSON text it would be refused too)"
-            )),
-        }
+/// The Python exception: `TypeError` for a type, `ValueError` for a value.
+pub fn into_py_err(e: NotJson) -> PyErr {
+    if e.is_type() {
+        PyTypeError::new_err(e.to_string())
+    } else {
+        PyValueError::new_err(e.to_string())
     }
 }
 
@@ -109,9 +69,11 @@ pub fn to_value(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> Resu
         return s
             .to_cow()
             .map(|s| Value::String(s.into_owned()))
-            .map_err(|_| NotJson::Type {
-                path: path.clone(),
-                found: "a str that is not valid Unicode (a lone surrogate)".to_owned(),
+            .map_err(|_| {
+                wrong_type(
+                    path,
+                    "a str that is not valid Unicode (a lone surrogate)".to_owned(),
+                )
             });
     }
     if obj.cast::<PyInt>().is_ok() {
@@ -128,7 +90,11 @@ pub fn to_value(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> Resu
         return float(obj, obj.extract::<f64>().ok(), path);
     }
     if depth >= MAX_CONTEXT_DEPTH {
-        return Err(NotJson::TooDeep { path: path.clone() });
+        return Err(NotJson {
+            path: path.clone(),
+            problem: Problem::TooDeep,
+            language: Language::Python,
+        });
     }
     if let Ok(list) = obj.cast::<PyList>() {
         return items(list.iter(), path, depth);
@@ -140,30 +106,27 @@ pub fn to_value(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> Resu
         return entries(dict.iter().map(Ok), path, depth);
     }
     if let Ok(mapping) = obj.cast::<PyMapping>() {
-        let found = || NotJson::Type {
-            path: path.clone(),
-            found: describe(obj),
-        };
+        let found = || wrong_type(path, describe(obj));
         let pairs = mapping.items().map_err(|_| found())?;
         let pairs: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
             pairs.extract().map_err(|_| found())?;
         return entries(pairs.into_iter().map(Ok), path, depth);
     }
-    Err(NotJson::Type {
-        path: path.clone(),
-        found: describe(obj),
-    })
+    Err(wrong_type(path, describe(obj)))
 }
 
 /// A finite double, or what JSON cannot hold.
 fn float(obj: &Bound<'_, PyAny>, f: Option<f64>, path: &str) -> Result<Value, NotJson> {
     match f.and_then(Number::from_f64) {
         Some(n) => Ok(Value::Number(n)),
-        None => Err(NotJson::Number {
+        None => Err(NotJson {
             path: path.to_owned(),
-            repr: obj
-                .repr()
-                .map_or_else(|_| "a number".to_owned(), |r| r.to_string()),
+            problem: Problem::Number {
+                repr: obj
+                    .repr()
+                    .map_or_else(|_| "a number".to_owned(), |r| r.to_string()),
+            },
+            language: Language::Python,
         }),
     }
 }
@@ -197,10 +160,10 @@ fn entries<'py>(
             .cast::<PyString>()
             .map(|k| k.to_string_lossy().into_owned())
         else {
-            return Err(NotJson::Type {
-                path: path.clone(),
-                found: format!("a mapping with a key that is {}", describe(&key)),
-            });
+            return Err(wrong_type(
+                path,
+                format!("a mapping with a key that is {}", describe(&key)),
+            ));
         };
         let len = path.len();
         path.push('.');

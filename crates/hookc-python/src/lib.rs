@@ -11,9 +11,9 @@
 //!   policy reads;
 //! - [`convert`]: values between Python and JSON.
 
-use hookc::compile::{Compilation, Input, LayerName};
-use hookc::diag::render;
 use hookc::files::{PolicyFile, ReadError};
+use hookc_binding::compile::{compile_files, compile_texts, layered, Compiled};
+use hookc_binding::{BindingError, ErrorKind};
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyOSError, PyTypeError, PyUserWarning, PyValueError,
 };
@@ -88,23 +88,20 @@ fn compile(
                 describe(layers)
             ))
         })?;
+        let mut named = Vec::new();
         for item in layers.items()?.iter() {
             let (name, value): (String, Bound<'_, PyAny>) = item.extract()?;
-            let layer = LayerName::new(&name).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            for path in path_list(&value, "each layer")? {
-                files.push(PolicyFile::in_layer(layer.clone(), path));
-            }
+            named.push((name, path_list(&value, "each layer")?));
         }
+        files = layered(named).map_err(py_err)?;
     }
     if files.is_empty() {
         return Err(PyValueError::new_err(
             "no policy given: name its files, compile([\"hooks.yaml\"]), or its layers",
         ));
     }
-    let c = py
-        .detach(|| hookc::files::compile_files_ordered(&files, None))
-        .map_err(read_error)?;
-    into_policy(py, c)
+    let compiled = py.detach(|| compile_files(&files));
+    into_policy(py, compiled)
 }
 
 /// Compiles policy sources given as text, `{name: text}` in source order
@@ -123,10 +120,10 @@ fn compile_sources(py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<PyPol
         let (name, text): (String, String) = item.extract().map_err(|_| {
             PyTypeError::new_err("`sources` maps str names to str texts: {\"hooks.yaml\": \"...\"}")
         })?;
-        inputs.push(Input::new(name, text));
+        inputs.push((name, text));
     }
-    let c = py.detach(|| hookc::compile::compile(&inputs));
-    into_policy(py, c)
+    let compiled = py.detach(|| compile_texts(inputs));
+    into_policy(py, compiled)
 }
 
 /// One path or a sequence of them (str or `os.PathLike`).
@@ -142,45 +139,46 @@ fn path_list(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<PathBuf>> {
     })
 }
 
-/// A file that could not be read, as the Python exception for it.
-fn read_error(e: ReadError) -> PyErr {
-    match &e {
-        ReadError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            PyFileNotFoundError::new_err(e.to_string())
+/// A failure of the binding layer as the Python exception for it.
+pub(crate) fn py_err(e: BindingError) -> PyErr {
+    match e.kind() {
+        ErrorKind::FileNotFound => PyFileNotFoundError::new_err(e.to_string()),
+        ErrorKind::Read if matches!(e, BindingError::Read(ReadError::Io { .. })) => {
+            PyOSError::new_err(e.to_string())
         }
-        ReadError::Io { .. } => PyOSError::new_err(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
+        ErrorKind::Read | ErrorKind::Context | ErrorKind::Argument => {
+            PyValueError::new_err(e.to_string())
+        }
+        ErrorKind::Artifact => ArtifactError::new_err(e.to_string()),
+        ErrorKind::Evaluation => EvaluationError::new_err(e.to_string()),
+        ErrorKind::Compile => CompileError::new_err(e.to_string()),
+        ErrorKind::Internal => PyException::new_err(e.to_string()),
     }
 }
 
-/// The policy of a compilation, its warnings issued; its errors raised as
-/// `CompileError`.
-fn into_policy(py: Python<'_>, c: Compilation) -> PyResult<PyPolicy> {
-    let diags: Vec<_> = c.diagnostics.iter().collect();
-    if !diags.is_empty() {
-        let text = format!(
-            "{}{}",
-            render::human(&diags, &c.sources),
-            hookc::summary(&c)
-        );
-        if c.diagnostics.has_errors() {
-            let err = CompileError::new_err(text);
+/// The policy of a compilation, its warnings issued as `PolicyWarning`s;
+/// its errors raised as `CompileError` with their diagnostics.
+fn into_policy(py: Python<'_>, compiled: Result<Compiled, BindingError>) -> PyResult<PyPolicy> {
+    let compiled = match compiled {
+        Ok(c) => c,
+        Err(BindingError::Compile(report)) => {
+            let err = CompileError::new_err(report.text);
             let list = PyList::empty(py);
-            for d in &diags {
-                list.append(to_py(py, &render::json(d, &c.sources))?)?;
+            for d in &report.diagnostics {
+                list.append(to_py(py, d)?)?;
             }
             err.value(py).setattr("diagnostics", list)?;
             return Err(err);
         }
+        Err(e) => return Err(py_err(e)),
+    };
+    if let Some(warnings) = &compiled.warnings {
         let category = py.get_type::<PolicyWarning>();
-        let msg = std::ffi::CString::new(text.replace('\0', " "))
+        let msg = std::ffi::CString::new(warnings.text.replace('\0', " "))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         PyErr::warn(py, &category, &msg, 1)?;
     }
-    let policy = c
-        .into_policy()
-        .map_err(|e| PyException::new_err(format!("{e} (a bug in hookc: please report it)")))?;
-    PyPolicy::new(py, policy)
+    PyPolicy::new(py, compiled.policy)
 }
 
 /// hookc: compile agent-hook policies and evaluate events against them.

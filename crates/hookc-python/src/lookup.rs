@@ -12,7 +12,7 @@
 //! reading, a value with no JSON form is an error: the evaluation's answer
 //! is dropped and the error raised.
 
-use crate::convert::{describe, to_value, NotJson};
+use crate::convert::{describe, into_py_err, to_value, wrong_type};
 use hookc_runtime::bytecode::path::{Path, Step};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
@@ -81,18 +81,17 @@ impl<'a, 'py> MappingLookup<'a, 'py> {
             match next {
                 Some(Ok(next)) => cur = next,
                 Some(Err(())) => {
-                    return Err(NotJson::Type {
-                        path: path.to_string(),
-                        found: format!("inside {}", describe(&cur)),
-                    }
-                    .into_py_err())
+                    return Err(into_py_err(wrong_type(
+                        &path.to_string(),
+                        format!("inside {}", describe(&cur)),
+                    )))
                 }
                 None => return Ok(None),
             }
         }
         to_value(&cur, &mut String::new(), steps.len())
             .map(Some)
-            .map_err(|e| e.under(&path.to_string()).into_py_err())
+            .map_err(|e| into_py_err(e.under(&path.to_string())))
     }
 }
 
@@ -120,7 +119,7 @@ impl hookc_runtime::PathLookup for MappingLookup<'_, '_> {
         match to_value(self.root, &mut String::new(), 0) {
             Ok(v) => Some(v),
             Err(e) => {
-                *self.error.borrow_mut() = Some(e.into_py_err());
+                *self.error.borrow_mut() = Some(into_py_err(e));
                 None
             }
         }

@@ -9,9 +9,10 @@
 
 use crate::convert::{describe, to_py};
 use crate::lookup::{prepare, LookupStep, MappingLookup};
-use crate::{ArtifactError, EvaluationError};
-use hookc_runtime::{Context, Overrides, Policy, Query, QueryError, Results};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use crate::py_err;
+use hookc_binding::{BoundPolicy, Narrowing, Question};
+use hookc_runtime::{Context, Overrides, Policy, Results};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
 use serde_json::Value;
@@ -21,14 +22,15 @@ use std::borrow::Cow;
 /// by any number of threads and evaluated concurrently.
 #[pyclass(name = "Policy", module = "hookc", frozen)]
 pub struct PyPolicy {
-    policy: Policy,
+    /// The policy, with what the bindings share prepared
+    /// (`hookc_binding::BoundPolicy`).
+    bound: BoundPolicy,
     /// The steps of each path of the program, for reading mappings.
     steps: Vec<Vec<LookupStep>>,
-    /// The event names hooks name, and a dict from each (as a Python str)
-    /// to its position: a known event is found without converting the
-    /// caller's str (which, on the stable ABI of Python 3.9, copies it
-    /// twice).
-    event_names: Vec<String>,
+    /// A dict from each event name hooks name (as a Python str) to its
+    /// position in `bound.event_names()`: a known event is found without
+    /// converting the caller's str (which, on the stable ABI of Python
+    /// 3.9, copies it twice).
     events: Py<PyDict>,
     /// Whether no hook listens to every event (`"*"`).
     wildcard_free: bool,
@@ -37,23 +39,16 @@ pub struct PyPolicy {
 impl PyPolicy {
     /// Wraps a runtime policy, preparing its paths for mapping lookups.
     pub fn new(py: Python<'_>, policy: Policy) -> PyResult<PyPolicy> {
-        let steps = prepare(py, &policy.program().paths);
-        let program = policy.program();
-        let event_names: Vec<String> = program
-            .events
-            .named
-            .iter()
-            .map(|(name, _)| program.string(*name).to_owned())
-            .collect();
+        let bound = BoundPolicy::new(policy);
+        let steps = prepare(py, bound.policy().context_paths());
         let events = PyDict::new(py);
-        for (i, name) in event_names.iter().enumerate() {
+        for (i, name) in bound.event_names().iter().enumerate() {
             events.set_item(PyString::intern(py, name), i)?;
         }
-        let wildcard_free = program.events.wildcard.is_empty();
+        let wildcard_free = bound.policy().every_event_hooks() == 0;
         Ok(PyPolicy {
-            policy,
+            bound,
             steps,
-            event_names,
             events: events.unbind(),
             wildcard_free,
         })
@@ -63,35 +58,37 @@ impl PyPolicy {
     fn event_name<'a>(&'a self, event: &'a Bound<'_, PyString>) -> PyResult<Option<&'a str>> {
         if let Some(i) = self.events.bind(event.py()).get_item(event)? {
             return Ok(self
-                .event_names
+                .bound
+                .event_names()
                 .get(i.extract::<usize>()?)
                 .map(String::as_str));
         }
         Ok(None)
     }
 
-    /// Evaluates `event` against `context`, switching off `disable`, and
-    /// answers with `answer` as JSON (as the CLI prints it).
+    /// Evaluates `event` against `context`, narrowed, and answers
+    /// `question` as JSON (as the CLI prints it).
     fn answer(
         &self,
         py: Python<'_>,
         event: &Bound<'_, PyAny>,
         context: &Bound<'_, PyAny>,
         narrow: Narrow<'_, '_>,
-        answer: impl Fn(Query<'_, '_>) -> Result<Value, QueryError> + Send + Sync,
-        nothing: Option<Value>,
+        question: Question,
     ) -> PyResult<Value> {
         let event = event.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
         })?;
         let known = self.event_name(event)?;
-        let overrides = self.overrides(narrow.disable)?;
-        let results = read_results(narrow.results)?;
+        let narrowing = Narrowing {
+            overrides: self.overrides(narrow.disable)?,
+            results: read_results(narrow.results)?,
+        };
         // No hook listens to an event no hook names, when there are no "*"
         // hooks: from a mapping (which is read only where a hook reads it,
-        // so nothing is checked either) the answer is `nothing` without
+        // so nothing is checked either) the answer is known without
         // evaluating. Text is still evaluated: it must be valid JSON.
-        if let (None, true, Some(nothing)) = (known, self.wildcard_free, nothing) {
+        if let (None, true, Some(nothing)) = (known, self.wildcard_free, question.unheard()) {
             if context.cast::<PyDict>().is_ok() {
                 return Ok(nothing);
             }
@@ -100,14 +97,7 @@ impl PyPolicy {
             Some(name) => Cow::Borrowed(name),
             None => event.to_cow()?,
         };
-        let run = |ctx: Context<'_>| {
-            answer(
-                self.policy
-                    .query(&event, ctx)
-                    .with_overrides(&overrides)
-                    .with_results(&results),
-            )
-        };
+        let run = |ctx: Context<'_>| self.bound.answer(question, &event, ctx, &narrowing);
         let result = if let Ok(text) = context.cast::<PyString>() {
             let text = text.to_cow()?;
             py.detach(|| run(Context::json(text.as_bytes())))
@@ -127,10 +117,7 @@ impl PyPolicy {
                 describe(context)
             )));
         };
-        result.map_err(|e| match e {
-            QueryError::Context(e) => PyValueError::new_err(e.to_string()),
-            other => EvaluationError::new_err(other.to_string()),
-        })
+        result.map_err(py_err)
     }
 
     /// The overrides switching off the hooks named by `disable`.
@@ -152,15 +139,9 @@ impl PyPolicy {
         if ids.is_empty() {
             return Ok(Overrides::default());
         }
-        self.policy
+        self.bound
             .overrides(ids.iter().map(String::as_str))
-            .map_err(|e| {
-                let known = self.policy.hook_ids().chain(self.policy.absent_hook_ids());
-                PyValueError::new_err(match hookc::suggest::did_you_mean(&e.0, known) {
-                    Some(close) => format!("{e}; did you mean `{close}`?"),
-                    None => e.to_string(),
-                })
-            })
+            .map_err(py_err)
     }
 }
 
@@ -186,9 +167,9 @@ fn read_results(results: Option<&Bound<'_, PyAny>>) -> PyResult<Results> {
         )));
     }
     match crate::convert::to_value(results, &mut "results".to_owned(), 0) {
-        Ok(Value::Object(map)) => Ok(Results::from(map)),
+        Ok(v @ Value::Object(_)) => Narrowing::results_from(v).map_err(py_err),
         Ok(_) => Err(PyTypeError::new_err("`results` must be a dict")),
-        Err(e) => Err(e.into_py_err()),
+        Err(e) => Err(crate::convert::into_py_err(e)),
     }
 }
 
@@ -206,20 +187,20 @@ impl PyPolicy {
         let bytes = bytes.as_bytes();
         let policy = py
             .detach(|| Policy::from_artifact(bytes))
-            .map_err(|e| ArtifactError::new_err(e.to_string()))?;
+            .map_err(|e| py_err(hookc_binding::BindingError::Artifact(e)))?;
         PyPolicy::new(py, policy)
     }
 
     /// The policy's artifact bytes (deterministic: the same policy gives
     /// the same bytes), loadable with `Policy.from_artifact`.
     fn to_artifact<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.policy.to_artifact())
+        PyBytes::new(py, &self.bound.policy().to_artifact())
     }
 
     /// Every hook id, in evaluation order.
     #[getter]
     fn hook_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.policy.hook_ids())
+        PyList::new(py, self.bound.policy().hook_ids())
     }
 
     /// What `hookc eval` prints: `None` when nothing matches; the deciding
@@ -239,8 +220,7 @@ impl PyPolicy {
             event,
             context,
             Narrow { disable, results },
-            |q| q.decision().map(|d| d.into_json()),
-            Some(Value::Null),
+            Question::Evaluate,
         )?;
         to_py(py, &v)
     }
@@ -261,8 +241,7 @@ impl PyPolicy {
             event,
             context,
             Narrow { disable, results },
-            |q| q.decide().map(|id| id.map_or(Value::Null, Value::from)),
-            Some(Value::Null),
+            Question::Decide,
         )?;
         to_py(py, &v)
     }
@@ -283,11 +262,7 @@ impl PyPolicy {
             event,
             context,
             Narrow { disable, results },
-            |q| {
-                q.all()
-                    .map(|all| Value::Array(all.into_iter().map(|m| m.into_json()).collect()))
-            },
-            Some(Value::Array(Vec::new())),
+            Question::All,
         )?;
         to_py(py, &v)
     }
@@ -308,14 +283,12 @@ impl PyPolicy {
             event,
             context,
             Narrow { disable, results },
-            |q| q.explain().map(|t| t.to_json()),
-            None,
+            Question::Explain,
         )?;
         to_py(py, &v)
     }
 
     fn __repr__(&self) -> String {
-        let n = self.policy.hook_ids().count();
-        format!("<hookc.Policy: {n} hook{}>", if n == 1 { "" } else { "s" })
+        format!("<hookc.Policy: {}>", self.bound.describe())
     }
 }
