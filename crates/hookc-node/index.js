@@ -112,9 +112,11 @@ class Policy {
   #native;
   #handle;
   #warnings;
-  // The events hooks name, and whether a hook listens to every event: an
-  // object context of any other event has no hook to run, so its answer is
-  // known without a native call (the same test the addon makes).
+  // The events hooks name, to their position in the addon's list (passed
+  // with each call, so the addon need not read the event's string), and
+  // whether a hook listens to every event: an object context of any other
+  // event has no hook to run, so its answer is known without a native
+  // call (the same test the addon makes).
   #heard;
   #everyEvent;
 
@@ -127,7 +129,7 @@ class Policy {
     this.#native = handle;
     this.#handle = handle.handle();
     this.#warnings = warnings;
-    this.#heard = new Set(handle.events());
+    this.#heard = new Map(handle.events().map((name, i) => [name, i]));
     this.#everyEvent = handle.listensToEveryEvent();
   }
 
@@ -147,7 +149,8 @@ class Policy {
 
   #ask(question, event, context, options) {
     try {
-      return native.ask(this.#handle, question, event, context, options);
+      const index = typeof event === 'string' ? this.#heard.get(event) : undefined;
+      return native.ask(this.#handle, question, event, context, options, index);
     } catch (e) {
       return rethrow(e);
     }

@@ -26,6 +26,7 @@ use hookc_runtime::Context;
 use napi::bindgen_prelude::Unknown;
 use napi::sys;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::ffi::{c_void, CString};
 use std::ptr;
 use std::sync::Arc;
@@ -138,14 +139,17 @@ pub fn register(env: &napi::Env, exports: &napi::bindgen_prelude::Object<'_>) ->
     )))
 }
 
-/// `ask(handle, question, event, context, options)`: `question` is 0
-/// (evaluate), 1 (decide), 2 (evaluateAll) or 3 (explain). Decide answers
+/// `ask(handle, question, event, context, options, eventIndex)`:
+/// `question` is 0 (evaluate), 1 (decide), 2 (evaluateAll) or 3
+/// (explain); `eventIndex`, when a number, is the event's position in the
+/// policy's `events()` (`index.js` knows it), so that its name is not read
+/// from the string. Decide answers
 /// the hook id or `null`; the others `null` or their answer as JSON text,
 /// which `index.js` parses (faster than building the objects through
 /// N-API, measured).
 unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let outcome = std::panic::catch_unwind(|| {
-        let mut argv = [ptr::null_mut(); 5];
+        let mut argv = [ptr::null_mut(); 6];
         let mut argc = argv.len();
         // SAFETY: `argv` has room for `argc` values; the call writes at
         // most that many and the count it had.
@@ -169,7 +173,7 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
         }
         let napi_env = napi::Env::from_raw(env);
         let scope = Scope::new(&napi_env);
-        let [handle, question, event, context, options] = argv.map(|v| scope.value(v));
+        let [handle, question, event, context, options, index] = argv.map(|v| scope.value(v));
         // SAFETY: read only when the tag check passed.
         let handle = unsafe { handle_of(env, handle) }
             .ok_or_else(|| NodeError::Type("not a policy handle".to_owned()))?;
@@ -180,6 +184,7 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
             Some(3) => Question::Explain,
             _ => return Err(NodeError::Type("not a question".to_owned())),
         };
+        let event = Event { name: event, index };
         let answer = answer(handle, scope, question, event, context, options)?;
         Ok((question, answer))
     });
@@ -224,22 +229,47 @@ unsafe fn handle_of<'s>(env: sys::napi_env, value: Js<'s>) -> Option<&'s Handle>
     Some(unsafe { &*data.cast::<Handle>() })
 }
 
+/// The event of a call: its name, and its position among the policy's
+/// events when the caller knows it.
+struct Event<'s> {
+    name: Js<'s>,
+    index: Js<'s>,
+}
+
+impl Event<'_> {
+    /// The event's name: the policy's own copy when `index` gives it.
+    fn read<'h>(&self, bound: &'h BoundPolicy) -> Result<Cow<'h, str>, NodeError> {
+        if self.index.kind() == Kind::Number {
+            let i = self.index.number().map_err(|e| NodeError::Context(e.0))?;
+            return bound
+                .event_names()
+                .get(i as usize)
+                .filter(|_| i >= 0.0 && i.fract() == 0.0)
+                .map(|name| Cow::Borrowed(name.as_str()))
+                .ok_or_else(|| NodeError::Type("not an event index of this policy".to_owned()));
+        }
+        if self.name.kind() != Kind::String {
+            return Err(NodeError::Type("the event must be a string".to_owned()));
+        }
+        let mut name = String::new();
+        self.name
+            .read_string(&mut name)
+            .map_err(|e| NodeError::Context(e.0))?;
+        Ok(Cow::Owned(name))
+    }
+}
+
 /// The answer to `question`.
 fn answer(
     handle: &Handle,
     scope: Scope<'_>,
     question: Question,
-    event: Js<'_>,
+    event: Event<'_>,
     context: Js<'_>,
     options: Js<'_>,
 ) -> Result<Value, NodeError> {
-    if event.kind() != Kind::String {
-        return Err(NodeError::Type("the event must be a string".to_owned()));
-    }
-    let mut name = String::new();
-    event
-        .read_string(&mut name)
-        .map_err(|e| NodeError::Context(e.0))?;
+    let name = event.read(&handle.bound)?;
+    let name = name.as_ref();
     let narrowing = read_options(&handle.bound, options)?;
     let bound = &handle.bound;
     match context.kind() {
@@ -249,19 +279,19 @@ fn answer(
                 .read_string(&mut text)
                 .map_err(|e| NodeError::Context(e.0))?;
             bound
-                .answer(question, &name, Context::json(text.as_bytes()), &narrowing)
+                .answer(question, name, Context::json(text.as_bytes()), &narrowing)
                 .map_err(NodeError::Binding)
         }
         Kind::Object => {
             if let Some(bytes) = context.uint8_bytes() {
                 return bound
-                    .answer(question, &name, Context::json(bytes), &narrowing)
+                    .answer(question, name, Context::json(bytes), &narrowing)
                     .map_err(NodeError::Binding);
             }
             // No hook runs for an event no hook names (and no "*" hook):
             // an object is read only where a hook reads it, so the answer
             // is known. Text is still evaluated: it must be valid JSON.
-            if bound.unheard(&name) {
+            if bound.unheard(name) {
                 if let Some(nothing) = question.unheard() {
                     return Ok(nothing);
                 }
@@ -277,7 +307,7 @@ fn answer(
                 }
             };
             let lookup = ObjectLookup::new(context, keys, &handle.paths.steps);
-            let result = bound.answer(question, &name, Context::Lookup(&lookup), &narrowing);
+            let result = bound.answer(question, name, Context::Lookup(&lookup), &narrowing);
             if let Some(e) = lookup.take_error() {
                 return Err(NodeError::Context(e.message()));
             }

@@ -214,12 +214,18 @@ impl<'s> Js<'s> {
 
     /// `self[key]` of an object (getters run; `Ok(None)` for `undefined`).
     pub fn get(self, key: Js<'s>) -> Result<Option<Js<'s>>, Thrown> {
+        Ok(self.get_kind(key)?.map(|(v, _)| v))
+    }
+
+    /// `self[key]` of an object and its kind (`Ok(None)` for `undefined`).
+    pub fn get_kind(self, key: Js<'s>) -> Result<Option<(Js<'s>, Kind)>, Thrown> {
         let mut raw = ptr::null_mut();
         // SAFETY: handles of this call; `raw` is written.
         let status = unsafe { sys::napi_get_property(self.env, self.raw, key.raw, &mut raw) };
         let v = self.scope().checked(status, raw)?;
         let v = self.scope().value(v);
-        Ok((v.kind() != Kind::Undefined).then_some(v))
+        let kind = v.kind();
+        Ok((kind != Kind::Undefined).then_some((v, kind)))
     }
 
     /// Whether the value is an array.
@@ -285,6 +291,30 @@ impl<'s> Js<'s> {
     /// surrogates become U+FFFD, as in `Buffer.from(s)`.
     pub fn read_string(self, out: &mut String) -> Result<(), Thrown> {
         out.clear();
+        // PERF: most strings a policy reads are short: one call into a
+        // stack buffer, and the length asked first only when it is full
+        // (N-API writes whole characters, so a full buffer may be a cut).
+        let mut small = [0u8; 256];
+        let mut written = 0usize;
+        // SAFETY: `small` has room for its length, the NUL included;
+        // `written` is written.
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(
+                self.env,
+                self.raw,
+                small.as_mut_ptr().cast(),
+                small.len(),
+                &mut written,
+            )
+        };
+        self.scope().checked(status, ())?;
+        if written < small.len() - 1 {
+            let text = small.get(..written).unwrap_or_default();
+            // N-API writes UTF-8 (lone surrogates as U+FFFD); checked all
+            // the same rather than trusted.
+            out.push_str(std::str::from_utf8(text).map_err(|_| not_utf8())?);
+            return Ok(());
+        }
         let mut len = 0usize;
         // SAFETY: with a null buffer the call writes only the length.
         let status = unsafe {
@@ -293,7 +323,6 @@ impl<'s> Js<'s> {
         self.scope().checked(status, ())?;
         let mut bytes = std::mem::take(out).into_bytes();
         bytes.resize(len + 1, 0);
-        let mut written = 0usize;
         // SAFETY: `bytes` has room for `len` bytes and the NUL the call
         // writes; `written` is written.
         let status = unsafe {
@@ -307,10 +336,7 @@ impl<'s> Js<'s> {
         };
         self.scope().checked(status, ())?;
         bytes.truncate(written);
-        // N-API writes UTF-8 (lone surrogates as U+FFFD); checked all the
-        // same rather than trusted.
-        *out = String::from_utf8(bytes)
-            .map_err(|_| Thrown("a string that is not valid UTF-8".to_owned()))?;
+        *out = String::from_utf8(bytes).map_err(|_| not_utf8())?;
         Ok(())
     }
 
@@ -368,6 +394,10 @@ impl<'s> Js<'s> {
         let raw = self.scope().checked(status, raw)?;
         Ok(self.scope().value(raw))
     }
+}
+
+fn not_utf8() -> Thrown {
+    Thrown("a string that is not valid UTF-8".to_owned())
 }
 
 /// A strong reference to a JavaScript value, kept by a policy object

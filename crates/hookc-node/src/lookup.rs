@@ -103,31 +103,34 @@ impl<'a, 's> ObjectLookup<'a, 's> {
             path: path.to_string(),
             thrown,
         };
-        let mut cur = self.root;
+        // The kind of `cur`, known from the read that found it (the root
+        // is an object: `fast.rs` checked).
+        let (mut cur, mut kind) = (self.root, Kind::Object);
         for step in steps {
+            if kind != Kind::Object {
+                return Ok(None);
+            }
             let next = match *step {
                 KeyStep::Field(at) => {
-                    if cur.kind() != Kind::Object || cur.is_array() {
+                    if cur.is_array() {
                         return Ok(None);
                     }
                     let key = self.keys.element(at).map_err(thrown)?;
-                    cur.get(key).map_err(thrown)?
+                    cur.get_kind(key).map_err(thrown)?
                 }
                 KeyStep::Index(i) => {
                     let Ok(i) = u32::try_from(i) else {
                         return Ok(None);
                     };
-                    if cur.kind() != Kind::Object || !cur.is_array() {
+                    if !cur.is_array() || i >= cur.array_len().map_err(thrown)? {
                         return Ok(None);
                     }
-                    if i >= cur.array_len().map_err(thrown)? {
-                        return Ok(None);
-                    }
-                    Some(cur.element(i).map_err(thrown)?)
+                    let v = cur.element(i).map_err(thrown)?;
+                    Some((v, v.kind()))
                 }
             };
             match next {
-                Some(next) => cur = next,
+                Some(next) => (cur, kind) = next,
                 None => return Ok(None),
             }
         }
