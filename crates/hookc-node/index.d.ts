@@ -54,8 +54,8 @@ export interface Match {
 /** A hook that could not decide (`on_error: skip`, or answered by `on_error`). */
 export interface HookFailure {
   hook: string;
-  error: string;
-  [detail: string]: unknown;
+  /** Why, as a sentence. */
+  cause: string;
 }
 
 /** A decision with collected matches or the decision model's parts. */
@@ -94,8 +94,9 @@ export class Policy {
   /** A token for `Policy.fromShared` in another worker thread: the same
    * loaded policy, not a copy (valid while some Policy object holds it). */
   share(): string;
-  /** The artifact bytes (deterministic). */
-  toArtifact(): Buffer;
+  /** The artifact bytes (deterministic): a `Buffer` in Node, declared as
+   * the `Uint8Array` it is so that the declarations need no Node types. */
+  toArtifact(): Uint8Array;
   /** Every hook id, in evaluation order. */
   readonly hookIds: string[];
   /** The event names hooks name. */
@@ -130,6 +131,8 @@ export function compileSources(sources: Record<string, string>, options?: Compil
 /** The base of every error hookc throws; `code` is stable. */
 export class HookcError extends Error {
   readonly code: string;
+  /** -2 for a policy file that does not exist (code `ENOENT`). */
+  readonly errno?: number;
 }
 /** The policy sources have errors; `message` is the rendered diagnostics. */
 export class CompileError extends HookcError {

@@ -211,8 +211,7 @@ class Policy {
    * matches and the decision model's parts. */
   evaluate(event, context, options) {
     if (this.#unheard(event, context, options)) return null;
-    const text = this.#ask(EVALUATE, event, context, options);
-    return text === null ? null : JSON.parse(text);
+    return this.#ask(EVALUATE, event, context, options);
   }
 
   /** The deciding hook's id, or null: builds no action. */
@@ -224,12 +223,12 @@ class Policy {
   /** Every match in evaluation order: what `hookc eval --all` prints. */
   evaluateAll(event, context, options) {
     if (this.#unheard(event, context, options)) return [];
-    return JSON.parse(this.#ask(ALL, event, context, options));
+    return this.#ask(ALL, event, context, options);
   }
 
   /** What happened to every hook and why: `hookc eval --explain --format json`. */
   explain(event, context, options) {
-    return JSON.parse(this.#ask(EXPLAIN, event, context, options));
+    return this.#ask(EXPLAIN, event, context, options);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')]() {

@@ -4,7 +4,7 @@
 //!
 //! Why: a napi-rs method call pays for its borrow tracking (a global
 //! mutex and hash map per call) and class identity checks, several
-//! hundred nanoseconds measured (docs/src/bindings/typescript.md, "Numbers");
+//! hundred nanoseconds measured (docs/src/embedding/typescript.md, "Numbers");
 //! an evaluation is often less. `ask` takes the policy as a *handle*, an
 //! N-API external tagged with [`TAG`], made once per policy object
 //! ([`handle`]) and owning what a lookup needs in its environment: the
@@ -141,12 +141,9 @@ pub fn register(env: &napi::Env, exports: &napi::bindgen_prelude::Object<'_>) ->
 
 /// `ask(handle, question, event, context, options, eventIndex)`:
 /// `question` is 0 (evaluate), 1 (decide), 2 (evaluateAll) or 3
-/// (explain); `eventIndex`, when a number, is the event's position in the
-/// policy's `events()` (`index.js` knows it), so that its name is not read
-/// from the string. Decide answers
-/// the hook id or `null`; the others `null` or their answer as JSON text,
-/// which `index.js` parses (faster than building the objects through
-/// N-API, measured).
+/// (explain), answered as JavaScript values; `eventIndex`, when a number,
+/// is the event's position in the policy's `events()` (`index.js` knows
+/// it), so that its name is not read from the string.
 unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let outcome = std::panic::catch_unwind(|| {
         let mut argv = [ptr::null_mut(); 6];
@@ -185,11 +182,10 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
             _ => return Err(NodeError::Type("not a question".to_owned())),
         };
         let event = Event { name: event, index };
-        let answer = answer(handle, scope, question, event, context, options)?;
-        Ok((question, answer))
+        answer(handle, scope, question, event, context, options)
     });
     let result = match outcome {
-        Ok(Ok((question, answer))) => write(env, question, &answer),
+        Ok(Ok(answer)) => write(env, &answer),
         Ok(Err(e)) => Err(e),
         Err(_) => Err(NodeError::Binding(BindingError::Internal(
             "the evaluation panicked".to_owned(),
@@ -320,31 +316,18 @@ fn answer(
     }
 }
 
-/// The answer as `ask` returns it.
-fn write(
-    env: sys::napi_env,
-    question: Question,
-    answer: &Value,
-) -> Result<sys::napi_value, NodeError> {
-    let mut raw = ptr::null_mut();
-    let status = match (question, answer) {
-        // SAFETY: `raw` is written by the call.
-        (_, Value::Null) => unsafe { sys::napi_get_null(env, &mut raw) },
-        (Question::Decide, Value::String(id)) => create_string(env, id, &mut raw),
-        (_, value) => create_string(env, &value.to_string(), &mut raw),
-    };
-    if status == sys::Status::napi_ok {
-        Ok(raw)
-    } else {
-        Err(NodeError::Binding(BindingError::Internal(format!(
-            "cannot return the answer (N-API status {status})"
-        ))))
-    }
-}
-
-fn create_string(env: sys::napi_env, s: &str, raw: &mut sys::napi_value) -> sys::napi_status {
-    // SAFETY: `s` is valid UTF-8 of the length given; `raw` is written.
-    unsafe { sys::napi_create_string_utf8(env, s.as_ptr().cast(), s.len() as isize, raw) }
+/// The answer as `ask` returns it: JavaScript values, built directly.
+fn write(env: sys::napi_env, answer: &Value) -> Result<sys::napi_value, NodeError> {
+    let napi_env = napi::Env::from_raw(env);
+    Scope::new(&napi_env)
+        .json(answer, 0)
+        .map(|v| v.raw())
+        .map_err(|e| {
+            NodeError::Binding(BindingError::Internal(format!(
+                "cannot return the answer: {}",
+                e.0
+            )))
+        })
 }
 
 /// Throws `spec` as a JavaScript `Error` (a message with a NUL is cut

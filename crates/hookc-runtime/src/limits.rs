@@ -63,6 +63,14 @@ pub const MAX_STRING_BYTES: usize = 1 << 20;
 /// action parameter value (checked by the action checker): `E0006`.
 pub const MAX_LIST_ITEMS: usize = 100_000;
 
+/// Most elements of one array, or members of one object, that a binding
+/// converts from a host language's value into a context value (the Node
+/// package's `convert.rs`): as many as the largest policy input could
+/// spell as JSON text (`0,` per element). Past it the value is refused
+/// (a context error naming its path) before anything is converted, so a
+/// sparse JavaScript array of length 2^32 - 1 costs nothing.
+pub const MAX_HOST_VALUES: usize = MAX_INPUT_BYTES / 2;
+
 /// Largest string a builtin function builds (`replace`, `join`, ...), in
 /// bytes: past it the call is an `invalid argument` error. Each input is at
 /// most [`MAX_INPUT_BYTES`], but `'ab'.replace('', big)` multiplies two
