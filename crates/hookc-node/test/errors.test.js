@@ -8,6 +8,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { describe, test, before } = require('node:test');
@@ -356,6 +357,35 @@ describe('reads that throw', () => {
       );
       stillWorks();
     }
+  });
+  test('a getter that evaluates with the same policy while it is read (re-entrancy) answers both calls', () => {
+    let inner;
+    const ctx = {
+      error: {
+        get code() {
+          inner = policy.evaluateAll('error', { error: { code: 'E1' }, items: [0, 7] });
+          assert.throws(() => policy.evaluate('limit', { payload: NaN }), hookc.ContextError);
+          return 'E1';
+        },
+      },
+    };
+    assert.equal(policy.decide('error', ctx), 'by_code');
+    assert.deepStrictEqual(inner.map((m) => m.hook), ['by_code', 'by_list']);
+    stillWorks();
+  });
+
+  test('a sparse array of length 2^32-1 at a read path is refused quickly, not converted element by element', {
+    todo: 'convert.rs array() converts every index of a sparse array (4 billion nulls, unbounded memory); JSON.stringify of it throws a RangeError',
+  }, () => {
+    const script = `
+      const hookc = require(${JSON.stringify(path.resolve(__dirname, '..'))});
+      const p = hookc.compileSources({'p.yaml': ${JSON.stringify(POLICY)}}, {quiet: true});
+      try { p.evaluate('limit', {payload: new Array(2 ** 32 - 1)}); console.log('answered'); }
+      catch (e) { console.log(e.name); }
+    `;
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 3000 });
+    assert.equal(run.signal, null, 'still converting after 3 s (killed)');
+    assert.equal(run.stdout.trim(), 'ContextError');
   });
 });
 

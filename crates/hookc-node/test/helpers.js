@@ -84,19 +84,4 @@ function forms(context) {
   ];
 }
 
-/** Runs `fn` with PolicyWarnings silenced (other warnings pass through). */
-function quietly(fn) {
-  const original = process.emitWarning;
-  process.emitWarning = function (warning, options, ...rest) {
-    const type = typeof options === 'string' ? options : options && options.type;
-    if (type === 'PolicyWarning') return;
-    return original.call(process, warning, options, ...rest);
-  };
-  try {
-    return fn();
-  } finally {
-    process.emitWarning = original;
-  }
-}
-
-module.exports = { ROOT, PKG, SEED, SEED_POLICY, hookcBin, cli, seedCases, tempDir, forms, quietly };
+module.exports = { ROOT, PKG, SEED, SEED_POLICY, hookcBin, cli, seedCases, tempDir, forms };
