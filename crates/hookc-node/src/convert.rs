@@ -74,22 +74,30 @@ fn threw(path: &str) -> impl FnOnce(Thrown) -> Unreadable + '_ {
     }
 }
 
-/// A JavaScript number as JSON: an integer when it is one that an `i64`
-/// or a `u64` holds (as `JSON.stringify` writes it without a fraction, and
-/// JSON text reads it as an integer).
+/// A JavaScript number as JSON, as `JSON.stringify` writes it and JSON
+/// text reads back: an integer when it is one that an `i64` or a `u64`
+/// holds; beyond 2^53 the integer of its shortest decimal digits (2^60 is
+/// written `1152921504606847000`), which Rust's `Display` for `f64` gives as
+/// JavaScript's `Number.prototype.toString` does.
 pub fn number(n: f64) -> Option<Number> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     const I64_MIN: f64 = -9_223_372_036_854_775_808.0; // -2^63
     const U64_END: f64 = 18_446_744_073_709_551_616.0; // 2^64
-    if n.fract() == 0.0 && (I64_MIN..U64_END).contains(&n) {
-        // Exact: an integral double in range converts without loss.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        return Some(if n < 0.0 {
-            Number::from(n as i64)
-        } else {
-            Number::from(n as u64)
-        });
+    if n.fract() != 0.0 || !(I64_MIN..U64_END).contains(&n) {
+        return Number::from_f64(n);
     }
-    Number::from_f64(n)
+    if n.abs() < EXACT {
+        // Exact: an integral double below 2^53 converts without loss.
+        #[allow(clippy::cast_possible_truncation)]
+        return Some(Number::from(n as i64));
+    }
+    let digits = n.to_string();
+    digits
+        .parse::<i64>()
+        .map(Number::from)
+        .or_else(|_| digits.parse::<u64>().map(Number::from))
+        .ok()
+        .or_else(|| Number::from_f64(n))
 }
 
 /// `value` as JSON; `None` for what `JSON.stringify` leaves out
@@ -311,7 +319,7 @@ mod tests {
         assert_eq!(number(0.5).map(|n| n.to_string()), Some("0.5".to_owned()));
         assert_eq!(
             number(1e300).map(|n| n.to_string()),
-            Some("1e300".to_owned())
+            Some("1e+300".to_owned())
         );
         assert!(number(f64::NAN).is_none() && number(f64::INFINITY).is_none());
     }

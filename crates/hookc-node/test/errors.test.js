@@ -374,9 +374,7 @@ describe('reads that throw', () => {
     stillWorks();
   });
 
-  test('a sparse array of length 2^32-1 at a read path is refused quickly, not converted element by element', {
-    todo: 'convert.rs array() converts every index of a sparse array (4 billion nulls, unbounded memory); JSON.stringify of it throws a RangeError',
-  }, () => {
+  test('a sparse array of length 2^32-1 at a read path is refused quickly, not converted element by element', () => {
     const script = `
       const hookc = require(${JSON.stringify(path.resolve(__dirname, '..'))});
       const p = hookc.compileSources({'p.yaml': ${JSON.stringify(POLICY)}}, {quiet: true});

@@ -37,7 +37,7 @@ const fromText: Policy = compileSources({ 'hooks.yaml': 'hooks: []' });
 const fromTextQuiet: Policy = compileSources({ 'hooks.yaml': 'hooks: []' }, { quiet: true });
 
 // ---- artifacts and sharing ----
-const bytes: Buffer = one.toArtifact();
+const bytes: Uint8Array = one.toArtifact();
 const loaded: Policy = Policy.fromArtifact(bytes);
 const loadedPlain: Policy = hookc.Policy.fromArtifact(new Uint8Array(bytes));
 const token: string = many.share();
@@ -64,7 +64,7 @@ for (const d of warnings) {
 }
 
 // ---- questions ----
-const contexts: Context[] = [{ tool_name: 'Bash' }, '{"tool_name": "Bash"}', Buffer.from('{}'), new Uint8Array(2), [1, 2]];
+const contexts: Context[] = [{ tool_name: 'Bash' }, '{"tool_name": "Bash"}', new TextEncoder().encode('{}'), new Uint8Array(2), [1, 2]];
 const options: CallOptions = { disable: ['h1'], results: { branch: 'main', other: { n: 1 } } };
 for (const ctx of contexts) {
   const evaluation: Evaluation = fromTextQuiet.evaluate('PreToolUse', ctx);
