@@ -174,11 +174,15 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
         // SAFETY: read only when the tag check passed.
         let handle = unsafe { handle_of(env, handle) }
             .ok_or_else(|| NodeError::Type("not a policy handle".to_owned()))?;
-        let question = match question.number().ok().map(|n| n as i64) {
-            Some(0) => Question::Evaluate,
-            Some(1) => Question::Decide,
-            Some(2) => Question::All,
-            Some(3) => Question::Explain,
+        let n = match question.kind() {
+            Kind::Number => question.number().ok(),
+            _ => None,
+        };
+        let question = match n {
+            Some(0.0) => Question::Evaluate,
+            Some(1.0) => Question::Decide,
+            Some(2.0) => Question::All,
+            Some(3.0) => Question::Explain,
             _ => return Err(NodeError::Type("not a question".to_owned())),
         };
         let event = Event { name: event, index };

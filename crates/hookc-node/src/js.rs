@@ -217,15 +217,32 @@ impl<'s> Scope<'s> {
             return Some(Thrown("an exception was thrown".to_owned()));
         }
         let error = self.value(raw);
-        let message = self
-            .string("message")
-            .ok()
-            .and_then(|key| error.get(key).ok().flatten())
-            .filter(|m| m.kind() == Kind::String)
-            .and_then(|m| {
-                let mut s = String::new();
-                m.read_string(&mut s).ok().map(|()| s)
-            });
+        let read = |v: Js<'s>| {
+            let mut s = String::new();
+            v.read_string(&mut s).ok().map(|()| s)
+        };
+        // An Error's `message`; anything else thrown (a string, a number)
+        // as `String(value)` would write it.
+        let message = match error.kind() {
+            Kind::Object => self
+                .string("message")
+                .ok()
+                .and_then(|key| error.get(key).ok().flatten())
+                .filter(|m| m.kind() == Kind::String)
+                .and_then(read),
+            Kind::String => read(error).map(|s| format!("{s:?} was thrown")),
+            Kind::Number | Kind::Boolean | Kind::BigInt | Kind::Null | Kind::Undefined => {
+                let mut raw = ptr::null_mut();
+                // SAFETY: a value of this call; `raw` is written. Coercing
+                // a primitive runs no JavaScript.
+                let status = unsafe { sys::napi_coerce_to_string(self.env, error.raw, &mut raw) };
+                (status == sys::Status::napi_ok)
+                    .then(|| self.value(raw))
+                    .and_then(read)
+                    .map(|s| format!("{s} was thrown"))
+            }
+            _ => None,
+        };
         Some(Thrown(
             message.unwrap_or_else(|| "an exception was thrown".to_owned()),
         ))

@@ -47,6 +47,17 @@ pub fn read_options(bound: &BoundPolicy, options: Js<'_>) -> Result<Narrowing, N
         Ok(v) => v.unwrap_or(Value::Null),
         Err(e) => return Err(NodeError::Context(e.under("options").message())),
     };
+    if let Value::Object(members) = &options {
+        const KNOWN: [&str; 2] = ["disable", "results"];
+        if let Some(unknown) = members.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+            let hint = hookc::suggest::did_you_mean(unknown, KNOWN)
+                .map(|close| format!("; did you mean `{close}`?"))
+                .unwrap_or_default();
+            return Err(NodeError::Type(format!(
+                "unknown option `{unknown}`{hint} (the options are `disable` and `results`)"
+            )));
+        }
+    }
     let mut narrowing = Narrowing::default();
     if let Some(disable) = options.get("disable").filter(|v| !v.is_null()) {
         let ids = disable

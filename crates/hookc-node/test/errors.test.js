@@ -118,6 +118,12 @@ describe('argument types', () => {
     for (const options of [[], 'by_code', 3, true]) {
       assert.throws(() => policy.evaluate('error', {}, options), fails(TypeError, /the options are an object/));
     }
+    // An option the package does not know is a mistake, named with the
+    // closest one it does.
+    assert.throws(
+      () => policy.evaluate('error', {}, { disabled: ['by_code'] }),
+      fails(TypeError, /unknown option `disabled`; did you mean `disable`\?/),
+    );
     // null and an empty object are no options.
     assert.equal(policy.decide('error', { error: { code: 'E1' } }, null), 'by_code');
     assert.equal(policy.decide('error', { error: { code: 'E1' } }, {}), 'by_code');
@@ -341,7 +347,12 @@ describe('reads that throw', () => {
         },
       },
     };
-    assert.throws(() => policy.evaluate('error', ctx), fails(hookc.ContextError, /reading the context at `error\.code` threw/));
+    assert.throws(
+      () => policy.evaluate('error', ctx),
+      fails(hookc.ContextError, /reading the context at `error\.code` threw: "a plain string" was thrown/),
+    );
+    const numeric = { error: { get code() { throw 42; } } };
+    assert.throws(() => policy.evaluate('error', numeric), fails(hookc.ContextError, /threw: 42 was thrown/));
     stillWorks();
   });
 
@@ -574,7 +585,7 @@ describe('the native entry point and the Policy class', () => {
     const native = require('../hookc.node');
     const handle = native.compileSources([['p.yaml', POLICY]]).policy().handle();
     assert.equal(native.ask(handle, 1, 'error', { error: { code: 'E1' } }), 'by_code');
-    for (const question of [4, -1, 'decide', undefined, null]) {
+    for (const question of [4, -1, 0.5, 1.5, NaN, 'decide', undefined, null]) {
       assert.throws(() => native.ask(handle, question, 'error', {}), /^Error: HOOKC_TYPE: not a question/);
     }
   });
