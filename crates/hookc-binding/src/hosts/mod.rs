@@ -1,43 +1,86 @@
-//! `hookc hook --host NAME POLICY`: be the hook a host spawns. One payload
-//! on standard input, the event taken from its `hook_event_name` or from
-//! `--event` (GitHub Copilot's payloads do not name theirs), the decision
-//! answered in the host's wire: one module per host ([`claude_code`],
-//! [`codex`], [`gemini_cli`], [`cursor`], [`copilot`]) holds its table of
-//! what each event answers and its block, and [`outcome`] spells those
-//! answers.
+//! The hosts' hook answers, for every binding: [`hook`] reads one payload
+//! of an agent host (Claude Code, Codex, Gemini CLI, Cursor, GitHub
+//! Copilot), decides it with a policy and answers in the host's wire, as
+//! a [`Reply`] (standard output, standard error, exit code). `hookc hook`
+//! writes that reply, `hookc serve` maps it to an HTTP response, and the
+//! Python and Node packages return it from `policy.hook(host, payload)`,
+//! so the four answer alike by construction.
+//!
+//! The event is taken from the payload's `hook_event_name` or given
+//! ([`HookOptions::event`]; GitHub Copilot's payloads do not name theirs).
+//! One module per host ([`claude_code`], [`codex`], [`gemini_cli`],
+//! [`cursor`], [`copilot`]) holds its table of what each event answers and
+//! its block, and [`outcome`] spells those answers.
 //!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
-//! here ([`crate::host_actions`]) and the evaluation resumed with their
-//! results, in hook order.
+//! here ([`host_actions`]) and the evaluation resumed with their results,
+//! in hook order.
 //!
-//! Fail closed by default: a policy that does not load, a payload that is
-//! not the host's, an evaluation error, a host action that fails or times
-//! out, or an awaited hook of any other action (only the host can give its
-//! result) answers the host's block with a reason naming the problem
-//! ([`HookError`]); `--fail-open` answers "no decision" instead and
-//! says why on standard error. `--log FILE` appends one JSON line per
-//! evaluated call, `{"event", "context", "decision", "hook", "time"}`,
-//! which `hookc eval --events` and `hookc diff` replay.
+//! Fail closed by default: a payload that is not the host's, an evaluation
+//! error, a host action that fails or times out, or an awaited hook of any
+//! other action (only the host can give its result) answers the host's
+//! block with a reason naming the problem ([`HookError`]; a binding that
+//! cannot load its policy answers [`Host::failed`] with
+//! [`HookError::Policy`]); [`HookOptions::fail_open`] (`--fail-open`)
+//! answers "no decision" instead and says why on standard error.
+//! [`HookOptions::log`] (`--log FILE`) appends one JSON line per evaluated
+//! call, `{"event", "context", "decision", "hook", "time"}`, which
+//! `hookc eval --events` and `hookc diff` replay.
 
 mod claude_code;
 mod codex;
 mod copilot;
 mod cursor;
 mod gemini_cli;
-pub(crate) mod outcome;
+pub mod host_actions;
+mod outcome;
 
-use crate::host_actions::{HostAction, HostActionError};
-use hookc::files::PolicyFile;
+pub use outcome::{Reply, Ruling, Verdict};
+
+use crate::error::BindingError;
 use hookc_runtime::{Context, Decision, Policy, QueryError, Results};
-use outcome::{Reply, Ruling};
+use host_actions::{HostAction, HostActionError};
 use serde_json::{Map, Value};
-use std::io::{Read, Write};
+use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use thiserror::Error;
 
-/// The hosts `hookc hook` answers for (each has a profile:
+/// The answer of `host` to `payload`, one hook call, decided by `policy`:
+/// what `hookc hook --host NAME POLICY` writes and exits with, byte for
+/// byte. Never fails: a failure is answered as [`Host::failed`] says.
+///
+/// It is [`Call::read`], then [`Call::reply`]: `hookc hook` runs the two
+/// steps itself to load its policy between them (a policy that does not
+/// load blocks on the payload's event), and `hookc serve` to answer a
+/// payload that does not read with a 400.
+pub fn hook(policy: &Policy, host: Host, payload: &[u8], options: &HookOptions<'_>) -> Reply {
+    match Call::read(host, payload, options.event) {
+        Ok(call) => call.reply(policy, options),
+        Err(e) => host.failed(options.event, &e, options.fail_open),
+    }
+}
+
+/// How one hook call is answered besides its payload: `hookc hook`'s
+/// options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HookOptions<'a> {
+    /// The event the payload is for (`--event`), for hosts whose payloads
+    /// do not name it (required for [`Host::Copilot`]: `preToolUse`); a
+    /// payload that names another event in its `hook_event_name` is
+    /// refused.
+    pub event: Option<&'a str>,
+    /// On a failure, answer "no decision" instead of the host's block, the
+    /// reason on standard error (`--fail-open`).
+    pub fail_open: bool,
+    /// Append one JSON line per evaluated call to this file (`--log FILE`).
+    pub log: Option<&'a Path>,
+}
+
+/// The hosts whose hook answers hookc gives (each has a profile:
 /// `hookc::hosts`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Host {
     /// Claude Code.
     ClaudeCode,
@@ -53,8 +96,34 @@ pub enum Host {
 }
 
 impl Host {
+    /// Every host, in the order `hookc hook --help` lists them.
+    pub const ALL: [Host; 5] = [
+        Host::ClaudeCode,
+        Host::Codex,
+        Host::GeminiCli,
+        Host::Cursor,
+        Host::Copilot,
+    ];
+
+    /// The host's name, as `hookc hook --host` and `hookc serve`'s routes
+    /// spell it: `claude-code`, `codex`, `gemini-cli`, `cursor`, `copilot`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Host::ClaudeCode => "claude-code",
+            Host::Codex => "codex",
+            Host::GeminiCli => "gemini-cli",
+            Host::Cursor => "cursor",
+            Host::Copilot => "copilot",
+        }
+    }
+
+    /// The host named `name` (as [`Host::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Host> {
+        Host::ALL.into_iter().find(|h| h.name() == name)
+    }
+
     /// The answer to an evaluation's outcome on `event`.
-    pub(crate) fn answer(self, event: &str, outcome: &Ruling) -> Reply {
+    pub fn answer(self, event: &str, outcome: &Ruling) -> Reply {
         match self {
             Host::ClaudeCode => claude_code::answer(event, outcome),
             Host::Codex => codex::answer(event, outcome),
@@ -94,58 +163,32 @@ impl Host {
     }
 }
 
-/// `hookc hook`'s arguments.
-#[derive(clap::Args)]
-pub struct HookArgs {
-    /// The host that runs the hook: how its payload reads and how it is
-    /// answered.
-    #[arg(long, value_enum)]
-    host: Host,
-    /// The policy: one artifact (`.hkb`, from `hookc compile`), or its
-    /// source files, compiled first.
-    #[arg(value_name = "POLICY", required = true)]
-    files: Vec<PathBuf>,
-    /// The event the payload is for, for hosts whose payloads do not name
-    /// it (required for `copilot`: `--event preToolUse`); a payload that
-    /// names another event in its `hook_event_name` is refused.
-    #[arg(long, value_name = "EVENT")]
-    event: Option<String>,
-    /// On a failure (no policy, a bad payload, an evaluation error), answer
-    /// "no decision" instead of the host's block; the reason goes to
-    /// standard error.
-    #[arg(long)]
-    fail_open: bool,
-    /// Append one JSON line per evaluated call to FILE: `{"event", "context",
-    /// "decision", "hook", "time"}` (replay it with `hookc eval --events`
-    /// or `hookc diff`).
-    #[arg(long, value_name = "FILE")]
-    log: Option<PathBuf>,
-    /// Read the payload from FILE instead of standard input (to try the
-    /// hook on a saved payload).
-    #[arg(long, value_name = "FILE")]
-    payload: Option<PathBuf>,
-}
-
-impl HookArgs {
-    /// The arguments of `hookc hook ARGS...` from the process's command
-    /// line, read by this command's parser alone; `None` for another
-    /// command, or for arguments it does not take (the full parser then
-    /// says why).
-    pub fn from_command_line() -> Option<HookArgs> {
-        use clap::{Args, FromArgMatches};
-        let mut argv = std::env::args_os().skip(1);
-        if argv.next()? != "hook" {
-            return None;
-        }
-        let command = HookArgs::augment_args(clap::Command::new("hook"));
-        let matches = command
-            .try_get_matches_from(std::iter::once("hook".into()).chain(argv))
-            .ok()?;
-        HookArgs::from_arg_matches(&matches).ok()
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
-/// Why `hookc hook` could not answer with the policy's decision.
+impl FromStr for Host {
+    type Err = UnknownHost;
+
+    fn from_str(name: &str) -> Result<Host, UnknownHost> {
+        Host::from_name(name).ok_or_else(|| UnknownHost(name.to_owned()))
+    }
+}
+
+/// A name that is no [`Host::name`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("no host `{0}`: one of {names}", names = Host::ALL.map(Host::name).join(", "))]
+pub struct UnknownHost(pub String);
+
+impl From<UnknownHost> for BindingError {
+    fn from(e: UnknownHost) -> BindingError {
+        BindingError::Argument(e.to_string())
+    }
+}
+
+/// Why a hook call could not be answered with the policy's decision.
 #[derive(Debug, Error)]
 pub enum HookError {
     /// The policy does not load: a missing or unreadable file, a damaged
@@ -211,7 +254,7 @@ pub enum HookError {
         /// The awaiting hook.
         hook: String,
         /// Why.
-        source: crate::host_actions::HostActionError,
+        source: HostActionError,
     },
     /// A host action's program ran past its timeout.
     #[error("hookc: hook `{hook}`: its program ran past its timeout, so the guard cannot decide")]
@@ -239,39 +282,6 @@ pub enum HookError {
     },
 }
 
-/// Runs `hookc hook`: the reply is written, and its exit code returned.
-pub fn run(args: &HookArgs) -> std::process::ExitCode {
-    let mut payload = Vec::new();
-    // The event given is known even when the payload is not readable: the
-    // block is that event's.
-    let given = args.event.as_deref();
-    let read = match &args.payload {
-        None => std::io::stdin()
-            .read_to_end(&mut payload)
-            .map(drop)
-            .map_err(HookError::Stdin),
-        Some(path) => std::fs::read(path)
-            .map(|bytes| payload = bytes)
-            .map_err(|source| HookError::PayloadFile {
-                path: path.clone(),
-                source,
-            }),
-    };
-    let reply = match read {
-        Err(e) => args.host.failed(given, &e, args.fail_open),
-        Ok(()) => match Call::read(args.host, &payload, given) {
-            Err(e) => args.host.failed(given, &e, args.fail_open),
-            Ok(call) => load(&args.files)
-                .and_then(|policy| call.decide(args.host, &policy, args.log.as_deref()))
-                .unwrap_or_else(|e| args.host.failed(Some(&call.event), &e, args.fail_open)),
-        },
-    };
-    // Nothing more can be said if the host closed our output.
-    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
-    std::process::ExitCode::from(reply.exit)
-}
-
 impl Host {
     /// The reply to a failure on `event` (`None`: the payload named none):
     /// the host's block, or with `fail_open` no decision and the reason on
@@ -289,9 +299,11 @@ impl Host {
     }
 }
 
-/// One hook call: the payload, read as JSON, and its event.
+/// One hook call: the payload, read as JSON, its host and its event.
 #[derive(Debug)]
 pub struct Call {
+    /// The host whose payload it is.
+    pub host: Host,
     /// The event: the payload's `hook_event_name`, or the one given.
     pub event: String,
     /// The payload as JSON, as the host prepared it: what is evaluated (it
@@ -325,25 +337,32 @@ impl Call {
             (None, Some(named)) => named,
             (None, None) if host == Host::Copilot => {
                 return Err(HookError::NoEvent {
-                    host: "copilot",
+                    host: Host::Copilot.name(),
                     example: "preToolUse",
                 })
             }
             (None, None) => return Err(HookError::Shape("it has no `hook_event_name`")),
         };
         host.prepare(&event, members)?;
-        Ok(Call { event, context })
+        Ok(Call {
+            host,
+            event,
+            context,
+        })
+    }
+
+    /// The host's reply to this call under `policy` and `options` (their
+    /// `event` was the one given to [`Call::read`]): [`Call::decide`], or
+    /// its failure answered as [`Host::failed`] says.
+    pub fn reply(&self, policy: &Policy, options: &HookOptions<'_>) -> Reply {
+        self.decide(policy, options.log)
+            .unwrap_or_else(|e| self.host.failed(Some(&self.event), &e, options.fail_open))
     }
 
     /// The host's reply to this call under `policy`, performing the host
     /// actions its hooks await; one line appended to `log` when given.
-    pub fn decide(
-        &self,
-        host: Host,
-        policy: &Policy,
-        log: Option<&Path>,
-    ) -> Result<Reply, HookError> {
-        let event = &self.event;
+    pub fn decide(&self, policy: &Policy, log: Option<&Path>) -> Result<Reply, HookError> {
+        let (host, event) = (self.host, &self.event);
         // Awaited host actions (`run`, `test_path`) are performed here and
         // the evaluation resumed with their results, one at a time, in hook
         // order; each awaiting hook resumes once, so the loop ends.
@@ -402,15 +421,6 @@ impl Call {
     }
 }
 
-/// The policy: one artifact, or sources compiled (their warnings are not
-/// the host's business and are dropped).
-pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
-    let files: Vec<PolicyFile> = hookc::files::policy_files(files);
-    hookc::files::load_policy(&files)
-        .map(|loaded| loaded.policy)
-        .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))
-}
-
 /// Appends the call's line to the log.
 fn append_log(
     path: &Path,
@@ -444,8 +454,9 @@ fn append_log(
     file.write_all(text.as_bytes()).map_err(io)
 }
 
-/// The current time in RFC 3339, UTC, to the millisecond.
-pub(crate) fn now_utc() -> String {
+/// The current time in RFC 3339, UTC, to the millisecond (the log's
+/// `time`; `hookc serve`'s `loaded_at`).
+pub fn now_utc() -> String {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
