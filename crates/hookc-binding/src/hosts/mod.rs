@@ -493,12 +493,124 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::civil_from_days;
+    use super::*;
+    use crate::compile::compile_texts;
 
     #[test]
     fn days_become_dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_418), (2025, 11, 26));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    const GUARD: &str = "host: claude-code\nhooks:\n  - id: no_rm_rf\n    event: PreToolUse\n    when: \"tool_name == 'Bash' && tool_input.command.startsWith('rm -rf')\"\n    action: {type: deny, reason: \"no rm -rf\"}\n";
+
+    fn guard() -> Policy {
+        match compile_texts([("guard.yaml".to_owned(), GUARD.to_owned())]) {
+            Ok(c) => c.policy,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn pre_tool_use(command: &str) -> Vec<u8> {
+        serde_json::json!({
+            "hook_event_name": "PreToolUse",
+            "cwd": "/tmp",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    #[test]
+    fn a_hook_call_is_answered_as_hookc_hook_prints_it() {
+        let policy = guard();
+        let ask = |payload: &[u8], options: &HookOptions<'_>| {
+            hook(&policy, Host::ClaudeCode, payload, options)
+        };
+        let closed = HookOptions::default();
+        // A deny: the host's JSON with the attributed reason, exit 0.
+        assert_eq!(
+            ask(&pre_tool_use("rm -rf build"), &closed),
+            Reply {
+                stdout: "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\
+                         \"permissionDecision\":\"deny\",\"permissionDecisionReason\":\
+                         \"no rm -rf [hook no_rm_rf at guard.yaml:3:5]\"}}\n"
+                    .to_owned(),
+                stderr: String::new(),
+                exit: 0,
+            }
+        );
+        // No match: no decision, nothing written.
+        assert_eq!(ask(&pre_tool_use("ls"), &closed), Reply::nothing());
+        // A payload that is not JSON: Claude Code's block, exit 2.
+        let blocked = ask(b"{not json", &closed);
+        assert_eq!((blocked.exit, blocked.stdout.as_str()), (2, ""));
+        assert!(
+            blocked
+                .stderr
+                .starts_with("hookc: the payload is not JSON: "),
+            "{blocked:?}"
+        );
+        // Fail open: no decision, the same reason on standard error.
+        let open = HookOptions {
+            fail_open: true,
+            ..HookOptions::default()
+        };
+        let passed = ask(b"{not json", &open);
+        assert_eq!((passed.exit, passed.stdout.as_str()), (0, ""));
+        assert_eq!(
+            passed.stderr,
+            blocked
+                .stderr
+                .replace('\n', " (--fail-open: no decision)\n")
+        );
+        // An event given that the payload contradicts is refused.
+        let other = HookOptions {
+            event: Some("Stop"),
+            ..HookOptions::default()
+        };
+        let refused = ask(&pre_tool_use("rm -rf build"), &other);
+        assert_eq!(refused.exit, 2);
+        assert!(refused.stderr.contains("`--event Stop`"), "{refused:?}");
+    }
+
+    #[test]
+    fn an_evaluated_call_is_logged_as_one_line() {
+        let log =
+            std::env::temp_dir().join(format!("hookc-hosts-log-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&log);
+        let options = HookOptions {
+            log: Some(&log),
+            ..HookOptions::default()
+        };
+        let reply = hook(
+            &guard(),
+            Host::ClaudeCode,
+            &pre_tool_use("rm -rf x"),
+            &options,
+        );
+        assert_eq!(reply.exit, 0);
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        let line: Value = serde_json::from_str(text.trim_end()).unwrap_or_default();
+        assert_eq!(line["event"], "PreToolUse");
+        assert_eq!(line["hook"], "no_rm_rf");
+        assert_eq!(line["context"]["tool_input"]["command"], "rm -rf x");
+    }
+
+    #[test]
+    fn hosts_are_named_as_the_cli_spells_them() {
+        for host in Host::ALL {
+            assert_eq!(host.name().parse::<Host>(), Ok(host));
+            assert_eq!(host.to_string(), host.name());
+        }
+        assert_eq!(Host::from_name("gemini-cli"), Some(Host::GeminiCli));
+        let unknown = "claude".parse::<Host>().err().map(|e| e.to_string());
+        assert_eq!(
+            unknown.as_deref(),
+            Some("no host `claude`: one of claude-code, codex, gemini-cli, cursor, copilot")
+        );
     }
 }
