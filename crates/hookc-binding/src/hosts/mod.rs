@@ -8,9 +8,11 @@
 //!
 //! The event is taken from the payload's `hook_event_name` or given
 //! ([`HookOptions::event`]; GitHub Copilot's payloads do not name theirs).
-//! One module per host ([`claude_code`], [`codex`], [`gemini_cli`],
-//! [`cursor`], [`copilot`]) holds its table of what each event answers and
-//! its block, and [`outcome`] spells those answers.
+//! One module per host (`claude_code.rs`, `codex.rs`, `gemini_cli.rs`,
+//! `cursor.rs`, `copilot.rs`) holds its table of what each event answers
+//! and its block, and `outcome.rs` spells those answers (a [`Ruling`] of
+//! the evaluation, then the host's [`Reply`]); the guide's pages
+//! (`docs/src/hosts/`) say what each host reads.
 //!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
 //! here ([`host_actions`]) and the evaluation resumed with their results,
