@@ -609,6 +609,9 @@ mod tests {
             assert_eq!(host.to_string(), host.name());
         }
         assert_eq!(Host::from_name("gemini-cli"), Some(Host::GeminiCli));
+        // Every host answered has a profile to compile against, and every
+        // profile a host that answers (`hookc::hosts`).
+        assert_eq!(Host::ALL.map(Host::name), hookc::hosts::NAMES);
         let unknown = "claude".parse::<Host>().err().map(|e| e.to_string());
         assert_eq!(
             unknown.as_deref(),
