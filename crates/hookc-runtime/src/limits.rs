@@ -161,14 +161,15 @@ pub const MAX_VALUE_DEPTH: usize = MAX_DOC_DEPTH + MAX_EXPR_DEPTH;
 pub const MAX_PATH_SEGMENTS: usize = 2 * MAX_EXPR_DEPTH;
 
 /// Most bytes of a host action's output (`run`'s stdout, and its stderr)
-/// that `hookc hook` keeps and binds into the context; the rest is read and
-/// dropped, and the result says `truncated`. Checked as the output is read
-/// (`hookc-cli`'s `host_actions`).
+/// that a hook call (`hookc hook`, a binding's `hook`) keeps and binds
+/// into the context; the rest is read and dropped, and the result says
+/// `truncated`. Checked as the output is read (`hookc-binding`'s
+/// `hosts::host_actions`).
 pub const MAX_HOST_OUTPUT_BYTES: usize = 64 * 1024;
 
 /// Longest a host action's program may run, in milliseconds, and the
 /// timeout of one that gives none; it is killed then. Checked when the
-/// action is read (`hookc-cli`'s `host_actions`).
+/// action is read (`hookc-binding`'s `hosts::host_actions`).
 pub const MAX_HOST_TIMEOUT_MS: u64 = 60_000;
 
 /// Deepest nesting the shell-command parser follows (`shell.commands`):
