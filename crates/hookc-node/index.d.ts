@@ -82,6 +82,31 @@ export interface Trace {
   [part: string]: unknown;
 }
 
+/** The hosts whose hook answers hookc gives. */
+export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'copilot';
+
+/** Options of `policy.hook`: `hookc hook`'s flags. */
+export interface HookOptions {
+  /** The event the payload is for, for hosts whose payloads do not name it
+   * (`'preToolUse'` for Copilot); a payload naming another event is refused. */
+  event?: string | null;
+  /** On a failure answer "no decision" (the reason on `stderr`) instead of
+   * the host's block. */
+  failOpen?: boolean;
+  /** A file to append one JSON line per decided call to (`--log`). */
+  log?: string | null;
+}
+
+/** Exactly what `hookc hook --host HOST` writes and exits with. */
+export interface HookReply {
+  /** '' or one JSON document and a newline. */
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** `stdout` parsed: the host's answer object, or null when it is empty. */
+  output: Record<string, unknown> | null;
+}
+
 /** A compiled, verified policy. Immutable: share it between calls freely,
  * and between worker threads with `share()` and `Policy.fromShared()`. */
 export class Policy {
@@ -111,6 +136,10 @@ export class Policy {
   evaluateAll(event: string, context: Context, options?: CallOptions): Match[];
   /** What happened to every hook and why. */
   explain(event: string, context: Context, options?: CallOptions): Trace;
+  /** The answer of `host` to one hook payload (an object, JSON text or its
+   * bytes): what `hookc hook --host HOST` prints, host actions (`run`,
+   * `test_path`) performed as the command does, synchronously. */
+  hook(host: HostName, payload: object | string | Uint8Array, options?: HookOptions): HookReply;
 }
 
 /** Options of `compile` and `compileSources`. */

@@ -231,8 +231,69 @@ class Policy {
     return this.#ask(EXPLAIN, event, context, options);
   }
 
+  /**
+   * The answer of `host` ('claude-code', 'codex', 'gemini-cli', 'cursor',
+   * 'copilot') to one hook payload (an object, JSON text or its bytes):
+   * exactly what `hookc hook --host HOST` writes and exits with, as
+   * `{stdout, stderr, exitCode, output}` (`output`: `stdout` parsed, or
+   * null). Options: `event` (for hosts whose payloads do not name it:
+   * Copilot's `preToolUse`), `failOpen`, `log` (a file to append the
+   * decision to, as `--log`).
+   */
+  hook(host, payload, options) {
+    if (typeof host !== 'string') {
+      throw new TypeError("the host is a string: 'claude-code', 'codex', 'gemini-cli', 'cursor' or 'copilot'");
+    }
+    const { event, failOpen, log } = hookOptions(options);
+    const text = typeof payload === 'string' || payload instanceof Uint8Array ? payload : payloadText(payload);
+    let reply;
+    try {
+      reply = this.#native.hook(host, text, event, failOpen, log);
+    } catch (e) {
+      return rethrow(e);
+    }
+    return {
+      stdout: reply.stdout,
+      stderr: reply.stderr,
+      exitCode: reply.exitCode,
+      output: reply.stdout === '' ? null : JSON.parse(reply.stdout),
+    };
+  }
+
   [Symbol.for('nodejs.util.inspect.custom')]() {
     return `Policy <${this.#native.describe()}>`;
+  }
+}
+
+const HOOK_OPTIONS = ['event', 'failOpen', 'log'];
+
+/** The options of `hook`, checked. */
+function hookOptions(options) {
+  if (options === undefined || options === null) return { event: null, failOpen: false, log: null };
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('the options of hook are an object: {event, failOpen, log}');
+  }
+  for (const key of Object.keys(options)) {
+    if (!HOOK_OPTIONS.includes(key)) {
+      throw new TypeError(`unknown option \`${key}\` of hook (the options are ${HOOK_OPTIONS.join(', ')})`);
+    }
+  }
+  const { event = null, failOpen = false, log = null } = options;
+  if (event !== null && typeof event !== 'string') throw new TypeError('`event` is an event name (a string)');
+  if (typeof failOpen !== 'boolean') throw new TypeError('`failOpen` is a boolean');
+  if (log !== null && typeof log !== 'string') throw new TypeError('`log` is a file path (a string)');
+  return { event, failOpen, log };
+}
+
+/** A hook payload object as the JSON text a host would send. */
+function payloadText(payload) {
+  if (payload === null || typeof payload !== 'object') {
+    throw new TypeError('a hook payload is an object, JSON text (a string) or its bytes (a Buffer or Uint8Array)');
+  }
+  try {
+    return JSON.stringify(payload);
+  } catch (e) {
+    throw new ContextError(`the hook payload has no JSON text: ${e && e.message}`, 'HOOKC_CONTEXT');
   }
 }
 

@@ -16,7 +16,7 @@
 //! text is, so that results print as the CLI prints them. An array or
 //! object longer than [`MAX_HOST_VALUES`] is refused before it is read.
 
-use crate::js::{Js, Kind, Scope, Thrown};
+use crate::js::{Js, JsKind, Scope, Thrown};
 use hookc_binding::context::{Language, NotJson, Problem};
 use hookc_runtime::limits::{MAX_CONTEXT_DEPTH, MAX_HOST_VALUES};
 use serde_json::{Map, Number, Value};
@@ -110,10 +110,10 @@ pub fn to_value(
     depth: usize,
 ) -> Result<Option<Value>, Unreadable> {
     Ok(Some(match value.kind() {
-        Kind::Undefined | Kind::Function | Kind::Symbol => return Ok(None),
-        Kind::Null => Value::Null,
-        Kind::Boolean => Value::Bool(value.boolean().map_err(threw(path))?),
-        Kind::Number => {
+        JsKind::Undefined | JsKind::Function | JsKind::Symbol => return Ok(None),
+        JsKind::Null => Value::Null,
+        JsKind::Boolean => Value::Bool(value.boolean().map_err(threw(path))?),
+        JsKind::Number => {
             let n = value.number().map_err(threw(path))?;
             match number(n) {
                 Some(n) => Value::Number(n),
@@ -134,12 +134,12 @@ pub fn to_value(
                 }
             }
         }
-        Kind::String => {
+        JsKind::String => {
             let mut s = String::new();
             value.read_string(&mut s).map_err(threw(path))?;
             Value::String(s)
         }
-        Kind::BigInt => match value.bigint().map_err(threw(path))? {
+        JsKind::BigInt => match value.bigint().map_err(threw(path))? {
             Some(n) => Value::Number(n),
             None => {
                 return Err(not_json(
@@ -150,7 +150,7 @@ pub fn to_value(
                 ))
             }
         },
-        Kind::External => {
+        JsKind::External => {
             return Err(not_json(
                 path,
                 Problem::Type {
@@ -158,7 +158,7 @@ pub fn to_value(
                 },
             ))
         }
-        Kind::Object => {
+        JsKind::Object => {
             if depth >= MAX_CONTEXT_DEPTH {
                 return Err(not_json(path, Problem::TooDeep));
             }
@@ -183,9 +183,9 @@ pub fn is_array(value: Js<'_>) -> Result<bool, Thrown> {
     let array = global(scope, "Array")?;
     let is_array = value_key(array, "isArray")?;
     match is_array {
-        Some(f) if f.kind() == Kind::Function => {
+        Some(f) if f.kind() == JsKind::Function => {
             let yes = f.call(array, &[value])?;
-            Ok(yes.kind() == Kind::Boolean && yes.boolean()?)
+            Ok(yes.kind() == JsKind::Boolean && yes.boolean()?)
         }
         _ => Ok(false),
     }
@@ -197,14 +197,14 @@ fn unboxed<'s>(value: Js<'s>) -> Result<Option<Js<'s>>, Thrown> {
     let scope = Scope::of(value);
     for name in ["String", "Number", "Boolean"] {
         let constructor = global(scope, name)?;
-        if constructor.kind() != Kind::Function || !value.instance_of(constructor)? {
+        if constructor.kind() != JsKind::Function || !value.instance_of(constructor)? {
             continue;
         }
         let Some(prototype) = value_key(constructor, "prototype")? else {
             continue;
         };
         if let Some(value_of) = value_key(prototype, "valueOf")? {
-            if value_of.kind() == Kind::Function {
+            if value_of.kind() == JsKind::Function {
                 return value_of.call(value, &[]).map(Some);
             }
         }
@@ -245,7 +245,7 @@ fn array(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unread
 fn object(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unreadable> {
     let scope_key = |name: &str| value_key(value, name);
     if let Some(to_json) = scope_key("toJSON").map_err(threw(path))? {
-        if to_json.kind() == Kind::Function {
+        if to_json.kind() == JsKind::Function {
             return Err(not_json(
                 path,
                 Problem::Type {
@@ -293,7 +293,7 @@ pub fn array_length(value: Js<'_>) -> Result<u32, Thrown> {
         return value.array_len();
     }
     match value_key(value, "length")? {
-        Some(len) if len.kind() == Kind::Number => {
+        Some(len) if len.kind() == JsKind::Number => {
             let n = len.number()?;
             // An array's length is an integer below 2^32.
             Ok(if (0.0..4_294_967_296.0).contains(&n) {

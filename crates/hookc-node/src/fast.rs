@@ -18,7 +18,7 @@
 #![allow(unsafe_code)]
 
 use crate::error::{NodeError, ThrowSpec};
-use crate::js::{Js, Kind, Reference, Scope};
+use crate::js::{Js, JsKind, Reference, Scope};
 use crate::lookup::{key_array, ObjectLookup, PreparedPaths};
 use crate::policy::read_options;
 use hookc_binding::{BindingError, BoundPolicy, Question};
@@ -175,7 +175,7 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
         let handle = unsafe { handle_of(env, handle) }
             .ok_or_else(|| NodeError::Type("not a policy handle".to_owned()))?;
         let n = match question.kind() {
-            Kind::Number => question.number().ok(),
+            JsKind::Number => question.number().ok(),
             _ => None,
         };
         let question = match n {
@@ -185,7 +185,7 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
             Some(3.0) => Question::Explain,
             _ => return Err(NodeError::Type("not a question".to_owned())),
         };
-        let event = Event { name: event, index };
+        let event = AskedEvent { name: event, index };
         answer(handle, scope, question, event, context, options)
     });
     let result = match outcome {
@@ -209,7 +209,7 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
 /// # Safety
 /// `env` is the current call's environment and `value` one of its values.
 unsafe fn handle_of<'s>(env: sys::napi_env, value: Js<'s>) -> Option<&'s Handle> {
-    if value.kind() != Kind::External {
+    if value.kind() != JsKind::External {
         return None;
     }
     let mut tagged = false;
@@ -231,15 +231,15 @@ unsafe fn handle_of<'s>(env: sys::napi_env, value: Js<'s>) -> Option<&'s Handle>
 
 /// The event of a call: its name, and its position among the policy's
 /// events when the caller knows it.
-struct Event<'s> {
+struct AskedEvent<'s> {
     name: Js<'s>,
     index: Js<'s>,
 }
 
-impl Event<'_> {
+impl AskedEvent<'_> {
     /// The event's name: the policy's own copy when `index` gives it.
     fn read<'h>(&self, bound: &'h BoundPolicy) -> Result<Cow<'h, str>, NodeError> {
-        if self.index.kind() == Kind::Number {
+        if self.index.kind() == JsKind::Number {
             let i = self.index.number().map_err(|e| NodeError::Context(e.0))?;
             return bound
                 .event_names()
@@ -248,7 +248,7 @@ impl Event<'_> {
                 .map(|name| Cow::Borrowed(name.as_str()))
                 .ok_or_else(|| NodeError::Type("not an event index of this policy".to_owned()));
         }
-        if self.name.kind() != Kind::String {
+        if self.name.kind() != JsKind::String {
             return Err(NodeError::Type("the event must be a string".to_owned()));
         }
         let mut name = String::new();
@@ -264,7 +264,7 @@ fn answer(
     handle: &Handle,
     scope: Scope<'_>,
     question: Question,
-    event: Event<'_>,
+    event: AskedEvent<'_>,
     context: Js<'_>,
     options: Js<'_>,
 ) -> Result<Value, NodeError> {
@@ -273,7 +273,7 @@ fn answer(
     let narrowing = read_options(&handle.bound, options)?;
     let bound = &handle.bound;
     match context.kind() {
-        Kind::String => {
+        JsKind::String => {
             let mut text = String::new();
             context
                 .read_string(&mut text)
@@ -282,7 +282,7 @@ fn answer(
                 .answer(question, name, Context::json(text.as_bytes()), &narrowing)
                 .map_err(NodeError::Binding)
         }
-        Kind::Object => {
+        JsKind::Object => {
             if let Some(bytes) = context.uint8_bytes() {
                 return bound
                     .answer(question, name, Context::json(bytes), &narrowing)

@@ -37,7 +37,7 @@ pub struct Js<'s> {
 
 /// What `typeof` says of a value (with `null` apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum JsKind {
     /// `undefined`.
     Undefined,
     /// `null`.
@@ -224,14 +224,18 @@ impl<'s> Scope<'s> {
         // An Error's `message`; anything else thrown (a string, a number)
         // as `String(value)` would write it.
         let message = match error.kind() {
-            Kind::Object => self
+            JsKind::Object => self
                 .string("message")
                 .ok()
                 .and_then(|key| error.get(key).ok().flatten())
-                .filter(|m| m.kind() == Kind::String)
+                .filter(|m| m.kind() == JsKind::String)
                 .and_then(read),
-            Kind::String => read(error).map(|s| format!("{s:?} was thrown")),
-            Kind::Number | Kind::Boolean | Kind::BigInt | Kind::Null | Kind::Undefined => {
+            JsKind::String => read(error).map(|s| format!("{s:?} was thrown")),
+            JsKind::Number
+            | JsKind::Boolean
+            | JsKind::BigInt
+            | JsKind::Null
+            | JsKind::Undefined => {
                 let mut raw = ptr::null_mut();
                 // SAFETY: a value of this call; `raw` is written. Coercing
                 // a primitive runs no JavaScript.
@@ -261,24 +265,24 @@ impl<'s> Js<'s> {
 
     /// What `typeof` says (`null` apart); `Undefined` if the engine cannot
     /// tell.
-    pub fn kind(self) -> Kind {
+    pub fn kind(self) -> JsKind {
         let mut t = sys::ValueType::napi_undefined;
         // SAFETY: a handle of this call; `t` is written.
         let status = unsafe { sys::napi_typeof(self.env, self.raw, &mut t) };
         if status != sys::Status::napi_ok {
-            return Kind::Undefined;
+            return JsKind::Undefined;
         }
         match t {
-            sys::ValueType::napi_null => Kind::Null,
-            sys::ValueType::napi_boolean => Kind::Boolean,
-            sys::ValueType::napi_number => Kind::Number,
-            sys::ValueType::napi_string => Kind::String,
-            sys::ValueType::napi_symbol => Kind::Symbol,
-            sys::ValueType::napi_object => Kind::Object,
-            sys::ValueType::napi_function => Kind::Function,
-            sys::ValueType::napi_external => Kind::External,
-            sys::ValueType::napi_bigint => Kind::BigInt,
-            _ => Kind::Undefined,
+            sys::ValueType::napi_null => JsKind::Null,
+            sys::ValueType::napi_boolean => JsKind::Boolean,
+            sys::ValueType::napi_number => JsKind::Number,
+            sys::ValueType::napi_string => JsKind::String,
+            sys::ValueType::napi_symbol => JsKind::Symbol,
+            sys::ValueType::napi_object => JsKind::Object,
+            sys::ValueType::napi_function => JsKind::Function,
+            sys::ValueType::napi_external => JsKind::External,
+            sys::ValueType::napi_bigint => JsKind::BigInt,
+            _ => JsKind::Undefined,
         }
     }
 
@@ -288,14 +292,14 @@ impl<'s> Js<'s> {
     }
 
     /// `self[key]` of an object and its kind (`Ok(None)` for `undefined`).
-    pub fn get_kind(self, key: Js<'s>) -> Result<Option<(Js<'s>, Kind)>, Thrown> {
+    pub fn get_kind(self, key: Js<'s>) -> Result<Option<(Js<'s>, JsKind)>, Thrown> {
         let mut raw = ptr::null_mut();
         // SAFETY: handles of this call; `raw` is written.
         let status = unsafe { sys::napi_get_property(self.env, self.raw, key.raw, &mut raw) };
         let v = self.scope().checked(status, raw)?;
         let v = self.scope().value(v);
         let kind = v.kind();
-        Ok((kind != Kind::Undefined).then_some((v, kind)))
+        Ok((kind != JsKind::Undefined).then_some((v, kind)))
     }
 
     /// Whether `key` is an own property of the object.

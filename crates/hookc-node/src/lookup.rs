@@ -17,7 +17,7 @@
 //! dropped and the error thrown as a `ContextError`.
 
 use crate::convert::{array_length, is_array, to_value, Unreadable};
-use crate::js::{Js, Kind, Scope, Thrown};
+use crate::js::{Js, JsKind, Scope, Thrown};
 use hookc_runtime::bytecode::path::{Path, Step};
 use hookc_runtime::PathLookup;
 use serde_json::Value;
@@ -107,10 +107,10 @@ impl<'a, 's> ObjectLookup<'a, 's> {
         };
         // The kind of `cur`, known from the read that found it (the root
         // is an object: `fast.rs` checked).
-        let (mut cur, mut kind) = (self.root, Kind::Object);
+        let (mut cur, mut kind) = (self.root, JsKind::Object);
         let mut from_array = false;
         for step in steps {
-            if kind != Kind::Object {
+            if kind != JsKind::Object {
                 return Ok(None);
             }
             let next = match *step {

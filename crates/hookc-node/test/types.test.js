@@ -154,6 +154,13 @@ hooks:
     }
   }
 
+  test('a host answer carries the fields HookReply declares', () => {
+    const guard = path.join(ROOT, 'examples', 'hosts', 'claude-code', 'guard.yaml');
+    const p = hookc.compile(guard, { quiet: true });
+    const deny = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    for (const payload of [deny, '{not json']) conforms(p.hook('claude-code', payload), 'HookReply', JSON.stringify(payload));
+  });
+
   test('answers carry the fields FullDecision, Match, Action and Trace declare', () => {
     const a = answers();
     for (const key of ['failed', 'suspended', 'collected']) conforms(a[key], 'FullDecision', key);

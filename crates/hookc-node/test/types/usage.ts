@@ -23,6 +23,9 @@ import type {
   Evaluation,
   FullDecision,
   HookFailure,
+  HookOptions,
+  HookReply,
+  HostName,
   Match,
   Trace,
 } from '../..';
@@ -111,6 +114,24 @@ for (const ctx of contexts) {
   const winner: unknown = trace['winner'];
   void [decided, event, hooks, winner];
 }
+
+// ---- host answers ----
+const hosts: HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'copilot'];
+const hookOptions: HookOptions = { event: 'preToolUse', failOpen: true, log: 'decisions.jsonl' };
+for (const host of hosts) {
+  const reply: HookReply = one.hook(host, { hook_event_name: 'PreToolUse' }, hookOptions);
+  const stdout: string = reply.stdout;
+  const stderr: string = reply.stderr;
+  const exitCode: number = reply.exitCode;
+  const output: Record<string, unknown> | null = reply.output;
+  void [stdout, stderr, exitCode, output];
+}
+one.hook('claude-code', '{"hook_event_name": "Stop"}');
+one.hook('codex', new Uint8Array(0), { event: null, log: null });
+// @ts-expect-error: not a host hookc answers for
+one.hook('opencode', {});
+// @ts-expect-error: failOpen is a boolean
+one.hook('cursor', {}, { failOpen: 'yes' });
 
 // ---- errors ----
 try {
