@@ -22,7 +22,7 @@ const load = (file) => import(path.join(examples, file));
 const CWD = '/home/u/app';
 
 describe('OpenCode plugin (examples/opencode/plugin.mjs)', () => {
-  // OpenCode's plugin loader (packages/opencode/src/plugin/index.ts): every
+  // OpenCode's plugin loader (its packages/opencode/src/plugin/index.ts): every
   // export of the module is a plugin function, called once with the plugin
   // input; `trigger` hands each plugin's hook the same `(input, output)`.
   async function loadPlugins(mod) {
@@ -37,7 +37,7 @@ describe('OpenCode plugin (examples/opencode/plugin.mjs)', () => {
     return hooks;
   }
 
-  // How OpenCode runs a tool (packages/opencode/src/session/tools.ts): the
+  // How OpenCode runs a tool (its packages/opencode/src/session/tools.ts): the
   // hooks get `{ args }`, then the tool runs with that same `args` object;
   // an Error thrown by a hook fails the call with its message.
   async function runTool(hooks, tool, args) {
@@ -223,8 +223,8 @@ describe('Claude Agent SDK callbacks (examples/claude-agent-sdk/hooks.mjs)', () 
 });
 
 describe('Copilot SDK handler (examples/copilot-sdk/hooks.mjs)', () => {
-  // How the Node SDK calls the handler (nodejs/src/session.ts,
-  // _handleHooksInvoke and deserializeHookInput): the wire input with its
+  // How the Node SDK calls the handler (_handleHooksInvoke and
+  // deserializeHookInput in github/copilot-sdk's nodejs/src/session.ts): the wire input with its
   // `timestamp` made a Date and `cwd` renamed `workingDirectory`, the
   // invocation `{ sessionId }`; an exception is caught and counts as no
   // answer. Then what the CLI does with the answer (the pre-tool-use hook

@@ -15,8 +15,8 @@
  * preToolUse` prints for that payload, `undefined` when it prints nothing.
  *
  * The payload is rebuilt as the command hook gets it, since the Node SDK
- * changes two members on the way (nodejs/src/session.ts,
- * deserializeHookInput): `timestamp` becomes a Date (back to milliseconds
+ * changes two members on the way (deserializeHookInput in github/copilot-sdk's
+ * nodejs/src/session.ts): `timestamp` becomes a Date (back to milliseconds
  * here) and `cwd` becomes `workingDirectory` (older versions and the
  * documentation pass `cwd`, so either is read). `toolArgs` is passed as the
  * object the SDK gives; the CLI sends it as JSON text, which

@@ -24,7 +24,7 @@
  * - deny: throw `Error("REASON [hook ID]")`, so the model sees which hook.
  * - rewrite: the patched `args` are written into `output.args` in place.
  *   OpenCode runs the tool with the arguments object it handed the hook
- *   (`{ args }` in packages/opencode/src/session/tools.ts), so assigning a
+ *   (`{ args }` in OpenCode's packages/opencode/src/session/tools.ts), so assigning a
  *   new object to `output.args` is lost there; changing that object is not.
  * - Anything the evaluation throws propagates, which OpenCode also treats
  *   as a refusal: the guard fails closed.
