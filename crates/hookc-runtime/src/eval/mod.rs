@@ -426,6 +426,54 @@ impl Policy {
         p.hooks.iter().map(move |h| p.string(h.id))
     }
 
+    /// The number of hooks that run (those of [`Policy::hook_ids`]).
+    pub fn hook_count(&self) -> usize {
+        self.program.program().hooks.len()
+    }
+
+    /// The event names hooks name, each once, in the artifact's order
+    /// (`"*"` hooks, which run for every event, name none).
+    pub fn event_names(&self) -> impl Iterator<Item = &str> {
+        let p = self.program.program();
+        p.events.named.iter().map(move |(name, _)| p.string(*name))
+    }
+
+    /// How many hooks listen to every event (`event: "*"`): when none
+    /// does, an event outside [`Policy::event_names`] has no hook, and a
+    /// binding can answer "no match" without reading its context.
+    pub fn every_event_hooks(&self) -> usize {
+        self.program.program().events.wildcard.len()
+    }
+
+    /// The context paths the policy's hooks read, by path index (the
+    /// `index` of [`crate::PathLookup::lookup`]): what a binding prepares to read
+    /// a host language's objects path by path.
+    pub fn context_paths(&self) -> &[crate::bytecode::path::Path] {
+        &self.program.program().paths
+    }
+
+    /// Where hook `id` is written (`guard.yaml:4:5`), when the artifact
+    /// kept its debug section and `id` is a hook that runs.
+    pub fn hook_location(&self, id: &str) -> Option<&str> {
+        let p = self.program.program();
+        p.hooks
+            .iter()
+            .position(|h| p.string(h.id) == id)
+            .and_then(|i| p.debug.hooks.get(i))
+            .map(|d| p.string(d.at))
+            .filter(|at| !at.is_empty())
+    }
+
+    /// Whether some hook awaits a result (`Effect::Await`: `run`,
+    /// `test_path`, or an action only a host performs), so that an
+    /// evaluation may pause for one.
+    pub fn awaits(&self) -> bool {
+        let p = self.program.program();
+        p.hooks
+            .iter()
+            .any(|h| p.action(h.action).is_none_or(|a| a.effect == Effect::Await))
+    }
+
     /// The ids of the hooks the policy leaves out (disabled, or replaced
     /// by a hook of a higher layer): known to [`Policy::overrides`], never
     /// run.

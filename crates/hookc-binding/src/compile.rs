@@ -1,0 +1,139 @@
+//! Compiling for a binding: policy files (in source order, or by layer) or
+//! source texts to a [`Policy`], with the compilation's diagnostics as one
+//! [`Report`]: an error is [`BindingError::Compile`], warnings come with
+//! the policy for the binding to surface (Python's `PolicyWarning`,
+//! Node's `process.emitWarning`).
+
+use crate::error::BindingError;
+use hookc::compile::{Compilation, Input, LayerName};
+use hookc::diag::render;
+use hookc::files::PolicyFile;
+use hookc_runtime::Policy;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// A compilation's diagnostics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Rendered as `hookc check` prints them, with its summary line.
+    pub text: String,
+    /// One object per diagnostic, as `hookc check --format json` prints
+    /// them (`code`, `severity`, `message`, `file`, `line`, ...).
+    pub diagnostics: Vec<Value>,
+}
+
+/// A policy compiled, with its warnings.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The policy, verified.
+    pub policy: Policy,
+    /// The warnings, if any (the policy compiled all the same).
+    pub warnings: Option<Report>,
+}
+
+/// Compiles policy files; layered files (from [`layered`]) are ordered by
+/// their layers.
+pub fn compile_files(files: &[PolicyFile]) -> Result<Compiled, BindingError> {
+    if files.is_empty() {
+        return Err(BindingError::Argument(
+            "no policy given: name its files, or its layers".to_owned(),
+        ));
+    }
+    let c = hookc::files::compile_files_ordered(files, None)?;
+    finish(c)
+}
+
+/// Compiles policy sources given as `(name, text)`, in source order (the
+/// names are what diagnostics and default hook ids use; the format is
+/// detected from the name and text, as for files).
+pub fn compile_texts(
+    sources: impl IntoIterator<Item = (String, String)>,
+) -> Result<Compiled, BindingError> {
+    let inputs: Vec<Input> = sources
+        .into_iter()
+        .map(|(name, text)| Input::new(name, text))
+        .collect();
+    if inputs.is_empty() {
+        return Err(BindingError::Argument(
+            "no policy given: give at least one source text".to_owned(),
+        ));
+    }
+    finish(hookc::compile::compile(&inputs))
+}
+
+/// The files of `layers`, each `(layer name, its files)`, lowest layer
+/// first: what [`compile_files`] compiles by layer.
+pub fn layered(
+    layers: impl IntoIterator<Item = (String, Vec<PathBuf>)>,
+) -> Result<Vec<PolicyFile>, BindingError> {
+    let mut files = Vec::new();
+    for (name, paths) in layers {
+        let layer = LayerName::new(&name).map_err(|e| BindingError::Argument(e.to_string()))?;
+        files.extend(
+            paths
+                .into_iter()
+                .map(|path| PolicyFile::in_layer(layer.clone(), path)),
+        );
+    }
+    Ok(files)
+}
+
+/// The policy of a compilation and its warnings, or its errors.
+fn finish(c: Compilation) -> Result<Compiled, BindingError> {
+    let diags: Vec<_> = c.diagnostics.iter().collect();
+    let report = (!diags.is_empty()).then(|| Report {
+        text: format!(
+            "{}{}",
+            render::human(&diags, &c.sources),
+            hookc::summary(&c)
+        ),
+        diagnostics: diags.iter().map(|d| render::json(d, &c.sources)).collect(),
+    });
+    if c.diagnostics.has_errors() {
+        // `report` is `Some`: there is at least one diagnostic.
+        return Err(BindingError::Compile(report.unwrap_or(Report {
+            text: String::new(),
+            diagnostics: Vec::new(),
+        })));
+    }
+    let policy = c
+        .into_policy()
+        .map_err(|e| BindingError::Internal(e.to_string()))?;
+    Ok(Compiled {
+        policy,
+        warnings: report,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    const HOOK: &str = "hooks:\n  - id: big\n    event: error\n    condition: {path: cost.spend, op: gt, value: 5}\n    action: {type: retry, max_attempts: 2}\n";
+
+    #[test]
+    fn texts_compile_and_errors_carry_their_diagnostics() {
+        let ok = compile_texts([("hooks.yaml".to_owned(), HOOK.to_owned())]);
+        assert!(ok.is_ok_and(|c| c.policy.hook_count() == 1 && c.warnings.is_none()));
+        let bad = HOOK.replace("op: gt", "op: gtt");
+        let Err(e) = compile_texts([("hooks.yaml".to_owned(), bad)]) else {
+            panic!("a misspelt operator compiled");
+        };
+        assert_eq!(e.kind(), ErrorKind::Compile);
+        let diags = e.diagnostics().unwrap_or_default();
+        assert_eq!(diags.len(), 1, "{e}");
+        assert_eq!(diags[0]["file"], "hooks.yaml");
+        assert!(e.to_string().contains("gtt"), "{e}");
+    }
+
+    #[test]
+    fn nothing_to_compile_is_an_argument_error() {
+        let e = compile_files(&[]).err().map(|e| e.kind());
+        assert_eq!(e, Some(ErrorKind::Argument));
+        let e = layered([("not a layer!".to_owned(), vec![])])
+            .err()
+            .map(|e| e.kind());
+        assert_eq!(e, Some(ErrorKind::Argument));
+    }
+}
