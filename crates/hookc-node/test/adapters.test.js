@@ -9,7 +9,7 @@
  * read differently fails. No network, no host package: the stubs are
  * written from each host's source, cited at each stub.
  *
- *   node --test test/adapters.test.js
+ *     node --test crates/hookc-node/test/adapters.test.js
  */
 const { test, describe, before } = require('node:test');
 const assert = require('node:assert/strict');
