@@ -285,7 +285,16 @@ describe('Copilot SDK handler (examples/copilot-sdk/hooks.mjs)', () => {
     assert.deepEqual(await runTool(sdk.hooks, 'view', { path: `${CWD}/README.md` }), { ran: { path: `${CWD}/README.md` }, allowed: false });
   });
 
+  test('create: outside the project (the SDK\'s workingDirectory) is blocked, inside runs', async () => {
+    const outside = await runTool(sdk.hooks, 'create', { path: `${CWD}/../other/notes.md` });
+    assert.match(outside.blocked ?? '', /\[hook writes_in_project /);
+    const inside = await runTool(sdk.hooks, 'create', { path: `${CWD}/docs/notes.md` });
+    assert.deepEqual(inside, { ran: { path: `${CWD}/docs/notes.md` }, allowed: false });
+  });
+
   test('the documented input (timestamp in milliseconds, cwd) is read alike', async () => {
+    const inside = await runTool(sdk.hooks, 'create', { path: `${CWD}/docs/notes.md` }, { wire: false });
+    assert.deepEqual(inside, { ran: { path: `${CWD}/docs/notes.md` }, allowed: false });
     const outcome = await runTool(sdk.hooks, 'bash', { command: 'ls && rm -rf ~' }, { wire: false });
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf /);
   });

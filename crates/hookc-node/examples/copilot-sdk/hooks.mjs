@@ -16,8 +16,8 @@
  *
  * The payload is rebuilt as the command hook gets it, since the Node SDK
  * changes two members on the way (deserializeHookInput in github/copilot-sdk's
- * nodejs/src/session.ts): `timestamp` becomes a Date (back to milliseconds
- * here) and `cwd` becomes `workingDirectory` (older versions and the
+ * nodejs/src/session.ts): `timestamp` becomes a Date (back to the
+ * milliseconds the command hook and Copilot's profile have, here) and `cwd` becomes `workingDirectory` (older versions and the
  * documentation pass `cwd`, so either is read). `toolArgs` is passed as the
  * object the SDK gives; the CLI sends it as JSON text, which
  * crates/hookc-cli/src/hook/copilot.rs parses into this same object, so the
