@@ -66,6 +66,11 @@ describe('OpenCode plugin (examples/opencode/plugin.mjs)', () => {
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf\]/);
   });
 
+  test('a command that is not a string is blocked, not let through', async () => {
+    const outcome = await runTool(hooks, 'bash', { command: ['rm', '-rf', '/'] });
+    assert.match(outcome.blocked ?? '', /^policy error in unreadable_command \[hook unreadable_command\]$/);
+  });
+
   test('an ordinary command runs with its arguments unchanged', async () => {
     const args = { command: 'git status', description: 'Show the working tree status' };
     const outcome = await runTool(hooks, 'bash', args);
@@ -154,6 +159,13 @@ describe('Claude Agent SDK callbacks (examples/claude-agent-sdk/hooks.mjs)', () 
     fresh();
     const outcome = await runTool(options, 'Bash', { command: 'ls && rm -rf ~' });
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf /);
+  });
+
+  test('a command that is not a string is blocked, not let through', async () => {
+    fresh();
+    const outcome = await runTool(options, 'Bash', { command: 5 });
+    assert.match(outcome.blocked ?? '', /^policy error in unreadable_command \[hook unreadable_command /);
+    assert.deepEqual(asked, []);
   });
 
   test('ls is allowed by the hook and runs without a prompt', async () => {
@@ -258,6 +270,11 @@ describe('Copilot SDK handler (examples/copilot-sdk/hooks.mjs)', () => {
   test('a force-remove after an innocent command is blocked', async () => {
     const outcome = await runTool(sdk.hooks, 'bash', { command: 'ls && rm -rf ~' });
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf /);
+  });
+
+  test('a command that is not a string is blocked, not let through', async () => {
+    const outcome = await runTool(sdk.hooks, 'bash', { command: null });
+    assert.match(outcome.blocked ?? '', /^policy error in unreadable_command \[hook unreadable_command /);
   });
 
   test('an ordinary command runs unchanged, with no decision', async () => {
