@@ -227,6 +227,14 @@ describe('Claude Agent SDK callbacks (examples/claude-agent-sdk/hooks.mjs)', () 
     assert.match(answer.reason, /hook_event_name/);
   });
 
+  test('an input with no JSON form is blocked, not thrown at the SDK', async () => {
+    const input = { session_id: 's', cwd: CWD, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls', timeout: 10n } };
+    const answer = await sdk.hookCallback(input, 'toolu_1', {});
+    assert.equal(answer.hookSpecificOutput?.permissionDecision, 'deny');
+    const result = await options.canUseTool('Bash', { command: 'ls', timeout: 10n }, { suggestions: [] });
+    assert.equal(result.behavior, 'deny');
+  });
+
   test('canUseTool without a prompt of the application denies what no hook permits', async () => {
     const canUseTool = sdk.createCanUseTool(undefined, { cwd: CWD });
     const result = await canUseTool('Bash', { command: 'make' }, { signal: new AbortController().signal, suggestions: [] });
