@@ -66,6 +66,11 @@ describe('OpenCode plugin (examples/opencode/plugin.mjs)', () => {
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf\]/);
   });
 
+  test('a command that is not a string is blocked, not let through', async () => {
+    const outcome = await runTool(hooks, 'bash', { command: ['rm', '-rf', '/'] });
+    assert.match(outcome.blocked ?? '', /^policy error in unreadable_command \[hook unreadable_command\]$/);
+  });
+
   test('an ordinary command runs with its arguments unchanged', async () => {
     const args = { command: 'git status', description: 'Show the working tree status' };
     const outcome = await runTool(hooks, 'bash', args);
@@ -156,6 +161,13 @@ describe('Claude Agent SDK callbacks (examples/claude-agent-sdk/hooks.mjs)', () 
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf /);
   });
 
+  test('a command that is not a string is blocked, not let through', async () => {
+    fresh();
+    const outcome = await runTool(options, 'Bash', { command: 5 });
+    assert.match(outcome.blocked ?? '', /^policy error in unreadable_command \[hook unreadable_command /);
+    assert.deepEqual(asked, []);
+  });
+
   test('ls is allowed by the hook and runs without a prompt', async () => {
     fresh();
     assert.deepEqual(await runTool(options, 'Bash', { command: 'ls' }), { ran: { command: 'ls' }, prompted: false });
@@ -215,6 +227,14 @@ describe('Claude Agent SDK callbacks (examples/claude-agent-sdk/hooks.mjs)', () 
     assert.match(answer.reason, /hook_event_name/);
   });
 
+  test('an input with no JSON form is blocked, not thrown at the SDK', async () => {
+    const input = { session_id: 's', cwd: CWD, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls', timeout: 10n } };
+    const answer = await sdk.hookCallback(input, 'toolu_1', {});
+    assert.equal(answer.hookSpecificOutput?.permissionDecision, 'deny');
+    const result = await options.canUseTool('Bash', { command: 'ls', timeout: 10n }, { suggestions: [] });
+    assert.equal(result.behavior, 'deny');
+  });
+
   test('canUseTool without a prompt of the application denies what no hook permits', async () => {
     const canUseTool = sdk.createCanUseTool(undefined, { cwd: CWD });
     const result = await canUseTool('Bash', { command: 'make' }, { signal: new AbortController().signal, suggestions: [] });
@@ -260,6 +280,11 @@ describe('Copilot SDK handler (examples/copilot-sdk/hooks.mjs)', () => {
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf /);
   });
 
+  test('a command that is not a string is blocked, not let through', async () => {
+    const outcome = await runTool(sdk.hooks, 'bash', { command: null });
+    assert.match(outcome.blocked ?? '', /^policy error in unreadable_command \[hook unreadable_command /);
+  });
+
   test('an ordinary command runs unchanged, with no decision', async () => {
     const outcome = await runTool(sdk.hooks, 'bash', { command: 'git status', description: 'Status' });
     assert.deepEqual(outcome, { ran: { command: 'git status', description: 'Status' }, allowed: false });
@@ -285,7 +310,16 @@ describe('Copilot SDK handler (examples/copilot-sdk/hooks.mjs)', () => {
     assert.deepEqual(await runTool(sdk.hooks, 'view', { path: `${CWD}/README.md` }), { ran: { path: `${CWD}/README.md` }, allowed: false });
   });
 
+  test('create: outside the project (the SDK\'s workingDirectory) is blocked, inside runs', async () => {
+    const outside = await runTool(sdk.hooks, 'create', { path: `${CWD}/../other/notes.md` });
+    assert.match(outside.blocked ?? '', /\[hook writes_in_project /);
+    const inside = await runTool(sdk.hooks, 'create', { path: `${CWD}/docs/notes.md` });
+    assert.deepEqual(inside, { ran: { path: `${CWD}/docs/notes.md` }, allowed: false });
+  });
+
   test('the documented input (timestamp in milliseconds, cwd) is read alike', async () => {
+    const inside = await runTool(sdk.hooks, 'create', { path: `${CWD}/docs/notes.md` }, { wire: false });
+    assert.deepEqual(inside, { ran: { path: `${CWD}/docs/notes.md` }, allowed: false });
     const outcome = await runTool(sdk.hooks, 'bash', { command: 'ls && rm -rf ~' }, { wire: false });
     assert.match(outcome.blocked ?? '', /\[hook no_rm_rf /);
   });

@@ -35,9 +35,20 @@ import { fileURLToPath } from 'node:url';
 
 const policy = hookc.compile(fileURLToPath(new URL('guard.yaml', import.meta.url)));
 
+// What `hookc hook` answers to `payload`; a payload it cannot take as JSON
+// (an exception here) as its exit 2, Claude Code's block, rather than an
+// exception the host may count as a failed hook and go on.
+function hookOf(payload) {
+  try {
+    return policy.hook('claude-code', payload);
+  } catch (error) {
+    return { exitCode: 2, stderr: `hookc: ${error.message}`, output: null };
+  }
+}
+
 // The evaluation is synchronous and short, so `signal` is not watched.
 export async function hookCallback(input, _toolUseID, _options) {
-  const reply = policy.hook('claude-code', input);
+  const reply = hookOf(input);
   if (reply.exitCode !== 2) return reply.output ?? {};
   const reason = reply.stderr.trim();
   return input?.hook_event_name === 'PreToolUse'
@@ -55,7 +66,7 @@ const nobodyToAsk = async (toolName) => ({
 // `cwd`: the SDK's `options.cwd`, which defaults to the process's.
 export function createCanUseTool(askUser = nobodyToAsk, { cwd = process.cwd() } = {}) {
   return async (toolName, input, options = {}) => {
-    const reply = policy.hook('claude-code', {
+    const reply = hookOf({
       hook_event_name: 'PermissionRequest', cwd, tool_name: toolName, tool_input: input,
       ...(options.suggestions ? { permission_suggestions: options.suggestions } : {}),
     });
