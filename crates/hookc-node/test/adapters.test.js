@@ -329,3 +329,17 @@ describe('Copilot SDK handler (examples/copilot-sdk/hooks.mjs)', () => {
     assert.equal(answer.permissionDecision, 'deny');
   });
 });
+
+describe('the adapters\' guards', () => {
+  // Their `hookc test` files (cargo test runs only the repository's
+  // examples/): every case meets its expectation, as `hookc test` judges.
+  const { cli } = require('./helpers.js');
+  for (const file of ['opencode/guard.test.yaml', 'claude-agent-sdk/guard.test.yaml', 'copilot-sdk/guard.test.yaml']) {
+    test(`hookc test ${file}`, () => {
+      const report = JSON.parse(cli('test', '--format', 'json', path.join(examples, file)));
+      const [entry] = report.files;
+      assert.ok(entry.cases.length >= 5, `${file} has cases`);
+      for (const c of entry.cases) assert.equal(c.outcome, 'ok', `${file}: ${c.name}`);
+    });
+  }
+});

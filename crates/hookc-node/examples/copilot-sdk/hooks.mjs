@@ -16,13 +16,12 @@
  *
  * The payload is rebuilt as the command hook gets it, since the Node SDK
  * changes two members on the way (deserializeHookInput in github/copilot-sdk's
- * nodejs/src/session.ts): `timestamp` becomes a Date (back to the
- * milliseconds the command hook and Copilot's profile have, here) and `cwd`
- * becomes `workingDirectory` (older versions and the documentation pass
- * `cwd`, so either is read). `toolArgs` is passed as the object the SDK
- * gives; the CLI sends it as JSON text, which
- * crates/hookc-binding/src/hosts/copilot.rs parses into this same object, so
- * the policy reads `toolArgs.command` either way.
+ * nodejs/src/session.ts): `timestamp` becomes a Date (back to milliseconds
+ * here) and `cwd` becomes `workingDirectory` (older versions and the
+ * documentation pass `cwd`, so either is read). `toolArgs` is passed as the
+ * object the SDK gives; the CLI sends it as JSON text, which
+ * crates/hookc-binding/src/hosts/copilot.rs parses into this same object, so the
+ * policy reads `toolArgs.command` either way.
  *
  * A failure is a deny: `hookc hook --host copilot` already answers one when
  * it cannot decide, and an exception is turned into one here, because the
