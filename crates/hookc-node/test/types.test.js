@@ -16,7 +16,7 @@ const path = require('node:path');
 const { describe, test } = require('node:test');
 
 const hookc = require('..');
-const { ROOT, PKG, SEED_POLICY } = require('./helpers.js');
+const { ROOT, PKG, SEED_POLICY, tempDir } = require('./helpers.js');
 
 const DTS = fs.readFileSync(path.join(PKG, 'index.d.ts'), 'utf8');
 
@@ -208,24 +208,31 @@ const SKIP = TSC
   : 'no TypeScript compiler: set HOOKC_TSC to a tsc, or `npm install --no-save typescript` in crates/hookc-node';
 
 test('test/types/usage.ts type-checks against index.d.ts with tsc --noEmit --strict', { skip: SKIP }, () => {
-  const run = spawnSync(
-    TSC,
-    [
-      '--noEmit',
-      '--strict',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      // No ambient types, Node's included: the declarations stand alone.
-      '--types',
-      '',
-      path.join('test', 'types', 'usage.ts'),
-    ],
-    { cwd: PKG, encoding: 'utf8', timeout: 120000, shell: process.platform === 'win32' },
+  // A tsconfig in a temporary directory: `"types": []` (no ambient types,
+  // Node's included: the declarations stand alone) has no command-line
+  // spelling every TypeScript version takes.
+  const dir = tempDir();
+  const config = path.join(dir, 'tsconfig.json');
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: {
+        noEmit: true,
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        types: [],
+      },
+      files: [path.join(PKG, 'test', 'types', 'usage.ts')],
+    }),
   );
+  const run = spawnSync(TSC, ['-p', config], {
+    cwd: PKG,
+    encoding: 'utf8',
+    timeout: 120000,
+    shell: process.platform === 'win32',
+  });
   assert.ifError(run.error);
   assert.equal(run.status, 0, `tsc failed:\n${run.stdout}${run.stderr}`);
 });
