@@ -7,6 +7,8 @@
 //! reads; what it cannot convert is a [`NotJson`] naming the context path.
 
 use hookc_runtime::limits::{MAX_CONTEXT_DEPTH, MAX_HOST_VALUES};
+use serde_json::Value;
+use std::cell::RefCell;
 use std::fmt;
 
 /// The host language whose values a binding converts.
@@ -129,9 +131,59 @@ impl fmt::Display for NotJson {
 
 impl std::error::Error for NotJson {}
 
+/// The first error of a lookup on a host language's object: the runtime's
+/// `PathLookup` answers a value or nothing, so a binding's lookup keeps
+/// the first failure here, answers nothing from then on, and raises it
+/// once the evaluation returns (the evaluation's answer is dropped).
+#[derive(Debug)]
+pub struct FirstError<E>(RefCell<Option<E>>);
+
+impl<E> Default for FirstError<E> {
+    fn default() -> Self {
+        FirstError(RefCell::new(None))
+    }
+}
+
+impl<E> FirstError<E> {
+    /// The value `read` gives, unless an error was met before or now (then
+    /// nothing, the first error kept).
+    pub fn read(&self, read: impl FnOnce() -> Result<Option<Value>, E>) -> Option<Value> {
+        if self.0.borrow().is_some() {
+            return None;
+        }
+        match read() {
+            Ok(v) => v,
+            Err(e) => {
+                *self.0.borrow_mut() = Some(e);
+                None
+            }
+        }
+    }
+
+    /// The first error met, if any.
+    pub fn take(&self) -> Option<E> {
+        self.0.borrow_mut().take()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_error_is_kept_and_later_reads_answer_nothing() {
+        let errors = FirstError::default();
+        assert_eq!(
+            errors.read(|| Ok::<_, &str>(Some(Value::from(1)))),
+            Some(Value::from(1))
+        );
+        assert_eq!(errors.read(|| Err("first")), None);
+        // Not even run: the lookup has failed.
+        assert_eq!(errors.read(|| Ok(Some(Value::from(2)))), None);
+        assert_eq!(errors.read(|| Err("second")), None);
+        assert_eq!(errors.take(), Some("first"));
+        assert_eq!(errors.take(), None);
+    }
 
     #[test]
     fn each_language_names_its_own_values() {

@@ -18,10 +18,10 @@
 
 use crate::convert::{array_length, is_array, to_value, Unreadable};
 use crate::js::{Js, JsKind, Scope, Thrown};
+use hookc_binding::context::FirstError;
 use hookc_runtime::bytecode::path::{Path, Step};
 use hookc_runtime::PathLookup;
 use serde_json::Value;
-use std::cell::RefCell;
 
 /// One step of a policy path, prepared once per policy object: a field
 /// name as a position in the policy's array of key strings (made in its
@@ -78,7 +78,7 @@ pub struct ObjectLookup<'a, 's> {
     /// The policy's key strings (a JavaScript array).
     keys: Js<'s>,
     steps: &'a [Vec<KeyStep>],
-    error: RefCell<Option<Unreadable>>,
+    errors: FirstError<Unreadable>,
 }
 
 impl<'a, 's> ObjectLookup<'a, 's> {
@@ -88,13 +88,13 @@ impl<'a, 's> ObjectLookup<'a, 's> {
             root,
             keys,
             steps,
-            error: RefCell::new(None),
+            errors: FirstError::default(),
         }
     }
 
     /// The first error a lookup met, if any.
     pub fn take_error(&self) -> Option<Unreadable> {
-        self.error.borrow_mut().take()
+        self.errors.take()
     }
 
     fn walk(&self, index: usize, path: &Path) -> Result<Option<Value>, Unreadable> {
@@ -159,31 +159,15 @@ impl<'a, 's> ObjectLookup<'a, 's> {
 
 impl PathLookup for ObjectLookup<'_, '_> {
     fn lookup(&self, index: usize, path: &Path) -> Option<Value> {
-        if self.error.borrow().is_some() {
-            return None;
-        }
-        match self.walk(index, path) {
-            Ok(v) => v,
-            Err(e) => {
-                *self.error.borrow_mut() = Some(e);
-                None
-            }
-        }
+        self.errors.read(|| self.walk(index, path))
     }
 
     /// The whole object as JSON, for a transform or an awaited result to
     /// patch (converted only then).
     fn document(&self) -> Option<Value> {
-        if self.error.borrow().is_some() {
-            return None;
-        }
-        match to_value(self.root, &mut String::new(), 0) {
-            Ok(v) => Some(v.unwrap_or(Value::Null)),
-            Err(e) => {
-                *self.error.borrow_mut() = Some(e);
-                None
-            }
-        }
+        self.errors.read(|| {
+            to_value(self.root, &mut String::new(), 0).map(|v| Some(v.unwrap_or(Value::Null)))
+        })
     }
 }
 

@@ -13,7 +13,7 @@ const path = require('node:path');
 const { test, before } = require('node:test');
 
 const hookc = require('..');
-const { cli, tempDir, forms } = require('./helpers.js');
+const { cli, tempDir, forms, mulberry32 } = require('./helpers.js');
 
 const POLICY = `
 combine: strictest
@@ -162,18 +162,6 @@ const ACTIONS = [
   '{type: fetch, into: w}',
   '{type: fetch, into: null}',
 ];
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const choice = (rng, list) => list[Math.floor(rng() * list.length)];
 

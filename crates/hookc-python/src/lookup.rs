@@ -13,12 +13,12 @@
 //! is dropped and the error raised.
 
 use crate::convert::{describe, into_py_err, to_value, wrong_type};
+use hookc_binding::context::FirstError;
 use hookc_runtime::bytecode::path::{Path, Step};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use serde_json::Value;
-use std::cell::RefCell;
 
 /// One step of a policy path, prepared once per policy: field names as
 /// interned Python strings, so a lookup creates no key objects.
@@ -49,7 +49,7 @@ pub fn prepare(py: Python<'_>, paths: &[Path]) -> Vec<Vec<LookupStep>> {
 pub struct MappingLookup<'a, 'py> {
     root: &'a Bound<'py, PyAny>,
     steps: &'a [Vec<LookupStep>],
-    error: RefCell<Option<PyErr>>,
+    errors: FirstError<PyErr>,
 }
 
 impl<'a, 'py> MappingLookup<'a, 'py> {
@@ -58,13 +58,13 @@ impl<'a, 'py> MappingLookup<'a, 'py> {
         MappingLookup {
             root,
             steps,
-            error: RefCell::new(None),
+            errors: FirstError::default(),
         }
     }
 
     /// The first error a lookup met, if any.
     pub fn take_error(&self) -> Option<PyErr> {
-        self.error.borrow_mut().take()
+        self.errors.take()
     }
 
     fn walk(&self, index: usize, path: &Path) -> PyResult<Option<Value>> {
@@ -97,32 +97,18 @@ impl<'a, 'py> MappingLookup<'a, 'py> {
 
 impl hookc_runtime::PathLookup for MappingLookup<'_, '_> {
     fn lookup(&self, index: usize, path: &Path) -> Option<Value> {
-        if self.error.borrow().is_some() {
-            return None;
-        }
-        match self.walk(index, path) {
-            Ok(v) => v,
-            Err(e) => {
-                *self.error.borrow_mut() = Some(e);
-                None
-            }
-        }
+        self.errors.read(|| self.walk(index, path))
     }
 
     /// The whole mapping as JSON, for a transform or an awaited result to
     /// patch (converted only then); a value with no JSON form is the
     /// lookup's error.
     fn document(&self) -> Option<Value> {
-        if self.error.borrow().is_some() {
-            return None;
-        }
-        match to_value(self.root, &mut String::new(), 0) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                *self.error.borrow_mut() = Some(into_py_err(e));
-                None
-            }
-        }
+        self.errors.read(|| {
+            to_value(self.root, &mut String::new(), 0)
+                .map(Some)
+                .map_err(into_py_err)
+        })
     }
 }
 
