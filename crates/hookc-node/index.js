@@ -7,9 +7,9 @@
 // What lives here rather than in the addon: the error classes (the addon
 // throws errors whose message starts with a stable code, turned into a
 // class by `rethrow` only when one is thrown), warnings
-// (`process.emitWarning`), and the argument shapes of `compile`.
+// (`process.emitWarning`), the argument shapes of `compile` and `hook`,
+// and the answer for an event no hook hears (no native call).
 'use strict';
-
 
 const native = loadAddon();
 
