@@ -54,8 +54,8 @@ export interface Match {
 /** A hook that could not decide (`on_error: skip`, or answered by `on_error`). */
 export interface HookFailure {
   hook: string;
-  error: string;
-  [detail: string]: unknown;
+  /** Why, as a sentence. */
+  cause: string;
 }
 
 /** A decision with collected matches or the decision model's parts. */
@@ -82,6 +82,31 @@ export interface Trace {
   [part: string]: unknown;
 }
 
+/** The hosts whose hook answers hookc gives. */
+export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'copilot';
+
+/** Options of `policy.hook`: `hookc hook`'s flags. */
+export interface HookOptions {
+  /** The event the payload is for, for hosts whose payloads do not name it
+   * (`'preToolUse'` for Copilot); a payload naming another event is refused. */
+  event?: string | null;
+  /** On a failure answer "no decision" (the reason on `stderr`) instead of
+   * the host's block. */
+  failOpen?: boolean;
+  /** A file to append one JSON line per decided call to (`--log`). */
+  log?: string | null;
+}
+
+/** Exactly what `hookc hook --host HOST` writes and exits with. */
+export interface HookReply {
+  /** '' or one JSON document and a newline. */
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** `stdout` parsed: the host's answer object, or null when it is empty. */
+  output: Record<string, unknown> | null;
+}
+
 /** A compiled, verified policy. Immutable: share it between calls freely,
  * and between worker threads with `share()` and `Policy.fromShared()`. */
 export class Policy {
@@ -94,8 +119,9 @@ export class Policy {
   /** A token for `Policy.fromShared` in another worker thread: the same
    * loaded policy, not a copy (valid while some Policy object holds it). */
   share(): string;
-  /** The artifact bytes (deterministic). */
-  toArtifact(): Buffer;
+  /** The artifact bytes (deterministic): a `Buffer` in Node, declared as
+   * the `Uint8Array` it is so that the declarations need no Node types. */
+  toArtifact(): Uint8Array;
   /** Every hook id, in evaluation order. */
   readonly hookIds: string[];
   /** The event names hooks name. */
@@ -110,6 +136,10 @@ export class Policy {
   evaluateAll(event: string, context: Context, options?: CallOptions): Match[];
   /** What happened to every hook and why. */
   explain(event: string, context: Context, options?: CallOptions): Trace;
+  /** The answer of `host` to one hook payload (an object, JSON text or its
+   * bytes): what `hookc hook --host HOST` prints, host actions (`run`,
+   * `test_path`) performed as the command does, synchronously. */
+  hook(host: HostName, payload: object | string | Uint8Array, options?: HookOptions): HookReply;
 }
 
 /** Options of `compile` and `compileSources`. */
@@ -130,6 +160,8 @@ export function compileSources(sources: Record<string, string>, options?: Compil
 /** The base of every error hookc throws; `code` is stable. */
 export class HookcError extends Error {
   readonly code: string;
+  /** -2 for a policy file that does not exist (code `ENOENT`). */
+  readonly errno?: number;
 }
 /** The policy sources have errors; `message` is the rendered diagnostics. */
 export class CompileError extends HookcError {

@@ -112,9 +112,11 @@ class Policy {
   #native;
   #handle;
   #warnings;
-  // The events hooks name, and whether a hook listens to every event: an
-  // object context of any other event has no hook to run, so its answer is
-  // known without a native call (the same test the addon makes).
+  // The events hooks name, to their position in the addon's list (passed
+  // with each call, so the addon need not read the event's string), and
+  // whether a hook listens to every event: an object context of any other
+  // event has no hook to run, so its answer is known without a native
+  // call (the same test the addon makes).
   #heard;
   #everyEvent;
 
@@ -127,7 +129,7 @@ class Policy {
     this.#native = handle;
     this.#handle = handle.handle();
     this.#warnings = warnings;
-    this.#heard = new Set(handle.events());
+    this.#heard = new Map(handle.events().map((name, i) => [name, i]));
     this.#everyEvent = handle.listensToEveryEvent();
   }
 
@@ -147,7 +149,8 @@ class Policy {
 
   #ask(question, event, context, options) {
     try {
-      return native.ask(this.#handle, question, event, context, options);
+      const index = typeof event === 'string' ? this.#heard.get(event) : undefined;
+      return native.ask(this.#handle, question, event, context, options, index);
     } catch (e) {
       return rethrow(e);
     }
@@ -208,8 +211,7 @@ class Policy {
    * matches and the decision model's parts. */
   evaluate(event, context, options) {
     if (this.#unheard(event, context, options)) return null;
-    const text = this.#ask(EVALUATE, event, context, options);
-    return text === null ? null : JSON.parse(text);
+    return this.#ask(EVALUATE, event, context, options);
   }
 
   /** The deciding hook's id, or null: builds no action. */
@@ -221,16 +223,77 @@ class Policy {
   /** Every match in evaluation order: what `hookc eval --all` prints. */
   evaluateAll(event, context, options) {
     if (this.#unheard(event, context, options)) return [];
-    return JSON.parse(this.#ask(ALL, event, context, options));
+    return this.#ask(ALL, event, context, options);
   }
 
   /** What happened to every hook and why: `hookc eval --explain --format json`. */
   explain(event, context, options) {
-    return JSON.parse(this.#ask(EXPLAIN, event, context, options));
+    return this.#ask(EXPLAIN, event, context, options);
+  }
+
+  /**
+   * The answer of `host` ('claude-code', 'codex', 'gemini-cli', 'cursor',
+   * 'copilot') to one hook payload (an object, JSON text or its bytes):
+   * exactly what `hookc hook --host HOST` writes and exits with, as
+   * `{stdout, stderr, exitCode, output}` (`output`: `stdout` parsed, or
+   * null). Options: `event` (for hosts whose payloads do not name it:
+   * Copilot's `preToolUse`), `failOpen`, `log` (a file to append the
+   * decision to, as `--log`).
+   */
+  hook(host, payload, options) {
+    if (typeof host !== 'string') {
+      throw new TypeError("the host is a string: 'claude-code', 'codex', 'gemini-cli', 'cursor' or 'copilot'");
+    }
+    const { event, failOpen, log } = hookOptions(options);
+    const text = typeof payload === 'string' || payload instanceof Uint8Array ? payload : payloadText(payload);
+    let reply;
+    try {
+      reply = this.#native.hook(host, text, event, failOpen, log);
+    } catch (e) {
+      return rethrow(e);
+    }
+    return {
+      stdout: reply.stdout,
+      stderr: reply.stderr,
+      exitCode: reply.exitCode,
+      output: reply.stdout === '' ? null : JSON.parse(reply.stdout),
+    };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')]() {
     return `Policy <${this.#native.describe()}>`;
+  }
+}
+
+const HOOK_OPTIONS = ['event', 'failOpen', 'log'];
+
+/** The options of `hook`, checked. */
+function hookOptions(options) {
+  if (options === undefined || options === null) return { event: null, failOpen: false, log: null };
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('the options of hook are an object: {event, failOpen, log}');
+  }
+  for (const key of Object.keys(options)) {
+    if (!HOOK_OPTIONS.includes(key)) {
+      throw new TypeError(`unknown option \`${key}\` of hook (the options are ${HOOK_OPTIONS.join(', ')})`);
+    }
+  }
+  const { event = null, failOpen = false, log = null } = options;
+  if (event !== null && typeof event !== 'string') throw new TypeError('`event` is an event name (a string)');
+  if (typeof failOpen !== 'boolean') throw new TypeError('`failOpen` is a boolean');
+  if (log !== null && typeof log !== 'string') throw new TypeError('`log` is a file path (a string)');
+  return { event, failOpen, log };
+}
+
+/** A hook payload object as the JSON text a host would send. */
+function payloadText(payload) {
+  if (payload === null || typeof payload !== 'object') {
+    throw new TypeError('a hook payload is an object, JSON text (a string) or its bytes (a Buffer or Uint8Array)');
+  }
+  try {
+    return JSON.stringify(payload);
+  } catch (e) {
+    throw new ContextError(`the hook payload has no JSON text: ${e && e.message}`, 'HOOKC_CONTEXT');
   }
 }
 

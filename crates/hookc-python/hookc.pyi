@@ -124,6 +124,24 @@ class Policy:
         """What happened to every hook of the event and why, as
         ``hookc eval --explain --format json`` prints it."""
 
+    def hook(
+        self,
+        host: str,
+        payload: Union[Mapping[str, Any], str, bytes],
+        *,
+        event: Optional[str] = None,
+        fail_open: bool = False,
+        log: Optional[_PathArg] = None,
+    ) -> Dict[str, Any]:
+        """The answer of ``host`` (``"claude-code"``, ``"codex"``,
+        ``"gemini-cli"``, ``"cursor"``, ``"copilot"``) to one hook payload:
+        exactly what ``hookc hook --host HOST`` writes and exits with, as
+        ``{"stdout": str, "stderr": str, "exit_code": int, "output":
+        dict | None}`` (``output`` is ``stdout`` parsed). ``event`` names the
+        event for hosts whose payloads do not (Copilot: ``"preToolUse"``);
+        ``fail_open`` and ``log`` are ``--fail-open`` and ``--log FILE``.
+        An unknown host raises ``ValueError``."""
+
 def compile(
     paths: Union[_PathArg, Sequence[_PathArg], None] = None,
     *,

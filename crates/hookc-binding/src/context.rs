@@ -6,7 +6,7 @@
 //! `lookup.rs`, Node's `lookup.rs`) and converts only the values a policy
 //! reads; what it cannot convert is a [`NotJson`] naming the context path.
 
-use hookc_runtime::limits::MAX_CONTEXT_DEPTH;
+use hookc_runtime::limits::{MAX_CONTEXT_DEPTH, MAX_HOST_VALUES};
 use std::fmt;
 
 /// The host language whose values a binding converts.
@@ -74,6 +74,12 @@ pub enum Problem {
     },
     /// Containers nested deeper than [`MAX_CONTEXT_DEPTH`].
     TooDeep,
+    /// An array or object of more than [`MAX_HOST_VALUES`] elements or
+    /// members; `len` says how many.
+    TooLarge {
+        /// Its length.
+        len: u64,
+    },
 }
 
 impl NotJson {
@@ -111,6 +117,11 @@ impl fmt::Display for NotJson {
                 "the context nests deeper than {MAX_CONTEXT_DEPTH} {} at `{path}` \
                  (as JSON text it would be refused too)",
                 lang.containers()
+            ),
+            Problem::TooLarge { len } => write!(
+                f,
+                "the context value at `{path}` has {len} elements or members, more than the \
+                 {MAX_HOST_VALUES} a context may hold"
             ),
         }
     }

@@ -16,6 +16,10 @@
 //! - [`error`]: [`error::BindingError`], every failure a binding reports,
 //!   with a stable [`error::ErrorKind`] each binding maps to its own
 //!   exception classes.
+//! - [`hosts`]: the agent hosts' hook answers, [`hosts::hook`]: one
+//!   payload of a [`hosts::Host`] decided and answered in its wire, as
+//!   `hookc hook` prints it (host actions performed, failures answered
+//!   fail-closed).
 //!
 //! No binding reads the runtime's bytecode tables: what it needs of a
 //! policy is a `Policy` method.
@@ -24,6 +28,7 @@ pub mod bound;
 pub mod compile;
 pub mod context;
 pub mod error;
+pub mod hosts;
 
 pub use bound::{BoundPolicy, Narrowing, Question};
 pub use error::{BindingError, ErrorKind};

@@ -4,9 +4,11 @@
 //! ([`ReplayArgs`]); and the standard-stream helpers every command uses.
 
 use crate::error::CliError;
+use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::ValueEnum;
 use hookc::compile::{Compilation, LayerName, LayerOrder};
 use hookc::files::{LoadedPolicy, Overlay, Placement, PolicyFile};
+use hookc_binding::hosts::Host;
 use hookc_runtime::Policy;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -198,6 +200,37 @@ impl ReplayArgs {
                 .chunk_bytes
                 .map_or(crate::replay::ReplaySettings::CHUNK_BYTES, |n| n as usize),
         }
+    }
+}
+
+/// `--host NAME` (`hook`, `init`): a [`Host`] by its name, listed with
+/// what each is in `--help` and in the error for a name that is none.
+pub fn host_parser() -> impl TypedValueParser<Value = Host> {
+    EnumValueParser::<HostName>::new().map(|HostName(host)| host)
+}
+
+/// A [`Host`] as clap lists and parses it: by [`Host::name`], over
+/// [`Host::ALL`].
+#[derive(Clone, Copy)]
+struct HostName(Host);
+
+impl ValueEnum for HostName {
+    fn value_variants<'a>() -> &'a [HostName] {
+        static ALL: std::sync::OnceLock<Vec<HostName>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| Host::ALL.into_iter().map(HostName).collect())
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let what = match self.0 {
+            Host::ClaudeCode => "Claude Code",
+            Host::Codex => "The Codex CLI",
+            Host::GeminiCli => "Gemini CLI",
+            Host::Cursor => "Cursor",
+            Host::Copilot => {
+                "GitHub Copilot (the Copilot CLI and the coding agent; needs `--event`)"
+            }
+        };
+        Some(PossibleValue::new(self.0.name()).help(what))
     }
 }
 

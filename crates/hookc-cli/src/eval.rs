@@ -245,19 +245,11 @@ fn read_results(file: Option<&Path>, given: &[String]) -> Result<Results, CliErr
 /// (`docs/src/semantics.md#events`). The result stays what it is; the note
 /// goes to standard error.
 fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
-    let program = policy.program();
-    let named = || {
-        program
-            .events
-            .named
-            .iter()
-            .map(|(name, _)| program.string(*name))
-    };
-    if named().any(|name| name == event) {
+    if policy.event_names().any(|name| name == event) {
         return None;
     }
     if event == "*" {
-        let ran = match program.events.wildcard.len() {
+        let ran = match policy.every_event_hooks() {
             0 => "the policy has no `\"*\"` hooks, so no hook ran".to_owned(),
             1 => "only the policy's `\"*\"` hook ran, as it runs for every event".to_owned(),
             n => format!("only the policy's {n} `\"*\"` hooks ran, as they run for every event"),
@@ -268,7 +260,7 @@ fn unheard_event(policy: &Policy, event: &str) -> Option<String> {
         ));
     }
     let mut note = format!("note: no hook of the policy names the event `{event}`");
-    if let Some(close) = hookc::suggest::did_you_mean(event, named()) {
+    if let Some(close) = hookc::suggest::did_you_mean(event, policy.event_names()) {
         note.push_str(&format!("; did you mean `{close}`?"));
     }
     Some(note)

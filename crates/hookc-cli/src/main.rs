@@ -21,7 +21,6 @@ mod disasm;
 mod error;
 mod eval;
 mod hook;
-mod host_actions;
 mod init;
 mod policy_test;
 mod replay;

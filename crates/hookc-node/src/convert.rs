@@ -3,18 +3,22 @@
 //! `null` in arrays; an object is its own enumerable string keys, in
 //! their order; an array its elements.
 //!
+//! As `JSON.stringify`, a boxed primitive (`new String('a')`) is its
+//! primitive and a `Proxy` of an array is an array.
+//!
 //! Where `JSON.stringify` would quietly change a value, this refuses it
 //! ([`NotJson`], in JavaScript's words): NaN and the infinities (which
 //! `JSON.stringify` writes as `null`, so a comparison would silently read
 //! null), an object with a `toJSON` method such as a `Date` (not called:
 //! convert it first), a BigInt beyond 64 bits. A BigInt that fits is a
 //! number (`JSON.stringify` throws on every BigInt). A number that is an
-//! integer below 2^53 is an integer, as the JSON text `3` is, so that
-//! results print as the CLI prints them.
+//! integer of an `i64` or `u64` is an integer, as its `JSON.stringify`
+//! text is, so that results print as the CLI prints them. An array or
+//! object longer than [`MAX_HOST_VALUES`] is refused before it is read.
 
-use crate::js::{Js, Kind, Thrown};
+use crate::js::{Js, JsKind, Scope, Thrown};
 use hookc_binding::context::{Language, NotJson, Problem};
-use hookc_runtime::limits::MAX_CONTEXT_DEPTH;
+use hookc_runtime::limits::{MAX_CONTEXT_DEPTH, MAX_HOST_VALUES};
 use serde_json::{Map, Number, Value};
 use std::fmt::Write;
 
@@ -70,15 +74,30 @@ fn threw(path: &str) -> impl FnOnce(Thrown) -> Unreadable + '_ {
     }
 }
 
-/// A JavaScript number as JSON: an integer when it is one below 2^53.
+/// A JavaScript number as JSON, as `JSON.stringify` writes it and JSON
+/// text reads back: an integer when it is one that an `i64` or a `u64`
+/// holds; beyond 2^53 the integer of its shortest decimal digits (2^60 is
+/// written `1152921504606847000`), which Rust's `Display` for `f64` gives as
+/// JavaScript's `Number.prototype.toString` does.
 pub fn number(n: f64) -> Option<Number> {
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if n.fract() == 0.0 && n.abs() < EXACT {
-        // Exact: |n| < 2^53 fits an i64 and is an integer.
+    const I64_MIN: f64 = -9_223_372_036_854_775_808.0; // -2^63
+    const U64_END: f64 = 18_446_744_073_709_551_616.0; // 2^64
+    if n.fract() != 0.0 || !(I64_MIN..U64_END).contains(&n) {
+        return Number::from_f64(n);
+    }
+    if n.abs() < EXACT {
+        // Exact: an integral double below 2^53 converts without loss.
         #[allow(clippy::cast_possible_truncation)]
         return Some(Number::from(n as i64));
     }
-    Number::from_f64(n)
+    let digits = n.to_string();
+    digits
+        .parse::<i64>()
+        .map(Number::from)
+        .or_else(|_| digits.parse::<u64>().map(Number::from))
+        .ok()
+        .or_else(|| Number::from_f64(n))
 }
 
 /// `value` as JSON; `None` for what `JSON.stringify` leaves out
@@ -91,10 +110,10 @@ pub fn to_value(
     depth: usize,
 ) -> Result<Option<Value>, Unreadable> {
     Ok(Some(match value.kind() {
-        Kind::Undefined | Kind::Function | Kind::Symbol => return Ok(None),
-        Kind::Null => Value::Null,
-        Kind::Boolean => Value::Bool(value.boolean().map_err(threw(path))?),
-        Kind::Number => {
+        JsKind::Undefined | JsKind::Function | JsKind::Symbol => return Ok(None),
+        JsKind::Null => Value::Null,
+        JsKind::Boolean => Value::Bool(value.boolean().map_err(threw(path))?),
+        JsKind::Number => {
             let n = value.number().map_err(threw(path))?;
             match number(n) {
                 Some(n) => Value::Number(n),
@@ -115,12 +134,12 @@ pub fn to_value(
                 }
             }
         }
-        Kind::String => {
+        JsKind::String => {
             let mut s = String::new();
             value.read_string(&mut s).map_err(threw(path))?;
             Value::String(s)
         }
-        Kind::BigInt => match value.bigint().map_err(threw(path))? {
+        JsKind::BigInt => match value.bigint().map_err(threw(path))? {
             Some(n) => Value::Number(n),
             None => {
                 return Err(not_json(
@@ -131,7 +150,7 @@ pub fn to_value(
                 ))
             }
         },
-        Kind::External => {
+        JsKind::External => {
             return Err(not_json(
                 path,
                 Problem::Type {
@@ -139,12 +158,14 @@ pub fn to_value(
                 },
             ))
         }
-        Kind::Object => {
+        JsKind::Object => {
             if depth >= MAX_CONTEXT_DEPTH {
                 return Err(not_json(path, Problem::TooDeep));
             }
-            if value.is_array() {
+            if is_array(value).map_err(threw(path))? {
                 array(value, path, depth)?
+            } else if let Some(primitive) = unboxed(value).map_err(threw(path))? {
+                return to_value(primitive, path, depth);
             } else {
                 object(value, path, depth)?
             }
@@ -152,8 +173,62 @@ pub fn to_value(
     }))
 }
 
+/// `Array.isArray(value)`: true for a `Proxy` of an array too (N-API's
+/// own test is not).
+pub fn is_array(value: Js<'_>) -> Result<bool, Thrown> {
+    if value.is_array() {
+        return Ok(true);
+    }
+    let scope = Scope::of(value);
+    let array = global(scope, "Array")?;
+    let is_array = value_key(array, "isArray")?;
+    match is_array {
+        Some(f) if f.kind() == JsKind::Function => {
+            let yes = f.call(array, &[value])?;
+            Ok(yes.kind() == JsKind::Boolean && yes.boolean()?)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// The primitive of a `String`, `Number` or `Boolean` object (what
+/// `JSON.stringify` writes for it), through its prototype's `valueOf`.
+fn unboxed<'s>(value: Js<'s>) -> Result<Option<Js<'s>>, Thrown> {
+    let scope = Scope::of(value);
+    for name in ["String", "Number", "Boolean"] {
+        let constructor = global(scope, name)?;
+        if constructor.kind() != JsKind::Function || !value.instance_of(constructor)? {
+            continue;
+        }
+        let Some(prototype) = value_key(constructor, "prototype")? else {
+            continue;
+        };
+        if let Some(value_of) = value_key(prototype, "valueOf")? {
+            if value_of.kind() == JsKind::Function {
+                return value_of.call(value, &[]).map(Some);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// `globalThis[name]`.
+fn global<'s>(scope: Scope<'s>, name: &str) -> Result<Js<'s>, Thrown> {
+    let global = scope.global()?;
+    Ok(value_key(global, name)?.unwrap_or(global))
+}
+
+/// The error for an array or object longer than a context may hold.
+fn too_large(path: &str, len: u64) -> Result<(), Unreadable> {
+    if len > MAX_HOST_VALUES as u64 {
+        return Err(not_json(path, Problem::TooLarge { len }));
+    }
+    Ok(())
+}
+
 fn array(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unreadable> {
-    let len = value.array_len().map_err(threw(path))?;
+    let len = array_length(value).map_err(threw(path))?;
+    too_large(path, u64::from(len))?;
     let mut out = Vec::with_capacity(len.min(1024) as usize);
     for i in 0..len {
         let item = value.element(i).map_err(threw(path))?;
@@ -170,7 +245,7 @@ fn array(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unread
 fn object(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unreadable> {
     let scope_key = |name: &str| value_key(value, name);
     if let Some(to_json) = scope_key("toJSON").map_err(threw(path))? {
-        if to_json.kind() == Kind::Function {
+        if to_json.kind() == JsKind::Function {
             return Err(not_json(
                 path,
                 Problem::Type {
@@ -184,6 +259,7 @@ fn object(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unrea
     }
     let keys = value.own_keys().map_err(threw(path))?;
     let n = keys.array_len().map_err(threw(path))?;
+    too_large(path, u64::from(n))?;
     let mut out = Map::new();
     let mut name = String::new();
     for i in 0..n {
@@ -206,8 +282,30 @@ fn object(value: Js<'_>, path: &mut String, depth: usize) -> Result<Value, Unrea
 
 /// `value[name]`, with the key made for the call.
 fn value_key<'s>(value: Js<'s>, name: &str) -> Result<Option<Js<'s>>, Thrown> {
-    let key = crate::js::Scope::of(value).string(name)?;
+    let key = Scope::of(value).string(name)?;
     value.get(key)
+}
+
+/// An array's `length`: N-API's for an array, the `length` property for a
+/// `Proxy` of one.
+pub fn array_length(value: Js<'_>) -> Result<u32, Thrown> {
+    if value.is_array() {
+        return value.array_len();
+    }
+    match value_key(value, "length")? {
+        Some(len) if len.kind() == JsKind::Number => {
+            let n = len.number()?;
+            // An array's length is an integer below 2^32.
+            Ok(if (0.0..4_294_967_296.0).contains(&n) {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let n = n as u32;
+                n
+            } else {
+                0
+            })
+        }
+        _ => Ok(0),
+    }
 }
 
 #[cfg(test)]
@@ -221,7 +319,7 @@ mod tests {
         assert_eq!(number(0.5).map(|n| n.to_string()), Some("0.5".to_owned()));
         assert_eq!(
             number(1e300).map(|n| n.to_string()),
-            Some("1e300".to_owned())
+            Some("1e+300".to_owned())
         );
         assert!(number(f64::NAN).is_none() && number(f64::INFINITY).is_none());
     }

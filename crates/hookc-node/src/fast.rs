@@ -4,7 +4,7 @@
 //!
 //! Why: a napi-rs method call pays for its borrow tracking (a global
 //! mutex and hash map per call) and class identity checks, several
-//! hundred nanoseconds measured (docs/src/bindings/typescript.md, "Numbers");
+//! hundred nanoseconds measured (docs/src/embedding/typescript.md, "Numbers");
 //! an evaluation is often less. `ask` takes the policy as a *handle*, an
 //! N-API external tagged with [`TAG`], made once per policy object
 //! ([`handle`]) and owning what a lookup needs in its environment: the
@@ -18,7 +18,7 @@
 #![allow(unsafe_code)]
 
 use crate::error::{NodeError, ThrowSpec};
-use crate::js::{Js, Kind, Reference, Scope};
+use crate::js::{Js, JsKind, Reference, Scope};
 use crate::lookup::{key_array, ObjectLookup, PreparedPaths};
 use crate::policy::read_options;
 use hookc_binding::{BindingError, BoundPolicy, Question};
@@ -26,6 +26,7 @@ use hookc_runtime::Context;
 use napi::bindgen_prelude::Unknown;
 use napi::sys;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::ffi::{c_void, CString};
 use std::ptr;
 use std::sync::Arc;
@@ -138,14 +139,14 @@ pub fn register(env: &napi::Env, exports: &napi::bindgen_prelude::Object<'_>) ->
     )))
 }
 
-/// `ask(handle, question, event, context, options)`: `question` is 0
-/// (evaluate), 1 (decide), 2 (evaluateAll) or 3 (explain). Decide answers
-/// the hook id or `null`; the others `null` or their answer as JSON text,
-/// which `index.js` parses (faster than building the objects through
-/// N-API, measured).
+/// `ask(handle, question, event, context, options, eventIndex)`:
+/// `question` is 0 (evaluate), 1 (decide), 2 (evaluateAll) or 3
+/// (explain), answered as JavaScript values; `eventIndex`, when a number,
+/// is the event's position in the policy's `events()` (`index.js` knows
+/// it), so that its name is not read from the string.
 unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let outcome = std::panic::catch_unwind(|| {
-        let mut argv = [ptr::null_mut(); 5];
+        let mut argv = [ptr::null_mut(); 6];
         let mut argc = argv.len();
         // SAFETY: `argv` has room for `argc` values; the call writes at
         // most that many and the count it had.
@@ -169,22 +170,26 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
         }
         let napi_env = napi::Env::from_raw(env);
         let scope = Scope::new(&napi_env);
-        let [handle, question, event, context, options] = argv.map(|v| scope.value(v));
+        let [handle, question, event, context, options, index] = argv.map(|v| scope.value(v));
         // SAFETY: read only when the tag check passed.
         let handle = unsafe { handle_of(env, handle) }
             .ok_or_else(|| NodeError::Type("not a policy handle".to_owned()))?;
-        let question = match question.number().ok().map(|n| n as i64) {
-            Some(0) => Question::Evaluate,
-            Some(1) => Question::Decide,
-            Some(2) => Question::All,
-            Some(3) => Question::Explain,
+        let n = match question.kind() {
+            JsKind::Number => question.number().ok(),
+            _ => None,
+        };
+        let question = match n {
+            Some(0.0) => Question::Evaluate,
+            Some(1.0) => Question::Decide,
+            Some(2.0) => Question::All,
+            Some(3.0) => Question::Explain,
             _ => return Err(NodeError::Type("not a question".to_owned())),
         };
-        let answer = answer(handle, scope, question, event, context, options)?;
-        Ok((question, answer))
+        let event = AskedEvent { name: event, index };
+        answer(handle, scope, question, event, context, options)
     });
     let result = match outcome {
-        Ok(Ok((question, answer))) => write(env, question, &answer),
+        Ok(Ok(answer)) => write(env, &answer),
         Ok(Err(e)) => Err(e),
         Err(_) => Err(NodeError::Binding(BindingError::Internal(
             "the evaluation panicked".to_owned(),
@@ -204,7 +209,7 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
 /// # Safety
 /// `env` is the current call's environment and `value` one of its values.
 unsafe fn handle_of<'s>(env: sys::napi_env, value: Js<'s>) -> Option<&'s Handle> {
-    if value.kind() != Kind::External {
+    if value.kind() != JsKind::External {
         return None;
     }
     let mut tagged = false;
@@ -224,44 +229,69 @@ unsafe fn handle_of<'s>(env: sys::napi_env, value: Js<'s>) -> Option<&'s Handle>
     Some(unsafe { &*data.cast::<Handle>() })
 }
 
+/// The event of a call: its name, and its position among the policy's
+/// events when the caller knows it.
+struct AskedEvent<'s> {
+    name: Js<'s>,
+    index: Js<'s>,
+}
+
+impl AskedEvent<'_> {
+    /// The event's name: the policy's own copy when `index` gives it.
+    fn read<'h>(&self, bound: &'h BoundPolicy) -> Result<Cow<'h, str>, NodeError> {
+        if self.index.kind() == JsKind::Number {
+            let i = self.index.number().map_err(|e| NodeError::Context(e.0))?;
+            return bound
+                .event_names()
+                .get(i as usize)
+                .filter(|_| i >= 0.0 && i.fract() == 0.0)
+                .map(|name| Cow::Borrowed(name.as_str()))
+                .ok_or_else(|| NodeError::Type("not an event index of this policy".to_owned()));
+        }
+        if self.name.kind() != JsKind::String {
+            return Err(NodeError::Type("the event must be a string".to_owned()));
+        }
+        let mut name = String::new();
+        self.name
+            .read_string(&mut name)
+            .map_err(|e| NodeError::Context(e.0))?;
+        Ok(Cow::Owned(name))
+    }
+}
+
 /// The answer to `question`.
 fn answer(
     handle: &Handle,
     scope: Scope<'_>,
     question: Question,
-    event: Js<'_>,
+    event: AskedEvent<'_>,
     context: Js<'_>,
     options: Js<'_>,
 ) -> Result<Value, NodeError> {
-    if event.kind() != Kind::String {
-        return Err(NodeError::Type("the event must be a string".to_owned()));
-    }
-    let mut name = String::new();
-    event
-        .read_string(&mut name)
-        .map_err(|e| NodeError::Context(e.0))?;
+    let name = event.read(&handle.bound)?;
+    let name = name.as_ref();
     let narrowing = read_options(&handle.bound, options)?;
     let bound = &handle.bound;
     match context.kind() {
-        Kind::String => {
+        JsKind::String => {
             let mut text = String::new();
             context
                 .read_string(&mut text)
                 .map_err(|e| NodeError::Context(e.0))?;
             bound
-                .answer(question, &name, Context::json(text.as_bytes()), &narrowing)
+                .answer(question, name, Context::json(text.as_bytes()), &narrowing)
                 .map_err(NodeError::Binding)
         }
-        Kind::Object => {
+        JsKind::Object => {
             if let Some(bytes) = context.uint8_bytes() {
                 return bound
-                    .answer(question, &name, Context::json(bytes), &narrowing)
+                    .answer(question, name, Context::json(bytes), &narrowing)
                     .map_err(NodeError::Binding);
             }
             // No hook runs for an event no hook names (and no "*" hook):
             // an object is read only where a hook reads it, so the answer
             // is known. Text is still evaluated: it must be valid JSON.
-            if bound.unheard(&name) {
+            if bound.unheard(name) {
                 if let Some(nothing) = question.unheard() {
                     return Ok(nothing);
                 }
@@ -277,7 +307,7 @@ fn answer(
                 }
             };
             let lookup = ObjectLookup::new(context, keys, &handle.paths.steps);
-            let result = bound.answer(question, &name, Context::Lookup(&lookup), &narrowing);
+            let result = bound.answer(question, name, Context::Lookup(&lookup), &narrowing);
             if let Some(e) = lookup.take_error() {
                 return Err(NodeError::Context(e.message()));
             }
@@ -290,31 +320,18 @@ fn answer(
     }
 }
 
-/// The answer as `ask` returns it.
-fn write(
-    env: sys::napi_env,
-    question: Question,
-    answer: &Value,
-) -> Result<sys::napi_value, NodeError> {
-    let mut raw = ptr::null_mut();
-    let status = match (question, answer) {
-        // SAFETY: `raw` is written by the call.
-        (_, Value::Null) => unsafe { sys::napi_get_null(env, &mut raw) },
-        (Question::Decide, Value::String(id)) => create_string(env, id, &mut raw),
-        (_, value) => create_string(env, &value.to_string(), &mut raw),
-    };
-    if status == sys::Status::napi_ok {
-        Ok(raw)
-    } else {
-        Err(NodeError::Binding(BindingError::Internal(format!(
-            "cannot return the answer (N-API status {status})"
-        ))))
-    }
-}
-
-fn create_string(env: sys::napi_env, s: &str, raw: &mut sys::napi_value) -> sys::napi_status {
-    // SAFETY: `s` is valid UTF-8 of the length given; `raw` is written.
-    unsafe { sys::napi_create_string_utf8(env, s.as_ptr().cast(), s.len() as isize, raw) }
+/// The answer as `ask` returns it: JavaScript values, built directly.
+fn write(env: sys::napi_env, answer: &Value) -> Result<sys::napi_value, NodeError> {
+    let napi_env = napi::Env::from_raw(env);
+    Scope::new(&napi_env)
+        .json(answer, 0)
+        .map(|v| v.raw())
+        .map_err(|e| {
+            NodeError::Binding(BindingError::Internal(format!(
+                "cannot return the answer: {}",
+                e.0
+            )))
+        })
 }
 
 /// Throws `spec` as a JavaScript `Error` (a message with a NUL is cut

@@ -37,7 +37,7 @@ pub struct Js<'s> {
 
 /// What `typeof` says of a value (with `null` apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum JsKind {
     /// `undefined`.
     Undefined,
     /// `null`.
@@ -116,6 +116,59 @@ impl<'s> Scope<'s> {
         Ok(array)
     }
 
+    /// `value` as a JavaScript value: objects, arrays, strings, numbers,
+    /// booleans, null (what `JSON.parse` of its text gives; built directly,
+    /// which measured faster than the text and `JSON.parse`). `depth`
+    /// bounds the recursion: the answers the runtime builds nest no deeper
+    /// than the contexts and constants it was given.
+    pub fn json(self, value: &serde_json::Value, depth: usize) -> Result<Js<'s>, Thrown> {
+        use serde_json::Value;
+        if depth > crate::MAX_ANSWER_DEPTH {
+            return Err(Thrown("an answer nested too deeply to return".to_owned()));
+        }
+        let mut raw = ptr::null_mut();
+        let status = match value {
+            // SAFETY (each arm): `raw` is written by the call.
+            Value::Null => unsafe { sys::napi_get_null(self.env, &mut raw) },
+            Value::Bool(b) => unsafe { sys::napi_get_boolean(self.env, *b, &mut raw) },
+            Value::Number(n) => {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                unsafe { sys::napi_create_double(self.env, f, &mut raw) }
+            }
+            Value::String(s) => return self.string(s),
+            Value::Array(items) => {
+                let array = self.array(&[])?;
+                for (i, item) in items.iter().enumerate() {
+                    let item = self.json(item, depth + 1)?;
+                    let i = u32::try_from(i).map_err(|_| Thrown("array too long".to_owned()))?;
+                    // SAFETY: both handles belong to this call's scope.
+                    let status = unsafe { sys::napi_set_element(self.env, array.raw, i, item.raw) };
+                    self.checked(status, ())?;
+                }
+                return Ok(array);
+            }
+            Value::Object(members) => {
+                // SAFETY: `raw` is written by the call.
+                let status = unsafe { sys::napi_create_object(self.env, &mut raw) };
+                let object = self.value(self.checked(status, raw)?);
+                for (key, member) in members {
+                    let member = self.json(member, depth + 1)?;
+                    object.set(key, member)?;
+                }
+                return Ok(object);
+            }
+        };
+        self.checked(status, raw).map(|raw| self.value(raw))
+    }
+
+    /// The global object.
+    pub fn global(self) -> Result<Js<'s>, Thrown> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: `raw` is written by the call.
+        let status = unsafe { sys::napi_get_global(self.env, &mut raw) };
+        self.checked(status, raw).map(|raw| self.value(raw))
+    }
+
     /// A strong reference to `value`, to keep it past this call (released
     /// by [`Reference::delete`] in the same environment).
     pub fn reference(self, value: Js<'s>) -> Result<Reference, Thrown> {
@@ -164,15 +217,36 @@ impl<'s> Scope<'s> {
             return Some(Thrown("an exception was thrown".to_owned()));
         }
         let error = self.value(raw);
-        let message = self
-            .string("message")
-            .ok()
-            .and_then(|key| error.get(key).ok().flatten())
-            .filter(|m| m.kind() == Kind::String)
-            .and_then(|m| {
-                let mut s = String::new();
-                m.read_string(&mut s).ok().map(|()| s)
-            });
+        let read = |v: Js<'s>| {
+            let mut s = String::new();
+            v.read_string(&mut s).ok().map(|()| s)
+        };
+        // An Error's `message`; anything else thrown (a string, a number)
+        // as `String(value)` would write it.
+        let message = match error.kind() {
+            JsKind::Object => self
+                .string("message")
+                .ok()
+                .and_then(|key| error.get(key).ok().flatten())
+                .filter(|m| m.kind() == JsKind::String)
+                .and_then(read),
+            JsKind::String => read(error).map(|s| format!("{s:?} was thrown")),
+            JsKind::Number
+            | JsKind::Boolean
+            | JsKind::BigInt
+            | JsKind::Null
+            | JsKind::Undefined => {
+                let mut raw = ptr::null_mut();
+                // SAFETY: a value of this call; `raw` is written. Coercing
+                // a primitive runs no JavaScript.
+                let status = unsafe { sys::napi_coerce_to_string(self.env, error.raw, &mut raw) };
+                (status == sys::Status::napi_ok)
+                    .then(|| self.value(raw))
+                    .and_then(read)
+                    .map(|s| format!("{s} was thrown"))
+            }
+            _ => None,
+        };
         Some(Thrown(
             message.unwrap_or_else(|| "an exception was thrown".to_owned()),
         ))
@@ -191,35 +265,99 @@ impl<'s> Js<'s> {
 
     /// What `typeof` says (`null` apart); `Undefined` if the engine cannot
     /// tell.
-    pub fn kind(self) -> Kind {
+    pub fn kind(self) -> JsKind {
         let mut t = sys::ValueType::napi_undefined;
         // SAFETY: a handle of this call; `t` is written.
         let status = unsafe { sys::napi_typeof(self.env, self.raw, &mut t) };
         if status != sys::Status::napi_ok {
-            return Kind::Undefined;
+            return JsKind::Undefined;
         }
         match t {
-            sys::ValueType::napi_null => Kind::Null,
-            sys::ValueType::napi_boolean => Kind::Boolean,
-            sys::ValueType::napi_number => Kind::Number,
-            sys::ValueType::napi_string => Kind::String,
-            sys::ValueType::napi_symbol => Kind::Symbol,
-            sys::ValueType::napi_object => Kind::Object,
-            sys::ValueType::napi_function => Kind::Function,
-            sys::ValueType::napi_external => Kind::External,
-            sys::ValueType::napi_bigint => Kind::BigInt,
-            _ => Kind::Undefined,
+            sys::ValueType::napi_null => JsKind::Null,
+            sys::ValueType::napi_boolean => JsKind::Boolean,
+            sys::ValueType::napi_number => JsKind::Number,
+            sys::ValueType::napi_string => JsKind::String,
+            sys::ValueType::napi_symbol => JsKind::Symbol,
+            sys::ValueType::napi_object => JsKind::Object,
+            sys::ValueType::napi_function => JsKind::Function,
+            sys::ValueType::napi_external => JsKind::External,
+            sys::ValueType::napi_bigint => JsKind::BigInt,
+            _ => JsKind::Undefined,
         }
     }
 
     /// `self[key]` of an object (getters run; `Ok(None)` for `undefined`).
     pub fn get(self, key: Js<'s>) -> Result<Option<Js<'s>>, Thrown> {
+        Ok(self.get_kind(key)?.map(|(v, _)| v))
+    }
+
+    /// `self[key]` of an object and its kind (`Ok(None)` for `undefined`).
+    pub fn get_kind(self, key: Js<'s>) -> Result<Option<(Js<'s>, JsKind)>, Thrown> {
         let mut raw = ptr::null_mut();
         // SAFETY: handles of this call; `raw` is written.
         let status = unsafe { sys::napi_get_property(self.env, self.raw, key.raw, &mut raw) };
         let v = self.scope().checked(status, raw)?;
         let v = self.scope().value(v);
-        Ok((v.kind() != Kind::Undefined).then_some(v))
+        let kind = v.kind();
+        Ok((kind != JsKind::Undefined).then_some((v, kind)))
+    }
+
+    /// Whether `key` is an own property of the object.
+    pub fn has_own(self, key: Js<'s>) -> Result<bool, Thrown> {
+        let mut yes = false;
+        // SAFETY: handles of this call; `yes` is written.
+        let status = unsafe { sys::napi_has_own_property(self.env, self.raw, key.raw, &mut yes) };
+        self.scope().checked(status, yes)
+    }
+
+    /// `self instanceof constructor`.
+    pub fn instance_of(self, constructor: Js<'s>) -> Result<bool, Thrown> {
+        let mut yes = false;
+        // SAFETY: handles of this call; `yes` is written.
+        let status = unsafe { sys::napi_instanceof(self.env, self.raw, constructor.raw, &mut yes) };
+        self.scope().checked(status, yes)
+    }
+
+    /// Calls the function `self` with `this` and `args`.
+    pub fn call(self, this: Js<'s>, args: &[Js<'s>]) -> Result<Js<'s>, Thrown> {
+        let argv: Vec<sys::napi_value> = args.iter().map(|a| a.raw).collect();
+        let mut raw = ptr::null_mut();
+        // SAFETY: handles of this call; `argv` holds `argv.len()` values;
+        // `raw` is written.
+        let status = unsafe {
+            sys::napi_call_function(
+                self.env,
+                this.raw,
+                self.raw,
+                argv.len(),
+                argv.as_ptr(),
+                &mut raw,
+            )
+        };
+        let raw = self.scope().checked(status, raw)?;
+        Ok(self.scope().value(raw))
+    }
+
+    /// Sets `self[key] = value` on an object.
+    pub fn set(self, key: &str, value: Js<'s>) -> Result<(), Thrown> {
+        // PERF: a short key without NUL goes as a C string from the stack
+        // (one call); any other is made a JavaScript string first.
+        let mut buf = [0u8; 64];
+        if key.len() < buf.len() && !key.as_bytes().contains(&0) {
+            if let Some(slot) = buf.get_mut(..key.len()) {
+                slot.copy_from_slice(key.as_bytes());
+                // SAFETY: `buf` holds the key and at least one NUL after it;
+                // both handles belong to this call.
+                let status = unsafe {
+                    sys::napi_set_named_property(self.env, self.raw, buf.as_ptr().cast(), value.raw)
+                };
+                return self.scope().checked(status, ());
+            }
+        }
+        let key = self.scope().string(key)?;
+        // SAFETY: handles of this call.
+        let status = unsafe { sys::napi_set_property(self.env, self.raw, key.raw, value.raw) };
+        self.scope().checked(status, ())
     }
 
     /// Whether the value is an array.
@@ -285,6 +423,30 @@ impl<'s> Js<'s> {
     /// surrogates become U+FFFD, as in `Buffer.from(s)`.
     pub fn read_string(self, out: &mut String) -> Result<(), Thrown> {
         out.clear();
+        // PERF: most strings a policy reads are short: one call into a
+        // stack buffer, and the length asked first only when it is full
+        // (N-API writes whole characters, so a full buffer may be a cut).
+        let mut small = [0u8; 256];
+        let mut written = 0usize;
+        // SAFETY: `small` has room for its length, the NUL included;
+        // `written` is written.
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(
+                self.env,
+                self.raw,
+                small.as_mut_ptr().cast(),
+                small.len(),
+                &mut written,
+            )
+        };
+        self.scope().checked(status, ())?;
+        if written < small.len() - 1 {
+            let text = small.get(..written).unwrap_or_default();
+            // N-API writes UTF-8 (lone surrogates as U+FFFD); checked all
+            // the same rather than trusted.
+            out.push_str(std::str::from_utf8(text).map_err(|_| not_utf8())?);
+            return Ok(());
+        }
         let mut len = 0usize;
         // SAFETY: with a null buffer the call writes only the length.
         let status = unsafe {
@@ -293,7 +455,6 @@ impl<'s> Js<'s> {
         self.scope().checked(status, ())?;
         let mut bytes = std::mem::take(out).into_bytes();
         bytes.resize(len + 1, 0);
-        let mut written = 0usize;
         // SAFETY: `bytes` has room for `len` bytes and the NUL the call
         // writes; `written` is written.
         let status = unsafe {
@@ -307,10 +468,7 @@ impl<'s> Js<'s> {
         };
         self.scope().checked(status, ())?;
         bytes.truncate(written);
-        // N-API writes UTF-8 (lone surrogates as U+FFFD); checked all the
-        // same rather than trusted.
-        *out = String::from_utf8(bytes)
-            .map_err(|_| Thrown("a string that is not valid UTF-8".to_owned()))?;
+        *out = String::from_utf8(bytes).map_err(|_| not_utf8())?;
         Ok(())
     }
 
@@ -368,6 +526,10 @@ impl<'s> Js<'s> {
         let raw = self.scope().checked(status, raw)?;
         Ok(self.scope().value(raw))
     }
+}
+
+fn not_utf8() -> Thrown {
+    Thrown("a string that is not valid UTF-8".to_owned())
 }
 
 /// A strong reference to a JavaScript value, kept by a policy object

@@ -16,6 +16,11 @@
 //! - [`share`]: one policy shared by worker threads;
 //! - [`error`]: errors with the codes `index.js` types.
 
+/// How deeply an answer returned to JavaScript may nest: deeper than any
+/// answer of a context within `MAX_CONTEXT_DEPTH` (a patch or a trace adds
+/// a few levels), so only a broken invariant meets it.
+pub const MAX_ANSWER_DEPTH: usize = hookc_runtime::limits::MAX_CONTEXT_DEPTH + 16;
+
 pub mod compile;
 pub mod convert;
 pub mod error;

@@ -5,17 +5,19 @@
 //! The Node counterpart of the Python package's mapping lookup and of the
 //! runtime's JSON-text extractor.
 //!
-//! A path resolves as it would on the object's `JSON.stringify` text: a
-//! field of an object that is not an array (`obj[key]`, getters run), a
-//! non-negative index of an array below its length. Stepping into a
-//! scalar, a field of an array or an index of a non-array does not
-//! resolve; `undefined`, a function or a symbol found at the end is
-//! missing, as `JSON.stringify` leaves them out. A value with no JSON
+//! A path resolves as it would on the object's `JSON.stringify` text: an
+//! own property of an object that is not an array (`obj[key]`, getters
+//! run; an inherited property is missing), a non-negative index of an
+//! array (or a `Proxy` of one) below its length. Stepping into a scalar, a
+//! field of an array or an index of a non-array does not resolve;
+//! `undefined`, a function or a symbol found at the end is missing as an
+//! object's member and `null` as an array's element, as `JSON.stringify`
+//! writes them. A value with no JSON
 //! form, or a read that throws, is an error: the evaluation's answer is
 //! dropped and the error thrown as a `ContextError`.
 
-use crate::convert::{to_value, Unreadable};
-use crate::js::{Js, Kind, Scope, Thrown};
+use crate::convert::{array_length, is_array, to_value, Unreadable};
+use crate::js::{Js, JsKind, Scope, Thrown};
 use hookc_runtime::bytecode::path::{Path, Step};
 use hookc_runtime::PathLookup;
 use serde_json::Value;
@@ -103,35 +105,55 @@ impl<'a, 's> ObjectLookup<'a, 's> {
             path: path.to_string(),
             thrown,
         };
-        let mut cur = self.root;
+        // The kind of `cur`, known from the read that found it (the root
+        // is an object: `fast.rs` checked).
+        let (mut cur, mut kind) = (self.root, JsKind::Object);
+        let mut from_array = false;
         for step in steps {
+            if kind != JsKind::Object {
+                return Ok(None);
+            }
             let next = match *step {
                 KeyStep::Field(at) => {
-                    if cur.kind() != Kind::Object || cur.is_array() {
+                    if cur.is_array() {
                         return Ok(None);
                     }
                     let key = self.keys.element(at).map_err(thrown)?;
-                    cur.get(key).map_err(thrown)?
+                    match cur.get_kind(key).map_err(thrown)? {
+                        // Only own properties, as `JSON.stringify` writes
+                        // (asked only of what was found: a miss is common).
+                        Some(found) if cur.has_own(key).map_err(thrown)? => Some(found),
+                        _ => None,
+                    }
                 }
                 KeyStep::Index(i) => {
                     let Ok(i) = u32::try_from(i) else {
                         return Ok(None);
                     };
-                    if cur.kind() != Kind::Object || !cur.is_array() {
+                    // N-API's array test first; `Array.isArray` (a `Proxy`
+                    // of an array) only when that fails.
+                    let array = cur.is_array() || is_array(cur).map_err(thrown)?;
+                    if !array || i >= array_length(cur).map_err(thrown)? {
                         return Ok(None);
                     }
-                    if i >= cur.array_len().map_err(thrown)? {
-                        return Ok(None);
-                    }
-                    Some(cur.element(i).map_err(thrown)?)
+                    let v = cur.element(i).map_err(thrown)?;
+                    Some((v, v.kind()))
                 }
             };
+            from_array = matches!(step, KeyStep::Index(_));
             match next {
-                Some(next) => cur = next,
+                Some(next) => (cur, kind) = next,
                 None => return Ok(None),
             }
         }
-        to_value(cur, &mut String::new(), steps.len()).map_err(|e| e.under(&path.to_string()))
+        let value = to_value(cur, &mut String::new(), steps.len())
+            .map_err(|e| e.under(&path.to_string()))?;
+        // An array element `JSON.stringify` cannot write (a hole,
+        // `undefined`, a function, a symbol) is `null` there.
+        Ok(match value {
+            None if from_array => Some(Value::Null),
+            other => other,
+        })
     }
 }
 

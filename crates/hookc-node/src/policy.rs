@@ -10,12 +10,25 @@
 
 use crate::convert::to_value;
 use crate::error::{fail, NodeError};
-use crate::js::{Js, Kind};
+use crate::js::{Js, JsKind};
+use hookc_binding::hosts::{HookOptions, Host};
 use hookc_binding::{BoundPolicy, Narrowing};
-use napi::bindgen_prelude::{Buffer, Env, Uint8Array, Unknown};
+use napi::bindgen_prelude::{Buffer, Either, Env, Uint8Array, Unknown};
 use napi_derive::napi;
 use serde_json::Value;
+use std::path::PathBuf;
 use std::sync::Arc;
+
+/// What `hookc hook --host HOST` writes and exits with.
+#[napi(object)]
+pub struct NativeReply {
+    /// Standard output: empty, or one JSON document and a newline.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// The exit code.
+    pub exit_code: u32,
+}
 
 /// A loaded policy.
 #[napi]
@@ -34,8 +47,8 @@ impl NativePolicy {
 /// or `null`: none).
 pub fn read_options(bound: &BoundPolicy, options: Js<'_>) -> Result<Narrowing, NodeError> {
     match options.kind() {
-        Kind::Undefined | Kind::Null => return Ok(Narrowing::default()),
-        Kind::Object if !options.is_array() => {}
+        JsKind::Undefined | JsKind::Null => return Ok(Narrowing::default()),
+        JsKind::Object if !options.is_array() => {}
         _ => {
             return Err(NodeError::Type(
                 "the options are an object: {disable: [hook ids], results: {hook id: result}}"
@@ -47,6 +60,17 @@ pub fn read_options(bound: &BoundPolicy, options: Js<'_>) -> Result<Narrowing, N
         Ok(v) => v.unwrap_or(Value::Null),
         Err(e) => return Err(NodeError::Context(e.under("options").message())),
     };
+    if let Value::Object(members) = &options {
+        const KNOWN: [&str; 2] = ["disable", "results"];
+        if let Some(unknown) = members.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+            let hint = hookc::suggest::did_you_mean(unknown, KNOWN)
+                .map(|close| format!("; did you mean `{close}`?"))
+                .unwrap_or_default();
+            return Err(NodeError::Type(format!(
+                "unknown option `{unknown}`{hint} (the options are `disable` and `results`)"
+            )));
+        }
+    }
     let mut narrowing = Narrowing::default();
     if let Some(disable) = options.get("disable").filter(|v| !v.is_null()) {
         let ids = disable
@@ -113,6 +137,40 @@ impl NativePolicy {
     #[napi]
     pub fn handle<'e>(&self, env: &'e Env) -> napi::Result<Unknown<'e>> {
         crate::fast::handle(env, Arc::clone(&self.bound))
+    }
+
+    /// The answer of `host` to one hook `payload` (JSON text or its
+    /// bytes): what `hookc hook --host HOST [--event E] [--fail-open]
+    /// [--log FILE]` writes and exits with, byte for byte, the host actions
+    /// its hooks await (`run`, `test_path`) performed as the command does.
+    #[napi]
+    pub fn hook(
+        &self,
+        host: String,
+        payload: Either<String, Uint8Array>,
+        event: Option<String>,
+        fail_open: bool,
+        log: Option<String>,
+    ) -> napi::Result<NativeReply> {
+        let host: Host = host
+            .parse()
+            .map_err(|e: hookc_binding::hosts::UnknownHost| fail(e.into()))?;
+        let bytes: &[u8] = match &payload {
+            Either::A(text) => text.as_bytes(),
+            Either::B(bytes) => bytes,
+        };
+        let log = log.map(PathBuf::from);
+        let options = HookOptions {
+            event: event.as_deref(),
+            fail_open,
+            log: log.as_deref(),
+        };
+        let reply = hookc_binding::hosts::hook(self.bound.policy(), host, bytes, &options);
+        Ok(NativeReply {
+            stdout: reply.stdout,
+            stderr: reply.stderr,
+            exit_code: u32::from(reply.exit),
+        })
     }
 
     /// Whether a hook listens to every event (`"*"`).

@@ -11,17 +11,13 @@
 //! the path where it was found, raised as `TypeError` or `ValueError`. Only the values at the paths the policy reads are ever
 //! converted.
 
-use hookc_binding::context::{Language, Problem};
+use hookc_binding::context::{Language, NotJson, Problem};
 use hookc_runtime::limits::MAX_CONTEXT_DEPTH;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 use std::fmt::Write;
-
-/// A Python value in a context with no JSON form, found at `path` (the
-/// shared layer's error, in Python's words).
-pub type NotJson = hookc_binding::context::NotJson;
 
 /// The error for a value of the wrong type at `path`.
 pub fn wrong_type(path: &str, found: String) -> NotJson {

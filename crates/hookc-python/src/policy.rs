@@ -10,6 +10,7 @@
 use crate::convert::{describe, to_py};
 use crate::lookup::{prepare, LookupStep, MappingLookup};
 use crate::py_err;
+use hookc_binding::hosts::{HookOptions, Host};
 use hookc_binding::{BoundPolicy, Narrowing, Question};
 use hookc_runtime::{Context, Overrides, Policy, Results};
 use pyo3::exceptions::PyTypeError;
@@ -286,6 +287,60 @@ impl PyPolicy {
             Question::Explain,
         )?;
         to_py(py, &v)
+    }
+
+    /// The answer of `host` (`"claude-code"`, `"codex"`, `"gemini-cli"`,
+    /// `"cursor"`, `"copilot"`) to one hook payload (a dict, JSON `str` or
+    /// `bytes`): exactly what `hookc hook --host HOST` writes and exits
+    /// with, as `{"stdout", "stderr", "exit_code", "output"}` (`output` is
+    /// `stdout` parsed, or `None`). `event` names the event for hosts whose
+    /// payloads do not (Copilot's `preToolUse`); `fail_open` and `log` are
+    /// `--fail-open` and `--log FILE`. Host actions its hooks await (`run`,
+    /// `test_path`) are performed as the command performs them.
+    #[pyo3(signature = (host, payload, *, event = None, fail_open = false, log = None))]
+    fn hook<'py>(
+        &self,
+        py: Python<'py>,
+        host: &str,
+        payload: &Bound<'py, PyAny>,
+        event: Option<String>,
+        fail_open: bool,
+        log: Option<std::path::PathBuf>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let host: Host = host
+            .parse()
+            .map_err(|e: hookc_binding::hosts::UnknownHost| py_err(e.into()))?;
+        let bytes: Vec<u8> = if let Ok(text) = payload.cast::<PyString>() {
+            text.to_cow()?.into_owned().into_bytes()
+        } else if let Ok(bytes) = payload.cast::<PyBytes>() {
+            bytes.as_bytes().to_vec()
+        } else if payload.cast::<PyMapping>().is_ok() {
+            let value = crate::convert::to_value(payload, &mut "payload".to_owned(), 0)
+                .map_err(crate::convert::into_py_err)?;
+            value.to_string().into_bytes()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "a hook payload is a dict, JSON text as str or bytes, not {}",
+                describe(payload)
+            )));
+        };
+        let options = HookOptions {
+            event: event.as_deref(),
+            fail_open,
+            log: log.as_deref(),
+        };
+        let policy = self.bound.policy();
+        let reply = py.detach(|| hookc_binding::hosts::hook(policy, host, &bytes, &options));
+        let output = match reply.stdout.as_str() {
+            "" => Value::Null,
+            text => serde_json::from_str(text).unwrap_or(Value::Null),
+        };
+        let mut answer = serde_json::Map::new();
+        answer.insert("stdout".into(), Value::from(reply.stdout));
+        answer.insert("stderr".into(), Value::from(reply.stderr));
+        answer.insert("exit_code".into(), Value::from(reply.exit));
+        answer.insert("output".into(), output);
+        to_py(py, &Value::Object(answer))
     }
 
     fn __repr__(&self) -> String {

@@ -63,6 +63,14 @@ pub const MAX_STRING_BYTES: usize = 1 << 20;
 /// action parameter value (checked by the action checker): `E0006`.
 pub const MAX_LIST_ITEMS: usize = 100_000;
 
+/// Most elements of one array, or members of one object, that a binding
+/// converts from a host language's value into a context value (the Node
+/// package's `convert.rs`): as many as the largest policy input could
+/// spell as JSON text (`0,` per element). Past it the value is refused
+/// (a context error naming its path) before anything is converted, so a
+/// sparse JavaScript array of length 2^32 - 1 costs nothing.
+pub const MAX_HOST_VALUES: usize = MAX_INPUT_BYTES / 2;
+
 /// Largest string a builtin function builds (`replace`, `join`, ...), in
 /// bytes: past it the call is an `invalid argument` error. Each input is at
 /// most [`MAX_INPUT_BYTES`], but `'ab'.replace('', big)` multiplies two
@@ -153,14 +161,15 @@ pub const MAX_VALUE_DEPTH: usize = MAX_DOC_DEPTH + MAX_EXPR_DEPTH;
 pub const MAX_PATH_SEGMENTS: usize = 2 * MAX_EXPR_DEPTH;
 
 /// Most bytes of a host action's output (`run`'s stdout, and its stderr)
-/// that `hookc hook` keeps and binds into the context; the rest is read and
-/// dropped, and the result says `truncated`. Checked as the output is read
-/// (`hookc-cli`'s `host_actions`).
+/// that a hook call (`hookc hook`, a binding's `hook`) keeps and binds
+/// into the context; the rest is read and dropped, and the result says
+/// `truncated`. Checked as the output is read (`hookc-binding`'s
+/// `hosts::host_actions`).
 pub const MAX_HOST_OUTPUT_BYTES: usize = 64 * 1024;
 
 /// Longest a host action's program may run, in milliseconds, and the
 /// timeout of one that gives none; it is killed then. Checked when the
-/// action is read (`hookc-cli`'s `host_actions`).
+/// action is read (`hookc-binding`'s `hosts::host_actions`).
 pub const MAX_HOST_TIMEOUT_MS: u64 = 60_000;
 
 /// Deepest nesting the shell-command parser follows (`shell.commands`):

@@ -289,7 +289,7 @@ impl BenchResult {
 
 /// The result of a run: every case in the order given.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub struct BenchReport {
     /// How it was measured.
     pub settings: Settings,
     /// One result per case.
@@ -417,7 +417,7 @@ pub fn run(
     cases: &[BenchCase],
     settings: &Settings,
     progress: &mut dyn Progress,
-) -> Result<Report, BenchError> {
+) -> Result<BenchReport, BenchError> {
     if cases.is_empty() {
         return Err(BenchError::NoCases);
     }
@@ -464,7 +464,7 @@ pub fn run(
         results.push(samples.into_result(case, matched, action));
     }
     progress.end();
-    Ok(Report {
+    Ok(BenchReport {
         settings: *settings,
         cases: results,
     })
@@ -620,7 +620,7 @@ fn tenth(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-impl Report {
+impl BenchReport {
     /// Evaluations timed in all cases.
     pub fn total_evaluations(&self) -> u64 {
         self.cases.iter().map(|c| c.evaluations).sum()
@@ -640,7 +640,7 @@ impl Report {
         self.cases.iter().map(|c| c.mean_ns).sum::<f64>() / self.cases.len() as f64
     }
 
-    /// Evaluations per second of that workload: 1e9 / [`Report::mean_ns`].
+    /// Evaluations per second of that workload: 1e9 / [`BenchReport::mean_ns`].
     pub fn evals_per_sec(&self) -> f64 {
         per_second(self.mean_ns())
     }

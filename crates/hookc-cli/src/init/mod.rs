@@ -22,7 +22,8 @@ mod cursor;
 mod gemini_cli;
 mod merge;
 
-use crate::hook::Host;
+use crate::args::host_parser;
+use hookc_binding::hosts::Host;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -31,7 +32,7 @@ use thiserror::Error;
 #[derive(clap::Args)]
 pub struct InitArgs {
     /// The host to set up.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = host_parser())]
     host: Host,
     /// The project's folder.
     #[arg(long, default_value = ".")]

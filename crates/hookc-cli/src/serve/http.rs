@@ -21,10 +21,8 @@
 //! past its deadline, 413 for a body past its size.
 
 use super::reload::Version;
-use super::{host_named, limits, Server};
-use crate::hook::outcome::{Reply, Ruling};
-use crate::hook::{Call, Host};
-use clap::ValueEnum;
+use super::{limits, Server};
+use hookc_binding::hosts::{Call, HookOptions, Host, Reply, Ruling};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
@@ -96,15 +94,10 @@ async fn route(server: &Arc<Server>, request: Request<Incoming>) -> HttpAnswer {
             "no such route: POST /hook/HOST or GET /health",
         );
     };
-    let Some(host) = host_named(name) else {
-        let hosts: Vec<String> = Host::value_variants()
-            .iter()
-            .map(|h| host_name(*h))
-            .collect();
-        return error(
-            StatusCode::NOT_FOUND,
-            &format!("no host `{name}`: one of {}", hosts.join(", ")),
-        );
+    // The route's NAME, as `hookc hook --host` spells it.
+    let host: Host = match name.parse() {
+        Ok(host) => host,
+        Err(unknown) => return error(StatusCode::NOT_FOUND, &unknown.to_string()),
     };
     if request.method() != Method::POST {
         return wrong_method("POST");
@@ -195,23 +188,26 @@ fn decide(
     payload: &[u8],
     given: Option<&str>,
 ) -> HttpAnswer {
-    let fail_open = server.fail_open;
+    let options = HookOptions {
+        event: given,
+        fail_open: server.fail_open,
+        log: server.log.as_deref(),
+    };
+    // `hosts::hook`'s two steps, to tell a payload that does not read (400).
     let (status, event, reply) = match Call::read(host, payload, given) {
         Err(e) => (
             StatusCode::BAD_REQUEST,
             given.map(str::to_owned),
-            host.failed(given, &e, fail_open),
+            host.failed(given, &e, options.fail_open),
         ),
         Ok(call) => {
-            let reply = call
-                .decide(host, &version.policy, server.log.as_deref())
-                .unwrap_or_else(|e| host.failed(Some(&call.event), &e, fail_open));
+            let reply = call.reply(&version.policy, &options);
             (StatusCode::OK, Some(call.event), reply)
         }
     };
     if !reply.stderr.is_empty() {
         // Only failures write there: the server's operator wants them.
-        eprint!("hookc serve: /hook/{}: {}", host_name(host), reply.stderr);
+        eprint!("hookc serve: /hook/{host}: {}", reply.stderr);
     }
     hook_answer(status, host, event.as_deref(), &reply)
 }
@@ -250,16 +246,10 @@ fn health(server: &Server) -> Value {
             "version": current.version,
             "digest": super::reload::hex(current.fingerprint),
             "loaded_at": current.loaded_at,
-            "hooks": current.policy.program().hooks.len(),
+            "hooks": current.policy.hook_count(),
         },
         "refused": server.versions.refused(),
     })
-}
-
-/// A host's name as its route spells it.
-fn host_name(host: Host) -> String {
-    host.to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
 /// 405, naming the method the route takes.

@@ -24,7 +24,7 @@
 mod http;
 mod reload;
 
-use crate::hook::Host;
+use hookc_binding::hosts::HookError;
 use reload::Versions;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -116,7 +116,7 @@ pub enum ServeError {
     /// The policy does not load at start (a reload that fails is refused
     /// and the old policy kept; at start there is none to keep).
     #[error("{0}")]
-    Policy(#[from] crate::hook::HookError),
+    Policy(#[from] HookError),
     /// The async runtime could not be built.
     #[error("hookc serve: cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
@@ -221,10 +221,4 @@ async fn shutdown() {
         () = interrupt => {}
         () = terminate => {}
     }
-}
-
-/// The host a route names: `claude-code`, `codex`, ... as `--host` spells
-/// them.
-fn host_named(name: &str) -> Option<Host> {
-    <Host as clap::ValueEnum>::from_str(name, false).ok()
 }

@@ -14,9 +14,9 @@
 //! that does not load is refused and said on standard error, and the
 //! current one keeps serving; the refusal is counted for `/health`.
 
-use crate::hook::{load, HookError};
+use crate::hook::load;
 use arc_swap::ArcSwap;
-use hookc_runtime::bytecode::Effect;
+use hookc_binding::hosts::{now_utc, HookError};
 use hookc_runtime::Policy;
 use std::hash::{DefaultHasher, Hasher};
 use std::path::PathBuf;
@@ -43,19 +43,12 @@ pub struct Version {
 impl Version {
     /// The version `version` of `policy`, read from contents `fingerprint`.
     fn new(policy: Policy, version: u64, fingerprint: u64) -> Version {
-        let program = policy.program();
-        let awaits = program.hooks.iter().any(|hook| {
-            program
-                .action(hook.action)
-                // An action the table lacks: assume the worst.
-                .is_none_or(|a| a.effect == Effect::Await)
-        });
         Version {
+            awaits: policy.awaits(),
             policy,
             version,
             fingerprint,
-            loaded_at: crate::hook::now_utc(),
-            awaits,
+            loaded_at: now_utc(),
         }
     }
 }

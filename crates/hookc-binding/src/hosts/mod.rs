@@ -1,43 +1,88 @@
-//! `hookc hook --host NAME POLICY`: be the hook a host spawns. One payload
-//! on standard input, the event taken from its `hook_event_name` or from
-//! `--event` (GitHub Copilot's payloads do not name theirs), the decision
-//! answered in the host's wire: one module per host ([`claude_code`],
-//! [`codex`], [`gemini_cli`], [`cursor`], [`copilot`]) holds its table of
-//! what each event answers and its block, and [`outcome`] spells those
-//! answers.
+//! The hosts' hook answers, for every binding: [`hook`] reads one payload
+//! of an agent host (Claude Code, Codex, Gemini CLI, Cursor, GitHub
+//! Copilot), decides it with a policy and answers in the host's wire, as
+//! a [`Reply`] (standard output, standard error, exit code). `hookc hook`
+//! writes that reply, `hookc serve` maps it to an HTTP response, and the
+//! Python and Node packages return it from `policy.hook(host, payload)`,
+//! so the four answer alike by construction.
+//!
+//! The event is taken from the payload's `hook_event_name` or given
+//! ([`HookOptions::event`]; GitHub Copilot's payloads do not name theirs).
+//! One module per host (`claude_code.rs`, `codex.rs`, `gemini_cli.rs`,
+//! `cursor.rs`, `copilot.rs`) holds its table of what each event answers
+//! and its block, and `outcome.rs` spells those answers (a [`Ruling`] of
+//! the evaluation, then the host's [`Reply`]); the guide's pages
+//! (`docs/src/hosts/`) say what each host reads.
 //!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
-//! here ([`crate::host_actions`]) and the evaluation resumed with their
-//! results, in hook order.
+//! here ([`host_actions`]) and the evaluation resumed with their results,
+//! in hook order.
 //!
-//! Fail closed by default: a policy that does not load, a payload that is
-//! not the host's, an evaluation error, a host action that fails or times
-//! out, or an awaited hook of any other action (only the host can give its
-//! result) answers the host's block with a reason naming the problem
-//! ([`HookError`]); `--fail-open` answers "no decision" instead and
-//! says why on standard error. `--log FILE` appends one JSON line per
-//! evaluated call, `{"event", "context", "decision", "hook", "time"}`,
-//! which `hookc eval --events` and `hookc diff` replay.
+//! Fail closed by default: a payload that is not the host's, an evaluation
+//! error, a host action that fails or times out, or an awaited hook of any
+//! other action (only the host can give its result) answers the host's
+//! block with a reason naming the problem ([`HookError`]; a binding that
+//! cannot load its policy answers [`Host::failed`] with
+//! [`HookError::Policy`]); [`HookOptions::fail_open`] (`--fail-open`)
+//! answers "no decision" instead and says why on standard error.
+//! [`HookOptions::log`] (`--log FILE`) appends one JSON line per evaluated
+//! call, `{"event", "context", "decision", "hook", "time"}`, which
+//! `hookc eval --events` and `hookc diff` replay.
 
 mod claude_code;
 mod codex;
 mod copilot;
 mod cursor;
 mod gemini_cli;
-pub(crate) mod outcome;
+pub mod host_actions;
+mod outcome;
 
-use crate::host_actions::{HostAction, HostActionError};
-use hookc::files::PolicyFile;
+pub use outcome::{Reply, Ruling, Verdict};
+
+use crate::error::BindingError;
 use hookc_runtime::{Context, Decision, Policy, QueryError, Results};
-use outcome::{Reply, Ruling};
+use host_actions::{HostAction, HostActionError};
 use serde_json::{Map, Value};
-use std::io::{Read, Write};
+use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use thiserror::Error;
 
-/// The hosts `hookc hook` answers for (each has a profile:
+/// The answer of `host` to `payload`, one hook call, decided by `policy`:
+/// what `hookc hook --host NAME POLICY` writes and exits with, byte for
+/// byte. Never fails: a failure is answered as [`Host::failed`] says.
+///
+/// It is [`Call::read`], then [`Call::reply`]: `hookc hook` runs the two
+/// steps itself to load its policy between them (a policy that does not
+/// load blocks on the payload's event), and `hookc serve` to answer a
+/// payload that does not read with a 400.
+pub fn hook(policy: &Policy, host: Host, payload: &[u8], options: &HookOptions<'_>) -> Reply {
+    match Call::read(host, payload, options.event) {
+        Ok(call) => call.reply(policy, options),
+        Err(e) => host.failed(options.event, &e, options.fail_open),
+    }
+}
+
+/// How one hook call is answered besides its payload: `hookc hook`'s
+/// options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HookOptions<'a> {
+    /// The event the payload is for (`--event`), for hosts whose payloads
+    /// do not name it (required for [`Host::Copilot`]: `preToolUse`); a
+    /// payload that names another event in its `hook_event_name` is
+    /// refused.
+    pub event: Option<&'a str>,
+    /// On a failure, answer "no decision" instead of the host's block, the
+    /// reason on standard error (`--fail-open`).
+    pub fail_open: bool,
+    /// Append one JSON line per evaluated call to this file (`--log FILE`).
+    pub log: Option<&'a Path>,
+}
+
+/// The hosts whose hook answers hookc gives (each has a profile:
 /// `hookc::hosts`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Host {
     /// Claude Code.
     ClaudeCode,
@@ -53,8 +98,34 @@ pub enum Host {
 }
 
 impl Host {
+    /// Every host, in the order `hookc hook --help` lists them.
+    pub const ALL: [Host; 5] = [
+        Host::ClaudeCode,
+        Host::Codex,
+        Host::GeminiCli,
+        Host::Cursor,
+        Host::Copilot,
+    ];
+
+    /// The host's name, as `hookc hook --host` and `hookc serve`'s routes
+    /// spell it: `claude-code`, `codex`, `gemini-cli`, `cursor`, `copilot`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Host::ClaudeCode => "claude-code",
+            Host::Codex => "codex",
+            Host::GeminiCli => "gemini-cli",
+            Host::Cursor => "cursor",
+            Host::Copilot => "copilot",
+        }
+    }
+
+    /// The host named `name` (as [`Host::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Host> {
+        Host::ALL.into_iter().find(|h| h.name() == name)
+    }
+
     /// The answer to an evaluation's outcome on `event`.
-    pub(crate) fn answer(self, event: &str, outcome: &Ruling) -> Reply {
+    pub fn answer(self, event: &str, outcome: &Ruling) -> Reply {
         match self {
             Host::ClaudeCode => claude_code::answer(event, outcome),
             Host::Codex => codex::answer(event, outcome),
@@ -94,58 +165,32 @@ impl Host {
     }
 }
 
-/// `hookc hook`'s arguments.
-#[derive(clap::Args)]
-pub struct HookArgs {
-    /// The host that runs the hook: how its payload reads and how it is
-    /// answered.
-    #[arg(long, value_enum)]
-    host: Host,
-    /// The policy: one artifact (`.hkb`, from `hookc compile`), or its
-    /// source files, compiled first.
-    #[arg(value_name = "POLICY", required = true)]
-    files: Vec<PathBuf>,
-    /// The event the payload is for, for hosts whose payloads do not name
-    /// it (required for `copilot`: `--event preToolUse`); a payload that
-    /// names another event in its `hook_event_name` is refused.
-    #[arg(long, value_name = "EVENT")]
-    event: Option<String>,
-    /// On a failure (no policy, a bad payload, an evaluation error), answer
-    /// "no decision" instead of the host's block; the reason goes to
-    /// standard error.
-    #[arg(long)]
-    fail_open: bool,
-    /// Append one JSON line per evaluated call to FILE: `{"event", "context",
-    /// "decision", "hook", "time"}` (replay it with `hookc eval --events`
-    /// or `hookc diff`).
-    #[arg(long, value_name = "FILE")]
-    log: Option<PathBuf>,
-    /// Read the payload from FILE instead of standard input (to try the
-    /// hook on a saved payload).
-    #[arg(long, value_name = "FILE")]
-    payload: Option<PathBuf>,
-}
-
-impl HookArgs {
-    /// The arguments of `hookc hook ARGS...` from the process's command
-    /// line, read by this command's parser alone; `None` for another
-    /// command, or for arguments it does not take (the full parser then
-    /// says why).
-    pub fn from_command_line() -> Option<HookArgs> {
-        use clap::{Args, FromArgMatches};
-        let mut argv = std::env::args_os().skip(1);
-        if argv.next()? != "hook" {
-            return None;
-        }
-        let command = HookArgs::augment_args(clap::Command::new("hook"));
-        let matches = command
-            .try_get_matches_from(std::iter::once("hook".into()).chain(argv))
-            .ok()?;
-        HookArgs::from_arg_matches(&matches).ok()
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
-/// Why `hookc hook` could not answer with the policy's decision.
+impl FromStr for Host {
+    type Err = UnknownHost;
+
+    fn from_str(name: &str) -> Result<Host, UnknownHost> {
+        Host::from_name(name).ok_or_else(|| UnknownHost(name.to_owned()))
+    }
+}
+
+/// A name that is no [`Host::name`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("no host `{0}`: one of {names}", names = Host::ALL.map(Host::name).join(", "))]
+pub struct UnknownHost(pub String);
+
+impl From<UnknownHost> for BindingError {
+    fn from(e: UnknownHost) -> BindingError {
+        BindingError::Argument(e.to_string())
+    }
+}
+
+/// Why a hook call could not be answered with the policy's decision.
 #[derive(Debug, Error)]
 pub enum HookError {
     /// The policy does not load: a missing or unreadable file, a damaged
@@ -211,7 +256,7 @@ pub enum HookError {
         /// The awaiting hook.
         hook: String,
         /// Why.
-        source: crate::host_actions::HostActionError,
+        source: HostActionError,
     },
     /// A host action's program ran past its timeout.
     #[error("hookc: hook `{hook}`: its program ran past its timeout, so the guard cannot decide")]
@@ -239,39 +284,6 @@ pub enum HookError {
     },
 }
 
-/// Runs `hookc hook`: the reply is written, and its exit code returned.
-pub fn run(args: &HookArgs) -> std::process::ExitCode {
-    let mut payload = Vec::new();
-    // The event given is known even when the payload is not readable: the
-    // block is that event's.
-    let given = args.event.as_deref();
-    let read = match &args.payload {
-        None => std::io::stdin()
-            .read_to_end(&mut payload)
-            .map(drop)
-            .map_err(HookError::Stdin),
-        Some(path) => std::fs::read(path)
-            .map(|bytes| payload = bytes)
-            .map_err(|source| HookError::PayloadFile {
-                path: path.clone(),
-                source,
-            }),
-    };
-    let reply = match read {
-        Err(e) => args.host.failed(given, &e, args.fail_open),
-        Ok(()) => match Call::read(args.host, &payload, given) {
-            Err(e) => args.host.failed(given, &e, args.fail_open),
-            Ok(call) => load(&args.files)
-                .and_then(|policy| call.decide(args.host, &policy, args.log.as_deref()))
-                .unwrap_or_else(|e| args.host.failed(Some(&call.event), &e, args.fail_open)),
-        },
-    };
-    // Nothing more can be said if the host closed our output.
-    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
-    std::process::ExitCode::from(reply.exit)
-}
-
 impl Host {
     /// The reply to a failure on `event` (`None`: the payload named none):
     /// the host's block, or with `fail_open` no decision and the reason on
@@ -289,9 +301,11 @@ impl Host {
     }
 }
 
-/// One hook call: the payload, read as JSON, and its event.
+/// One hook call: the payload, read as JSON, its host and its event.
 #[derive(Debug)]
 pub struct Call {
+    /// The host whose payload it is.
+    pub host: Host,
     /// The event: the payload's `hook_event_name`, or the one given.
     pub event: String,
     /// The payload as JSON, as the host prepared it: what is evaluated (it
@@ -325,25 +339,32 @@ impl Call {
             (None, Some(named)) => named,
             (None, None) if host == Host::Copilot => {
                 return Err(HookError::NoEvent {
-                    host: "copilot",
+                    host: Host::Copilot.name(),
                     example: "preToolUse",
                 })
             }
             (None, None) => return Err(HookError::Shape("it has no `hook_event_name`")),
         };
         host.prepare(&event, members)?;
-        Ok(Call { event, context })
+        Ok(Call {
+            host,
+            event,
+            context,
+        })
+    }
+
+    /// The host's reply to this call under `policy` and `options` (their
+    /// `event` was the one given to [`Call::read`]): [`Call::decide`], or
+    /// its failure answered as [`Host::failed`] says.
+    pub fn reply(&self, policy: &Policy, options: &HookOptions<'_>) -> Reply {
+        self.decide(policy, options.log)
+            .unwrap_or_else(|e| self.host.failed(Some(&self.event), &e, options.fail_open))
     }
 
     /// The host's reply to this call under `policy`, performing the host
     /// actions its hooks await; one line appended to `log` when given.
-    pub fn decide(
-        &self,
-        host: Host,
-        policy: &Policy,
-        log: Option<&Path>,
-    ) -> Result<Reply, HookError> {
-        let event = &self.event;
+    pub fn decide(&self, policy: &Policy, log: Option<&Path>) -> Result<Reply, HookError> {
+        let (host, event) = (self.host, &self.event);
         // Awaited host actions (`run`, `test_path`) are performed here and
         // the evaluation resumed with their results, one at a time, in hook
         // order; each awaiting hook resumes once, so the loop ends.
@@ -402,15 +423,6 @@ impl Call {
     }
 }
 
-/// The policy: one artifact, or sources compiled (their warnings are not
-/// the host's business and are dropped).
-pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
-    let files: Vec<PolicyFile> = hookc::files::policy_files(files);
-    hookc::files::load_policy(&files)
-        .map(|loaded| loaded.policy)
-        .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))
-}
-
 /// Appends the call's line to the log.
 fn append_log(
     path: &Path,
@@ -444,8 +456,9 @@ fn append_log(
     file.write_all(text.as_bytes()).map_err(io)
 }
 
-/// The current time in RFC 3339, UTC, to the millisecond.
-pub(crate) fn now_utc() -> String {
+/// The current time in RFC 3339, UTC, to the millisecond (the log's
+/// `time`; `hookc serve`'s `loaded_at`).
+pub fn now_utc() -> String {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -482,12 +495,127 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::civil_from_days;
+    use super::*;
+    use crate::compile::compile_texts;
 
     #[test]
     fn days_become_dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_418), (2025, 11, 26));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    const GUARD: &str = "host: claude-code\nhooks:\n  - id: no_rm_rf\n    event: PreToolUse\n    when: \"tool_name == 'Bash' && tool_input.command.startsWith('rm -rf')\"\n    action: {type: deny, reason: \"no rm -rf\"}\n";
+
+    fn guard() -> Policy {
+        match compile_texts([("guard.yaml".to_owned(), GUARD.to_owned())]) {
+            Ok(c) => c.policy,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn pre_tool_use(command: &str) -> Vec<u8> {
+        serde_json::json!({
+            "hook_event_name": "PreToolUse",
+            "cwd": "/tmp",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    #[test]
+    fn a_hook_call_is_answered_as_hookc_hook_prints_it() {
+        let policy = guard();
+        let ask = |payload: &[u8], options: &HookOptions<'_>| {
+            hook(&policy, Host::ClaudeCode, payload, options)
+        };
+        let closed = HookOptions::default();
+        // A deny: the host's JSON with the attributed reason, exit 0.
+        assert_eq!(
+            ask(&pre_tool_use("rm -rf build"), &closed),
+            Reply {
+                stdout: "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\
+                         \"permissionDecision\":\"deny\",\"permissionDecisionReason\":\
+                         \"no rm -rf [hook no_rm_rf at guard.yaml:3:5]\"}}\n"
+                    .to_owned(),
+                stderr: String::new(),
+                exit: 0,
+            }
+        );
+        // No match: no decision, nothing written.
+        assert_eq!(ask(&pre_tool_use("ls"), &closed), Reply::nothing());
+        // A payload that is not JSON: Claude Code's block, exit 2.
+        let blocked = ask(b"{not json", &closed);
+        assert_eq!((blocked.exit, blocked.stdout.as_str()), (2, ""));
+        assert!(
+            blocked
+                .stderr
+                .starts_with("hookc: the payload is not JSON: "),
+            "{blocked:?}"
+        );
+        // Fail open: no decision, the same reason on standard error.
+        let open = HookOptions {
+            fail_open: true,
+            ..HookOptions::default()
+        };
+        let passed = ask(b"{not json", &open);
+        assert_eq!((passed.exit, passed.stdout.as_str()), (0, ""));
+        assert_eq!(
+            passed.stderr,
+            blocked
+                .stderr
+                .replace('\n', " (--fail-open: no decision)\n")
+        );
+        // An event given that the payload contradicts is refused.
+        let other = HookOptions {
+            event: Some("Stop"),
+            ..HookOptions::default()
+        };
+        let refused = ask(&pre_tool_use("rm -rf build"), &other);
+        assert_eq!(refused.exit, 2);
+        assert!(refused.stderr.contains("`--event Stop`"), "{refused:?}");
+    }
+
+    #[test]
+    fn an_evaluated_call_is_logged_as_one_line() {
+        let log =
+            std::env::temp_dir().join(format!("hookc-hosts-log-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&log);
+        let options = HookOptions {
+            log: Some(&log),
+            ..HookOptions::default()
+        };
+        let reply = hook(
+            &guard(),
+            Host::ClaudeCode,
+            &pre_tool_use("rm -rf x"),
+            &options,
+        );
+        assert_eq!(reply.exit, 0);
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        let line: Value = serde_json::from_str(text.trim_end()).unwrap_or_default();
+        assert_eq!(line["event"], "PreToolUse");
+        assert_eq!(line["hook"], "no_rm_rf");
+        assert_eq!(line["context"]["tool_input"]["command"], "rm -rf x");
+    }
+
+    #[test]
+    fn hosts_are_named_as_the_cli_spells_them() {
+        for host in Host::ALL {
+            assert_eq!(host.name().parse::<Host>(), Ok(host));
+            assert_eq!(host.to_string(), host.name());
+        }
+        assert_eq!(Host::from_name("gemini-cli"), Some(Host::GeminiCli));
+        // Every host answered has a profile to compile against, and every
+        // profile a host that answers (`hookc::hosts`).
+        assert_eq!(Host::ALL.map(Host::name), hookc::hosts::NAMES);
+        let unknown = "claude".parse::<Host>().err().map(|e| e.to_string());
+        assert_eq!(
+            unknown.as_deref(),
+            Some("no host `claude`: one of claude-code, codex, gemini-cli, cursor, copilot")
+        );
     }
 }

@@ -6,7 +6,8 @@
 //! failure in its answers (docs/src/hosts/copilot.md).
 //!
 //! Reading: the camelCase payloads of `.github/hooks/*.json` do not name
-//! their event, so `hookc hook --host copilot --event NAME` is told it, and
+//! their event, so `hookc hook --host copilot --event NAME` is told it
+//! ([`super::HookOptions::event`]), and
 //! a name that is not one of [`EVENTS`] is refused (a misspelt event would
 //! otherwise never decide). The CLI sends `toolArgs` as a JSON string; it is
 //! parsed in place, so a policy reads `toolArgs.command`.
@@ -31,7 +32,7 @@
 //!   exit 1 with the reason on standard error (logged).
 
 use super::outcome::{behavior, Reply, Ruling};
-use super::HookError;
+use super::{HookError, Host};
 use serde_json::{Map, Value};
 
 /// The camelCase events of Copilot's hook files, as its profile declares
@@ -85,7 +86,7 @@ fn shape(event: &str) -> Option<CopilotReply> {
 pub fn prepare(event: &str, payload: &mut Map<String, Value>) -> Result<(), HookError> {
     if shape(event).is_none() {
         return Err(HookError::UnknownEvent {
-            host: "copilot",
+            host: Host::Copilot.name(),
             event: event.to_owned(),
             events: EVENTS.join(", "),
         });

@@ -1,4 +1,5 @@
-//! The host actions `hookc hook` performs itself for awaited hooks
+//! The host actions a hook call ([`super::hook`], `hookc hook`) performs
+//! itself for awaited hooks
 //! (`docs/src/semantics.md#resumable-decisions`): a guard that needs the
 //! world (is the branch `main`? does `uv.lock` exist?) is a policy too. Two
 //! actions, each a declared action type of `effect: await`:
@@ -16,7 +17,7 @@
 //!
 //! Nothing runs unless a matching hook asks for it. Every failure to
 //! perform (a malformed action, a program that cannot start) is a
-//! [`HostActionError`], which the hook command answers fail-closed.
+//! [`HostActionError`], which the hook call answers fail-closed.
 
 use hookc_runtime::limits::{MAX_HOST_OUTPUT_BYTES, MAX_HOST_TIMEOUT_MS};
 use serde_json::{json, Map, Value};

@@ -1,5 +1,5 @@
-//! What `hookc hook` answers, before a host's wire spells it: the
-//! host-neutral [`Ruling`] of one evaluation (the deciding word with its
+//! What a hook call answers ([`super::hook`]), before a host's wire spells
+//! it: the host-neutral [`Ruling`] of one evaluation (the deciding word with its
 //! attributed reason, the collected context, the rewritten input), and the
 //! [`Reply`] a host module writes (standard output, standard error, exit
 //! code).
@@ -71,15 +71,7 @@ impl Ruling {
 /// artifact was stripped of its debug section; `[hook ID ...]` alone when
 /// the action gives no reason).
 pub fn attributed(policy: &Policy, hook: &str, reason: Option<&str>) -> String {
-    let program = policy.program();
-    let at = program
-        .hooks
-        .iter()
-        .position(|h| program.string(h.id) == hook)
-        .and_then(|i| program.debug.hooks.get(i))
-        .map(|d| program.string(d.at))
-        .filter(|at| !at.is_empty());
-    let tag = match at {
+    let tag = match policy.hook_location(hook) {
         Some(at) => format!("[hook {hook} at {at}]"),
         None => format!("[hook {hook}]"),
     };
@@ -89,7 +81,9 @@ pub fn attributed(policy: &Policy, hook: &str, reason: Option<&str>) -> String {
     }
 }
 
-/// What `hookc hook` writes and exits with.
+/// What a hook call answers: what `hookc hook` writes and exits with (and
+/// `hookc serve` maps to a response, and the Python and Node packages
+/// return).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Reply {
     /// Standard output (empty, or one JSON document and a newline).

@@ -1,0 +1,121 @@
+//! `hookc hook --host NAME POLICY`: be the hook a host spawns. The payload
+//! on standard input (or `--payload FILE`), the policy loaded, and the
+//! reply of the binding layer's hosts written
+//! (`hookc_binding::hosts::hook`, shared with `hookc serve` and the Python
+//! and Node packages: what each host answers, the awaited host actions,
+//! failing closed, `--log`; its module doc says how). What stays here is
+//! the command's own: its arguments, reading the payload, and a policy
+//! that does not load, answered as every other failure with the host's
+//! block (`--fail-open`: no decision, the reason on standard error).
+
+use crate::args::host_parser;
+use hookc::files::PolicyFile;
+use hookc_binding::hosts::{Call, HookError, HookOptions, Host};
+use hookc_runtime::Policy;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// `hookc hook`'s arguments.
+#[derive(clap::Args)]
+pub struct HookArgs {
+    /// The host that runs the hook: how its payload reads and how it is
+    /// answered.
+    #[arg(long, value_parser = host_parser())]
+    host: Host,
+    /// The policy: one artifact (`.hkb`, from `hookc compile`), or its
+    /// source files, compiled first.
+    #[arg(value_name = "POLICY", required = true)]
+    files: Vec<PathBuf>,
+    /// The event the payload is for, for hosts whose payloads do not name
+    /// it (required for `copilot`: `--event preToolUse`); a payload that
+    /// names another event in its `hook_event_name` is refused.
+    #[arg(long, value_name = "EVENT")]
+    event: Option<String>,
+    /// On a failure (no policy, a bad payload, an evaluation error), answer
+    /// "no decision" instead of the host's block; the reason goes to
+    /// standard error.
+    #[arg(long)]
+    fail_open: bool,
+    /// Append one JSON line per evaluated call to FILE: `{"event", "context",
+    /// "decision", "hook", "time"}` (replay it with `hookc eval --events`
+    /// or `hookc diff`).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Read the payload from FILE instead of standard input (to try the
+    /// hook on a saved payload).
+    #[arg(long, value_name = "FILE")]
+    payload: Option<PathBuf>,
+}
+
+impl HookArgs {
+    /// The arguments of `hookc hook ARGS...` from the process's command
+    /// line, read by this command's parser alone; `None` for another
+    /// command, or for arguments it does not take (the full parser then
+    /// says why).
+    pub fn from_command_line() -> Option<HookArgs> {
+        use clap::{Args, FromArgMatches};
+        let mut argv = std::env::args_os().skip(1);
+        if argv.next()? != "hook" {
+            return None;
+        }
+        let command = HookArgs::augment_args(clap::Command::new("hook"));
+        let matches = command
+            .try_get_matches_from(std::iter::once("hook".into()).chain(argv))
+            .ok()?;
+        HookArgs::from_arg_matches(&matches).ok()
+    }
+}
+
+/// Runs `hookc hook`: the reply is written, and its exit code returned.
+pub fn run(args: &HookArgs) -> std::process::ExitCode {
+    let options = HookOptions {
+        event: args.event.as_deref(),
+        fail_open: args.fail_open,
+        log: args.log.as_deref(),
+    };
+    let reply = match read_payload(args.payload.as_ref()) {
+        // The event given is known even when the payload is not readable:
+        // the block is that event's.
+        Err(e) => args.host.failed(options.event, &e, options.fail_open),
+        // `hosts::hook`'s two steps, with the policy loaded between them:
+        // a payload that is not the host's is said without loading it, and
+        // a policy that does not load blocks on the payload's event.
+        Ok(payload) => match Call::read(args.host, &payload, options.event) {
+            Err(e) => args.host.failed(options.event, &e, options.fail_open),
+            Ok(call) => match load(&args.files) {
+                Ok(policy) => call.reply(&policy, &options),
+                Err(e) => args.host.failed(Some(&call.event), &e, options.fail_open),
+            },
+        },
+    };
+    // Nothing more can be said if the host closed our output.
+    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+    std::process::ExitCode::from(reply.exit)
+}
+
+/// The payload: standard input, or `--payload FILE`.
+fn read_payload(file: Option<&PathBuf>) -> Result<Vec<u8>, HookError> {
+    match file {
+        None => {
+            let mut payload = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut payload)
+                .map(|_| payload)
+                .map_err(HookError::Stdin)
+        }
+        Some(path) => std::fs::read(path).map_err(|source| HookError::PayloadFile {
+            path: path.clone(),
+            source,
+        }),
+    }
+}
+
+/// The policy: one artifact, or sources compiled (their warnings are not
+/// the host's business and are dropped).
+pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
+    let files: Vec<PolicyFile> = hookc::files::policy_files(files);
+    hookc::files::load_policy(&files)
+        .map(|loaded| loaded.policy)
+        .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))
+}
