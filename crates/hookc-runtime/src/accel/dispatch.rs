@@ -17,6 +17,19 @@
 //! apart: it is an acceleration structure like
 //! [`crate::context::json_text::PathTrie`], built once per [`crate::eval::Policy`].
 //!
+//! A hook also requires each operand of the `&&` chain of a `b` in its
+//! condition's `a ? b : false` (a condition tree's `all` after an item that
+//! can be an error, [`HookShape::sequenced_conjuncts`]): the condition is
+//! `true` only if `b` is. Where such an operand is `false` the condition is
+//! not `false` but an error when `a` is one; so the plans key hooks by these
+//! operands only where that cannot show, which [`errors_are_no_matches`]
+//! decides once per program at load: in a program without the decision
+//! model, every answer the plans serve (`first`, `decide`, `decision`,
+//! `all`, `evaluate`; `eval/mod.rs`, `each_match`) takes a hook whose
+//! condition is anything but `true` as a non-match and reports nothing of
+//! it. (A program with the decision model is walked hook by hook,
+//! `eval/model.rs`, and `explain` always is; neither reads the plans.)
+//!
 //! An event whose hooks the general hook index ([`super::index`]) serves
 //! for a lower estimated cost (see [`cost`]) gets that index instead: its
 //! plan is one [`PlanStep::Index`].
@@ -24,7 +37,7 @@
 use crate::accel::fnv::FnvMap;
 use crate::accel::index::HookIndex;
 use crate::accel::str_map::StrMap;
-use crate::bytecode::shape::{HookShape, Leaf};
+use crate::bytecode::shape::{Conjunct, HookShape, Leaf};
 use crate::bytecode::{CmpOp, PathIdx, Program};
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
@@ -98,6 +111,9 @@ pub struct Plans {
     wildcard: Vec<PlanStep>,
     tables: Vec<Table>,
     indexes: Vec<HookIndex>,
+    /// Whether hooks are keyed by their [`HookShape::sequenced_conjuncts`]
+    /// too: [`errors_are_no_matches`] of the program.
+    sequenced: bool,
 }
 
 impl Plans {
@@ -109,7 +125,10 @@ impl Plans {
     /// [`Plans::new`] given the shapes of the program's hooks
     /// ([`HookShape::of_hooks`]), decoded once by the caller.
     pub fn with_shapes(program: &Program, shapes: &[HookShape]) -> Plans {
-        let mut plans = Plans::default();
+        let mut plans = Plans {
+            sequenced: errors_are_no_matches(program),
+            ..Plans::default()
+        };
         let named: Vec<Vec<PlanStep>> = program
             .events
             .named
@@ -144,6 +163,14 @@ impl Plans {
         }
     }
 
+    /// Whether hooks are keyed by the operands their condition requires
+    /// after an item that can be an error
+    /// ([`HookShape::sequenced_conjuncts`]): [`errors_are_no_matches`] of
+    /// the program, decided at load.
+    pub fn keys_sequenced(&self) -> bool {
+        self.sequenced
+    }
+
     /// Every dispatch table.
     pub fn tables(&self) -> &[Table] {
         &self.tables
@@ -173,7 +200,7 @@ impl Plans {
             .map(|&h| {
                 shapes
                     .get(h as usize)
-                    .and_then(|shape| required_eq_of(program, shape))
+                    .and_then(|shape| required_eq_of(program, shape, self.sequenced))
             })
             .collect();
         let runs = runs(&keys);
@@ -187,7 +214,7 @@ impl Plans {
         // PERF: the index is only built for an event where a run of
         // dispatch could not already serve every hook at the lowest cost.
         let index = (runs_cost > cost::INDEX)
-            .then(|| HookIndex::new(program, shapes, hooks))
+            .then(|| HookIndex::new(program, shapes, hooks, self.sequenced))
             .flatten();
         if let Some(index) = index {
             let index_cost =
@@ -264,25 +291,59 @@ fn runs(keys: &[Option<(PathIdx, &str)>]) -> Vec<DispatchRun> {
     out
 }
 
+/// Whether an error in a hook's condition is indistinguishable from
+/// `false` in every answer the plans serve, so that a hook may be skipped
+/// by an operand its condition requires only for being `true`
+/// ([`HookShape::sequenced_conjuncts`]). True of a program without the
+/// decision model (`docs/src/semantics.md#hook-errors`: `on_error: skip`,
+/// first match, no transforms, awaits or severities), whose answers count
+/// a condition that is an error or a non-bool as a non-match and report
+/// nothing of it; false of one with it, where `on_error: fail` or an
+/// `on_error` action would answer such a condition (its walk does not read
+/// the plans today; this keeps them exact if it ever does).
+pub fn errors_are_no_matches(program: &Program) -> bool {
+    !program.uses_model()
+}
+
 /// `Some((path, s))` when hook `h`'s condition requires `paths[path] == s`
 /// for a string constant `s`: that comparison is the leaf the code-shape
-/// decoder finds required ([`HookShape::required`]; see the module doc).
+/// decoder finds required ([`HookShape::required`]; see the module doc),
+/// or, in a program whose errors are no-matches ([`errors_are_no_matches`]),
+/// the first such comparison of its [`HookShape::sequenced_conjuncts`].
 pub fn required_eq(program: &Program, h: u32) -> Option<(PathIdx, &str)> {
     let entry = program.hooks.get(h as usize)?;
     let code = program
         .code
         .get(entry.code.0 as usize..entry.code.1 as usize)?;
-    required_eq_of(program, &HookShape::decode(code, entry.code.0))
+    let shape = HookShape::decode(code, entry.code.0);
+    required_eq_of(program, &shape, errors_are_no_matches(program))
 }
 
-/// [`required_eq`] of a hook's decoded shape.
-fn required_eq_of<'p>(program: &'p Program, shape: &HookShape) -> Option<(PathIdx, &'p str)> {
-    match shape.required? {
+/// [`required_eq`] of a hook's decoded shape, keyed by its sequenced
+/// conjuncts too when `sequenced`.
+fn required_eq_of<'p>(
+    program: &'p Program,
+    shape: &HookShape,
+    sequenced: bool,
+) -> Option<(PathIdx, &'p str)> {
+    let string_eq = |leaf: Leaf| match leaf {
         Leaf::Cmp {
             path,
             op: CmpOp::Eq,
             konst,
         } => Some((path, program.konst(konst)?.as_str()?)),
         Leaf::Cmp { .. } | Leaf::InSet { .. } | Leaf::Matches { .. } | Leaf::Has { .. } => None,
-    }
+    };
+    let later = || {
+        let conjuncts = if sequenced {
+            shape.sequenced_conjuncts.as_slice()
+        } else {
+            &[]
+        };
+        conjuncts.iter().find_map(|c| match *c {
+            Conjunct::Leaf(leaf) => string_eq(leaf),
+            Conjunct::In { .. } | Conjunct::StartsWith { .. } => None,
+        })
+    };
+    shape.required.and_then(string_eq).or_else(later)
 }

@@ -4,7 +4,12 @@
 //!
 //! A hook's condition *requires* an operand of its top-level `&&` chain
 //! ([`HookShape::conjuncts`]): the condition is `true` only if every operand
-//! is. Of those the index uses `path == c` (for a string, number or bool
+//! is. So it does each operand of the `&&` chain of a `b` in `a ? b : false`
+//! ([`HookShape::sequenced_conjuncts`]), which the index keys by only when
+//! asked to (`sequenced`: in a program whose condition errors are
+//! no-matches, [`super::dispatch::errors_are_no_matches`]), since where
+//! such an operand is `false` the condition may be an error rather than
+//! `false`. Of those the index uses `path == c` (for a string, number or bool
 //! `c`), `path in [c1, ...]` (a list of such constants, hashed as a set or
 //! not) and `path.startsWith('p')`: the first two are `true` only when the
 //! path's value equals one of a few constants (`docs/src/semantics.md#equality`),
@@ -163,14 +168,22 @@ type Keys<'p> = Vec<IndexKey<'p>>;
 
 impl HookIndex {
     /// The index of `hooks` (an event's hooks of a verified program, in
-    /// evaluation order), or `None` when no path is worth indexing.
-    pub fn new(program: &Program, shapes: &[HookShape], hooks: &[u32]) -> Option<HookIndex> {
+    /// evaluation order), or `None` when no path is worth indexing. With
+    /// `sequenced`, hooks are keyed by their
+    /// [`HookShape::sequenced_conjuncts`] too: only for a program whose
+    /// condition errors are no-matches (see the module doc).
+    pub fn new(
+        program: &Program,
+        shapes: &[HookShape],
+        hooks: &[u32],
+        sequenced: bool,
+    ) -> Option<HookIndex> {
         let constraints: Vec<Vec<(Probe, Keys<'_>)>> = hooks
             .iter()
             .map(|&h| {
                 shapes
                     .get(h as usize)
-                    .map_or_else(Vec::new, |shape| constraints(program, shape))
+                    .map_or_else(Vec::new, |shape| constraints(program, shape, sequenced))
             })
             .collect();
         let mut assigned = vec![false; hooks.len()];
@@ -311,8 +324,13 @@ fn best_path(
 }
 
 /// Hook `h`'s keyable required leaves: per path (the first leaf on it), the
-/// constants its value must equal one of.
-fn constraints<'p>(program: &'p Program, shape: &HookShape) -> Vec<(Probe, Keys<'p>)> {
+/// constants its value must equal one of; its sequenced conjuncts too when
+/// `sequenced`.
+fn constraints<'p>(
+    program: &'p Program,
+    shape: &HookShape,
+    sequenced: bool,
+) -> Vec<(Probe, Keys<'p>)> {
     let mut out: Vec<(Probe, Keys<'_>)> = Vec::new();
     // The keys of each constant of a list; `None` if one has none.
     let list_keys = |list| match program.konst(list) {
@@ -320,7 +338,12 @@ fn constraints<'p>(program: &'p Program, shape: &HookShape) -> Vec<(Probe, Keys<
         _ => None,
     };
     let value = |path| Probe { path, prefix: None };
-    for &conjunct in &shape.conjuncts {
+    let later = if sequenced {
+        shape.sequenced_conjuncts.as_slice()
+    } else {
+        &[]
+    };
+    for &conjunct in shape.conjuncts.iter().chain(later) {
         let (probe, keys) = match conjunct {
             Conjunct::Leaf(Leaf::Cmp {
                 path,

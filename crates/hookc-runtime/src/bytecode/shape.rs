@@ -28,7 +28,13 @@
 //! that can be an error (`docs/src/semantics.md#condition-trees`): such a
 //! condition is `true` only where its leading `&&` chain is, so the chain's
 //! operands are still required (dispatch, the hook index), but there is no
-//! flat conjunction.
+//! flat conjunction. It is also `true` only where each `b` is, so the
+//! operands of each `b`'s own `&&` chain are required too, but in a weaker
+//! sense: where one of them is `false` the condition is `false` *or an
+//! error* (the error of a chain before it), where a false operand of the
+//! leading chain makes it `false` (CEL's `&&` absorbs the error). They are
+//! recorded apart ([`HookShape::sequenced_conjuncts`]), for the readers
+//! whose answers do not tell an error from `false`.
 //!
 //! A chain `a && b && c` is left-nested, so its code is the leftmost operand
 //! followed by one link per further operand, each short circuit jumping just
@@ -176,6 +182,21 @@ pub struct HookShape {
     /// then not known without a full decoding, which no fast path needs
     /// yet).
     pub conjuncts: Vec<Conjunct>,
+    /// **Required when errors are no-matches.** The operands of the
+    /// top-level `&&` chain of each `b` of the `? b : false` links that
+    /// follow the leading chain (a condition tree's `all` after an item that
+    /// can be an error), that are [`Conjunct`]s, left to right. The
+    /// condition `a ? b : false` is `true` exactly when `a` and `b` both are,
+    /// so it can be `true` only if every one of them is, as with
+    /// [`HookShape::conjuncts`]. But where one of them is `false` the
+    /// condition may still be an error (`a`'s, which `?:` passes on) rather
+    /// than `false`: so a reader may skip a hook by one of them only where
+    /// an error in the hook's condition is indistinguishable from `false` in
+    /// every answer it serves (the plans of a program without the decision
+    /// model, `accel::dispatch`), never where a condition error is reported,
+    /// fails the evaluation or is traced. Empty when there is no such link,
+    /// and for a `b` whose leftmost operand is no `Conjunct`.
+    pub sequenced_conjuncts: Vec<Conjunct>,
 }
 
 /// An operand of a condition's top-level `&&` chain that the hook index
@@ -229,81 +250,33 @@ impl HookShape {
     /// from `start` (jump targets are absolute) to the hook's end. Code of
     /// any other shape, or no code at all, has neither fast path.
     pub fn decode(code: &[Op], start: u32) -> HookShape {
-        // The leftmost operand: the code up to the first instruction of a
-        // link (or `Return`), when that is a conjunct.
-        let first = [1, 3].into_iter().find_map(|len| {
-            let after = code.get(len)?;
-            matches!(after, Op::AndShort(_) | Op::Return | Op::Branch { .. })
-                .then(|| Conjunct::from_code(code.get(..len)?))
-                .flatten()
-        });
-        let Some(first) = first else {
+        let Some(chain) = Chain::decode(code, start, 0, None) else {
             return HookShape::default();
         };
-        let required = match first {
-            Conjunct::Leaf(leaf) => Some(leaf),
-            Conjunct::In { .. } | Conjunct::StartsWith { .. } => None,
+        let required = match chain.conjuncts.first() {
+            Some(Conjunct::Leaf(leaf)) => Some(*leaf),
+            _ => None,
         };
-        let mut conjunction = required.map(|leaf| vec![leaf]);
-        let mut conjuncts = vec![first];
-        let mut ip = first.len();
-        loop {
-            match code.get(ip) {
-                Some(Op::Return) if ip + 1 == code.len() => {
-                    return HookShape {
-                        required,
-                        conjunction: conjunction.map(implied_has_dropped),
-                        conjuncts,
-                    }
-                }
-                Some(Op::Branch { .. }) => {
-                    // `chain ? b : false`: `true` only where the chain is,
-                    // so its conjuncts are still required; but `b` runs
-                    // after it, so there is no flat conjunction.
-                    return match sequenced(code, start, ip) {
-                        true => HookShape {
-                            required,
-                            conjunction: None,
-                            conjuncts,
-                        },
-                        false => HookShape::default(),
-                    };
-                }
-                Some(Op::AndShort(target)) => {
-                    // The link's operand runs from just after the short
-                    // circuit to just before the join its target follows.
-                    let next = target
-                        .as_usize()
-                        .checked_sub(start as usize)
-                        .filter(|&next| next >= ip + 3);
-                    let operand = next.and_then(|next| match code.get(ip + 1..next) {
-                        Some([operand @ .., Op::AndJoin]) => Some(operand),
-                        _ => None,
-                    });
-                    let (Some(next), Some(operand)) = (next, operand) else {
-                        return HookShape::default();
-                    };
-                    let conjunct = Conjunct::from_code(operand);
-                    let leaf = match conjunct {
-                        Some(Conjunct::Leaf(leaf)) => Some(leaf),
-                        _ => None,
-                    };
-                    // The join sits just before `next`; an operand that jumps
-                    // past it is no operand of this chain.
-                    let join = (start as usize).saturating_add(next - 1);
-                    if !jumps_within(operand, join) {
-                        return HookShape::default();
-                    }
-                    conjuncts.extend(conjunct);
-                    conjunction = conjunction.zip(leaf).map(|(mut leaves, leaf)| {
-                        leaves.push(leaf);
-                        leaves
-                    });
-                    // `next >= ip + 3`: the walk only moves forward.
-                    ip = next;
-                }
-                _ => return HookShape::default(),
-            }
+        match code.get(chain.end) {
+            Some(Op::Return) if chain.end + 1 == code.len() => HookShape {
+                required,
+                conjunction: chain.leaves.map(implied_has_dropped),
+                conjuncts: chain.conjuncts,
+                sequenced_conjuncts: Vec::new(),
+            },
+            // `chain ? b : false`: `true` only where the chain is, so its
+            // conjuncts are still required; but `b` runs after it, so there
+            // is no flat conjunction.
+            Some(Op::Branch { .. }) => match sequenced(code, start, chain.end) {
+                Some(sequenced_conjuncts) => HookShape {
+                    required,
+                    conjunction: None,
+                    conjuncts: chain.conjuncts,
+                    sequenced_conjuncts,
+                },
+                None => HookShape::default(),
+            },
+            _ => HookShape::default(),
         }
     }
 
@@ -347,8 +320,96 @@ fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
         .collect()
 }
 
-/// Whether the code from `ip` to the hook's end is a run of `? b : false`
-/// links and then `Return`:
+/// A top-level `&&` chain whose leftmost operand is a [`Conjunct`]: its
+/// code is that operand, then one link per further operand,
+///
+/// ```text
+/// [first] AndShort(N1) [operand] AndJoin N1: AndShort(N2) ... AndJoin Nk:
+/// ```
+///
+/// each operand a self-contained block (its jumps land within it or on its
+/// join).
+#[derive(Debug)]
+struct Chain {
+    /// The operands that are conjuncts, left to right (the first is one).
+    conjuncts: Vec<Conjunct>,
+    /// Every operand, when each is a leaf.
+    leaves: Option<Vec<Leaf>>,
+    /// The position just past the chain's last join.
+    end: usize,
+}
+
+impl Chain {
+    /// Reads the chain starting at position `from` of `code` (which starts
+    /// at `start`: jump targets are absolute). It ends at the first
+    /// instruction that starts no link: at position `end` when given (the
+    /// chain fills `from..end` exactly, or there is no chain), otherwise at a
+    /// `Return` or `Branch`.
+    fn decode(code: &[Op], start: u32, from: usize, end: Option<usize>) -> Option<Chain> {
+        let ends_here = |at: usize| match end {
+            Some(end) => at == end,
+            None => matches!(code.get(at), Some(Op::Return | Op::Branch { .. })),
+        };
+        // The leftmost operand: the code up to the first instruction of a
+        // link (or the chain's end), when that is a conjunct.
+        let first = [1, 3].into_iter().find_map(|len| {
+            let after = from
+                .checked_add(len)
+                .filter(|&after| end.is_none_or(|end| after <= end))?;
+            (ends_here(after) || matches!(code.get(after), Some(Op::AndShort(_))))
+                .then(|| Conjunct::from_code(code.get(from..after)?))
+                .flatten()
+        })?;
+        let mut leaves = match first {
+            Conjunct::Leaf(leaf) => Some(vec![leaf]),
+            Conjunct::In { .. } | Conjunct::StartsWith { .. } => None,
+        };
+        let mut conjuncts = vec![first];
+        let mut ip = from + first.len();
+        loop {
+            if ends_here(ip) {
+                return Some(Chain {
+                    conjuncts,
+                    leaves,
+                    end: ip,
+                });
+            }
+            let Some(Op::AndShort(target)) = code.get(ip) else {
+                return None;
+            };
+            // The link's operand runs from just after the short circuit to
+            // just before the join its target follows, within the chain.
+            let next = target
+                .as_usize()
+                .checked_sub(start as usize)
+                .filter(|&next| next >= ip + 3 && end.is_none_or(|end| next <= end))?;
+            let Some([operand @ .., Op::AndJoin]) = code.get(ip + 1..next) else {
+                return None;
+            };
+            // The join sits just before `next`; an operand that jumps past it
+            // is no operand of this chain.
+            let join = (start as usize).saturating_add(next - 1);
+            if !jumps_within(operand, join) {
+                return None;
+            }
+            let conjunct = Conjunct::from_code(operand);
+            let leaf = match conjunct {
+                Some(Conjunct::Leaf(leaf)) => Some(leaf),
+                _ => None,
+            };
+            conjuncts.extend(conjunct);
+            leaves = leaves.zip(leaf).map(|(mut leaves, leaf)| {
+                leaves.push(leaf);
+                leaves
+            });
+            // `next >= ip + 3`: the walk only moves forward.
+            ip = next;
+        }
+    }
+}
+
+/// When the code from `ip` to the hook's end is a run of `? b : false`
+/// links and then `Return`,
 ///
 /// ```text
 /// Branch{otherwise: E, end: L} [b] Jump(L) E: False L: ...
@@ -356,34 +417,36 @@ fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
 ///
 /// (the lowering's code for `c ? b : false`, which condition trees use to
 /// join operands left to right without CEL's error absorption,
-/// `docs/src/semantics.md#condition-trees`). Such a condition is `true` only
-/// where the code before `ip` leaves `true`.
-fn sequenced(code: &[Op], start: u32, mut ip: usize) -> bool {
+/// `docs/src/semantics.md#condition-trees`): the conjuncts of each `b`'s
+/// top-level `&&` chain, left to right ([`HookShape::sequenced_conjuncts`]).
+/// Such a condition is `true` only where the code before `ip` leaves
+/// `true`, and each `b` is.
+fn sequenced(code: &[Op], start: u32, mut ip: usize) -> Option<Vec<Conjunct>> {
     let local = |t: JumpTarget| t.as_usize().checked_sub(start as usize);
+    let mut conjuncts = Vec::new();
     loop {
         match code.get(ip) {
-            Some(Op::Return) => return ip + 1 == code.len(),
+            Some(Op::Return) if ip + 1 == code.len() => return Some(conjuncts),
             Some(Op::Branch { otherwise, end }) => {
-                let (Some(e), Some(l)) = (local(*otherwise), local(*end)) else {
-                    return false;
-                };
+                let (e, l) = (local(*otherwise)?, local(*end)?);
                 // `[b] Jump(L)` between the branch and `E`, then `False`.
-                let then = match e.checked_sub(1).and_then(|j| code.get(ip + 1..j)) {
-                    Some(then) if e > ip + 1 => then,
-                    _ => return false,
-                };
-                let jump_ok = matches!(code.get(e - 1), Some(Op::Jump(t)) if local(*t) == Some(l));
-                let last = (start as usize).saturating_add(e - 1);
+                let jump = e.checked_sub(1).filter(|&j| j > ip)?;
+                let then = code.get(ip + 1..jump)?;
+                let jump_ok = matches!(code.get(jump), Some(Op::Jump(t)) if local(*t) == Some(l));
+                let last = (start as usize).saturating_add(jump);
                 if !jump_ok
                     || l != e + 1
                     || !matches!(code.get(e), Some(Op::False))
                     || !jumps_within(then, last)
                 {
-                    return false;
+                    return None;
+                }
+                if let Some(b) = Chain::decode(code, start, ip + 1, Some(jump)) {
+                    conjuncts.extend(b.conjuncts);
                 }
                 ip = l;
             }
-            _ => return false,
+            _ => return None,
         }
     }
 }

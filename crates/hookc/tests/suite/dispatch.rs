@@ -1,8 +1,10 @@
 //! Equality dispatch never changes a result: on policies built to have long
 //! runs of `path == 'constant' && ...` hooks (interleaved with other hooks,
-//! other paths, disabled hooks), `evaluate` (dispatched) picks exactly the
-//! hook that trying every hook in order picks (`explain`'s winner, and the
-//! reference evaluator's first match).
+//! other paths, disabled hooks, and condition trees whose `all` requires the
+//! equality after an item that can be an error, `n > x` on an absent or
+//! mistyped `n`), `evaluate` (dispatched) picks exactly the hook that trying
+//! every hook in order picks (`explain`'s winner, and the reference
+//! evaluator's first match).
 
 use hookc::compile::{compile, Input};
 use serde_json::{json, Value};
@@ -28,16 +30,33 @@ fn policy(rng: &mut Rng) -> String {
     let n = 4 + rng.below(30);
     for i in 0..n {
         let v = VALUES[rng.below(5) as usize];
-        let when = match rng.below(10) {
+        let when = match rng.below(12) {
             0 => format!("n > {}", rng.below(5)),
             1 => format!("k == '{v}' && n > {}", rng.below(5)),
             2 => format!("c == '{v}' || n < {}", rng.below(3)),
             3 => format!("c == '{v}'"),
+            // `n > x ? (c == v && has(c)) : false`: the equality is
+            // required, after an item that can be an error.
+            4 => format!(
+                "{{all: [{{path: n, op: gt, value: {}}}, {{path: c, op: eq, value: {v}}}]}}",
+                rng.below(5)
+            ),
+            5 => format!(
+                "{{all: [{{path: n, op: gt, value: {}}}, {{path: c, op: eq, value: {v}}}, \
+                 {{path: s, op: starts_with, value: {}}}]}}",
+                rng.below(5),
+                VALUES[rng.below(5) as usize]
+            ),
             _ => format!(
                 "c == '{v}' && n > {} && s.startsWith('{}')",
                 rng.below(5),
                 VALUES[rng.below(5) as usize]
             ),
+        };
+        // A tree is a `condition`, a `when` its text.
+        let condition = match when.starts_with('{') {
+            true => format!("condition: {when}"),
+            false => format!("when: {when:?}"),
         };
         let enabled = if rng.below(12) == 0 {
             ", enabled: false"
@@ -45,7 +64,7 @@ fn policy(rng: &mut Rng) -> String {
             ""
         };
         src.push_str(&format!(
-            "  - {{id: h{i}, event: e, priority: {}, when: {when:?}, action: {{type: abort}}{enabled}}}\n",
+            "  - {{id: h{i}, event: e, priority: {}, {condition}, action: {{type: abort}}{enabled}}}\n",
             rng.below(3)
         ));
     }
@@ -77,6 +96,7 @@ fn context(rng: &mut Rng) -> Value {
 fn dispatch_picks_the_same_hook_as_trying_every_hook() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut dispatched_policies = 0;
+    let mut sequenced_policies = 0;
     let mut checks = 0;
     for _ in 0..300 {
         let src = policy(&mut rng);
@@ -93,6 +113,20 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
             )
         }) {
             dispatched_policies += 1;
+        }
+        // Hooks in a dispatch table whose leading leaf is no equality: keyed
+        // by the equality after an item that can be an error.
+        let shapes = hookc_runtime::bytecode::shape::HookShape::of_hooks(program);
+        if plans.tables().iter().flat_map(|t| t.hooks()).any(|h| {
+            !matches!(
+                shapes[h as usize].required,
+                Some(hookc_runtime::bytecode::shape::Leaf::Cmp {
+                    op: hookc_runtime::bytecode::CmpOp::Eq,
+                    ..
+                })
+            )
+        }) {
+            sequenced_policies += 1;
         }
         for _ in 0..40 {
             let ctx = context(&mut rng);
@@ -147,6 +181,10 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
     assert!(
         dispatched_policies >= 100,
         "only {dispatched_policies} policies had a dispatch run"
+    );
+    assert!(
+        sequenced_policies >= 50,
+        "only {sequenced_policies} policies dispatched a tree's sequenced equality"
     );
     assert!(checks >= 10_000);
 }

@@ -121,3 +121,84 @@ fn the_mixed_scale_policies_take_the_hook_index() {
         assert_eq!(index.keyed_hooks(), n - always, "mixed_policy({n})");
     }
 }
+
+#[test]
+fn seed_tree_alls_take_the_fast_paths() {
+    use bench::SeedTreeShape;
+    // `all: [{cost.spend gte 0}, {category eq cat_i}]` is `spend >= 0 ?
+    // (category == cat_i && has(category)) : false`: keyed by the equality
+    // after the `?`, which a condition error cannot make `false` instead of
+    // an error, so only because this program has no decision model.
+    for (n, with_in) in [(1_000, false), (1_000, true), (100, true)] {
+        let p = program(&bench::seed_tree_inputs(n, with_in));
+        let at = format!("seed_tree_policy({n}, {with_in})");
+        let plans = Plans::new(&p);
+        assert!(plans.keys_sequenced(), "{at}");
+        let alls: BTreeSet<u32> = (0..n)
+            .filter(|&i| bench::seed_tree_shape(i, with_in) == SeedTreeShape::All)
+            .map(|i| i as u32)
+            .collect();
+        assert!(!alls.is_empty(), "{at}");
+        for &h in &alls {
+            let shape = &HookShape::of_hooks(&p)[h as usize];
+            assert_eq!(shape.conjuncts.len(), 1, "{at}: hook {h}");
+            assert_eq!(shape.sequenced_conjuncts.len(), 2, "{at}: hook {h}");
+        }
+        if with_in {
+            // Memberships break the runs of equalities: one hook index, on
+            // the category, keys every hook.
+            assert_eq!(
+                plans.for_event(bench::SCALE_EVENT),
+                [PlanStep::Index(0)],
+                "{at}"
+            );
+            let [index] = plans.indexes() else {
+                panic!("{at}: {} indexes", plans.indexes().len())
+            };
+            assert_eq!(index.paths().count(), 1, "{at}");
+            assert_eq!((index.keyed_hooks(), index.always()), (n, 0), "{at}");
+        } else {
+            // One run of equalities: one dispatch table holds every hook,
+            // the `all`s included.
+            assert_eq!(
+                plans.for_event(bench::SCALE_EVENT).len(),
+                1,
+                "{at}: {:?}",
+                plans.for_event(bench::SCALE_EVENT)
+            );
+            let [table] = plans.tables() else {
+                panic!("{at}: {} tables", plans.tables().len())
+            };
+            let dispatched: BTreeSet<u32> = table.hooks().collect();
+            assert_eq!(dispatched.len(), n, "{at}");
+            assert!(alls.is_subset(&dispatched), "{at}");
+        }
+        // The context matching the last hook decides it, through the plan.
+        let policy = bench::runtime(&bench::seed_tree_inputs(n, with_in));
+        let ctx = bench::seed_tree_context(n);
+        let hook = policy.query(bench::SCALE_EVENT, &ctx).decide().unwrap();
+        assert_eq!(hook, Some(format!("h{}", n - 1).as_str()), "{at}");
+    }
+}
+
+#[test]
+fn under_the_decision_model_seed_tree_alls_are_not_keyed_by_their_equality() {
+    // The same hooks under `on_error: fail`: an error in `cost.spend >= 0`
+    // fails the evaluation, so the equality after it keys nothing.
+    let n = 100;
+    let src = format!("on_error: fail\n{}", bench::seed_tree_policy(n, false));
+    let p = program(&[hookc::compile::Input::new("fail.yaml", src)]);
+    let plans = Plans::new(&p);
+    assert!(!plans.keys_sequenced());
+    let dispatched: BTreeSet<u32> = plans.tables().iter().flat_map(|t| t.hooks()).collect();
+    let keyed = dispatched.len()
+        + plans
+            .indexes()
+            .iter()
+            .map(|i| i.keyed_hooks())
+            .sum::<usize>();
+    let alls = (0..n)
+        .filter(|&i| bench::seed_tree_shape(i, false) == bench::SeedTreeShape::All)
+        .count();
+    assert_eq!(keyed, n - alls);
+}

@@ -11,7 +11,7 @@ use crate::rng;
 use hookc::compile::{compile, Compilation, Input};
 use hookc::testing::reference;
 use hookc_runtime::internals::dispatch::Plans;
-use hookc_runtime::Context;
+use hookc_runtime::{Context, Results};
 use rng::Rng;
 use serde_json::{json, Map, Value};
 
@@ -169,4 +169,369 @@ fn the_index_changes_no_result() {
     }
     assert!(indexed >= 100, "only {indexed} policies had a hook index");
     assert!(checks >= 10_000);
+}
+
+// ---------------------------------------------------------------------------
+// Condition trees: `all`s whose first item can be an error.
+//
+// A condition tree's `all` after an item that can be an error is
+// `a ? b : false` (`docs/src/semantics.md#condition-trees`), and the fast
+// paths key such a hook by the equalities of `b` too
+// (`HookShape::sequenced_conjuncts`) in a program without the decision
+// model, where a condition that is an error is a non-match like `false`. The
+// tests below generate such hooks (orderings on absent, `null` and
+// mistyped values first, equalities and memberships after them), among
+// `when` hooks and collected actions, and compare every answer with
+// evaluating the hooks one by one: the reference evaluator, the explain
+// trace (which runs every hook), and, for programs with the decision
+// model, the reference walk of the model.
+
+/// A condition-tree leaf, as flow YAML: the first kinds can be an error
+/// (an ordering on an absent, `null` or mistyped value), the rest cannot.
+fn tree_leaf(rng: &mut Rng, may_error: bool) -> String {
+    let s = *rng.pick(&STRINGS);
+    let t = *rng.pick(&STRINGS);
+    let n = *rng.pick(&NUMBERS);
+    let erring = match rng.below(4) {
+        0 => format!("{{path: n, op: gt, value: {n}}}"),
+        1 => format!("{{path: c, op: gte, value: \"{s}\"}}"),
+        2 => format!("{{path: f, op: lt, value: {n}}}"),
+        _ => format!("{{path: k, op: lte, value: \"{s}\"}}"),
+    };
+    if may_error {
+        return erring;
+    }
+    match rng.below(10) {
+        0..=3 => format!("{{path: c, op: eq, value: \"{s}\"}}"),
+        4 => format!("{{path: c, op: in, value: [\"{s}\", \"{t}\"]}}"),
+        5 => format!("{{path: n, op: eq, value: {n}}}"),
+        6 => format!("{{path: k, op: eq, value: \"{s}\"}}"),
+        7 => format!("{{path: s, op: starts_with, value: \"{s}\"}}"),
+        8 => format!("{{path: m.x, op: eq, value: \"{s}\"}}"),
+        _ => erring,
+    }
+}
+
+/// A condition tree: mostly an `all` whose first item can be an error,
+/// then equalities (or anything else); sometimes nested, negated, or an
+/// `any`.
+fn tree(rng: &mut Rng, depth: usize) -> String {
+    let first_may_error = rng.below(4) != 0;
+    let mut items = vec![tree_leaf(rng, first_may_error)];
+    for _ in 0..1 + rng.below(3) {
+        let item = match rng.below(12) {
+            0 if depth < 2 => tree(rng, depth + 1),
+            1 if depth < 2 => format!(
+                "{{any: [{}, {}]}}",
+                tree_leaf(rng, false),
+                tree_leaf(rng, true)
+            ),
+            2 => format!("{{not: {}}}", tree_leaf(rng, false)),
+            _ => tree_leaf(rng, false),
+        };
+        items.push(item);
+    }
+    let all = format!("{{all: [{}]}}", items.join(", "));
+    match rng.below(12) {
+        0 if depth == 0 => format!("{{not: {all}}}"),
+        1 if depth == 0 => format!("{{any: [{all}, {}]}}", tree_leaf(rng, false)),
+        _ => all,
+    }
+}
+
+/// The decision model a generated policy declares, if any.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Model {
+    /// None: first match, `on_error: skip`.
+    FirstMatch,
+    /// `on_error: fail`.
+    Fail,
+    /// `on_error: {action: ...}`.
+    ErrorAction,
+    /// `combine: strictest` (with severities).
+    Strictest,
+}
+
+fn tree_policy(rng: &mut Rng, model: Model) -> String {
+    // A severity is part of the decision model: only under strictest.
+    let (deny, ask) = match model {
+        Model::Strictest => (", severity: 20", ", severity: 10"),
+        Model::FirstMatch | Model::Fail | Model::ErrorAction => ("", ""),
+    };
+    let mut src = format!(
+        "action_types:\n  observe: {{effect: collected, parameters: {{}}}}\n  \
+         deny: {{effect: terminal{deny}, parameters: {{}}}}\n  \
+         ask: {{effect: terminal{ask}, parameters: {{}}}}\n"
+    );
+    src.push_str(match model {
+        Model::FirstMatch => "",
+        Model::Fail => "on_error: fail\n",
+        Model::ErrorAction => "on_error: {action: {type: deny}}\n",
+        Model::Strictest => "combine: strictest\n",
+    });
+    src.push_str("hooks:\n");
+    for i in 0..8 + rng.below(40) {
+        let condition = match rng.below(8) {
+            0 => format!(", when: {:?}", condition(rng)),
+            1 => String::new(),
+            _ => format!(", condition: {}", tree(rng, 0)),
+        };
+        let action = match rng.below(6) {
+            0 => "observe",
+            1 => "ask",
+            2 => "deny",
+            _ => "abort",
+        };
+        let enabled = if rng.below(15) == 0 {
+            ", enabled: false"
+        } else {
+            ""
+        };
+        src.push_str(&format!(
+            "  - {{id: h{i}, event: e, priority: {}{condition}, action: {{type: {action}}}{enabled}}}\n",
+            rng.below(3)
+        ));
+    }
+    src
+}
+
+/// The tree contexts: [`context`]'s, with `m` sometimes an object holding
+/// `x`, sometimes not an object.
+fn tree_context(rng: &mut Rng) -> Value {
+    let mut ctx = context(rng);
+    let m = match rng.below(4) {
+        0 => None,
+        1 => Some(json!("m")),
+        _ => Some(json!({"x": rng.pick(&STRINGS)})),
+    };
+    if let (Some(m), Some(obj)) = (m, ctx.as_object_mut()) {
+        obj.insert("m".into(), m);
+    }
+    ctx
+}
+
+/// The decision, every match and the first terminal match, by walking the
+/// explain trace (every hook run one by one), in ids.
+type Answers = ((Vec<String>, Option<String>), Vec<String>, Option<String>);
+
+fn by_trace(trace: &hookc_runtime::Trace) -> Answers {
+    let hook = |i: usize| trace.hooks[i].hook.clone();
+    let decision = (
+        trace.collected.iter().map(|&i| hook(i)).collect(),
+        trace.winner.map(hook),
+    );
+    let all = trace
+        .hooks
+        .iter()
+        .filter(|h| h.outcome == hookc_runtime::Outcome::Matched)
+        .map(|h| h.hook.clone())
+        .collect();
+    let first = trace.winner.map(hook);
+    (decision, all, first)
+}
+
+/// How many hooks of the event the fast paths key by their sequenced
+/// conjuncts: those the hook index keys with them less those it keys
+/// without, and the dispatched hooks whose leading leaf is no string
+/// equality.
+fn keyed_by_sequenced(program: &hookc_runtime::bytecode::Program) -> usize {
+    use hookc_runtime::bytecode::shape::{HookShape, Leaf};
+    use hookc_runtime::bytecode::CmpOp;
+    use hookc_runtime::internals::index::HookIndex;
+    let shapes = HookShape::of_hooks(program);
+    let hooks = program.hooks_for("e");
+    let keyed = |sequenced| {
+        HookIndex::new(program, &shapes, hooks, sequenced).map_or(0, |i| i.keyed_hooks())
+    };
+    let leads_with_string_eq = |h: u32| match shapes[h as usize].required {
+        Some(Leaf::Cmp {
+            op: CmpOp::Eq,
+            konst,
+            ..
+        }) => program.konst(konst).is_some_and(Value::is_string),
+        _ => false,
+    };
+    let plans = Plans::new(program);
+    let dispatched = plans
+        .tables()
+        .iter()
+        .flat_map(|t| t.hooks())
+        .filter(|&h| !leads_with_string_eq(h))
+        .count();
+    keyed(true).saturating_sub(keyed(false)) + dispatched
+}
+
+#[test]
+fn sequenced_equalities_change_no_result_where_errors_are_no_matches() {
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let (mut sequenced, mut skipped_errors, mut checks) = (0, 0, 0);
+    for _ in 0..300 {
+        let src = tree_policy(&mut rng, Model::FirstMatch);
+        let c = compile(&[Input::new("p.yaml", src.clone())]);
+        assert!(!c.diagnostics.has_errors(), "{src}\n{:?}", c.diagnostics);
+        let ir = c.policy.clone().unwrap();
+        let policy = Compilation::into_policy(c).unwrap();
+        let program = policy.program();
+        assert!(Plans::new(program).keys_sequenced(), "{src}");
+        if keyed_by_sequenced(program) > 0 {
+            sequenced += 1;
+        }
+        let ids_of = |hooks: &[u32]| -> Vec<String> {
+            hooks
+                .iter()
+                .map(|&h| program.string(program.hooks[h as usize].id).to_owned())
+                .collect()
+        };
+        let event_ids = ids_of(program.hooks_for("e"));
+        for _ in 0..40 {
+            let ctx = tree_context(&mut rng);
+            let text = serde_json::to_vec(&ctx).unwrap();
+            // One by one: the reference evaluator and the explain trace.
+            let (collected, terminal) = reference::decision(&ir, "e", &ctx);
+            let want: Answers = (
+                (
+                    ids(collected.iter().map(|h| h.id.as_str())),
+                    terminal.map(|h| h.id.clone()),
+                ),
+                ids(reference::all_matches(&ir, "e", &ctx)
+                    .iter()
+                    .map(|h| h.id.as_str())),
+                reference::first_match(&ir, "e", &ctx).map(|h| h.id.clone()),
+            );
+            let trace = policy.query("e", &ctx).explain().unwrap();
+            assert_eq!(by_trace(&trace), want, "explain\n{src}\n{ctx}");
+            skipped_errors += trace
+                .hooks
+                .iter()
+                .filter(|h| matches!(h.outcome, hookc_runtime::Outcome::Error { .. }))
+                .count();
+            // Some hooks switched off: the trace, run one by one, says what
+            // the answers must be.
+            let off_ids: Vec<&str> = event_ids
+                .iter()
+                .filter(|_| rng.below(5) == 0)
+                .map(String::as_str)
+                .collect();
+            let off = policy.overrides(off_ids.iter().copied()).unwrap();
+            let want_off = by_trace(
+                &policy
+                    .query("e", &ctx)
+                    .with_overrides(&off)
+                    .explain()
+                    .unwrap(),
+            );
+            let evaluated = policy.evaluate("e", &ctx).unwrap();
+            let got = (
+                ids(evaluated.collected.iter().map(|m| m.hook)),
+                evaluated.terminal.map(|m| m.hook.to_owned()),
+            );
+            assert_eq!(got, want.0, "evaluate\n{src}\n{ctx}");
+            for (form, query) in [
+                ("value", policy.query("e", &ctx)),
+                ("text", policy.query("e", Context::json(&text))),
+            ] {
+                for (overridden, query, want) in [
+                    (false, query, &want),
+                    (true, query.with_overrides(&off), &want_off),
+                ] {
+                    let at =
+                        format!("from {form}, overrides {overridden} {off_ids:?}\n{src}\n{ctx}");
+                    let d = query.decision().unwrap();
+                    let got = (
+                        ids(d.collected.iter().map(|m| m.hook)),
+                        d.terminal.map(|m| m.hook.to_owned()),
+                    );
+                    assert!(d.errors.is_empty(), "decision errors {at}");
+                    assert_eq!(got, want.0, "decision {at}");
+                    let got = ids(query.all().unwrap().iter().map(|m| m.hook));
+                    assert_eq!(got, want.1, "all {at}");
+                    let got = query.first().unwrap().map(|m| m.hook.to_owned());
+                    assert_eq!(got, want.2, "first {at}");
+                    let got = query.decide().unwrap().map(str::to_owned);
+                    assert_eq!(got, want.2, "decide {at}");
+                }
+            }
+            checks += 1;
+        }
+    }
+    assert!(
+        sequenced >= 100,
+        "only {sequenced} policies keyed hooks by sequenced conjuncts"
+    );
+    assert!(
+        skipped_errors >= 1_000,
+        "only {skipped_errors} condition errors"
+    );
+    assert!(checks >= 10_000);
+}
+
+#[test]
+fn sequenced_equalities_are_left_alone_under_the_decision_model() {
+    use hookc::testing::model::{decide, ModelOutcome};
+    use hookc_runtime::QueryError;
+    let mut rng = Rng(0x1405_7B7E_F767_814F);
+    let mut outcomes = [0usize; 3];
+    for round in 0..240 {
+        let model = [Model::Fail, Model::ErrorAction, Model::Strictest][round % 3];
+        let src = tree_policy(&mut rng, model);
+        let c = compile(&[Input::new("p.yaml", src.clone())]);
+        assert!(!c.diagnostics.has_errors(), "{src}\n{:?}", c.diagnostics);
+        let ir = c.policy.clone().unwrap();
+        let policy = Compilation::into_policy(c).unwrap();
+        // Decided once at load: no key from after an item that can be an
+        // error, whatever the plans are used for.
+        let plans = Plans::new(policy.program());
+        assert!(!plans.keys_sequenced(), "{src}");
+        let no_results = Results::new();
+        for _ in 0..25 {
+            let ctx = tree_context(&mut rng);
+            let text = serde_json::to_vec(&ctx).unwrap();
+            let want = decide(&ir, "e", &ctx, &Map::new());
+            outcomes[match &want {
+                ModelOutcome::Decided(Value::Null) => 0,
+                ModelOutcome::Decided(_) => 1,
+                ModelOutcome::Failed(_) | ModelOutcome::ActionMisfit(_) => 2,
+            }] += 1;
+            for (form, query) in [
+                ("value", policy.query("e", &ctx)),
+                ("text", policy.query("e", Context::json(&text))),
+            ] {
+                let at = format!("{model:?} from {form}\n{src}\n{ctx}");
+                let query = query.with_results(&no_results);
+                let got = match query.decision() {
+                    Ok(d) => {
+                        let mut v = d.into_json();
+                        if let Some(Value::Array(errors)) = v.get_mut("errors") {
+                            for e in errors {
+                                if let Some(m) = e.as_object_mut() {
+                                    m.remove("cause");
+                                }
+                            }
+                        }
+                        ModelOutcome::Decided(v)
+                    }
+                    Err(QueryError::Hook(f)) => ModelOutcome::Failed(f.hook.clone()),
+                    Err(e) => panic!("unexpected error {e}: {at}"),
+                };
+                assert_eq!(got, want, "decision {at}");
+                let hook = match &want {
+                    ModelOutcome::Decided(Value::Object(d)) => {
+                        d.get("hook").and_then(Value::as_str).map(str::to_owned)
+                    }
+                    _ => None,
+                };
+                if let ModelOutcome::Decided(_) = want {
+                    let got = query.decide().unwrap().map(str::to_owned);
+                    assert_eq!(got, hook, "decide {at}");
+                    let got = query.first().unwrap().map(|m| m.hook.to_owned());
+                    assert_eq!(got, hook, "first {at}");
+                    let trace = query.explain().unwrap();
+                    let winner = trace.winner.map(|w| trace.hooks[w].hook.clone());
+                    assert_eq!(winner, hook, "explain {at}");
+                }
+            }
+        }
+    }
+    // Each kind of outcome occurred: no match, a decision, a failure.
+    assert!(outcomes.iter().all(|&n| n > 50), "{outcomes:?}");
 }

@@ -292,6 +292,9 @@ fn a_chain_followed_by_sequenced_operands_is_still_required() {
             shape.conjuncts,
             [Conjunct::Leaf(eq), Conjunct::Leaf(in_set)]
         );
+        // `matches` is the first `b`; the second `b`'s chain leads with no
+        // conjunct (an `||`), so it adds none.
+        assert_eq!(shape.sequenced_conjuncts, [Conjunct::Leaf(matches)]);
         // A leaf alone before the branch.
         let mut code = conjunction(base, &[in_set]);
         sequence(
@@ -337,4 +340,175 @@ fn a_has_that_another_leaf_of_its_path_implies_is_no_conjunction_leaf() {
         decode(&code).conjunction.as_deref(),
         Some(&[other, other][..])
     );
+}
+
+/// `p == v && has(p)`: a condition tree's `eq` leaf.
+fn tree_eq(c: &mut CodeBuffer, eq: Leaf) {
+    c.emit(eq.op());
+    let link = Link::open(c, true);
+    c.emit(Leaf::Has { path: eq.path() }.op());
+    link.close(c);
+}
+
+#[test]
+fn the_chains_after_an_item_that_can_be_an_error_are_sequenced_conjuncts() {
+    let [eq, in_set, matches, _] = leaves();
+    let gte = Leaf::Cmp {
+        path: PathIdx::new(6),
+        op: CmpOp::Ge,
+        konst: ConstIdx::new(0),
+    };
+    let has = Leaf::Has { path: eq.path() };
+    for base in [0, 5, 1000] {
+        // `all: [{spend gte 0}, {category eq v}]`, as `hookc disasm` shows
+        // it: `PathCmpConst >=; Branch; PathCmpConst ==; AndShort; HasPath;
+        // AndJoin; Jump; False; Return`.
+        let mut code = conjunction(base, &[gte]);
+        sequence(&mut code, &|c| tree_eq(c, eq), Op::False);
+        assert!(matches!(
+            code.ops.as_slice(),
+            [
+                Op::PathCmpConst { .. },
+                Op::Branch { .. },
+                Op::PathCmpConst { .. },
+                Op::AndShort(_),
+                Op::HasPath(_),
+                Op::AndJoin,
+                Op::Jump(_),
+                Op::False,
+                Op::Return
+            ]
+        ));
+        let shape = decode(&code);
+        assert_eq!(shape.required, Some(gte), "at {base}");
+        assert_eq!(shape.conjunction, None);
+        assert_eq!(shape.conjuncts, [Conjunct::Leaf(gte)]);
+        assert_eq!(
+            shape.sequenced_conjuncts,
+            [Conjunct::Leaf(eq), Conjunct::Leaf(has)]
+        );
+
+        // Three links, `b`s of every kind: a chain with an unfused test, a
+        // leaf alone, an `||` (no conjunct), a chain whose second operand is
+        // no conjunct.
+        let (path, list) = (PathIdx::new(4), ConstIdx::new(9));
+        let mut code = conjunction(base, &[gte, in_set]);
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(Op::Path(path));
+                c.emit(Op::Const(list));
+                c.emit(Op::In);
+                let link = Link::open(c, true);
+                c.emit(matches.op());
+                link.close(c);
+            },
+            Op::False,
+        );
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(eq.op());
+            },
+            Op::False,
+        );
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(in_set.op());
+                let link = Link::open(c, false);
+                c.emit(eq.op());
+                link.close(c);
+            },
+            Op::False,
+        );
+        sequence(
+            &mut code,
+            &|c| {
+                c.emit(matches.op());
+                let link = Link::open(c, true);
+                c.emit(Op::Path(path));
+                let or = Link::open(c, false);
+                c.emit(Op::True);
+                or.close(c);
+                link.close(c);
+                let link = Link::open(c, true);
+                c.emit(has.op());
+                link.close(c);
+            },
+            Op::False,
+        );
+        let shape = decode(&code);
+        assert_eq!(shape.required, Some(gte), "at {base}");
+        assert_eq!(
+            shape.conjuncts,
+            [Conjunct::Leaf(gte), Conjunct::Leaf(in_set)]
+        );
+        assert_eq!(
+            shape.sequenced_conjuncts,
+            [
+                Conjunct::In { path, list },
+                Conjunct::Leaf(matches),
+                Conjunct::Leaf(eq),
+                Conjunct::Leaf(matches),
+                Conjunct::Leaf(has),
+            ],
+            "at {base}"
+        );
+    }
+}
+
+#[test]
+fn a_sequenced_chain_must_end_at_its_jump() {
+    let [eq, in_set, ..] = leaves();
+    let gte = Leaf::Cmp {
+        path: PathIdx::new(6),
+        op: CmpOp::Ge,
+        konst: ConstIdx::new(0),
+    };
+    let mut code = conjunction(3, &[gte]);
+    sequence(&mut code, &|c| tree_eq(c, eq), Op::False);
+    assert_eq!(decode(&code).sequenced_conjuncts.len(), 2);
+    // The `b` chain's short circuit pointed past the `Jump` (onto `False`):
+    // a jump out of `b`, so no shape at all.
+    let mut bad = CodeBuffer {
+        base: code.base,
+        ops: code.ops.clone(),
+    };
+    bad.ops[3] = Op::AndShort(JumpTarget::new(code.base + 7));
+    assert_eq!(decode(&bad), HookShape::default());
+    // `b` is a leaf followed by something that is no link: not a chain,
+    // so no conjunct of it, but the shape still holds.
+    let mut code = conjunction(3, &[gte]);
+    sequence(
+        &mut code,
+        &|c| {
+            c.emit(eq.op());
+            c.emit(Op::Not);
+        },
+        Op::False,
+    );
+    let shape = decode(&code);
+    assert_eq!(shape.conjuncts, [Conjunct::Leaf(gte)]);
+    assert_eq!(shape.sequenced_conjuncts, []);
+    // An empty `b` (no stack effect a verifier would accept): nothing, no
+    // panic.
+    let mut code = conjunction(0, &[gte]);
+    sequence(&mut code, &|_| {}, Op::False);
+    assert_eq!(decode(&code).sequenced_conjuncts, []);
+    // A `b` that computes no conjunct (a path's value alone), its end read
+    // no further than its `Jump`.
+    let mut code = conjunction(0, &[gte]);
+    sequence(
+        &mut code,
+        &|c| {
+            c.emit(Op::Path(PathIdx::new(2)));
+        },
+        Op::False,
+    );
+    assert_eq!(decode(&code).sequenced_conjuncts, []);
+    // Under `? b : true`, nothing is required.
+    let mut code = conjunction(0, &[gte]);
+    sequence(&mut code, &|c| tree_eq(c, in_set), Op::True);
+    assert_eq!(decode(&code), HookShape::default());
 }
