@@ -1,6 +1,7 @@
 // Results from Node equal what the `hookc` command prints for the same
-// policy and contexts: every seed bench context (evaluate, evaluateAll,
-// explain, decide; from an object, JSON text and a Buffer), `disable`,
+// policy and contexts: every seed bench context and every example context
+// under the bundled policy (evaluate, evaluateAll, explain, decide; from an
+// object, JSON text and a Buffer), `disable`,
 // every case of every example test file (`examples/**/*.test.yaml`,
 // replayed from `hookc test --format json`), artifacts both ways, and the
 // hook ids in the CLI's order. The Node counterpart of the Python
@@ -61,6 +62,35 @@ describe('every seed context answers as `hookc eval`', () => {
     assert.deepStrictEqual(seed.evaluate(event, view), seed.evaluate(event, context));
     assert.deepStrictEqual(seed.evaluate(event, big.subarray(8, 8 + text.length)), seed.evaluate(event, context));
   });
+});
+
+describe('every example context answers as `hookc eval` under the bundled policy', () => {
+  // examples/contexts/*.json, as the README's tour evaluates them against
+  // examples/policy.xml; each context names its event in `event.type`.
+  const policyFile = path.join(ROOT, 'examples', 'policy.xml');
+  const contexts = path.join(ROOT, 'examples', 'contexts');
+  const files = fs.readdirSync(contexts).filter((f) => f.endsWith('.json'));
+  test('there are example contexts', () => {
+    assert.ok(files.length >= 5);
+  });
+  for (const file of files) {
+    test(`examples/contexts/${file}`, () => {
+      const policy = hookc.compile(policyFile, { quiet: true });
+      const ctxFile = path.join(contexts, file);
+      const context = JSON.parse(fs.readFileSync(ctxFile, 'utf8'));
+      const event = context.event.type;
+      const args = ['eval', policyFile, '--event', event, '--context', ctxFile];
+      const want = JSON.parse(cli(...args));
+      const all = JSON.parse(cli(...args, '--all'));
+      const trace = JSON.parse(cli(...args, '--explain', '--format', 'json').split('\n')[1]);
+      for (const [form, ctx] of forms(context)) {
+        assert.deepStrictEqual(policy.evaluate(event, ctx), want, `evaluate from ${form}`);
+        assert.deepStrictEqual(policy.evaluateAll(event, ctx), all, `evaluateAll from ${form}`);
+        assert.deepStrictEqual(policy.explain(event, ctx), trace, `explain from ${form}`);
+        assert.equal(policy.decide(event, ctx), want ? want.hook : null, `decide from ${form}`);
+      }
+    });
+  }
 });
 
 test('disable answers as `hookc eval --disable`', () => {
