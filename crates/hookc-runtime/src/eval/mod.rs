@@ -14,7 +14,8 @@
 //! stack and the path cache live on the call stack; see
 //! [`crate::context::INLINE_PATHS`]).
 
-use crate::accel::dispatch::{PlanStep as Step, Plans};
+use crate::accel::dispatch::{EventPlans, PlanStep as Step};
+use crate::accel::index::HookIndex;
 use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::{Effect, Program};
 use crate::context::json_text::PathTrie;
@@ -331,7 +332,11 @@ impl Overrides {
 pub struct Policy {
     program: VerifiedProgram,
     trie: PathTrie,
-    plans: Plans,
+    /// Each event's plan, built on the event's first evaluation.
+    plans: EventPlans,
+    /// Per hook: what the plans read of its condition (decoded once, at
+    /// load; the flat conjunction is taken out into `conjunctions`).
+    shapes: Vec<HookShape>,
     paths: PathPlan,
     /// Per hook: its leaves when its condition is a flat `&&` chain of
     /// context leaves (evaluated without the interpreter; same semantics).
@@ -362,16 +367,17 @@ impl Policy {
 
     fn new(program: VerifiedProgram) -> Policy {
         let trie = PathTrie::new(&program.program().paths);
-        let shapes = HookShape::of_hooks(program.program());
-        let plans = Plans::with_shapes(program.program(), &shapes);
+        let mut shapes = HookShape::of_hooks(program.program());
+        let plans = EventPlans::new(program.program());
         let paths =
             PathPlan::new(&program.program().paths).deriving(program.program().uses_functions());
         let p = program.program();
         let conjunctions = shapes
-            .into_iter()
+            .iter_mut()
             .map(|shape| {
                 shape
                     .conjunction
+                    .take()
                     .map(|leaves| leaves.into_iter().map(Leaf::op).collect())
             })
             .collect();
@@ -393,6 +399,7 @@ impl Policy {
             program,
             trie,
             plans,
+            shapes,
             paths,
             conjunctions,
             collected,
@@ -647,7 +654,10 @@ impl Policy {
         // Loop-invariant: a policy without collected hooks never asks.
         let skip_collected = terminal_only && !self.collected.is_empty();
         let skip = |h: u32| skip_collected && self.is_collected(h);
-        for step in self.plans.for_event(event) {
+        let plan = self
+            .plans
+            .for_event(self.program.program(), &self.shapes, event);
+        for step in plan.steps() {
             match *step {
                 Step::Hook(h) => {
                     if !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache) {
@@ -658,8 +668,7 @@ impl Policy {
                     // Only hooks requiring the path's actual value can match
                     // (see `dispatch`); they run in full, in order.
                     let value = cache.get(path);
-                    let candidates = self
-                        .plans
+                    let candidates = plan
                         .table(table)
                         .map_or(&[][..], |t| t.candidates(value));
                     for &h in candidates {
@@ -670,6 +679,7 @@ impl Policy {
                 }
                 // The plan's only step.
                 Step::Index(index) => {
+                    let index = plan.index(index)?;
                     return self.each_candidate(index, cache, overrides, skip_collected, stop);
                 }
             }
@@ -687,13 +697,12 @@ impl Policy {
     #[inline(never)]
     fn each_candidate<'p: 'c, 'c>(
         &'p self,
-        index: u32,
+        index: &'p HookIndex,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
         skip_collected: bool,
         mut stop: impl FnMut(u32, &mut PathCache<'c>) -> bool,
     ) -> Option<u32> {
-        let index = self.plans.index(index)?;
         let skip = |h: u32| skip_collected && self.is_collected(h);
         index
             .candidates(|path| cache.get(path))
