@@ -116,7 +116,10 @@ pub fn load_policy(n: usize) -> String {
                     _ => format!("tool_name in ['Read', 'Write', 'Edit'] && tool_input.file_path.startsWith('/etc/svc{i}/')"),
                 };
                 let action = if i % 2 == 0 {
-                    format!("{{type: escalate, target: user_approval, timeout_seconds: {}}}", 60 + i)
+                    format!(
+                        "{{type: escalate, target: user_approval, timeout_seconds: {}}}",
+                        60 + i
+                    )
                 } else {
                     "{type: suspend, suspend_reason: error}".to_owned()
                 };
@@ -163,7 +166,10 @@ fn load(c: &mut Criterion) {
         group.bench_function("first_decide", |b| {
             b.iter(|| {
                 let policy = Policy::from_artifact(black_box(&bytes)).unwrap();
-                matches!(policy.query("tool", black_box(&context)).decide(), Ok(Some(_)))
+                matches!(
+                    policy.query("tool", black_box(&context)).decide(),
+                    Ok(Some(_))
+                )
             })
         });
         group.finish();

@@ -332,9 +332,9 @@ impl EventPlans {
             .get(event)
             .and_then(|&i| Some((self.named.get(i)?, program.events.named.get(i)?)));
         match named {
-            Some((cell, (_, hooks))) => cell.get_or_init(|| {
-                Plans::one_event(program, shapes, hooks, self.sequenced)
-            }),
+            Some((cell, (_, hooks))) => {
+                cell.get_or_init(|| Plans::one_event(program, shapes, hooks, self.sequenced))
+            }
             None => self.wildcard.get_or_init(|| {
                 Plans::one_event(program, shapes, &program.events.wildcard, self.sequenced)
             }),
@@ -343,7 +343,10 @@ impl EventPlans {
 
     /// How many events' plans have been built (for tests).
     pub fn built(&self) -> usize {
-        self.named.iter().filter(|cell| cell.get().is_some()).count()
+        self.named
+            .iter()
+            .filter(|cell| cell.get().is_some())
+            .count()
             + usize::from(self.wildcard.get().is_some())
     }
 }

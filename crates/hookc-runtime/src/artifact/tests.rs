@@ -110,7 +110,11 @@ fn crc32_agrees_with_the_bitwise_definition() {
     for len in (0..600).chain([1_023, 4_096, 4_097, 65_536, 69_000]) {
         for offset in 0..16 {
             let data = &buf[offset..offset + len];
-            assert_eq!(crc32(data), crc32_bitwise(data), "len {len} offset {offset}");
+            assert_eq!(
+                crc32(data),
+                crc32_bitwise(data),
+                "len {len} offset {offset}"
+            );
         }
     }
 }

@@ -668,9 +668,7 @@ impl Policy {
                     // Only hooks requiring the path's actual value can match
                     // (see `dispatch`); they run in full, in order.
                     let value = cache.get(path);
-                    let candidates = plan
-                        .table(table)
-                        .map_or(&[][..], |t| t.candidates(value));
+                    let candidates = plan.table(table).map_or(&[][..], |t| t.candidates(value));
                     for &h in candidates {
                         if !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache) {
                             return Some(h);

@@ -60,5 +60,8 @@ fn each_event_plan_built_on_first_use_is_the_eager_plan() {
             events_seen += 1;
         }
     }
-    assert!(events_seen > 10, "{events_seen} events in the golden artifacts");
+    assert!(
+        events_seen > 10,
+        "{events_seen} events in the golden artifacts"
+    );
 }
