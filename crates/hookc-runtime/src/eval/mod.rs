@@ -335,11 +335,14 @@ pub struct Policy {
     /// Each event's plan, built on the event's first evaluation.
     plans: EventPlans,
     /// Per hook: what the plans read of its condition (decoded once, at
-    /// load; the flat conjunction is taken out into `conjunctions`).
+    /// load; the flat conjunction is taken out into `conjunctions`). Empty
+    /// in a policy that uses the decision model, whose walk reads neither.
     shapes: Vec<HookShape>,
     paths: PathPlan,
     /// Per hook: its leaves when its condition is a flat `&&` chain of
     /// context leaves (evaluated without the interpreter; same semantics).
+    /// Empty (every hook runs in the VM) in a policy that uses the decision
+    /// model.
     conjunctions: Vec<Option<Vec<crate::bytecode::Op>>>,
     /// The hooks whose action is collected; empty when none is, so that a
     /// policy of terminal actions only never looks at it.
@@ -367,7 +370,15 @@ impl Policy {
 
     fn new(program: VerifiedProgram) -> Policy {
         let trie = PathTrie::new(&program.program().paths);
-        let mut shapes = HookShape::of_hooks(program.program());
+        // A policy that uses the decision model answers every query by its
+        // walk (`model.rs`), which runs each hook in the VM and reads
+        // neither the plans nor the flat conjunctions: its hooks' shapes
+        // are not decoded (a tenth of a 10,000-hook guard's load).
+        let mut shapes = if program.program().uses_model() {
+            Vec::new()
+        } else {
+            HookShape::of_hooks(program.program())
+        };
         let plans = EventPlans::new(program.program());
         let paths =
             PathPlan::new(&program.program().paths).deriving(program.program().uses_functions());
@@ -406,6 +417,13 @@ impl Policy {
             general,
             max_severity,
         }
+    }
+
+    /// How many hooks have their shape decoded for the fast paths (all of
+    /// them, or none in a policy that uses the decision model); for tests.
+    #[doc(hidden)]
+    pub fn decoded_shapes(&self) -> usize {
+        self.shapes.len()
     }
 
     /// The artifact bytes of this policy (deterministic).

@@ -65,3 +65,28 @@ fn each_event_plan_built_on_first_use_is_the_eager_plan() {
         "{events_seen} events in the golden artifacts"
     );
 }
+
+/// A policy that uses the decision model answers by its walk, which reads
+/// no plan and no flat conjunction: its load decodes no hook shape. One
+/// without it decodes every hook's. (That the walk's answers are the
+/// reference walk's is the compiler's `decision_model.rs` suite.)
+#[test]
+fn hook_shapes_are_decoded_only_where_the_fast_paths_read_them() {
+    use hookc_runtime::Policy;
+    let mut seen = [false; 2];
+    for Case { name, .. } in manifest() {
+        let path = wire_dir().join(format!("{name}.hkb"));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let policy = Policy::from_artifact(&bytes).unwrap();
+        let program = policy.program();
+        let model = program.uses_model();
+        seen[usize::from(model)] = true;
+        let want = if model { 0 } else { program.hooks.len() };
+        assert_eq!(policy.decoded_shapes(), want, "{name}");
+    }
+    assert_eq!(
+        seen,
+        [true, true],
+        "golden artifacts with and without the model"
+    );
+}
