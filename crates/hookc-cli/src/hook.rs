@@ -83,7 +83,15 @@ pub fn run(args: &HookArgs) -> std::process::ExitCode {
         Ok(payload) => match Call::read(args.host, &payload, options.event) {
             Err(e) => args.host.failed(options.event, &e, options.fail_open),
             Ok(call) => match load(&args.files) {
-                Ok(policy) => call.reply(&policy, &options),
+                Ok(policy) => {
+                    let reply = call.reply(&policy, &options);
+                    // PERF: the process exits next, and the system frees
+                    // its memory at once; freeing a policy's tables one
+                    // allocation at a time first is a few percent of a
+                    // call on a 10,000-hook policy, read by no one.
+                    std::mem::forget(policy);
+                    reply
+                }
                 Err(e) => args.host.failed(Some(&call.event), &e, options.fail_open),
             },
         },

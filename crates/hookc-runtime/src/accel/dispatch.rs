@@ -39,6 +39,7 @@ use crate::accel::index::HookIndex;
 use crate::accel::str_map::StrMap;
 use crate::bytecode::shape::{Conjunct, HookShape, Leaf};
 use crate::bytecode::{CmpOp, PathIdx, Program};
+use std::sync::OnceLock;
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
 /// much as a few fused comparisons.
@@ -148,6 +149,32 @@ impl Plans {
         plans
     }
 
+    /// The plan of the one event whose hooks are `hooks` (its
+    /// [`Plans::steps`]; its tables and indexes numbered from 0), given the
+    /// shapes of the program's hooks: what [`EventPlans`] builds on an
+    /// event's first use. `sequenced` is [`errors_are_no_matches`] of the
+    /// program.
+    pub fn one_event(
+        program: &Program,
+        shapes: &[HookShape],
+        hooks: &[u32],
+        sequenced: bool,
+    ) -> Plans {
+        let mut plans = Plans {
+            sequenced,
+            ..Plans::default()
+        };
+        plans.wildcard = plans.plan(program, shapes, hooks);
+        plans
+    }
+
+    /// The steps of a plan built by [`Plans::one_event`] (the wildcard's
+    /// plan of any other).
+    #[inline]
+    pub fn steps(&self) -> &[PlanStep] {
+        &self.wildcard
+    }
+
     /// Whether event names are found by a linear scan (at most
     /// [`SCAN_KEYS`](crate::accel::str_map::SCAN_KEYS) names) rather than
     /// through a hash map.
@@ -244,6 +271,83 @@ impl Plans {
             steps.push(PlanStep::Dispatch { path, table });
         }
         steps
+    }
+}
+
+/// The plans of a [`crate::eval::Policy`], each event's built on the first
+/// evaluation of that event ([`Plans::one_event`]), so that a load pays
+/// only for finding event names, and a process that evaluates one event
+/// (`hookc hook`) builds one plan. The same plans as [`Plans::new`] builds
+/// for every event at once (`tests/suite/dispatch_plans.rs`).
+///
+/// Built once per event and then only read: a [`OnceLock`] per event, so
+/// the policy stays `Sync` and an evaluation after the first of its event
+/// reads its plan with one atomic load, without a lock. (The first
+/// evaluation of an event allocates the plan: the no-allocation guarantee
+/// of a no-match evaluation holds from the second on, as it does for a
+/// regex's first use.)
+#[derive(Debug, Default)]
+pub struct EventPlans {
+    /// Event name to its index in `named` (and in `Program::events.named`).
+    by_name: StrMap<usize>,
+    /// Parallel to `Program::events.named`.
+    named: Vec<OnceLock<Plans>>,
+    /// The plan of an event no hook names.
+    wildcard: OnceLock<Plans>,
+    /// [`errors_are_no_matches`] of the program.
+    sequenced: bool,
+}
+
+impl EventPlans {
+    /// The event names of a (verified) program; no plan is built yet.
+    pub fn new(program: &Program) -> EventPlans {
+        EventPlans {
+            by_name: StrMap::new(
+                program
+                    .events
+                    .named
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (name, _))| (program.string(*name).to_owned(), i)),
+            ),
+            named: program
+                .events
+                .named
+                .iter()
+                .map(|_| OnceLock::new())
+                .collect(),
+            wildcard: OnceLock::new(),
+            sequenced: errors_are_no_matches(program),
+        }
+    }
+
+    /// The plan of `event` (the hooks of [`Program::hooks_for`]), built on
+    /// its first use from `program`, which must be the program these plans
+    /// were made for, and `shapes`, its hooks' shapes
+    /// ([`HookShape::of_hooks`]).
+    #[inline]
+    pub fn for_event(&self, program: &Program, shapes: &[HookShape], event: &str) -> &Plans {
+        let named = self
+            .by_name
+            .get(event)
+            .and_then(|&i| Some((self.named.get(i)?, program.events.named.get(i)?)));
+        match named {
+            Some((cell, (_, hooks))) => {
+                cell.get_or_init(|| Plans::one_event(program, shapes, hooks, self.sequenced))
+            }
+            None => self.wildcard.get_or_init(|| {
+                Plans::one_event(program, shapes, &program.events.wildcard, self.sequenced)
+            }),
+        }
+    }
+
+    /// How many events' plans have been built (for tests).
+    pub fn built(&self) -> usize {
+        self.named
+            .iter()
+            .filter(|cell| cell.get().is_some())
+            .count()
+            + usize::from(self.wildcard.get().is_some())
     }
 }
 

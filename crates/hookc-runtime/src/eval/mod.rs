@@ -14,7 +14,8 @@
 //! stack and the path cache live on the call stack; see
 //! [`crate::context::INLINE_PATHS`]).
 
-use crate::accel::dispatch::{PlanStep as Step, Plans};
+use crate::accel::dispatch::{EventPlans, PlanStep as Step};
+use crate::accel::index::HookIndex;
 use crate::bytecode::shape::{HookShape, Leaf};
 use crate::bytecode::{Effect, Program};
 use crate::context::json_text::PathTrie;
@@ -331,10 +332,17 @@ impl Overrides {
 pub struct Policy {
     program: VerifiedProgram,
     trie: PathTrie,
-    plans: Plans,
+    /// Each event's plan, built on the event's first evaluation.
+    plans: EventPlans,
+    /// Per hook: what the plans read of its condition (decoded once, at
+    /// load; the flat conjunction is taken out into `conjunctions`). Empty
+    /// in a policy that uses the decision model, whose walk reads neither.
+    shapes: Vec<HookShape>,
     paths: PathPlan,
     /// Per hook: its leaves when its condition is a flat `&&` chain of
     /// context leaves (evaluated without the interpreter; same semantics).
+    /// Empty (every hook runs in the VM) in a policy that uses the decision
+    /// model.
     conjunctions: Vec<Option<Vec<crate::bytecode::Op>>>,
     /// The hooks whose action is collected; empty when none is, so that a
     /// policy of terminal actions only never looks at it.
@@ -362,16 +370,25 @@ impl Policy {
 
     fn new(program: VerifiedProgram) -> Policy {
         let trie = PathTrie::new(&program.program().paths);
-        let shapes = HookShape::of_hooks(program.program());
-        let plans = Plans::with_shapes(program.program(), &shapes);
+        // A policy that uses the decision model answers every query by its
+        // walk (`model.rs`), which runs each hook in the VM and reads
+        // neither the plans nor the flat conjunctions: its hooks' shapes
+        // are not decoded (a tenth of a 10,000-hook guard's load).
+        let mut shapes = if program.program().uses_model() {
+            Vec::new()
+        } else {
+            HookShape::of_hooks(program.program())
+        };
+        let plans = EventPlans::new(program.program());
         let paths =
             PathPlan::new(&program.program().paths).deriving(program.program().uses_functions());
         let p = program.program();
         let conjunctions = shapes
-            .into_iter()
+            .iter_mut()
             .map(|shape| {
                 shape
                     .conjunction
+                    .take()
                     .map(|leaves| leaves.into_iter().map(Leaf::op).collect())
             })
             .collect();
@@ -393,12 +410,20 @@ impl Policy {
             program,
             trie,
             plans,
+            shapes,
             paths,
             conjunctions,
             collected,
             general,
             max_severity,
         }
+    }
+
+    /// How many hooks have their shape decoded for the fast paths (all of
+    /// them, or none in a policy that uses the decision model); for tests.
+    #[doc(hidden)]
+    pub fn decoded_shapes(&self) -> usize {
+        self.shapes.len()
     }
 
     /// The artifact bytes of this policy (deterministic).
@@ -647,7 +672,10 @@ impl Policy {
         // Loop-invariant: a policy without collected hooks never asks.
         let skip_collected = terminal_only && !self.collected.is_empty();
         let skip = |h: u32| skip_collected && self.is_collected(h);
-        for step in self.plans.for_event(event) {
+        let plan = self
+            .plans
+            .for_event(self.program.program(), &self.shapes, event);
+        for step in plan.steps() {
             match *step {
                 Step::Hook(h) => {
                     if !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache) {
@@ -658,10 +686,7 @@ impl Policy {
                     // Only hooks requiring the path's actual value can match
                     // (see `dispatch`); they run in full, in order.
                     let value = cache.get(path);
-                    let candidates = self
-                        .plans
-                        .table(table)
-                        .map_or(&[][..], |t| t.candidates(value));
+                    let candidates = plan.table(table).map_or(&[][..], |t| t.candidates(value));
                     for &h in candidates {
                         if !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache) {
                             return Some(h);
@@ -670,6 +695,7 @@ impl Policy {
                 }
                 // The plan's only step.
                 Step::Index(index) => {
+                    let index = plan.index(index)?;
                     return self.each_candidate(index, cache, overrides, skip_collected, stop);
                 }
             }
@@ -687,13 +713,12 @@ impl Policy {
     #[inline(never)]
     fn each_candidate<'p: 'c, 'c>(
         &'p self,
-        index: u32,
+        index: &'p HookIndex,
         cache: &mut PathCache<'c>,
         overrides: &Overrides,
         skip_collected: bool,
         mut stop: impl FnMut(u32, &mut PathCache<'c>) -> bool,
     ) -> Option<u32> {
-        let index = self.plans.index(index)?;
         let skip = |h: u32| skip_collected && self.is_collected(h);
         index
             .candidates(|path| cache.get(path))

@@ -20,6 +20,7 @@ const FORBIDDEN: &[&str] = &[
 
 /// What the runtime is allowed to depend on directly.
 const DIRECT: &[&str] = &[
+    "crc32fast",
     "fancy-regex",
     "memchr",
     "regex",

@@ -16,6 +16,7 @@
 mod wire_manifest;
 
 mod dependencies;
+mod event_plans;
 mod shell_corpus;
 mod text_functions;
 mod wire;
