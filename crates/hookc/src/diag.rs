@@ -339,6 +339,9 @@ pub struct Diagnostics {
     items: Vec<Diagnostic>,
     /// Code, place and message of every recorded finding, to drop repeats.
     seen: std::collections::HashSet<(Code, Option<Span>, String)>,
+    /// How many of `items` are errors: stages ask after every hook, so the
+    /// count is kept, not recounted (issue 24, linear compile).
+    errors: usize,
 }
 
 impl Diagnostics {
@@ -352,18 +355,19 @@ impl Diagnostics {
     /// (`exists` reads its path in `has(p)` and in `p != null`).
     pub fn push(&mut self, d: Diagnostic) {
         if self.seen.insert((d.code, d.span, d.message.clone())) {
+            self.errors += usize::from(d.is_error());
             self.items.push(d);
         }
     }
 
     /// Whether any is an error.
     pub fn has_errors(&self) -> bool {
-        self.items.iter().any(Diagnostic::is_error)
+        self.errors > 0
     }
 
     /// Number of errors.
     pub fn error_count(&self) -> usize {
-        self.items.iter().filter(|d| d.is_error()).count()
+        self.errors
     }
 
     /// Number of warnings.
@@ -420,11 +424,18 @@ impl Diagnostics {
             }
         }
         self.items = kept;
+        self.recount();
+    }
+
+    /// Counts the errors again, after findings were dropped.
+    fn recount(&mut self) {
+        self.errors = self.items.iter().filter(|d| d.is_error()).count();
     }
 
     /// Keeps only the findings `keep` accepts, in order.
     pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
         self.items.retain(keep);
+        self.recount();
     }
 
     /// Takes them out.
@@ -479,6 +490,33 @@ mod tests {
             };
             assert!(s.starts_with(prefix) && s.len() == 5, "bad code {s}");
         }
+    }
+
+    #[test]
+    fn the_error_count_follows_pushes_repeats_retains_and_folds() {
+        use crate::span::{FileId, Span};
+        let at = |start: usize| Span::new(FileId(0), start, start + 1);
+        let e = |start, key: &str| {
+            Diagnostic::new(Code::TooLarge, format!("too large {key}"))
+                .at(at(start))
+                .once_per_file(key)
+        };
+        let w = |start| Diagnostic::new(Code::ShadowedHook, "s").at(at(start));
+        let mut diags = Diagnostics::new();
+        assert!(!diags.has_errors());
+        diags.push(w(1));
+        assert_eq!((diags.error_count(), diags.warning_count()), (0, 1));
+        diags.push(e(2, "a"));
+        diags.push(e(2, "a"));
+        diags.push(e(3, "a"));
+        diags.push(e(4, "b"));
+        assert!(diags.has_errors());
+        assert_eq!((diags.error_count(), diags.warning_count()), (3, 1));
+        diags.fold_repeats();
+        assert_eq!((diags.error_count(), diags.warning_count()), (2, 1));
+        diags.retain(|d| !d.is_error());
+        assert!(!diags.has_errors());
+        assert_eq!((diags.error_count(), diags.warning_count()), (0, 1));
     }
 
     #[test]

@@ -4,12 +4,15 @@
 //! one. Work is counted, not timed: the lints' pairs of hooks looked at
 //! together (`lint::analyze_counting`) and the heap allocations of the whole
 //! build (sources to a loaded policy, and its artifact), with a counting
-//! allocator.
+//! allocator; and random policies of every shape
+//! (`benches/common/random_policy.rs`, issue 24).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
+#[path = "../benches/common/random_policy.rs"]
+mod random_policy;
 
 use counting_alloc::allocations;
 use hookc::compile::{compile, Input};
@@ -80,22 +83,26 @@ fn mixed(n: usize) -> String {
     s
 }
 
-/// The lints' pairs and the build's allocations for one policy.
-fn work(src: String) -> (usize, usize) {
-    let input = [Input::new("gen.yaml", src)];
-    let c = compile(&input);
+/// The lints' pairs and the build's allocations for one policy; `clean`:
+/// the lints must find nothing.
+fn work(input: &[Input], clean: bool) -> (usize, usize) {
+    let c = compile(input);
     let policy = c.policy.as_ref().expect("compiles");
     let (findings, pairs) = hookc::lint::analyze_counting(policy);
-    assert!(findings.is_empty(), "{findings:?}");
+    assert!(!clean || findings.is_empty(), "{findings:?}");
     let before = allocations();
-    let bytes = compile(&input).into_policy().unwrap().to_artifact();
+    let bytes = compile(input).into_policy().unwrap().to_artifact();
     assert!(!bytes.is_empty());
     (pairs, allocations() - before)
 }
 
 fn assert_linear(shape: &str, generate: fn(usize) -> String) {
-    let (small_pairs, small_allocs) = work(generate(N));
-    let (large_pairs, large_allocs) = work(generate(10 * N));
+    assert_linear_inputs(shape, true, |n| vec![Input::new("gen.yaml", generate(n))]);
+}
+
+fn assert_linear_inputs(shape: &str, clean: bool, generate: impl Fn(usize) -> Vec<Input>) {
+    let (small_pairs, small_allocs) = work(&generate(N), clean);
+    let (large_pairs, large_allocs) = work(&generate(10 * N), clean);
     eprintln!("{shape}: pairs {small_pairs} -> {large_pairs}, allocations {small_allocs} -> {large_allocs}");
     for (what, small, large) in [
         ("lint pairs", small_pairs, large_pairs),
@@ -118,4 +125,17 @@ fn uniform_equalities_compile_in_linear_work() {
 #[test]
 fn mixed_conditions_compile_in_linear_work() {
     assert_linear("mixed", mixed);
+}
+
+/// Random policies of every shape (`benches/common/random_policy.rs`:
+/// condition trees, `when` trees of `&&`, `||` and `!`, every kind of leaf,
+/// shared constants, repeated conditions, two layers, five events,
+/// templates), which the lints do find things in.
+#[test]
+fn random_shapes_compile_in_linear_work() {
+    for seed in [1, 2, 3] {
+        assert_linear_inputs(&format!("random (seed {seed})"), false, |n| {
+            random_policy::random_inputs(n, seed)
+        });
+    }
 }

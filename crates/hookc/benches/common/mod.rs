@@ -12,6 +12,8 @@
     reason = "each bench target includes this module and uses a different part of it"
 )]
 
+pub mod random_policy;
+
 use hookc::compile::{compile, Input};
 use hookc::ir;
 use hookc_runtime::Policy;

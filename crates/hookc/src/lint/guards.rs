@@ -73,12 +73,15 @@ impl Guards {
     }
 
     /// The guards that can change what `cube` says about any path, in
-    /// order (see the module documentation).
-    pub fn relevant(&self, cube: &Cube) -> Vec<&Guard> {
-        let mut out: BTreeSet<usize> = self.strong.iter().copied().collect();
+    /// order (see the module documentation); `None` when there are more
+    /// than [`MAX_GUARDS`] (the caller then checks nothing: W0007 is not
+    /// reported for the hook, as without guards it could be wrongly).
+    pub fn relevant(&self, cube: &Cube) -> Option<Vec<&Guard>> {
+        let mut out: BTreeSet<usize> = BTreeSet::new();
+        within(&mut out, &self.strong)?;
         for (p, c) in cube.iter() {
             if self.strong_at.contains(&p) {
-                out.extend(self.at.get(&p).into_iter().flatten().copied());
+                within(&mut out, self.at.get(&p).map_or(&[], Vec::as_slice))?;
                 continue;
             }
             // (The outline has none of the three states: a set with one is
@@ -93,16 +96,37 @@ impl Guards {
             match c.set.finite() {
                 Some(values) => {
                     for v in values {
-                        out.extend(self.by_value.get(&(p, v)).into_iter().flatten().copied());
+                        within(
+                            &mut out,
+                            self.by_value.get(&(p, v)).map_or(&[], Vec::as_slice),
+                        )?;
                     }
                 }
-                None => out.extend(self.finite_at.get(&p).into_iter().flatten().copied()),
+                None => within(&mut out, self.finite_at.get(&p).map_or(&[], Vec::as_slice))?,
             }
             if let Some(b) = self.bounded.get(&p) {
                 b.meeting(&c.set, &mut out);
+                within(&mut out, &[])?;
             }
-            out.extend(self.loose.get(&p).into_iter().flatten().copied());
+            within(&mut out, self.loose.get(&p).map_or(&[], Vec::as_slice))?;
         }
-        out.iter().filter_map(|i| self.all.get(*i)).collect()
+        Some(out.iter().filter_map(|i| self.all.get(*i)).collect())
     }
+}
+
+/// At most this many guards for one cube of a hook's condition: past it,
+/// W0007 is not checked for the hook. Guards the index cannot narrow (a
+/// single-path `exists`, `!=`, or number range) apply to every later hook
+/// reading their path, so without a bound the check grows with the square
+/// of the policy (issue 24, linear compile).
+pub const MAX_GUARDS: usize = 64;
+
+/// Adds `guards` to `out`, unless that could take it past [`MAX_GUARDS`]
+/// (`None`, with nothing added).
+fn within(out: &mut BTreeSet<usize>, guards: &[usize]) -> Option<()> {
+    if out.len().saturating_add(guards.len()) > MAX_GUARDS {
+        return None;
+    }
+    out.extend(guards.iter().copied());
+    Some(())
 }

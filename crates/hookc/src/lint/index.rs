@@ -201,26 +201,28 @@ impl Index {
     /// `out`; the key paths `b` constrains whose cubes are deferred, into
     /// `deferred` (see the module documentation; the caller adds the paths
     /// `b` leaves free that a found cube allows missing). Returns the
-    /// number of string-needle lookups it took.
+    /// number of string-needle lookups it took; `None` (and `out`
+    /// incomplete) when there would be more than
+    /// [`MAX_CANDIDATES`](crate::lint::MAX_CANDIDATES) candidates.
     pub fn candidates(
         &self,
         b: &Cube,
         tests: &StrTests,
         out: &mut BTreeSet<Ref>,
         deferred: &mut Vec<(PathId, Need)>,
-    ) -> usize {
+    ) -> Option<usize> {
         for (p, c) in b.iter() {
             match c.set.finite() {
                 Some(values) => {
                     for v in values {
                         if let Some(refs) = self.keyed.get(&(p, v)) {
-                            out.extend(refs.iter().copied());
+                            within(out, refs)?;
                         }
                     }
                 }
                 None => {
                     if let Some(refs) = self.by_path.get(&p) {
-                        out.extend(refs.iter().copied());
+                        within(out, refs)?;
                     }
                 }
             }
@@ -231,33 +233,49 @@ impl Index {
                 deferred.push((p, Need::Missing));
                 continue;
             }
-            out.extend(k.loose.iter().copied());
+            within(out, &k.loose)?;
             if c.set.strs().entries_in().is_none() {
                 deferred.push((p, Need::Root));
             } else {
                 k.bounded.meeting(&c.set, out);
+                within(out, &[])?;
             }
         }
-        out.extend(self.general.iter().copied());
+        within(out, &self.general)?;
         if self.strs.is_empty() {
-            return 0;
+            return Some(0);
         }
         let mut found = Vec::new();
         let work = self.strs.candidates(b, tests, &mut found);
-        out.extend(found);
-        work
+        within(out, &found)?;
+        Some(work)
     }
 
-    /// The cubes deferred for key path `k` and `need`, into `out`.
-    pub fn deferred(&self, k: PathId, need: Need, out: &mut BTreeSet<Ref>) {
+    /// The cubes deferred for key path `k` and `need`, into `out`; `None`
+    /// past [`MAX_CANDIDATES`](crate::lint::MAX_CANDIDATES), as for
+    /// [`Index::candidates`].
+    pub fn deferred(&self, k: PathId, need: Need, out: &mut BTreeSet<Ref>) -> Option<()> {
         let Some(keyed) = self.infinite.get(&k) else {
-            return;
+            return Some(());
         };
-        out.extend(keyed.bounded.all().iter().copied());
+        within(out, keyed.bounded.all())?;
         if need == Need::Missing {
-            out.extend(keyed.loose.iter().copied());
+            within(out, &keyed.loose)?;
         }
+        Some(())
     }
+}
+
+/// Adds `refs` to `out`, unless that could take it past
+/// [`MAX_CANDIDATES`](crate::lint::MAX_CANDIDATES) (`None`, with
+/// nothing added): the check costs nothing, so the lookups of one cube stay
+/// bounded whatever the policy's size.
+fn within(out: &mut BTreeSet<Ref>, refs: &[Ref]) -> Option<()> {
+    if out.len().saturating_add(refs.len()) > crate::lint::approx::MAX_CANDIDATES {
+        return None;
+    }
+    out.extend(refs.iter().copied());
+    Some(())
 }
 
 /// Whether the cubes deferred for `k` can take part for `b`: some cube

@@ -34,8 +34,13 @@
 //! prove. A "maybe" is never reported.
 //!
 //! The analysis is bounded: past [`MAX_WORK`] candidate checks per
-//! compilation it stops proving shadowing (large policies then get fewer
-//! W0004s, never wrong ones).
+//! compilation it stops proving shadowing, and a hook one of whose cubes
+//! has more than [`MAX_CANDIDATES`] candidate cubes among the
+//! earlier hooks' is not proved shadowed (large policies then get fewer
+//! W0004s, never wrong ones; the work per hook is bounded, so it grows
+//! linearly with the policy). Likewise W0007 is not checked for a hook with
+//! more than [`MAX_GUARDS`] guards for one cube (fewer W0007s,
+//! never a path the guards would make certain).
 //!
 //! This file runs the analysis, [`analyze`], into [`Finding`]s; [`report`](fn@report)
 //! turns them into diagnostics.
@@ -70,7 +75,8 @@ pub const KNOWN_EVENTS: [&str; 5] = [
     "after_step",
 ];
 
-pub use approx::MAX_WORK;
+pub use approx::{MAX_CANDIDATES, MAX_WORK};
+pub use guards::MAX_GUARDS;
 pub use report::HookOrigin;
 
 /// Runs every lint and reports its findings (`origins` by
@@ -184,7 +190,7 @@ impl Analysis {
             let mut refs = BTreeSet::new();
             let mut deferred = Vec::new();
             for index in indexes {
-                self.work += index.candidates(cube, &self.tests, &mut refs, &mut deferred);
+                self.work += index.candidates(cube, &self.tests, &mut refs, &mut deferred)?;
             }
             let under = |(h, c): &Ref| facts.get(*h).and_then(|f| f.t_under.cubes.get(*c));
             let first: Vec<&Cube> = refs.iter().filter_map(under).collect();
@@ -202,7 +208,7 @@ impl Analysis {
             for (k, need) in deferred {
                 if index::needed(cube, k, need, &first, &self.tests) {
                     for index in indexes {
-                        index.deferred(k, need, &mut refs);
+                        index.deferred(k, need, &mut refs)?;
                     }
                 }
             }
@@ -515,7 +521,10 @@ fn template_findings(
     let mut reach = Dnf::bottom(None);
     for cube in &t_over.cubes {
         let mut c = cube.clone();
-        let relevant = guards.relevant(cube);
+        let Some(relevant) = guards.relevant(cube) else {
+            // Past `MAX_GUARDS`: nothing is reported for this hook.
+            return looked;
+        };
         looked += relevant.len();
         let ok = relevant
             .iter()

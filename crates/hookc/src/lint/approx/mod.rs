@@ -57,6 +57,16 @@ pub const MAX_CUBES: usize = 32;
 /// up past it: the analysis then proves less, never more).
 pub const MAX_WORK: usize = 2_000_000;
 
+/// At most this many candidate cubes (earlier cubes the index finds) for
+/// one cube of a hook: past it the index stops looking and the hook is not
+/// proved shadowed (no W0004; a hook repeating an earlier hook's condition
+/// is still found by its hash, W0008). It bounds the proofs' work per hook,
+/// so that it grows with the policy, not with its square: cubes the index
+/// cannot key (a `!=`, a number range, a `matches`) are candidates for
+/// every later cube, and 10,000 random hooks had 56 on average, growing
+/// with the policy (issue 24, linear compile).
+pub const MAX_CANDIDATES: usize = 64;
+
 /// Covering sets up to this size are minimized for the message.
 const MAX_MINIMIZE: usize = 16;
 
