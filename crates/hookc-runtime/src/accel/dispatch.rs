@@ -137,14 +137,7 @@ impl Plans {
             .map(|(_, hooks)| plans.plan(program, shapes, hooks))
             .collect();
         plans.named = named;
-        plans.by_name = StrMap::new(
-            program
-                .events
-                .named
-                .iter()
-                .enumerate()
-                .map(|(i, (name, _))| (program.string(*name).to_owned(), i)),
-        );
+        plans.by_name = events_by_name(program);
         plans.wildcard = plans.plan(program, shapes, &program.events.wildcard);
         plans
     }
@@ -302,14 +295,7 @@ impl EventPlans {
     /// The event names of a (verified) program; no plan is built yet.
     pub fn new(program: &Program) -> EventPlans {
         EventPlans {
-            by_name: StrMap::new(
-                program
-                    .events
-                    .named
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (name, _))| (program.string(*name).to_owned(), i)),
-            ),
+            by_name: events_by_name(program),
             named: program
                 .events
                 .named
@@ -363,6 +349,19 @@ struct DispatchRun {
 
 /// The runs of equality dispatch over an event's hooks, given each hook's
 /// required equality ([`required_eq_of`]).
+/// Each event name hooks name, to its position in the program's event
+/// table.
+fn events_by_name(program: &Program) -> StrMap<usize> {
+    StrMap::new(
+        program
+            .events
+            .named
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (program.string(*name).to_owned(), i)),
+    )
+}
+
 fn runs(keys: &[Option<(PathIdx, &str)>]) -> Vec<DispatchRun> {
     let mut out = Vec::new();
     let mut i = 0;
