@@ -159,6 +159,23 @@ impl BoundPolicy {
         Ok(question.ask(query)?)
     }
 
+    /// The deciding hook's position in the policy's hook ids (what
+    /// [`Question::Decide`] names), for a binding that answers with its
+    /// own string of each id.
+    pub fn decide_position(
+        &self,
+        event: &str,
+        context: Context<'_>,
+        narrowing: &Narrowing,
+    ) -> Result<Option<usize>, BindingError> {
+        Ok(self
+            .policy
+            .query(event, context)
+            .with_overrides(&narrowing.overrides)
+            .with_results(&narrowing.results)
+            .decide_position()?)
+    }
+
     /// A summary of the policy for a binding's `repr`: `3 hooks`.
     pub fn describe(&self) -> String {
         let n = self.policy.hook_count();
@@ -196,6 +213,8 @@ mod tests {
             )
         );
         assert_eq!(ask(Question::Decide), Ok(Value::from("big_spend")));
+        let position = p.decide_position("error", Context::Value(&ctx), &Narrowing::default());
+        assert_eq!(position.ok().flatten(), Some(0));
         assert_eq!(
             ask(Question::All).map(|v| v.as_array().map(Vec::len)),
             Ok(Some(1))

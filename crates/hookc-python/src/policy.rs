@@ -11,7 +11,7 @@ use crate::convert::{describe, to_py};
 use crate::lookup::{prepare, LookupStep, MappingLookup};
 use crate::py_err;
 use hookc_binding::hosts::{HookOptions, Host};
-use hookc_binding::{BoundPolicy, Narrowing, Question};
+use hookc_binding::{BindingError, BoundPolicy, Narrowing, Question};
 use hookc_runtime::{Context, Overrides, Policy, Results};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -35,6 +35,8 @@ pub struct PyPolicy {
     events: Py<PyDict>,
     /// Whether no hook listens to every event (`"*"`).
     wildcard_free: bool,
+    /// Each hook id as a Python str, by position: what `decide` returns.
+    hook_ids: Vec<Py<PyString>>,
 }
 
 impl PyPolicy {
@@ -47,11 +49,17 @@ impl PyPolicy {
             events.set_item(PyString::intern(py, name), i)?;
         }
         let wildcard_free = bound.policy().every_event_hooks() == 0;
+        let hook_ids = bound
+            .policy()
+            .hook_ids()
+            .map(|id| PyString::new(py, id).unbind())
+            .collect();
         Ok(PyPolicy {
             bound,
             steps,
             events: events.unbind(),
             wildcard_free,
+            hook_ids,
         })
     }
 
@@ -77,6 +85,27 @@ impl PyPolicy {
         narrow: Narrow<'_, '_>,
         question: Question,
     ) -> PyResult<Value> {
+        self.ask(
+            py,
+            event,
+            context,
+            narrow,
+            question.unheard(),
+            |bound, e, ctx, n| bound.answer(question, e, ctx, n),
+        )
+    }
+
+    /// Evaluates `event` against `context`, narrowed, with `ask`; `unheard`
+    /// is the answer when no hook runs for the event.
+    fn ask<T: Send>(
+        &self,
+        py: Python<'_>,
+        event: &Bound<'_, PyAny>,
+        context: &Bound<'_, PyAny>,
+        narrow: Narrow<'_, '_>,
+        unheard: Option<T>,
+        ask: impl Fn(&BoundPolicy, &str, Context<'_>, &Narrowing) -> Result<T, BindingError> + Sync,
+    ) -> PyResult<T> {
         let event = event.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
         })?;
@@ -89,7 +118,7 @@ impl PyPolicy {
         // hooks: from a mapping (which is read only where a hook reads it,
         // so nothing is checked either) the answer is known without
         // evaluating. Text is still evaluated: it must be valid JSON.
-        if let (None, true, Some(nothing)) = (known, self.wildcard_free, question.unheard()) {
+        if let (None, true, Some(nothing)) = (known, self.wildcard_free, unheard) {
             if context.cast::<PyDict>().is_ok() {
                 return Ok(nothing);
             }
@@ -98,7 +127,7 @@ impl PyPolicy {
             Some(name) => Cow::Borrowed(name),
             None => event.to_cow()?,
         };
-        let run = |ctx: Context<'_>| self.bound.answer(question, &event, ctx, &narrowing);
+        let run = |ctx: Context<'_>| ask(&self.bound, &event, ctx, &narrowing);
         let result = if let Ok(text) = context.cast::<PyString>() {
             let text = text.to_cow()?;
             py.detach(|| run(Context::json(text.as_bytes())))
@@ -237,14 +266,19 @@ impl PyPolicy {
         disable: Option<&Bound<'py, PyAny>>,
         results: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.answer(
+        // The policy's own string of the hook id: nothing is allocated.
+        let position = self.ask(
             py,
             event,
             context,
             Narrow { disable, results },
-            Question::Decide,
+            Some(None),
+            |bound, e, ctx, n| bound.decide_position(e, ctx, n),
         )?;
-        to_py(py, &v)
+        Ok(match position.and_then(|i| self.hook_ids.get(i)) {
+            Some(id) => id.bind(py).clone().into_any(),
+            None => py.None().into_bound(py),
+        })
     }
 
     /// Every match in evaluation order, whatever its effect: what `hookc

@@ -185,6 +185,21 @@ impl<'p, 'c> Query<'p, 'c> {
             .map(|hook| policy.hook_id(hook)))
     }
 
+    /// [`Query::decide`] as the deciding hook's position in
+    /// [`Policy::hook_ids`](crate::Policy::hook_ids): a binding that keeps
+    /// its language's string of each id answers with it, allocating
+    /// nothing.
+    #[inline]
+    pub fn decide_position(&self) -> Result<Option<usize>, QueryError> {
+        if self.policy.general {
+            let id = self.walk_decide()?;
+            return Ok(id.and_then(|id| self.policy.hook_ids().position(|h| h == id)));
+        }
+        read!(self, |policy, cache, overrides| policy
+            .first(self.event, cache, overrides)
+            .map(|hook| hook as usize))
+    }
+
     /// [`Query::decide`] by the decision model's walk.
     #[cold]
     #[inline(never)]

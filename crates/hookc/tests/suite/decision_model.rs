@@ -247,6 +247,16 @@ fn runtime_walk_equals_the_reference_on_random_policies() {
                 let hook = d.get("hook").and_then(Value::as_str);
                 assert_eq!(winner.map(|h| h.hook.as_str()), hook, "seed {seed}\n{yaml}");
             }
+            // The deciding hook's position names the hook `decide` names.
+            let q = policy.query(event, &ctx).with_results(&scripted);
+            match (q.decide(), q.decide_position()) {
+                (Ok(id), Ok(position)) => {
+                    let ids: Vec<&str> = policy.hook_ids().collect();
+                    assert_eq!(position.map(|i| ids[i]), id, "seed {seed}\n{yaml}");
+                }
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("decide {a:?} but decide_position {b:?}\n{yaml}"),
+            }
             decided[match &want {
                 ModelOutcome::Decided(Value::Null) => 0,
                 ModelOutcome::Decided(_) => 1,

@@ -154,6 +154,14 @@ fn dispatch_picks_the_same_hook_as_trying_every_hook() {
                 .unwrap()
                 .map(str::to_owned);
             assert_eq!(decided_json, by_dispatch, "{src}\n{ctx}");
+            // Its position among the hook ids names the same hook.
+            let position = policy.query("e", &ctx).decide_position().unwrap();
+            let ids: Vec<&str> = policy.hook_ids().collect();
+            assert_eq!(
+                position.map(|i| ids[i].to_owned()),
+                by_dispatch,
+                "{src}\n{ctx}"
+            );
             assert_eq!(by_dispatch, by_reference, "{src}\n{ctx}");
             // With the winner switched off, the next one wins, also through dispatch.
             if let Some(w) = &by_dispatch {
