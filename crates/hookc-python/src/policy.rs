@@ -10,7 +10,7 @@
 use crate::convert::{describe, to_py};
 use crate::lookup::{prepare, LookupStep, MappingLookup};
 use crate::py_err;
-use hookc_binding::hosts::{HookOptions, Host};
+use hookc_binding::hosts::{self, HookOptions, Host};
 use hookc_binding::{BindingError, BoundPolicy, Narrowing, Question};
 use hookc_runtime::{Context, Overrides, Policy, Results};
 use pyo3::exceptions::PyTypeError;
@@ -343,28 +343,29 @@ impl PyPolicy {
     ) -> PyResult<Bound<'py, PyAny>> {
         let host: Host = host
             .parse()
-            .map_err(|e: hookc_binding::hosts::UnknownHost| py_err(e.into()))?;
-        let bytes: Vec<u8> = if let Ok(text) = payload.cast::<PyString>() {
-            text.to_cow()?.into_owned().into_bytes()
-        } else if let Ok(bytes) = payload.cast::<PyBytes>() {
-            bytes.as_bytes().to_vec()
-        } else if payload.cast::<PyMapping>().is_ok() {
-            let value = crate::convert::to_value(payload, &mut "payload".to_owned(), 0)
-                .map_err(crate::convert::into_py_err)?;
-            value.to_string().into_bytes()
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "a hook payload is a dict, JSON text as str or bytes, not {}",
-                describe(payload)
-            )));
-        };
+            .map_err(|e: hosts::UnknownHost| py_err(e.into()))?;
         let options = HookOptions {
             event: event.as_deref(),
             fail_open,
             log: log.as_deref(),
         };
         let policy = self.bound.policy();
-        let reply = py.detach(|| hookc_binding::hosts::hook(policy, host, &bytes, &options));
+        let reply = if let Ok(text) = payload.cast::<PyString>() {
+            let text = text.to_cow()?;
+            py.detach(|| hosts::hook(policy, host, text.as_bytes(), &options))
+        } else if let Ok(bytes) = payload.cast::<PyBytes>() {
+            let bytes = bytes.as_bytes();
+            py.detach(|| hosts::hook(policy, host, bytes, &options))
+        } else if payload.cast::<PyMapping>().is_ok() {
+            let value = crate::convert::to_value(payload, &mut "payload".to_owned(), 0)
+                .map_err(crate::convert::into_py_err)?;
+            py.detach(|| hosts::hook_value(policy, host, value, &options))
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "a hook payload is a dict, JSON text as str or bytes, not {}",
+                describe(payload)
+            )));
+        };
         let output = match reply.stdout.as_str() {
             "" => Value::Null,
             text => serde_json::from_str(text).unwrap_or(Value::Null),

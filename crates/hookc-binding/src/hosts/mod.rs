@@ -58,7 +58,33 @@ use thiserror::Error;
 /// load blocks on the payload's event), and `hookc serve` to answer a
 /// payload that does not read with a 400.
 pub fn hook(policy: &Policy, host: Host, payload: &[u8], options: &HookOptions<'_>) -> Reply {
-    match Call::read(host, payload, options.event) {
+    answer(
+        policy,
+        host,
+        Call::read(host, payload, options.event),
+        options,
+    )
+}
+
+/// [`hook`] for a payload already read as JSON (a binding's dict or
+/// object), not written out and parsed again.
+pub fn hook_value(policy: &Policy, host: Host, payload: Value, options: &HookOptions<'_>) -> Reply {
+    answer(
+        policy,
+        host,
+        Call::of_value(host, payload, options.event),
+        options,
+    )
+}
+
+/// The reply to a call, or to the failure of reading it.
+fn answer(
+    policy: &Policy,
+    host: Host,
+    call: Result<Call, HookError>,
+    options: &HookOptions<'_>,
+) -> Reply {
+    match call {
         Ok(call) => call.reply(policy, options),
         Err(e) => host.failed(options.event, &e, options.fail_open),
     }
@@ -319,7 +345,16 @@ impl Call {
     /// payload naming another event in `hook_event_name` is refused), else
     /// for the event its `hook_event_name` names.
     pub fn read(host: Host, payload: &[u8], event: Option<&str>) -> Result<Call, HookError> {
-        let mut context: Value = serde_json::from_slice(payload).map_err(HookError::NotJson)?;
+        let context: Value = serde_json::from_slice(payload).map_err(HookError::NotJson)?;
+        Call::of_value(host, context, event)
+    }
+
+    /// [`Call::read`] of a payload already parsed.
+    pub fn of_value(
+        host: Host,
+        mut context: Value,
+        event: Option<&str>,
+    ) -> Result<Call, HookError> {
         let Value::Object(members) = &mut context else {
             return Err(HookError::Shape("it is not a JSON object"));
         };

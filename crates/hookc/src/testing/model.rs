@@ -27,6 +27,34 @@ pub enum ModelOutcome {
     ActionMisfit(String),
 }
 
+impl ModelOutcome {
+    /// The runtime's decision in the reference's terms: its JSON with each
+    /// error's cause left out; an evaluation that failed at a hook is
+    /// `Failed` or `ActionMisfit`. Any other error is the runtime's, which
+    /// the reference has no outcome for.
+    pub fn of_runtime(
+        decision: Result<hookc_runtime::Decision<'_>, hookc_runtime::QueryError>,
+    ) -> Result<ModelOutcome, hookc_runtime::QueryError> {
+        use hookc_runtime::QueryError;
+        match decision {
+            Ok(d) => {
+                let mut v = d.into_json();
+                if let Some(Value::Array(errors)) = v.get_mut("errors") {
+                    for e in errors {
+                        if let Some(m) = e.as_object_mut() {
+                            m.remove("cause");
+                        }
+                    }
+                }
+                Ok(ModelOutcome::Decided(v))
+            }
+            Err(QueryError::Hook(f)) => Ok(ModelOutcome::Failed(f.hook.clone())),
+            Err(QueryError::Action(e)) => Ok(ModelOutcome::ActionMisfit(e.hook().to_owned())),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 /// Evaluates `event` on `ctx` by the decision model, resuming awaited hooks
 /// from `results` (by hook id).
 pub fn decide(

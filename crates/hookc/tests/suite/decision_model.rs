@@ -7,7 +7,7 @@
 
 use hookc::compile::{compile, Input};
 use hookc::testing::model::{decide, ModelOutcome};
-use hookc_runtime::{Context, Policy, QueryError, Results};
+use hookc_runtime::{Context, Policy, Results};
 use serde_json::{json, Map, Value};
 
 /// A small deterministic generator (xorshift64*), so that a failure names
@@ -188,22 +188,8 @@ fn results(g: &mut Gen, ids: &[String]) -> Map<String, Value> {
 /// The runtime's answer in the reference's terms: the decision's JSON with
 /// each error's cause left out.
 fn runtime(policy: &Policy, event: &str, ctx: Context<'_>, results: &Results) -> ModelOutcome {
-    match policy.query(event, ctx).with_results(results).decision() {
-        Ok(d) => {
-            let mut v = d.into_json();
-            if let Some(Value::Array(errors)) = v.get_mut("errors") {
-                for e in errors {
-                    if let Some(m) = e.as_object_mut() {
-                        m.remove("cause");
-                    }
-                }
-            }
-            ModelOutcome::Decided(v)
-        }
-        Err(QueryError::Hook(f)) => ModelOutcome::Failed(f.hook.clone()),
-        Err(QueryError::Action(e)) => ModelOutcome::ActionMisfit(e.hook().to_owned()),
-        Err(e) => panic!("unexpected error {e}"),
-    }
+    let decision = policy.query(event, ctx).with_results(results).decision();
+    ModelOutcome::of_runtime(decision).unwrap_or_else(|e| panic!("unexpected error {e}"))
 }
 
 #[test]

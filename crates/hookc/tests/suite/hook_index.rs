@@ -468,7 +468,6 @@ fn sequenced_equalities_change_no_result_where_errors_are_no_matches() {
 #[test]
 fn sequenced_equalities_are_left_alone_under_the_decision_model() {
     use hookc::testing::model::{decide, ModelOutcome};
-    use hookc_runtime::QueryError;
     let mut rng = Rng(0x1405_7B7E_F767_814F);
     let mut outcomes = [0usize; 3];
     for round in 0..240 {
@@ -498,21 +497,8 @@ fn sequenced_equalities_are_left_alone_under_the_decision_model() {
             ] {
                 let at = format!("{model:?} from {form}\n{src}\n{ctx}");
                 let query = query.with_results(&no_results);
-                let got = match query.decision() {
-                    Ok(d) => {
-                        let mut v = d.into_json();
-                        if let Some(Value::Array(errors)) = v.get_mut("errors") {
-                            for e in errors {
-                                if let Some(m) = e.as_object_mut() {
-                                    m.remove("cause");
-                                }
-                            }
-                        }
-                        ModelOutcome::Decided(v)
-                    }
-                    Err(QueryError::Hook(f)) => ModelOutcome::Failed(f.hook.clone()),
-                    Err(e) => panic!("unexpected error {e}: {at}"),
-                };
+                let got = ModelOutcome::of_runtime(query.decision())
+                    .unwrap_or_else(|e| panic!("unexpected error {e}: {at}"));
                 assert_eq!(got, want, "decision {at}");
                 let hook = match &want {
                     ModelOutcome::Decided(Value::Object(d)) => {
