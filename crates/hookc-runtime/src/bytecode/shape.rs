@@ -6,7 +6,8 @@
 //! carries nothing for them and its format does not change. They fire only
 //! on code of the shapes the lowering writes; were the two to drift apart,
 //! the fast paths would silently stop applying. So both sides live here:
-//! the lowering writes every context leaf with [`Leaf::op`] and every `&&`
+//! the lowering writes every conjunct (a context leaf, a short `in` list,
+//! a `startsWith` of a constant) with [`Conjunct::write`] and every `&&`
 //! and `||` link with [`Link`], and the runtime reads hooks back with
 //! [`HookShape::decode`]. The unit tests round-trip the two, and
 //! `crates/hookc/tests/suite/fast_paths.rs` pins how many hooks of the bench
@@ -224,6 +225,26 @@ pub enum Conjunct {
 }
 
 impl Conjunct {
+    /// Writes the conjunct's code: the lowering writes every conjunct the
+    /// fast paths read back ([`Conjunct::from_code`]) through here.
+    pub fn write(self, sink: &mut impl CodeSink) {
+        match self {
+            Conjunct::Leaf(leaf) => {
+                sink.emit(leaf.op());
+            }
+            Conjunct::In { path, list } => {
+                for op in [Op::Path(path), Op::Const(list), Op::In] {
+                    sink.emit(op);
+                }
+            }
+            Conjunct::StartsWith { path, prefix } => {
+                for op in [Op::Path(path), Op::Const(prefix), Op::StartsWith] {
+                    sink.emit(op);
+                }
+            }
+        }
+    }
+
     /// The conjunct an operand's code computes, if it is one.
     pub fn from_code(code: &[Op]) -> Option<Conjunct> {
         Some(match *code {

@@ -343,7 +343,7 @@ pub struct Policy {
     /// context leaves (evaluated without the interpreter; same semantics).
     /// Empty (every hook runs in the VM) in a policy that uses the decision
     /// model.
-    conjunctions: Vec<Option<Vec<crate::bytecode::Op>>>,
+    conjunctions: Vec<Option<Box<[Leaf]>>>,
     /// The hooks whose action is collected; empty when none is, so that a
     /// policy of terminal actions only never looks at it.
     collected: HookSet,
@@ -385,12 +385,7 @@ impl Policy {
         let p = program.program();
         let conjunctions = shapes
             .iter_mut()
-            .map(|shape| {
-                shape
-                    .conjunction
-                    .take()
-                    .map(|leaves| leaves.into_iter().map(Leaf::op).collect())
-            })
+            .map(|shape| shape.conjunction.take().map(Vec::into_boxed_slice))
             .collect();
         let mut collected = HookSet::EMPTY;
         for (i, h) in p.hooks.iter().enumerate() {

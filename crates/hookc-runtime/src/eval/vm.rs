@@ -252,12 +252,12 @@ pub(crate) fn context_leaf<'a>(
 #[inline]
 pub fn conjunction_holds<'a>(
     prog: &'a VerifiedProgram,
-    leaves: &[Op],
+    leaves: &[Leaf],
     paths: &mut PathCache<'a>,
 ) -> bool {
     leaves
         .iter()
-        .all(|op| context_leaf(prog, op, paths).is_some_and(is_true))
+        .all(|&leaf| leaf_value(prog, leaf, paths).is_some_and(is_true))
 }
 
 /// `v == Bool(true)`, taking `v`.
@@ -365,14 +365,6 @@ pub fn eval_hook<'a>(
     let Some(code) = program.code.get(start..end) else {
         return invalid();
     };
-    // PERF: the commonest condition is one fused leaf (`path OP constant`);
-    // answer it without setting up the interpreter. Same helper, same
-    // result as the loop below.
-    if let (None, [single, Op::Return]) = (&trace, code) {
-        if let Some(v) = context_leaf(prog, single, paths) {
-            return v;
-        }
-    }
     match trace {
         None => run::<false>(prog, code, start, paths, &mut ErrorSite::default()),
         Some(site) => run::<true>(prog, code, start, paths, site),

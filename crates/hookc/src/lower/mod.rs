@@ -38,7 +38,7 @@ use crate::ir::{
 };
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable};
-use hookc_runtime::bytecode::shape::{CodeSink, Leaf, Link};
+use hookc_runtime::bytecode::shape::{CodeSink, Conjunct, Leaf, Link};
 use hookc_runtime::bytecode::{
     AbsentHook, ActionEntry, ActionIdx, ActionParam, Binding, CmpOp, ConstIdx, DebugInfo,
     EventIndex, HookDebug, HookEntry, JumpTarget, MacroOp, Mark, OnError, Op, ParamValue, PathIdx,
@@ -404,6 +404,50 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// The [`Conjunct`] of a test of a context path against a constant
+    /// that has no fused instruction (`path in [short list]`,
+    /// `path.startsWith('p')`), written through the shape module so that
+    /// the hook index reads back exactly what was written. Its code is the
+    /// generic lowering's: the path, the constant, the operator.
+    fn short_conjunct(&mut self, e: &IrExpr) -> Option<Conjunct> {
+        use IrExprKind as K;
+        let (path, konst, starts_with) = match &e.kind {
+            K::Binary {
+                op: BinaryOp::In,
+                lhs,
+                rhs,
+                ..
+            } => match &rhs.kind {
+                K::Const(list @ Const::List(items))
+                    if items.len() < SET_THRESHOLD && exact(list) =>
+                {
+                    (&**lhs, list, false)
+                }
+                _ => return None,
+            },
+            K::Call(f, args) if f.def().lowering == Lowering::Instruction(Op::StartsWith) => {
+                match args.as_slice() {
+                    [recv, arg] => match &arg.kind {
+                        K::Const(prefix @ Const::String(_)) => (recv, prefix, true),
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let path = self.context_path(path)?;
+        let konst = self.json(konst.to_json());
+        Some(if starts_with {
+            Conjunct::StartsWith {
+                path,
+                prefix: konst,
+            }
+        } else {
+            Conjunct::In { path, list: konst }
+        })
+    }
+
     /// Code reading a path rooted at `row` from table `t`'s row: `Row`,
     /// then a selection per segment.
     fn row_path(&mut self, t: TableIdx, id: PathId) {
@@ -602,6 +646,9 @@ impl<'p> Lowerer<'p> {
 
     fn expr_code(&mut self, e: &IrExpr) {
         use IrExprKind as K;
+        if let Some(conjunct) = self.short_conjunct(e) {
+            return conjunct.write(self);
+        }
         match &e.kind {
             K::Const(c) => self.constant(c),
             K::List(items) => {
@@ -646,7 +693,7 @@ impl<'p> Lowerer<'p> {
                 }
                 None => {
                     let p = self.path_id(*id);
-                    self.emit(Leaf::Has { path: p }.op());
+                    Conjunct::Leaf(Leaf::Has { path: p }).write(self);
                 }
             },
             K::HasField(base, name) => {
@@ -713,7 +760,7 @@ impl<'p> Lowerer<'p> {
             K::Matches(recv, re) => {
                 let r = self.regex(&re.pattern);
                 if let Some(path) = self.context_path(recv) {
-                    self.emit(Leaf::Matches { path, regex: r }.op());
+                    Conjunct::Leaf(Leaf::Matches { path, regex: r }).write(self);
                 } else {
                     self.expr(recv);
                     self.emit(Op::Matches(r));
@@ -773,7 +820,7 @@ impl<'p> Lowerer<'p> {
             let fused = fused.and_then(|(p, k, c)| Some((self.context_path(p)?, k, c)));
             if let Some((path, k, c)) = fused {
                 let konst = self.json(k.to_json());
-                self.emit(Leaf::Cmp { path, op: c, konst }.op());
+                Conjunct::Leaf(Leaf::Cmp { path, op: c, konst }).write(self);
             } else {
                 self.expr(lhs);
                 self.expr(rhs);
@@ -791,7 +838,7 @@ impl<'p> Lowerer<'p> {
                     if items.len() >= SET_THRESHOLD && exact(list) {
                         let set = self.set(list);
                         if let Some(path) = self.context_path(lhs) {
-                            self.emit(Leaf::InSet { path, set }.op());
+                            Conjunct::Leaf(Leaf::InSet { path, set }).write(self);
                         } else {
                             self.expr(lhs);
                             self.emit(Op::InSet(set));
