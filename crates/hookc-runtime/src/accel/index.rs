@@ -85,27 +85,205 @@ impl IndexKey<'_> {
     }
 }
 
-/// What an index column looks up: a path's value, or its first `prefix`
-/// bytes (for hooks keyed by `path.startsWith(p)`, `p` of that length).
+/// What an index column reads of its path's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeKind {
+    /// The value, for hooks keyed by the constants it must equal.
+    Value,
+    /// A string's first bytes, for hooks keyed by `path.startsWith(p)`, `p`
+    /// of this length.
+    Prefix(usize),
+    /// A number's place among the bounds of the hooks' ranges, for hooks
+    /// keyed by `path < c`, `path >= c` and the like.
+    Range,
+}
+
+/// What an index column looks up: a path, read as [`ProbeKind`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Probe {
     /// The path.
     pub path: PathIdx,
-    /// The prefix length, for a prefix column.
-    pub prefix: Option<usize>,
+    /// How its value is read.
+    pub kind: ProbeKind,
 }
 
 impl Probe {
-    /// The key of the path's value `v` (`None`: the path does not resolve,
-    /// or its value is of a kind no hook of the column can match).
+    /// The key of the path's value `v` in a key column (`None`: the path
+    /// does not resolve, or its value is of a kind no hook of the column
+    /// can match).
     #[inline]
     fn key(self, v: Option<&Value>) -> Option<IndexKey<'_>> {
-        match (self.prefix, v?) {
-            (None, v) => IndexKey::of(v),
-            (Some(len), Value::String(s)) => s.get(..len).map(IndexKey::Str),
-            (Some(_), _) => None,
+        match (self.kind, v?) {
+            (ProbeKind::Value, v) => IndexKey::of(v),
+            (ProbeKind::Prefix(len), Value::String(s)) => s.get(..len).map(IndexKey::Str),
+            (ProbeKind::Prefix(_) | ProbeKind::Range, _) => None,
         }
     }
+}
+
+/// A column's hooks by what its probe reads.
+#[derive(Debug, Clone, PartialEq)]
+enum Column {
+    Keys(KeyTable),
+    Ranges(RangeTable),
+}
+
+impl Column {
+    /// The positions that can match where the path's value is `v`.
+    #[inline]
+    fn candidates(&self, probe: Probe, v: Option<&Value>) -> &[u32] {
+        match self {
+            Column::Keys(table) => table.candidates(probe.key(v)),
+            Column::Ranges(table) => match v {
+                Some(Value::Number(n)) => n.as_f64().map_or(&[], |x| table.candidates(x)),
+                _ => &[],
+            },
+        }
+    }
+
+    /// The most candidates one lookup can give.
+    fn largest(&self) -> usize {
+        match self {
+            Column::Keys(table) => table.largest(),
+            Column::Ranges(table) => table.largest(),
+        }
+    }
+}
+
+/// The closed interval a hook's ranges on one path allow (an endpoint may
+/// be infinite): a superset of what they allow, since a strict bound is
+/// taken as closed. Numbers are compared as doubles: an int is converted
+/// by rounding to the nearest double, which never reverses an order (`a <
+/// b` gives `a as f64 <= b as f64`), so a number its range allows is
+/// always in the interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Interval {
+    lo: f64,
+    hi: f64,
+}
+
+impl Interval {
+    const ALL: Interval = Interval {
+        lo: f64::NEG_INFINITY,
+        hi: f64::INFINITY,
+    };
+
+    /// The interval `path OP c` allows, for an ordering `OP`.
+    fn of(op: CmpOp, c: f64) -> Option<Interval> {
+        match op {
+            CmpOp::Lt | CmpOp::Le => Some(Interval {
+                hi: c,
+                ..Interval::ALL
+            }),
+            CmpOp::Gt | CmpOp::Ge => Some(Interval {
+                lo: c,
+                ..Interval::ALL
+            }),
+            CmpOp::Eq | CmpOp::Ne => None,
+        }
+    }
+
+    fn meet(self, other: Interval) -> Interval {
+        Interval {
+            lo: self.lo.max(other.lo),
+            hi: self.hi.min(other.hi),
+        }
+    }
+
+    fn hull(self, other: Interval) -> Interval {
+        Interval {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+}
+
+/// A range column: the number line cut at some of the hooks' bounds into
+/// cells `[cuts[i - 1], cuts[i])` (the first from minus infinity, the last
+/// to infinity), each listing the hooks whose interval meets it. A number
+/// looks up its one cell: every hook whose range allows it is there (with
+/// some whose range does not, where a cell holds more than one bound).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RangeTable {
+    cuts: Vec<f64>,
+    cells: Vec<Vec<u32>>,
+}
+
+/// At most this many cuts per range column: a lookup is a binary search
+/// over them.
+pub const MAX_CUTS: usize = 64;
+
+impl RangeTable {
+    /// The table of `hooks` (position, interval; ascending positions),
+    /// holding at most about [`RANGE_ENTRIES_PER_HOOK`] entries a hook:
+    /// fewer cuts where the intervals are wide.
+    fn new(hooks: &[(u32, Interval)]) -> RangeTable {
+        let mut bounds: Vec<f64> = hooks
+            .iter()
+            .flat_map(|(_, i)| [i.lo, i.hi])
+            .filter(|b| b.is_finite())
+            .collect();
+        bounds.sort_by(f64::total_cmp);
+        // `-0.0` and `0.0` are one cut: they compare equal.
+        bounds.dedup_by(|a, b| a == b);
+        let mut cuts = thin(&bounds, MAX_CUTS);
+        let budget = hooks.len().saturating_mul(RANGE_ENTRIES_PER_HOOK) + MAX_CUTS;
+        loop {
+            let spans: Vec<(usize, usize)> = hooks
+                .iter()
+                .map(|(_, i)| (cell_of(&cuts, i.lo), cell_of(&cuts, i.hi)))
+                .collect();
+            let entries: usize = spans.iter().map(|&(a, b)| (b + 1).saturating_sub(a)).sum();
+            if entries > budget && cuts.len() > 1 {
+                cuts = thin(&cuts, cuts.len() / 2);
+                continue;
+            }
+            let mut cells = vec![Vec::new(); cuts.len() + 1];
+            for (&(pos, interval), (a, b)) in hooks.iter().zip(spans) {
+                // An empty interval (`x > 5 && x < 3`) allows no number.
+                if interval.lo <= interval.hi {
+                    for cell in cells.iter_mut().take(b + 1).skip(a) {
+                        cell.push(pos);
+                    }
+                }
+            }
+            return RangeTable { cuts, cells };
+        }
+    }
+
+    /// The positions whose interval can hold `x`.
+    #[inline]
+    fn candidates(&self, x: f64) -> &[u32] {
+        self.cells
+            .get(cell_of(&self.cuts, x))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    fn largest(&self) -> usize {
+        self.cells.iter().map(Vec::len).max().unwrap_or(0)
+    }
+}
+
+/// A range column lists a hook in at most about this many cells on
+/// average (it cuts the line at fewer bounds until it does).
+pub const RANGE_ENTRIES_PER_HOOK: usize = 8;
+
+/// The cell of `x` (or of an interval's endpoint): how many cuts are at or
+/// below it.
+#[inline]
+fn cell_of(cuts: &[f64], x: f64) -> usize {
+    cuts.partition_point(|&c| c <= x)
+}
+
+/// At most `n` of the sorted `bounds`, evenly spread.
+fn thin(bounds: &[f64], n: usize) -> Vec<f64> {
+    if bounds.len() <= n {
+        return bounds.to_vec();
+    }
+    let n = n.max(1);
+    (0..n)
+        .filter_map(|i| bounds.get(i * bounds.len() / n).copied())
+        .collect()
 }
 
 /// One indexed path's hooks (positions in the event's hook list, ascending),
@@ -160,11 +338,17 @@ pub struct HookIndex {
     /// Positions of the hooks keyed on no indexed path.
     always: Vec<u32>,
     /// The index's columns, each with its table.
-    paths: Vec<(Probe, KeyTable)>,
+    paths: Vec<(Probe, Column)>,
 }
 
-/// A hook's keys on one path: the constants one required leaf allows.
-type Keys<'p> = Vec<IndexKey<'p>>;
+/// What a hook's required tests on one probe allow: the constants the
+/// value (or its prefix) must be one of, or the interval a number must
+/// fall in.
+#[derive(Debug, Clone, PartialEq)]
+enum Allowed<'p> {
+    Keys(Vec<IndexKey<'p>>),
+    Range(Interval),
+}
 
 impl HookIndex {
     /// The index of `hooks` (an event's hooks of a verified program, in
@@ -178,7 +362,7 @@ impl HookIndex {
         hooks: &[u32],
         sequenced: bool,
     ) -> Option<HookIndex> {
-        let constraints: Vec<Vec<(Probe, Keys<'_>)>> = hooks
+        let constraints: Vec<Vec<(Probe, Allowed<'_>)>> = hooks
             .iter()
             .map(|&h| {
                 shapes
@@ -187,7 +371,7 @@ impl HookIndex {
             })
             .collect();
         let mut assigned = vec![false; hooks.len()];
-        let mut paths: Vec<(Probe, KeyTable)> = Vec::new();
+        let mut paths: Vec<(Probe, Column)> = Vec::new();
         while paths.len() < MAX_PATHS {
             let Some((path, table)) = best_path(&constraints, &assigned) else {
                 break;
@@ -238,8 +422,8 @@ impl HookIndex {
         mut value: impl FnMut(PathIdx) -> Option<&'v Value>,
     ) -> Candidates<'i> {
         let mut lists: [&'i [u32]; MAX_PATHS + 1] = [&[]; MAX_PATHS + 1];
-        for (slot, (probe, table)) in lists.iter_mut().zip(&self.paths) {
-            *slot = table.candidates(probe.key(value(probe.path)));
+        for (slot, (probe, column)) in lists.iter_mut().zip(&self.paths) {
+            *slot = column.candidates(*probe, value(probe.path));
         }
         if let Some(last) = lists.last_mut() {
             *last = &self.always;
@@ -280,13 +464,18 @@ impl Iterator for Candidates<'_> {
     }
 }
 
-/// The path, of those constraining hooks not yet assigned, that rules out
-/// the most of them, with its table over them; `None` below [`MIN_GAIN`].
+/// The probe, of those constraining hooks not yet assigned, that rules out
+/// the most of them, with its column over them; `None` below [`MIN_GAIN`].
 fn best_path(
-    constraints: &[Vec<(Probe, Keys<'_>)>],
+    constraints: &[Vec<(Probe, Allowed<'_>)>],
     assigned: &[bool],
-) -> Option<(Probe, KeyTable)> {
-    let mut tables: Vec<(Probe, KeyTable, usize)> = Vec::new();
+) -> Option<(Probe, Column)> {
+    /// A column being gathered: keys, or each hook's interval.
+    enum Gathered {
+        Keys(KeyTable),
+        Ranges(Vec<(u32, Interval)>),
+    }
+    let mut gathered: Vec<(Probe, Gathered, usize)> = Vec::new();
     for (pos, cs) in constraints.iter().enumerate() {
         if assigned.get(pos).copied().unwrap_or(true) {
             continue;
@@ -294,90 +483,188 @@ fn best_path(
         let Ok(pos) = u32::try_from(pos) else {
             continue;
         };
-        for (path, keys) in cs {
-            let at = match tables.iter().position(|(p, _, _)| p == path) {
+        for (probe, allowed) in cs {
+            let at = match gathered.iter().position(|(p, _, _)| p == probe) {
                 Some(at) => at,
                 None => {
-                    tables.push((*path, KeyTable::default(), 0));
-                    tables.len() - 1
+                    let column = match probe.kind {
+                        ProbeKind::Range => Gathered::Ranges(Vec::new()),
+                        ProbeKind::Value | ProbeKind::Prefix(_) => {
+                            Gathered::Keys(KeyTable::default())
+                        }
+                    };
+                    gathered.push((*probe, column, 0));
+                    gathered.len() - 1
                 }
             };
-            if let Some((_, table, hooks)) = tables.get_mut(at) {
-                for key in keys {
-                    table.insert(*key, pos);
+            if let Some((_, column, hooks)) = gathered.get_mut(at) {
+                match (column, allowed) {
+                    (Gathered::Keys(table), Allowed::Keys(keys)) => {
+                        for key in keys {
+                            table.insert(*key, pos);
+                        }
+                    }
+                    (Gathered::Ranges(list), Allowed::Range(interval)) => {
+                        list.push((pos, *interval));
+                    }
+                    // A probe's kind fixes what it allows.
+                    _ => continue,
                 }
                 *hooks += 1;
             }
         }
     }
-    tables
+    gathered
         .into_iter()
-        .map(|(path, table, hooks)| {
-            let gain = hooks.saturating_sub(table.largest());
-            (gain, path, table)
+        .map(|(probe, column, hooks)| {
+            let column = match column {
+                Gathered::Keys(table) => Column::Keys(table),
+                Gathered::Ranges(list) => Column::Ranges(RangeTable::new(&list)),
+            };
+            let gain = hooks.saturating_sub(column.largest());
+            (gain, probe, column)
         })
         .filter(|(gain, _, _)| *gain >= MIN_GAIN)
         // The first of equal gains: deterministic.
         .rev()
         .max_by_key(|(gain, _, _)| *gain)
-        .map(|(_, path, table)| (path, table))
+        .map(|(_, probe, column)| (probe, column))
 }
 
-/// Hook `h`'s keyable required leaves: per path (the first leaf on it), the
-/// constants its value must equal one of; its sequenced conjuncts too when
-/// `sequenced`.
+/// Hook `h`'s keyable requirements: per probe, what the required tests
+/// on it allow (the first keyed test of a path; ranges on a path meet),
+/// from its conjuncts and `||` chains of conjuncts; its sequenced ones too
+/// when `sequenced`.
 fn constraints<'p>(
     program: &'p Program,
     shape: &HookShape,
     sequenced: bool,
-) -> Vec<(Probe, Keys<'p>)> {
-    let mut out: Vec<(Probe, Keys<'_>)> = Vec::new();
-    // The keys of each constant of a list; `None` if one has none.
-    let list_keys = |list| match program.konst(list) {
-        Some(Value::Array(items)) => items.iter().map(IndexKey::of).collect(),
-        _ => None,
-    };
-    let value = |path| Probe { path, prefix: None };
-    let later = if sequenced {
-        shape.sequenced_conjuncts.as_slice()
+) -> Vec<(Probe, Allowed<'p>)> {
+    let mut out: Vec<(Probe, Allowed<'_>)> = Vec::new();
+    let (later, later_any): (&[Conjunct], &[Box<[Conjunct]>]) = if sequenced {
+        (&shape.sequenced_conjuncts, &shape.sequenced_any_of)
     } else {
-        &[]
+        (&[], &[])
     };
-    for &conjunct in shape.conjuncts.iter().chain(later) {
-        let (probe, keys) = match conjunct {
-            Conjunct::Leaf(Leaf::Cmp {
-                path,
-                op: CmpOp::Eq,
-                konst,
-            }) => (
-                value(path),
-                program.konst(konst).and_then(IndexKey::of).map(|k| vec![k]),
-            ),
-            Conjunct::Leaf(Leaf::InSet { path, set }) => {
-                (value(path), program.set(set).and_then(list_keys))
+    let ones = shape.conjuncts.iter().chain(later);
+    let singles = ones.map(|&c| allowed(program, c));
+    let anys = shape.any_of.iter().chain(later_any).map(|alternatives| {
+        let each: Option<Vec<(Probe, Allowed<'_>)>> =
+            alternatives.iter().map(|&c| allowed(program, c)).collect();
+        union(each?)
+    });
+    for (probe, allowed) in singles.chain(anys).flatten() {
+        match out.iter_mut().find(|(p, _)| *p == probe) {
+            None => out.push((probe, allowed)),
+            Some((_, Allowed::Range(have))) => {
+                if let Allowed::Range(more) = allowed {
+                    *have = have.meet(more);
+                }
             }
-            Conjunct::In { path, list } => (value(path), list_keys(list)),
-            // `s.startsWith(p)` is `true` only for a string `s` whose
-            // first `p.len()` bytes are `p`.
-            Conjunct::StartsWith { path, prefix } => match program.konst(prefix) {
-                Some(Value::String(p)) => (
-                    Probe {
-                        path,
-                        prefix: Some(p.len()),
-                    },
-                    Some(vec![IndexKey::Str(p)]),
-                ),
-                _ => continue,
-            },
-            Conjunct::Leaf(Leaf::Cmp { .. } | Leaf::Matches { .. } | Leaf::Has { .. }) => continue,
-        };
-        if let Some(keys) = keys {
-            if !out.iter().any(|(p, _)| *p == probe) {
-                out.push((probe, keys));
-            }
+            Some((_, Allowed::Keys(_))) => {}
         }
     }
     out
+}
+
+/// What a conjunct allows, on the probe that reads it.
+fn allowed(program: &Program, conjunct: Conjunct) -> Option<(Probe, Allowed<'_>)> {
+    let value = |path| Probe {
+        path,
+        kind: ProbeKind::Value,
+    };
+    // The keys of each constant of a list; `None` if one has none.
+    let list_keys = |list| match program.konst(list) {
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(IndexKey::of)
+            .collect::<Option<Vec<_>>>()
+            .map(Allowed::Keys),
+        _ => None,
+    };
+    match conjunct {
+        Conjunct::Leaf(Leaf::Cmp { path, op, konst }) => match (op, program.konst(konst)?) {
+            (CmpOp::Eq, k) => Some((value(path), Allowed::Keys(vec![IndexKey::of(k)?]))),
+            // An ordering is `true` only of a number (another kind is an
+            // error or `false`), and only within its bound.
+            (op, Value::Number(n)) => Some((
+                Probe {
+                    path,
+                    kind: ProbeKind::Range,
+                },
+                Allowed::Range(Interval::of(op, n.as_f64()?)?),
+            )),
+            _ => None,
+        },
+        Conjunct::Leaf(Leaf::InSet { path, set }) => {
+            Some((value(path), program.set(set).and_then(list_keys)?))
+        }
+        Conjunct::In { path, list } => Some((value(path), list_keys(list)?)),
+        // `s.startsWith(p)` is `true` only for a string `s` whose first
+        // `p.len()` bytes are `p`.
+        Conjunct::StartsWith { path, prefix } => match program.konst(prefix)? {
+            Value::String(p) => Some((
+                Probe {
+                    path,
+                    kind: ProbeKind::Prefix(p.len()),
+                },
+                Allowed::Keys(vec![IndexKey::Str(p)]),
+            )),
+            _ => None,
+        },
+        Conjunct::Leaf(Leaf::Matches { .. } | Leaf::Has { .. }) => None,
+    }
+}
+
+/// What an `||` of tests allows, on one probe: `true` only where one of
+/// them is, so the union of what each allows, when all read one path the
+/// same way. Prefixes of different lengths are read at the shortest, and
+/// an equality with a string that long or longer by its first bytes;
+/// intervals by their hull.
+fn union(each: Vec<(Probe, Allowed<'_>)>) -> Option<(Probe, Allowed<'_>)> {
+    let path = each.first()?.0.path;
+    if each.iter().any(|(p, _)| p.path != path) {
+        return None;
+    }
+    let shortest = each
+        .iter()
+        .filter_map(|(p, _)| match p.kind {
+            ProbeKind::Prefix(len) => Some(len),
+            ProbeKind::Value | ProbeKind::Range => None,
+        })
+        .min();
+    let kind = match shortest {
+        Some(len) => ProbeKind::Prefix(len),
+        None => each.first()?.0.kind,
+    };
+    let mut keys = Vec::new();
+    let mut hull: Option<Interval> = None;
+    for (probe, allowed) in each {
+        match (kind, probe.kind, allowed) {
+            (ProbeKind::Range, ProbeKind::Range, Allowed::Range(i)) => {
+                hull = Some(hull.map_or(i, |h| h.hull(i)));
+            }
+            (ProbeKind::Value, ProbeKind::Value, Allowed::Keys(ks)) => keys.extend(ks),
+            (
+                ProbeKind::Prefix(len),
+                ProbeKind::Value | ProbeKind::Prefix(_),
+                Allowed::Keys(ks),
+            ) => {
+                for k in ks {
+                    match k {
+                        IndexKey::Str(s) => keys.push(IndexKey::Str(s.get(..len)?)),
+                        IndexKey::Num(_) | IndexKey::Bool(_) => return None,
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    let probe = Probe { path, kind };
+    Some(match hull {
+        Some(interval) => (probe, Allowed::Range(interval)),
+        None => (probe, Allowed::Keys(keys)),
+    })
 }
 
 #[cfg(test)]
@@ -396,6 +683,115 @@ mod tests {
         assert_eq!(k(json!(u64::MAX)), k(json!(u64::MAX as f64)));
     }
 
+    fn interval(lo: f64, hi: f64) -> Interval {
+        Interval { lo, hi }
+    }
+
+    #[test]
+    fn a_number_finds_every_range_that_allows_it() {
+        let inf = f64::INFINITY;
+        let hooks = [
+            (0, interval(-inf, 1.0)),
+            (1, interval(1.0, 1.0)),
+            (2, interval(2.0, 5.0)),
+            (3, interval(5.0, inf)),
+            (4, interval(3.0, 2.0)),
+        ];
+        let table = RangeTable::new(&hooks);
+        assert_eq!(table.cuts, [1.0, 2.0, 3.0, 5.0]);
+        for x in [
+            -10.0, 0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, inf, -inf,
+        ] {
+            let got = table.candidates(x);
+            for &(pos, i) in &hooks {
+                if i.lo <= x && x <= i.hi {
+                    assert!(got.contains(&pos), "{x}: {pos} missing from {got:?}");
+                }
+            }
+            assert!(got.windows(2).all(|w| w[0] < w[1]), "{x}: {got:?}");
+            // The empty interval is in no cell.
+            assert!(!got.contains(&4), "{x}");
+        }
+        assert_eq!(table.candidates(0.0), [0]);
+        // 5 and 6 share a cell: the hook ending at 5 is a candidate.
+        assert_eq!(table.candidates(6.0), [2, 3]);
+    }
+
+    #[test]
+    fn wide_ranges_get_fewer_cuts() {
+        // 1,000 one-sided ranges with distinct bounds: each spans about half
+        // the cells, so the table thins its cuts to stay in budget.
+        let hooks: Vec<(u32, Interval)> = (0..1000)
+            .map(|i| (i, interval(f64::from(i), f64::INFINITY)))
+            .collect();
+        let table = RangeTable::new(&hooks);
+        let entries: usize = table.cells.iter().map(Vec::len).sum();
+        assert!(table.cuts.len() <= MAX_CUTS);
+        assert!(
+            entries <= hooks.len() * RANGE_ENTRIES_PER_HOOK + MAX_CUTS,
+            "{entries} entries"
+        );
+        for x in [0.0, 10.5, 500.0, 999.0, 1e9] {
+            let got = table.candidates(x);
+            let want = hooks.iter().filter(|(_, i)| i.lo <= x).count();
+            assert!(got.len() >= want, "{x}");
+        }
+    }
+
+    #[test]
+    fn or_chains_key_by_the_union_on_one_probe() {
+        let p = PathIdx::new(0);
+        let probe = |kind| Probe { path: p, kind };
+        let keys =
+            |ks: &[&'static str]| Allowed::Keys(ks.iter().map(|k| IndexKey::Str(k)).collect());
+        // Prefixes at the shortest; an equality by its first bytes.
+        let got = union(vec![
+            (probe(ProbeKind::Prefix(3)), keys(&["abc"])),
+            (probe(ProbeKind::Prefix(1)), keys(&["x"])),
+            (probe(ProbeKind::Value), keys(&["yz"])),
+        ]);
+        assert_eq!(
+            got,
+            Some((probe(ProbeKind::Prefix(1)), keys(&["a", "x", "y"])))
+        );
+        // A string shorter than the prefix, or cut inside a character.
+        let short = union(vec![
+            (probe(ProbeKind::Prefix(2)), keys(&["ab"])),
+            (probe(ProbeKind::Value), keys(&["a"])),
+        ]);
+        assert_eq!(short, None);
+        let split = union(vec![
+            (probe(ProbeKind::Prefix(1)), keys(&["a"])),
+            (probe(ProbeKind::Prefix(2)), keys(&["é"])),
+        ]);
+        assert_eq!(split, None);
+        // Intervals by their hull; no mixing of kinds or paths.
+        let got = union(vec![
+            (probe(ProbeKind::Range), Allowed::Range(interval(1.0, 2.0))),
+            (probe(ProbeKind::Range), Allowed::Range(interval(5.0, 6.0))),
+        ]);
+        assert_eq!(
+            got,
+            Some((probe(ProbeKind::Range), Allowed::Range(interval(1.0, 6.0))))
+        );
+        let mixed = union(vec![
+            (probe(ProbeKind::Range), Allowed::Range(interval(1.0, 2.0))),
+            (probe(ProbeKind::Value), keys(&["a"])),
+        ]);
+        assert_eq!(mixed, None);
+        let other = Probe {
+            path: PathIdx::new(1),
+            kind: ProbeKind::Value,
+        };
+        assert_eq!(
+            union(vec![
+                (probe(ProbeKind::Value), keys(&["a"])),
+                (other, keys(&["b"]))
+            ]),
+            None
+        );
+    }
+
     #[test]
     fn candidates_merge_in_order() {
         let mut a = KeyTable::default();
@@ -408,9 +804,9 @@ mod tests {
             paths: vec![(
                 Probe {
                     path: PathIdx::new(0),
-                    prefix: None,
+                    kind: ProbeKind::Value,
                 },
-                a,
+                Column::Keys(a),
             )],
         };
         let x = json!("x");

@@ -198,6 +198,16 @@ pub struct HookShape {
     /// fails the evaluation or is traced. Empty when there is no such link,
     /// and for a `b` whose leftmost operand is no `Conjunct`.
     pub sequenced_conjuncts: Vec<Conjunct>,
+    /// The operands of the top-level `&&` chain that are `||` chains of
+    /// [`Conjunct`]s (`a || b || c`, each a conjunct), left to right: the
+    /// condition can be `true` only if one conjunct of each is (CEL's `||`
+    /// is `true` exactly when one side is), so the hook index may key a
+    /// hook by the union of one such operand's keys.
+    pub any_of: Vec<Box<[Conjunct]>>,
+    /// **Required when errors are no-matches.** The same of each `b`'s
+    /// chain, as [`HookShape::sequenced_conjuncts`] are to
+    /// [`HookShape::conjuncts`].
+    pub sequenced_any_of: Vec<Box<[Conjunct]>>,
 }
 
 /// An operand of a condition's top-level `&&` chain that the hook index
@@ -256,14 +266,6 @@ impl Conjunct {
             _ => return None,
         })
     }
-
-    /// The operand's length in instructions.
-    fn len(self) -> usize {
-        match self {
-            Conjunct::Leaf(_) => 1,
-            Conjunct::In { .. } | Conjunct::StartsWith { .. } => 3,
-        }
-    }
 }
 
 impl HookShape {
@@ -274,26 +276,27 @@ impl HookShape {
         let Some(chain) = Chain::decode(code, start, 0, None) else {
             return HookShape::default();
         };
-        let required = match chain.conjuncts.first() {
-            Some(Conjunct::Leaf(leaf)) => Some(*leaf),
-            _ => None,
-        };
+        let required = chain.first_leaf;
         match code.get(chain.end) {
             Some(Op::Return) if chain.end + 1 == code.len() => HookShape {
                 required,
                 conjunction: chain.leaves.map(implied_has_dropped),
                 conjuncts: chain.conjuncts,
                 sequenced_conjuncts: Vec::new(),
+                any_of: chain.any_of,
+                sequenced_any_of: Vec::new(),
             },
             // `chain ? b : false`: `true` only where the chain is, so its
             // conjuncts are still required; but `b` runs after it, so there
             // is no flat conjunction.
             Some(Op::Branch { .. }) => match sequenced(code, start, chain.end) {
-                Some(sequenced_conjuncts) => HookShape {
+                Some(later) => HookShape {
                     required,
                     conjunction: None,
                     conjuncts: chain.conjuncts,
-                    sequenced_conjuncts,
+                    sequenced_conjuncts: later.conjuncts,
+                    any_of: chain.any_of,
+                    sequenced_any_of: later.any_of,
                 },
                 None => HookShape::default(),
             },
@@ -341,8 +344,9 @@ fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
         .collect()
 }
 
-/// A top-level `&&` chain whose leftmost operand is a [`Conjunct`]: its
-/// code is that operand, then one link per further operand,
+/// A top-level `&&` chain whose leftmost operand is a [`Conjunct`] or an
+/// `||` chain that starts with one: its code is that operand, then one link
+/// per further operand,
 ///
 /// ```text
 /// [first] AndShort(N1) [operand] AndJoin N1: AndShort(N2) ... AndJoin Nk:
@@ -350,14 +354,25 @@ fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
 ///
 /// each operand a self-contained block (its jumps land within it or on its
 /// join).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Chain {
-    /// The operands that are conjuncts, left to right (the first is one).
+    /// The operands that are conjuncts, left to right.
     conjuncts: Vec<Conjunct>,
+    /// The operands that are `||` chains of conjuncts, left to right.
+    any_of: Vec<Box<[Conjunct]>>,
+    /// The leftmost operand, when it is a leaf.
+    first_leaf: Option<Leaf>,
     /// Every operand, when each is a leaf.
     leaves: Option<Vec<Leaf>>,
     /// The position just past the chain's last join.
     end: usize,
+}
+
+/// What one operand of an `&&` chain is, to the fast paths.
+enum ChainOperand {
+    One(Conjunct),
+    AnyOf(Box<[Conjunct]>),
+    Other,
 }
 
 impl Chain {
@@ -367,65 +382,135 @@ impl Chain {
     /// chain fills `from..end` exactly, or there is no chain), otherwise at a
     /// `Return` or `Branch`.
     fn decode(code: &[Op], start: u32, from: usize, end: Option<usize>) -> Option<Chain> {
-        let ends_here = |at: usize| match end {
-            Some(end) => at == end,
-            None => matches!(code.get(at), Some(Op::Return | Op::Branch { .. })),
-        };
-        // The leftmost operand: the code up to the first instruction of a
-        // link (or the chain's end), when that is a conjunct.
-        let first = [1, 3].into_iter().find_map(|len| {
-            let after = from
-                .checked_add(len)
-                .filter(|&after| end.is_none_or(|end| after <= end))?;
-            (ends_here(after) || matches!(code.get(after), Some(Op::AndShort(_))))
-                .then(|| Conjunct::from_code(code.get(from..after)?))
-                .flatten()
+        // The leftmost operand: a conjunct (its length tells where the
+        // first link starts), or an `||` chain whose leftmost operand is.
+        let first_len = [1, 3].into_iter().find(|&len| {
+            from.checked_add(len)
+                .and_then(|after| code.get(from..after))
+                .and_then(Conjunct::from_code)
+                .is_some()
         })?;
-        let mut leaves = match first {
-            Conjunct::Leaf(leaf) => Some(vec![leaf]),
-            Conjunct::In { .. } | Conjunct::StartsWith { .. } => None,
+        let (alternatives, first_end) = links(code, start, from, first_len, false, None)?;
+        let mut chain = Chain {
+            leaves: Some(Vec::new()),
+            ..Chain::default()
         };
-        let mut conjuncts = vec![first];
-        let mut ip = from + first.len();
-        loop {
-            if ends_here(ip) {
-                return Some(Chain {
-                    conjuncts,
-                    leaves,
-                    end: ip,
-                });
-            }
-            let Some(Op::AndShort(target)) = code.get(ip) else {
-                return None;
+        let (operands, chain_end) = links(code, start, from, first_end - from, true, end)?;
+        if end.is_none() && !matches!(code.get(chain_end), Some(Op::Return | Op::Branch { .. })) {
+            return None;
+        }
+        for (i, range) in operands.into_iter().enumerate() {
+            let operand = match (i, alternatives.len()) {
+                (0, 1) => code
+                    .get(range)
+                    .and_then(Conjunct::from_code)
+                    .map_or(ChainOperand::Other, ChainOperand::One),
+                (0, _) => any_of(code, &alternatives),
+                _ => operand(code, start, range),
             };
-            // The link's operand runs from just after the short circuit to
-            // just before the join its target follows, within the chain.
-            let next = target
-                .as_usize()
-                .checked_sub(start as usize)
-                .filter(|&next| next >= ip + 3 && end.is_none_or(|end| next <= end))?;
-            let Some([operand @ .., Op::AndJoin]) = code.get(ip + 1..next) else {
-                return None;
-            };
-            // The join sits just before `next`; an operand that jumps past it
-            // is no operand of this chain.
-            let join = (start as usize).saturating_add(next - 1);
-            if !jumps_within(operand, join) {
-                return None;
-            }
-            let conjunct = Conjunct::from_code(operand);
-            let leaf = match conjunct {
-                Some(Conjunct::Leaf(leaf)) => Some(leaf),
+            let leaf = match operand {
+                ChainOperand::One(Conjunct::Leaf(leaf)) => Some(leaf),
                 _ => None,
             };
-            conjuncts.extend(conjunct);
-            leaves = leaves.zip(leaf).map(|(mut leaves, leaf)| {
+            if i == 0 {
+                chain.first_leaf = leaf;
+            }
+            chain.leaves = chain.leaves.zip(leaf).map(|(mut leaves, leaf)| {
                 leaves.push(leaf);
                 leaves
             });
-            // `next >= ip + 3`: the walk only moves forward.
-            ip = next;
+            match operand {
+                ChainOperand::One(c) => chain.conjuncts.push(c),
+                ChainOperand::AnyOf(cs) => chain.any_of.push(cs),
+                ChainOperand::Other => {}
+            }
         }
+        chain.end = chain_end;
+        Some(chain)
+    }
+}
+
+/// The operand whose code is `range`: a conjunct, an `||` chain of
+/// conjuncts that fills it exactly, or neither.
+fn operand(code: &[Op], start: u32, range: std::ops::Range<usize>) -> ChainOperand {
+    let Some(slice) = code.get(range.clone()) else {
+        return ChainOperand::Other;
+    };
+    if let Some(c) = Conjunct::from_code(slice) {
+        return ChainOperand::One(c);
+    }
+    let first = [1, 3]
+        .into_iter()
+        .find(|&len| slice.get(..len).and_then(Conjunct::from_code).is_some());
+    match first.and_then(|len| links(code, start, range.start, len, false, Some(range.end))) {
+        Some((alternatives, _)) if alternatives.len() > 1 => any_of(code, &alternatives),
+        _ => ChainOperand::Other,
+    }
+}
+
+/// The `||` chain whose operands' code is `alternatives`, when each is a
+/// conjunct.
+fn any_of(code: &[Op], alternatives: &[std::ops::Range<usize>]) -> ChainOperand {
+    let conjuncts: Option<Box<[Conjunct]>> = alternatives
+        .iter()
+        .map(|r| code.get(r.clone()).and_then(Conjunct::from_code))
+        .collect();
+    conjuncts.map_or(ChainOperand::Other, ChainOperand::AnyOf)
+}
+
+/// The operands (their code's positions) of the left-nested chain of `&&`
+/// (`and`) or `||` links starting at `from`, whose leftmost operand is
+/// `first` instructions long, and the position just past its last join:
+///
+/// ```text
+/// [first] Short(N1) [operand] Join N1: Short(N2) ... Join Nk:
+/// ```
+///
+/// The chain ends at the first instruction that starts no such link, or,
+/// when `end` is given, exactly at `end` (else there is no chain). Each
+/// operand is a self-contained block: a link whose operand jumps past its
+/// join is no link.
+fn links(
+    code: &[Op],
+    start: u32,
+    from: usize,
+    first: usize,
+    and: bool,
+    end: Option<usize>,
+) -> Option<(Vec<std::ops::Range<usize>>, usize)> {
+    let mut ip = from.checked_add(first)?;
+    let mut operands = Vec::new();
+    operands.push(from..ip);
+    loop {
+        if end.is_some_and(|end| ip >= end) {
+            return (Some(ip) == end).then_some((operands, ip));
+        }
+        let target = match code.get(ip) {
+            Some(Op::AndShort(t)) if and => *t,
+            Some(Op::OrShort(t)) if !and => *t,
+            _ if end.is_none() => return Some((operands, ip)),
+            _ => return None,
+        };
+        // The link's operand runs from just after the short circuit to
+        // just before the join its target follows, within the chain.
+        let next = target
+            .as_usize()
+            .checked_sub(start as usize)
+            .filter(|&next| next >= ip + 3 && end.is_none_or(|end| next <= end))?;
+        let joined = match code.get(next - 1) {
+            Some(Op::AndJoin) => and,
+            Some(Op::OrJoin) => !and,
+            _ => false,
+        };
+        // The join sits just before `next`; an operand that jumps past it
+        // is no operand of this chain.
+        let join = (start as usize).saturating_add(next - 1);
+        if !joined || !jumps_within(code.get(ip + 1..next - 1)?, join) {
+            return None;
+        }
+        operands.push(ip + 1..next - 1);
+        // `next >= ip + 3`: the walk only moves forward.
+        ip = next;
     }
 }
 
@@ -438,16 +523,17 @@ impl Chain {
 ///
 /// (the lowering's code for `c ? b : false`, which condition trees use to
 /// join operands left to right without CEL's error absorption,
-/// `docs/src/semantics.md#condition-trees`): the conjuncts of each `b`'s
-/// top-level `&&` chain, left to right ([`HookShape::sequenced_conjuncts`]).
+/// `docs/src/semantics.md#condition-trees`): the conjuncts and `||` chains
+/// of conjuncts of each `b`'s top-level `&&` chain, left to right
+/// ([`HookShape::sequenced_conjuncts`], [`HookShape::sequenced_any_of`]).
 /// Such a condition is `true` only where the code before `ip` leaves
 /// `true`, and each `b` is.
-fn sequenced(code: &[Op], start: u32, mut ip: usize) -> Option<Vec<Conjunct>> {
+fn sequenced(code: &[Op], start: u32, mut ip: usize) -> Option<Chain> {
     let local = |t: JumpTarget| t.as_usize().checked_sub(start as usize);
-    let mut conjuncts = Vec::new();
+    let mut later = Chain::default();
     loop {
         match code.get(ip) {
-            Some(Op::Return) if ip + 1 == code.len() => return Some(conjuncts),
+            Some(Op::Return) if ip + 1 == code.len() => return Some(later),
             Some(Op::Branch { otherwise, end }) => {
                 let (e, l) = (local(*otherwise)?, local(*end)?);
                 // `[b] Jump(L)` between the branch and `E`, then `False`.
@@ -463,7 +549,8 @@ fn sequenced(code: &[Op], start: u32, mut ip: usize) -> Option<Vec<Conjunct>> {
                     return None;
                 }
                 if let Some(b) = Chain::decode(code, start, ip + 1, Some(jump)) {
-                    conjuncts.extend(b.conjuncts);
+                    later.conjuncts.extend(b.conjuncts);
+                    later.any_of.extend(b.any_of);
                 }
                 ip = l;
             }

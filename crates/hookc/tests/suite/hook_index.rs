@@ -172,6 +172,144 @@ fn the_index_changes_no_result() {
 }
 
 // ---------------------------------------------------------------------------
+// Range columns and `||` chains of keyable tests.
+//
+// A hook whose required tests are orderings of a number is keyed by the
+// interval they allow, and an `||` of keyable tests on one path by the union
+// of their keys (prefixes of different lengths at the shortest, equalities
+// with long enough strings by their first bytes, intervals by their hull).
+// The generator below writes those shapes with bounds and prefixes that
+// share cells and bytes, ints beyond 2^53 (which meet doubles only after
+// rounding), multi-byte prefixes (whose truncation may split a character),
+// empty intervals and mirrored comparisons; the answers must be those of
+// evaluating the hooks one by one.
+
+const WORDS: [&str; 8] = ["a", "ab", "abc", "b", "ba", "é", "éa", "aé"];
+const BOUNDS: [&str; 9] = [
+    "0",
+    "1",
+    "1.5",
+    "2",
+    "-3",
+    "100",
+    "9007199254740992",
+    "9007199254740993",
+    "-0.0",
+];
+
+fn column_atom(rng: &mut Rng) -> String {
+    let w = *rng.pick(&WORDS);
+    let v = *rng.pick(&WORDS);
+    let b = *rng.pick(&BOUNDS);
+    let d = *rng.pick(&BOUNDS);
+    let cmp = *rng.pick(&["<", "<=", ">", ">="]);
+    match rng.below(12) {
+        0 => format!("n {cmp} {b}"),
+        1 => format!("{b} {cmp} n"),
+        2 => format!("n >= {b} && n < {d}"),
+        3 => format!("(n < {b} || n > {d})"),
+        4 => format!("(n <= {b} || n == {d})"),
+        5 => format!("(s == '{w}' || s == '{v}')"),
+        6 => format!("(s.startsWith('{w}') || s.startsWith('{v}'))"),
+        7 => format!("(s.startsWith('{w}') || s == '{v}')"),
+        8 => format!("(s in ['{w}', '{v}'] || s == 'zz')"),
+        9 => format!("(s == '{w}' || n > {b})"),
+        10 => format!("s.startsWith('{w}')"),
+        _ => format!("m {cmp} {b}"),
+    }
+}
+
+fn column_policy(rng: &mut Rng) -> String {
+    let mut src = String::from("hooks:\n");
+    for i in 0..10 + rng.below(50) {
+        let atoms: Vec<String> = (0..1 + rng.below(3)).map(|_| column_atom(rng)).collect();
+        src.push_str(&format!(
+            "  - {{id: h{i}, event: e, priority: {}, when: {:?}, action: {{type: abort}}}}\n",
+            rng.below(3),
+            atoms.join(" && ")
+        ));
+    }
+    src
+}
+
+fn column_context(rng: &mut Rng) -> Value {
+    let mut ctx = Map::new();
+    let number = |rng: &mut Rng| -> Value {
+        match rng.below(12) {
+            0 => json!("1"),
+            1 => Value::Null,
+            2 => json!(9_007_199_254_740_993_i64),
+            3 => json!(-9_007_199_254_740_993_i64),
+            4 => json!(u64::MAX),
+            _ => {
+                let b: &&str = rng.pick(&BOUNDS);
+                serde_json::from_str(b).unwrap()
+            }
+        }
+    };
+    for key in ["n", "m"] {
+        if rng.below(8) != 0 {
+            ctx.insert(key.into(), number(rng));
+        }
+    }
+    if rng.below(8) != 0 {
+        let s = match rng.below(8) {
+            0 => json!(2),
+            1 => json!("zz"),
+            _ => json!(rng.pick(&WORDS)),
+        };
+        ctx.insert("s".into(), s);
+    }
+    Value::Object(ctx)
+}
+
+#[test]
+fn range_columns_and_or_chains_change_no_result() {
+    use hookc_runtime::internals::index::ProbeKind;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut ranges, mut prefixes, mut checks) = (0, 0, 0);
+    for _ in 0..300 {
+        let src = column_policy(&mut rng);
+        let c = compile(&[Input::new("p.yaml", src.clone())]);
+        assert!(!c.diagnostics.has_errors(), "{src}");
+        let ir = c.policy.clone().unwrap();
+        let policy = Compilation::into_policy(c).unwrap();
+        for index in Plans::new(policy.program()).indexes() {
+            for probe in index.paths() {
+                match probe.kind {
+                    ProbeKind::Range => ranges += 1,
+                    ProbeKind::Prefix(_) => prefixes += 1,
+                    ProbeKind::Value => {}
+                }
+            }
+        }
+        for _ in 0..40 {
+            let ctx = column_context(&mut rng);
+            let text = serde_json::to_vec(&ctx).unwrap();
+            let all = ids(reference::all_matches(&ir, "e", &ctx)
+                .iter()
+                .map(|h| h.id.as_str()));
+            let first = reference::first_match(&ir, "e", &ctx).map(|h| h.id.clone());
+            for (form, query) in [
+                ("value", policy.query("e", &ctx)),
+                ("text", policy.query("e", Context::json(&text))),
+            ] {
+                let got = ids(query.all().unwrap().iter().map(|m| m.hook));
+                assert_eq!(got, all, "all from {form}\n{src}\n{ctx}");
+                let got = query.first().unwrap().map(|m| m.hook.to_owned());
+                assert_eq!(got, first, "first from {form}\n{src}\n{ctx}");
+                let got = query.decide().unwrap().map(str::to_owned);
+                assert_eq!(got, first, "decide from {form}\n{src}\n{ctx}");
+            }
+            checks += 1;
+        }
+    }
+    assert!(ranges >= 50, "only {ranges} range columns");
+    assert!(prefixes >= 50, "only {prefixes} prefix columns");
+    assert!(checks >= 10_000);
+}
+
+// ---------------------------------------------------------------------------
 // Condition trees: `all`s whose first item can be an error.
 //
 // A condition tree's `all` after an item that can be an error is

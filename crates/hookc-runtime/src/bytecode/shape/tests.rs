@@ -179,8 +179,15 @@ fn other_shapes_take_no_fast_path() {
             c.emit(l.op());
         }
     };
-    // `eq || in_set`: neither is required.
-    let code = chain(3, false, &[&leaf(eq), &leaf(in_set)]);
+    // `eq || x`: neither is required, and the `||` has an operand that is
+    // no conjunct.
+    let code = chain(
+        3,
+        false,
+        &[&leaf(eq), &|c| {
+            c.emit(Op::True);
+        }],
+    );
     assert_eq!(decode(&code), HookShape::default());
     // `(eq && in_set) || x`: the `&&` is not the top level.
     let and = |c: &mut CodeBuffer| {
@@ -220,6 +227,76 @@ fn other_shapes_take_no_fast_path() {
     );
     assert_eq!(decode(&code), HookShape::default());
     assert_eq!(HookShape::decode(&[], 0), HookShape::default());
+}
+
+#[test]
+fn or_chains_of_conjuncts_are_any_of_at_any_place() {
+    let [eq, in_set, matches, has] = leaves();
+    let leaf = |l: Leaf| {
+        move |c: &mut CodeBuffer| {
+            c.emit(l.op());
+        }
+    };
+    let (path, prefix) = (PathIdx::new(4), ConstIdx::new(9));
+    let starts = |c: &mut CodeBuffer| Conjunct::StartsWith { path, prefix }.write(c);
+    let or = |operands: &'static [usize]| {
+        move |c: &mut CodeBuffer| {
+            let all: [&dyn Fn(&mut CodeBuffer); 2] = [&leaf(leaves()[0]), &starts];
+            all[operands[0]](c);
+            for &o in &operands[1..] {
+                let link = Link::open(c, false);
+                all[o](c);
+                link.close(c);
+            }
+        }
+    };
+    for base in [0, 5, 300] {
+        // `eq || starts || eq`: the whole condition.
+        let code = chain(base, false, &[&leaf(eq), &starts, &leaf(eq)]);
+        let shape = decode(&code);
+        let three: Box<[Conjunct]> = Box::new([
+            Conjunct::Leaf(eq),
+            Conjunct::StartsWith { path, prefix },
+            Conjunct::Leaf(eq),
+        ]);
+        assert_eq!(shape.any_of, [three], "at {base}");
+        assert_eq!((shape.required, shape.conjunction), (None, None));
+        assert!(shape.conjuncts.is_empty());
+        // `(eq || starts) && in_set && (starts || eq) && matches`.
+        let code = chain(
+            base,
+            true,
+            &[&or(&[0, 1]), &leaf(in_set), &or(&[1, 0]), &leaf(matches)],
+        );
+        let shape = decode(&code);
+        assert_eq!(
+            shape.any_of,
+            [
+                Box::from([Conjunct::Leaf(eq), Conjunct::StartsWith { path, prefix }]),
+                Box::from([Conjunct::StartsWith { path, prefix }, Conjunct::Leaf(eq)])
+            ]
+        );
+        assert_eq!(
+            shape.conjuncts,
+            [Conjunct::Leaf(in_set), Conjunct::Leaf(matches)]
+        );
+        assert_eq!((shape.required, shape.conjunction), (None, None));
+        // `has && (eq || x)`: an `||` with an operand that is no conjunct
+        // is skipped, as any other operand.
+        let code = chain(
+            base,
+            true,
+            &[&leaf(has), &|c: &mut CodeBuffer| {
+                c.emit(eq.op());
+                let link = Link::open(c, false);
+                c.emit(Op::True);
+                link.close(c);
+            }],
+        );
+        let shape = decode(&code);
+        assert!(shape.any_of.is_empty());
+        assert_eq!(shape.conjuncts, [Conjunct::Leaf(has)]);
+    }
 }
 
 #[test]
