@@ -35,10 +35,12 @@
 //! plan is one [`PlanStep::Index`].
 
 use crate::accel::fnv::FnvMap;
-use crate::accel::index::HookIndex;
+use crate::accel::index::{HookIndex, RegexLiteral};
 use crate::accel::str_map::StrMap;
 use crate::bytecode::shape::{Conjunct, HookShape, Leaf};
-use crate::bytecode::{CmpOp, PathIdx, Program};
+use crate::bytecode::{CmpOp, PathIdx, Program, RegexIdx};
+use crate::value::PolicyRegex;
+use crate::verify::VerifiedProgram;
 use std::sync::OnceLock;
 
 /// Runs shorter than this are tried one by one: a hash lookup costs about as
@@ -124,8 +126,16 @@ impl Plans {
     }
 
     /// [`Plans::new`] given the shapes of the program's hooks
-    /// ([`HookShape::of_hooks`]), decoded once by the caller.
+    /// ([`HookShape::of_hooks`]), decoded once by the caller. The
+    /// program's regexes are parsed here for their required literals, as
+    /// a load parses them.
     pub fn with_shapes(program: &Program, shapes: &[HookShape]) -> Plans {
+        let regexes: Vec<Option<PolicyRegex>> = program
+            .regexes
+            .iter()
+            .map(|p| PolicyRegex::parse(p).ok())
+            .collect();
+        let literal = |i: RegexIdx| regexes.get(i.as_usize())?.as_ref()?.required_literal();
         let mut plans = Plans {
             sequenced: errors_are_no_matches(program),
             ..Plans::default()
@@ -134,11 +144,11 @@ impl Plans {
             .events
             .named
             .iter()
-            .map(|(_, hooks)| plans.plan(program, shapes, hooks))
+            .map(|(_, hooks)| plans.plan(program, shapes, hooks, &literal))
             .collect();
         plans.named = named;
         plans.by_name = events_by_name(program);
-        plans.wildcard = plans.plan(program, shapes, &program.events.wildcard);
+        plans.wildcard = plans.plan(program, shapes, &program.events.wildcard, &literal);
         plans
     }
 
@@ -148,7 +158,7 @@ impl Plans {
     /// event's first use. `sequenced` is [`errors_are_no_matches`] of the
     /// program.
     pub fn one_event(
-        program: &Program,
+        program: &VerifiedProgram,
         shapes: &[HookShape],
         hooks: &[u32],
         sequenced: bool,
@@ -157,7 +167,8 @@ impl Plans {
             sequenced,
             ..Plans::default()
         };
-        plans.wildcard = plans.plan(program, shapes, hooks);
+        let literal = |i: RegexIdx| program.regex(i)?.required_literal();
+        plans.wildcard = plans.plan(program.program(), shapes, hooks, &literal);
         plans
     }
 
@@ -214,7 +225,13 @@ impl Plans {
 
     /// The plan of one event's hooks: its runs ([`Plans::runs`]), or its
     /// hook index when that costs less (see [`cost`]).
-    fn plan(&mut self, program: &Program, shapes: &[HookShape], hooks: &[u32]) -> Vec<PlanStep> {
+    fn plan(
+        &mut self,
+        program: &Program,
+        shapes: &[HookShape],
+        hooks: &[u32],
+        literal: &RegexLiteral<'_>,
+    ) -> Vec<PlanStep> {
         let keys: Vec<Option<(PathIdx, &str)>> = hooks
             .iter()
             .map(|&h| {
@@ -234,7 +251,7 @@ impl Plans {
         // PERF: the index is only built for an event where a run of
         // dispatch could not already serve every hook at the lowest cost.
         let index = (runs_cost > cost::INDEX)
-            .then(|| HookIndex::new(program, shapes, hooks, self.sequenced))
+            .then(|| HookIndex::new(program, shapes, hooks, self.sequenced, literal))
             .flatten();
         if let Some(index) = index {
             let index_cost =
@@ -312,17 +329,23 @@ impl EventPlans {
     /// were made for, and `shapes`, its hooks' shapes
     /// ([`HookShape::of_hooks`]).
     #[inline]
-    pub fn for_event(&self, program: &Program, shapes: &[HookShape], event: &str) -> &Plans {
+    pub fn for_event(
+        &self,
+        program: &VerifiedProgram,
+        shapes: &[HookShape],
+        event: &str,
+    ) -> &Plans {
+        let events = &program.program().events;
         let named = self
             .by_name
             .get(event)
-            .and_then(|&i| Some((self.named.get(i)?, program.events.named.get(i)?)));
+            .and_then(|&i| Some((self.named.get(i)?, events.named.get(i)?)));
         match named {
             Some((cell, (_, hooks))) => {
                 cell.get_or_init(|| Plans::one_event(program, shapes, hooks, self.sequenced))
             }
             None => self.wildcard.get_or_init(|| {
-                Plans::one_event(program, shapes, &program.events.wildcard, self.sequenced)
+                Plans::one_event(program, shapes, &events.wildcard, self.sequenced)
             }),
         }
     }
@@ -445,7 +468,7 @@ fn required_eq_of<'p>(
         };
         conjuncts.iter().find_map(|c| match *c {
             Conjunct::Leaf(leaf) => string_eq(leaf),
-            Conjunct::In { .. } | Conjunct::StartsWith { .. } => None,
+            Conjunct::In { .. } | Conjunct::StartsWith { .. } | Conjunct::Contains { .. } => None,
         })
     };
     shape.required.and_then(string_eq).or_else(later)

@@ -18,6 +18,27 @@
 //! bytes, and a hook keyed in a column by such an operand is a *candidate*
 //! only when the context's key there is one of its keys.
 //!
+//! Three more kinds of column serve other required operands:
+//!
+//! - a *range* column keys `path < c`, `path >= c` and the like (numbers
+//!   only: an ordering of another kind is an error or `false`), meeting
+//!   the bounds a hook puts on one path into an interval; the number line
+//!   is cut at the hooks' bounds (at most [`MAX_CUTS`], fewer where the
+//!   intervals are wide) and a number finds its cell's hooks;
+//! - a *substring* column keys `path.contains('s')` and `path.matches(re)`
+//!   by a literal every match of `re` contains (`value::policy_regex`),
+//!   and finds every literal of a string in one Aho-Corasick scan;
+//! - an `||` of such operands on one path ([`HookShape::any_of`]) is keyed
+//!   by the union of what each allows: `a || b` is `true` only where one
+//!   side is (prefixes of different lengths at the shortest, an equality
+//!   with a long enough string by its first bytes, intervals by their
+//!   hull).
+//!
+//! Each is a superset of the hooks that can match, never fewer, so the
+//! answers are exactly those of running the hooks one by one
+//! (`crates/hookc/tests/suite/hook_index.rs` compares them on random
+//! policies of every kind of column).
+//!
 //! Per event, the index picks the columns that rule out the most hooks
 //! (greedily, at most [`MAX_PATHS`]), keys each hook in the first of them it
 //! is constrained in, and keeps the hooks keyed in none as always-candidates.
@@ -40,7 +61,7 @@
 
 use crate::accel::fnv::FnvMap;
 use crate::bytecode::shape::{Conjunct, HookShape, Leaf};
-use crate::bytecode::{CmpOp, PathIdx, Program};
+use crate::bytecode::{CmpOp, PathIdx, Program, RegexIdx};
 use serde_json::Value;
 
 /// At most this many columns are looked up per evaluation.
@@ -96,6 +117,10 @@ pub enum ProbeKind {
     /// A number's place among the bounds of the hooks' ranges, for hooks
     /// keyed by `path < c`, `path >= c` and the like.
     Range,
+    /// The literals a string contains, found in one scan, for hooks keyed
+    /// by `path.contains(s)` and by a literal every match of
+    /// `path.matches(re)` contains.
+    Substring,
 }
 
 /// What an index column looks up: a path, read as [`ProbeKind`] says.
@@ -116,7 +141,7 @@ impl Probe {
         match (self.kind, v?) {
             (ProbeKind::Value, v) => IndexKey::of(v),
             (ProbeKind::Prefix(len), Value::String(s)) => s.get(..len).map(IndexKey::Str),
-            (ProbeKind::Prefix(_) | ProbeKind::Range, _) => None,
+            (ProbeKind::Prefix(_) | ProbeKind::Range | ProbeKind::Substring, _) => None,
         }
     }
 }
@@ -126,26 +151,106 @@ impl Probe {
 enum Column {
     Keys(KeyTable),
     Ranges(RangeTable),
+    Substrings(SubstringTable),
 }
 
 impl Column {
     /// The positions that can match where the path's value is `v`.
     #[inline]
-    fn candidates(&self, probe: Probe, v: Option<&Value>) -> &[u32] {
+    fn candidates(&self, probe: Probe, v: Option<&Value>) -> CandidateList<'_> {
         match self {
-            Column::Keys(table) => table.candidates(probe.key(v)),
-            Column::Ranges(table) => match v {
+            Column::Keys(table) => CandidateList::all(table.candidates(probe.key(v))),
+            Column::Ranges(table) => CandidateList::all(match v {
                 Some(Value::Number(n)) => n.as_f64().map_or(&[], |x| table.candidates(x)),
                 _ => &[],
+            }),
+            Column::Substrings(table) => match v {
+                Some(Value::String(s)) => table.candidates(s),
+                _ => CandidateList::all(&[]),
             },
         }
     }
 
-    /// The most candidates one lookup can give.
+    /// The most candidates one lookup can give (for a substring column,
+    /// one literal's hooks: a string holding several gives their union).
     fn largest(&self) -> usize {
         match self {
             Column::Keys(table) => table.largest(),
             Column::Ranges(table) => table.largest(),
+            Column::Substrings(table) => table.largest,
+        }
+    }
+}
+
+/// A substring column: the literals its hooks require, found in a string
+/// by one Aho-Corasick scan, and its hooks (ascending) each with the
+/// literals it is keyed by, as a mask of literal numbers modulo 64 (so a
+/// column of more than 64 literals makes a few hooks candidates for a
+/// literal they do not require, never the reverse).
+#[derive(Debug, Clone)]
+pub struct SubstringTable {
+    literals: Vec<Box<str>>,
+    finder: aho_corasick::AhoCorasick,
+    hooks: Vec<u32>,
+    masks: Vec<u64>,
+    largest: usize,
+}
+
+impl PartialEq for SubstringTable {
+    /// The finder is made from the literals.
+    fn eq(&self, other: &SubstringTable) -> bool {
+        (&self.literals, &self.hooks, &self.masks) == (&other.literals, &other.hooks, &other.masks)
+    }
+}
+
+impl SubstringTable {
+    /// The table of `hooks` (position, the literals it is keyed by;
+    /// ascending positions); `None` when the scanner cannot be built.
+    fn new(hooks: &[(u32, Vec<Box<str>>)]) -> Option<SubstringTable> {
+        let mut literals: Vec<Box<str>> = Vec::new();
+        let mut masks = Vec::with_capacity(hooks.len());
+        let mut per_bit = [0usize; 64];
+        for (_, keys) in hooks {
+            let mut mask = 0u64;
+            for key in keys {
+                let id = match literals.iter().position(|l| l == key) {
+                    Some(id) => id,
+                    None => {
+                        literals.push(key.clone());
+                        literals.len() - 1
+                    }
+                };
+                mask |= 1 << (id % 64);
+            }
+            for (bit, count) in per_bit.iter_mut().enumerate() {
+                *count += usize::from(mask & (1 << bit) != 0);
+            }
+            masks.push(mask);
+        }
+        let finder = aho_corasick::AhoCorasick::new(literals.iter().map(|l| l.as_bytes())).ok()?;
+        Some(SubstringTable {
+            literals,
+            finder,
+            hooks: hooks.iter().map(|(pos, _)| *pos).collect(),
+            masks,
+            largest: per_bit.into_iter().max().unwrap_or(0),
+        })
+    }
+
+    /// The hooks one of whose literals `s` contains.
+    #[inline]
+    fn candidates(&self, s: &str) -> CandidateList<'_> {
+        let mut found = 0u64;
+        for m in self.finder.find_overlapping_iter(s) {
+            found |= 1 << (m.pattern().as_usize() % 64);
+        }
+        if found == 0 {
+            return CandidateList::all(&[]);
+        }
+        CandidateList {
+            list: &self.hooks,
+            masks: &self.masks,
+            found,
         }
     }
 }
@@ -348,6 +453,8 @@ pub struct HookIndex {
 enum Allowed<'p> {
     Keys(Vec<IndexKey<'p>>),
     Range(Interval),
+    /// One of these literals (none empty) must be in the string.
+    Literals(Vec<Box<str>>),
 }
 
 impl HookIndex {
@@ -361,13 +468,14 @@ impl HookIndex {
         shapes: &[HookShape],
         hooks: &[u32],
         sequenced: bool,
+        literal: &RegexLiteral<'_>,
     ) -> Option<HookIndex> {
         let constraints: Vec<Vec<(Probe, Allowed<'_>)>> = hooks
             .iter()
             .map(|&h| {
-                shapes
-                    .get(h as usize)
-                    .map_or_else(Vec::new, |shape| constraints(program, shape, sequenced))
+                shapes.get(h as usize).map_or_else(Vec::new, |shape| {
+                    constraints(program, shape, sequenced, literal)
+                })
             })
             .collect();
         let mut assigned = vec![false; hooks.len()];
@@ -421,12 +529,13 @@ impl HookIndex {
         &'i self,
         mut value: impl FnMut(PathIdx) -> Option<&'v Value>,
     ) -> Candidates<'i> {
-        let mut lists: [&'i [u32]; MAX_PATHS + 1] = [&[]; MAX_PATHS + 1];
+        let mut lists: [CandidateList<'i>; MAX_PATHS + 1] =
+            [CandidateList::all(&[]); MAX_PATHS + 1];
         for (slot, (probe, column)) in lists.iter_mut().zip(&self.paths) {
             *slot = column.candidates(*probe, value(probe.path));
         }
         if let Some(last) = lists.last_mut() {
-            *last = &self.always;
+            *last = CandidateList::all(&self.always);
         }
         Candidates {
             hooks: &self.hooks,
@@ -435,12 +544,51 @@ impl HookIndex {
     }
 }
 
+/// One column's candidates: the positions of `list` (ascending) whose mask
+/// meets `found`, or all of them when there are no masks.
+#[derive(Debug, Clone, Copy)]
+struct CandidateList<'i> {
+    list: &'i [u32],
+    /// Parallel to `list`, or empty.
+    masks: &'i [u64],
+    found: u64,
+}
+
+impl<'i> CandidateList<'i> {
+    const fn all(list: &'i [u32]) -> CandidateList<'i> {
+        CandidateList {
+            list,
+            masks: &[],
+            found: 0,
+        }
+    }
+
+    /// The first candidate, once the positions whose mask misses `found`
+    /// are dropped from the front.
+    #[inline]
+    fn head(&mut self) -> Option<u32> {
+        while let Some((&mask, rest)) = self.masks.split_first() {
+            if mask & self.found != 0 {
+                break;
+            }
+            self.masks = rest;
+            self.list = self.list.get(1..).unwrap_or(&[]);
+        }
+        self.list.first().copied()
+    }
+
+    fn advance(&mut self) {
+        self.list = self.list.get(1..).unwrap_or(&[]);
+        self.masks = self.masks.get(1..).unwrap_or(&[]);
+    }
+}
+
 /// The candidate hooks of one evaluation, in evaluation order: the merge of
 /// the ascending position lists (each position is in at most one).
 #[derive(Debug)]
 pub struct Candidates<'i> {
     hooks: &'i [u32],
-    lists: [&'i [u32]; MAX_PATHS + 1],
+    lists: [CandidateList<'i>; MAX_PATHS + 1],
 }
 
 impl Iterator for Candidates<'_> {
@@ -449,8 +597,8 @@ impl Iterator for Candidates<'_> {
     #[inline]
     fn next(&mut self) -> Option<u32> {
         let mut best: Option<(usize, u32)> = None;
-        for (i, list) in self.lists.iter().enumerate() {
-            if let Some(&pos) = list.first() {
+        for (i, list) in self.lists.iter_mut().enumerate() {
+            if let Some(pos) = list.head() {
                 if best.is_none_or(|(_, b)| pos < b) {
                     best = Some((i, pos));
                 }
@@ -458,7 +606,7 @@ impl Iterator for Candidates<'_> {
         }
         let (i, pos) = best?;
         if let Some(list) = self.lists.get_mut(i) {
-            *list = list.get(1..).unwrap_or(&[]);
+            list.advance();
         }
         self.hooks.get(pos as usize).copied()
     }
@@ -474,6 +622,7 @@ fn best_path(
     enum Gathered {
         Keys(KeyTable),
         Ranges(Vec<(u32, Interval)>),
+        Substrings(Vec<(u32, Vec<Box<str>>)>),
     }
     let mut gathered: Vec<(Probe, Gathered, usize)> = Vec::new();
     for (pos, cs) in constraints.iter().enumerate() {
@@ -489,6 +638,7 @@ fn best_path(
                 None => {
                     let column = match probe.kind {
                         ProbeKind::Range => Gathered::Ranges(Vec::new()),
+                        ProbeKind::Substring => Gathered::Substrings(Vec::new()),
                         ProbeKind::Value | ProbeKind::Prefix(_) => {
                             Gathered::Keys(KeyTable::default())
                         }
@@ -507,6 +657,9 @@ fn best_path(
                     (Gathered::Ranges(list), Allowed::Range(interval)) => {
                         list.push((pos, *interval));
                     }
+                    (Gathered::Substrings(list), Allowed::Literals(literals)) => {
+                        list.push((pos, literals.clone()));
+                    }
                     // A probe's kind fixes what it allows.
                     _ => continue,
                 }
@@ -516,13 +669,14 @@ fn best_path(
     }
     gathered
         .into_iter()
-        .map(|(probe, column, hooks)| {
+        .filter_map(|(probe, column, hooks)| {
             let column = match column {
                 Gathered::Keys(table) => Column::Keys(table),
                 Gathered::Ranges(list) => Column::Ranges(RangeTable::new(&list)),
+                Gathered::Substrings(list) => Column::Substrings(SubstringTable::new(&list)?),
             };
             let gain = hooks.saturating_sub(column.largest());
-            (gain, probe, column)
+            Some((gain, probe, column))
         })
         .filter(|(gain, _, _)| *gain >= MIN_GAIN)
         // The first of equal gains: deterministic.
@@ -539,6 +693,7 @@ fn constraints<'p>(
     program: &'p Program,
     shape: &HookShape,
     sequenced: bool,
+    literal: &RegexLiteral<'_>,
 ) -> Vec<(Probe, Allowed<'p>)> {
     let mut out: Vec<(Probe, Allowed<'_>)> = Vec::new();
     let (later, later_any): (&[Conjunct], &[Box<[Conjunct]>]) = if sequenced {
@@ -547,10 +702,12 @@ fn constraints<'p>(
         (&[], &[])
     };
     let ones = shape.conjuncts.iter().chain(later);
-    let singles = ones.map(|&c| allowed(program, c));
+    let singles = ones.map(|&c| allowed(program, c, literal));
     let anys = shape.any_of.iter().chain(later_any).map(|alternatives| {
-        let each: Option<Vec<(Probe, Allowed<'_>)>> =
-            alternatives.iter().map(|&c| allowed(program, c)).collect();
+        let each: Option<Vec<(Probe, Allowed<'_>)>> = alternatives
+            .iter()
+            .map(|&c| allowed(program, c, literal))
+            .collect();
         union(each?)
     });
     for (probe, allowed) in singles.chain(anys).flatten() {
@@ -561,14 +718,34 @@ fn constraints<'p>(
                     *have = have.meet(more);
                 }
             }
-            Some((_, Allowed::Keys(_))) => {}
+            Some((_, Allowed::Keys(_) | Allowed::Literals(_))) => {}
         }
     }
     out
 }
 
+/// A literal every match of regex `i` contains (its longest), if it has
+/// one: the hook index keys `path.matches(re)` by it.
+pub type RegexLiteral<'r> = dyn Fn(RegexIdx) -> Option<&'r str> + 'r;
+
 /// What a conjunct allows, on the probe that reads it.
-fn allowed(program: &Program, conjunct: Conjunct) -> Option<(Probe, Allowed<'_>)> {
+fn allowed<'p>(
+    program: &'p Program,
+    conjunct: Conjunct,
+    literal: &RegexLiteral<'_>,
+) -> Option<(Probe, Allowed<'p>)> {
+    let substring = |path, s: &str| {
+        // The empty string is in every string: it rules nothing out.
+        (!s.is_empty()).then(|| {
+            (
+                Probe {
+                    path,
+                    kind: ProbeKind::Substring,
+                },
+                Allowed::Literals(vec![Box::from(s)]),
+            )
+        })
+    };
     let value = |path| Probe {
         path,
         kind: ProbeKind::Value,
@@ -612,7 +789,15 @@ fn allowed(program: &Program, conjunct: Conjunct) -> Option<(Probe, Allowed<'_>)
             )),
             _ => None,
         },
-        Conjunct::Leaf(Leaf::Matches { .. } | Leaf::Has { .. }) => None,
+        // `s.contains(t)` is `true` only for a string `s` holding `t`, and
+        // `s.matches(re)` only for one holding each literal every match of
+        // `re` contains (`value::policy_regex`).
+        Conjunct::Contains { path, needle } => match program.konst(needle)? {
+            Value::String(t) => substring(path, t),
+            _ => None,
+        },
+        Conjunct::Leaf(Leaf::Matches { path, regex }) => substring(path, literal(regex)?),
+        Conjunct::Leaf(Leaf::Has { .. }) => None,
     }
 }
 
@@ -630,7 +815,7 @@ fn union(each: Vec<(Probe, Allowed<'_>)>) -> Option<(Probe, Allowed<'_>)> {
         .iter()
         .filter_map(|(p, _)| match p.kind {
             ProbeKind::Prefix(len) => Some(len),
-            ProbeKind::Value | ProbeKind::Range => None,
+            ProbeKind::Value | ProbeKind::Range | ProbeKind::Substring => None,
         })
         .min();
     let kind = match shortest {
@@ -638,6 +823,7 @@ fn union(each: Vec<(Probe, Allowed<'_>)>) -> Option<(Probe, Allowed<'_>)> {
         None => each.first()?.0.kind,
     };
     let mut keys = Vec::new();
+    let mut literals = Vec::new();
     let mut hull: Option<Interval> = None;
     for (probe, allowed) in each {
         match (kind, probe.kind, allowed) {
@@ -645,6 +831,9 @@ fn union(each: Vec<(Probe, Allowed<'_>)>) -> Option<(Probe, Allowed<'_>)> {
                 hull = Some(hull.map_or(i, |h| h.hull(i)));
             }
             (ProbeKind::Value, ProbeKind::Value, Allowed::Keys(ks)) => keys.extend(ks),
+            (ProbeKind::Substring, ProbeKind::Substring, Allowed::Literals(ls)) => {
+                literals.extend(ls);
+            }
             (
                 ProbeKind::Prefix(len),
                 ProbeKind::Value | ProbeKind::Prefix(_),
@@ -661,9 +850,10 @@ fn union(each: Vec<(Probe, Allowed<'_>)>) -> Option<(Probe, Allowed<'_>)> {
         }
     }
     let probe = Probe { path, kind };
-    Some(match hull {
-        Some(interval) => (probe, Allowed::Range(interval)),
-        None => (probe, Allowed::Keys(keys)),
+    Some(match (kind, hull) {
+        (_, Some(interval)) => (probe, Allowed::Range(interval)),
+        (ProbeKind::Substring, None) => (probe, Allowed::Literals(literals)),
+        (_, None) => (probe, Allowed::Keys(keys)),
     })
 }
 

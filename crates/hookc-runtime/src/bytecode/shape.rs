@@ -7,7 +7,7 @@
 //! on code of the shapes the lowering writes; were the two to drift apart,
 //! the fast paths would silently stop applying. So both sides live here:
 //! the lowering writes every conjunct (a context leaf, a short `in` list,
-//! a `startsWith` of a constant) with [`Conjunct::write`] and every `&&`
+//! a `startsWith` or `contains` of a constant) with [`Conjunct::write`] and every `&&`
 //! and `||` link with [`Link`], and the runtime reads hooks back with
 //! [`HookShape::decode`]. The unit tests round-trip the two, and
 //! `crates/hookc/tests/suite/fast_paths.rs` pins how many hooks of the bench
@@ -232,6 +232,13 @@ pub enum Conjunct {
         /// The prefix (or whatever constant the program holds there).
         prefix: ConstIdx,
     },
+    /// `paths[path].contains(consts[needle])` (`Path; Const; Contains`).
+    Contains {
+        /// The path.
+        path: PathIdx,
+        /// The substring (or whatever constant the program holds there).
+        needle: ConstIdx,
+    },
 }
 
 impl Conjunct {
@@ -252,6 +259,11 @@ impl Conjunct {
                     sink.emit(op);
                 }
             }
+            Conjunct::Contains { path, needle } => {
+                for op in [Op::Path(path), Op::Const(needle), Op::Contains] {
+                    sink.emit(op);
+                }
+            }
         }
     }
 
@@ -262,6 +274,9 @@ impl Conjunct {
             [Op::Path(path), Op::Const(list), Op::In] => Conjunct::In { path, list },
             [Op::Path(path), Op::Const(prefix), Op::StartsWith] => {
                 Conjunct::StartsWith { path, prefix }
+            }
+            [Op::Path(path), Op::Const(needle), Op::Contains] => {
+                Conjunct::Contains { path, needle }
             }
             _ => return None,
         })

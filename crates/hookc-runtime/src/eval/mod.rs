@@ -667,9 +667,7 @@ impl Policy {
         // Loop-invariant: a policy without collected hooks never asks.
         let skip_collected = terminal_only && !self.collected.is_empty();
         let skip = |h: u32| skip_collected && self.is_collected(h);
-        let plan = self
-            .plans
-            .for_event(self.program.program(), &self.shapes, event);
+        let plan = self.plans.for_event(&self.program, &self.shapes, event);
         for step in plan.steps() {
             match *step {
                 Step::Hook(h) => {

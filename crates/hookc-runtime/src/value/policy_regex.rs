@@ -122,6 +122,13 @@ impl PolicyRegex {
         group_names(self.groups, &self.names)
     }
 
+    /// The longest literal every match contains, if the pattern has one:
+    /// a string without it cannot match (the hook index keys by it).
+    pub fn required_literal(&self) -> Option<&str> {
+        let first = self.required.first()?;
+        std::str::from_utf8(first.needle()).ok()
+    }
+
     /// Whether `fancy-regex` runs this pattern (see [`engine`]).
     pub fn is_backtracking(&self) -> bool {
         self.backtracking

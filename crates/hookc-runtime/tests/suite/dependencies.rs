@@ -20,6 +20,7 @@ const FORBIDDEN: &[&str] = &[
 
 /// What the runtime is allowed to depend on directly.
 const DIRECT: &[&str] = &[
+    "aho-corasick",
     "crc32fast",
     "fancy-regex",
     "memchr",

@@ -31,10 +31,10 @@ fn each_event_plan_built_on_first_use_is_the_eager_plan() {
             .collect();
         events.push("no hook names this event".to_owned());
         for (n, event) in events.iter().enumerate() {
-            let plan = lazy.for_event(program, &shapes, event);
+            let plan = lazy.for_event(&verified, &shapes, event);
             assert_eq!(lazy.built(), n + 1, "{name} {event}: one plan more");
             assert!(
-                std::ptr::eq(plan, lazy.for_event(program, &shapes, event)),
+                std::ptr::eq(plan, lazy.for_event(&verified, &shapes, event)),
                 "{name} {event}: built once"
             );
             let want = eager.for_event(event);

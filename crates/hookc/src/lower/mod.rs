@@ -406,12 +406,12 @@ impl<'p> Lowerer<'p> {
 
     /// The [`Conjunct`] of a test of a context path against a constant
     /// that has no fused instruction (`path in [short list]`,
-    /// `path.startsWith('p')`), written through the shape module so that
+    /// `path.startsWith('p')`, `path.contains('s')`), written through the shape module so that
     /// the hook index reads back exactly what was written. Its code is the
     /// generic lowering's: the path, the constant, the operator.
     fn short_conjunct(&mut self, e: &IrExpr) -> Option<Conjunct> {
         use IrExprKind as K;
-        let (path, konst, starts_with) = match &e.kind {
+        let (path, konst, op) = match &e.kind {
             K::Binary {
                 op: BinaryOp::In,
                 lhs,
@@ -421,30 +421,33 @@ impl<'p> Lowerer<'p> {
                 K::Const(list @ Const::List(items))
                     if items.len() < SET_THRESHOLD && exact(list) =>
                 {
-                    (&**lhs, list, false)
+                    (&**lhs, list, Op::In)
                 }
                 _ => return None,
             },
-            K::Call(f, args) if f.def().lowering == Lowering::Instruction(Op::StartsWith) => {
-                match args.as_slice() {
-                    [recv, arg] => match &arg.kind {
-                        K::Const(prefix @ Const::String(_)) => (recv, prefix, true),
+            K::Call(f, args) => match (f.def().lowering, args.as_slice()) {
+                (Lowering::Instruction(op @ (Op::StartsWith | Op::Contains)), [recv, arg]) => {
+                    match &arg.kind {
+                        K::Const(text @ Const::String(_)) => (recv, text, op),
                         _ => return None,
-                    },
-                    _ => return None,
+                    }
                 }
-            }
+                _ => return None,
+            },
             _ => return None,
         };
         let path = self.context_path(path)?;
         let konst = self.json(konst.to_json());
-        Some(if starts_with {
-            Conjunct::StartsWith {
+        Some(match op {
+            Op::StartsWith => Conjunct::StartsWith {
                 path,
                 prefix: konst,
-            }
-        } else {
-            Conjunct::In { path, list: konst }
+            },
+            Op::Contains => Conjunct::Contains {
+                path,
+                needle: konst,
+            },
+            _ => Conjunct::In { path, list: konst },
         })
     }
 

@@ -184,7 +184,7 @@ fn the_index_changes_no_result() {
 // empty intervals and mirrored comparisons; the answers must be those of
 // evaluating the hooks one by one.
 
-const WORDS: [&str; 8] = ["a", "ab", "abc", "b", "ba", "é", "éa", "aé"];
+const WORDS: [&str; 10] = ["a", "ab", "abc", "b", "ba", "é", "éa", "aé", "xabcx", "B"];
 const BOUNDS: [&str; 9] = [
     "0",
     "1",
@@ -197,13 +197,13 @@ const BOUNDS: [&str; 9] = [
     "-0.0",
 ];
 
-fn column_atom(rng: &mut Rng) -> String {
+fn column_atom(rng: &mut Rng, regexes: bool) -> String {
     let w = *rng.pick(&WORDS);
     let v = *rng.pick(&WORDS);
     let b = *rng.pick(&BOUNDS);
     let d = *rng.pick(&BOUNDS);
     let cmp = *rng.pick(&["<", "<=", ">", ">="]);
-    match rng.below(12) {
+    match rng.below(15) {
         0 => format!("n {cmp} {b}"),
         1 => format!("{b} {cmp} n"),
         2 => format!("n >= {b} && n < {d}"),
@@ -215,14 +215,26 @@ fn column_atom(rng: &mut Rng) -> String {
         8 => format!("(s in ['{w}', '{v}'] || s == 'zz')"),
         9 => format!("(s == '{w}' || n > {b})"),
         10 => format!("s.startsWith('{w}')"),
+        11 => format!("s.contains('{w}')"),
+        // Regexes in a fifth of the policies: the reference evaluator
+        // compiles each one at every evaluation.
+        12 if regexes => match rng.below(3) {
+            0 => format!("(s.contains('{w}') || s.matches('{v}[0-9]*$'))"),
+            1 => format!("s.matches('^.?{w}')"),
+            _ => format!("s.matches('(?i){w}')"),
+        },
+        12 | 13 => format!("(s.contains('{w}') || s.contains(''))"),
         _ => format!("m {cmp} {b}"),
     }
 }
 
 fn column_policy(rng: &mut Rng) -> String {
     let mut src = String::from("hooks:\n");
+    let regexes = rng.below(5) == 0;
     for i in 0..10 + rng.below(50) {
-        let atoms: Vec<String> = (0..1 + rng.below(3)).map(|_| column_atom(rng)).collect();
+        let atoms: Vec<String> = (0..1 + rng.below(3))
+            .map(|_| column_atom(rng, regexes))
+            .collect();
         src.push_str(&format!(
             "  - {{id: h{i}, event: e, priority: {}, when: {:?}, action: {{type: abort}}}}\n",
             rng.below(3),
@@ -267,7 +279,7 @@ fn column_context(rng: &mut Rng) -> Value {
 fn range_columns_and_or_chains_change_no_result() {
     use hookc_runtime::internals::index::ProbeKind;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let (mut ranges, mut prefixes, mut checks) = (0, 0, 0);
+    let (mut ranges, mut prefixes, mut substrings, mut checks) = (0, 0, 0, 0);
     for _ in 0..300 {
         let src = column_policy(&mut rng);
         let c = compile(&[Input::new("p.yaml", src.clone())]);
@@ -279,6 +291,7 @@ fn range_columns_and_or_chains_change_no_result() {
                 match probe.kind {
                     ProbeKind::Range => ranges += 1,
                     ProbeKind::Prefix(_) => prefixes += 1,
+                    ProbeKind::Substring => substrings += 1,
                     ProbeKind::Value => {}
                 }
             }
@@ -306,6 +319,7 @@ fn range_columns_and_or_chains_change_no_result() {
     }
     assert!(ranges >= 50, "only {ranges} range columns");
     assert!(prefixes >= 50, "only {prefixes} prefix columns");
+    assert!(substrings >= 50, "only {substrings} substring columns");
     assert!(checks >= 10_000);
 }
 
@@ -479,7 +493,8 @@ fn keyed_by_sequenced(program: &hookc_runtime::bytecode::Program) -> usize {
     let shapes = HookShape::of_hooks(program);
     let hooks = program.hooks_for("e");
     let keyed = |sequenced| {
-        HookIndex::new(program, &shapes, hooks, sequenced).map_or(0, |i| i.keyed_hooks())
+        // (No regex of these policies is keyed: none is required.)
+        HookIndex::new(program, &shapes, hooks, sequenced, &|_| None).map_or(0, |i| i.keyed_hooks())
     };
     let leads_with_string_eq = |h: u32| match shapes[h as usize].required {
         Some(Leaf::Cmp {

@@ -163,9 +163,22 @@ fn unfused_tests_are_conjuncts_at_any_place() {
             Conjunct::StartsWith { path, prefix: list }
         ]
     );
-    // Alone.
+    // Alone; and every conjunct reads back as written.
     let code = chain(0, true, &[&is_in]);
     assert_eq!(decode(&code).conjuncts, [Conjunct::In { path, list }]);
+    for conjunct in [
+        Conjunct::In { path, list },
+        Conjunct::StartsWith { path, prefix: list },
+        Conjunct::Contains { path, needle: list },
+        Conjunct::Leaf(eq),
+    ] {
+        let mut code = CodeBuffer {
+            base: 40,
+            ops: Vec::new(),
+        };
+        conjunct.write(&mut code);
+        assert_eq!(Conjunct::from_code(&code.ops), Some(conjunct));
+    }
     // Under `||`, nothing is required.
     let code = chain(0, false, &[&is_in, &leaf]);
     assert_eq!(decode(&code).conjuncts, []);
