@@ -65,7 +65,7 @@ use crate::bytecode::{CmpOp, PathIdx, Program, RegexIdx};
 use serde_json::Value;
 
 /// At most this many columns are looked up per evaluation.
-pub const MAX_PATHS: usize = 4;
+pub const MAX_PATHS: usize = 8;
 
 /// A column is indexed only if it rules out at least this many hooks on the
 /// worst-case value (its hooks, less the most shared key's).
@@ -529,17 +529,16 @@ impl HookIndex {
         &'i self,
         mut value: impl FnMut(PathIdx) -> Option<&'v Value>,
     ) -> Candidates<'i> {
+        // The hooks keyed on no column first, then one list per column.
         let mut lists: [CandidateList<'i>; MAX_PATHS + 1] =
-            [CandidateList::all(&[]); MAX_PATHS + 1];
-        for (slot, (probe, column)) in lists.iter_mut().zip(&self.paths) {
+            [CandidateList::all(&self.always); MAX_PATHS + 1];
+        for (slot, (probe, column)) in lists.iter_mut().skip(1).zip(&self.paths) {
             *slot = column.candidates(*probe, value(probe.path));
-        }
-        if let Some(last) = lists.last_mut() {
-            *last = CandidateList::all(&self.always);
         }
         Candidates {
             hooks: &self.hooks,
             lists,
+            active: 1 + self.paths.len(),
         }
     }
 }
@@ -589,6 +588,8 @@ impl<'i> CandidateList<'i> {
 pub struct Candidates<'i> {
     hooks: &'i [u32],
     lists: [CandidateList<'i>; MAX_PATHS + 1],
+    /// How many of `lists` are in use.
+    active: usize,
 }
 
 impl Iterator for Candidates<'_> {
@@ -597,7 +598,7 @@ impl Iterator for Candidates<'_> {
     #[inline]
     fn next(&mut self) -> Option<u32> {
         let mut best: Option<(usize, u32)> = None;
-        for (i, list) in self.lists.iter_mut().enumerate() {
+        for (i, list) in self.lists.iter_mut().take(self.active).enumerate() {
             if let Some(pos) = list.head() {
                 if best.is_none_or(|(_, b)| pos < b) {
                     best = Some((i, pos));
