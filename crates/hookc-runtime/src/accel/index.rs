@@ -65,7 +65,7 @@ use crate::bytecode::{CmpOp, PathIdx, Program, RegexIdx};
 use serde_json::Value;
 
 /// At most this many columns are looked up per evaluation.
-pub const MAX_PATHS: usize = 8;
+pub const MAX_PATHS: usize = 16;
 
 /// A column is indexed only if it rules out at least this many hooks on the
 /// worst-case value (its hooks, less the most shared key's).
@@ -440,8 +440,9 @@ pub struct HookIndex {
     /// The event's hooks, in evaluation order: candidate lists hold
     /// positions in this list.
     hooks: Vec<u32>,
-    /// Positions of the hooks keyed on no indexed path.
-    always: Vec<u32>,
+    /// The hooks keyed on no indexed path, as a set of positions (bit `i`
+    /// of word `i / 64`).
+    always: Vec<u64>,
     /// The index's columns, each with its table.
     paths: Vec<(Probe, Column)>,
 }
@@ -470,35 +471,70 @@ impl HookIndex {
         sequenced: bool,
         literal: &RegexLiteral<'_>,
     ) -> Option<HookIndex> {
-        let constraints: Vec<Vec<(Probe, Allowed<'_>)>> = hooks
+        let requirements: Vec<Vec<Requirement<'_>>> = hooks
             .iter()
             .map(|&h| {
                 shapes.get(h as usize).map_or_else(Vec::new, |shape| {
-                    constraints(program, shape, sequenced, literal)
+                    requirements(program, shape, sequenced, literal)
                 })
             })
             .collect();
+        // Columns, greedily: each rules out the most of the hooks not yet
+        // keyed. A hook is keyed once every probe of one of its
+        // requirements is a column.
         let mut assigned = vec![false; hooks.len()];
-        let mut paths: Vec<(Probe, Column)> = Vec::new();
-        while paths.len() < MAX_PATHS {
-            let Some((path, table)) = best_path(&constraints, &assigned) else {
+        let mut probes: Vec<Probe> = Vec::new();
+        while probes.len() < MAX_PATHS {
+            let Some(probe) = best_probe(&requirements, &assigned, &probes) else {
                 break;
             };
-            for (pos, cs) in constraints.iter().enumerate() {
-                if cs.iter().any(|(p, _)| *p == path) {
-                    if let Some(a) = assigned.get_mut(pos) {
-                        *a = true;
+            probes.push(probe);
+            for (a, rs) in assigned.iter_mut().zip(&requirements) {
+                *a = *a || rs.iter().any(|r| covered(r, &probes));
+            }
+        }
+        if probes.is_empty() {
+            return None;
+        }
+        // Each hook in the columns of its covered requirement whose
+        // columns were chosen first (the greedy choice rules out the most),
+        // with what each alternative allows; the rest always run.
+        let mut gathered: Vec<Gathered> = probes.iter().map(|p| Gathered::new(p.kind)).collect();
+        let mut always = vec![0u64; hooks.len().div_ceil(64)];
+        let rank = |r: &Requirement<'_>| {
+            r.iter()
+                .filter_map(|(p, _)| probes.iter().position(|c| c == p))
+                .max()
+                .map(|last| (last, r.len()))
+        };
+        for (pos, rs) in requirements.iter().enumerate() {
+            let Ok(pos) = u32::try_from(pos) else {
+                continue;
+            };
+            let best = rs
+                .iter()
+                .filter(|r| covered(r, &probes))
+                .min_by_key(|r| rank(r));
+            match best {
+                Some(r) => {
+                    for (probe, allowed) in r {
+                        let at = probes.iter().position(|p| p == probe);
+                        if let Some(g) = at.and_then(|at| gathered.get_mut(at)) {
+                            g.add(pos, allowed);
+                        }
+                    }
+                }
+                None => {
+                    if let Some(word) = always.get_mut(pos as usize / 64) {
+                        *word |= 1 << (pos % 64);
                     }
                 }
             }
-            paths.push((path, table));
         }
-        if paths.is_empty() {
-            return None;
-        }
-        let always = (0..hooks.len())
-            .filter(|&pos| !assigned.get(pos).copied().unwrap_or(false))
-            .filter_map(|pos| u32::try_from(pos).ok())
+        let paths = probes
+            .into_iter()
+            .zip(gathered)
+            .filter_map(|(probe, g)| Some((probe, g.column()?)))
             .collect();
         Some(HookIndex {
             hooks: hooks.to_vec(),
@@ -514,12 +550,12 @@ impl HookIndex {
 
     /// The hooks keyed on some indexed path (for tests and tools).
     pub fn keyed_hooks(&self) -> usize {
-        self.hooks.len() - self.always.len()
+        self.hooks.len() - self.always()
     }
 
     /// The hooks keyed on no indexed path, which every evaluation tries.
     pub fn always(&self) -> usize {
-        self.always.len()
+        self.always.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The candidates for a context, `value` giving each indexed path's
@@ -529,17 +565,22 @@ impl HookIndex {
         &'i self,
         mut value: impl FnMut(PathIdx) -> Option<&'v Value>,
     ) -> Candidates<'i> {
-        // The hooks keyed on no column first, then one list per column.
-        let mut lists: [CandidateList<'i>; MAX_PATHS + 1] =
-            [CandidateList::all(&self.always); MAX_PATHS + 1];
-        for (slot, (probe, column)) in lists.iter_mut().skip(1).zip(&self.paths) {
+        let mut lists: [CandidateList<'i>; MAX_PATHS] = [CandidateList::all(&[]); MAX_PATHS];
+        for (slot, (probe, column)) in lists.iter_mut().zip(&self.paths) {
             *slot = column.candidates(*probe, value(probe.path));
         }
-        Candidates {
+        let mut candidates = Candidates {
             hooks: &self.hooks,
+            always: &self.always,
             lists,
-            active: 1 + self.paths.len(),
-        }
+            active: self.paths.len(),
+            window: [0; WINDOW_WORDS],
+            base: 0,
+            word: 0,
+            bits: 0,
+        };
+        candidates.fill();
+        candidates
     }
 }
 
@@ -561,35 +602,59 @@ impl<'i> CandidateList<'i> {
             found: 0,
         }
     }
-
-    /// The first candidate, once the positions whose mask misses `found`
-    /// are dropped from the front.
-    #[inline]
-    fn head(&mut self) -> Option<u32> {
-        while let Some((&mask, rest)) = self.masks.split_first() {
-            if mask & self.found != 0 {
-                break;
-            }
-            self.masks = rest;
-            self.list = self.list.get(1..).unwrap_or(&[]);
-        }
-        self.list.first().copied()
-    }
-
-    fn advance(&mut self) {
-        self.list = self.list.get(1..).unwrap_or(&[]);
-        self.masks = self.masks.get(1..).unwrap_or(&[]);
-    }
 }
 
-/// The candidate hooks of one evaluation, in evaluation order: the merge of
-/// the ascending position lists (each position is in at most one).
+/// Candidates are gathered this many words of positions at a time.
+const WINDOW_WORDS: usize = 16;
+
+/// The candidate hooks of one evaluation, in evaluation order. The
+/// positions are gathered a window of `64 * WINDOW_WORDS` at a time into a
+/// set (the always-candidates' words, then each column's positions in the
+/// window), which is read in order: a position keyed in several columns
+/// (an `||` across paths) is given once, and no evaluation allocates.
 #[derive(Debug)]
 pub struct Candidates<'i> {
     hooks: &'i [u32],
-    lists: [CandidateList<'i>; MAX_PATHS + 1],
+    always: &'i [u64],
+    lists: [CandidateList<'i>; MAX_PATHS],
     /// How many of `lists` are in use.
     active: usize,
+    /// The window's positions, from `base`.
+    window: [u64; WINDOW_WORDS],
+    base: usize,
+    /// The word of `window` being read, and its bits not yet given.
+    word: usize,
+    bits: u64,
+}
+
+impl Candidates<'_> {
+    /// Gathers the window at `base`.
+    fn fill(&mut self) {
+        let first = self.base / 64;
+        for (i, w) in self.window.iter_mut().enumerate() {
+            *w = self.always.get(first + i).copied().unwrap_or(0);
+        }
+        let end = self.base + 64 * WINDOW_WORDS;
+        for list in self.lists.iter_mut().take(self.active) {
+            while let Some(&pos) = list.list.first() {
+                let pos = pos as usize;
+                if pos >= end {
+                    break;
+                }
+                let keep = list.masks.first().is_none_or(|m| m & list.found != 0);
+                if keep {
+                    let at = pos.saturating_sub(self.base);
+                    if let Some(w) = self.window.get_mut(at / 64) {
+                        *w |= 1 << (at % 64);
+                    }
+                }
+                list.list = list.list.get(1..).unwrap_or(&[]);
+                list.masks = list.masks.get(1..).unwrap_or(&[]);
+            }
+        }
+        self.word = 0;
+        self.bits = self.window.first().copied().unwrap_or(0);
+    }
 }
 
 impl Iterator for Candidates<'_> {
@@ -597,73 +662,109 @@ impl Iterator for Candidates<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<u32> {
-        let mut best: Option<(usize, u32)> = None;
-        for (i, list) in self.lists.iter_mut().take(self.active).enumerate() {
-            if let Some(pos) = list.head() {
-                if best.is_none_or(|(_, b)| pos < b) {
-                    best = Some((i, pos));
+        loop {
+            if self.bits != 0 {
+                let bit = self.bits.trailing_zeros() as usize;
+                self.bits &= self.bits - 1;
+                let pos = self.base + self.word * 64 + bit;
+                return self.hooks.get(pos).copied();
+            }
+            self.word += 1;
+            match self.window.get(self.word) {
+                Some(&bits) => self.bits = bits,
+                None => {
+                    self.base += 64 * WINDOW_WORDS;
+                    if self.base >= self.hooks.len() {
+                        return None;
+                    }
+                    self.fill();
                 }
             }
         }
-        let (i, pos) = best?;
-        if let Some(list) = self.lists.get_mut(i) {
-            list.advance();
-        }
-        self.hooks.get(pos as usize).copied()
     }
 }
 
-/// The probe, of those constraining hooks not yet assigned, that rules out
-/// the most of them, with its column over them; `None` below [`MIN_GAIN`].
-fn best_path(
-    constraints: &[Vec<(Probe, Allowed<'_>)>],
-    assigned: &[bool],
-) -> Option<(Probe, Column)> {
-    /// A column being gathered: keys, or each hook's interval.
-    enum Gathered {
-        Keys(KeyTable),
-        Ranges(Vec<(u32, Interval)>),
-        Substrings(Vec<(u32, Vec<Box<str>>)>),
+/// A column being gathered: keys, or each hook's interval or literals.
+enum Gathered {
+    Keys(KeyTable),
+    Ranges(Vec<(u32, Interval)>),
+    Substrings(Vec<(u32, Vec<Box<str>>)>),
+}
+
+impl Gathered {
+    fn new(kind: ProbeKind) -> Gathered {
+        match kind {
+            ProbeKind::Range => Gathered::Ranges(Vec::new()),
+            ProbeKind::Substring => Gathered::Substrings(Vec::new()),
+            ProbeKind::Value | ProbeKind::Prefix(_) => Gathered::Keys(KeyTable::default()),
+        }
     }
+
+    /// Adds the hook at `pos` (positions ascending), with what it allows.
+    fn add(&mut self, pos: u32, allowed: &Allowed<'_>) {
+        match (self, allowed) {
+            (Gathered::Keys(table), Allowed::Keys(keys)) => {
+                for key in keys {
+                    table.insert(*key, pos);
+                }
+            }
+            (Gathered::Ranges(list), Allowed::Range(interval)) => list.push((pos, *interval)),
+            (Gathered::Substrings(list), Allowed::Literals(literals)) => {
+                list.push((pos, literals.clone()));
+            }
+            // A probe's kind fixes what it allows.
+            _ => {}
+        }
+    }
+
+    /// The column (`None` when a substring scanner cannot be built).
+    fn column(self) -> Option<Column> {
+        Some(match self {
+            Gathered::Keys(table) => Column::Keys(table),
+            Gathered::Ranges(list) => Column::Ranges(RangeTable::new(&list)),
+            Gathered::Substrings(list) => Column::Substrings(SubstringTable::new(&list)?),
+        })
+    }
+}
+
+/// Whether every probe of requirement `r` is one of `probes`.
+fn covered(r: &Requirement<'_>, probes: &[Probe]) -> bool {
+    r.iter().all(|(p, _)| probes.contains(p))
+}
+
+/// The probe, not yet a column, that rules out the most of the hooks not
+/// yet keyed (each counted on the probe that would complete one of its
+/// requirements); `None` below [`MIN_GAIN`].
+fn best_probe(
+    requirements: &[Vec<Requirement<'_>>],
+    assigned: &[bool],
+    chosen: &[Probe],
+) -> Option<Probe> {
     let mut gathered: Vec<(Probe, Gathered, usize)> = Vec::new();
-    for (pos, cs) in constraints.iter().enumerate() {
+    for (pos, rs) in requirements.iter().enumerate() {
         if assigned.get(pos).copied().unwrap_or(true) {
             continue;
         }
         let Ok(pos) = u32::try_from(pos) else {
             continue;
         };
-        for (probe, allowed) in cs {
+        // A requirement counts on its one probe that is not yet a column
+        // (a hook keyed by an `||` across paths once all but one are).
+        let last_missing = rs.iter().filter_map(|r| {
+            let mut missing = r.iter().filter(|(p, _)| !chosen.contains(p));
+            let one = missing.next()?;
+            missing.next().is_none().then_some(one)
+        });
+        for (probe, allowed) in last_missing {
             let at = match gathered.iter().position(|(p, _, _)| p == probe) {
                 Some(at) => at,
                 None => {
-                    let column = match probe.kind {
-                        ProbeKind::Range => Gathered::Ranges(Vec::new()),
-                        ProbeKind::Substring => Gathered::Substrings(Vec::new()),
-                        ProbeKind::Value | ProbeKind::Prefix(_) => {
-                            Gathered::Keys(KeyTable::default())
-                        }
-                    };
-                    gathered.push((*probe, column, 0));
+                    gathered.push((*probe, Gathered::new(probe.kind), 0));
                     gathered.len() - 1
                 }
             };
             if let Some((_, column, hooks)) = gathered.get_mut(at) {
-                match (column, allowed) {
-                    (Gathered::Keys(table), Allowed::Keys(keys)) => {
-                        for key in keys {
-                            table.insert(*key, pos);
-                        }
-                    }
-                    (Gathered::Ranges(list), Allowed::Range(interval)) => {
-                        list.push((pos, *interval));
-                    }
-                    (Gathered::Substrings(list), Allowed::Literals(literals)) => {
-                        list.push((pos, literals.clone()));
-                    }
-                    // A probe's kind fixes what it allows.
-                    _ => continue,
-                }
+                column.add(pos, allowed);
                 *hooks += 1;
             }
         }
@@ -671,49 +772,41 @@ fn best_path(
     gathered
         .into_iter()
         .filter_map(|(probe, column, hooks)| {
-            let column = match column {
-                Gathered::Keys(table) => Column::Keys(table),
-                Gathered::Ranges(list) => Column::Ranges(RangeTable::new(&list)),
-                Gathered::Substrings(list) => Column::Substrings(SubstringTable::new(&list)?),
-            };
-            let gain = hooks.saturating_sub(column.largest());
-            Some((gain, probe, column))
+            let gain = hooks.saturating_sub(column.column()?.largest());
+            Some((gain, probe))
         })
-        .filter(|(gain, _, _)| *gain >= MIN_GAIN)
+        .filter(|(gain, _)| *gain >= MIN_GAIN)
         // The first of equal gains: deterministic.
         .rev()
-        .max_by_key(|(gain, _, _)| *gain)
-        .map(|(_, probe, column)| (probe, column))
+        .max_by_key(|(gain, _)| *gain)
+        .map(|(_, probe)| probe)
 }
 
-/// Hook `h`'s keyable requirements: per probe, what the required tests
-/// on it allow (the first keyed test of a path; ranges on a path meet),
-/// from its conjuncts and `||` chains of conjuncts; its sequenced ones too
-/// when `sequenced`.
-fn constraints<'p>(
+/// What a hook's condition requires, on the probes that read it: it is
+/// `true` only if one alternative of each requirement holds (an operand of
+/// its `&&` chain is one alternative; an `||` chain of keyable tests one
+/// per probe it reads, what each probe allows unioned).
+type Requirement<'p> = Vec<(Probe, Allowed<'p>)>;
+
+/// Hook `h`'s keyable requirements: its conjuncts (per probe, the first
+/// keyed test; ranges on one path meet) and its `||` chains of conjuncts;
+/// its sequenced ones too when `sequenced`.
+fn requirements<'p>(
     program: &'p Program,
     shape: &HookShape,
     sequenced: bool,
     literal: &RegexLiteral<'_>,
-) -> Vec<(Probe, Allowed<'p>)> {
-    let mut out: Vec<(Probe, Allowed<'_>)> = Vec::new();
+) -> Vec<Requirement<'p>> {
+    let mut singles: Vec<(Probe, Allowed<'_>)> = Vec::new();
     let (later, later_any): (&[Conjunct], &[Box<[Conjunct]>]) = if sequenced {
         (&shape.sequenced_conjuncts, &shape.sequenced_any_of)
     } else {
         (&[], &[])
     };
     let ones = shape.conjuncts.iter().chain(later);
-    let singles = ones.map(|&c| allowed(program, c, literal));
-    let anys = shape.any_of.iter().chain(later_any).map(|alternatives| {
-        let each: Option<Vec<(Probe, Allowed<'_>)>> = alternatives
-            .iter()
-            .map(|&c| allowed(program, c, literal))
-            .collect();
-        union(each?)
-    });
-    for (probe, allowed) in singles.chain(anys).flatten() {
-        match out.iter_mut().find(|(p, _)| *p == probe) {
-            None => out.push((probe, allowed)),
+    for (probe, allowed) in ones.filter_map(|&c| allowed(program, c, literal)) {
+        match singles.iter_mut().find(|(p, _)| *p == probe) {
+            None => singles.push((probe, allowed)),
             Some((_, Allowed::Range(have))) => {
                 if let Allowed::Range(more) = allowed {
                     *have = have.meet(more);
@@ -722,7 +815,41 @@ fn constraints<'p>(
             Some((_, Allowed::Keys(_) | Allowed::Literals(_))) => {}
         }
     }
+    let mut out: Vec<Requirement<'_>> = singles.into_iter().map(|one| vec![one]).collect();
+    for alternatives in shape.any_of.iter().chain(later_any) {
+        let each: Option<Vec<(Probe, Allowed<'_>)>> = alternatives
+            .iter()
+            .map(|&c| allowed(program, c, literal))
+            .collect();
+        out.extend(each.and_then(by_path));
+    }
     out
+}
+
+/// The alternatives of an `||`, one per path where [`union`] can join
+/// them, else one per probe.
+fn by_path(each: Vec<(Probe, Allowed<'_>)>) -> Option<Requirement<'_>> {
+    let mut out: Requirement<'_> = Vec::new();
+    let mut rest = each;
+    while let Some((first, _)) = rest.first() {
+        let path = first.path;
+        let (group, others): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(p, _)| p.path == path);
+        rest = others;
+        match union(group.clone()) {
+            Some(one) => out.push(one),
+            None => {
+                let mut group = group;
+                while let Some((probe, _)) = group.first() {
+                    let probe = *probe;
+                    let (same, others): (Vec<_>, Vec<_>) =
+                        group.into_iter().partition(|(p, _)| *p == probe);
+                    group = others;
+                    out.push(union(same)?);
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// A literal every match of regex `i` contains (its longest), if it has
@@ -984,6 +1111,49 @@ mod tests {
     }
 
     #[test]
+    fn candidates_span_windows_in_order_once_each() {
+        // 5,000 hooks: windows of 1,024 positions; two columns listing
+        // some positions twice (an `||` across paths), always-candidates
+        // in every window.
+        let n = 5000u32;
+        let hooks: Vec<u32> = (0..n).map(|h| h + 100).collect();
+        let mut a = KeyTable::default();
+        let mut b = KeyTable::default();
+        let mut always = vec![0u64; (n as usize).div_ceil(64)];
+        let mut want = Vec::new();
+        for pos in 0..n {
+            let (in_a, in_b, alw) = (pos % 7 == 0, pos % 11 == 0, pos % 13 == 5);
+            if in_a {
+                a.insert(IndexKey::Str("x"), pos);
+            }
+            if in_b {
+                b.insert(IndexKey::Str("x"), pos);
+            }
+            if alw {
+                always[pos as usize / 64] |= 1 << (pos % 64);
+            }
+            if in_a || in_b || alw {
+                want.push(pos + 100);
+            }
+        }
+        let probe = |i| Probe {
+            path: PathIdx::new(i),
+            kind: ProbeKind::Value,
+        };
+        let index = HookIndex {
+            hooks,
+            always,
+            paths: vec![(probe(0), Column::Keys(a)), (probe(1), Column::Keys(b))],
+        };
+        let x = json!("x");
+        let got: Vec<u32> = index.candidates(|_| Some(&x)).collect();
+        assert_eq!(got, want);
+        let got: Vec<u32> = index.candidates(|_| None).collect();
+        let only_always: Vec<u32> = (0..n).filter(|p| p % 13 == 5).map(|p| p + 100).collect();
+        assert_eq!(got, only_always);
+    }
+
+    #[test]
     fn candidates_merge_in_order() {
         let mut a = KeyTable::default();
         for (key, pos) in [("x", 0), ("x", 4), ("y", 2)] {
@@ -991,7 +1161,7 @@ mod tests {
         }
         let index = HookIndex {
             hooks: vec![10, 11, 12, 13, 14, 15],
-            always: vec![1, 5],
+            always: vec![1 << 1 | 1 << 5],
             paths: vec![(
                 Probe {
                     path: PathIdx::new(0),
