@@ -32,6 +32,7 @@
 #[path = "../../crates/hookc/benches/common/mod.rs"]
 mod common;
 
+use bench_peers::rego::{RegoInterp, RegoRvm};
 use bench_peers::{compile_model, report, Engine, Mode, Peers, Workload};
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput};
@@ -299,34 +300,44 @@ fn bench_peer<M: Measurement + 'static>(
         }
         Engine::RegoInterp => {
             let p = peers.rego.as_mut().unwrap();
-            if convert {
-                run.bench(c, id(Mode::Convert), || {
-                    p.first(black_box(event), black_box(ctx)).unwrap()
-                });
-            }
-            if preconverted {
-                let prepared = bench_peers::rego::to_value(ctx).unwrap();
-                run.bench(c, id(Mode::Preconverted), || {
-                    p.first_prepared(black_box(event), black_box(&prepared))
-                        .unwrap()
-                });
-            }
+            let (first, prepared) = (RegoInterp::first, RegoInterp::first_prepared);
+            bench_rego(c, run, p, first, prepared, &id, modes, event, ctx);
         }
         Engine::RegoRvm => {
             let p = peers.rvm.as_mut().unwrap();
-            if convert {
-                run.bench(c, id(Mode::Convert), || {
-                    p.first(black_box(event), black_box(ctx)).unwrap()
-                });
-            }
-            if preconverted {
-                let prepared = bench_peers::rego::to_value(ctx).unwrap();
-                run.bench(c, id(Mode::Preconverted), || {
-                    p.first_prepared(black_box(event), black_box(&prepared))
-                        .unwrap()
-                });
-            }
+            let (first, prepared) = (RegoRvm::first, RegoRvm::first_prepared);
+            bench_rego(c, run, p, first, prepared, &id, modes, event, ctx);
         }
+    }
+}
+
+/// A Rego engine's call, the context converted in it or pre-converted (the
+/// interpreter and the RVM have the same two).
+type RegoCall<P, C> = fn(&mut P, &str, &C) -> anyhow::Result<Option<usize>>;
+
+/// Times a Rego engine (interpreter or RVM) in each of `modes`.
+#[allow(clippy::too_many_arguments)]
+fn bench_rego<M: Measurement + 'static, P>(
+    c: &mut Criterion<M>,
+    run: &mut Run,
+    p: &mut P,
+    first: RegoCall<P, Value>,
+    first_prepared: RegoCall<P, regorus::Value>,
+    id: &dyn Fn(Mode) -> String,
+    modes: &[Mode],
+    event: &str,
+    ctx: &Value,
+) {
+    if modes.contains(&Mode::Convert) {
+        run.bench(c, id(Mode::Convert), || {
+            first(p, black_box(event), black_box(ctx)).unwrap()
+        });
+    }
+    if modes.contains(&Mode::Preconverted) {
+        let prepared = bench_peers::rego::to_value(ctx).unwrap();
+        run.bench(c, id(Mode::Preconverted), || {
+            first_prepared(p, black_box(event), black_box(&prepared)).unwrap()
+        });
     }
 }
 
