@@ -14,23 +14,42 @@
 //!
 //! Each context file is `{"event": E, "context": {...}, "expect": ID or null}`,
 //! as `decide_count` and the bench data read them.
+//!
+//! With a fourth argument `by-shape` it also writes the policy split by the
+//! shape of each hook's top level (`by_shape_N_SEED/<class>.yaml`: a
+//! top-level `||`, an `&&` with or without a `==`/`in`/bool conjunct, a
+//! lone leaf by kind, a condition tree's `all`/`any`/`not` or lone leaf by
+//! operator), so that the cost of each class can be counted on the same
+//! contexts (`docs/src/internals/performance.md`, "Where the no-match time
+//! goes at 1,000 hooks"): no class matches `none`, as no hook does.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../benches/common/mod.rs"]
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let by_shape = match args.get(3).map(String::as_str) {
+        None => false,
+        Some("by-shape") => true,
+        Some(other) => {
+            eprintln!(
+                "shapes_gen: unknown option `{other}`\nusage: shapes_gen N SEED DIR [by-shape]"
+            );
+            return ExitCode::from(2);
+        }
+    };
     let (Some(n), Some(seed), Some(dir)) = (
         args.first().and_then(|n| n.parse::<usize>().ok()),
         args.get(1).and_then(|s| s.parse::<u32>().ok()),
         args.get(2),
     ) else {
-        eprintln!("usage: shapes_gen N SEED DIR");
+        eprintln!("usage: shapes_gen N SEED DIR [by-shape]");
         return ExitCode::from(2);
     };
     let dir = PathBuf::from(dir);
@@ -54,6 +73,26 @@ fn main() -> ExitCode {
             format!("{file}\n"),
         ));
     }
+    if by_shape {
+        let mut classes: BTreeMap<String, String> = BTreeMap::new();
+        for input in &s.inputs {
+            for line in input.text.lines().filter(|l| l.starts_with("  - {id:")) {
+                let text = classes
+                    .entry(shape_class(line))
+                    .or_insert_with(|| "hooks:\n".to_owned());
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        let sub = dir.join(format!("by_shape_{n}_{seed}"));
+        if let Err(e) = std::fs::create_dir_all(&sub) {
+            eprintln!("shapes_gen: {}: {e}", sub.display());
+            return ExitCode::from(2);
+        }
+        for (class, text) in classes {
+            written.push((sub.join(format!("{class}.yaml")), text));
+        }
+    }
     for (path, text) in written {
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("shapes_gen: {}: {e}", path.display());
@@ -62,4 +101,117 @@ fn main() -> ExitCode {
         println!("wrote {}", path.display());
     }
     ExitCode::SUCCESS
+}
+
+/// The shape class of one generated hook line (`  - {id: .., when: "..",
+/// action: ..}` or `condition: {..}`), from the generator's own spelling.
+fn shape_class(line: &str) -> String {
+    if let Some((_, rest)) = line.split_once(", when: \"") {
+        let when = rest.split_once("\", action:").map_or(rest, |(w, _)| w);
+        return when_class(when);
+    }
+    let tree = line.split_once("condition: {").map_or("", |(_, rest)| rest);
+    match tree.split_once(':').map(|(key, _)| key) {
+        Some("path") => {
+            let op = tree
+                .split_once("op: ")
+                .and_then(|(_, rest)| rest.split([',', '}']).next())
+                .unwrap_or("?");
+            format!("tree_leaf_{op}")
+        }
+        Some(key) => format!("tree_{key}"),
+        None => "unknown".to_owned(),
+    }
+}
+
+/// The class of a `when` expression by its top level.
+fn when_class(when: &str) -> String {
+    let whole_group = |open: usize| closing(when, open) == Some(when.len() - 1);
+    if when.starts_with("!(") && whole_group(1) {
+        return "when_not".to_owned();
+    }
+    if when.starts_with('(') && whole_group(0) {
+        return "when_or".to_owned();
+    }
+    let parts = top_level_and(when);
+    if let [one] = parts.as_slice() {
+        return format!("when_leaf_{}", leaf_kind(one));
+    }
+    let keyable = parts
+        .iter()
+        .any(|p| matches!(leaf_kind(p), "string_eq" | "in" | "bool_eq"));
+    if keyable {
+        "when_and_keyable".to_owned()
+    } else {
+        "when_and_unkeyable".to_owned()
+    }
+}
+
+/// The index of the `)` that closes the `(` at `open`.
+fn closing(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices().skip_while(|&(i, _)| i < open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The conjuncts of the top-level `&&` chain (outside brackets and quotes).
+fn top_level_and(s: &str) -> Vec<&str> {
+    let (mut depth, mut quoted, mut start, mut parts) = (0i32, false, 0, Vec::new());
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' => quoted = !quoted,
+            b'(' | b'[' if !quoted => depth += 1,
+            b')' | b']' if !quoted => depth -= 1,
+            b'&' if !quoted && depth == 0 && bytes.get(i + 1) == Some(&b'&') => {
+                parts.push(s[start..i].trim());
+                start = i + 2;
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(s[start..].trim());
+    parts
+}
+
+/// The kind of one conjunct, as the generator writes leaves
+/// (`random_policy::when_leaf`).
+fn leaf_kind(leaf: &str) -> &'static str {
+    if leaf.starts_with("!(") {
+        "not"
+    } else if leaf.starts_with('(') {
+        "or"
+    } else if leaf.contains("retryable ==") {
+        "bool_eq"
+    } else if leaf.contains("== '") {
+        "string_eq"
+    } else if leaf.contains("!= '") {
+        "string_ne"
+    } else if leaf.contains(" in [") {
+        "in"
+    } else if leaf.contains(".startsWith(") {
+        "startsWith"
+    } else if leaf.contains(".endsWith(") {
+        "endsWith"
+    } else if leaf.contains(".contains(") {
+        "contains"
+    } else if leaf.contains(".matches(") {
+        "matches"
+    } else {
+        "number"
+    }
 }
