@@ -188,30 +188,29 @@ fn top_level_and(s: &str) -> Vec<&str> {
     parts
 }
 
+/// Conjunct kinds by a piece of their spelling, in the order tried.
+const KINDS: [(&str, &str); 8] = [
+    ("retryable ==", "bool_eq"),
+    ("== '", "string_eq"),
+    ("!= '", "string_ne"),
+    (" in [", "in"),
+    (".startsWith(", "startsWith"),
+    (".endsWith(", "endsWith"),
+    (".contains(", "contains"),
+    (".matches(", "matches"),
+];
+
 /// The kind of one conjunct, as the generator writes leaves
-/// (`random_policy::when_leaf`).
+/// (`random_policy::when_leaf`); a comparison of numbers is the rest.
 fn leaf_kind(leaf: &str) -> &'static str {
     if leaf.starts_with("!(") {
         "not"
     } else if leaf.starts_with('(') {
         "or"
-    } else if leaf.contains("retryable ==") {
-        "bool_eq"
-    } else if leaf.contains("== '") {
-        "string_eq"
-    } else if leaf.contains("!= '") {
-        "string_ne"
-    } else if leaf.contains(" in [") {
-        "in"
-    } else if leaf.contains(".startsWith(") {
-        "startsWith"
-    } else if leaf.contains(".endsWith(") {
-        "endsWith"
-    } else if leaf.contains(".contains(") {
-        "contains"
-    } else if leaf.contains(".matches(") {
-        "matches"
     } else {
-        "number"
+        KINDS
+            .iter()
+            .find(|(spelling, _)| leaf.contains(spelling))
+            .map_or("number", |(_, kind)| kind)
     }
 }
