@@ -10,6 +10,8 @@
 //! | `…/scale/<n>/{last,none}` | the scale policy of `n` hooks (`benches/common/mod.rs`): the context matching only the last hook, and none |
 //! | `…/scale/mixed/<n>/{last,none}` | the same on the mixed scale policy (`common::mixed_policy`: membership, equality second or third, a number and a bool, a `startsWith`, interleaved) |
 //! | `…/regex_heavy`, `…/template_heavy` | the other inputs of `benches/data/`, where an engine can state them |
+//! | `{hookc,hookc-find}/random/<n>/<seed>/<ctx>`, `peers/datalogic/preconverted/random/…` | the `random` family: `common::random_policy::shapes(n, seed, 2)`, random policies of every shape on one event (n = 10, seeds 1 to 5; n = 1,000, seeds 1 and 2); `<ctx>` is `none`, `last`, `random-0`, `random-1`; only datalogic-rs pre-converted is timed among the peers (every peer is checked) |
+//! | `tree-walker/random/<n>/<seed>/<ctx>` | hookc's tree-walking reference evaluator (`hookc::testing::reference::first_match` over the checked IR) on the same |
 //!
 //! Engines: `cel`, `datalogic` (JSON Logic), `regorus` (Rego interpreter),
 //! `regorus-rvm` (Rego VM). Before anything is timed every engine in every
@@ -30,6 +32,7 @@
 #[path = "../../crates/hookc/benches/common/mod.rs"]
 mod common;
 
+use bench_peers::rego::{RegoInterp, RegoRvm};
 use bench_peers::{compile_model, report, Engine, Mode, Peers, Workload};
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput};
@@ -122,14 +125,25 @@ impl CpuTimes {
     }
 }
 
-/// Checks every engine and mode on every case, then times hookc and every
-/// peer that can state the policy. `label` is the id part after the engine
-/// and mode: `seed/<ctx>` for each case, or `label` itself for one case.
+/// What a workload times besides hookc.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Timed {
+    /// Every peer that can state the policy, in both modes.
+    AllPeers,
+    /// datalogic-rs with the context pre-converted, and the tree-walking
+    /// reference evaluator (`tree-walker/...`): the `random` family.
+    DatalogicAndTreeWalker,
+}
+
+/// Checks every engine and mode on every case, then times hookc and what
+/// `timed` says. `label` is the id part after the engine and mode:
+/// `seed/<ctx>` for each case, or `label` itself for one case.
 fn bench_workload<M: Measurement + 'static>(
     c: &mut Criterion<M>,
     run: &mut Run,
     w: &Workload,
     label: &dyn Fn(&str) -> String,
+    timed: Timed,
 ) {
     let t = Instant::now();
     let (policy, model) = compile_model(&w.inputs).unwrap();
@@ -158,6 +172,8 @@ fn bench_workload<M: Measurement + 'static>(
             None => ok.push(engine),
         }
     }
+    // The tree-walker's policy: hookc's own checked IR.
+    let ir = (timed == Timed::DatalogicAndTreeWalker).then(|| common::checked(&w.inputs));
     for case in &w.cases {
         let want = policy
             .evaluate(&case.event, &case.context)
@@ -178,6 +194,11 @@ fn bench_workload<M: Measurement + 'static>(
                     w.name
                 );
             }
+        }
+        if let Some(ir) = &ir {
+            let walked = hookc::testing::reference::first_match(ir, &case.event, &case.context)
+                .map(|h| h.id.clone());
+            assert_eq!(walked, want, "tree-walker on `{}` of {}", case.name, w.name);
         }
     }
     for case in &w.cases {
@@ -201,68 +222,122 @@ fn bench_workload<M: Measurement + 'static>(
                 .decide()
                 .unwrap()
         });
-        for &engine in &ok {
-            bench_peer(c, run, &mut peers, engine, event, ctx, &l);
+        match (timed, &ir) {
+            (Timed::AllPeers, _) => {
+                for &engine in &ok {
+                    bench_peer(c, run, &mut peers, engine, &Mode::ALL, event, ctx, &l);
+                }
+            }
+            (Timed::DatalogicAndTreeWalker, Some(ir)) => {
+                if ok.contains(&Engine::JsonLogic) {
+                    let modes = [Mode::Preconverted];
+                    bench_peer(
+                        c,
+                        run,
+                        &mut peers,
+                        Engine::JsonLogic,
+                        &modes,
+                        event,
+                        ctx,
+                        &l,
+                    );
+                }
+                run.bench(c, format!("tree-walker/{l}"), || {
+                    hookc::testing::reference::first_match(ir, black_box(event), black_box(ctx))
+                });
+            }
+            (Timed::DatalogicAndTreeWalker, None) => {}
         }
     }
 }
 
+/// Times one engine in each of `modes`.
+#[allow(clippy::too_many_arguments)]
 fn bench_peer<M: Measurement + 'static>(
     c: &mut Criterion<M>,
     run: &mut Run,
     peers: &mut Peers,
     engine: Engine,
+    modes: &[Mode],
     event: &str,
     ctx: &Value,
     label: &str,
 ) {
     let id = |mode: Mode| format!("peers/{}/{}/{label}", engine.id(), mode.id());
+    let convert = modes.contains(&Mode::Convert);
+    let preconverted = modes.contains(&Mode::Preconverted);
     match engine {
         Engine::Cel => {
             let p = peers.cel.as_ref().unwrap();
-            run.bench(c, id(Mode::Convert), || {
-                p.first(black_box(event), black_box(ctx))
-            });
-            let prepared = p.prepare(ctx);
-            run.bench(c, id(Mode::Preconverted), || {
-                p.first_prepared(black_box(event), black_box(&prepared))
-            });
+            if convert {
+                run.bench(c, id(Mode::Convert), || {
+                    p.first(black_box(event), black_box(ctx))
+                });
+            }
+            if preconverted {
+                let prepared = p.prepare(ctx);
+                run.bench(c, id(Mode::Preconverted), || {
+                    p.first_prepared(black_box(event), black_box(&prepared))
+                });
+            }
         }
         Engine::JsonLogic => {
             let p = peers.jsonlogic.as_ref().unwrap();
             let mut arena = Bump::new();
-            run.bench(c, id(Mode::Convert), || {
-                p.first(black_box(event), black_box(ctx), &mut arena)
-                    .unwrap()
-            });
-            let prepared = p.prepare(ctx).unwrap();
-            run.bench(c, id(Mode::Preconverted), || {
-                p.first_prepared(black_box(event), black_box(&prepared), &mut arena)
-                    .unwrap()
-            });
+            if convert {
+                run.bench(c, id(Mode::Convert), || {
+                    p.first(black_box(event), black_box(ctx), &mut arena)
+                        .unwrap()
+                });
+            }
+            if preconverted {
+                let prepared = p.prepare(ctx).unwrap();
+                run.bench(c, id(Mode::Preconverted), || {
+                    p.first_prepared(black_box(event), black_box(&prepared), &mut arena)
+                        .unwrap()
+                });
+            }
         }
         Engine::RegoInterp => {
             let p = peers.rego.as_mut().unwrap();
-            run.bench(c, id(Mode::Convert), || {
-                p.first(black_box(event), black_box(ctx)).unwrap()
-            });
-            let prepared = bench_peers::rego::to_value(ctx).unwrap();
-            run.bench(c, id(Mode::Preconverted), || {
-                p.first_prepared(black_box(event), black_box(&prepared))
-                    .unwrap()
-            });
+            let (first, prepared) = (RegoInterp::first, RegoInterp::first_prepared);
+            bench_rego(c, run, p, first, prepared, &id, modes, event, ctx);
         }
         Engine::RegoRvm => {
             let p = peers.rvm.as_mut().unwrap();
-            run.bench(c, id(Mode::Convert), || {
-                p.first(black_box(event), black_box(ctx)).unwrap()
-            });
-            let prepared = bench_peers::rego::to_value(ctx).unwrap();
-            run.bench(c, id(Mode::Preconverted), || {
-                p.first_prepared(black_box(event), black_box(&prepared))
-                    .unwrap()
-            });
+            let (first, prepared) = (RegoRvm::first, RegoRvm::first_prepared);
+            bench_rego(c, run, p, first, prepared, &id, modes, event, ctx);
         }
+    }
+}
+
+/// A Rego engine's call, the context converted in it or pre-converted (the
+/// interpreter and the RVM have the same two).
+type RegoCall<P, C> = fn(&mut P, &str, &C) -> anyhow::Result<Option<usize>>;
+
+/// Times a Rego engine (interpreter or RVM) in each of `modes`.
+#[allow(clippy::too_many_arguments)]
+fn bench_rego<M: Measurement + 'static, P>(
+    c: &mut Criterion<M>,
+    run: &mut Run,
+    p: &mut P,
+    first: RegoCall<P, Value>,
+    first_prepared: RegoCall<P, regorus::Value>,
+    id: &dyn Fn(Mode) -> String,
+    modes: &[Mode],
+    event: &str,
+    ctx: &Value,
+) {
+    if modes.contains(&Mode::Convert) {
+        run.bench(c, id(Mode::Convert), || {
+            first(p, black_box(event), black_box(ctx)).unwrap()
+        });
+    }
+    if modes.contains(&Mode::Preconverted) {
+        let prepared = bench_peers::rego::to_value(ctx).unwrap();
+        run.bench(c, id(Mode::Preconverted), || {
+            first_prepared(p, black_box(event), black_box(&prepared)).unwrap()
+        });
     }
 }
 
@@ -309,7 +384,55 @@ fn scale<M: Measurement + 'static>(c: &mut Criterion<M>, run: &mut Run) {
                 inputs: inputs_of(n),
                 cases,
             };
-            bench_workload(c, run, &w, &|ctx| format!("scale/{family}{n}/{ctx}"));
+            bench_workload(
+                c,
+                run,
+                &w,
+                &|ctx| format!("scale/{family}{n}/{ctx}"),
+                Timed::AllPeers,
+            );
+        }
+    }
+}
+
+/// The `random` family's policies: hooks, and the generator's seeds.
+const RANDOM: [(usize, &[u32]); 2] = [(10, &[1, 2, 3, 4, 5]), (1_000, &[1, 2])];
+
+/// Random contexts per policy of the `random` family (besides `none` and
+/// `last`).
+const RANDOM_CONTEXTS: usize = 2;
+
+/// The `random` family (issue 24, item 2): `common::random_policy::shapes`,
+/// random policies of every shape on one event, `n` hooks and a seed each,
+/// with the contexts `none`, `last`, `random-0` and `random-1`. Every
+/// engine is checked on every context; hookc, datalogic-rs pre-converted
+/// and the tree-walking reference are timed.
+fn random<M: Measurement + 'static>(c: &mut Criterion<M>, run: &mut Run) {
+    for (n, seeds) in RANDOM {
+        for &seed in seeds {
+            let s = common::random_policy::shapes(n, seed, RANDOM_CONTEXTS);
+            let cases = s
+                .contexts
+                .into_iter()
+                .map(|k| bench_peers::Case {
+                    name: k.name,
+                    event: common::random_policy::SHAPES_EVENT.to_owned(),
+                    context: k.context,
+                    expect: k.expect,
+                })
+                .collect();
+            let w = Workload {
+                name: format!("random/{n}/{seed}"),
+                inputs: s.inputs,
+                cases,
+            };
+            bench_workload(
+                c,
+                run,
+                &w,
+                &|ctx| format!("random/{n}/{seed}/{ctx}"),
+                Timed::DatalogicAndTreeWalker,
+            );
         }
     }
 }
@@ -415,12 +538,13 @@ fn config<M: Measurement + 'static>(m: M) -> Criterion<M> {
 /// Runs every workload; returns what was benchmarked.
 fn run_all<M: Measurement + 'static>(c: &mut Criterion<M>, run: &mut Run) {
     let seed = bench_peers::seed().unwrap();
-    bench_workload(c, run, &seed, &|ctx| format!("seed/{ctx}"));
+    bench_workload(c, run, &seed, &|ctx| format!("seed/{ctx}"), Timed::AllPeers);
     scale(c, run);
     for name in ["regex_heavy", "template_heavy"] {
         let w = bench_peers::single(name).unwrap();
-        bench_workload(c, run, &w, &|_| name.to_owned());
+        bench_workload(c, run, &w, &|_| name.to_owned(), Timed::AllPeers);
     }
+    random(c, run);
     c.final_summary();
 }
 
@@ -482,6 +606,7 @@ fn main() {
     out.push('\n');
     out.push_str(&report::tables(&medians, &engines, &modes));
     out.push_str(&report::summary(&medians, &engines, &modes));
+    out.push_str(&report::random_table(&medians));
     println!("\n{out}");
     let path = criterion_dir().join("peers-report.md");
     if std::fs::write(&path, &out).is_ok() {

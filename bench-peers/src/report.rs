@@ -1,6 +1,8 @@
 //! The README tables, from criterion's saved estimates: the median of every
 //! `hookc/...` and `peers/<engine>/<mode>/...` benchmark, and each peer's
-//! ratio to hookc on the same workload in the same run.
+//! ratio to hookc on the same workload in the same run; the `random` family
+//! (`random/<n>/<seed>/<ctx>`) in a table of its own, with ratios to hookc's
+//! decision.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -63,6 +65,10 @@ pub fn ratio(r: f64) -> String {
     }
 }
 
+/// The id prefix of the `random` family, which [`random_table`] shows (and
+/// the other tables leave out: only datalogic-rs is timed on it).
+const RANDOM: &str = "random/";
+
 /// The workloads (`seed/<ctx>`, `scale/<n>/last`, `scale/mixed/<n>/last`,
 /// ...) that hookc ran, in a readable order: seed, the uniform scale set by
 /// size, each other scale family (`scale/<family>/<n>/...`) by size, the rest.
@@ -70,6 +76,7 @@ fn workloads(m: &Medians) -> Vec<String> {
     let mut w: Vec<String> = m
         .keys()
         .filter_map(|k| k.strip_prefix("hookc/").map(str::to_owned))
+        .filter(|w| !w.starts_with(RANDOM))
         .collect();
     let key = |s: &String| {
         let mut parts = s.split('/');
@@ -185,6 +192,96 @@ pub fn summary(m: &Medians, engines: &[&str], modes: &[&str]) -> String {
     out
 }
 
+/// The `random` family's workloads (`random/<n>/<seed>/<ctx>`), by size,
+/// seed and context.
+fn random_workloads(m: &Medians) -> Vec<String> {
+    let mut w: Vec<String> = m
+        .keys()
+        .filter_map(|k| k.strip_prefix("hookc/"))
+        .filter(|w| w.starts_with(RANDOM))
+        .map(str::to_owned)
+        .collect();
+    let key = |s: &String| {
+        let parts: Vec<&str> = s.split('/').collect();
+        let num = |i: usize| {
+            parts
+                .get(i)
+                .and_then(|p| p.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        (
+            num(1),
+            num(2),
+            parts.get(3).map_or(String::new(), |c| (*c).to_owned()),
+        )
+    };
+    w.sort_by_key(key);
+    w
+}
+
+/// The `random` family's table: a row per workload, hookc's `evaluate` and
+/// decision (`hookc-find`), datalogic-rs pre-converted and the tree-walker,
+/// each with its ratio to hookc's decision (what they compute: the hook,
+/// no action); then, per size, each one's smallest ratio. Empty when the
+/// family was not run.
+pub fn random_table(m: &Medians) -> String {
+    let rows = random_workloads(m);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let peers = [
+        ("datalogic (pre-converted)", "peers/datalogic/preconverted"),
+        ("tree-walker", "tree-walker"),
+    ];
+    let mut out = String::from(
+        "\nRandom policies of every shape (`random/<n>/<seed>/<ctx>`), ratios to hookc's decision:\n\n| workload | hookc | hookc find-only | datalogic (pre-converted) | tree-walker |\n|---|---:|---:|---:|---:|\n",
+    );
+    // Per size: the smallest ratio of each peer.
+    let mut mins: BTreeMap<u64, [f64; 2]> = BTreeMap::new();
+    for w in &rows {
+        let cell = |id: String| m.get(&id).map_or("—".to_owned(), |v| human(*v));
+        let find = m.get(&format!("hookc-find/{w}"));
+        let _ = write!(
+            out,
+            "| `{w}` | {} | {} |",
+            cell(format!("hookc/{w}")),
+            cell(format!("hookc-find/{w}"))
+        );
+        let n = w
+            .split('/')
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        for (i, (_, prefix)) in peers.iter().enumerate() {
+            match (m.get(&format!("{prefix}/{w}")), find) {
+                (Some(p), Some(f)) => {
+                    let r = p / f;
+                    let slot = mins.entry(n).or_insert([f64::INFINITY; 2]);
+                    slot[i] = slot[i].min(r);
+                    let _ = write!(out, " {} ({}) |", human(*p), ratio(r));
+                }
+                (Some(p), None) => {
+                    let _ = write!(out, " {} |", human(*p));
+                }
+                _ => out.push_str(" — |"),
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("\n| hooks | min ratio, datalogic (pre-converted) | min ratio, tree-walker |\n|---:|---:|---:|\n");
+    for (n, [d, t]) in mins {
+        let cell = |r: f64| {
+            if r.is_finite() {
+                ratio(r)
+            } else {
+                "—".into()
+            }
+        };
+        let _ = writeln!(out, "| {n} | {} | {} |", cell(d), cell(t));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +298,7 @@ mod tests {
             "scale/mixed/100/last",
             "scale/10/last",
             "scale/mixed/10/last",
+            "random/10/1/none",
         ];
         let m: Medians = ids.iter().map(|id| (format!("hookc/{id}"), 1.0)).collect();
         assert_eq!(
@@ -217,5 +315,38 @@ mod tests {
                 "template_heavy",
             ]
         );
+    }
+
+    #[test]
+    fn random_table_orders_by_size_seed_and_context_with_ratios_to_the_decision() {
+        let mut m = Medians::new();
+        for (w, find) in [
+            ("random/1000/2/last", 400.0),
+            ("random/10/2/none", 50.0),
+            ("random/10/1/random-0", 100.0),
+            ("random/1000/1/none", 200.0),
+        ] {
+            m.insert(format!("hookc/{w}"), find * 2.0);
+            m.insert(format!("hookc-find/{w}"), find);
+            m.insert(format!("peers/datalogic/preconverted/{w}"), find * 3.0);
+            m.insert(format!("tree-walker/{w}"), find * 10.0);
+        }
+        m.insert("hookc/seed/error_none".into(), 1.0);
+        assert_eq!(
+            random_workloads(&m),
+            [
+                "random/10/1/random-0",
+                "random/10/2/none",
+                "random/1000/1/none",
+                "random/1000/2/last",
+            ]
+        );
+        let t = random_table(&m);
+        assert!(
+            t.contains("| `random/10/2/none` | 100 ns | 50 ns | 150 ns (3.0×) | 500 ns (10.0×) |"),
+            "{t}"
+        );
+        assert!(t.contains("| 1000 | 3.0× | 10.0× |"), "{t}");
+        assert!(!tables(&m, &["datalogic"], &["preconverted"]).contains("random/"));
     }
 }

@@ -3,7 +3,8 @@
 //! every kind, matching and not; each engine in each mode must pick the
 //! hook hookc picks, or say that it cannot state the condition. The same
 //! agreement on the seed set, the uniform and mixed scale sets the bench
-//! runs, and generated contexts for the mixed set.
+//! runs, generated contexts for the mixed set, and the random policies of
+//! every shape (the bench's `random` family) with random contexts.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -243,6 +244,43 @@ fn scale_family_agrees(
         assert_every_peer_picks(&mut peers, &want, &case.event, &case.context, &case.name);
     }
     (policy, peers)
+}
+
+/// The bench's `random` family (`common::random_policy::shapes`): every
+/// engine in both modes picks hookc's hook on the family's contexts and on
+/// 40 more random contexts per policy, drawn from the same constants, at
+/// 10 hooks (seeds 1 to 5, as the bench) and 100 (seed 1).
+#[test]
+fn random_policies_agree_with_hookc() {
+    use common::random_policy::{random_context, shapes, Rng, SHAPES_EVENT};
+    for (n, seed) in [(10, 1), (10, 2), (10, 3), (10, 4), (10, 5), (100, 1)] {
+        let s = shapes(n, seed, 2);
+        let (policy, model) = compile_model(&s.inputs).unwrap();
+        let mut peers = Peers::new(model.unwrap());
+        for case in &s.contexts {
+            let want = hookc_pick(&policy, SHAPES_EVENT, &case.context);
+            assert_eq!(
+                want, case.expect,
+                "hookc on random/{n}/{seed}/{}",
+                case.name
+            );
+            let label = format!("random/{n}/{seed}/{}", case.name);
+            assert_every_peer_picks(&mut peers, &want, SHAPES_EVENT, &case.context, &label);
+        }
+        let mut rng = Rng::new(seed.wrapping_mul(7919));
+        let mut matched = 0;
+        for i in 0..40 {
+            let ctx = random_context(&mut rng, (n / 4).max(4));
+            let want = hookc_pick(&policy, SHAPES_EVENT, &ctx);
+            matched += usize::from(want.is_some());
+            let label = format!("random/{n}/{seed}, extra context {i}");
+            assert_every_peer_picks(&mut peers, &want, SHAPES_EVENT, &ctx, &label);
+        }
+        assert!(
+            matched > 0,
+            "random/{n}/{seed}: no extra context matched a hook"
+        );
+    }
 }
 
 #[test]
