@@ -39,7 +39,7 @@
 use super::model::{ModelWalk, Want};
 use super::vm::{self, ActionSink};
 use super::{Decision, Match, Overrides, Policy, QueryError, Results, Trace};
-use crate::context::{Context, LookedUp, Source};
+use crate::context::{Context, Source};
 use std::borrow::Cow;
 
 /// Reads the query's context into a path cache, then evaluates `$answer`
@@ -68,7 +68,7 @@ macro_rules! read {
                 Ok($answer)
             }
             Context::Lookup(lookup) => {
-                let values = LookedUp::new(&$policy.program.program().paths, lookup);
+                crate::context::looked_up!(values, &$policy.program.program().paths, lookup);
                 crate::context::path_cache!(cache, &$policy.paths, Source::LookedUp(&values));
                 let $cache = &mut cache;
                 Ok($answer)
