@@ -9,7 +9,8 @@
 //! The policy's names (the `type` key, parameter names, the action type)
 //! are made into Python strs once per policy and kept by their
 //! [`Name::id`]: an answer's keys are shared objects whose hashes Python
-//! has already computed.
+//! has already computed. So are its constants that Python cannot change
+//! (strs, numbers), by their ids.
 
 use crate::convert::to_py;
 use hookc_runtime::{ActionSink, Name};
@@ -19,19 +20,28 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard};
 
-/// A policy's names as Python strs, by [`Name::id`], made on first use.
+/// A policy's names and immutable constants as Python objects, made on
+/// first use.
 #[derive(Debug, Default)]
-pub struct PyNames(Mutex<Vec<Option<Py<PyString>>>>);
+pub struct PyNames(Mutex<Kept>);
+
+/// What [`PyNames`] keeps: the names by [`Name::id`], the constants by
+/// their ids ([`ActionSink::constant`]).
+#[derive(Debug, Default)]
+struct Kept {
+    names: Vec<Option<Py<PyString>>>,
+    constants: Vec<Option<Py<PyAny>>>,
+}
 
 /// Builds an action's Python objects; keeps the first Python error (an
 /// exception while building: out of memory) for its caller, which must
 /// raise it ([`PySink::finish`]).
 pub struct PySink<'a, 'py> {
     py: Python<'py>,
-    /// The policy's names; `None` when another evaluation of this thread
+    /// The policy's kept objects; `None` when another evaluation of this thread
     /// holds them (a finalizer that evaluates, run by a garbage collection
     /// while this one builds): then names are made afresh, not waited for.
-    names: Option<MutexGuard<'a, Vec<Option<Py<PyString>>>>>,
+    kept: Option<MutexGuard<'a, Kept>>,
     error: Option<PyErr>,
 }
 
@@ -42,7 +52,7 @@ impl<'a, 'py> PySink<'a, 'py> {
             py,
             // (A poisoned lock only means a panic elsewhere while it was
             // held; the strs it holds are whole.)
-            names: match names.0.try_lock() {
+            kept: match names.0.try_lock() {
                 Ok(guard) => Some(guard),
                 Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
                 Err(std::sync::TryLockError::WouldBlock) => None,
@@ -68,22 +78,28 @@ impl<'a, 'py> PySink<'a, 'py> {
     /// The policy's str of `name`, made the first time it is asked for.
     fn name_str(&mut self, name: Name<'_>) -> Bound<'py, PyString> {
         let py = self.py;
-        let Some(names) = self.names.as_mut() else {
-            return PyString::new(py, name.text);
+        let Some(kept) = self.kept.as_mut() else {
+            return PyString::new(py, name.text());
         };
-        if let Some(Some(s)) = names.get(name.id) {
+        let id = name.id();
+        if let Some(Some(s)) = kept.names.get(id) {
             return s.bind(py).clone();
         }
-        let s = PyString::new(py, name.text);
-        // Ids are below the policy's count of strings (plus one), so the
-        // table stays that small.
-        if names.len() <= name.id {
-            names.resize_with(name.id + 1, || None);
-        }
-        if let Some(slot) = names.get_mut(name.id) {
-            *slot = Some(s.clone().unbind());
-        }
+        let s = PyString::new(py, name.text());
+        keep(&mut kept.names, id, s.clone().unbind());
         s
+    }
+}
+
+/// Keeps `object` at `id` in `table`, which grows to hold it: ids are
+/// below the count of the policy's strings or constants (plus one), so a
+/// table stays that small.
+fn keep<T>(table: &mut Vec<Option<T>>, id: usize, object: T) {
+    if table.len() <= id {
+        table.resize_with(id + 1, || None);
+    }
+    if let Some(slot) = table.get_mut(id) {
+        *slot = Some(object);
     }
 }
 
@@ -129,6 +145,21 @@ impl<'py> ActionSink for PySink<'_, 'py> {
                 self.py.None().into_bound(self.py)
             }
         }
+    }
+
+    fn constant(&mut self, value: &Value, id: usize) -> Bound<'py, PyAny> {
+        // Lists and dicts are made afresh: the caller may change them.
+        let immutable = matches!(value, Value::String(_) | Value::Number(_));
+        if let (true, Some(kept)) = (immutable, self.kept.as_ref()) {
+            if let Some(Some(v)) = kept.constants.get(id) {
+                return v.bind(self.py).clone();
+            }
+        }
+        let v = self.json(Cow::Borrowed(value));
+        if let (true, Some(kept)) = (immutable, self.kept.as_mut()) {
+            keep(&mut kept.constants, id, v.clone().unbind());
+        }
+        v
     }
 
     fn string(&mut self, text: String) -> Bound<'py, PyAny> {

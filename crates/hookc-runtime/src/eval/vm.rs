@@ -713,32 +713,53 @@ fn run<'a, const TRACE: bool>(
 
 /// A name an action is built with: the action's `type` key, a parameter's
 /// name, a key of an object parameter, or the action type itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Name<'a> {
-    /// The name.
-    pub text: &'a str,
-    /// The same number for the same name on every evaluation of one
-    /// policy, and small (below the count of the policy's strings, plus
-    /// one): a sink may keep the object it makes of a name by this number.
-    /// Different names of one policy have different numbers.
-    pub id: usize,
+    of: NameOf<'a>,
+}
+
+/// Where a [`Name`] is: read only when asked for (a sink that keeps its
+/// objects by [`Name::id`] never needs the text again).
+#[derive(Debug, Clone, Copy)]
+enum NameOf<'a> {
+    /// `type`, the key of an action's kind.
+    TypeKey(&'a crate::bytecode::Program),
+    /// A string of the program's table.
+    Table(&'a crate::bytecode::Program, crate::bytecode::StrIdx),
 }
 
 impl<'a> Name<'a> {
-    /// `type`, the key of an action's kind: the id after every string of
-    /// the program's table.
-    fn type_key(program: &crate::bytecode::Program) -> Name<'static> {
+    /// `type`, the key of an action's kind.
+    fn type_key(program: &'a crate::bytecode::Program) -> Name<'a> {
         Name {
-            text: "type",
-            id: program.strings.len(),
+            of: NameOf::TypeKey(program),
         }
     }
 
     /// String `i` of the program's table.
     fn of(program: &'a crate::bytecode::Program, i: crate::bytecode::StrIdx) -> Name<'a> {
         Name {
-            text: program.string(i),
-            id: i.as_u32() as usize,
+            of: NameOf::Table(program, i),
+        }
+    }
+
+    /// The name.
+    pub fn text(&self) -> &'a str {
+        match self.of {
+            NameOf::TypeKey(_) => "type",
+            NameOf::Table(program, i) => program.string(i),
+        }
+    }
+
+    /// The same number for the same name on every evaluation of one
+    /// policy, different numbers for different names, and small (at most
+    /// the count of the policy's strings): a sink may keep the object it
+    /// makes of a name by this number.
+    pub fn id(&self) -> usize {
+        match self.of {
+            // After every string of the table.
+            NameOf::TypeKey(program) => program.strings.len(),
+            NameOf::Table(_, i) => i.as_usize(),
         }
     }
 }
@@ -773,9 +794,16 @@ pub trait ActionSink {
     fn push(&mut self, list: &mut Self::List, item: Self::Value);
     /// The finished list as a value.
     fn end_list(&mut self, list: Self::List) -> Self::Value;
-    /// A JSON value as it is: a constant, a context value, an expression's
-    /// value.
+    /// A JSON value as it is: a context value, an expression's value.
     fn json(&mut self, value: Cow<'_, Value>) -> Self::Value;
+    /// Constant `id` of the policy, `value`: the same `id` is the same
+    /// constant on every evaluation of one policy (and is small: below the
+    /// count of its constants), so a sink may keep what it makes of an
+    /// immutable one.
+    fn constant(&mut self, value: &Value, id: usize) -> Self::Value {
+        let _ = id;
+        self.json(Cow::Borrowed(value))
+    }
     /// A string the filling built (a template with text around its
     /// references).
     fn string(&mut self, text: String) -> Self::Value;
@@ -802,7 +830,7 @@ impl ActionSink for JsonSink {
     }
     #[inline]
     fn insert(&mut self, object: &mut Map<String, Value>, key: Name<'_>, value: Value) {
-        object.insert(key.text.to_owned(), value);
+        object.insert(key.text().to_owned(), value);
     }
     #[inline]
     fn end_object(&mut self, object: Map<String, Value>) -> Value {
@@ -830,7 +858,7 @@ impl ActionSink for JsonSink {
     }
     #[inline]
     fn name(&mut self, name: Name<'_>) -> Value {
-        Value::String(name.text.to_owned())
+        Value::String(name.text().to_owned())
     }
     #[inline]
     fn null(&mut self) -> Value {
@@ -890,7 +918,13 @@ pub fn fill_action_with<'a, S: ActionSink>(
             Some(check) => {
                 let value = fill(prog, &param.value, paths, &mut JsonSink);
                 if let Some(bad) = check::violation(program, check, &value) {
-                    return Err(ActionError::new(program, hook, kind.text, name.text, &bad));
+                    return Err(ActionError::new(
+                        program,
+                        hook,
+                        kind.text(),
+                        name.text(),
+                        &bad,
+                    ));
                 }
                 sink.json(Cow::Owned(value))
             }
@@ -943,7 +977,7 @@ fn fill<'a, S: ActionSink>(
     let program = prog.program();
     match value {
         ParamValue::Const(i) => match program.konst(*i) {
-            Some(v) => sink.json(Cow::Borrowed(v)),
+            Some(v) => sink.constant(v, i.as_usize()),
             None => sink.null(),
         },
         ParamValue::Template(parts) => match parts.as_slice() {
