@@ -72,12 +72,12 @@ impl Narrowing {
 /// [`Question::Evaluate`]'s answer with the deciding action built into a
 /// binding's own values ([`BoundPolicy::evaluate_with`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Evaluated<V> {
+pub enum Evaluated<'p, V> {
     /// The decision is the terminal match alone: the deciding hook's
-    /// position in the policy's hook ids and its action, or `None` when no
+    /// position in the policy's hook ids, its id and its action, or `None` when no
     /// hook decides (the JSON answer `{"hook": ID, "action": ACTION}`, or
     /// `null`).
-    Built(Option<(usize, V)>),
+    Built(Option<(usize, &'p str, V)>),
     /// A decision that may have other parts (collected matches, the
     /// decision model's), as the JSON `hookc eval` prints.
     Json(Value),
@@ -183,7 +183,7 @@ impl BoundPolicy {
         context: Context<'_>,
         narrowing: &Narrowing,
         sink: &mut S,
-    ) -> Result<Evaluated<S::Value>, BindingError> {
+    ) -> Result<Evaluated<'_, S::Value>, BindingError> {
         let query = self
             .policy
             .query(event, context)
@@ -262,12 +262,13 @@ mod tests {
     }
 
     /// `evaluate_with`'s answer as the JSON `answer` gives.
-    fn evaluated_json(p: &BoundPolicy, e: Evaluated<Value>) -> Value {
+    fn evaluated_json(p: &BoundPolicy, e: Evaluated<'_, Value>) -> Value {
         match e {
             Evaluated::Json(v) => v,
             Evaluated::Built(None) => Value::Null,
-            Evaluated::Built(Some((i, action))) => {
+            Evaluated::Built(Some((i, hook, action))) => {
                 let id = p.policy().hook_ids().nth(i).map(Value::from);
+                assert_eq!(id, Some(Value::from(hook)));
                 serde_json::json!({"hook": id, "action": action})
             }
         }

@@ -222,7 +222,7 @@ impl PyPolicy {
         match answer {
             Evaluated::Json(v) => to_py(py, &v),
             Evaluated::Built(None) => Ok(py.None().into_bound(py)),
-            Evaluated::Built(Some((hook, action))) => {
+            Evaluated::Built(Some((hook, _, action))) => {
                 let id = match self.hook_ids.get(hook) {
                     Some(id) => id.bind(py).clone().into_any(),
                     None => py.None().into_bound(py),

@@ -77,6 +77,11 @@ macro_rules! read {
     }};
 }
 
+/// What [`Query::first_with`] answers: the deciding hook's position in
+/// [`Policy::hook_ids`](crate::Policy::hook_ids), its id and its action as
+/// the sink built it; `None` when no terminal hook matches.
+pub type BuiltMatch<'p, V> = Option<(usize, &'p str, V)>;
+
 /// No hook switched off: the overrides of a query until
 /// [`Query::with_overrides`].
 static NO_OVERRIDES: Overrides = Overrides::NONE;
@@ -214,14 +219,15 @@ impl<'p, 'c> Query<'p, 'c> {
 
     /// [`Query::first`], the action built into `sink`'s values (an object,
     /// from the same filling as [`Query::first`]'s `serde_json` map), the
-    /// hook as its position in [`Policy::hook_ids`](crate::Policy::hook_ids):
+    /// hook as its position in [`Policy::hook_ids`](crate::Policy::hook_ids)
+    /// and its id:
     /// a host language's objects made once, with no `serde_json` value in
     /// between to convert and free.
     #[inline]
     pub fn first_with<S: ActionSink>(
         &self,
         sink: &mut S,
-    ) -> Result<Option<(usize, S::Value)>, QueryError> {
+    ) -> Result<BuiltMatch<'p, S::Value>, QueryError> {
         if self.policy.general {
             return self.walk_first_with(sink);
         }
@@ -241,7 +247,7 @@ impl<'p, 'c> Query<'p, 'c> {
                             sink.end_object(empty)
                         }
                     };
-                    Some((hook as usize, action))
+                    Some((hook as usize, id, action))
                 }
                 None => None,
             }
@@ -256,12 +262,12 @@ impl<'p, 'c> Query<'p, 'c> {
     fn walk_first_with<S: ActionSink>(
         &self,
         sink: &mut S,
-    ) -> Result<Option<(usize, S::Value)>, QueryError> {
+    ) -> Result<BuiltMatch<'p, S::Value>, QueryError> {
         let terminal = self.walk(Want::Decision)?.decision.terminal;
         Ok(terminal.and_then(|m| {
             let position = self.policy.hook_ids().position(|h| h == m.hook)?;
             let action = serde_json::Value::Object(m.action);
-            Some((position, sink.json(Cow::Owned(action))))
+            Some((position, m.hook, sink.json(Cow::Owned(action))))
         }))
     }
 

@@ -248,7 +248,10 @@ fn runtime_walk_equals_the_reference_on_random_policies() {
             match (q.first(), q.first_with(&mut JsonSink)) {
                 (Ok(first), Ok(built)) => {
                     let ids: Vec<&str> = policy.hook_ids().collect();
-                    let built = built.map(|(i, action)| (ids[i], action));
+                    let built = built.map(|(i, hook, action)| {
+                        assert_eq!(ids[i], hook, "seed {seed}\n{yaml}");
+                        (hook, action)
+                    });
                     let want_built = first.clone().map(|m| (m.hook, Value::Object(m.action)));
                     assert_eq!(built, want_built, "seed {seed}\n{yaml}");
                     if q.decision_is_first() {

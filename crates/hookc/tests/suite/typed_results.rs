@@ -246,7 +246,8 @@ fn evaluation_returns_only_declared_values() {
                 let built = policy.query("e", ctx).first_with(&mut JsonSink);
                 match (&got, &built) {
                     (Ok(m), Ok(b)) => prop_assert_eq!(
-                        m.as_ref().map(|m| (0, Value::Object(m.action.clone()))),
+                        m.as_ref()
+                            .map(|m| (0, m.hook, Value::Object(m.action.clone()))),
                         b.clone()
                     ),
                     (Err(QueryError::Action(a)), Err(QueryError::Action(b))) => {
