@@ -3,7 +3,7 @@
 //! the events no hook listens to answered without reading the context.
 
 use crate::error::BindingError;
-use hookc_runtime::{Context, Overrides, Policy, Query, QueryError, Results};
+use hookc_runtime::{ActionSink, Context, Overrides, Policy, Query, QueryError, Results};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -67,6 +67,20 @@ impl Narrowing {
             )),
         }
     }
+}
+
+/// [`Question::Evaluate`]'s answer with the deciding action built into a
+/// binding's own values ([`BoundPolicy::evaluate_with`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Evaluated<'p, V> {
+    /// The decision is the terminal match alone: the deciding hook's
+    /// position in the policy's hook ids, its id and its action, or `None` when no
+    /// hook decides (the JSON answer `{"hook": ID, "action": ACTION}`, or
+    /// `null`).
+    Built(Option<(usize, &'p str, V)>),
+    /// A decision that may have other parts (collected matches, the
+    /// decision model's), as the JSON `hookc eval` prints.
+    Json(Value),
 }
 
 /// A loaded policy and what a binding needs of it, prepared once.
@@ -159,6 +173,28 @@ impl BoundPolicy {
         Ok(question.ask(query)?)
     }
 
+    /// [`Question::Evaluate`], with the deciding action built into `sink`
+    /// when the decision is the terminal match alone (a policy with no
+    /// collected actions that does not use the decision model): a binding
+    /// makes its language's objects once, with no JSON value in between.
+    pub fn evaluate_with<S: ActionSink>(
+        &self,
+        event: &str,
+        context: Context<'_>,
+        narrowing: &Narrowing,
+        sink: &mut S,
+    ) -> Result<Evaluated<'_, S::Value>, BindingError> {
+        let query = self
+            .policy
+            .query(event, context)
+            .with_overrides(&narrowing.overrides)
+            .with_results(&narrowing.results);
+        if query.decision_is_first() {
+            return Ok(Evaluated::Built(query.first_with(sink)?));
+        }
+        Ok(Evaluated::Json(Question::Evaluate.ask(query)?))
+    }
+
     /// The deciding hook's position in the policy's hook ids (what
     /// [`Question::Decide`] names), for a binding that answers with its
     /// own string of each id.
@@ -188,6 +224,7 @@ mod tests {
     use super::*;
     use crate::compile::compile_texts;
     use crate::error::ErrorKind;
+    use hookc_runtime::JsonSink;
 
     fn bound(text: &str) -> BoundPolicy {
         match compile_texts([("hooks.yaml".to_owned(), text.to_owned())]) {
@@ -222,6 +259,38 @@ mod tests {
         assert!(ask(Question::Explain).is_ok_and(|t| t["event"] == "error"));
         assert!(p.unheard("limit") && !p.unheard("error"));
         assert_eq!(p.event_names(), ["error"]);
+    }
+
+    /// `evaluate_with`'s answer as the JSON `answer` gives.
+    fn evaluated_json(p: &BoundPolicy, e: Evaluated<'_, Value>) -> Value {
+        match e {
+            Evaluated::Json(v) => v,
+            Evaluated::Built(None) => Value::Null,
+            Evaluated::Built(Some((i, hook, action))) => {
+                let id = p.policy().hook_ids().nth(i).map(Value::from);
+                assert_eq!(id, Some(Value::from(hook)));
+                serde_json::json!({"hook": id, "action": action})
+            }
+        }
+    }
+
+    #[test]
+    fn an_action_built_by_a_sink_is_the_evaluate_answer() {
+        const COLLECTED: &str = "action_types:\n  observe:\n    effect: collected\n    parameters: {note: {type: string}}\nhooks:\n  - {id: watch, event: error, priority: 9, action: {type: observe, note: \"saw ${cost.spend}\"}}\n  - {id: big_spend, event: error, condition: {path: cost.spend, op: gt, value: 5}, action: {type: retry, max_attempts: 2}}\n";
+        for (text, built) in [(HOOKS, true), (COLLECTED, false)] {
+            let p = bound(text);
+            for ctx in [
+                serde_json::json!({"cost": {"spend": 9}}),
+                serde_json::json!({"cost": {"spend": 1}}),
+            ] {
+                let n = Narrowing::default();
+                let want = p.answer(Question::Evaluate, "error", Context::Value(&ctx), &n);
+                let got = p.evaluate_with("error", Context::Value(&ctx), &n, &mut JsonSink);
+                assert_eq!(matches!(got, Ok(Evaluated::Built(_))), built, "{text}");
+                let got = got.map(|e| evaluated_json(&p, e));
+                assert_eq!(got.ok(), want.ok(), "{text}\n{ctx}");
+            }
+        }
     }
 
     #[test]

@@ -30,5 +30,5 @@ pub mod context;
 pub mod error;
 pub mod hosts;
 
-pub use bound::{BoundPolicy, Narrowing, Question};
+pub use bound::{BoundPolicy, Evaluated, Narrowing, Question};
 pub use error::{BindingError, ErrorKind};

@@ -17,11 +17,12 @@
 
 #![allow(unsafe_code)]
 
+use crate::action::JsSink;
 use crate::error::{NodeError, ThrowSpec};
 use crate::js::{Js, JsKind, Reference, Scope};
 use crate::lookup::{key_array, ObjectLookup, PreparedPaths};
 use crate::policy::read_options;
-use hookc_binding::{BindingError, BoundPolicy, Question};
+use hookc_binding::{BindingError, BoundPolicy, Evaluated, Question};
 use hookc_runtime::Context;
 use napi::bindgen_prelude::Unknown;
 use napi::sys;
@@ -186,10 +187,13 @@ unsafe extern "C" fn ask(env: sys::napi_env, info: sys::napi_callback_info) -> s
             _ => return Err(NodeError::Type("not a question".to_owned())),
         };
         let event = AskedEvent { name: event, index };
-        answer(handle, scope, question, event, context, options)
+        match answer(handle, scope, question, event, context, options)? {
+            Answered::Json(answer) => write(env, &answer),
+            Answered::Built(value) => Ok(value.raw()),
+        }
     });
     let result = match outcome {
-        Ok(Ok(answer)) => write(env, &answer),
+        Ok(Ok(answer)) => Ok(answer),
         Ok(Err(e)) => Err(e),
         Err(_) => Err(NodeError::Binding(BindingError::Internal(
             "the evaluation panicked".to_owned(),
@@ -259,15 +263,21 @@ impl AskedEvent<'_> {
     }
 }
 
+/// An answer: JSON, or JavaScript values already built.
+enum Answered<'s> {
+    Json(Value),
+    Built(Js<'s>),
+}
+
 /// The answer to `question`.
-fn answer(
+fn answer<'s>(
     handle: &Handle,
-    scope: Scope<'_>,
+    scope: Scope<'s>,
     question: Question,
     event: AskedEvent<'_>,
     context: Js<'_>,
     options: Js<'_>,
-) -> Result<Value, NodeError> {
+) -> Result<Answered<'s>, NodeError> {
     let name = event.read(&handle.bound)?;
     let name = name.as_ref();
     let narrowing = read_options(&handle.bound, options)?;
@@ -280,12 +290,14 @@ fn answer(
                 .map_err(|e| NodeError::Context(e.0))?;
             bound
                 .answer(question, name, Context::json(text.as_bytes()), &narrowing)
+                .map(Answered::Json)
                 .map_err(NodeError::Binding)
         }
         JsKind::Object => {
             if let Some(bytes) = context.uint8_bytes() {
                 return bound
                     .answer(question, name, Context::json(bytes), &narrowing)
+                    .map(Answered::Json)
                     .map_err(NodeError::Binding);
             }
             // No hook runs for an event no hook names (and no "*" hook):
@@ -293,7 +305,7 @@ fn answer(
             // is known. Text is still evaluated: it must be valid JSON.
             if bound.unheard(name) {
                 if let Some(nothing) = question.unheard() {
-                    return Ok(nothing);
+                    return Ok(Answered::Json(nothing));
                 }
             }
             let keys = match &handle.keys {
@@ -307,16 +319,55 @@ fn answer(
                 }
             };
             let lookup = ObjectLookup::new(context, keys, &handle.paths.steps);
+            if question == Question::Evaluate {
+                return evaluate(bound, scope, name, &lookup, &narrowing);
+            }
             let result = bound.answer(question, name, Context::Lookup(&lookup), &narrowing);
             if let Some(e) = lookup.take_error() {
                 return Err(NodeError::Context(e.message()));
             }
-            result.map_err(NodeError::Binding)
+            result.map(Answered::Json).map_err(NodeError::Binding)
         }
         _ => Err(NodeError::Type(
             "the context must be an object, or JSON text as a string or a Buffer/Uint8Array"
                 .to_owned(),
         )),
+    }
+}
+
+/// `evaluate` on an object: the deciding action built straight into
+/// JavaScript values ([`JsSink`]) when the decision is that match alone;
+/// otherwise the JSON answer.
+fn evaluate<'s>(
+    bound: &BoundPolicy,
+    scope: Scope<'s>,
+    event: &str,
+    lookup: &ObjectLookup<'_, '_>,
+    narrowing: &hookc_binding::Narrowing,
+) -> Result<Answered<'s>, NodeError> {
+    // The action is the answer's `action` member: one level down.
+    let mut sink = JsSink::new(scope, 1);
+    let result = bound.evaluate_with(event, Context::Lookup(lookup), narrowing, &mut sink);
+    if let Some(e) = lookup.take_error() {
+        return Err(NodeError::Context(e.message()));
+    }
+    let internal = |e: crate::js::Thrown| {
+        NodeError::Binding(BindingError::Internal(format!(
+            "cannot return the answer: {}",
+            e.0
+        )))
+    };
+    match result.map_err(NodeError::Binding)? {
+        Evaluated::Json(v) => Ok(Answered::Json(v)),
+        Evaluated::Built(None) => Ok(Answered::Json(Value::Null)),
+        Evaluated::Built(Some((_, hook, action))) => {
+            let action = sink.finish(action).map_err(internal)?;
+            let answer = scope.object().map_err(internal)?;
+            let hook = scope.string(hook).map_err(internal)?;
+            answer.set("hook", hook).map_err(internal)?;
+            answer.set("action", action).map_err(internal)?;
+            Ok(Answered::Built(answer))
+        }
     }
 }
 

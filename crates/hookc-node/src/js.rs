@@ -116,6 +116,14 @@ impl<'s> Scope<'s> {
         Ok(array)
     }
 
+    /// A new, empty JavaScript object.
+    pub fn object(self) -> Result<Js<'s>, Thrown> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: `raw` is written by the call.
+        let status = unsafe { sys::napi_create_object(self.env, &mut raw) };
+        self.checked(status, raw).map(|raw| self.value(raw))
+    }
+
     /// `value` as a JavaScript value: objects, arrays, strings, numbers,
     /// booleans, null (what `JSON.parse` of its text gives; built directly,
     /// which measured faster than the text and `JSON.parse`). `depth`
@@ -374,6 +382,13 @@ impl<'s> Js<'s> {
         // SAFETY: a handle of this call; `n` is written.
         let status = unsafe { sys::napi_get_array_length(self.env, self.raw, &mut n) };
         self.scope().checked(status, n)
+    }
+
+    /// Sets `self[i] = value` on an array.
+    pub fn set_element(self, i: u32, value: Js<'s>) -> Result<(), Thrown> {
+        // SAFETY: both handles belong to this call's scope.
+        let status = unsafe { sys::napi_set_element(self.env, self.raw, i, value.raw) };
+        self.scope().checked(status, ())
     }
 
     /// `self[i]` of an array.

@@ -11,6 +11,8 @@
 //!   only at the paths the policy reads;
 //! - [`fast`]: `ask`, the evaluation entry point, registered with N-API
 //!   directly;
+//! - [`action`]: `evaluate`'s deciding action built straight into
+//!   JavaScript values;
 //! - [`js`]: the N-API calls those make (with [`fast`], the modules with
 //!   `unsafe`);
 //! - [`share`]: one policy shared by worker threads;
@@ -21,6 +23,7 @@
 /// a few levels), so only a broken invariant meets it.
 pub const MAX_ANSWER_DEPTH: usize = hookc_runtime::limits::MAX_CONTEXT_DEPTH + 16;
 
+pub mod action;
 pub mod compile;
 pub mod convert;
 pub mod error;

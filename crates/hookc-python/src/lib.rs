@@ -9,7 +9,8 @@
 //!   evaluate_all, explain, hook_ids);
 //! - [`lookup`]: a Python mapping as a context, read only at the paths the
 //!   policy reads;
-//! - [`convert`]: values between Python and JSON.
+//! - [`convert`]: values between Python and JSON;
+//! - [`action`]: the deciding action built straight into Python objects.
 
 use hookc::files::{PolicyFile, ReadError};
 use hookc_binding::compile::{compile_files, compile_texts, layered, Compiled};
@@ -21,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyMapping, PyString};
 use std::path::PathBuf;
 
+mod action;
 mod convert;
 mod lookup;
 mod policy;

@@ -7,11 +7,12 @@
 //! Python objects) or JSON text as `str` or `bytes` (evaluated with the GIL
 //! released: the text is immutable for the call and the policy is `Sync`).
 
+use crate::action::{PyNames, PySink};
 use crate::convert::{describe, to_py};
 use crate::lookup::{prepare, LookupStep, MappingLookup};
 use crate::py_err;
 use hookc_binding::hosts::{self, HookOptions, Host};
-use hookc_binding::{BindingError, BoundPolicy, Narrowing, Question};
+use hookc_binding::{BindingError, BoundPolicy, Evaluated, Narrowing, Question};
 use hookc_runtime::{Context, Overrides, Policy, Results};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -37,6 +38,12 @@ pub struct PyPolicy {
     wildcard_free: bool,
     /// Each hook id as a Python str, by position: what `decide` returns.
     hook_ids: Vec<Py<PyString>>,
+    /// The policy's names as Python strs, for the actions `evaluate`
+    /// builds ([`PySink`]).
+    names: PyNames,
+    /// `"hook"` and `"action"`, the keys of an answer.
+    hook_key: Py<PyString>,
+    action_key: Py<PyString>,
 }
 
 impl PyPolicy {
@@ -60,6 +67,9 @@ impl PyPolicy {
             events: events.unbind(),
             wildcard_free,
             hook_ids,
+            names: PyNames::default(),
+            hook_key: PyString::intern(py, "hook").unbind(),
+            action_key: PyString::intern(py, "action").unbind(),
         })
     }
 
@@ -106,6 +116,48 @@ impl PyPolicy {
         unheard: Option<T>,
         ask: impl Fn(&BoundPolicy, &str, Context<'_>, &Narrowing) -> Result<T, BindingError> + Sync,
     ) -> PyResult<T> {
+        match self.prepare(event, context, narrow, unheard)? {
+            Prepared::Answered(answer) => Ok(answer),
+            Prepared::Ready(call) => self.run(py, &call, ask),
+        }
+    }
+
+    /// Evaluates a checked call with `ask`.
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        call: &Checked<'_, '_>,
+        ask: impl Fn(&BoundPolicy, &str, Context<'_>, &Narrowing) -> Result<T, BindingError> + Sync,
+    ) -> PyResult<T> {
+        // (Not the call itself: a mapping is a Python object, which the
+        // closures run without the GIL must not hold.)
+        let (event, narrowing) = (&*call.event, &call.narrowing);
+        let run = |ctx: Context<'_>| ask(&self.bound, event, ctx, narrowing);
+        let result = match &call.input {
+            Given::Text(text) => py.detach(|| run(Context::json(text.as_bytes()))),
+            Given::Bytes(bytes) => py.detach(|| run(Context::json(bytes))),
+            Given::Mapping(mapping) => {
+                let lookup = MappingLookup::new(mapping, &self.steps);
+                let result = run(Context::Lookup(&lookup));
+                if let Some(e) = lookup.take_error() {
+                    return Err(e);
+                }
+                result
+            }
+        };
+        result.map_err(py_err)
+    }
+
+    /// Checks a call's arguments: the event, the narrowing and the
+    /// context; `unheard` is the answer when no hook runs for the event
+    /// and the context need not be read.
+    fn prepare<'a, 'py, T>(
+        &'a self,
+        event: &'a Bound<'py, PyAny>,
+        context: &'a Bound<'py, PyAny>,
+        narrow: Narrow<'_, '_>,
+        unheard: Option<T>,
+    ) -> PyResult<Prepared<'a, 'py, T>> {
         let event = event.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!("the event must be a str, not {}", describe(event)))
         })?;
@@ -120,34 +172,67 @@ impl PyPolicy {
         // evaluating. Text is still evaluated: it must be valid JSON.
         if let (None, true, Some(nothing)) = (known, self.wildcard_free, unheard) {
             if context.cast::<PyDict>().is_ok() {
-                return Ok(nothing);
+                return Ok(Prepared::Answered(nothing));
             }
         }
         let event = match known {
             Some(name) => Cow::Borrowed(name),
             None => event.to_cow()?,
         };
-        let run = |ctx: Context<'_>| ask(&self.bound, &event, ctx, &narrowing);
-        let result = if let Ok(text) = context.cast::<PyString>() {
-            let text = text.to_cow()?;
-            py.detach(|| run(Context::json(text.as_bytes())))
+        let input = if let Ok(text) = context.cast::<PyString>() {
+            Given::Text(text.to_cow()?)
         } else if let Ok(bytes) = context.cast::<PyBytes>() {
-            let bytes = bytes.as_bytes();
-            py.detach(|| run(Context::json(bytes)))
+            Given::Bytes(bytes.as_bytes())
         } else if context.cast::<PyMapping>().is_ok() {
-            let lookup = MappingLookup::new(context, &self.steps);
-            let result = run(Context::Lookup(&lookup));
-            if let Some(e) = lookup.take_error() {
-                return Err(e);
-            }
-            result
+            Given::Mapping(context)
         } else {
             return Err(PyTypeError::new_err(format!(
                 "the context must be a dict (or another mapping), or JSON text as str or bytes, not {}",
                 describe(context)
             )));
         };
-        result.map_err(py_err)
+        Ok(Prepared::Ready(Checked {
+            event,
+            narrowing,
+            input,
+        }))
+    }
+
+    /// `evaluate` on a mapping: the deciding action built straight into
+    /// Python objects ([`PySink`]) when the decision is that match alone;
+    /// otherwise the JSON answer, converted.
+    fn evaluate_mapping<'py>(
+        &self,
+        py: Python<'py>,
+        call: &Checked<'_, 'py>,
+        mapping: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let lookup = MappingLookup::new(mapping, &self.steps);
+        let mut sink = PySink::new(py, &self.names);
+        let result = self.bound.evaluate_with(
+            &call.event,
+            Context::Lookup(&lookup),
+            &call.narrowing,
+            &mut sink,
+        );
+        if let Some(e) = lookup.take_error() {
+            return Err(e);
+        }
+        let answer = sink.finish(result.map_err(py_err)?)?;
+        match answer {
+            Evaluated::Json(v) => to_py(py, &v),
+            Evaluated::Built(None) => Ok(py.None().into_bound(py)),
+            Evaluated::Built(Some((hook, _, action))) => {
+                let id = match self.hook_ids.get(hook) {
+                    Some(id) => id.bind(py).clone().into_any(),
+                    None => py.None().into_bound(py),
+                };
+                let answer = PyDict::new(py);
+                answer.set_item(self.hook_key.bind(py), id)?;
+                answer.set_item(self.action_key.bind(py), action)?;
+                Ok(answer.into_any())
+            }
+        }
     }
 
     /// The overrides switching off the hooks named by `disable`.
@@ -173,6 +258,27 @@ impl PyPolicy {
             .overrides(ids.iter().map(String::as_str))
             .map_err(py_err)
     }
+}
+
+/// A call's context: JSON text, or a mapping read path by path.
+enum Given<'a, 'py> {
+    Text(Cow<'a, str>),
+    Bytes(&'a [u8]),
+    Mapping(&'a Bound<'py, PyAny>),
+}
+
+/// A call whose arguments are checked ([`PyPolicy::prepare`]).
+struct Checked<'a, 'py> {
+    /// The event's name (the policy's own copy when a hook names it).
+    event: Cow<'a, str>,
+    narrowing: Narrowing,
+    input: Given<'a, 'py>,
+}
+
+/// A checked call, or its answer when no hook runs for the event.
+enum Prepared<'a, 'py, T> {
+    Answered(T),
+    Ready(Checked<'a, 'py>),
 }
 
 /// The keyword arguments that narrow a call: `disable=` and `results=`.
@@ -245,13 +351,17 @@ impl PyPolicy {
         disable: Option<&Bound<'py, PyAny>>,
         results: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.answer(
-            py,
-            event,
-            context,
-            Narrow { disable, results },
-            Question::Evaluate,
-        )?;
+        let narrow = Narrow { disable, results };
+        let call = match self.prepare(event, context, narrow, Some(()))? {
+            Prepared::Answered(()) => return Ok(py.None().into_bound(py)),
+            Prepared::Ready(call) => call,
+        };
+        if let Given::Mapping(mapping) = call.input {
+            return self.evaluate_mapping(py, &call, mapping);
+        }
+        let v = self.run(py, &call, |bound, e, ctx, n| {
+            bound.answer(Question::Evaluate, e, ctx, n)
+        })?;
         to_py(py, &v)
     }
 

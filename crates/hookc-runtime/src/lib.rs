@@ -122,6 +122,7 @@ pub mod verify;
 /// A context held in a host's own objects (a Python mapping, an
 /// application struct), looked up path by path: [`Context::Lookup`].
 pub use context::PathLookup;
+pub use eval::vm::{ActionSink, JsonSink, Name};
 pub use eval::{
     merge_patch, Derivation, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace,
 };

@@ -110,31 +110,69 @@ pub trait PathLookup {
 /// The values a [`PathLookup`] gave during one evaluation: one slot per
 /// program path, each filled on first use. (A `OnceCell` per slot lets the
 /// path cache hand out references to values looked up after it was built.)
-/// The slots are one heap allocation per evaluation: the one exception,
-/// with JSON text's extraction, to "nothing allocated until a hook matches"
-/// (ARCHITECTURE.md).
+/// The slots are a buffer on the caller's stack ([`looked_up!`]) when the
+/// program has at most [`SMALL_PATHS`] paths, so that a call from a host's
+/// objects that matches nothing allocates nothing of the runtime's; past
+/// that, one heap allocation per evaluation (ARCHITECTURE.md).
 pub struct LookedUp<'a> {
     paths: &'a [Path],
     lookup: &'a dyn PathLookup,
-    slots: Vec<OnceCell<Option<Value>>>,
+    /// Every slot, when the caller's buffer holds them all.
+    inline: &'a [OnceCell<Option<Value>>],
+    /// Every slot otherwise (then `inline` is empty); not allocated when
+    /// `inline` holds them.
+    heap: Vec<OnceCell<Option<Value>>>,
 }
 
+/// Declares `$values`, the [`LookedUp`] of `$paths` and `$lookup`, its
+/// slots in a buffer on the caller's stack when [`SMALL_PATHS`] hold them.
+// A macro, not a function: the buffer must live in the caller's frame.
+macro_rules! looked_up {
+    ($values:ident, $paths:expr, $lookup:expr) => {
+        let buffer = [const { ::std::cell::OnceCell::new() }; $crate::context::SMALL_PATHS];
+        let $values = $crate::context::LookedUp::with_buffer($paths, $lookup, &buffer);
+    };
+}
+pub(crate) use looked_up;
+
 impl<'a> LookedUp<'a> {
-    /// Empty slots for `paths`, filled from `lookup` on first use.
+    /// Empty slots for `paths`, filled from `lookup` on first use (on the
+    /// heap; [`looked_up!`] puts them on the stack).
     pub fn new(paths: &'a [Path], lookup: &'a dyn PathLookup) -> LookedUp<'a> {
+        LookedUp::with_buffer(paths, lookup, &[])
+    }
+
+    /// Empty slots for `paths`: `buffer`'s when it has that many (its
+    /// slots must be empty), the heap's otherwise.
+    pub fn with_buffer(
+        paths: &'a [Path],
+        lookup: &'a dyn PathLookup,
+        buffer: &'a [OnceCell<Option<Value>>],
+    ) -> LookedUp<'a> {
+        let fits = paths.len() <= buffer.len();
         LookedUp {
             paths,
             lookup,
-            slots: std::iter::repeat_with(OnceCell::new)
-                .take(paths.len())
-                .collect(),
+            inline: if fits { buffer } else { &[] },
+            heap: if fits {
+                Vec::new()
+            } else {
+                std::iter::repeat_with(OnceCell::new)
+                    .take(paths.len())
+                    .collect()
+            },
         }
     }
 
     /// The value of path `id`, looked up the first time it is asked for.
     fn get(&self, id: usize) -> Option<&Value> {
         let path = self.paths.get(id)?;
-        self.slots
+        let slots = if self.heap.is_empty() {
+            self.inline
+        } else {
+            &self.heap
+        };
+        slots
             .get(id)?
             .get_or_init(|| self.lookup.lookup(id, path))
             .as_ref()
@@ -144,7 +182,8 @@ impl<'a> LookedUp<'a> {
 impl fmt::Debug for LookedUp<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LookedUp")
-            .field("slots", &self.slots)
+            .field("inline", &self.inline)
+            .field("heap", &self.heap)
             .finish_non_exhaustive()
     }
 }
@@ -606,16 +645,22 @@ mod tests {
         }
         let paths = vec![Path::root("a"), Path::root("b"), Path::root("c")];
         let plan = PathPlan::new(&paths);
-        let lookup = Counting(Default::default());
-        let values = LookedUp::new(&paths, &lookup);
-        let mut cache = PathCache::with_plan(&plan, Source::LookedUp(&values));
-        for _ in 0..2 {
-            assert_eq!(cache.get(PathIdx::new(1)), None);
-            assert_eq!(cache.get(PathIdx::new(0)), Some(&json!(0)));
-            assert_eq!(cache.get(PathIdx::new(7)), None);
+        // Slots on the heap, in a buffer that holds them (with room to
+        // spare), and past one too small for them (then on the heap).
+        let buffers = [0, 3, 5, 2].map(|n| vec![OnceCell::new(); n]);
+        for buffer in &buffers {
+            let lookup = Counting(Default::default());
+            let values = LookedUp::with_buffer(&paths, &lookup, buffer);
+            let mut cache = PathCache::with_plan(&plan, Source::LookedUp(&values));
+            for _ in 0..2 {
+                assert_eq!(cache.get(PathIdx::new(1)), None);
+                assert_eq!(cache.get(PathIdx::new(0)), Some(&json!(0)));
+                assert_eq!(cache.get(PathIdx::new(7)), None);
+            }
+            // `c` was never read, so never asked for; `a` and `b` once each.
+            assert_eq!(*lookup.0.borrow(), vec![1, 0]);
+            assert_eq!(values.heap.is_empty(), buffer.len() >= paths.len());
         }
-        // `c` was never read, so never asked for; `a` and `b` once each.
-        assert_eq!(*lookup.0.borrow(), vec![1, 0]);
     }
 
     #[test]

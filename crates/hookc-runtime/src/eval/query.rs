@@ -7,6 +7,7 @@
 //! | the collected matches and the terminal one, templates filled | [`Query::decision`] | a [`Decision`] |
 //! | the terminal match only, its action's templates filled | [`Query::first`] | one [`Match`] |
 //! | the id of the deciding hook only | [`Query::decide`] | nothing |
+//! | the terminal match, its action built into a host's own values | [`Query::first_with`] | what the [`ActionSink`] makes |
 //! | every match, in evaluation order | [`Query::all`] | a [`Match`] per matching hook |
 //! | what happened to every hook, and why | [`Query::explain`] | a [`Trace`] |
 //!
@@ -36,8 +37,10 @@
 //! ```
 
 use super::model::{ModelWalk, Want};
+use super::vm::{self, ActionSink};
 use super::{Decision, Match, Overrides, Policy, QueryError, Results, Trace};
-use crate::context::{Context, LookedUp, Source};
+use crate::context::{Context, Source};
+use std::borrow::Cow;
 
 /// Reads the query's context into a path cache, then evaluates `$answer`
 /// with the policy, the cache and the overrides bound to the given names.
@@ -65,7 +68,7 @@ macro_rules! read {
                 Ok($answer)
             }
             Context::Lookup(lookup) => {
-                let values = LookedUp::new(&$policy.program.program().paths, lookup);
+                crate::context::looked_up!(values, &$policy.program.program().paths, lookup);
                 crate::context::path_cache!(cache, &$policy.paths, Source::LookedUp(&values));
                 let $cache = &mut cache;
                 Ok($answer)
@@ -73,6 +76,11 @@ macro_rules! read {
         }
     }};
 }
+
+/// What [`Query::first_with`] answers: the deciding hook's position in
+/// [`Policy::hook_ids`](crate::Policy::hook_ids), its id and its action as
+/// the sink built it; `None` when no terminal hook matches.
+pub type BuiltMatch<'p, V> = Option<(usize, &'p str, V)>;
 
 /// No hook switched off: the overrides of a query until
 /// [`Query::with_overrides`].
@@ -198,6 +206,69 @@ impl<'p, 'c> Query<'p, 'c> {
         read!(self, |policy, cache, overrides| policy
             .first(self.event, cache, overrides)
             .map(|hook| hook as usize))
+    }
+
+    /// Whether [`Query::decision`] is [`Query::first`]'s match alone,
+    /// whatever the context: the policy has no collected actions and does
+    /// not use the decision model. Then a binding may answer the decision
+    /// with [`Query::first_with`].
+    #[inline]
+    pub fn decision_is_first(&self) -> bool {
+        !self.policy.general && self.policy.collected.is_empty()
+    }
+
+    /// [`Query::first`], the action built into `sink`'s values (an object,
+    /// from the same filling as [`Query::first`]'s `serde_json` map), the
+    /// hook as its position in [`Policy::hook_ids`](crate::Policy::hook_ids)
+    /// and its id:
+    /// a host language's objects made once, with no `serde_json` value in
+    /// between to convert and free.
+    #[inline]
+    pub fn first_with<S: ActionSink>(
+        &self,
+        sink: &mut S,
+    ) -> Result<BuiltMatch<'p, S::Value>, QueryError> {
+        if self.policy.general {
+            return self.walk_first_with(sink);
+        }
+        read!(
+            self,
+            |policy, cache, overrides| match policy.first(self.event, cache, overrides) {
+                Some(hook) => {
+                    let p = policy.program.program();
+                    let entry = p.hooks.get(hook as usize);
+                    let id = entry.map_or("", |h| p.string(h.id));
+                    let action = match entry {
+                        Some(h) => {
+                            vm::fill_action_with(&policy.program, id, h.action, cache, sink)?
+                        }
+                        None => {
+                            let empty = sink.object(0);
+                            sink.end_object(empty)
+                        }
+                    };
+                    Some((hook as usize, id, action))
+                }
+                None => None,
+            }
+        )
+    }
+
+    /// [`Query::first_with`] by the decision model's walk, which fills the
+    /// actions it needs as `serde_json` maps: the terminal one is handed to
+    /// the sink as it is.
+    #[cold]
+    #[inline(never)]
+    fn walk_first_with<S: ActionSink>(
+        &self,
+        sink: &mut S,
+    ) -> Result<BuiltMatch<'p, S::Value>, QueryError> {
+        let terminal = self.walk(Want::Decision)?.decision.terminal;
+        Ok(terminal.and_then(|m| {
+            let position = self.policy.hook_ids().position(|h| h == m.hook)?;
+            let action = serde_json::Value::Object(m.action);
+            Some((position, m.hook, sink.json(Cow::Owned(action))))
+        }))
     }
 
     /// [`Query::decide`] by the decision model's walk.

@@ -7,7 +7,7 @@
 
 use hookc::compile::{compile, Input};
 use hookc::testing::model::{decide, ModelOutcome};
-use hookc_runtime::{Context, Policy, Results};
+use hookc_runtime::{Context, JsonSink, Policy, Results};
 use serde_json::{json, Map, Value};
 
 /// A small deterministic generator (xorshift64*), so that a failure names
@@ -242,6 +242,25 @@ fn runtime_walk_equals_the_reference_on_random_policies() {
                 }
                 (Err(_), Err(_)) => {}
                 (a, b) => panic!("decide {a:?} but decide_position {b:?}\n{yaml}"),
+            }
+            // The terminal match built through a sink is `first`'s; when the
+            // decision is that match alone, it is the decision too.
+            match (q.first(), q.first_with(&mut JsonSink)) {
+                (Ok(first), Ok(built)) => {
+                    let ids: Vec<&str> = policy.hook_ids().collect();
+                    let built = built.map(|(i, hook, action)| {
+                        assert_eq!(ids[i], hook, "seed {seed}\n{yaml}");
+                        (hook, action)
+                    });
+                    let want_built = first.clone().map(|m| (m.hook, Value::Object(m.action)));
+                    assert_eq!(built, want_built, "seed {seed}\n{yaml}");
+                    if q.decision_is_first() {
+                        let decision = q.decision().unwrap().into_json();
+                        assert_eq!(decision, first.map_or(Value::Null, |m| m.into_json()));
+                    }
+                }
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("first {a:?} but first_with {b:?}\n{yaml}"),
             }
             decided[match &want {
                 ModelOutcome::Decided(Value::Null) => 0,

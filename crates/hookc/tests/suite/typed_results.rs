@@ -22,7 +22,7 @@
 use hookc::check::actions::TypeDef;
 use hookc::compile::{compile, Input};
 use hookc::testing::reference;
-use hookc_runtime::{Context, Policy, QueryError};
+use hookc_runtime::{Context, JsonSink, Policy, QueryError};
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -241,6 +241,24 @@ fn evaluation_returns_only_declared_values() {
                 let json = serde_json::to_vec(ctx).unwrap();
                 let from_text = policy.query("e", Context::json(&json)).first();
                 let want = reference::fill_action(&ir, &hook.action, ctx);
+                // Built through a sink, the action is the same, or fails
+                // on the same parameter.
+                let built = policy.query("e", ctx).first_with(&mut JsonSink);
+                match (&got, &built) {
+                    (Ok(m), Ok(b)) => prop_assert_eq!(
+                        m.as_ref()
+                            .map(|m| (0, m.hook, Value::Object(m.action.clone()))),
+                        b.clone()
+                    ),
+                    (Err(QueryError::Action(a)), Err(QueryError::Action(b))) => {
+                        prop_assert_eq!(a.param(), b.param())
+                    }
+                    (got, built) => {
+                        return Err(TestCaseError::fail(format!(
+                            "first {got:?}, first_with {built:?}\n{text}\ncontext {ctx}"
+                        )))
+                    }
+                }
                 match (&got, &want) {
                     (Ok(Some(m)), Ok(action)) => {
                         returned.set(returned.get() + 1);
