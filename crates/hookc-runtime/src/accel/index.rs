@@ -575,6 +575,7 @@ impl HookIndex {
             lists,
             active: self.paths.len(),
             window: [0; WINDOW_WORDS],
+            words: 0,
             base: 0,
             word: 0,
             bits: 0,
@@ -622,6 +623,8 @@ pub struct Candidates<'i> {
     /// The window's positions, from `base`.
     window: [u64; WINDOW_WORDS],
     base: usize,
+    /// How many words of `window` the hooks reach.
+    words: usize,
     /// The word of `window` being read, and its bits not yet given.
     word: usize,
     bits: u64,
@@ -631,7 +634,8 @@ impl Candidates<'_> {
     /// Gathers the window at `base`.
     fn fill(&mut self) {
         let first = self.base / 64;
-        for (i, w) in self.window.iter_mut().enumerate() {
+        self.words = WINDOW_WORDS.min(self.hooks.len().saturating_sub(self.base).div_ceil(64));
+        for (i, w) in self.window.iter_mut().enumerate().take(self.words) {
             *w = self.always.get(first + i).copied().unwrap_or(0);
         }
         let end = self.base + 64 * WINDOW_WORDS;
@@ -670,7 +674,11 @@ impl Iterator for Candidates<'_> {
                 return self.hooks.get(pos).copied();
             }
             self.word += 1;
-            match self.window.get(self.word) {
+            match self
+                .window
+                .get(self.word)
+                .filter(|_| self.word < self.words)
+            {
                 Some(&bits) => self.bits = bits,
                 None => {
                     self.base += 64 * WINDOW_WORDS;

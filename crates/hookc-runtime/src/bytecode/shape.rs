@@ -397,32 +397,21 @@ impl Chain {
     /// chain fills `from..end` exactly, or there is no chain), otherwise at a
     /// `Return` or `Branch`.
     fn decode(code: &[Op], start: u32, from: usize, end: Option<usize>) -> Option<Chain> {
-        // The leftmost operand: a conjunct (its length tells where the
-        // first link starts), or an `||` chain whose leftmost operand is.
-        let first_len = [1, 3].into_iter().find(|&len| {
-            from.checked_add(len)
-                .and_then(|after| code.get(from..after))
-                .and_then(Conjunct::from_code)
-                .is_some()
-        })?;
-        let (alternatives, first_end) = links(code, start, from, first_len, false, None)?;
+        // Read forward when the leftmost operand's end is known (it is a
+        // conjunct, or an `||` chain that starts with one); else backward
+        // from the chain's end, where that is known (a `Return`).
+        let returns = || match code.last() {
+            Some(Op::Return) => code.len().checked_sub(1),
+            _ => None,
+        };
+        let (operands, chain_end) = forward(code, start, from, end)
+            .or_else(|| backward(code, start, from, end.or_else(returns)?))?;
         let mut chain = Chain {
             leaves: Some(Vec::new()),
             ..Chain::default()
         };
-        let (operands, chain_end) = links(code, start, from, first_end - from, true, end)?;
-        if end.is_none() && !matches!(code.get(chain_end), Some(Op::Return | Op::Branch { .. })) {
-            return None;
-        }
         for (i, range) in operands.into_iter().enumerate() {
-            let operand = match (i, alternatives.len()) {
-                (0, 1) => code
-                    .get(range)
-                    .and_then(Conjunct::from_code)
-                    .map_or(ChainOperand::Other, ChainOperand::One),
-                (0, _) => any_of(code, &alternatives),
-                _ => operand(code, start, range),
-            };
+            let operand = operand(code, start, range);
             let leaf = match operand {
                 ChainOperand::One(Conjunct::Leaf(leaf)) => Some(leaf),
                 _ => None,
@@ -443,6 +432,67 @@ impl Chain {
         chain.end = chain_end;
         Some(chain)
     }
+}
+
+/// The operands of the `&&` chain from `from`, read forward from its
+/// leftmost operand, which must be a conjunct or an `||` chain that starts
+/// with one (its length is then known), and the chain's end (see
+/// [`Chain::decode`]).
+fn forward(
+    code: &[Op],
+    start: u32,
+    from: usize,
+    end: Option<usize>,
+) -> Option<(Vec<std::ops::Range<usize>>, usize)> {
+    let first_len = [1, 3].into_iter().find(|&len| {
+        from.checked_add(len)
+            .and_then(|after| code.get(from..after))
+            .and_then(Conjunct::from_code)
+            .is_some()
+    })?;
+    let (_, first_end) = links(code, start, from, first_len, false, None)?;
+    let (operands, chain_end) = links(code, start, from, first_end - from, true, end)?;
+    if end.is_none() && !matches!(code.get(chain_end), Some(Op::Return | Op::Branch { .. })) {
+        return None;
+    }
+    Some((operands, chain_end))
+}
+
+/// The operands of the `&&` chain filling `from..end`, read backward: the
+/// last link is the `AndShort` whose target is `end` (an operand's own
+/// jumps land within it, so it is the nearest one before `end`), then the
+/// link before it ends where that one starts, and so on; what is left is
+/// the leftmost operand, whatever its code. Each operand is read once.
+fn backward(
+    code: &[Op],
+    start: u32,
+    from: usize,
+    end: usize,
+) -> Option<(Vec<std::ops::Range<usize>>, usize)> {
+    let local = |t: JumpTarget| t.as_usize().checked_sub(start as usize);
+    let mut operands = Vec::new();
+    let mut e = end;
+    while e >= from + 3 && matches!(code.get(e - 1), Some(Op::AndJoin)) {
+        let Some(s) = (from + 1..e - 1)
+            .rev()
+            .find(|&s| matches!(code.get(s), Some(Op::AndShort(t)) if local(*t) == Some(e)))
+        else {
+            break;
+        };
+        let join = (start as usize).saturating_add(e - 1);
+        if !jumps_within(code.get(s + 1..e - 1)?, join) {
+            return None;
+        }
+        operands.push(s + 1..e - 1);
+        e = s;
+    }
+    let first = code.get(from..e).filter(|first| !first.is_empty())?;
+    if !jumps_within(first, (start as usize).saturating_add(e)) {
+        return None;
+    }
+    operands.push(from..e);
+    operands.reverse();
+    Some((operands, end))
 }
 
 /// The operand whose code is `range`: a conjunct, an `||` chain of

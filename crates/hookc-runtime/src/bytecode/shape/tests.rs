@@ -217,7 +217,9 @@ fn other_shapes_take_no_fast_path() {
         }],
     );
     assert_eq!(decode(&code), HookShape::default());
-    // `x && eq`: the leaf is not leftmost.
+    // `x && eq`: the leaf is not leftmost, so it is no required leaf and
+    // there is no flat conjunction; but the chain is read back from its
+    // end, and `eq` is still a conjunct.
     let code = chain(
         3,
         true,
@@ -228,7 +230,29 @@ fn other_shapes_take_no_fast_path() {
             &leaf(eq),
         ],
     );
-    assert_eq!(decode(&code), HookShape::default());
+    let shape = decode(&code);
+    assert_eq!((shape.required, shape.conjunction), (None, None));
+    assert_eq!(shape.conjuncts, [Conjunct::Leaf(eq)]);
+    // `!x && (eq || in_set) && !y && in_set`: the same, with an `||`.
+    let not = |c: &mut CodeBuffer| {
+        c.emit(Op::Path(PathIdx::new(7)));
+        c.emit(Op::Not);
+    };
+    let or = |c: &mut CodeBuffer| {
+        c.emit(eq.op());
+        let link = Link::open(c, false);
+        c.emit(in_set.op());
+        link.close(c);
+    };
+    for base in [0, 9] {
+        let code = chain(base, true, &[&not, &or, &not, &leaf(in_set)]);
+        let shape = decode(&code);
+        assert_eq!(shape.conjuncts, [Conjunct::Leaf(in_set)], "at {base}");
+        assert_eq!(
+            shape.any_of,
+            [Box::from([Conjunct::Leaf(eq), Conjunct::Leaf(in_set)])]
+        );
+    }
     // `!eq`, and no code at all.
     let code = chain(
         3,
