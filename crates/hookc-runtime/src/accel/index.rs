@@ -63,6 +63,7 @@ use crate::accel::fnv::FnvMap;
 use crate::bytecode::shape::{Conjunct, HookShape, Leaf};
 use crate::bytecode::{CmpOp, PathIdx, Program, RegexIdx};
 use serde_json::Value;
+use smallvec::SmallVec;
 
 /// At most this many columns are looked up per evaluation.
 pub const MAX_PATHS: usize = 16;
@@ -443,6 +444,8 @@ pub struct HookIndex {
     /// The hooks keyed on no indexed path, as a set of positions (bit `i`
     /// of word `i / 64`).
     always: Vec<u64>,
+    /// Whether `always` holds a hook.
+    has_always: bool,
     /// The index's columns, each with its table.
     paths: Vec<(Probe, Column)>,
 }
@@ -538,6 +541,7 @@ impl HookIndex {
             .collect();
         Some(HookIndex {
             hooks: hooks.to_vec(),
+            has_always: always.iter().any(|&w| w != 0),
             always,
             paths,
         })
@@ -558,30 +562,84 @@ impl HookIndex {
         self.always.iter().map(|w| w.count_ones() as usize).sum()
     }
 
-    /// The candidates for a context, `value` giving each indexed path's
-    /// value: the hooks that can match, in evaluation order.
+    /// The first candidate for a context, in evaluation order, for which
+    /// `pred` holds (`value` gives each indexed path's value): the hooks
+    /// that can match are tried in order until one is taken.
+    ///
+    /// The candidates are gathered a window of `64 * WINDOW_WORDS`
+    /// positions at a time into a set on the stack (the always-candidates'
+    /// words, then each column's positions in the window), which is read in
+    /// order: a position keyed in several columns (an `||` across paths) is
+    /// tried once, and nothing is allocated.
     #[inline]
-    pub fn candidates<'i, 'v>(
-        &'i self,
-        mut value: impl FnMut(PathIdx) -> Option<&'v Value>,
-    ) -> Candidates<'i> {
-        let mut lists: [CandidateList<'i>; MAX_PATHS] = [CandidateList::all(&[]); MAX_PATHS];
-        for (slot, (probe, column)) in lists.iter_mut().zip(&self.paths) {
-            *slot = column.candidates(*probe, value(probe.path));
+    pub fn find_candidate<'v, C>(
+        &self,
+        cx: &mut C,
+        mut value: impl FnMut(&mut C, PathIdx) -> Option<&'v Value>,
+        mut pred: impl FnMut(&mut C, u32) -> bool,
+    ) -> Option<u32> {
+        // PERF: not an array of `MAX_PATHS`: only the columns in use are
+        // written (an evaluation that finds no candidate is mostly this).
+        let mut lists: SmallVec<[CandidateList<'_>; MAX_PATHS]> = self
+            .paths
+            .iter()
+            .map(|(probe, column)| column.candidates(*probe, value(cx, probe.path)))
+            .filter(|list| !list.list.is_empty())
+            .collect();
+        match (lists.as_slice(), self.has_always) {
+            ([], false) => return None,
+            // One column's list, no one else: it is the candidates, in order.
+            ([one], false) if one.masks.is_empty() => {
+                let hooks = one
+                    .list
+                    .iter()
+                    .filter_map(|&pos| self.hooks.get(pos as usize));
+                return hooks.copied().find(|&h| pred(cx, h));
+            }
+            _ => {}
         }
-        let mut candidates = Candidates {
-            hooks: &self.hooks,
-            always: &self.always,
-            lists,
-            active: self.paths.len(),
-            window: [0; WINDOW_WORDS],
-            words: 0,
-            base: 0,
-            word: 0,
-            bits: 0,
-        };
-        candidates.fill();
-        candidates
+        let mut base = 0;
+        while base < self.hooks.len() {
+            let mut window = [0u64; WINDOW_WORDS];
+            let words = WINDOW_WORDS.min((self.hooks.len() - base).div_ceil(64));
+            let first = base / 64;
+            for (i, w) in window.iter_mut().enumerate().take(words) {
+                *w = self.always.get(first + i).copied().unwrap_or(0);
+            }
+            let end = base + 64 * WINDOW_WORDS;
+            for list in &mut lists {
+                list.take_into(&mut window, base, end);
+            }
+            for (i, &word) in window.iter().enumerate().take(words) {
+                let mut bits = word;
+                while bits != 0 {
+                    let pos = base + i * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if let Some(&h) = self.hooks.get(pos) {
+                        if pred(cx, h) {
+                            return Some(h);
+                        }
+                    }
+                }
+            }
+            base = end;
+        }
+        None
+    }
+
+    /// Every candidate for a context, in evaluation order (for tests and
+    /// tools: [`HookIndex::find_candidate`] taking none).
+    pub fn candidates<'v>(&self, mut value: impl FnMut(PathIdx) -> Option<&'v Value>) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.find_candidate(
+            &mut out,
+            |_, path| value(path),
+            |out, h| {
+                out.push(h);
+                false
+            },
+        );
+        out
     }
 }
 
@@ -608,86 +666,24 @@ impl<'i> CandidateList<'i> {
 /// Candidates are gathered this many words of positions at a time.
 const WINDOW_WORDS: usize = 16;
 
-/// The candidate hooks of one evaluation, in evaluation order. The
-/// positions are gathered a window of `64 * WINDOW_WORDS` at a time into a
-/// set (the always-candidates' words, then each column's positions in the
-/// window), which is read in order: a position keyed in several columns
-/// (an `||` across paths) is given once, and no evaluation allocates.
-#[derive(Debug)]
-pub struct Candidates<'i> {
-    hooks: &'i [u32],
-    always: &'i [u64],
-    lists: [CandidateList<'i>; MAX_PATHS],
-    /// How many of `lists` are in use.
-    active: usize,
-    /// The window's positions, from `base`.
-    window: [u64; WINDOW_WORDS],
-    base: usize,
-    /// How many words of `window` the hooks reach.
-    words: usize,
-    /// The word of `window` being read, and its bits not yet given.
-    word: usize,
-    bits: u64,
-}
-
-impl Candidates<'_> {
-    /// Gathers the window at `base`.
-    fn fill(&mut self) {
-        let first = self.base / 64;
-        self.words = WINDOW_WORDS.min(self.hooks.len().saturating_sub(self.base).div_ceil(64));
-        for (i, w) in self.window.iter_mut().enumerate().take(self.words) {
-            *w = self.always.get(first + i).copied().unwrap_or(0);
-        }
-        let end = self.base + 64 * WINDOW_WORDS;
-        for list in self.lists.iter_mut().take(self.active) {
-            while let Some(&pos) = list.list.first() {
-                let pos = pos as usize;
-                if pos >= end {
-                    break;
-                }
-                let keep = list.masks.first().is_none_or(|m| m & list.found != 0);
-                if keep {
-                    let at = pos.saturating_sub(self.base);
-                    if let Some(w) = self.window.get_mut(at / 64) {
-                        *w |= 1 << (at % 64);
-                    }
-                }
-                list.list = list.list.get(1..).unwrap_or(&[]);
-                list.masks = list.masks.get(1..).unwrap_or(&[]);
-            }
-        }
-        self.word = 0;
-        self.bits = self.window.first().copied().unwrap_or(0);
-    }
-}
-
-impl Iterator for Candidates<'_> {
-    type Item = u32;
-
+impl CandidateList<'_> {
+    /// Moves the positions below `end` into `window` (positions from
+    /// `base`), those whose mask meets `found`.
     #[inline]
-    fn next(&mut self) -> Option<u32> {
-        loop {
-            if self.bits != 0 {
-                let bit = self.bits.trailing_zeros() as usize;
-                self.bits &= self.bits - 1;
-                let pos = self.base + self.word * 64 + bit;
-                return self.hooks.get(pos).copied();
+    fn take_into(&mut self, window: &mut [u64; WINDOW_WORDS], base: usize, end: usize) {
+        while let Some(&pos) = self.list.first() {
+            let pos = pos as usize;
+            if pos >= end {
+                break;
             }
-            self.word += 1;
-            match self
-                .window
-                .get(self.word)
-                .filter(|_| self.word < self.words)
-            {
-                Some(&bits) => self.bits = bits,
-                None => {
-                    self.base += 64 * WINDOW_WORDS;
-                    if self.base >= self.hooks.len() {
-                        return None;
-                    }
-                    self.fill();
+            if self.masks.first().is_none_or(|m| m & self.found != 0) {
+                let at = pos.saturating_sub(base);
+                if let Some(w) = window.get_mut(at / 64) {
+                    *w |= 1 << (at % 64);
                 }
             }
+            self.list = self.list.get(1..).unwrap_or(&[]);
+            self.masks = self.masks.get(1..).unwrap_or(&[]);
         }
     }
 }
@@ -1150,13 +1146,14 @@ mod tests {
         };
         let index = HookIndex {
             hooks,
+            has_always: true,
             always,
             paths: vec![(probe(0), Column::Keys(a)), (probe(1), Column::Keys(b))],
         };
         let x = json!("x");
-        let got: Vec<u32> = index.candidates(|_| Some(&x)).collect();
+        let got: Vec<u32> = index.candidates(|_| Some(&x));
         assert_eq!(got, want);
-        let got: Vec<u32> = index.candidates(|_| None).collect();
+        let got: Vec<u32> = index.candidates(|_| None);
         let only_always: Vec<u32> = (0..n).filter(|p| p % 13 == 5).map(|p| p + 100).collect();
         assert_eq!(got, only_always);
     }
@@ -1170,6 +1167,7 @@ mod tests {
         let index = HookIndex {
             hooks: vec![10, 11, 12, 13, 14, 15],
             always: vec![1 << 1 | 1 << 5],
+            has_always: true,
             paths: vec![(
                 Probe {
                     path: PathIdx::new(0),
@@ -1179,9 +1177,9 @@ mod tests {
             )],
         };
         let x = json!("x");
-        let got: Vec<u32> = index.candidates(|_| Some(&x)).collect();
+        let got: Vec<u32> = index.candidates(|_| Some(&x));
         assert_eq!(got, [10, 11, 14, 15]);
-        let got: Vec<u32> = index.candidates(|_| None).collect();
+        let got: Vec<u32> = index.candidates(|_| None);
         assert_eq!(got, [11, 15]);
     }
 }

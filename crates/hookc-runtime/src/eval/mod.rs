@@ -713,9 +713,11 @@ impl Policy {
         mut stop: impl FnMut(u32, &mut PathCache<'c>) -> bool,
     ) -> Option<u32> {
         let skip = |h: u32| skip_collected && self.is_collected(h);
-        index
-            .candidates(|path| cache.get(path))
-            .find(|&h| !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache))
+        index.find_candidate(
+            cache,
+            |cache, path| cache.get(path),
+            |cache, h| !skip(h) && self.try_hook(h, cache, overrides) && stop(h, cache),
+        )
     }
 
     #[inline]
