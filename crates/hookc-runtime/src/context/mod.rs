@@ -110,7 +110,7 @@ pub trait PathLookup {
 /// The values a [`PathLookup`] gave during one evaluation: one slot per
 /// program path, each filled on first use. (A `OnceCell` per slot lets the
 /// path cache hand out references to values looked up after it was built.)
-/// The slots are a buffer on the caller's stack ([`looked_up!`]) when the
+/// The slots are a buffer on the caller's stack (the `looked_up!` macro) when the
 /// program has at most [`SMALL_PATHS`] paths, so that a call from a host's
 /// objects that matches nothing allocates nothing of the runtime's; past
 /// that, one heap allocation per evaluation (ARCHITECTURE.md).
