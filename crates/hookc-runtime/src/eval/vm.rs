@@ -366,8 +366,10 @@ pub fn eval_hook<'a>(
         return invalid();
     };
     match trace {
-        None => run::<false>(prog, code, start, paths, &mut ErrorSite::default()),
-        Some(site) => run::<true>(prog, code, start, paths, site),
+        // PERF: no site at all untraced: a default one (two `Vec`s) cost an
+        // out-of-line drop per hook run.
+        None => run::<false>(prog, code, start, paths, None),
+        Some(site) => run::<true>(prog, code, start, paths, Some(site)),
     }
 }
 
@@ -379,7 +381,7 @@ fn run<'a, const TRACE: bool>(
     code: &[Op],
     base: usize,
     paths: &mut PathCache<'a>,
-    site: &mut ErrorSite,
+    mut site: Option<&mut ErrorSite>,
 ) -> Val<'a> {
     let program = prog.program();
     let mut stack: Stack<'a> = SmallVec::new();
@@ -429,7 +431,7 @@ fn run<'a, const TRACE: bool>(
 
     loop {
         let Some(op) = code.get(ip) else { bail!() };
-        if TRACE {
+        if let (true, Some(site)) = (TRACE, site.as_deref_mut()) {
             site.steps = site.steps.saturating_add(1);
         }
         let mut next = ip + 1;
@@ -678,28 +680,38 @@ fn run<'a, const TRACE: bool>(
             }
             Op::Return => return pop!(),
         }
-        if TRACE && !site.watch.is_empty() {
-            let at = u32::try_from(base + ip).unwrap_or(u32::MAX);
-            if site.watch.binary_search(&at).is_ok() {
-                let value = match stack.last() {
-                    Some(Val::Error(e)) => Err(*e),
-                    Some(v) => Ok(v.to_json().unwrap_or(Value::Null)),
-                    None => Ok(Value::Null),
-                };
-                match site.values.last_mut() {
-                    Some(last) if last.0 == at => last.1 = value,
-                    _ => site.values.push((at, value)),
-                }
-            }
-        }
-        if TRACE && site.op.is_none() {
-            // Every error on the stack was on top right after the instruction
-            // that produced it, so the first time one is seen here is its origin.
-            if let Some(Val::Error(_)) = stack.last() {
-                site.op = u32::try_from(base + ip).ok();
-            }
+        let traced = if TRACE { site.as_deref_mut() } else { None };
+        if let Some(site) = traced {
+            trace_step(site, base + ip, &stack);
         }
         ip = next;
+    }
+}
+
+/// Records, after the instruction at `at` ran, its result when it is
+/// watched and, the first time an error is on top, where it came from.
+#[cold]
+#[inline(never)]
+fn trace_step(site: &mut ErrorSite, at: usize, stack: &Stack<'_>) {
+    let pos = u32::try_from(at).ok();
+    let at = pos.unwrap_or(u32::MAX);
+    if !site.watch.is_empty() && site.watch.binary_search(&at).is_ok() {
+        let value = match stack.last() {
+            Some(Val::Error(e)) => Err(*e),
+            Some(v) => Ok(v.to_json().unwrap_or(Value::Null)),
+            None => Ok(Value::Null),
+        };
+        match site.values.last_mut() {
+            Some(last) if last.0 == at => last.1 = value,
+            _ => site.values.push((at, value)),
+        }
+    }
+    // Every error on the stack was on top right after the instruction that
+    // produced it, so the first time one is seen here is its origin.
+    if site.op.is_none() {
+        if let Some(Val::Error(_)) = stack.last() {
+            site.op = pos;
+        }
     }
 }
 
@@ -935,9 +947,7 @@ pub fn eval_template_expr<'a>(
 ) -> Val<'a> {
     let (start, end) = (code.0 as usize, code.1 as usize);
     match prog.program().code.get(start..end) {
-        Some(ops) if start < end => {
-            run::<false>(prog, ops, start, paths, &mut ErrorSite::default())
-        }
+        Some(ops) if start < end => run::<false>(prog, ops, start, paths, None),
         _ => invalid(),
     }
 }
