@@ -40,12 +40,14 @@
 //! policies of every kind of column).
 //!
 //! Per event, the index picks the columns that rule out the most hooks
-//! (greedily, at most [`MAX_PATHS`]), keys each hook in the first of them it
-//! is constrained in, and keeps the hooks keyed in none as always-candidates.
-//! An evaluation looks each column's key up once and merges the candidate
-//! lists (each in evaluation order) back into evaluation order; every
-//! candidate runs in full, so the matches, collected hooks included, are
-//! exactly those of evaluating the hooks one by one.
+//! (greedily, at most [`MAX_PATHS`]), keys each hook by the requirement
+//! whose columns were chosen first (an `||` across paths in each of its
+//! columns, once all of them are chosen), and keeps the hooks keyed by none
+//! as always-candidates. An evaluation looks each column up once and gathers
+//! the candidates into a bit set on the stack, read in evaluation order
+//! ([`HookIndex::find_candidate`]); every candidate runs in full, so the
+//! matches, collected hooks included, are exactly those of evaluating the
+//! hooks one by one.
 //!
 //! Numbers are keyed by their value as a double, `-0.0` as `0.0`: equal
 //! numbers (`1 == 1.0`; an int is compared with a double by converting it)

@@ -179,9 +179,11 @@ pub struct HookShape {
     /// jumps land within it or on its join). The condition can be `true`
     /// only if every one of them is (`a && b` is `true` only when both sides
     /// are), so the hook index (`accel::index`) may key a hook by any of
-    /// them. Empty when the leftmost operand is no `Conjunct` (its end is
-    /// then not known without a full decoding, which no fast path needs
-    /// yet).
+    /// them. The chain is read forward when its leftmost operand is a
+    /// conjunct (or an `||` chain that starts with one), else back from its
+    /// `Return`; a chain that ends in a `? b : false` link and starts with
+    /// anything else has none recorded (its end is not known without a full
+    /// decoding).
     pub conjuncts: Vec<Conjunct>,
     /// **Required when errors are no-matches.** The operands of the
     /// top-level `&&` chain of each `b` of the `? b : false` links that
@@ -359,8 +361,7 @@ fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
         .collect()
 }
 
-/// A top-level `&&` chain whose leftmost operand is a [`Conjunct`] or an
-/// `||` chain that starts with one: its code is that operand, then one link
+/// A top-level `&&` chain: its code is the leftmost operand, then one link
 /// per further operand,
 ///
 /// ```text
