@@ -474,6 +474,7 @@ macro_rules! define_op {
 
             /// Calls `f` with each operand, in declaration order (the
             /// encoding's), until it returns an error.
+            #[inline]
             pub fn try_for_each_operand<E>(
                 &self,
                 mut f: impl FnMut(Operand) -> Result<(), E>,

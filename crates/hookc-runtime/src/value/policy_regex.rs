@@ -1,17 +1,19 @@
-//! [`PolicyRegex`]: a policy's regex as the VM runs it, compiled on first
-//! use and behind a literal prefilter (`docs/src/semantics.md#regular-expressions`,
-//! `ARCHITECTURE.md`).
+//! [`PolicyRegex`]: a policy's regex as the VM runs it, parsed and compiled
+//! on first use and behind a literal prefilter
+//! (`docs/src/semantics.md#regular-expressions`, `ARCHITECTURE.md`).
 //!
 //! Compiling a regex (its NFA, prefilter and engines) costs far more than
-//! reading the rest of an artifact: most of a `hookc hook` call that loads
-//! a policy for one payload went there, for regexes that payload never
-//! reaches. So loading only *parses* each pattern into its syntax tree
-//! (syntax and nesting are checked) and records the literals every match
-//! of it contains; the compiled regex is built the first time a haystack
-//! holds all of them, and kept. What only compiling finds (an unknown
-//! Unicode class, the size limit) is an evaluation error where the pattern
-//! is first searched; the compiler compiles every pattern, so only a
-//! hand-made artifact carries one.
+//! reading the rest of an artifact, and even parsing one (its syntax tree,
+//! for the literals every match contains) was most of a small policy's
+//! load: so a load keeps only each pattern's text, and a regex is parsed
+//! the first time it is searched or an event's hook index asks for its
+//! literal, and compiled the first time a haystack holds all its required
+//! literals; both are kept. A pattern that does not parse or compile (bad
+//! syntax, nesting past the limit, an unknown Unicode class, the size
+//! limit) is an evaluation error (`invalid argument`) wherever it is
+//! searched: the compiler parses and compiles every pattern, so only a
+//! hand-made artifact carries one, and its hook fails closed as for any
+//! other error (`docs/src/reference/artifact.md`, "Verification").
 //!
 //! The prefilter is exact: a literal that every match contains is in every
 //! haystack that matches, so a haystack without one cannot match, and the
@@ -32,11 +34,11 @@
 //! [`Construct`]) and that `fancy-regex` parses runs on `fancy-regex`,
 //! under [`MAX_REGEX_BACKTRACK_STEPS`](crate::limits::MAX_REGEX_BACKTRACK_STEPS)
 //! (past it, the search is [`EvalError::RegexStepLimit`]). Such a pattern
-//! is parsed at load too (`fancy-regex`'s parser, which also counts its
-//! groups) and compiled on first use; it has no required literals (none
-//! are derived from `fancy-regex`'s tree, so the prefilter stays exact by
-//! testing nothing). Nothing in the artifact names the engine: it is the
-//! same pattern string either way.
+//! is parsed with `fancy-regex`'s parser (which also counts its groups)
+//! before it is compiled; it has no required literals (none are derived
+//! from `fancy-regex`'s tree, so the prefilter stays exact by testing
+//! nothing). Nothing in the artifact names the engine: it is the same
+//! pattern string either way.
 
 use super::EvalError;
 use memchr::memmem::Finder;
@@ -48,10 +50,19 @@ use std::sync::OnceLock;
 /// longest ones, which are the rarest in practice.
 const MAX_REQUIRED: usize = 4;
 
-/// A regex of a verified program: parsed at load, compiled on first use.
+/// A regex of a verified program: parsed and compiled on first use.
 #[derive(Debug, Clone)]
 pub struct PolicyRegex {
     pattern: String,
+    /// What parsing found, or the parser's reason (first use, or
+    /// [`parse`](Self::parse)).
+    parsed: OnceLock<Result<ParsedRegex, String>>,
+    compiled: OnceLock<Option<CompiledRegex>>,
+}
+
+/// What a [`PolicyRegex`]'s parse found.
+#[derive(Debug, Clone)]
+struct ParsedRegex {
     /// Whether `fancy-regex` runs it (decided by [`engine`]).
     backtracking: bool,
     /// Literals every match contains (at most [`MAX_REQUIRED`]).
@@ -61,39 +72,56 @@ pub struct PolicyRegex {
     /// The named groups' indexes and names, by index (usually empty, so
     /// nothing is allocated for a pattern without names).
     names: Vec<(usize, String)>,
-    compiled: OnceLock<Option<CompiledRegex>>,
+}
+
+impl ParsedRegex {
+    /// Whether a literal every match contains is missing from `haystack`,
+    /// which then cannot match.
+    #[inline]
+    fn lacks_required(&self, haystack: &str) -> bool {
+        let bytes = haystack.as_bytes();
+        self.required.iter().any(|f| f.find(bytes).is_none())
+    }
 }
 
 impl PolicyRegex {
-    /// Parses `pattern` under the nesting limit
+    /// A regex of `pattern`, neither parsed nor compiled: a load's, which
+    /// costs a copy of the text. What is wrong with the pattern is found
+    /// on its first use.
+    pub fn deferred(pattern: &str) -> PolicyRegex {
+        PolicyRegex {
+            pattern: pattern.to_owned(),
+            parsed: OnceLock::new(),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// Parses `pattern` now, under the nesting limit
     /// ([`MAX_REGEX_NESTING`](crate::limits::MAX_REGEX_NESTING)), on the
     /// engine [`engine`] chooses; the error is the parser's reason.
     pub fn parse(pattern: &str) -> Result<PolicyRegex, String> {
-        let parsed = analyze(pattern)?;
-        Ok(PolicyRegex {
-            pattern: pattern.to_owned(),
-            backtracking: matches!(parsed.engine, Engine::Backtracking(_)),
-            required: parsed
-                .required
-                .iter()
-                .map(|l| Finder::new(l.as_bytes()).into_owned())
-                .collect(),
-            groups: parsed.groups,
-            names: parsed.names,
-            compiled: OnceLock::new(),
-        })
+        let regex = PolicyRegex::deferred(pattern);
+        regex.parsed()?;
+        Ok(regex)
+    }
+
+    /// The pattern's text.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
     }
 
     /// Whether `haystack` has a match; an error when the pattern does not
-    /// compile (over the size limit, an unknown Unicode class: only a
-    /// hand-made artifact has one), or, for a backtracking pattern, when
-    /// the search passes the step limit ([`EvalError::RegexStepLimit`]).
+    /// parse or compile (bad syntax, over the size limit, an unknown
+    /// Unicode class: only a hand-made artifact has one), or, for a
+    /// backtracking pattern, when the search passes the step limit
+    /// ([`EvalError::RegexStepLimit`]).
     #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
-        if self.lacks_required(haystack) {
+        let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
+        if parsed.lacks_required(haystack) {
             return Ok(false);
         }
-        self.compiled()?.is_match(haystack)
+        self.compiled(parsed)?.is_match(haystack)
     }
 
     /// The groups of the first match in `haystack` (the leftmost one, as
@@ -105,49 +133,66 @@ impl PolicyRegex {
         &self,
         haystack: &'h str,
     ) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
-        if self.lacks_required(haystack) {
+        let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
+        if parsed.lacks_required(haystack) {
             return Ok(None);
         }
-        self.compiled()?.captures(haystack)
+        self.compiled(parsed)?.captures(haystack)
     }
 
     /// How many entries [`captures`](Self::captures) gives: the capture
-    /// groups and group 0. Known from the parse, without compiling.
-    pub fn group_count(&self) -> usize {
-        self.groups
+    /// groups and group 0. Known from the parse, without compiling; the
+    /// parser's reason for a pattern that does not parse.
+    pub fn group_count(&self) -> Result<usize, String> {
+        self.parsed().map(|p| p.groups)
     }
 
-    /// Each group's name, by index (group 0 and unnamed groups `None`).
-    pub fn group_names(&self) -> Vec<Option<String>> {
-        group_names(self.groups, &self.names)
+    /// Each group's name, by index (group 0 and unnamed groups `None`);
+    /// the parser's reason for a pattern that does not parse.
+    pub fn group_names(&self) -> Result<Vec<Option<String>>, String> {
+        self.parsed().map(|p| group_names(p.groups, &p.names))
     }
 
     /// The longest literal every match contains, if the pattern has one:
-    /// a string without it cannot match (the hook index keys by it).
+    /// a string without it cannot match (the hook index keys by it). A
+    /// pattern that does not parse has none (its searches are errors).
     pub fn required_literal(&self) -> Option<&str> {
-        let first = self.required.first()?;
+        let first = self.parsed().ok()?.required.first()?;
         std::str::from_utf8(first.needle()).ok()
     }
 
-    /// Whether `fancy-regex` runs this pattern (see [`engine`]).
+    /// Whether `fancy-regex` runs this pattern (see [`engine`]); `false`
+    /// for a pattern that does not parse.
     pub fn is_backtracking(&self) -> bool {
-        self.backtracking
+        self.parsed().is_ok_and(|p| p.backtracking)
     }
 
-    /// Whether a literal every match contains is missing from `haystack`,
-    /// which then cannot match.
+    /// The parse, done now on first use.
     #[inline]
-    fn lacks_required(&self, haystack: &str) -> bool {
-        let bytes = haystack.as_bytes();
-        self.required.iter().any(|f| f.find(bytes).is_none())
+    fn parsed(&self) -> Result<&ParsedRegex, String> {
+        self.parsed
+            .get_or_init(|| {
+                analyze(&self.pattern).map(|parsed| ParsedRegex {
+                    backtracking: matches!(parsed.engine, Engine::Backtracking(_)),
+                    required: parsed
+                        .required
+                        .iter()
+                        .map(|l| Finder::new(l.as_bytes()).into_owned())
+                        .collect(),
+                    groups: parsed.groups,
+                    names: parsed.names,
+                })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The compiled regex, compiled now on first use; a pattern that does
     /// not compile is `invalid argument` at every use.
     #[inline]
-    fn compiled(&self) -> Result<&CompiledRegex, EvalError> {
+    fn compiled(&self, parsed: &ParsedRegex) -> Result<&CompiledRegex, EvalError> {
         self.compiled
-            .get_or_init(|| compile_on(&self.pattern, self.backtracking).ok())
+            .get_or_init(|| compile_on(&self.pattern, parsed.backtracking).ok())
             .as_ref()
             .ok_or(EvalError::InvalidArgument)
     }
@@ -743,7 +788,11 @@ mod tests {
         assert_eq!(required(r"ab?c"), ["a", "c"]);
         assert_eq!(required(r"(?:ab){2,}"), ["ab"]);
         let re = PolicyRegex::parse("ab.cd.ab").unwrap();
-        assert_eq!(re.required.len(), 2, "`ab` once, `cd` once");
+        assert_eq!(
+            re.parsed().unwrap().required.len(),
+            2,
+            "`ab` once, `cd` once"
+        );
         assert!(required(r"[a-z]+").is_empty());
     }
 
@@ -777,6 +826,29 @@ mod tests {
         assert!(PolicyRegex::parse("(").is_err());
         let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
         assert!(PolicyRegex::parse(&deep).is_err());
+    }
+
+    #[test]
+    fn a_deferred_pattern_is_parsed_on_first_use_and_a_bad_one_is_an_evaluation_error() {
+        let re = PolicyRegex::deferred(r"\bterraform\s+apply\b");
+        assert!(re.parsed.get().is_none(), "a load parses nothing");
+        assert_eq!(re.is_match("ls"), Ok(false));
+        assert!(re.parsed.get().is_some() && !re.is_compiled());
+        assert_eq!(re.required_literal(), Some("terraform"));
+        let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
+        for bad in ["(", "[z-a]", deep.as_str(), r"(a)\2"] {
+            let re = PolicyRegex::deferred(bad);
+            assert_eq!(re.pattern(), bad);
+            assert_eq!(re.is_match("a"), Err(EvalError::InvalidArgument), "{bad:?}");
+            assert_eq!(re.captures("a"), Err(EvalError::InvalidArgument), "{bad:?}");
+            assert_eq!(re.required_literal(), None);
+            assert!(re.group_count().is_err() && !re.is_backtracking());
+            // The same reason as an eager parse gives.
+            assert_eq!(
+                re.group_names().unwrap_err(),
+                PolicyRegex::parse(bad).unwrap_err()
+            );
+        }
     }
 
     fn backtracking(pattern: &str) -> Backtracking {
@@ -926,9 +998,13 @@ mod tests {
             let lazy = re.captures(haystack).unwrap();
             let compiled = compile_regex(pattern).unwrap();
             assert_eq!(compiled.captures(haystack).unwrap(), lazy, "{pattern:?}");
-            assert_eq!(compiled.group_count(), re.group_count(), "{pattern:?}");
+            assert_eq!(
+                compiled.group_count(),
+                re.group_count().unwrap(),
+                "{pattern:?}"
+            );
             if let Some(groups) = &lazy {
-                assert_eq!(groups.len(), re.group_count(), "{pattern:?}");
+                assert_eq!(groups.len(), re.group_count().unwrap(), "{pattern:?}");
             }
             lazy
         };
@@ -961,15 +1037,15 @@ mod tests {
         assert_eq!(caps(r"(a)(?!b)", "ab"), None);
         // Counts and names are known from the parse.
         let re = PolicyRegex::parse(r"(?<year>\d+)-(\d+)(?:-(?<day>\d+))?").unwrap();
-        assert_eq!(re.group_count(), 4);
+        assert_eq!(re.group_count(), Ok(4));
         assert_eq!(
-            re.group_names(),
+            re.group_names().unwrap(),
             [None, Some("year".to_owned()), None, Some("day".to_owned())]
         );
         let re = PolicyRegex::parse(r"(?<a>x)(?=(?<b>y))(z)?").unwrap();
-        assert_eq!(re.group_count(), 4);
+        assert_eq!(re.group_count(), Ok(4));
         assert_eq!(
-            re.group_names(),
+            re.group_names().unwrap(),
             [None, Some("a".to_owned()), Some("b".to_owned()), None]
         );
         assert_eq!(
@@ -978,7 +1054,7 @@ mod tests {
                 .group_count(),
             4
         );
-        assert_eq!(PolicyRegex::parse("abc").unwrap().group_count(), 1);
+        assert_eq!(PolicyRegex::parse("abc").unwrap().group_count(), Ok(1));
         // The prefilter answers for captures too, without compiling.
         let re = PolicyRegex::parse(r"terraform (\w+)").unwrap();
         assert_eq!(re.captures("ls"), Ok(None));
@@ -995,7 +1071,7 @@ mod tests {
         assert!(!re.is_backtracking() && !re.is_compiled());
         let re = PolicyRegex::parse(r"^(?=.*--force)git push").unwrap();
         assert!(re.is_backtracking() && !re.is_compiled());
-        assert_eq!(re.group_count(), 1);
+        assert_eq!(re.group_count(), Ok(1));
         assert_eq!(re.is_match("git push"), Ok(false));
         assert!(re.is_compiled());
         // What only compiling finds is an evaluation error on both.
@@ -1036,7 +1112,11 @@ mod tests {
                 panic!("{pattern:?}");
             };
             let compiled = compile_regex(&pattern).unwrap();
-            assert_eq!(re.group_count(), compiled.group_count(), "{pattern:?}");
+            assert_eq!(
+                re.group_count().unwrap(),
+                compiled.group_count(),
+                "{pattern:?}"
+            );
         }
     }
 

@@ -73,17 +73,6 @@ impl fmt::Display for Location {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum VerifyError {
-    /// A regex of the table does not parse (bad syntax, nested too deep).
-    /// Its size is checked when it is compiled, on first use.
-    #[error("regex {index} (`{pattern}`) is not a valid regex: {reason}")]
-    BadRegex {
-        /// Its index.
-        index: usize,
-        /// The pattern.
-        pattern: String,
-        /// The regex parser's reason.
-        reason: String,
-    },
     /// A parameter's check is malformed: empty kinds, unknown kind bits, or
     /// an enum constant that is not a list.
     #[error("{at}: the check of parameter `{param}` {reason}")]

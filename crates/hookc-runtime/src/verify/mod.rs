@@ -40,9 +40,14 @@
 //! 9. **Debug information**: none, or one entry per hook; string indexes in
 //!    bounds; each hook's sub-condition marks inside its code range, in
 //!    strictly increasing order (explain traces rely on both).
-//! 10. **Regexes** compile under [`crate::limits::MAX_REGEX_SIZE`], and sets
-//!     are hashed. (Last: the only expensive step runs on a program already
-//!     known to be well formed.)
+//! 10. **Pattern tables** compile, and sets are hashed. (Last: the only
+//!     expensive steps run on a program already known to be well formed.)
+//!     A regex is not parsed at load: it is parsed and compiled on its
+//!     first search ([`PolicyRegex`]), and one that does not parse or
+//!     compile (only a hand-made artifact has one: the compiler parses and
+//!     compiles every pattern) makes that search an evaluation error, so
+//!     its hook fails closed. Parsing every pattern was most of a small
+//!     policy's load, for regexes a call never reaches.
 //!
 //! # What a hook's code must satisfy
 //!
@@ -94,11 +99,11 @@ pub use crate::value::policy_regex::{
     Construct, Engine,
 };
 
-/// A program that passed verification, with its regexes parsed (compiled
-/// on first use: [`PolicyRegex`]) and its sets hashed. The VM runs only these.
+/// A program that passed verification, with its regexes ready to be parsed
+/// and compiled on first use ([`PolicyRegex`]) and its sets hashed. The VM runs only these.
 ///
 /// INVARIANT (verified): every check of the module documentation holds for
-/// `program`; `regexes[i]` is `program.regexes[i]` parsed and `sets[i]`
+/// `program`; `regexes[i]` is `program.regexes[i]`'s regex and `sets[i]`
 /// is the list `program.consts[program.sets[i]]` hashed. Established by
 /// [`verify`], the only constructor; the fields are private and the program
 /// is only handed out by shared reference.
@@ -117,7 +122,7 @@ impl VerifiedProgram {
         &self.program
     }
 
-    /// Regex `i` (parsed; compiled on first use).
+    /// Regex `i` (parsed and compiled on first use).
     #[inline]
     pub fn regex(&self, i: RegexIdx) -> Option<&PolicyRegex> {
         self.regexes.get(i.as_usize())
@@ -160,15 +165,8 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     let regexes = program
         .regexes
         .iter()
-        .enumerate()
-        .map(|(index, pattern)| {
-            PolicyRegex::parse(pattern).map_err(|reason| VerifyError::BadRegex {
-                index,
-                pattern: pattern.clone(),
-                reason,
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|pattern| PolicyRegex::deferred(pattern))
+        .collect();
     let sets = program
         .sets
         .iter()

@@ -499,9 +499,9 @@ fn sets_equal_list_membership() {
     );
 }
 
-#[test]
-fn fused_matches_equals_the_unfused_sequence() {
-    let fused = hand_made(
+/// A hand-made program of one fused `x.a.matches(pattern)`.
+fn path_matches(pattern: &str) -> VerifiedProgram {
+    hand_made(
         vec![
             Op::PathMatches {
                 path: PathIdx::new(0),
@@ -511,8 +511,13 @@ fn fused_matches_equals_the_unfused_sequence() {
         ],
         vec![],
         vec![],
-        vec!["^a"],
-    );
+        vec![pattern],
+    )
+}
+
+#[test]
+fn fused_matches_equals_the_unfused_sequence() {
+    let fused = path_matches("^a");
     let plain = hand_made(
         vec![
             Op::Path(PathIdx::new(0)),
@@ -528,6 +533,20 @@ fn fused_matches_equals_the_unfused_sequence() {
         let (b, sb) = run_hand(&plain, &ctx);
         assert_eq!(a, b, "on {ctx}");
         assert_eq!(sa.is_some(), sb.is_some());
+    }
+}
+
+#[test]
+fn a_regex_that_does_not_parse_loads_and_its_search_is_an_evaluation_error() {
+    // Only a hand-made artifact has one (the compiler parses every
+    // pattern); the load does not parse regexes (`value::policy_regex`),
+    // so its first search reports it, and the hook fails closed.
+    let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
+    for bad in ["(", "[z-a]", deep.as_str()] {
+        let prog = path_matches(bad);
+        let (v, site) = run_hand(&prog, &json!({"x": {"a": "a"}}));
+        assert_eq!(v, Err(EvalError::InvalidArgument), "{bad:?}");
+        assert_eq!(site, Some(0), "the error names the search");
     }
 }
 
