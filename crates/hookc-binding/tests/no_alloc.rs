@@ -19,7 +19,7 @@
 #[path = "../../hookc/tests/common/counting_alloc.rs"]
 mod counting_alloc;
 
-use counting_alloc::allocations;
+use counting_alloc::{allocations, frees};
 use hookc_binding::compile::compile_texts;
 use hookc_binding::{BoundPolicy, Evaluated, Narrowing, Question};
 use hookc_runtime::bytecode::path::Path;
@@ -111,4 +111,33 @@ fn no_match_calls_of_a_binding_do_not_allocate() {
     );
     assert!(answer.is_ok_and(|a| !a.is_null()));
     assert!(allocations() > before);
+}
+
+#[test]
+fn calls_through_a_lookup_free_every_value_they_read() {
+    // A lookup's values own heap memory (strings, a list): a matching call
+    // reads them into the slots on the call's stack (`LookupSlots`), which
+    // must free each one, wherever it sits among the program's paths.
+    let compiled = compile_texts([example("examples/thread-hooks/hooks.yaml")]).unwrap();
+    let p = BoundPolicy::new(compiled.policy);
+    let ctx = json!({"classification": {"category": "transient", "retryable": true},
+                     "error": {"code": "E_TIMEOUT", "message": "a message long enough to own memory"},
+                     "attempts": [1, 2, 3]});
+    let lookup = Copying(&ctx);
+    let n = Narrowing::default();
+    let ask = |q| p.answer(q, "error", Context::Lookup(&lookup), &n).unwrap();
+    // The first call builds the event's plan, which stays.
+    assert!(!ask(Question::Evaluate).is_null());
+    for q in [Question::Evaluate, Question::Decide, Question::All] {
+        let (allocated, freed) = (allocations(), frees());
+        let answer = std::hint::black_box(ask(q));
+        assert!(!answer.is_null() && answer != json!([]), "{answer}");
+        drop(answer);
+        assert!(allocations() > allocated, "the lookup's values allocate");
+        assert_eq!(
+            allocations() - allocated,
+            frees() - freed,
+            "{q:?}: every block allocated was freed"
+        );
+    }
 }

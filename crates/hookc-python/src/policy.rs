@@ -30,9 +30,8 @@ pub struct PyPolicy {
     /// The steps of each path of the program, for reading mappings.
     steps: Vec<Vec<LookupStep>>,
     /// A dict from each event name hooks name (as a Python str) to its
-    /// position in `bound.event_names()`: a known event is found without
-    /// converting the caller's str (which, on the stable ABI of Python
-    /// 3.9, copies it twice).
+    /// position in `bound.event_names()`: a known event is found by the
+    /// str's cached hash, without reading it as UTF-8.
     events: Py<PyDict>,
     /// Whether no hook listens to every event (`"*"`).
     wildcard_free: bool,
@@ -179,7 +178,10 @@ impl PyPolicy {
             Some(name) => Cow::Borrowed(name),
             None => event.to_cow()?,
         };
-        let input = if let Ok(text) = context.cast::<PyString>() {
+        // A dict first: the usual context, and one type check, not three.
+        let input = if context.cast::<PyDict>().is_ok() {
+            Given::Mapping(context)
+        } else if let Ok(text) = context.cast::<PyString>() {
             Given::Text(text.to_cow()?)
         } else if let Ok(bytes) = context.cast::<PyBytes>() {
             Given::Bytes(bytes.as_bytes())
