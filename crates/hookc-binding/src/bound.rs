@@ -165,12 +165,7 @@ impl BoundPolicy {
         context: Context<'_>,
         narrowing: &Narrowing,
     ) -> Result<Value, BindingError> {
-        let query = self
-            .policy
-            .query(event, context)
-            .with_overrides(&narrowing.overrides)
-            .with_results(&narrowing.results);
-        Ok(question.ask(query)?)
+        Ok(question.ask(self.query(event, context, narrowing))?)
     }
 
     /// [`Question::Evaluate`], with the deciding action built into `sink`
@@ -184,11 +179,7 @@ impl BoundPolicy {
         narrowing: &Narrowing,
         sink: &mut S,
     ) -> Result<Evaluated<'_, S::Value>, BindingError> {
-        let query = self
-            .policy
-            .query(event, context)
-            .with_overrides(&narrowing.overrides)
-            .with_results(&narrowing.results);
+        let query = self.query(event, context, narrowing);
         if query.decision_is_first() {
             return Ok(Evaluated::Built(query.first_with(sink)?));
         }
@@ -204,12 +195,20 @@ impl BoundPolicy {
         context: Context<'_>,
         narrowing: &Narrowing,
     ) -> Result<Option<usize>, BindingError> {
-        Ok(self
-            .policy
+        Ok(self.query(event, context, narrowing).decide_position()?)
+    }
+
+    /// The query of `event` on `context`, narrowed as the call asks.
+    fn query<'p, 'c>(
+        &'p self,
+        event: &'c str,
+        context: Context<'c>,
+        narrowing: &'c Narrowing,
+    ) -> Query<'p, 'c> {
+        self.policy
             .query(event, context)
             .with_overrides(&narrowing.overrides)
             .with_results(&narrowing.results)
-            .decide_position()?)
     }
 
     /// A summary of the policy for a binding's `repr`: `3 hooks`.

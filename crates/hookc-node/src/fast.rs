@@ -351,12 +351,6 @@ fn evaluate<'s>(
     if let Some(e) = lookup.take_error() {
         return Err(NodeError::Context(e.message()));
     }
-    let internal = |e: crate::js::Thrown| {
-        NodeError::Binding(BindingError::Internal(format!(
-            "cannot return the answer: {}",
-            e.0
-        )))
-    };
     match result.map_err(NodeError::Binding)? {
         Evaluated::Json(v) => Ok(Answered::Json(v)),
         Evaluated::Built(None) => Ok(Answered::Json(Value::Null)),
@@ -371,18 +365,21 @@ fn evaluate<'s>(
     }
 }
 
+/// An answer that could not be made into JavaScript values.
+fn internal(e: crate::js::Thrown) -> NodeError {
+    NodeError::Binding(BindingError::Internal(format!(
+        "cannot return the answer: {}",
+        e.0
+    )))
+}
+
 /// The answer as `ask` returns it: JavaScript values, built directly.
 fn write(env: sys::napi_env, answer: &Value) -> Result<sys::napi_value, NodeError> {
     let napi_env = napi::Env::from_raw(env);
     Scope::new(&napi_env)
         .json(answer, 0)
         .map(|v| v.raw())
-        .map_err(|e| {
-            NodeError::Binding(BindingError::Internal(format!(
-                "cannot return the answer: {}",
-                e.0
-            )))
-        })
+        .map_err(internal)
 }
 
 /// Throws `spec` as a JavaScript `Error` (a message with a NUL is cut

@@ -109,9 +109,7 @@ impl<'s> Scope<'s> {
         let array = self.value(self.checked(status, raw)?);
         for (i, item) in items.iter().enumerate() {
             let i = u32::try_from(i).map_err(|_| Thrown("array too long".to_owned()))?;
-            // SAFETY: both handles belong to this call's scope.
-            let status = unsafe { sys::napi_set_element(self.env, array.raw, i, item.raw) };
-            self.checked(status, ())?;
+            array.set_element(i, *item)?;
         }
         Ok(array)
     }
@@ -149,16 +147,12 @@ impl<'s> Scope<'s> {
                 for (i, item) in items.iter().enumerate() {
                     let item = self.json(item, depth + 1)?;
                     let i = u32::try_from(i).map_err(|_| Thrown("array too long".to_owned()))?;
-                    // SAFETY: both handles belong to this call's scope.
-                    let status = unsafe { sys::napi_set_element(self.env, array.raw, i, item.raw) };
-                    self.checked(status, ())?;
+                    array.set_element(i, item)?;
                 }
                 return Ok(array);
             }
             Value::Object(members) => {
-                // SAFETY: `raw` is written by the call.
-                let status = unsafe { sys::napi_create_object(self.env, &mut raw) };
-                let object = self.value(self.checked(status, raw)?);
+                let object = self.object()?;
                 for (key, member) in members {
                     let member = self.json(member, depth + 1)?;
                     object.set(key, member)?;

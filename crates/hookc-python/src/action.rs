@@ -155,11 +155,20 @@ impl<'py> ActionSink for PySink<'_, 'py> {
                 return v.bind(self.py).clone();
             }
         }
-        let v = self.json(Cow::Borrowed(value));
-        if let (true, Some(kept)) = (immutable, self.kept.as_mut()) {
-            keep(&mut kept.constants, id, v.clone().unbind());
+        match to_py(self.py, value) {
+            Ok(v) => {
+                // Only a conversion that succeeded is kept: a failed one
+                // (out of memory) must fail again, not answer `None` later.
+                if let (true, Some(kept)) = (immutable, self.kept.as_mut()) {
+                    keep(&mut kept.constants, id, v.clone().unbind());
+                }
+                v
+            }
+            Err(e) => {
+                self.fail(e);
+                self.py.None().into_bound(self.py)
+            }
         }
-        v
     }
 
     fn string(&mut self, text: String) -> Bound<'py, PyAny> {

@@ -1,6 +1,9 @@
 //! `hookc.Policy`: a loaded, verified policy and the evaluation methods,
-//! each answering exactly what the `hookc eval` command prints, built by the
-//! runtime's own `to_json` functions and handed to Python as objects.
+//! each answering exactly what the `hookc eval` command prints: built by
+//! the runtime's own `to_json` functions and handed to Python as objects,
+//! except `evaluate`'s deciding action from a mapping, which the runtime's
+//! action filling builds straight into Python objects (`crate::action`),
+//! the same content.
 //!
 //! The context is a mapping (read path by path through
 //! [`crate::lookup::MappingLookup`], with the GIL held, since it reads
@@ -135,16 +138,25 @@ impl PyPolicy {
         let result = match &call.input {
             Given::Text(text) => py.detach(|| run(Context::json(text.as_bytes()))),
             Given::Bytes(bytes) => py.detach(|| run(Context::json(bytes))),
-            Given::Mapping(mapping) => {
-                let lookup = MappingLookup::new(mapping, &self.steps);
-                let result = run(Context::Lookup(&lookup));
-                if let Some(e) = lookup.take_error() {
-                    return Err(e);
-                }
-                result
-            }
+            Given::Mapping(mapping) => self.through_lookup(mapping, run)?,
         };
         result.map_err(py_err)
+    }
+
+    /// `ask` on `mapping` read path by path: a Python error the reading
+    /// met (an exception in a mapping's `__getitem__`, a value with no JSON
+    /// form) is raised before the answer, which it made meaningless.
+    fn through_lookup<T>(
+        &self,
+        mapping: &Bound<'_, PyAny>,
+        ask: impl FnOnce(Context<'_>) -> T,
+    ) -> PyResult<T> {
+        let lookup = MappingLookup::new(mapping, &self.steps);
+        let result = ask(Context::Lookup(&lookup));
+        match lookup.take_error() {
+            Some(e) => Err(e),
+            None => Ok(result),
+        }
     }
 
     /// Checks a call's arguments: the event, the narrowing and the
@@ -209,25 +221,19 @@ impl PyPolicy {
         call: &Checked<'_, 'py>,
         mapping: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let lookup = MappingLookup::new(mapping, &self.steps);
         let mut sink = PySink::new(py, &self.names);
-        let result = self.bound.evaluate_with(
-            &call.event,
-            Context::Lookup(&lookup),
-            &call.narrowing,
-            &mut sink,
-        );
-        if let Some(e) = lookup.take_error() {
-            return Err(e);
-        }
+        let result = self.through_lookup(mapping, |ctx| {
+            self.bound
+                .evaluate_with(&call.event, ctx, &call.narrowing, &mut sink)
+        })?;
         let answer = sink.finish(result.map_err(py_err)?)?;
         match answer {
             Evaluated::Json(v) => to_py(py, &v),
             Evaluated::Built(None) => Ok(py.None().into_bound(py)),
-            Evaluated::Built(Some((hook, _, action))) => {
-                let id = match self.hook_ids.get(hook) {
-                    Some(id) => id.bind(py).clone().into_any(),
-                    None => py.None().into_bound(py),
+            Evaluated::Built(Some((position, id, action))) => {
+                let id = match self.hook_ids.get(position) {
+                    Some(kept) => kept.bind(py).clone(),
+                    None => PyString::new(py, id),
                 };
                 let answer = PyDict::new(py);
                 answer.set_item(self.hook_key.bind(py), id)?;

@@ -83,8 +83,9 @@
 //!
 //! Artifacts, contexts and JSON text are untrusted. An artifact is decoded
 //! with every length and index checked, then verified (every table index,
-//! jump target and stack height; regexes parsed under the nesting limit,
-//! compiled under the size limit on first use) before
+//! jump target and stack height; each regex is parsed under the nesting
+//! limit and compiled under the size limit on its first search, a pattern
+//! failing either being an evaluation error there) before
 //! a [`Policy`] exists: the interpreter runs only verified programs. Every
 //! bound is in [`limits`]. Nothing panics on bad input (`unwrap`, `expect`,
 //! `panic!` and unchecked indexing are denied by lints), and one evaluation

@@ -45,13 +45,8 @@ const MAX_REFERENCE: usize = 1_000;
 
 /// The context of `s` as a bench case.
 fn case(s: &Shapes, name: &str, context: &serde_json::Value, expect: Option<String>) -> Case {
-    Case {
-        name: format!("{}/{}/{name}", s.n, s.seed),
-        event: SHAPES_EVENT.to_owned(),
-        text: serde_json::to_string(context).unwrap(),
-        context: context.clone(),
-        expect,
-    }
+    let name = format!("{}/{}/{name}", s.n, s.seed);
+    Case::new(&name, SHAPES_EVENT, context.clone(), expect)
 }
 
 fn shapes_bench(c: &mut Criterion) {

@@ -127,8 +127,9 @@ impl Plans {
 
     /// [`Plans::new`] given the shapes of the program's hooks
     /// ([`HookShape::of_hooks`]), decoded once by the caller. The
-    /// program's regexes are parsed here for their required literals, as
-    /// a load parses them.
+    /// program's regexes are parsed here for their required literals (a
+    /// loaded policy parses each on first use instead:
+    /// [`Plans::one_event`]).
     pub fn with_shapes(program: &Program, shapes: &[HookShape]) -> Plans {
         let regexes: Vec<Option<PolicyRegex>> = program
             .regexes

@@ -173,14 +173,42 @@ impl Column {
             },
         }
     }
+}
 
-    /// The most candidates one lookup can give (for a substring column,
-    /// one literal's hooks: a string holding several gives their union).
-    fn largest(&self) -> usize {
-        match self {
-            Column::Keys(table) => table.largest(),
-            Column::Ranges(table) => table.largest(),
-            Column::Substrings(table) => table.largest,
+/// A substring column's literals, numbered in order of first use, and each
+/// hook's mask of them (numbers modulo 64): what choosing the column needs,
+/// without building its scanner.
+struct SubstringKeys {
+    literals: Vec<Box<str>>,
+    masks: Vec<u64>,
+    /// The most hooks one bit of the masks lists ([`Gathered::largest`]).
+    largest: usize,
+}
+
+impl SubstringKeys {
+    fn of(hooks: &[(u32, Vec<Box<str>>)]) -> SubstringKeys {
+        let mut literals: Vec<Box<str>> = Vec::new();
+        let mut ids: FnvMap<&str, usize> = FnvMap::default();
+        let mut masks = Vec::with_capacity(hooks.len());
+        let mut per_bit = [0usize; 64];
+        for (_, keys) in hooks {
+            let mut mask = 0u64;
+            for key in keys {
+                let id = *ids.entry(key).or_insert_with(|| {
+                    literals.push(key.clone());
+                    literals.len() - 1
+                });
+                mask |= 1 << (id % 64);
+            }
+            for (bit, count) in per_bit.iter_mut().enumerate() {
+                *count += usize::from(mask & (1 << bit) != 0);
+            }
+            masks.push(mask);
+        }
+        SubstringKeys {
+            literals,
+            masks,
+            largest: per_bit.into_iter().max().unwrap_or(0),
         }
     }
 }
@@ -196,7 +224,6 @@ pub struct SubstringTable {
     finder: aho_corasick::AhoCorasick,
     hooks: Vec<u32>,
     masks: Vec<u64>,
-    largest: usize,
 }
 
 impl PartialEq for SubstringTable {
@@ -210,33 +237,14 @@ impl SubstringTable {
     /// The table of `hooks` (position, the literals it is keyed by;
     /// ascending positions); `None` when the scanner cannot be built.
     fn new(hooks: &[(u32, Vec<Box<str>>)]) -> Option<SubstringTable> {
-        let mut literals: Vec<Box<str>> = Vec::new();
-        let mut masks = Vec::with_capacity(hooks.len());
-        let mut per_bit = [0usize; 64];
-        for (_, keys) in hooks {
-            let mut mask = 0u64;
-            for key in keys {
-                let id = match literals.iter().position(|l| l == key) {
-                    Some(id) => id,
-                    None => {
-                        literals.push(key.clone());
-                        literals.len() - 1
-                    }
-                };
-                mask |= 1 << (id % 64);
-            }
-            for (bit, count) in per_bit.iter_mut().enumerate() {
-                *count += usize::from(mask & (1 << bit) != 0);
-            }
-            masks.push(mask);
-        }
-        let finder = aho_corasick::AhoCorasick::new(literals.iter().map(|l| l.as_bytes())).ok()?;
+        let keyed = SubstringKeys::of(hooks);
+        let finder =
+            aho_corasick::AhoCorasick::new(keyed.literals.iter().map(|l| l.as_bytes())).ok()?;
         Some(SubstringTable {
-            literals,
+            literals: keyed.literals,
             finder,
             hooks: hooks.iter().map(|(pos, _)| *pos).collect(),
-            masks,
-            largest: per_bit.into_iter().max().unwrap_or(0),
+            masks: keyed.masks,
         })
     }
 
@@ -453,8 +461,8 @@ pub struct HookIndex {
 }
 
 /// What a hook's required tests on one probe allow: the constants the
-/// value (or its prefix) must be one of, or the interval a number must
-/// fall in.
+/// value (or its prefix) must be one of, the interval a number must fall
+/// in, or the literals one of which the string must contain.
 #[derive(Debug, Clone, PartialEq)]
 enum Allowed<'p> {
     Keys(Vec<IndexKey<'p>>),
@@ -513,34 +521,33 @@ impl HookIndex {
                 .map(|last| (last, r.len()))
         };
         for (pos, rs) in requirements.iter().enumerate() {
-            let Ok(pos) = u32::try_from(pos) else {
-                continue;
-            };
             let best = rs
                 .iter()
                 .filter(|r| covered(r, &probes))
                 .min_by_key(|r| rank(r));
-            match best {
-                Some(r) => {
-                    for (probe, allowed) in r {
-                        let at = probes.iter().position(|p| p == probe);
-                        if let Some(g) = at.and_then(|at| gathered.get_mut(at)) {
-                            g.add(pos, allowed);
-                        }
-                    }
-                }
-                None => {
-                    if let Some(word) = always.get_mut(pos as usize / 64) {
-                        *word |= 1 << (pos % 64);
-                    }
+            // A hook is in every column of its requirement, or runs always:
+            // never neither (it would never be tried).
+            let keyed = match (best, u32::try_from(pos)) {
+                (Some(r), Ok(at_pos)) => r.iter().all(|(probe, allowed)| {
+                    let at = probes.iter().position(|p| p == probe);
+                    at.and_then(|at| gathered.get_mut(at))
+                        .is_some_and(|g| g.add(at_pos, allowed))
+                }),
+                _ => false,
+            };
+            if !keyed {
+                if let Some(word) = always.get_mut(pos / 64) {
+                    *word |= 1 << (pos % 64);
                 }
             }
         }
+        // A column that cannot be built (a substring scanner refused): no
+        // index, rather than hooks keyed in a column no lookup reads.
         let paths = probes
             .into_iter()
             .zip(gathered)
-            .filter_map(|(probe, g)| Some((probe, g.column()?)))
-            .collect();
+            .map(|(probe, g)| Some((probe, g.column()?)))
+            .collect::<Option<Vec<_>>>()?;
         Some(HookIndex {
             hooks: hooks.to_vec(),
             has_always: always.iter().any(|&w| w != 0),
@@ -706,8 +713,10 @@ impl Gathered {
         }
     }
 
-    /// Adds the hook at `pos` (positions ascending), with what it allows.
-    fn add(&mut self, pos: u32, allowed: &Allowed<'_>) {
+    /// Adds the hook at `pos` (positions ascending), with what it allows;
+    /// `false` when that is not of the column's kind (a probe's kind fixes
+    /// what it allows, so never: the caller then runs the hook always).
+    fn add(&mut self, pos: u32, allowed: &Allowed<'_>) -> bool {
         match (self, allowed) {
             (Gathered::Keys(table), Allowed::Keys(keys)) => {
                 for key in keys {
@@ -718,8 +727,19 @@ impl Gathered {
             (Gathered::Substrings(list), Allowed::Literals(literals)) => {
                 list.push((pos, literals.clone()));
             }
-            // A probe's kind fixes what it allows.
-            _ => {}
+            _ => return false,
+        }
+        true
+    }
+
+    /// The most candidates one lookup of the column would give (for a
+    /// substring column, one literal's hooks: a string holding several gives
+    /// their union), without building a substring scanner.
+    fn largest(&self) -> usize {
+        match self {
+            Gathered::Keys(table) => table.largest(),
+            Gathered::Ranges(list) => RangeTable::new(list).largest(),
+            Gathered::Substrings(list) => SubstringKeys::of(list).largest,
         }
     }
 
@@ -777,10 +797,7 @@ fn best_probe(
     }
     gathered
         .into_iter()
-        .filter_map(|(probe, column, hooks)| {
-            let gain = hooks.saturating_sub(column.column()?.largest());
-            Some((gain, probe))
-        })
+        .map(|(probe, column, hooks)| (hooks.saturating_sub(column.largest()), probe))
         .filter(|(gain, _)| *gain >= MIN_GAIN)
         // The first of equal gains: deterministic.
         .rev()
@@ -1158,6 +1175,41 @@ mod tests {
         let got: Vec<u32> = index.candidates(|_| None);
         let only_always: Vec<u32> = (0..n).filter(|p| p % 13 == 5).map(|p| p + 100).collect();
         assert_eq!(got, only_always);
+    }
+
+    #[test]
+    fn a_substring_column_of_more_than_64_literals_lists_a_superset() {
+        // 200 hooks, each keyed by its own literal: masks fold literal
+        // numbers modulo 64, so a literal's lookup lists its hook and a
+        // few that share its bit (numbers 64 apart), never fewer.
+        let keyed: Vec<(u32, Vec<Box<str>>)> = (0..200)
+            .map(|i| (i, vec![format!("<{i}>").into()]))
+            .collect();
+        let table = SubstringTable::new(&keyed).unwrap();
+        let index = HookIndex {
+            hooks: (0..200).collect(),
+            always: vec![0; 4],
+            has_always: false,
+            paths: vec![(
+                Probe {
+                    path: PathIdx::new(0),
+                    kind: ProbeKind::Substring,
+                },
+                Column::Substrings(table),
+            )],
+        };
+        for i in 0..200u32 {
+            let s = json!(format!("a <{i}> b"));
+            let got: Vec<u32> = index.candidates(|_| Some(&s));
+            let want: Vec<u32> = (0..200).filter(|j| j % 64 == i % 64).collect();
+            assert_eq!(got, want, "<{i}>");
+        }
+        let two = json!("<3><130>");
+        let got: Vec<u32> = index.candidates(|_| Some(&two));
+        let want: Vec<u32> = (0..200).filter(|j| j % 64 == 3 || j % 64 == 2).collect();
+        assert_eq!(got, want);
+        let none = json!("no literal here");
+        assert!(index.candidates(|_| Some(&none)).is_empty());
     }
 
     #[test]

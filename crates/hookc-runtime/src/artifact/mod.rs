@@ -50,7 +50,7 @@
 //!   6 double (8 bytes, IEEE bits; finite), 7 string (`str`), 8 list
 //!   (`vec<value>`), 9 object (`vec<(key: str, value)>`, keys unique, order
 //!   kept). Nesting at most [`crate::limits::MAX_VALUE_DEPTH`].
-//! - `regexes`: `vec<str>` (patterns; parsed at load, compiled on first use).
+//! - `regexes`: `vec<str>` (patterns; parsed and compiled on first search).
 //! - `sets`: `vec<uleb>` (constant indexes).
 //! - `code`: `vec<instruction>`: an opcode byte, then its operands in
 //!   declaration order: table indexes, jump targets, counts and `Var`
@@ -113,8 +113,9 @@
 //! header says is "truncated" ([`ArtifactError::Truncated`]); a field that
 //! runs past its own section, once the checksum matched, is "malformed"
 //! ([`ArtifactError::Overrun`]). [`load`] then runs
-//! [`crate::verify::verify`], which checks every index, jump, stack height
-//! and regex before the program can be run.
+//! [`crate::verify::verify`], which checks every index, jump and stack
+//! height before the program can be run (a regex is checked at its first
+//! search: [`crate::value::PolicyRegex`]).
 
 mod decode;
 mod encode;

@@ -379,7 +379,8 @@ pub struct Program {
     pub paths: Vec<Path>,
     /// Constant pool (ints and doubles kept apart; no NaN: JSON has none).
     pub consts: Vec<serde_json::Value>,
-    /// Regex patterns (compiled once, at load).
+    /// Regex patterns (each parsed and compiled once, on its first search:
+    /// `value::policy_regex`).
     pub regexes: Vec<String>,
     /// Constant lists used with `in`, by `consts` index (hashed at load).
     pub sets: Vec<ConstIdx>,

@@ -336,7 +336,7 @@ macro_rules! for_each_op {
             /// arguments (the receiver pushed first).
             0x28 Call(func: Func) [{ func.def().stack_arity() } -> 1];
             /// `n -> 1`: a builtin function whose last parameter is a pattern
-            /// literal, compiled at load: `regexes[regex]`.
+            /// literal, `regexes[regex]` (compiled on its first search).
             0x29 CallRegex {
                 /// The function.
                 func: Func,

@@ -197,8 +197,9 @@ pub struct HookShape {
     /// an error in the hook's condition is indistinguishable from `false` in
     /// every answer it serves (the plans of a program without the decision
     /// model, `accel::dispatch`), never where a condition error is reported,
-    /// fails the evaluation or is traced. Empty when there is no such link,
-    /// and for a `b` whose leftmost operand is no `Conjunct`.
+    /// fails the evaluation or is traced. Empty when there is no such link
+    /// (a `b` whose leftmost operand is no `Conjunct` is read back from its
+    /// end, as a top-level chain is).
     pub sequenced_conjuncts: Vec<Conjunct>,
     /// The operands of the top-level `&&` chain that are `||` chains of
     /// [`Conjunct`]s (`a || b || c`, each a conjunct), left to right: the

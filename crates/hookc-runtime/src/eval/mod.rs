@@ -25,6 +25,7 @@ use crate::value::Val;
 use crate::verify::VerifiedProgram;
 use serde_json::{Map, Value};
 use thiserror::Error;
+use vm::{ActionSink, JsonSink};
 
 mod explain;
 mod model;
@@ -744,16 +745,36 @@ impl Policy {
         hook: u32,
         cache: &mut PathCache<'c>,
     ) -> Result<Match<'p>, QueryError> {
+        let (id, action) = self.matched_with(hook, cache, &mut JsonSink)?;
+        Ok(Match {
+            hook: id,
+            action: match action {
+                Value::Object(map) => map,
+                // (`JsonSink` ends every object as one.)
+                _ => Map::new(),
+            },
+        })
+    }
+
+    /// Hook `hook`'s id and its action filled into `sink` (an empty object
+    /// for a hook index out of range, which a verified plan never gives).
+    fn matched_with<'p: 'c, 'c, S: ActionSink>(
+        &'p self,
+        hook: u32,
+        cache: &mut PathCache<'c>,
+        sink: &mut S,
+    ) -> Result<(&'p str, S::Value), QueryError> {
         let p = self.program.program();
         let entry = p.hooks.get(hook as usize);
         let id = entry.map_or("", |h| p.string(h.id));
-        Ok(Match {
-            hook: id,
-            action: match entry {
-                Some(h) => vm::fill_action(&self.program, id, h.action, cache)?,
-                None => Map::new(),
-            },
-        })
+        let action = match entry {
+            Some(h) => vm::fill_action_with(&self.program, id, h.action, cache, sink)?,
+            None => {
+                let empty = sink.object(0);
+                sink.end_object(empty)
+            }
+        };
+        Ok((id, action))
     }
 }
 

@@ -37,7 +37,7 @@
 //! ```
 
 use super::model::{ModelWalk, Want};
-use super::vm::{self, ActionSink};
+use super::vm::ActionSink;
 use super::{Decision, Match, Overrides, Policy, QueryError, Results, Trace};
 use crate::context::{Context, Source};
 use std::borrow::Cow;
@@ -235,18 +235,7 @@ impl<'p, 'c> Query<'p, 'c> {
             self,
             |policy, cache, overrides| match policy.first(self.event, cache, overrides) {
                 Some(hook) => {
-                    let p = policy.program.program();
-                    let entry = p.hooks.get(hook as usize);
-                    let id = entry.map_or("", |h| p.string(h.id));
-                    let action = match entry {
-                        Some(h) => {
-                            vm::fill_action_with(&policy.program, id, h.action, cache, sink)?
-                        }
-                        None => {
-                            let empty = sink.object(0);
-                            sink.end_object(empty)
-                        }
-                    };
+                    let (id, action) = policy.matched_with(hook, cache, sink)?;
                     Some((hook as usize, id, action))
                 }
                 None => None,

@@ -268,8 +268,17 @@ pub fn conjunction_holds<'a>(
 fn discard(v: Val<'_>) {
     match v {
         Val::Str(Cow::Owned(_)) | Val::List(_) => drop(v),
-        // Owns nothing: forgetting it frees nothing there was to free.
-        other => std::mem::forget(other),
+        // Own nothing (borrowed, or `Copy`): forgetting them frees nothing
+        // there was to free. Listed one by one, so that a variant added
+        // later must be placed here, not leaked by a catch-all.
+        Val::Null
+        | Val::Bool(_)
+        | Val::Int(_)
+        | Val::Double(_)
+        | Val::Str(Cow::Borrowed(_))
+        | Val::Array(_)
+        | Val::Object(_)
+        | Val::Error(_) => std::mem::forget(v),
     }
 }
 

@@ -13,7 +13,8 @@
 //! limit) is an evaluation error (`invalid argument`) wherever it is
 //! searched: the compiler parses and compiles every pattern, so only a
 //! hand-made artifact carries one, and its hook fails closed as for any
-//! other error (`docs/src/reference/artifact.md`, "Verification").
+//! other error (`docs/src/reference/artifact.md`, "What loading
+//! guarantees").
 //!
 //! The prefilter is exact: a literal that every match contains is in every
 //! haystack that matches, so a haystack without one cannot match, and the
@@ -101,7 +102,7 @@ impl PolicyRegex {
     /// engine [`engine`] chooses; the error is the parser's reason.
     pub fn parse(pattern: &str) -> Result<PolicyRegex, String> {
         let regex = PolicyRegex::deferred(pattern);
-        regex.parsed()?;
+        regex.parsed().map_err(str::to_owned)?;
         Ok(regex)
     }
 
@@ -143,13 +144,13 @@ impl PolicyRegex {
     /// How many entries [`captures`](Self::captures) gives: the capture
     /// groups and group 0. Known from the parse, without compiling; the
     /// parser's reason for a pattern that does not parse.
-    pub fn group_count(&self) -> Result<usize, String> {
+    pub fn group_count(&self) -> Result<usize, &str> {
         self.parsed().map(|p| p.groups)
     }
 
     /// Each group's name, by index (group 0 and unnamed groups `None`);
     /// the parser's reason for a pattern that does not parse.
-    pub fn group_names(&self) -> Result<Vec<Option<String>>, String> {
+    pub fn group_names(&self) -> Result<Vec<Option<String>>, &str> {
         self.parsed().map(|p| group_names(p.groups, &p.names))
     }
 
@@ -169,7 +170,7 @@ impl PolicyRegex {
 
     /// The parse, done now on first use.
     #[inline]
-    fn parsed(&self) -> Result<&ParsedRegex, String> {
+    fn parsed(&self) -> Result<&ParsedRegex, &str> {
         self.parsed
             .get_or_init(|| {
                 analyze(&self.pattern).map(|parsed| ParsedRegex {
@@ -184,7 +185,7 @@ impl PolicyRegex {
                 })
             })
             .as_ref()
-            .map_err(Clone::clone)
+            .map_err(String::as_str)
     }
 
     /// The compiled regex, compiled now on first use; a pattern that does
@@ -1085,10 +1086,10 @@ mod tests {
         assert!(compile_regex(r"(?=x)(a{10}){10}").is_ok());
     }
 
-    /// Every group `fancy-regex` reports is counted at load, on random
+    /// Every group `fancy-regex` reports is counted by the parse, on random
     /// patterns mixing groups, names and look-around.
     #[test]
-    fn group_counts_at_load_agree_with_the_compiled_regex() {
+    fn group_counts_of_the_parse_agree_with_the_compiled_regex() {
         let parts = [
             "(a)", "(?:b)", "(?<n>c)", "(?=(d))", "(?<!(e))", "((f)|g)", "(?>(h))", "x", r"\d",
         ];

@@ -65,7 +65,8 @@ impl Case {
         Case::new(name, &event, context, expect)
     }
 
-    fn new(name: &str, event: &str, context: Value, expect: Option<String>) -> Case {
+    /// A case of `context` on `event`, its text the context's compact JSON.
+    pub fn new(name: &str, event: &str, context: Value, expect: Option<String>) -> Case {
         let text = serde_json::to_string(&context).unwrap();
         Case {
             name: name.to_owned(),

@@ -330,7 +330,7 @@ pub fn random_context(rng: &mut Rng, k: usize) -> Value {
 
 /// One random hook line of a [`shapes`] policy: hook `i`, a condition tree
 /// (30%) or a `when` expression as [`random_inputs`] draws them, a
-/// terminal action (with templates in three cases of five); priority 1 to
+/// terminal action (with templates in two cases of five); priority 1 to
 /// 9, or 0 for the last hook, which the file also lists last, so that it
 /// is last in evaluation order.
 fn shapes_hook(rng: &mut Rng, k: usize, i: usize, n: usize) -> String {

@@ -671,3 +671,56 @@ fn sequenced_equalities_are_left_alone_under_the_decision_model() {
     // Each kind of outcome occurred: no match, a decision, a failure.
     assert!(outcomes.iter().all(|&n| n > 50), "{outcomes:?}");
 }
+
+#[test]
+fn regex_literals_and_or_chains_across_paths_are_keyed() {
+    use hookc_runtime::bytecode::shape::HookShape;
+    use hookc_runtime::internals::index::ProbeKind;
+    // 40 regexes, each requiring its own literal; 40 equalities on `s`;
+    // 20 `||` chains across `s` and `n` (keyed once `s`'s column is chosen
+    // for the equalities). Every hook is keyed (none always runs), the
+    // regexes in a substring column, both on the plans built at once and on
+    // the plan a loaded policy builds on the event's first use.
+    let mut src = String::from("hooks:\n");
+    for i in 0..40 {
+        src += &format!(
+            "  - id: r{i}\n    event: e\n    when: \"s.matches('<foo{i}bar>[0-9]+')\"\n    action: {{type: abort}}\n"
+        );
+    }
+    for i in 0..40 {
+        src += &format!(
+            "  - id: q{i}\n    event: e\n    when: \"s == 'eq{i}'\"\n    action: {{type: abort}}\n"
+        );
+    }
+    for i in 0..20 {
+        src += &format!(
+            "  - id: o{i}\n    event: e\n    when: \"s == 'x{i}' || n == {i}\"\n    action: {{type: abort}}\n"
+        );
+    }
+    let c = compile(&[Input::new("p.yaml", src.clone())]);
+    assert!(!c.diagnostics.has_errors(), "{:?}", c.diagnostics);
+    let ir = c.policy.clone().unwrap();
+    let policy = Compilation::into_policy(c).unwrap();
+    let program = policy.program();
+    let verified = hookc_runtime::verify::verify(program.clone()).unwrap();
+    let shapes = HookShape::of_hooks(program);
+    let sequenced = Plans::new(program).keys_sequenced();
+    let loaded = Plans::one_event(&verified, &shapes, program.hooks_for("e"), sequenced);
+    for plans in [Plans::new(program), loaded] {
+        let [index] = plans.indexes() else {
+            panic!("one index: {:?}", plans.indexes().len())
+        };
+        assert_eq!((index.keyed_hooks(), index.always()), (100, 0));
+        assert!(index.paths().any(|p| p.kind == ProbeKind::Substring));
+    }
+    for ctx in [
+        json!({"s": "a <foo7bar>12 b", "n": 3}),
+        json!({"s": "<foo39bar>", "n": 19}),
+        json!({"s": "x5", "n": 100}),
+        json!({"s": "eq12", "n": 7}),
+        json!({"s": "nothing", "n": 100}),
+        json!({"n": 0}),
+    ] {
+        answers_agree(&ir, &policy, &src, &ctx);
+    }
+}
