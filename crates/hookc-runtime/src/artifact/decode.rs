@@ -9,12 +9,12 @@
 
 use super::{
     crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
-    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS,
+    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    AbsentHook, ActionEntry, ActionParam, Binding, Combine, DebugInfo, DecisionModel, Effect,
-    EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PatternTable,
+    AbsentHook, ActionEntry, ActionParam, Binding, Combine, ConstPool, DebugInfo, DecisionModel,
+    Effect, EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PatternTable,
     PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
@@ -478,13 +478,19 @@ fn read_paths(r: &mut ByteReader<'_>) -> Result<Vec<Path>, ArtifactError> {
     Ok(out)
 }
 
-fn read_consts(r: &mut ByteReader<'_>) -> Result<Vec<Value>, ArtifactError> {
+/// The constants: a string's text kept for the pool to build on first use
+/// ([`ConstPool::push_text`]), every other value built now.
+fn read_consts(r: &mut ByteReader<'_>) -> Result<ConstPool, ArtifactError> {
     let n = r.count("constant count", 1)?;
-    let mut out = Vec::with_capacity(n);
+    let mut pool = ConstPool::with_capacity(n, r.remaining());
     for _ in 0..n {
-        out.push(read_value(r, 1)?);
+        let offset = r.offset();
+        match r.u8("constant tag")? {
+            VALUE_TAG_STRING => pool.push_text(r.str("string constant")?),
+            tag => pool.push(read_tagged(r, tag, 1, offset)?),
+        }
     }
-    Ok(out)
+    Ok(pool)
 }
 
 /// One constant at nesting `depth` (1 = top level); the depth is checked
@@ -498,7 +504,19 @@ fn read_value(r: &mut ByteReader<'_>, depth: usize) -> Result<Value, ArtifactErr
             offset,
         });
     }
-    Ok(match r.u8("constant tag")? {
+    let tag = r.u8("constant tag")?;
+    read_tagged(r, tag, depth, offset)
+}
+
+/// The rest of a constant at nesting `depth` whose `tag`, at `offset`, was
+/// just read.
+fn read_tagged(
+    r: &mut ByteReader<'_>,
+    tag: u8,
+    depth: usize,
+    offset: u64,
+) -> Result<Value, ArtifactError> {
+    Ok(match tag {
         1 => Value::Null,
         2 => Value::Bool(false),
         3 => Value::Bool(true),
@@ -523,7 +541,7 @@ fn read_value(r: &mut ByteReader<'_>, depth: usize) -> Result<Value, ArtifactErr
             })?;
             Value::Number(number)
         }
-        7 => Value::String(r.str("string constant")?.to_owned()),
+        VALUE_TAG_STRING => Value::String(r.str("string constant")?.to_owned()),
         8 => {
             let n = r.count("list constant length", 1)?;
             // No capacity from the count: nested lists each claiming all the

@@ -4,7 +4,7 @@
 
 use super::{
     crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS,
+    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Binding, Combine, Effect, OnError, PriorityOrder};
@@ -122,7 +122,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     });
     body.section(consts.id, |w| {
         w.len(prog.consts.len());
-        for value in &prog.consts {
+        for value in prog.consts.iter() {
             put_value(w, value);
         }
     });
@@ -333,7 +333,7 @@ fn put_value(w: &mut ByteWriter, value: &Value) {
             }
         }
         Value::String(s) => {
-            w.u8(7);
+            w.u8(VALUE_TAG_STRING);
             w.str(s);
         }
         Value::Array(items) => {

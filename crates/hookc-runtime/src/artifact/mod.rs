@@ -163,6 +163,10 @@ pub const FLAG_LOWER_FIRST: u16 = 1;
 /// A hook's flags byte (and an absent hook's): it is marked `replace`.
 pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
 
+/// The tag of a string constant (`consts`, above): the one tag the decoder
+/// reads apart, keeping the text for the pool to build on first use.
+pub(crate) const VALUE_TAG_STRING: u8 = 7;
+
 /// The flags byte of a hook marked `replace` or not.
 fn hook_flags(replace: bool) -> u8 {
     if replace {

@@ -385,7 +385,8 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
         json_text(&serde_json::Value::String((*s).to_owned()))
     })?;
     section(out, "paths", &prog.paths, ToString::to_string)?;
-    section(out, "constants", &prog.consts, json_text)?;
+    let consts: Vec<&serde_json::Value> = prog.consts.iter().collect();
+    section(out, "constants", &consts, |v| json_text(v))?;
     section(out, "regexes", &prog.regexes, |r| {
         json_text(&serde_json::Value::String(r.clone()))
     })?;

@@ -19,6 +19,7 @@
 
 pub use path::{Path, Segment, Step};
 
+mod consts;
 pub mod disasm;
 mod index;
 mod kinds;
@@ -27,6 +28,7 @@ pub mod path;
 pub mod shape;
 mod strings;
 
+pub use consts::ConstPool;
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx, TableIdx};
 pub use kinds::{is_integral, Kinds};
 pub(crate) use op::{for_each_op, operand_type};
@@ -377,8 +379,9 @@ pub struct Program {
     pub strings: StringTable,
     /// Interned context paths.
     pub paths: Vec<Path>,
-    /// Constant pool (ints and doubles kept apart; no NaN: JSON has none).
-    pub consts: Vec<serde_json::Value>,
+    /// Constant pool (ints and doubles kept apart; no NaN: JSON has none;
+    /// a loaded string constant built on first use).
+    pub consts: ConstPool,
     /// Regex patterns (each parsed and compiled once, on its first search:
     /// `value::policy_regex`).
     pub regexes: Vec<String>,
@@ -517,6 +520,7 @@ impl Program {
     }
 
     /// A constant of the pool.
+    #[inline]
     pub fn konst(&self, i: ConstIdx) -> Option<&serde_json::Value> {
         self.consts.get(i.as_usize())
     }

@@ -166,7 +166,7 @@ mod tests {
 
     fn program(consts: Vec<Value>) -> Program {
         Program {
-            consts,
+            consts: consts.into(),
             ..Program::default()
         }
     }

@@ -357,7 +357,10 @@ fn check_paths(p: &Program) -> Result<(), VerifyError> {
 fn check_consts(p: &Program) -> Result<(), VerifyError> {
     // One explicit stack for all constants: no recursion over the values.
     let mut stack: Vec<(&serde_json::Value, usize)> = Vec::new();
-    for (i, value) in p.consts.iter().enumerate() {
+    // The constants built so far hold every list and object; a string not
+    // yet built is one level deep, and building it here would undo the
+    // pool's laziness.
+    for (i, value) in p.consts.built() {
         stack.push((value, 1));
         while let Some((v, depth)) = stack.pop() {
             if depth > MAX_VALUE_DEPTH {

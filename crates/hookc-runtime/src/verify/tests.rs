@@ -116,7 +116,8 @@ pub(crate) fn sample() -> Program {
             json!({"k": [1, 2.5, null, true, false, "s", -0.0], "big": u64::MAX, "neg": -3,
                        "a": {"z": 1, "b": 2}}),
             json!(1.5),
-        ],
+        ]
+        .into(),
         regexes: vec!["^rate".to_owned()],
         sets: vec![k(2)],
         layers: vec![s(12), s(13)],

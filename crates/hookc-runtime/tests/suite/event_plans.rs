@@ -11,12 +11,19 @@ use hookc_runtime::internals::dispatch::{EventPlans, PlanStep, Plans};
 
 use crate::wire_manifest::{manifest, wire_dir, Case};
 
+/// Every golden artifact's name and bytes.
+fn golden_artifacts() -> impl Iterator<Item = (String, Vec<u8>)> {
+    manifest().into_iter().map(|Case { name, .. }| {
+        let path = wire_dir().join(format!("{name}.hkb"));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        (name, bytes)
+    })
+}
+
 #[test]
 fn each_event_plan_built_on_first_use_is_the_eager_plan() {
     let mut events_seen = 0;
-    for Case { name, .. } in manifest() {
-        let path = wire_dir().join(format!("{name}.hkb"));
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for (name, bytes) in golden_artifacts() {
         let verified = hookc_runtime::artifact::load(&bytes).unwrap();
         let program = verified.program();
         let shapes = HookShape::of_hooks(program);
@@ -74,9 +81,7 @@ fn each_event_plan_built_on_first_use_is_the_eager_plan() {
 fn hook_shapes_are_decoded_only_where_the_fast_paths_read_them() {
     use hookc_runtime::Policy;
     let mut seen = [false; 2];
-    for Case { name, .. } in manifest() {
-        let path = wire_dir().join(format!("{name}.hkb"));
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for (name, bytes) in golden_artifacts() {
         let policy = Policy::from_artifact(&bytes).unwrap();
         let program = policy.program();
         let model = program.uses_model();
@@ -88,5 +93,36 @@ fn hook_shapes_are_decoded_only_where_the_fast_paths_read_them() {
         seen,
         [true, true],
         "golden artifacts with and without the model"
+    );
+}
+
+/// A load builds no string constant (`bytecode::consts`): not decoding,
+/// verifying, nor `Policy::new`; reading one builds that one alone.
+#[test]
+fn a_load_builds_no_string_constant() {
+    use hookc_runtime::Policy;
+    let mut strings = 0;
+    for (name, bytes) in golden_artifacts() {
+        let policy = Policy::from_artifact(&bytes).unwrap();
+        let consts = &policy.program().consts;
+        let built = || consts.built().count();
+        let before = built();
+        assert!(
+            consts.built().all(|(_, v)| !v.is_string()),
+            "{name}: a string constant built at load"
+        );
+        let unbuilt = consts.len() - before;
+        if let Some(i) = (0..consts.len()).find(|&i| !consts.built().any(|(j, _)| i == j)) {
+            assert!(
+                consts.get(i).is_some_and(serde_json::Value::is_string),
+                "{name}"
+            );
+            assert_eq!(built(), before + 1, "{name}: one constant built");
+        }
+        strings += unbuilt;
+    }
+    assert!(
+        strings > 20,
+        "{strings} string constants in the golden artifacts"
     );
 }

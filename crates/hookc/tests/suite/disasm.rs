@@ -119,7 +119,7 @@ fn bad_indexes_are_printed_not_panicked_on() {
             Op::TypeIs(0xff),
             Op::Jump(JumpTarget::new(1)),
         ],
-        consts: vec![serde_json::json!("x".repeat(200))],
+        consts: vec![serde_json::json!("x".repeat(200))].into(),
         sets: vec![ConstIdx::new(0), ConstIdx::new(7)],
         hooks: vec![
             HookEntry {
