@@ -42,6 +42,13 @@
 //! past its own join, where the next link (or `Return`) starts.
 
 use super::{CmpOp, ConstIdx, JumpTarget, Op, Operand, PathIdx, RegexIdx, SetIdx};
+use smallvec::SmallVec;
+use std::ops::Range;
+
+/// The code positions of a chain's operands. PERF: inline up to eight, so
+/// decoding a hook's shape at load allocates only what the shape keeps
+/// (a 10,000-hook load decoded shapes with seven allocations a hook).
+type Operands = SmallVec<[Range<usize>; 8]>;
 
 /// A context leaf: one instruction that reads one path, compares it with
 /// the program's tables, and pushes a bool or an error.
@@ -345,21 +352,23 @@ impl HookShape {
 /// every other leaf is an error where its path does not resolve
 /// (`eval::vm`'s leaves read a missing path as `no such key`), so it is
 /// `true` only where `has(p)` is.
-fn implied_has_dropped(leaves: Vec<Leaf>) -> Vec<Leaf> {
-    let implied = |path: PathIdx| {
+fn implied_has_dropped(mut leaves: Vec<Leaf>) -> Vec<Leaf> {
+    let implied = |leaves: &[Leaf], path: PathIdx| {
         leaves
             .iter()
             .any(|l| !matches!(l, Leaf::Has { .. }) && l.path() == path)
     };
-    let keep: Vec<bool> = leaves
-        .iter()
-        .map(|l| !matches!(l, Leaf::Has { path } if implied(*path)))
-        .collect();
+    // In place: a leaf is dropped by reading the others, never by a copy.
+    let mut i = 0;
+    while let Some(leaf) = leaves.get(i) {
+        match *leaf {
+            Leaf::Has { path } if implied(&leaves, path) => {
+                leaves.remove(i);
+            }
+            _ => i += 1,
+        }
+    }
     leaves
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(l, k)| k.then_some(l))
-        .collect()
 }
 
 /// A top-level `&&` chain: its code is the leftmost operand, then one link
@@ -409,7 +418,8 @@ impl Chain {
         let (operands, chain_end) = forward(code, start, from, end)
             .or_else(|| backward(code, start, from, end.or_else(returns)?))?;
         let mut chain = Chain {
-            leaves: Some(Vec::new()),
+            conjuncts: Vec::with_capacity(operands.len()),
+            leaves: Some(Vec::with_capacity(operands.len())),
             ..Chain::default()
         };
         for (i, range) in operands.into_iter().enumerate() {
@@ -440,12 +450,7 @@ impl Chain {
 /// leftmost operand, which must be a conjunct or an `||` chain that starts
 /// with one (its length is then known), and the chain's end (see
 /// [`Chain::decode`]).
-fn forward(
-    code: &[Op],
-    start: u32,
-    from: usize,
-    end: Option<usize>,
-) -> Option<(Vec<std::ops::Range<usize>>, usize)> {
+fn forward(code: &[Op], start: u32, from: usize, end: Option<usize>) -> Option<(Operands, usize)> {
     let first_len = [1, 3].into_iter().find(|&len| {
         from.checked_add(len)
             .and_then(|after| code.get(from..after))
@@ -465,14 +470,9 @@ fn forward(
 /// jumps land within it, so it is the nearest one before `end`), then the
 /// link before it ends where that one starts, and so on; what is left is
 /// the leftmost operand, whatever its code. Each operand is read once.
-fn backward(
-    code: &[Op],
-    start: u32,
-    from: usize,
-    end: usize,
-) -> Option<(Vec<std::ops::Range<usize>>, usize)> {
+fn backward(code: &[Op], start: u32, from: usize, end: usize) -> Option<(Operands, usize)> {
     let local = |t: JumpTarget| t.as_usize().checked_sub(start as usize);
-    let mut operands = Vec::new();
+    let mut operands = Operands::new();
     let mut e = end;
     while e >= from + 3 && matches!(code.get(e - 1), Some(Op::AndJoin)) {
         let Some(s) = (from + 1..e - 1)
@@ -499,7 +499,7 @@ fn backward(
 
 /// The operand whose code is `range`: a conjunct, an `||` chain of
 /// conjuncts that fills it exactly, or neither.
-fn operand(code: &[Op], start: u32, range: std::ops::Range<usize>) -> ChainOperand {
+fn operand(code: &[Op], start: u32, range: Range<usize>) -> ChainOperand {
     let Some(slice) = code.get(range.clone()) else {
         return ChainOperand::Other;
     };
@@ -517,7 +517,7 @@ fn operand(code: &[Op], start: u32, range: std::ops::Range<usize>) -> ChainOpera
 
 /// The `||` chain whose operands' code is `alternatives`, when each is a
 /// conjunct.
-fn any_of(code: &[Op], alternatives: &[std::ops::Range<usize>]) -> ChainOperand {
+fn any_of(code: &[Op], alternatives: &[Range<usize>]) -> ChainOperand {
     let conjuncts: Option<Box<[Conjunct]>> = alternatives
         .iter()
         .map(|r| code.get(r.clone()).and_then(Conjunct::from_code))
@@ -544,9 +544,9 @@ fn links(
     first: usize,
     and: bool,
     end: Option<usize>,
-) -> Option<(Vec<std::ops::Range<usize>>, usize)> {
+) -> Option<(Operands, usize)> {
     let mut ip = from.checked_add(first)?;
-    let mut operands = Vec::new();
+    let mut operands = Operands::new();
     operands.push(from..ip);
     loop {
         if end.is_some_and(|end| ip >= end) {

@@ -448,6 +448,12 @@ fn a_has_that_another_leaf_of_its_path_implies_is_no_conjunction_leaf() {
     // The required leaf and the conjuncts are the code's, unpruned.
     assert_eq!(shape.required, Some(other));
     assert_eq!(shape.conjuncts.len(), 3);
+    // Two implied ones side by side, before and after their leaf: both go.
+    let code = conjunction(
+        2,
+        &[has(eq.path()), has(eq.path()), eq, other, has(eq.path())],
+    );
+    assert_eq!(decode(&code).conjunction.as_deref(), Some(&[eq, other][..]));
     // `has(p)` alone, or twice, is kept.
     let code = conjunction(0, &[other, other]);
     assert_eq!(
