@@ -79,14 +79,22 @@ pub const MAX_RESULT_BYTES: usize = MAX_INPUT_BYTES;
 
 /// Largest compiled size of one regex, in bytes (the `regex` crate's
 /// `size_limit`). Checked when the regex is compiled: by the type checker
-/// (`E0304`) and at artifact load (a verification error).
+/// (`E0304`), and in a loaded policy on its first search that needs the
+/// compiled regex (past it, that search is `invalid argument`).
 pub const MAX_REGEX_SIZE: usize = 1 << 20;
 
 /// Deepest nesting of one regex pattern (groups, repetitions, alternations;
 /// the `regex` crate's `nest_limit`, its default made explicit). Checked by
-/// the regex parser, before its recursive passes: `E0304` and at artifact
-/// load a verification error.
+/// the regex parser, before its recursive passes: `E0304`, and in a loaded
+/// policy on the pattern's first search (past it, `invalid argument`).
 pub const MAX_REGEX_NESTING: u32 = 250;
+
+/// Most literals the prefilter tests before a regex (`value::policy_regex`:
+/// the longest of those every match contains, the rarest in practice). The
+/// compiler records at most this many per regex in the artifact, and the
+/// verifier refuses more: each is searched for on every search of its
+/// regex.
+pub const MAX_REGEX_LITERALS: usize = 4;
 
 /// Most backtracking steps one search of a regex on the backtracking
 /// engine (a pattern with look-around or a backreference,

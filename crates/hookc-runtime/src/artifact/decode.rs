@@ -9,7 +9,8 @@
 
 use super::{
     crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
-    FORMAT_VERSION_FIRST_MATCH, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC,
+    SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -260,9 +261,9 @@ impl<'a> ByteReader<'a> {
 pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let (body, flags, version) = header(bytes)?;
     let with_model = version != FORMAT_VERSION_FIRST_MATCH;
-    let with_exprs = version == FORMAT_VERSION;
+    let with_exprs = version >= FORMAT_VERSION_FUNCTIONS;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals] =
         SECTIONS;
     let mut program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
@@ -286,6 +287,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         absent: read_section(&mut r, absent, read_absent)?,
         model: DecisionModel::default(),
         tables: Vec::new(),
+        regex_literals: Vec::new(),
     };
     if with_model {
         let offset = r.offset();
@@ -303,7 +305,21 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     }
     if with_exprs {
         program.tables = read_section(&mut r, tables, read_tables)?;
-        if !program.uses_format_5() {
+    }
+    // One encoding per program: each version holds only programs that need it.
+    match version {
+        FORMAT_VERSION => {
+            let offset = r.offset();
+            program.regex_literals = read_section(&mut r, literals, read_literals)?;
+            if program.regex_literals.is_empty() {
+                return Err(ArtifactError::Invalid {
+                    what: "section `literals`",
+                    reason: "lists no regex, so the program must be written as format 3, 4 or 5",
+                    offset,
+                });
+            }
+        }
+        FORMAT_VERSION_FUNCTIONS if !program.uses_format_5() => {
             return Err(ArtifactError::Invalid {
                 what: "the format version",
                 reason: "the program calls no builtin function and has no template expression or \
@@ -311,15 +327,18 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
                 offset: 8,
             });
         }
-    } else if program.uses_functions() {
+        FORMAT_VERSION_FUNCTIONS => {}
         // Template expressions and tables cannot be read in formats 3 and
         // 4 at all; the function instructions can, and are refused.
-        return Err(ArtifactError::Invalid {
-            what: "section `code`",
-            reason: "the program calls builtin functions (`Call`, `CallRegex`, `map`, \
-                     `filter`), which need format 5",
-            offset: r.offset(),
-        });
+        _ if program.uses_functions() => {
+            return Err(ArtifactError::Invalid {
+                what: "section `code`",
+                reason: "the program calls builtin functions (`Call`, `CallRegex`, `map`, \
+                         `filter`), which need format 5",
+                offset: r.offset(),
+            });
+        }
+        _ => {}
     }
     r.finish("the last section")?;
     Ok(program)
@@ -590,7 +609,22 @@ fn read_regexes(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
     Ok(out)
 }
 
-/// The `tables` section (format 5).
+/// The `literals` section (format 6): one list of literals per regex.
+fn read_literals(r: &mut ByteReader<'_>) -> Result<Vec<Vec<String>>, ArtifactError> {
+    let n = r.count("regex literal list count", 1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let k = r.count("regex literal count", 1)?;
+        let mut list = Vec::with_capacity(k);
+        for _ in 0..k {
+            list.push(r.str("regex literal")?.to_owned());
+        }
+        out.push(list);
+    }
+    Ok(out)
+}
+
+/// The `tables` section (formats 5 and 6).
 fn read_tables(r: &mut ByteReader<'_>) -> Result<Vec<PatternTable>, ArtifactError> {
     let n = r.count("pattern table count", 3)?;
     let mut out = Vec::with_capacity(n);

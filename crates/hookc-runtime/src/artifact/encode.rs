@@ -4,7 +4,7 @@
 
 use super::{
     crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Binding, Combine, Effect, OnError, PriorityOrder};
@@ -93,7 +93,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -221,7 +221,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     if version != FORMAT_VERSION_FIRST_MATCH {
         body.section(model.id, |w| put_model(w, prog));
     }
-    if version == FORMAT_VERSION {
+    if version >= FORMAT_VERSION_FUNCTIONS {
         body.section(tables.id, |w| {
             w.len(prog.tables.len());
             for t in &prog.tables {
@@ -231,6 +231,17 @@ pub fn encode(prog: &Program) -> Vec<u8> {
                     w.put(r);
                 }
                 w.put(t.rows);
+            }
+        });
+    }
+    if version == FORMAT_VERSION {
+        body.section(literals.id, |w| {
+            w.len(prog.regex_literals.len());
+            for list in &prog.regex_literals {
+                w.len(list.len());
+                for literal in list {
+                    w.str(literal);
+                }
             }
         });
     }
@@ -250,12 +261,15 @@ pub fn encode(prog: &Program) -> Vec<u8> {
 }
 
 /// An action's effect byte.
-/// The format a program is written in: the oldest that can hold it (5 for
-/// template expressions or pattern tables, else 4 for the decision model, else 3), so that
-/// every program has one encoding.
+/// The format a program is written in: the oldest that can hold it (6 for
+/// regexes' recorded literals, else 5 for functions, template expressions
+/// or pattern tables, else 4 for the decision model, else 3), so that every
+/// program has one encoding.
 pub(super) fn format_of(prog: &Program) -> u16 {
-    if prog.uses_format_5() {
+    if !prog.regex_literals.is_empty() {
         FORMAT_VERSION
+    } else if prog.uses_format_5() {
+        FORMAT_VERSION_FUNCTIONS
     } else if prog.uses_model() {
         FORMAT_VERSION_MODEL
     } else {

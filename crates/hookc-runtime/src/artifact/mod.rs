@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (versions 3, 4 and 5)
+//! # Format (versions 3 to 6)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -23,20 +23,24 @@
 //!              program that calls the function table (`Call`, `CallRegex`,
 //!              the `map` and `filter` macros) or has template expressions
 //!              or pattern tables (format 4's sections, `model` included,
-//!              plus template part tag 3 and the `tables` section)
+//!              plus template part tag 3 and the `tables` section); 6 for a
+//!              program with regexes (format 5's, plus the `literals`
+//!              section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); any other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
-//!              in format 4, fourteen in format 5), once each, in this order
+//!              in format 4, fourteen in format 5, fifteen in format 6),
+//!              once each, in this order
 //! ```
 //!
 //! A section is `id: u8`, `length: u32` (fixed width), then `length` bytes
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
-//! and in formats 4 and 5, 13 `model`, and in format 5, 14 `tables`. Each
+//! and from format 4, 13 `model`, from format 5, 14 `tables`, and in
+//! format 6, 15 `literals`. Each
 //! program has the lowest version that holds it, and no other.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
@@ -69,7 +73,7 @@
 //!   and in format 4 also 3 transform or 4 await
 //!   ([`Effect`](crate::bytecode::Effect)); a param is a tag then: 1 constant (`uleb`), 2 template
 //!   (`vec<part>`, a part is tag 1 + `uleb` string, tag 2 + `uleb` path, or,
-//!   in format 5 only, tag 3 + code start, code end and max stack, each
+//!   from format 5, tag 3 + code start, code end and max stack, each
 //!   `uleb`: an expression whose code is in `code`),
 //!   3 list (`vec<param>`), 4 object (`vec<(key: uleb string, param)>`);
 //!   nesting at most [`crate::limits::MAX_VALUE_DEPTH`]. A parameter with a
@@ -100,9 +104,15 @@
 //!   action, in the order of `actions`: its severity (`sleb`) and its
 //!   binding (byte 0 none, 1 + `uleb` path index, or 2 + `uleb` string
 //!   index: the name of the parameter that holds the key).
-//! - `tables` (format 5): `vec<(on: uleb path, patterns: vec<uleb regex>,
-//!   rows: uleb constant)>`, the hooks' pattern tables
+//! - `tables` (formats 5 and 6): `vec<(on: uleb path, patterns: vec<uleb
+//!   regex>, rows: uleb constant)>`, the hooks' pattern tables
 //!   ([`PatternTable`](crate::bytecode::PatternTable)).
+//! - `literals` (format 6): `vec<vec<str>>`, one list per regex, in the
+//!   order of `regexes`: the literals every match of the regex contains,
+//!   longest first, at most [`crate::limits::MAX_REGEX_LITERALS`]
+//!   ([`required_literals`](crate::value::policy_regex::required_literals);
+//!   empty for a regex that has none). The runtime's prefilter tests them
+//!   before it parses the pattern.
 //!
 //! # Loading
 //!
@@ -136,13 +146,18 @@ use thiserror::Error;
 /// The first 8 bytes of every artifact.
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
-/// The newest format version this hookc writes and reads: a program that
-/// calls the function table, or has template expressions or pattern tables
-/// ([`Program::uses_format_5`](crate::bytecode::Program::uses_format_5)),
-/// is written in it; it is format 4 plus the instructions `Call` and
-/// `CallRegex`, the macro kinds `map` and `filter`, template part tag 3
-/// and the `tables` section.
-pub const FORMAT_VERSION: u16 = 5;
+/// The newest format version this hookc writes and reads: a program with
+/// regexes is written in it, with the literals every match of each regex
+/// contains (the `literals` section), so that a loaded policy's search of
+/// a string without them parses nothing. It is format 5 plus that section.
+pub const FORMAT_VERSION: u16 = 6;
+
+/// The format version of a program without regexes that calls the
+/// function table, or has template expressions or pattern tables
+/// ([`Program::uses_format_5`](crate::bytecode::Program::uses_format_5)):
+/// format 4 plus the instructions `Call` and `CallRegex`, the macro kinds
+/// `map` and `filter`, template part tag 3 and the `tables` section.
+pub const FORMAT_VERSION_FUNCTIONS: u16 = 5;
 
 /// The format version of a program that uses the decision model (a
 /// combining mode, an error policy, transforms, awaits, severities;
@@ -427,7 +442,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 14] = sections![
+const SECTIONS: [Section; 15] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -442,6 +457,7 @@ const SECTIONS: [Section; 14] = sections![
     12 "absent",
     13 "model",
     14 "tables",
+    15 "literals",
 ];
 
 // ---------------------------------------------------------------------------

@@ -678,19 +678,19 @@ fn functions_are_format_5() {
     let p = sample();
     assert!(p.uses_functions() && !p.uses_model());
     let bytes = encode(&p);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_FUNCTIONS.to_le_bytes());
     assert_eq!(decode(&bytes).unwrap(), p);
     let mut with_model = sample();
     with_model.model.combine = Combine::Strictest;
     let bytes = encode(&with_model);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_FUNCTIONS.to_le_bytes());
     assert_eq!(decode(&bytes).unwrap(), with_model);
 
     // One encoding per program: format 5 without a call, and a call in
     // format 4, are errors.
     let plain = without_functions(sample());
     let mut bytes = encode(&plain);
-    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_FUNCTIONS.to_le_bytes());
     bytes.extend_from_slice(&[13, 3 + plain.actions.len() as u8 * 2, 0, 0, 0, 1, 1]);
     bytes.push(plain.actions.len() as u8);
     for _ in &plain.actions {
@@ -828,7 +828,7 @@ fn template_expressions_are_format_5() {
     let p = with_template_expr();
     assert!(p.uses_template_code());
     let bytes = encode(&p);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_FUNCTIONS.to_le_bytes());
     assert_eq!(decode(&bytes).unwrap(), p);
     assert!(load(&bytes).is_ok());
     for cut in HEADER_LEN..bytes.len() {
@@ -848,7 +848,7 @@ fn template_expressions_are_format_5() {
     let mut p5 = without_functions(sample());
     p5.model.combine = crate::bytecode::Combine::Strictest;
     let mut bytes = encode(&p5);
-    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_FUNCTIONS.to_le_bytes());
     // An empty `tables` section.
     bytes.extend_from_slice(&[14, 1, 0, 0, 0, 0]);
     reseal(&mut bytes);
@@ -895,7 +895,7 @@ fn pattern_tables_are_format_5_and_verified() {
     let p = with_table();
     assert!(p.uses_format_5() && !p.uses_template_code());
     let bytes = encode(&p);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_FUNCTIONS.to_le_bytes());
     assert_eq!(decode(&bytes).unwrap(), p);
     let v = load(&bytes).unwrap();
     let t = TableIdx::new(0);
@@ -919,4 +919,58 @@ fn pattern_tables_are_format_5_and_verified() {
     let mut p = with_table();
     p.tables[0].on = crate::bytecode::PathIdx::new(99);
     assert!(load(&encode(&p)).is_err());
+}
+
+/// A program whose regexes' literals are recorded is format 6: they
+/// round-trip, load into each regex's prefilter (trusted, as the code is),
+/// and the decoder and the verifier hold them to one list per regex.
+#[test]
+fn regex_literals_are_format_6() {
+    use crate::bytecode::RegexIdx;
+    let mut p = sample();
+    crate::value::policy_regex::record_required_literals(&mut p);
+    assert_eq!(p.regex_literals, vec![vec!["rate".to_owned()]]);
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    let back = decode(&bytes).unwrap();
+    assert_eq!(back, p);
+    assert_eq!(encode(&back), bytes);
+    let v = load(&bytes).unwrap();
+    let re = v.regex(RegexIdx::new(0)).unwrap();
+    assert_eq!(re.required_literal(), Some("rate"));
+    assert_eq!(re.is_match("x rate"), Ok(false)); // `^rate`
+    assert_eq!(re.is_match("rate x"), Ok(true));
+    // The artifact is trusted for its literals: one that is not required
+    // answers "no match" where the literal is missing.
+    let mut lying = p.clone();
+    lying.regex_literals = vec![vec!["zzz".to_owned()]];
+    let v = load(&encode(&lying)).unwrap();
+    assert_eq!(
+        v.regex(RegexIdx::new(0)).unwrap().is_match("rate"),
+        Ok(false)
+    );
+    // The verifier: one list per regex, each at most MAX_REGEX_LITERALS.
+    let mut two = p.clone();
+    two.regex_literals = vec![Vec::new(), Vec::new()];
+    let e = load(&encode(&two)).unwrap_err().to_string();
+    assert!(e.contains("are 2 lists for 1 regexes"), "{e}");
+    let mut many = p.clone();
+    many.regex_literals = vec![vec!["r".to_owned(); crate::limits::MAX_REGEX_LITERALS + 1]];
+    let e = load(&encode(&many)).unwrap_err().to_string();
+    assert!(e.contains("of regex 0 are more than"), "{e}");
+    // The decoder: format 6 without a regex is not its encoding.
+    let mut bytes = encode(&with_table());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_FUNCTIONS.to_le_bytes());
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&[15, 1, 0, 0, 0, 0]);
+    reseal(&mut bytes);
+    let e = decode(&bytes).unwrap_err().to_string();
+    assert!(e.contains("must be written as format 3, 4 or 5"), "{e}");
+    // Every cut of a format 6 artifact is an error, never a panic.
+    let bytes = encode(&p);
+    for cut in HEADER_LEN..bytes.len() {
+        let mut short = bytes[..cut].to_vec();
+        reseal(&mut short);
+        assert!(decode(&short).is_err(), "cut at {cut}");
+    }
 }

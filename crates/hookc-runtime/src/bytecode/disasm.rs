@@ -387,8 +387,25 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
     section(out, "paths", &prog.paths, ToString::to_string)?;
     let consts: Vec<&serde_json::Value> = prog.consts.iter().collect();
     section(out, "constants", &consts, |v| json_text(v))?;
-    section(out, "regexes", &prog.regexes, |r| {
-        json_text(&serde_json::Value::String(r.clone()))
+    // Each pattern, then the literals recorded for its prefilter (format 6).
+    let regexes: Vec<(&String, Option<&Vec<String>>)> = prog
+        .regexes
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r, prog.regex_literals.get(i)))
+        .collect();
+    section(out, "regexes", &regexes, |&(r, literals)| {
+        let pattern = json_text(&serde_json::Value::String(r.clone()));
+        match literals {
+            Some(l) if !l.is_empty() => {
+                let shown: Vec<String> = l
+                    .iter()
+                    .map(|l| json_text(&serde_json::Value::String(l.clone())))
+                    .collect();
+                format!("{pattern}  requires {}", shown.join(", "))
+            }
+            _ => pattern,
+        }
     })?;
     let sets: Vec<SetIdx> = (0..prog.sets.len()).map(SetIdx::from_usize).collect();
     section(out, "sets", &sets, |&i| set(prog, i))?;

@@ -385,6 +385,12 @@ pub struct Program {
     /// Regex patterns (each parsed and compiled once, on its first search:
     /// `value::policy_regex`).
     pub regexes: Vec<String>,
+    /// The literals every match of each regex contains
+    /// ([`required_literals`](crate::value::policy_regex::required_literals)),
+    /// one list per regex, as the compiler records them for the runtime's
+    /// prefilter; or none at all (formats 3 to 5), and then a regex is
+    /// parsed on its first search to find them.
+    pub regex_literals: Vec<Vec<String>>,
     /// Constant lists used with `in`, by `consts` index (hashed at load).
     pub sets: Vec<ConstIdx>,
     /// All hooks' code, one hook after another.

@@ -226,6 +226,7 @@ fn link_stack(
     l.events(&hook_events)?;
     l.absent(&dropped)?;
     l.model()?;
+    crate::value::policy_regex::record_required_literals(&mut l.out);
     Ok(l.out)
 }
 

@@ -16,6 +16,13 @@
 //! other error (`docs/src/reference/artifact.md`, "What loading
 //! guarantees").
 //!
+//! A format 6 artifact records each regex's required literals, as the
+//! compiler found them with [`required_literals`] (the same walk as below):
+//! a loaded regex tests those first ([`PolicyRegex::with_required`]), so a
+//! search of a haystack without one parses nothing. The artifact is
+//! trusted for them, as for its code; a pattern that does not parse is
+//! then an error only where a search gets past its literals.
+//!
 //! The prefilter is exact: a literal that every match contains is in every
 //! haystack that matches, so a haystack without one cannot match, and the
 //! answer is `false` without the regex. The required literals are read from
@@ -47,14 +54,17 @@ use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 use std::fmt;
 use std::sync::OnceLock;
 
-/// At most this many required literals are tested before the regex: the
-/// longest ones, which are the rarest in practice.
-const MAX_REQUIRED: usize = 4;
+// At most this many required literals are tested before the regex.
+use crate::limits::MAX_REGEX_LITERALS as MAX_REQUIRED;
 
 /// A regex of a verified program: parsed and compiled on first use.
 #[derive(Debug, Clone)]
 pub struct PolicyRegex {
     pattern: String,
+    /// The literals every match contains as the compiler found them
+    /// ([`required_literals`]), when the artifact records them (format 6):
+    /// a haystack without one is answered without parsing the pattern.
+    known: Option<KnownLiterals>,
     /// What parsing found, or the parser's reason (first use, or
     /// [`parse`](Self::parse)).
     parsed: OnceLock<Result<ParsedRegex, String>>,
@@ -75,6 +85,61 @@ struct ParsedRegex {
     names: Vec<(usize, String)>,
 }
 
+/// Required literals recorded in the artifact, searched for with finders
+/// made on the first search.
+// PERF: the literals in one string (one allocation a regex, not one a
+// literal: a 60-hook guard's load copied 28 literals of 14 regexes).
+#[derive(Debug, Clone)]
+struct KnownLiterals {
+    /// The literals, one after another.
+    text: Box<str>,
+    /// Where each literal ends in `text`, for the first `count`.
+    ends: [usize; MAX_REQUIRED],
+    count: usize,
+    finders: OnceLock<Box<[Finder<'static>]>>,
+}
+
+impl KnownLiterals {
+    /// The first [`MAX_REQUIRED`] of `literals` (the verifier allows no
+    /// more), or `None` for none.
+    fn new(literals: &[String]) -> Option<KnownLiterals> {
+        let kept = literals.get(..literals.len().min(MAX_REQUIRED))?;
+        let mut text = String::with_capacity(kept.iter().map(String::len).sum());
+        let mut ends = [0; MAX_REQUIRED];
+        for (end, literal) in ends.iter_mut().zip(kept) {
+            text.push_str(literal);
+            *end = text.len();
+        }
+        (!kept.is_empty()).then(|| KnownLiterals {
+            text: text.into_boxed_str(),
+            ends,
+            count: kept.len(),
+            finders: OnceLock::new(),
+        })
+    }
+
+    /// The literals in order.
+    fn literals(&self) -> impl Iterator<Item = &str> {
+        let ends = self.ends.get(..self.count).unwrap_or_default();
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        starts
+            .zip(ends)
+            .filter_map(|(start, &end)| self.text.get(start..end))
+    }
+
+    /// Whether one of the literals is missing from `haystack`.
+    fn lacked_by(&self, haystack: &str) -> bool {
+        let finders = self.finders.get_or_init(|| {
+            self.literals()
+                .map(|l| Finder::new(l.as_bytes()).into_owned())
+                .collect()
+        });
+        finders
+            .iter()
+            .any(|f| f.find(haystack.as_bytes()).is_none())
+    }
+}
+
 impl ParsedRegex {
     /// Whether a literal every match contains is missing from `haystack`,
     /// which then cannot match.
@@ -92,8 +157,21 @@ impl PolicyRegex {
     pub fn deferred(pattern: &str) -> PolicyRegex {
         PolicyRegex {
             pattern: pattern.to_owned(),
+            known: None,
             parsed: OnceLock::new(),
             compiled: OnceLock::new(),
+        }
+    }
+
+    /// [`deferred`](Self::deferred), with the literals every match
+    /// contains as the compiler recorded them ([`required_literals`]): a
+    /// search of a haystack without one answers no match without parsing
+    /// the pattern. The artifact is trusted for them as for its code
+    /// (`docs/src/reference/artifact.md`, "What loading guarantees").
+    pub fn with_required(pattern: &str, literals: &[String]) -> PolicyRegex {
+        PolicyRegex {
+            known: KnownLiterals::new(literals),
+            ..PolicyRegex::deferred(pattern)
         }
     }
 
@@ -118,10 +196,10 @@ impl PolicyRegex {
     /// ([`EvalError::RegexStepLimit`]).
     #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
-        let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
-        if parsed.lacks_required(haystack) {
+        if self.lacks_required(haystack)? {
             return Ok(false);
         }
+        let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
         self.compiled(parsed)?.is_match(haystack)
     }
 
@@ -134,10 +212,10 @@ impl PolicyRegex {
         &self,
         haystack: &'h str,
     ) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
-        let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
-        if parsed.lacks_required(haystack) {
+        if self.lacks_required(haystack)? {
             return Ok(None);
         }
+        let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
         self.compiled(parsed)?.captures(haystack)
     }
 
@@ -158,6 +236,9 @@ impl PolicyRegex {
     /// a string without it cannot match (the hook index keys by it). A
     /// pattern that does not parse has none (its searches are errors).
     pub fn required_literal(&self) -> Option<&str> {
+        if let Some(known) = &self.known {
+            return known.literals().next();
+        }
         let first = self.parsed().ok()?.required.first()?;
         std::str::from_utf8(first.needle()).ok()
     }
@@ -166,6 +247,20 @@ impl PolicyRegex {
     /// for a pattern that does not parse.
     pub fn is_backtracking(&self) -> bool {
         self.parsed().is_ok_and(|p| p.backtracking)
+    }
+
+    /// Whether a literal every match contains is missing from `haystack`:
+    /// the recorded literals when there are, else the parse's (parsing the
+    /// pattern now; an error if it does not parse).
+    #[inline]
+    fn lacks_required(&self, haystack: &str) -> Result<bool, EvalError> {
+        match &self.known {
+            Some(known) => Ok(known.lacked_by(haystack)),
+            None => self
+                .parsed()
+                .map(|parsed| parsed.lacks_required(haystack))
+                .map_err(|_| EvalError::InvalidArgument),
+        }
     }
 
     /// The parse, done now on first use.
@@ -392,6 +487,25 @@ impl fmt::Display for Construct {
 /// first.
 pub fn engine(pattern: &str) -> Result<Engine, String> {
     analyze(pattern).map(|parsed| parsed.engine)
+}
+
+/// The literals every match of `pattern` contains, longest first, at most
+/// four: what a compiler records in the artifact for the runtime's
+/// prefilter ([`PolicyRegex::with_required`]). None for a pattern that
+/// does not parse, needs backtracking, or sets flags.
+pub fn required_literals(pattern: &str) -> Vec<String> {
+    analyze(pattern).map_or_else(|_| Vec::new(), |parsed| parsed.required)
+}
+
+/// Records in `program` the literals every match of each of its regexes
+/// contains ([`required_literals`]), for the artifact (format 6): none for
+/// a program without regexes, which keeps its older format.
+pub fn record_required_literals(program: &mut crate::bytecode::Program) {
+    program.regex_literals = program
+        .regexes
+        .iter()
+        .map(|pattern| required_literals(pattern))
+        .collect();
 }
 
 /// What parsing a pattern found.
@@ -762,6 +876,53 @@ mod tests {
         fn is_compiled(&self) -> bool {
             self.compiled.get().is_some()
         }
+
+        /// Whether the pattern has been parsed.
+        fn is_parsed(&self) -> bool {
+            self.parsed.get().is_some()
+        }
+    }
+
+    #[test]
+    fn recorded_literals_answer_a_search_without_parsing() {
+        let pattern = r"(^|;\s*)terraform\s+apply\b";
+        let literals = required_literals(pattern);
+        assert_eq!(literals, ["terraform", "apply"]);
+        let re = PolicyRegex::with_required(pattern, &literals);
+        assert_eq!(re.required_literal(), Some("terraform"));
+        assert_eq!(re.is_match("ls -la"), Ok(false));
+        assert_eq!(re.captures("terraform plan"), Ok(None));
+        assert!(!re.is_parsed());
+        assert_eq!(re.is_match("x; terraform  apply"), Ok(true));
+        assert!(re.is_parsed() && re.is_compiled());
+        // A pattern that does not parse (only a hand-made artifact has one)
+        // is an error where a search gets past its recorded literals.
+        let bad = PolicyRegex::with_required("ab(", &["ab".to_owned()]);
+        assert_eq!(bad.is_match("xy"), Ok(false));
+        assert_eq!(bad.is_match("xab"), Err(EvalError::InvalidArgument));
+        // No literals recorded: the parse finds them, as without a record.
+        let none = PolicyRegex::with_required(pattern, &[]);
+        assert_eq!(none.is_match("ls"), Ok(false));
+        assert!(none.is_parsed() && !none.is_compiled());
+        // What is recorded is what the parse finds, for the compiler to write.
+        for p in [
+            r"^a+$",
+            r"(?i)abc",
+            r"x(?=y)",
+            r"ab|cd",
+            r"\bgit\s+push\b.*--force",
+        ] {
+            let parsed = PolicyRegex::parse(p).unwrap();
+            let found: Vec<&str> = parsed
+                .parsed()
+                .unwrap()
+                .required
+                .iter()
+                .filter_map(|f| std::str::from_utf8(f.needle()).ok())
+                .collect();
+            assert_eq!(required_literals(p), found, "{p}");
+        }
+        assert!(required_literals("ab(").is_empty());
     }
 
     fn required(pattern: &str) -> Vec<String> {
@@ -1152,14 +1313,22 @@ mod tests {
                 pattern.push_str(&piece);
             }
             let lazy = PolicyRegex::parse(&pattern).unwrap();
+            // As a loaded format 6 artifact has it: the literals recorded.
+            let recorded = PolicyRegex::with_required(&pattern, &required_literals(&pattern));
             let eager = regex::Regex::new(&pattern).unwrap();
             for _ in 0..20 {
                 let haystack: String = (0..next(8))
                     .map(|_| ['a', 'b', 'c', ' ', 'A'][next(5) as usize])
                     .collect();
+                let want = Ok(eager.is_match(&haystack));
                 assert_eq!(
                     lazy.is_match(&haystack),
-                    Ok(eager.is_match(&haystack)),
+                    want,
+                    "{pattern:?} on {haystack:?}"
+                );
+                assert_eq!(
+                    recorded.is_match(&haystack),
+                    want,
                     "{pattern:?} on {haystack:?}"
                 );
                 compared += 1;

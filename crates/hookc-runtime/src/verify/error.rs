@@ -123,6 +123,14 @@ pub enum VerifyError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The literals recorded for the regexes' prefilter are not one list
+    /// per regex, or a list is longer than
+    /// [`MAX_REGEX_LITERALS`](crate::limits::MAX_REGEX_LITERALS).
+    #[error("the regexes' required literals {reason}")]
+    BadRegexLiterals {
+        /// What is wrong with them.
+        reason: String,
+    },
     /// A table has more entries than an index can address or the limit allows.
     #[error("the program has {len} {table}, over the limit of {limit}")]
     TableTooLarge {

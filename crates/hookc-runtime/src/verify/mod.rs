@@ -86,7 +86,8 @@ use crate::bytecode::{
     Program, RegexIdx, SetIdx, StrIdx, TableIdx, TemplatePart, ValueCheck,
 };
 use crate::limits::{
-    MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_STACK_DEPTH, MAX_TABLE_LEN, MAX_VALUE_DEPTH,
+    MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_REGEX_LITERALS, MAX_STACK_DEPTH, MAX_TABLE_LEN,
+    MAX_VALUE_DEPTH,
 };
 use crate::value::check;
 use crate::value::{ConstSet, PolicyRegex};
@@ -95,8 +96,8 @@ use std::collections::HashSet;
 /// Compiling a pattern as the checker does, and the choice of its engine
 /// (`value::policy_regex`, where a loaded policy's regexes live).
 pub use crate::value::policy_regex::{
-    compile_regex, compile_regex_on_engine, compile_regex_set, engine, Backtracking, CompiledRegex,
-    Construct, Engine,
+    compile_regex, compile_regex_on_engine, compile_regex_set, engine, record_required_literals,
+    required_literals, Backtracking, CompiledRegex, Construct, Engine,
 };
 
 /// A program that passed verification, with its regexes ready to be parsed
@@ -162,11 +163,20 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_ids(&program)?;
     check_events(&program)?;
     check_debug(&program)?;
-    let regexes = program
-        .regexes
-        .iter()
-        .map(|pattern| PolicyRegex::deferred(pattern))
-        .collect();
+    check_regex_literals(&program)?;
+    let regexes = match program.regex_literals.as_slice() {
+        [] => program
+            .regexes
+            .iter()
+            .map(|pattern| PolicyRegex::deferred(pattern))
+            .collect(),
+        recorded => program
+            .regexes
+            .iter()
+            .zip(recorded)
+            .map(|(pattern, literals)| PolicyRegex::with_required(pattern, literals))
+            .collect(),
+    };
     let sets = program
         .sets
         .iter()
@@ -350,6 +360,29 @@ fn check_paths(p: &Program) -> Result<(), VerifyError> {
                 name: path.to_string(),
             });
         }
+    }
+    Ok(())
+}
+
+/// The regexes' recorded literals: none, or one list per regex of at most
+/// [`MAX_REGEX_LITERALS`] each. (That each literal is one every match
+/// contains is the compiler's to say, as what the code computes is: the
+/// verifier does not parse the patterns.)
+fn check_regex_literals(p: &Program) -> Result<(), VerifyError> {
+    let bad = |reason: String| Err(VerifyError::BadRegexLiterals { reason });
+    if !p.regex_literals.is_empty() && p.regex_literals.len() != p.regexes.len() {
+        return bad(format!(
+            "are {} lists for {} regexes",
+            p.regex_literals.len(),
+            p.regexes.len()
+        ));
+    }
+    if let Some(i) = p
+        .regex_literals
+        .iter()
+        .position(|l| l.len() > MAX_REGEX_LITERALS)
+    {
+        return bad(format!("of regex {i} are more than {MAX_REGEX_LITERALS}"));
     }
     Ok(())
 }

@@ -119,6 +119,7 @@ pub(crate) fn sample() -> Program {
         ]
         .into(),
         regexes: vec!["^rate".to_owned()],
+        regex_literals: Vec::new(),
         sets: vec![k(2)],
         layers: vec![s(12), s(13)],
         debug: crate::bytecode::DebugInfo::default(),

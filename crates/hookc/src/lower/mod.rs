@@ -45,6 +45,7 @@ use hookc_runtime::bytecode::{
     PatternTable, Program, RegexIdx, SetIdx, StrIdx, TableIdx, TemplatePart, ValueCheck,
 };
 use hookc_runtime::functions::Lowering;
+use hookc_runtime::verify::record_required_literals;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -146,6 +147,7 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
             replace,
         })
         .collect();
+    record_required_literals(&mut l.prog);
     l
 }
 

@@ -238,10 +238,11 @@ fn other_format_versions_get_a_clear_message() {
     m[8..10].copy_from_slice(&7u16.to_le_bytes());
     assert_eq!(
         load(&m).unwrap_err().to_string(),
-        "artifact format version 7 is not supported by this hookc (reads versions 3 to 5); \
+        "artifact format version 7 is not supported by this hookc (reads versions 3 to 6); \
          recompile the policy with this hookc"
     );
-    assert_eq!(artifact::FORMAT_VERSION, 5);
+    assert_eq!(artifact::FORMAT_VERSION, 6);
+    assert_eq!(artifact::FORMAT_VERSION_FUNCTIONS, 5);
     assert_eq!(artifact::FORMAT_VERSION_MODEL, 4);
     assert_eq!(artifact::FORMAT_VERSION_FIRST_MATCH, 3);
 }

@@ -75,7 +75,7 @@ constants (4)
      3  3600
 
 regexes (1)
-     0  "^vip"
+     0  "^vip"  requires "vip"
 
 sets (0)
 

@@ -121,7 +121,7 @@ fn path_only_templates_lower_as_before() {
     let bytes = hookc_runtime::artifact::encode(&program);
     assert_eq!(
         bytes[8..10],
-        hookc_runtime::artifact::FORMAT_VERSION.to_le_bytes()
+        hookc_runtime::artifact::FORMAT_VERSION_FUNCTIONS.to_le_bytes()
     );
     let listing = hookc_runtime::bytecode::disasm::disassemble(&program);
     assert!(listing.contains("template code 0.."), "{listing}");
