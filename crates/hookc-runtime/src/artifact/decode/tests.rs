@@ -37,6 +37,33 @@ fn leb128_rejects_non_canonical_and_overflow() {
         .contains("does not fit 32 bits"));
 }
 
+/// Every value of one to three bytes (the two-byte fast path and the
+/// general loop on either side of it) reads back, ending where it ends;
+/// a non-minimal two-byte value names the first byte's offset.
+#[test]
+fn uleb_values_of_one_to_three_bytes_read_back() {
+    for v in (0..=20_000u64).chain([16_383, 16_384, 2_097_151]) {
+        let mut w = crate::artifact::ByteWriter::new();
+        w.uleb(v);
+        let mut bytes = w.bytes().to_vec();
+        bytes.push(0x7f); // what follows is not read
+        let mut r = ByteReader::new(&bytes, 0);
+        assert_eq!(r.uleb("x").unwrap(), v);
+        assert_eq!(r.remaining(), 1, "{v}");
+    }
+    let mut r = ByteReader::new(&[0x00, 0x85, 0x00], 10);
+    assert_eq!(r.uleb("x").unwrap(), 0);
+    let e = r.uleb("x").unwrap_err();
+    assert_eq!(
+        e,
+        ArtifactError::BadInteger {
+            what: "x",
+            reason: "LEB128 value is not minimally encoded",
+            offset: 11
+        }
+    );
+}
+
 #[test]
 fn sleb_round_trips() {
     for v in [0i64, 1, -1, 63, -64, 64, i64::MAX, i64::MIN] {
