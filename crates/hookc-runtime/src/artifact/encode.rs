@@ -260,7 +260,6 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     out
 }
 
-/// An action's effect byte.
 /// The format a program is written in: the oldest that can hold it (6 for
 /// regexes' recorded literals, else 5 for functions, template expressions
 /// or pattern tables, else 4 for the decision model, else 3), so that every
@@ -277,6 +276,7 @@ pub(super) fn format_of(prog: &Program) -> u16 {
     }
 }
 
+/// An action's effect byte.
 fn effect_tag(effect: Effect) -> u8 {
     match effect {
         Effect::Terminal => 1,

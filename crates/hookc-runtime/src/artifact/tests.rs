@@ -621,10 +621,14 @@ fn every_single_bit_flip_is_detected() {
 }
 
 /// Random multi-bit flips and byte overwrites; half resealed so that the
-/// section decoders and the verifier see the damage. Never a panic.
+/// section decoders and the verifier see the damage. Never a panic. (The
+/// sample with its regex's literals recorded: format 6, every section.)
 #[test]
 fn random_mutations_never_panic() {
-    let bytes = encode(&sample());
+    let mut p = sample();
+    crate::value::policy_regex::record_required_literals(&mut p);
+    let bytes = encode(&p);
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut loaded, mut rejected_by_decoder, mut rejected_by_verifier) = (0, 0, 0);
     for round in 0..20_000 {

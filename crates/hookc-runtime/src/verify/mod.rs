@@ -47,7 +47,11 @@
 //!     compile (only a hand-made artifact has one: the compiler parses and
 //!     compiles every pattern) makes that search an evaluation error, so
 //!     its hook fails closed. Parsing every pattern was most of a small
-//!     policy's load, for regexes a call never reaches.
+//!     policy's load, for regexes a call never reaches. The regexes'
+//!     recorded literals (format 6) are none, or one list per regex of at
+//!     most [`MAX_REGEX_LITERALS`]; the patterns are not parsed to check
+//!     them (the artifact is trusted for what its regexes require, as for
+//!     what its code computes).
 //!
 //! # What a hook's code must satisfy
 //!
