@@ -732,8 +732,8 @@ fn read_absent(r: &mut ByteReader<'_>) -> Result<Vec<AbsentHook>, ArtifactError>
     Ok(out)
 }
 
-/// The actions; `with_model` (formats 4 and 5) allows the effects format 3
-/// lacks, `exprs` (format 5) template expressions.
+/// The actions; `with_model` (formats 4 to 6) allows the effects format 3
+/// lacks, `exprs` (formats 5 and 6) template expressions.
 fn read_actions(
     r: &mut ByteReader<'_>,
     with_model: bool,
@@ -893,7 +893,7 @@ fn flag(r: &mut ByteReader<'_>, what: &'static str) -> Result<bool, ArtifactErro
 }
 
 /// One parameter value at nesting `depth` (1 = a parameter itself);
-/// `exprs`: template expressions are allowed (format 5).
+/// `exprs`: template expressions are allowed (formats 5 and 6).
 fn read_param(
     r: &mut ByteReader<'_>,
     depth: usize,

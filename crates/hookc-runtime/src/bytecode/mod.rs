@@ -492,14 +492,14 @@ impl Program {
     }
 
     /// Whether some action's template holds an expression part
-    /// ([`TemplatePart::Expr`]), which only format 5 can hold.
+    /// ([`TemplatePart::Expr`]), which only formats 5 and 6 can hold.
     pub fn uses_template_code(&self) -> bool {
         self.actions
             .iter()
             .any(|a| a.params.iter().any(|p| p.value.has_expr()))
     }
 
-    /// Whether the program needs format 5: function calls, template
+    /// Whether the program needs format 5 (or 6): function calls, template
     /// expressions or pattern tables.
     pub fn uses_format_5(&self) -> bool {
         self.uses_template_code() || !self.tables.is_empty() || self.uses_functions()
