@@ -958,6 +958,9 @@ fn regex_literals_are_format_6() {
     two.regex_literals = vec![Vec::new(), Vec::new()];
     let e = load(&encode(&two)).unwrap_err().to_string();
     assert!(e.contains("are 2 lists for 1 regexes"), "{e}");
+    let mut at_bound = p.clone();
+    at_bound.regex_literals = vec![vec!["rate".to_owned(); crate::limits::MAX_REGEX_LITERALS]];
+    load(&encode(&at_bound)).unwrap();
     let mut many = p.clone();
     many.regex_literals = vec![vec!["r".to_owned(); crate::limits::MAX_REGEX_LITERALS + 1]];
     let e = load(&encode(&many)).unwrap_err().to_string();

@@ -353,21 +353,23 @@ impl HookShape {
 /// (`eval::vm`'s leaves read a missing path as `no such key`), so it is
 /// `true` only where `has(p)` is.
 fn implied_has_dropped(mut leaves: Vec<Leaf>) -> Vec<Leaf> {
-    let implied = |leaves: &[Leaf], path: PathIdx| {
-        leaves
-            .iter()
-            .any(|l| !matches!(l, Leaf::Has { .. }) && l.path() == path)
-    };
-    // In place: a leaf is dropped by reading the others, never by a copy.
-    let mut i = 0;
-    while let Some(leaf) = leaves.get(i) {
-        match *leaf {
-            Leaf::Has { path } if implied(&leaves, path) => {
-                leaves.remove(i);
-            }
-            _ => i += 1,
-        }
+    let is_has = |l: &Leaf| matches!(l, Leaf::Has { .. });
+    // Most conjunctions have no `has` leaf: nothing to look at, nothing
+    // allocated.
+    if !leaves.iter().any(is_has) {
+        return leaves;
     }
+    // The paths the other leaves read, sorted: each `has` is then one
+    // binary search, not a scan of the chain (a hostile artifact's chain
+    // of thousands of `has` leaves stays n log n).
+    let mut read: Vec<PathIdx> = leaves
+        .iter()
+        .filter(|l| !is_has(l))
+        .map(|l| l.path())
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    leaves.retain(|l| !matches!(l, Leaf::Has { path } if read.binary_search(path).is_ok()));
     leaves
 }
 

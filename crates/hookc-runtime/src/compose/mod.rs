@@ -226,7 +226,6 @@ fn link_stack(
     l.events(&hook_events)?;
     l.absent(&dropped)?;
     l.model()?;
-    crate::value::policy_regex::record_required_literals(&mut l.out);
     Ok(l.out)
 }
 
@@ -363,12 +362,24 @@ impl<'a> Linker<'a> {
         }))
     }
 
+    /// Regex `i` of `side`, with its required literals: the ones the side
+    /// recorded, or (a side from an older artifact) found by parsing it
+    /// now, so that the layered program records them for every regex.
     fn regex(&mut self, side: usize, i: RegexIdx) -> Result<RegexIdx, ComposeError> {
-        let pattern = self.prog(side)?.regex(i).ok_or(self.bad(side, "regex"))?;
-        Ok(*self.regexes.entry(pattern).or_insert_with(|| {
-            self.out.regexes.push(pattern.to_owned());
-            RegexIdx::from_usize(self.out.regexes.len() - 1)
-        }))
+        let prog = self.prog(side)?;
+        let pattern = prog.regex(i).ok_or(self.bad(side, "regex"))?;
+        if let Some(&k) = self.regexes.get(pattern) {
+            return Ok(k);
+        }
+        let literals = match prog.regex_literals.get(i.as_usize()) {
+            Some(recorded) => recorded.clone(),
+            None => crate::value::policy_regex::required_literals(pattern),
+        };
+        let k = RegexIdx::from_usize(self.out.regexes.len());
+        self.out.regexes.push(pattern.to_owned());
+        self.out.regex_literals.push(literals);
+        self.regexes.insert(pattern, k);
+        Ok(k)
     }
 
     fn konst(&mut self, side: usize, i: ConstIdx) -> Result<ConstIdx, ComposeError> {

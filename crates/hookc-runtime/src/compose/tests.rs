@@ -183,3 +183,25 @@ fn the_debug_section_is_kept_only_when_both_have_one() {
     let one = crate::verify::verify(link(&base, &overlay).unwrap()).unwrap();
     assert!(one.program().debug.hooks.is_empty());
 }
+
+/// The layered program records every regex's required literals: the ones
+/// a side recorded are carried as they are (not parsed again), and a side
+/// from an older artifact, which recorded none, has its regexes parsed.
+#[test]
+fn regex_literals_are_carried_or_found() {
+    let mut recorded = renamed(|s| format!("o_{s}"));
+    recorded.regexes = vec!["^o_rate".to_owned()];
+    // Not what the pattern requires: only a copy gives it back.
+    recorded.regex_literals = vec![vec!["carried".to_owned()]];
+    let unrecorded = sample();
+    assert!(unrecorded.regex_literals.is_empty());
+    let linked = link(&unrecorded, &recorded).unwrap();
+    assert_eq!(linked.regexes.len(), linked.regex_literals.len());
+    let of = |pattern: &str| {
+        let i = linked.regexes.iter().position(|p| p == pattern).unwrap();
+        linked.regex_literals[i].clone()
+    };
+    assert_eq!(of("^o_rate"), ["carried"]);
+    assert_eq!(of("^rate"), ["rate"]);
+    crate::verify::verify(linked).unwrap();
+}

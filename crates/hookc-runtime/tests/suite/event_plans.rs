@@ -97,7 +97,9 @@ fn hook_shapes_are_decoded_only_where_the_fast_paths_read_them() {
 }
 
 /// A load builds no string constant (`bytecode::consts`): not decoding,
-/// verifying, nor `Policy::new`; reading one builds that one alone.
+/// verifying (which reads only the constants inside checked parameters,
+/// none of them strings in these artifacts), nor `Policy::new`; reading
+/// one builds that one alone.
 #[test]
 fn a_load_builds_no_string_constant() {
     use hookc_runtime::Policy;
