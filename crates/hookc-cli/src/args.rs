@@ -210,26 +210,19 @@ pub fn host_parser() -> impl TypedValueParser<Value = Host> {
 }
 
 /// A [`Host`] as clap lists and parses it: by [`Host::name`], over
-/// [`Host::ALL`].
+/// [`Host::all`].
 #[derive(Clone, Copy)]
 struct HostName(Host);
 
 impl ValueEnum for HostName {
     fn value_variants<'a>() -> &'a [HostName] {
         static ALL: std::sync::OnceLock<Vec<HostName>> = std::sync::OnceLock::new();
-        ALL.get_or_init(|| Host::ALL.into_iter().map(HostName).collect())
+        ALL.get_or_init(|| Host::all().map(HostName).collect())
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        let what = match self.0 {
-            Host::ClaudeCode => "Claude Code",
-            Host::Codex => "The Codex CLI",
-            Host::GeminiCli => "Gemini CLI",
-            Host::Cursor => "Cursor",
-            Host::Copilot => {
-                "GitHub Copilot (the Copilot CLI and the coding agent; needs `--event`)"
-            }
-        };
+        let meta = self.0.profile().meta();
+        let what = meta.help.as_deref().unwrap_or(&meta.title);
         Some(PossibleValue::new(self.0.name()).help(what))
     }
 }

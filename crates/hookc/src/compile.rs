@@ -254,7 +254,7 @@ fn host(files: &[(FileId, SourceFile)], diags: &mut Diagnostics) -> Option<Strin
     let mut named: Option<&Spanned<String>> = None;
     for declared in files.iter().flat_map(|(_, f)| &f.host) {
         if crate::hosts::profile(&declared.value).is_none() {
-            let names = crate::hosts::NAMES.join("`, `");
+            let names = crate::hosts::names().collect::<Vec<_>>().join("`, `");
             diags.push(
                 Diagnostic::new(
                     Code::UnknownHost,
@@ -263,10 +263,7 @@ fn host(files: &[(FileId, SourceFile)], diags: &mut Diagnostics) -> Option<Strin
                 .at(declared.span)
                 .node("host")
                 .help(
-                    match suggest::did_you_mean(
-                        &declared.value,
-                        crate::hosts::NAMES.iter().copied(),
-                    ) {
+                    match suggest::did_you_mean(&declared.value, crate::hosts::names()) {
                         Some(close) => format!("did you mean `{close}`? (hosts: `{names}`)"),
                         None => format!("the hosts hookc knows are `{names}`"),
                     },

@@ -5,24 +5,393 @@
 //! compiled with its host's profile as if the profile were given first, as
 //! declarations only (`docs/src/hosts/index.md`).
 
-/// The hosts hookc has a profile for, by name.
-pub const NAMES: &[&str] = &["claude-code", "codex", "gemini-cli", "cursor", "copilot"];
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// One host's profile as the build script read it (`build.rs`).
+struct ProfileSource {
+    /// The host's name: the file's stem.
+    name: &'static str,
+    /// The profile's text, compiled with a `host:` policy.
+    text: &'static str,
+    /// The `host_profile` section but its answers, as JSON.
+    meta: &'static str,
+    /// The events of the answer table, in the profile's order.
+    events: &'static [&'static str],
+    /// Each event's answer table, as JSON, sorted by event.
+    answers: &'static [(&'static str, &'static str)],
+    /// The starter guard `hookc init` writes (`examples/hosts/NAME/`).
+    guard: Option<&'static str>,
+    /// Its tests.
+    guard_tests: Option<&'static str>,
+}
+
+include!(concat!(env!("OUT_DIR"), "/host_profiles.rs"));
+
+/// The hosts hookc has a profile for, in the profiles' `order`.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    SOURCES.iter().map(|s| s.name)
+}
 
 /// The profile's file name in diagnostics: `<host claude-code>`.
 pub fn profile_name(host: &str) -> String {
     format!("<host {host}>")
 }
 
+/// Whether a file name is a profile's (`<host NAME>`): only a profile may
+/// have a `host_profile` section.
+pub fn is_profile_name(file_name: &str) -> bool {
+    file_name
+        .strip_prefix("<host ")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .is_some_and(|name| find(name).is_some())
+}
+
 /// The text of `host`'s profile; `None` for a host hookc has none for.
 pub fn profile(host: &str) -> Option<&'static str> {
-    match host {
-        "claude-code" => Some(include_str!("hosts/claude-code.yaml")),
-        "codex" => Some(include_str!("hosts/codex.yaml")),
-        "gemini-cli" => Some(include_str!("hosts/gemini-cli.yaml")),
-        "cursor" => Some(include_str!("hosts/cursor.yaml")),
-        "copilot" => Some(include_str!("hosts/copilot.yaml")),
-        _ => None,
+    find(host).map(|h| h.source().text)
+}
+
+/// The host named `name`.
+pub fn find(name: &str) -> Option<HostProfile> {
+    all().find(|h| h.name() == name)
+}
+
+/// Every host, in the profiles' `order`.
+pub fn all() -> impl Iterator<Item = HostProfile> {
+    SOURCES
+        .iter()
+        .enumerate()
+        .map(|(index, source)| HostProfile { index, source })
+}
+
+/// A host with a profile: a handle to what its profile says beyond the
+/// declarations a policy is compiled with (`host_profile`,
+/// `docs/src/hosts/profiles.md`): how its payloads are read, what each
+/// event answers, how a failure blocks, how `hookc init` sets it up.
+#[derive(Clone, Copy)]
+pub struct HostProfile {
+    /// Its position in the profiles' order.
+    index: usize,
+    source: &'static ProfileSource,
+}
+
+impl PartialEq for HostProfile {
+    fn eq(&self, other: &HostProfile) -> bool {
+        self.index == other.index
     }
+}
+
+impl Eq for HostProfile {}
+
+impl std::hash::Hash for HostProfile {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+
+impl std::fmt::Debug for HostProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostProfile({})", self.name())
+    }
+}
+
+impl HostProfile {
+    fn source(self) -> &'static ProfileSource {
+        self.source
+    }
+
+    /// The host's name (`claude-code`).
+    pub fn name(self) -> &'static str {
+        self.source().name
+    }
+
+    /// The profile's `host_profile` section, read once per process.
+    ///
+    /// The section is checked when the crate is built and by the tests of
+    /// every profile, so a failure here is a hookc bug: it is answered
+    /// with the section's defaults rather than a panic.
+    pub fn meta(self) -> &'static ProfileMeta {
+        static METAS: OnceLock<Vec<ProfileMeta>> = OnceLock::new();
+        let metas = METAS.get_or_init(|| {
+            SOURCES
+                .iter()
+                .map(|s| serde_json::from_str(s.meta).unwrap_or_default())
+                .collect()
+        });
+        static EMPTY: OnceLock<ProfileMeta> = OnceLock::new();
+        metas
+            .get(self.index)
+            .unwrap_or_else(|| EMPTY.get_or_init(ProfileMeta::default))
+    }
+
+    /// [`HostProfile::meta`], or why the section does not read (the
+    /// profiles' tests call this).
+    pub fn check_meta(self) -> Result<ProfileMeta, String> {
+        serde_json::from_str(self.source().meta).map_err(|e| format!("{}: {e}", self.name()))
+    }
+
+    /// The events the host's answer table names (every event of the
+    /// profile has one), in the profile's order.
+    pub fn answered_events(self) -> impl Iterator<Item = &'static str> {
+        self.source().events.iter().copied()
+    }
+
+    /// `event`'s answer table: for each situation (a decision word, `*`
+    /// for any other word, `none` for no word; each with `+rewrite` for
+    /// the same with a rewritten input), the answer's JSON template.
+    /// `None` for an event the host does not have; `Err` for a table that
+    /// does not read (a hookc bug, found by the profiles' tests).
+    pub fn answers(self, event: &str) -> Option<Result<AnswerTable, String>> {
+        let answers = self.source().answers;
+        let i = answers.binary_search_by(|(e, _)| (*e).cmp(event)).ok()?;
+        let (_, json) = answers.get(i)?;
+        Some(serde_json::from_str(json).map_err(|e| format!("{}: {event}: {e}", self.name())))
+    }
+
+    /// The starter guard `hookc init` writes, and its tests.
+    pub fn guard(self) -> Option<(&'static str, &'static str)> {
+        let s = self.source();
+        Some((s.guard?, s.guard_tests?))
+    }
+}
+
+/// A placeholder's value when a template is filled: `$NAME` strings stand
+/// for these (`docs/src/hosts/profiles.md#answers`).
+#[derive(Debug, Clone)]
+pub struct Filled {
+    /// The value put in the placeholder's place.
+    pub value: Value,
+    /// Whether it makes an optional member (`key?`) worth writing: the
+    /// reason, context and rewritten input do; the event's name and the
+    /// decision word, which every answer repeats, do not.
+    pub live: bool,
+}
+
+/// `template` filled in: each string `$NAME` is replaced by what `lookup`
+/// gives for `NAME`, and a member whose placeholder has no value is left
+/// out, as is a member whose key ends in `?` when nothing live was filled
+/// in its value (the `?` is dropped from the key). `None` when the template
+/// itself is a placeholder without a value.
+pub fn fill(template: &Value, lookup: &dyn Fn(&str) -> Option<Filled>) -> Option<Value> {
+    fill_live(template, lookup).map(|(value, _)| value)
+}
+
+fn fill_live(template: &Value, lookup: &dyn Fn(&str) -> Option<Filled>) -> Option<(Value, bool)> {
+    match template {
+        Value::String(s) => match s.strip_prefix('$') {
+            Some(name) => lookup(name).map(|f| (f.value, f.live)),
+            None => Some((template.clone(), false)),
+        },
+        Value::Object(members) => {
+            let mut out = serde_json::Map::new();
+            let mut live = false;
+            for (key, member) in members {
+                let (key, optional) = match key.strip_suffix('?') {
+                    Some(key) => (key, true),
+                    None => (key.as_str(), false),
+                };
+                let Some((value, member_live)) = fill_live(member, lookup) else {
+                    continue;
+                };
+                if optional && !member_live {
+                    continue;
+                }
+                live |= member_live;
+                out.insert(key.to_owned(), value);
+            }
+            Some((Value::Object(out), live))
+        }
+        Value::Array(items) => {
+            let mut live = false;
+            let items = items
+                .iter()
+                .filter_map(|t| fill_live(t, lookup))
+                .map(|(v, l)| {
+                    live |= l;
+                    v
+                })
+                .collect();
+            Some((Value::Array(items), live))
+        }
+        other => Some((other.clone(), false)),
+    }
+}
+
+/// The template of `table` for a decision `word` (or none), with or
+/// without a rewritten input: `WORD+rewrite`, `WORD`, `*+rewrite`, `*`,
+/// then `none+rewrite`, `none`; `None` when the table has none of them
+/// (the host reads nothing then).
+pub fn situation<'t>(
+    table: &'t AnswerTable,
+    word: Option<&str>,
+    rewrite: bool,
+) -> Option<&'t Value> {
+    let mut keys: Vec<String> = Vec::with_capacity(6);
+    if let Some(word) = word {
+        for w in [word, "*"] {
+            if rewrite {
+                keys.push(format!("{w}+rewrite"));
+            }
+            keys.push(w.to_owned());
+        }
+    }
+    if rewrite {
+        keys.push("none+rewrite".to_owned());
+    }
+    keys.push("none".to_owned());
+    keys.iter().find_map(|k| table.get(k.as_str()))
+}
+
+/// An event's answer table: situation to template
+/// (`docs/src/hosts/profiles.md#answers`).
+pub type AnswerTable = BTreeMap<String, Value>;
+
+/// A profile's `host_profile` section, but its answers.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileMeta {
+    /// Where the host is listed among the others.
+    pub order: i64,
+    /// The host's name for people: `Claude Code`.
+    pub title: String,
+    /// What `hookc hook --help` says of the host, when more than its
+    /// title.
+    #[serde(default)]
+    pub help: Option<String>,
+    /// The host packages, by npm name, and the versions the profile is
+    /// verified against (its snapshot, the end-to-end suite).
+    #[serde(default)]
+    pub verified: BTreeMap<String, String>,
+    /// How a payload is read.
+    #[serde(default)]
+    pub payload: PayloadSpec,
+    /// How a failure of hookc blocks.
+    #[serde(default)]
+    pub failure: FailureSpec,
+    /// How `hookc init` sets the host up.
+    #[serde(default)]
+    pub settings: SettingsSpec,
+    /// What the host has that the profile leaves out, each with why.
+    #[serde(default)]
+    pub left_out: LeftOut,
+}
+
+/// How a host's payload is read (`host_profile.payload`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PayloadSpec {
+    /// Whether the payload names its event in `hook_event_name`; when not,
+    /// `hookc hook --event` must (and an event the profile does not have
+    /// is refused).
+    #[serde(default = "yes")]
+    pub names_event: bool,
+    /// An event to name in the message that asks for `--event`.
+    #[serde(default)]
+    pub example_event: Option<String>,
+    /// The member holding the tool's input, which a `rewrite` patches.
+    #[serde(default = "tool_input")]
+    pub tool_input: String,
+    /// Members the host sends as JSON text, parsed in place before the
+    /// evaluation (a text that is not a JSON object stays as it is).
+    #[serde(default)]
+    pub json_text: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn tool_input() -> String {
+    "tool_input".to_owned()
+}
+
+impl Default for PayloadSpec {
+    fn default() -> PayloadSpec {
+        PayloadSpec {
+            names_event: true,
+            example_event: None,
+            tool_input: tool_input(),
+            json_text: Vec::new(),
+        }
+    }
+}
+
+/// How a failure of hookc itself is answered, fail-closed
+/// (`host_profile.failure`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureSpec {
+    /// The answer on an event without one of its own.
+    #[serde(default)]
+    pub default: FailureAnswer,
+    /// The answers of events that block otherwise.
+    #[serde(default)]
+    pub events: BTreeMap<String, FailureAnswer>,
+    /// The answer when the event is not known (the payload named none);
+    /// else `default`.
+    #[serde(default)]
+    pub unknown_event: Option<FailureAnswer>,
+}
+
+/// One failure answer: an exit code, the reason on standard error or not,
+/// a JSON template on standard output or none.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureAnswer {
+    /// The exit code.
+    #[serde(default)]
+    pub exit: u8,
+    /// Whether the reason is written on standard error.
+    #[serde(default)]
+    pub stderr: bool,
+    /// The answer on standard output (`$reason`, `$event`).
+    #[serde(default)]
+    pub json: Option<Value>,
+}
+
+/// How `hookc init` writes the host's settings (`host_profile.settings`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsSpec {
+    /// The settings file, relative to the project's folder.
+    pub file: String,
+    /// What each entry runs (`$event` stands for the entry's event).
+    pub command: String,
+    /// Members the file must have besides `hooks`.
+    #[serde(default)]
+    pub required: serde_json::Map<String, Value>,
+    /// One entry (`$command`, `$event`, `$matcher`).
+    pub entry: Value,
+    /// The matcher of an entry for an event whose payload names a tool;
+    /// none: no matcher member.
+    #[serde(default)]
+    pub tool_matcher: Option<String>,
+    /// What the host needs before it runs a project's hooks, as `init`
+    /// prints it.
+    #[serde(default)]
+    pub trust: Option<String>,
+}
+
+/// What the host has that the profile leaves out (`host_profile.left_out`):
+/// names to why.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeftOut {
+    /// Events.
+    #[serde(default)]
+    pub events: BTreeMap<String, String>,
+    /// Payload members, as `EVENT.member` or `*.member` for every event.
+    #[serde(default)]
+    pub fields: BTreeMap<String, String>,
+    /// Tools.
+    #[serde(default)]
+    pub tools: BTreeMap<String, String>,
+    /// Answer members, as `EVENT.member` or `*.member`.
+    #[serde(default)]
+    pub answers: BTreeMap<String, String>,
 }
 
 #[cfg(test)]
@@ -31,7 +400,7 @@ mod tests {
 
     #[test]
     fn every_host_has_a_profile() {
-        for name in NAMES {
+        for name in names() {
             assert!(profile(name).is_some(), "{name}");
         }
         assert!(profile("gemini").is_none());
@@ -39,7 +408,7 @@ mod tests {
 
     #[test]
     fn every_profile_compiles_without_a_finding() {
-        for name in NAMES {
+        for name in names() {
             let policy = format!("host: {name}\nhooks: []\n");
             let c = crate::compile::compile(&[crate::compile::Input::new("p.yaml", policy)]);
             let found: Vec<_> = c.diagnostics.iter().map(|d| d.message.clone()).collect();

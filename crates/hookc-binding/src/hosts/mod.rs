@@ -8,11 +8,12 @@
 //!
 //! The event is taken from the payload's `hook_event_name` or given
 //! ([`HookOptions::event`]; GitHub Copilot's payloads do not name theirs).
-//! One module per host (`claude_code.rs`, `codex.rs`, `gemini_cli.rs`,
-//! `cursor.rs`, `copilot.rs`) holds its table of what each event answers
-//! and its block, and `outcome.rs` spells those answers (a [`Ruling`] of
-//! the evaluation, then the host's [`Reply`]); the guide's pages
-//! (`docs/src/hosts/`) say what each host reads.
+//! Nothing here is written per host: each host's profile
+//! (`crates/hookc/src/hosts/NAME.yaml`, its `host_profile` section, read
+//! by [`hookc::hosts`]) says how its payloads are read, what each event
+//! answers and how a failure blocks, and `outcome.rs` fills those answers
+//! in (a [`Ruling`] of the evaluation, then the host's [`Reply`]); the
+//! guide's pages (`docs/src/hosts/`) say what each host reads.
 //!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
 //! here ([`host_actions`]) and the evaluation resumed with their results,
@@ -29,17 +30,13 @@
 //! call, `{"event", "context", "decision", "hook", "time"}`, which
 //! `hookc eval --events` and `hookc diff` replay.
 
-mod claude_code;
-mod codex;
-mod copilot;
-mod cursor;
-mod gemini_cli;
 pub mod host_actions;
 mod outcome;
 
 pub use outcome::{Reply, Ruling, Verdict};
 
 use crate::error::BindingError;
+use hookc::hosts::HostProfile;
 use hookc_runtime::{Context, Decision, Policy, QueryError, Results};
 use host_actions::{HostAction, HostActionError};
 use serde_json::{Map, Value};
@@ -95,7 +92,7 @@ fn answer(
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HookOptions<'a> {
     /// The event the payload is for (`--event`), for hosts whose payloads
-    /// do not name it (required for [`Host::Copilot`]: `preToolUse`); a
+    /// do not name it (required for GitHub Copilot: `preToolUse`); a
     /// payload that names another event in its `hook_event_name` is
     /// refused.
     pub event: Option<&'a str>,
@@ -106,88 +103,73 @@ pub struct HookOptions<'a> {
     pub log: Option<&'a Path>,
 }
 
-/// The hosts whose hook answers hookc gives (each has a profile:
-/// `hookc::hosts`).
+/// A host whose hook answers hookc gives: a handle to its profile
+/// (`hookc::hosts`), where everything host-specific is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Host {
-    /// Claude Code.
-    ClaudeCode,
-    /// The Codex CLI.
-    Codex,
-    /// Gemini CLI.
-    GeminiCli,
-    /// Cursor.
-    Cursor,
-    /// GitHub Copilot (the Copilot CLI and the coding agent; needs
-    /// `--event`).
-    Copilot,
-}
+pub struct Host(HostProfile);
 
 impl Host {
     /// Every host, in the order `hookc hook --help` lists them.
-    pub const ALL: [Host; 5] = [
-        Host::ClaudeCode,
-        Host::Codex,
-        Host::GeminiCli,
-        Host::Cursor,
-        Host::Copilot,
-    ];
+    pub fn all() -> impl Iterator<Item = Host> {
+        hookc::hosts::all().map(Host)
+    }
 
     /// The host's name, as `hookc hook --host` and `hookc serve`'s routes
     /// spell it: `claude-code`, `codex`, `gemini-cli`, `cursor`, `copilot`.
     pub fn name(self) -> &'static str {
-        match self {
-            Host::ClaudeCode => "claude-code",
-            Host::Codex => "codex",
-            Host::GeminiCli => "gemini-cli",
-            Host::Cursor => "cursor",
-            Host::Copilot => "copilot",
-        }
+        self.0.name()
     }
 
     /// The host named `name` (as [`Host::name`] spells it).
     pub fn from_name(name: &str) -> Option<Host> {
-        Host::ALL.into_iter().find(|h| h.name() == name)
+        hookc::hosts::find(name).map(Host)
     }
 
-    /// The answer to an evaluation's outcome on `event`.
+    /// The host's profile.
+    pub fn profile(self) -> HostProfile {
+        self.0
+    }
+
+    /// The answer to an evaluation's outcome on `event`, as the host's
+    /// answer table says; nothing on an event the host does not have.
     pub fn answer(self, event: &str, outcome: &Ruling) -> Reply {
-        match self {
-            Host::ClaudeCode => claude_code::answer(event, outcome),
-            Host::Codex => codex::answer(event, outcome),
-            Host::GeminiCli => gemini_cli::answer(event, outcome),
-            Host::Cursor => cursor::answer(event, outcome),
-            Host::Copilot => copilot::answer(event, outcome),
-        }
+        outcome::answer(self.0, event, outcome)
     }
 
     /// The host's block for a failure on `event` (`None`: not known).
     fn block(self, event: Option<&str>, reason: &str) -> Reply {
-        match self {
-            Host::ClaudeCode => claude_code::block(reason),
-            Host::Codex => codex::block(event, reason),
-            Host::GeminiCli => gemini_cli::block(reason),
-            Host::Cursor => cursor::block(event, reason),
-            Host::Copilot => copilot::block(event, reason),
-        }
+        outcome::block(self.0, event, reason)
     }
 
     /// The payload member holding the tool's input, which a `rewrite`
     /// patches.
     fn input_member(self) -> &'static str {
-        match self {
-            Host::Copilot => "toolArgs",
-            Host::ClaudeCode | Host::Codex | Host::GeminiCli | Host::Cursor => "tool_input",
-        }
+        &self.0.meta().payload.tool_input
     }
 
-    /// Prepares `payload` for the evaluation on `event` as the host needs
-    /// (Copilot: a known event, `toolArgs` parsed); whether it changed.
+    /// Prepares `payload` for the evaluation on `event` as the profile
+    /// says: an event the host does not have is refused when the payload
+    /// does not name it (it was given, and a misspelt one would never
+    /// decide), and the members sent as JSON text are parsed in place (a
+    /// text that is not a JSON object stays as it is).
     fn prepare(self, event: &str, payload: &mut Map<String, Value>) -> Result<(), HookError> {
-        match self {
-            Host::Copilot => copilot::prepare(event, payload),
-            Host::ClaudeCode | Host::Codex | Host::GeminiCli | Host::Cursor => Ok(()),
+        let spec = &self.0.meta().payload;
+        if !spec.names_event && self.0.answers(event).is_none() {
+            return Err(HookError::UnknownEvent {
+                host: self.name(),
+                event: event.to_owned(),
+                events: self.0.answered_events().collect::<Vec<_>>().join(", "),
+            });
         }
+        for member in &spec.json_text {
+            let Some(Value::String(text)) = payload.get(member.as_str()) else {
+                continue;
+            };
+            if let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(text) {
+                payload.insert(member.clone(), parsed);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -207,7 +189,7 @@ impl FromStr for Host {
 
 /// A name that is no [`Host::name`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("no host `{0}`: one of {names}", names = Host::ALL.map(Host::name).join(", "))]
+#[error("no host `{0}`: one of {names}", names = Host::all().map(Host::name).collect::<Vec<_>>().join(", "))]
 pub struct UnknownHost(pub String);
 
 impl From<UnknownHost> for BindingError {
@@ -372,10 +354,16 @@ impl Call {
             }
             (Some(given), _) => given.to_owned(),
             (None, Some(named)) => named,
-            (None, None) if host == Host::Copilot => {
+            (None, None) if !host.profile().meta().payload.names_event => {
                 return Err(HookError::NoEvent {
-                    host: Host::Copilot.name(),
-                    example: "preToolUse",
+                    host: host.name(),
+                    example: host
+                        .profile()
+                        .meta()
+                        .payload
+                        .example_event
+                        .as_deref()
+                        .unwrap_or("EVENT"),
                 })
             }
             (None, None) => return Err(HookError::Shape("it has no `hook_event_name`")),
@@ -549,6 +537,10 @@ mod tests {
         }
     }
 
+    fn claude() -> Host {
+        Host::from_name("claude-code").unwrap_or_else(|| panic!("no claude-code profile"))
+    }
+
     fn pre_tool_use(command: &str) -> Vec<u8> {
         serde_json::json!({
             "hook_event_name": "PreToolUse",
@@ -563,9 +555,8 @@ mod tests {
     #[test]
     fn a_hook_call_is_answered_as_hookc_hook_prints_it() {
         let policy = guard();
-        let ask = |payload: &[u8], options: &HookOptions<'_>| {
-            hook(&policy, Host::ClaudeCode, payload, options)
-        };
+        let ask =
+            |payload: &[u8], options: &HookOptions<'_>| hook(&policy, claude(), payload, options);
         let closed = HookOptions::default();
         // A deny: the host's JSON with the attributed reason, exit 0.
         assert_eq!(
@@ -622,12 +613,7 @@ mod tests {
             log: Some(&log),
             ..HookOptions::default()
         };
-        let reply = hook(
-            &guard(),
-            Host::ClaudeCode,
-            &pre_tool_use("rm -rf x"),
-            &options,
-        );
+        let reply = hook(&guard(), claude(), &pre_tool_use("rm -rf x"), &options);
         assert_eq!(reply.exit, 0);
         let text = std::fs::read_to_string(&log).unwrap_or_default();
         let _ = std::fs::remove_file(&log);
@@ -639,14 +625,21 @@ mod tests {
 
     #[test]
     fn hosts_are_named_as_the_cli_spells_them() {
-        for host in Host::ALL {
+        for host in Host::all() {
             assert_eq!(host.name().parse::<Host>(), Ok(host));
             assert_eq!(host.to_string(), host.name());
         }
-        assert_eq!(Host::from_name("gemini-cli"), Some(Host::GeminiCli));
+        assert_eq!(
+            Host::from_name("gemini-cli").map(Host::name),
+            Some("gemini-cli")
+        );
         // Every host answered has a profile to compile against, and every
         // profile a host that answers (`hookc::hosts`).
-        assert_eq!(Host::ALL.map(Host::name), hookc::hosts::NAMES);
+        let names: Vec<_> = Host::all().map(Host::name).collect();
+        assert_eq!(
+            names,
+            ["claude-code", "codex", "gemini-cli", "cursor", "copilot"]
+        );
         let unknown = "claude".parse::<Host>().err().map(|e| e.to_string());
         assert_eq!(
             unknown.as_deref(),

@@ -4,6 +4,7 @@
 //! [`Reply`] a host module writes (standard output, standard error, exit
 //! code).
 
+use hookc::hosts::{fill, situation, Filled, HostProfile};
 use hookc_runtime::{Decision, Policy};
 use serde_json::{Map, Value};
 
@@ -121,148 +122,70 @@ impl Reply {
     }
 }
 
-/// What a host lets a hook answer on an event: each host module maps its
-/// events to these, and [`answer`] spells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answers {
-    /// PreToolUse: a permission decision, its reason, the rewritten input,
-    /// context.
-    Permission,
-    /// A block (any word but `allow`) and context.
-    BlockAndContext,
-    /// A block only.
-    Block,
-    /// PermissionRequest: `hookSpecificOutput.decision`, a `behavior`
-    /// (allow or deny, see [`behavior`]), with the rewritten input as
-    /// `updatedInput` on an allow when `updated_input` (Claude Code reads
-    /// it; Codex fails closed on it).
-    Behavior {
-        /// Whether the host reads `updatedInput` with an allow.
-        updated_input: bool,
-    },
-    /// Context only.
-    Context,
-    /// Nothing: the host reads no answer on this event.
-    Nothing,
+/// The answer of `host` to `outcome` on `event`: the template its answer
+/// table gives for the situation ([`hookc::hosts::situation`]), filled in
+/// with the outcome (`$event`, `$word`, `$reason`, `$context`, `$input`);
+/// nothing on an event the host does not have, or for a situation its
+/// table does not list.
+pub fn answer(host: HostProfile, event: &str, outcome: &Ruling) -> Reply {
+    let Some(Ok(table)) = host.answers(event) else {
+        return Reply::nothing();
+    };
+    let word = outcome.verdict.as_ref().map(|v| v.word.as_str());
+    let template = situation(&table, word, outcome.updated_input.is_some());
+    match template.and_then(|t| fill(t, &|name| placeholder(name, event, outcome))) {
+        Some(Value::Object(members)) => Reply::json(members),
+        _ => Reply::nothing(),
+    }
 }
 
-/// The answer to `outcome` on `event`, which answers as `answers` says.
-pub fn answer(event: &str, answers: Answers, outcome: &Ruling) -> Reply {
-    let context = || {
-        specific(
-            event,
-            &[(
-                "additionalContext",
-                outcome.context.clone().map(Value::from),
-            )],
-        )
-    };
+/// The value of `$name` in an answer to `outcome` on `event`.
+fn placeholder(name: &str, event: &str, outcome: &Ruling) -> Option<Filled> {
     let verdict = outcome.verdict.as_ref();
-    Reply::json(match answers {
-        Answers::Permission => pre_tool_use(outcome),
-        Answers::Behavior { updated_input } => permission_request(event, outcome, updated_input),
-        Answers::BlockAndContext => block_or_pass(verdict, context()),
-        Answers::Block => block_or_pass(verdict, None),
-        Answers::Context => block_or_pass(None, context()),
-        Answers::Nothing => Map::new(),
-    })
-}
-
-/// `{"hookEventName": EVENT, ...}` with `members` that are given: the
-/// `hookSpecificOutput` object of Claude Code's wire (Codex speaks it too);
-/// `None` when no member is given.
-fn specific(event: &str, members: &[(&str, Option<Value>)]) -> Option<Value> {
-    if members.iter().all(|(_, value)| value.is_none()) {
-        return None;
-    }
-    let mut out = Map::new();
-    out.insert("hookEventName".to_owned(), Value::from(event));
-    for (name, value) in members {
-        if let Some(value) = value {
-            out.insert((*name).to_owned(), value.clone());
-        }
-    }
-    Some(Value::Object(out))
-}
-
-/// `{"decision": "block", "reason": REASON}` (with `hookSpecificOutput`
-/// when given) when the verdict is not `allow`: the answer of the events
-/// that can only block (Stop, PostToolUse, UserPromptSubmit).
-fn block_or_pass(verdict: Option<&Verdict>, specific_output: Option<Value>) -> Map<String, Value> {
-    let mut out = Map::new();
-    if let Some(v) = verdict.filter(|v| v.word != "allow") {
-        out.insert("decision".to_owned(), Value::from("block"));
-        out.insert("reason".to_owned(), Value::from(v.reason.as_str()));
-    }
-    if let Some(s) = specific_output {
-        out.insert("hookSpecificOutput".to_owned(), s);
-    }
-    out
-}
-
-/// The `PreToolUse` answer both hosts share: the decision word, its
-/// reason, the rewritten input and the context, each only when there is
-/// one.
-fn pre_tool_use(outcome: &Ruling) -> Map<String, Value> {
-    let v = outcome.verdict.as_ref();
-    let specific_output = specific(
-        "PreToolUse",
-        &[
-            (
-                "permissionDecision",
-                v.map(|v| Value::from(v.word.as_str())),
-            ),
-            (
-                "permissionDecisionReason",
-                v.map(|v| Value::from(v.reason.as_str())),
-            ),
-            ("updatedInput", outcome.updated_input.clone()),
-            (
-                "additionalContext",
-                outcome.context.clone().map(Value::from),
-            ),
-        ],
-    );
-    let mut out = Map::new();
-    if let Some(s) = specific_output {
-        out.insert("hookSpecificOutput".to_owned(), s);
-    }
-    out
-}
-
-/// `{"behavior": "allow"}` or `{"behavior": "deny", "message": REASON}`:
-/// the decision of a permission request (Claude Code's and Codex's
-/// PermissionRequest, Copilot's permissionRequest). `None` for any other
-/// word or none: `ask` and `defer` cannot be said there, and no answer lets
-/// the host ask as it would have.
-pub fn behavior(verdict: Option<&Verdict>) -> Option<Map<String, Value>> {
-    let v = verdict.filter(|v| v.word == "allow" || v.word == "deny")?;
-    let mut out = Map::new();
-    out.insert("behavior".to_owned(), Value::from(v.word.as_str()));
-    if v.word == "deny" {
-        out.insert("message".to_owned(), Value::from(v.reason.as_str()));
-    }
-    Some(out)
-}
-
-/// The `PermissionRequest` answer: `hookSpecificOutput.decision`, the
-/// [`behavior`], with `updatedInput` on an allow when `updated_input` and a
-/// rewrite matched (a rewrite without an allow cannot be said: the host
-/// reads `updatedInput` with an allow only); nothing without a behavior.
-fn permission_request(event: &str, outcome: &Ruling, updated_input: bool) -> Map<String, Value> {
-    let mut out = Map::new();
-    let Some(mut decision) = behavior(outcome.verdict.as_ref()) else {
-        return out;
+    let (value, live) = match name {
+        "event" => (Value::from(event), false),
+        "word" => (Value::from(verdict?.word.as_str()), false),
+        "reason" => (Value::from(verdict?.reason.as_str()), true),
+        "context" => (Value::from(outcome.context.as_deref()?), true),
+        "input" => (outcome.updated_input.clone()?, true),
+        _ => return None,
     };
-    if let Some(input) = outcome.updated_input.clone().filter(|_| updated_input) {
-        if decision.get("behavior").and_then(Value::as_str) == Some("allow") {
-            decision.insert("updatedInput".to_owned(), input);
-        }
+    Some(Filled { value, live })
+}
+
+/// The block of `host` for a failure on `event` (`None`: not known), with
+/// `reason`: the profile's failure answer for the event, else for an
+/// unknown event, else its default, its template filled in as a `deny`
+/// with the reason.
+pub fn block(host: HostProfile, event: Option<&str>, reason: &str) -> Reply {
+    let failure = &host.meta().failure;
+    // An event the host does not have is as good as none.
+    let known = event.filter(|e| host.answers(e).is_some());
+    let spec = match known {
+        Some(event) => failure.events.get(event),
+        None => failure.unknown_event.as_ref(),
     }
-    if let Some(s) = specific(event, &[("decision", Some(Value::Object(decision)))]) {
-        out.insert("hookSpecificOutput".to_owned(), s);
+    .unwrap_or(&failure.default);
+    let denied = Ruling::denied(reason);
+    let shown = event.unwrap_or_default();
+    let stdout = spec
+        .json
+        .as_ref()
+        .and_then(|t| fill(t, &|name| placeholder(name, shown, &denied)))
+        .and_then(|v| match v {
+            Value::Object(members) => Some(Reply::json(members).stdout),
+            _ => None,
+        })
+        .unwrap_or_default();
+    Reply {
+        stdout,
+        stderr: if spec.stderr {
+            format!("{reason}\n")
+        } else {
+            String::new()
+        },
+        exit: spec.exit,
     }
-    out
 }
 
 #[cfg(test)]
@@ -280,39 +203,50 @@ mod tests {
         }
     }
 
-    fn said(answers: Answers, word: Option<&str>, rewrite: bool) -> String {
-        answer("PermissionRequest", answers, &ruling(word, rewrite)).stdout
+    fn said(host: &str, word: Option<&str>, rewrite: bool) -> String {
+        let host = hookc::hosts::find(host)
+            .map(|h| answer(h, "PermissionRequest", &ruling(word, rewrite)));
+        host.map(|r| r.stdout).unwrap_or_default()
     }
 
     #[test]
     fn a_permission_request_is_allowed_or_denied_or_left_to_the_dialog() {
-        let claude = Answers::Behavior {
-            updated_input: true,
-        };
-        let codex = Answers::Behavior {
-            updated_input: false,
-        };
         let decision = |d: &str| {
             format!("{{\"hookSpecificOutput\":{{\"hookEventName\":\"PermissionRequest\",\"decision\":{d}}}}}\n")
         };
         assert_eq!(
-            said(claude, Some("allow"), true),
+            said("claude-code", Some("allow"), true),
             decision(r#"{"behavior":"allow","updatedInput":{"command":"ls"}}"#)
         );
         assert_eq!(
-            said(codex, Some("allow"), true),
+            said("codex", Some("allow"), true),
             decision(r#"{"behavior":"allow"}"#)
         );
         // A deny carries its reason, never the rewritten input.
-        for answers in [claude, codex] {
+        for host in ["claude-code", "codex"] {
             assert_eq!(
-                said(answers, Some("deny"), true),
+                said(host, Some("deny"), true),
                 decision(r#"{"behavior":"deny","message":"why"}"#)
             );
             // ask, defer, no decision: nothing, so the host asks; a rewrite
             // alone cannot be said.
             for word in [Some("ask"), Some("defer"), None] {
-                assert_eq!(said(answers, word, true), "", "{word:?}");
+                assert_eq!(said(host, word, true), "", "{word:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_answer_table_and_failure_reads() {
+        for host in hookc::hosts::all() {
+            assert!(host.check_meta().is_ok(), "{:?}", host.check_meta());
+            for event in host.answered_events() {
+                let table = host.answers(event);
+                assert!(
+                    matches!(table, Some(Ok(_))),
+                    "{}: {event}: {table:?}",
+                    host.name()
+                );
             }
         }
     }

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 pub(super) struct Merge {
     /// Members the file must have besides `hooks`, added (at the end) only
     /// where the file lacks them: a value already there is the user's.
-    pub required: Vec<(&'static str, Value)>,
+    pub required: Vec<(String, Value)>,
     /// The entries, in the order they are added.
     pub entries: Vec<Wanted>,
 }
@@ -45,8 +45,8 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
     };
     let mut changed = false;
     for (name, value) in merge.required {
-        if !top.contains_key(name) {
-            top.insert(name.to_owned(), value);
+        if !top.contains_key(&name) {
+            top.insert(name, value);
             changed = true;
         }
     }
@@ -118,7 +118,7 @@ mod tests {
 
     fn ours() -> Merge {
         Merge {
-            required: vec![("version", json!(1))],
+            required: vec![("version".to_owned(), json!(1))],
             entries: vec![
                 wanted(
                     "PreToolUse",

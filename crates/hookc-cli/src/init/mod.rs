@@ -4,25 +4,22 @@
 //!
 //! The policy and its tests are the guide's guard for the host
 //! (`examples/hosts/<host>/`), written under `DIR/.hookc/` unless files of
-//! those names are there already (they are never overwritten). The settings
-//! are the host's own file and shape, one module per host ([`claude_code`],
-//! [`codex`], [`gemini_cli`], [`cursor`], [`copilot`]): one entry per event the host's
-//! profile lets decide (see [`events`]), each running `hookc hook --host
-//! NAME` on the policy, with the host's fail-closed setting where it has
-//! one. They are merged into the file by the one routine every host shares
-//! ([`merge`]): every member the file has is kept, in its order, an entry
-//! that already runs the same command is not added twice, and a file that
-//! is not a JSON object of that shape is refused rather than replaced.
-//! `--print` shows what would be written and writes nothing.
+//! those names are there already (they are never overwritten). The
+//! settings are the host's own file and shape, as its profile's
+//! `host_profile.settings` says (`hookc::hosts::SettingsSpec`; nothing
+//! here is written per host): one entry per event the guard has hooks for
+//! (see [`events`]), each running `hookc hook --host NAME` on the policy,
+//! with the host's fail-closed setting where it has one. They are merged
+//! into the file by the one routine every host shares ([`merge`]): every
+//! member the file has is kept, in its order, an entry that already runs
+//! the same command is not added twice, and a file that is not a JSON
+//! object of that shape is refused rather than replaced. `--print` shows
+//! what would be written and writes nothing.
 
-mod claude_code;
-mod codex;
-mod copilot;
-mod cursor;
-mod gemini_cli;
 mod merge;
 
 use crate::args::host_parser;
+use hookc::hosts::{fill, Filled, SettingsSpec};
 use hookc_binding::hosts::Host;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -73,26 +70,6 @@ pub enum InitError {
     Starter(&'static str),
 }
 
-/// What `hookc init` writes for one host; each host's module has one.
-struct Setup {
-    /// The host's name on the command line.
-    name: &'static str,
-    /// The guide's guard for the host, and its tests.
-    policy: &'static str,
-    tests: &'static str,
-    /// The settings file, relative to the project's folder.
-    settings: &'static str,
-    /// What each entry runs: `hookc hook` on the guard under `.hookc/`,
-    /// found the way the host lets a command find the project; `{event}`
-    /// stands for the entry's event (for hosts whose payloads do not name
-    /// it).
-    command: &'static str,
-    /// Members a settings file must have besides `hooks`.
-    required: fn() -> Vec<(&'static str, Value)>,
-    /// The settings entry that runs the command for an event.
-    entry: fn(&Event, &str) -> Value,
-}
-
 /// An event `hookc init` sets up, as its profile declares it.
 struct Event {
     /// Its name, as the host spells it.
@@ -102,37 +79,23 @@ struct Event {
     tools: bool,
 }
 
-/// The host's setup.
-fn setup(host: Host) -> &'static Setup {
-    match host {
-        Host::ClaudeCode => &claude_code::SETUP,
-        Host::Codex => &codex::SETUP,
-        Host::GeminiCli => &gemini_cli::SETUP,
-        Host::Cursor => &cursor::SETUP,
-        Host::Copilot => &copilot::SETUP,
-    }
-}
-
-/// The events the settings call `hookc hook` for, in the profile's order.
-///
-/// Derived, not listed per host: the starter guard is compiled (it says
-/// `host: NAME`, so its profile comes with it), and an event is set up when
-/// the profile lets its hooks do anything (its `effects` are absent or not
-/// empty: an event with `effects: []` reads no answer, and calling a hook
-/// there would only cost time) or when a hook of the guard listens to it.
-/// A profile that gains an event, or a guard that uses one, changes what
-/// `hookc init` writes with no change here.
-fn events(setup: &Setup) -> Result<Vec<Event>, InitError> {
-    let input = hookc::compile::Input::new("guard.yaml", setup.policy);
+/// The events the settings call `hookc hook` for, in the profile's order:
+/// those the guard has hooks for. Derived, not listed per host: the
+/// starter guard is compiled (it says `host: NAME`, so its profile comes
+/// with it). A host runs every registered hook on every call of its event
+/// (Gemini CLI's AfterModel once per streamed chunk), so an event without
+/// a hook would only cost time.
+fn events(host: Host, guard: &str) -> Result<Vec<Event>, InitError> {
+    let input = hookc::compile::Input::new("guard.yaml", guard);
     let compiled = hookc::compile::compile(&[input]);
     let Some(policy) = compiled.policy else {
-        return Err(InitError::Starter(setup.name));
+        return Err(InitError::Starter(host.name()));
     };
     let used = |name: &str| policy.hooks().iter().any(|h| h.events.includes(name));
     Ok(policy
         .events()
         .iter()
-        .filter(|e| e.effects().is_none_or(|fx| !fx.is_empty()) || used(e.name()))
+        .filter(|e| used(e.name()))
         .map(|e| Event {
             name: e.name().to_owned(),
             tools: e
@@ -143,16 +106,33 @@ fn events(setup: &Setup) -> Result<Vec<Event>, InitError> {
         .collect())
 }
 
+/// The settings entry that runs `command` for `event`.
+fn entry(settings: &SettingsSpec, event: &Event, command: &str) -> Value {
+    let matcher = settings.tool_matcher.as_deref().filter(|_| event.tools);
+    let value = |name: &str| -> Option<Filled> {
+        let value = match name {
+            "command" => Value::from(command),
+            "event" => Value::from(event.name.as_str()),
+            "matcher" => Value::from(matcher?),
+            _ => return None,
+        };
+        Some(Filled { value, live: true })
+    };
+    fill(&settings.entry, &value).unwrap_or(Value::Null)
+}
+
 /// Runs `hookc init`: what it wrote (or would write), one line per file.
 pub fn run(args: &InitArgs) -> Result<String, InitError> {
-    let setup = setup(args.host);
+    let host = args.host;
+    let settings_spec = &host.profile().meta().settings;
+    let (policy, tests) = host
+        .profile()
+        .guard()
+        .ok_or(InitError::Starter(host.name()))?;
     let folder = args.dir.join(".hookc");
     let mut report = String::new();
     let mut plan: Vec<(PathBuf, String)> = Vec::new();
-    for (name, text) in [
-        ("guard.yaml", setup.policy),
-        ("guard.test.yaml", setup.tests),
-    ] {
+    for (name, text) in [("guard.yaml", policy), ("guard.test.yaml", tests)] {
         let path = folder.join(name);
         if path.exists() {
             report.push_str(&format!("kept {} (already there)\n", path.display()));
@@ -160,7 +140,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             plan.push((path, text.to_owned()));
         }
     }
-    let settings = args.dir.join(setup.settings);
+    let settings = args.dir.join(&settings_spec.file);
     let existing = match std::fs::read(&settings) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -172,19 +152,19 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             })
         }
     };
-    let entries = events(setup)?
+    let entries = events(host, policy)?
         .iter()
         .map(|e| {
-            let command = setup.command.replace("{event}", &e.name);
+            let command = settings_spec.command.replace("$event", &e.name);
             merge::Wanted {
                 event: e.name.clone(),
-                entry: (setup.entry)(e, &command),
+                entry: entry(settings_spec, e, &command),
                 command,
             }
         })
         .collect();
     let wanted = merge::Merge {
-        required: (setup.required)(),
+        required: settings_spec.required.clone().into_iter().collect(),
         entries,
     };
     let merged =
@@ -200,23 +180,6 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         )),
     }
     finish(args, plan, report)
-}
-
-/// No members besides `hooks`: the settings of most hosts.
-fn no_members() -> Vec<(&'static str, Value)> {
-    Vec::new()
-}
-
-/// A matcher group, the entry shape Claude Code, Codex and Gemini CLI
-/// share: `{"matcher": ..., "hooks": [handler]}`, without `matcher` when
-/// there is none (the group then runs for every call of the event).
-fn matcher_group(matcher: Option<&str>, handler: Value) -> Value {
-    let mut group = serde_json::Map::new();
-    if let Some(matcher) = matcher {
-        group.insert("matcher".into(), matcher.into());
-    }
-    group.insert("hooks".into(), Value::Array(vec![handler]));
-    Value::Object(group)
 }
 
 /// Writes (or, with `--print`, shows) the planned files.
@@ -255,60 +218,54 @@ fn write(path: &Path, text: &str) -> Result<(), InitError> {
 mod tests {
     use super::*;
 
+    fn host(name: &str) -> Host {
+        Host::from_name(name).unwrap()
+    }
+
+    fn guard(name: &str) -> &'static str {
+        host(name).profile().guard().unwrap().0
+    }
+
     /// The events set up for `host`, space-separated.
-    fn names(host: Host) -> String {
-        let events = events(setup(host)).unwrap();
+    fn names(name: &str) -> String {
+        let events = events(host(name), guard(name)).unwrap();
         let names: Vec<_> = events.into_iter().map(|e| e.name).collect();
         names.join(" ")
     }
 
     #[test]
-    fn every_host_sets_up_the_events_its_profile_lets_decide() {
-        assert_eq!(
-            names(Host::ClaudeCode),
-            "PreToolUse PermissionRequest PostToolUse PostToolUseFailure UserPromptSubmit Stop \
-             SubagentStop SessionStart"
-        );
-        assert_eq!(
-            names(Host::Codex),
-            "PreToolUse PermissionRequest PostToolUse UserPromptSubmit Stop SessionStart"
-        );
-        // Not BeforeToolSelection, SessionEnd, PreCompress, Notification:
-        // they read no answer.
-        assert_eq!(
-            names(Host::GeminiCli),
-            "BeforeTool AfterTool BeforeAgent AfterAgent BeforeModel AfterModel SessionStart"
-        );
-        // Not afterShellExecution, afterFileEdit.
-        assert_eq!(
-            names(Host::Cursor),
-            "beforeShellExecution beforeMCPExecution beforeReadFile beforeSubmitPrompt \
-             preToolUse postToolUse sessionStart stop"
-        );
-        // Not sessionStart, userPromptSubmitted, errorOccurred and the
-        // rest: Copilot reads no answer there.
-        assert_eq!(
-            names(Host::Copilot),
-            "preToolUse permissionRequest postToolUse agentStop subagentStart subagentStop"
-        );
+    fn every_host_sets_up_the_events_its_guard_has_hooks_for() {
+        for name in hookc::hosts::names() {
+            let text = guard(name);
+            for event in names(name).split(' ') {
+                assert!(text.contains(&format!("event: {event}")), "{name}: {event}");
+            }
+        }
+        // Not BeforeModel or AfterModel: the guard has no hook there, and
+        // AfterModel runs once per streamed chunk.
+        assert!(!names("gemini-cli").contains("Model"));
+    }
+
+    #[test]
+    fn a_guard_with_one_hook_sets_up_one_event() {
+        let guard = "host: claude-code\nhooks:\n  - {id: a, event: Stop, action: {type: deny, reason: go on}}\n";
+        let events = events(host("claude-code"), guard).unwrap();
+        let names: Vec<_> = events.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["Stop"]);
     }
 
     #[test]
     fn tool_events_are_those_whose_payload_names_a_tool() {
-        let tools: Vec<_> = events(setup(Host::ClaudeCode))
+        let tools: Vec<_> = events(host("claude-code"), guard("claude-code"))
             .unwrap()
             .into_iter()
             .filter(|e| e.tools)
             .map(|e| e.name)
             .collect();
-        assert_eq!(
-            tools,
-            [
-                "PreToolUse",
-                "PermissionRequest",
-                "PostToolUse",
-                "PostToolUseFailure"
-            ]
+        assert!(tools.contains(&"PreToolUse".to_owned()), "{tools:?}");
+        assert!(
+            !tools.iter().any(|t| t == "Stop" || t == "SessionStart"),
+            "{tools:?}"
         );
     }
 }

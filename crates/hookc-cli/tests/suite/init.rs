@@ -56,8 +56,8 @@ fn hosts() -> Vec<Host> {
         Host {
             name: "copilot",
             settings: ".github/hooks/hookc.json",
-            theirs: r#"{"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "./notify.sh"}]}, "x-team": "ours"}"#,
-            event: "agentStop",
+            theirs: r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./notify.sh"}]}, "x-team": "ours"}"#,
+            event: "preToolUse",
             fail_closed: None,
         },
     ]

@@ -129,7 +129,7 @@ impl Reader<'_> {
                     _ => {
                         let help = Some(format!(
                             "write a host's name, one of `{}`",
-                            crate::hosts::NAMES.join("`, `")
+                            crate::hosts::names().collect::<Vec<_>>().join("`, `")
                         ));
                         self.wrong_shape(value, "host".into(), "a string", help);
                     }
@@ -167,6 +167,9 @@ impl Reader<'_> {
                 "events" => self.out.events = Some(value.clone()),
                 "operators" => self.out.operators_doc = Some(value.clone()),
                 "combinators" | "return_schema" => {}
+                // A host profile's own data, read by `hosts.rs` (through
+                // the build script), never by the compiler.
+                "host_profile" if crate::hosts::is_profile_name(file_name) => {}
                 name => self.diags.push(
                     Diagnostic::new(Code::UnknownKey, format!("unknown top-level key `{name}`"))
                         .at(key.span)
