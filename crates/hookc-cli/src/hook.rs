@@ -26,6 +26,12 @@ pub struct HookArgs {
     /// source files, compiled first.
     #[arg(value_name = "POLICY", required = true)]
     files: Vec<PathBuf>,
+    /// Find each relative POLICY path in the payload's `cwd` or the
+    /// nearest folder above it that has it (`--find .hookc/guard.yaml`),
+    /// so that a settings entry works from any folder of the project
+    /// without naming it.
+    #[arg(long)]
+    find: bool,
     /// The event the payload is for, for hosts whose payloads do not name
     /// it (required for `copilot`: `--event preToolUse`); a payload that
     /// names another event in its `hook_event_name` is refused.
@@ -82,7 +88,7 @@ pub fn run(args: &HookArgs) -> std::process::ExitCode {
         // a policy that does not load blocks on the payload's event.
         Ok(payload) => match Call::read(args.host, &payload, options.event) {
             Err(e) => args.host.failed(options.event, &e, options.fail_open),
-            Ok(call) => match load(&args.files) {
+            Ok(call) => match located(&args.files, args.find, call.cwd()).and_then(|f| load(&f)) {
                 Ok(policy) => {
                     let reply = call.reply(&policy, &options);
                     // PERF: the process exits next, and the system frees
@@ -92,7 +98,7 @@ pub fn run(args: &HookArgs) -> std::process::ExitCode {
                     std::mem::forget(policy);
                     reply
                 }
-                Err(e) => args.host.failed(Some(&call.event), &e, options.fail_open),
+                Err(e) => call.failed(&e, options.fail_open),
             },
         },
     };
@@ -119,9 +125,51 @@ fn read_payload(file: Option<&PathBuf>) -> Result<Vec<u8>, HookError> {
     }
 }
 
+/// The policy's files: as given, or with `--find` each relative one found
+/// in `cwd` (the payload's, else the process's) or the nearest folder
+/// above it that has it.
+fn located(files: &[PathBuf], find: bool, cwd: Option<&str>) -> Result<Vec<PathBuf>, HookError> {
+    if !find {
+        return Ok(files.to_vec());
+    }
+    let start = match cwd {
+        Some(cwd) => PathBuf::from(cwd),
+        None => std::env::current_dir().map_err(|e| {
+            HookError::Policy(format!("`--find` needs a folder to start from: {e}"))
+        })?,
+    };
+    files
+        .iter()
+        .map(|file| {
+            if file.is_absolute() {
+                return Ok(file.clone());
+            }
+            start
+                .ancestors()
+                .map(|dir| dir.join(file))
+                .find(|candidate| candidate.exists())
+                .ok_or_else(|| {
+                    HookError::Policy(format!(
+                        "`{}` is not in the payload's folder or any folder above it (`--find`)",
+                        file.display(),
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// The policy: one artifact, or sources compiled (their warnings are not
-/// the host's business and are dropped).
+/// the host's business and are dropped). A file that is not there is said
+/// in hookc's words, not the system's: Claude Code reads "No such file or
+/// directory" from a Stop hook as a hook that could not start, and lets
+/// the agent stop (`docs/src/hosts/claude-code.md`).
 pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
+    if let Some(missing) = files.iter().find(|f| !f.exists()) {
+        return Err(HookError::Policy(format!(
+            "the policy `{}` is not there: run `hookc init`, or fix the path in the host's settings",
+            missing.display()
+        )));
+    }
     let files: Vec<PolicyFile> = hookc::files::policy_files(files);
     hookc::files::load_policy(&files)
         .map(|loaded| loaded.policy)

@@ -218,6 +218,10 @@ codes! {
     /// a backreference, an atomic group): its time is not linear, and a
     /// search past the step limit is an evaluation error.
     BacktrackingRegex = "W0017", Warning, "regex needs backtracking";
+    /// A comparison with a string outside the path's open `vocabulary` (a
+    /// host's known tool names, to which new versions add): maybe never
+    /// true.
+    OutsideOpenVocabulary = "W0018", Warning, "name outside the known names";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -350,6 +350,13 @@ pub struct FailureAnswer {
     /// The answer on standard output (`$reason`, `$event`).
     #[serde(default)]
     pub json: Option<Value>,
+    /// A payload member that, when it is `true`, makes the answer
+    /// `otherwise` (`stop_hook_active`: a Stop hook that blocked once).
+    #[serde(default)]
+    pub unless: Option<String>,
+    /// The answer when `unless` holds.
+    #[serde(default)]
+    pub otherwise: Option<Box<FailureAnswer>>,
 }
 
 /// How `hookc init` writes the host's settings (`host_profile.settings`).
@@ -360,6 +367,10 @@ pub struct SettingsSpec {
     pub file: String,
     /// What each entry runs (`$event` stands for the entry's event).
     pub command: String,
+    /// The commands of events that need another (a different fallback
+    /// when `hookc` itself cannot run), by event; else `command`.
+    #[serde(default)]
+    pub commands: BTreeMap<String, String>,
     /// Members the file must have besides `hooks`.
     #[serde(default)]
     pub required: serde_json::Map<String, Value>,
@@ -453,16 +464,65 @@ mod tests {
         assert!(policy("agentStop", deny).is_empty());
         let rewrite = "{type: rewrite, patch: {toolArgs: {command: ls}}}";
         assert!(policy("preToolUse", rewrite).is_empty());
-        assert!(policy("subagentStart", "{type: context, text: hi}").is_empty());
-        // The events whose answer Copilot does not read take none.
-        assert_eq!(
-            policy("sessionStart", "{type: context, text: hi}"),
-            ["E0406"]
-        );
-        assert_eq!(policy("userPromptSubmitted", deny), ["E0406"]);
+        // Copilot 1.0.102 reads context on these events, and a block of a
+        // prompt (the end-to-end suite: /tmp/findings/copilot.md, F2).
+        let context = "{type: context, text: hi}";
+        for event in [
+            "subagentStart",
+            "sessionStart",
+            "userPromptSubmitted",
+            "preToolUse",
+            "postToolUse",
+            "postToolUseFailure",
+        ] {
+            assert!(policy(event, context).is_empty(), "{event}");
+        }
+        assert!(policy("userPromptSubmitted", deny).is_empty());
+        // The events whose decision Copilot does not read take none.
         assert_eq!(policy("postToolUse", deny), ["E0406"]);
+        assert_eq!(policy("sessionEnd", context), ["E0406"]);
         // The PascalCase events are another payload format: not these.
         assert_eq!(policy("PreToolUse", deny), ["E0114"]);
+    }
+
+    #[test]
+    fn gemini_decides_where_the_real_host_obeys_an_answer() {
+        let policy = |event: &str, when: &str, action: &str| {
+            let when = match when {
+                "" => String::new(),
+                w => format!("    when: \"{w}\"\n"),
+            };
+            let text = format!(
+                "host: gemini-cli\nhooks:\n  - id: h\n    event: {event}\n{when}    action: {action}\n"
+            );
+            codes(&[crate::compile::Input::new("p.yaml", text)])
+        };
+        let deny = "{type: deny, reason: no}";
+        let context = "{type: context, text: hi}";
+        assert!(policy("BeforeTool", "", deny).is_empty());
+        assert!(policy("BeforeModel", "", deny).is_empty());
+        assert!(policy("AfterTool", "", context).is_empty());
+        // Gemini 0.61 ignores additionalContext on BeforeTool, and passes
+        // a denied AfterModel chunk on (its tool calls run): neither is
+        // an answer.
+        assert_eq!(policy("BeforeTool", "", context), ["E0406"]);
+        assert_eq!(policy("AfterModel", "", deny), ["E0406"]);
+        // MCP tools are `mcp_SERVER_TOOL`; the tool names are open (new
+        // versions add tools), so an unknown one is a warning.
+        assert!(policy("BeforeTool", "tool_name == 'mcp_github_create_issue'", deny).is_empty());
+        assert!(policy("BeforeTool", "tool_name == 'grep_search'", deny).is_empty());
+        assert_eq!(
+            policy(
+                "BeforeTool",
+                "tool_name == 'list_background_processes'",
+                deny
+            ),
+            ["W0018"]
+        );
+        assert_eq!(
+            policy("BeforeTool", "tool_name == 'save_memory'", deny),
+            ["W0018"]
+        );
     }
 
     #[test]

@@ -136,11 +136,6 @@ impl Host {
         outcome::answer(self.0, event, outcome)
     }
 
-    /// The host's block for a failure on `event` (`None`: not known).
-    fn block(self, event: Option<&str>, reason: &str) -> Reply {
-        outcome::block(self.0, event, reason)
-    }
-
     /// The payload member holding the tool's input, which a `rewrite`
     /// patches.
     fn input_member(self) -> &'static str {
@@ -297,14 +292,26 @@ impl Host {
     /// the host's block, or with `fail_open` no decision and the reason on
     /// standard error.
     pub fn failed(self, event: Option<&str>, error: &HookError, fail_open: bool) -> Reply {
-        let reason = error.to_string();
+        self.failed_with(event, None, error, fail_open)
+    }
+
+    /// [`Host::failed`], the payload read (a failure answer may depend on
+    /// it: [`hookc::hosts::FailureAnswer::unless`]).
+    fn failed_with(
+        self,
+        event: Option<&str>,
+        payload: Option<&Value>,
+        error: &HookError,
+        fail_open: bool,
+    ) -> Reply {
+        let reason = outcome::without_project_folders(&error.to_string());
         if fail_open {
             Reply {
                 stderr: format!("{reason} (--fail-open: no decision)\n"),
                 ..Reply::nothing()
             }
         } else {
-            self.block(event, &reason)
+            outcome::block(self.0, event, payload, &reason)
         }
     }
 }
@@ -376,12 +383,24 @@ impl Call {
         })
     }
 
+    /// The host's reply to a failure on this call: [`Host::failed`] on its
+    /// event and payload.
+    pub fn failed(&self, error: &HookError, fail_open: bool) -> Reply {
+        self.host
+            .failed_with(Some(&self.event), Some(&self.context), error, fail_open)
+    }
+
+    /// The payload's `cwd`, where the host runs the hook.
+    pub fn cwd(&self) -> Option<&str> {
+        self.context.get("cwd").and_then(Value::as_str)
+    }
+
     /// The host's reply to this call under `policy` and `options` (their
     /// `event` was the one given to [`Call::read`]): [`Call::decide`], or
     /// its failure answered as [`Host::failed`] says.
     pub fn reply(&self, policy: &Policy, options: &HookOptions<'_>) -> Reply {
         self.decide(policy, options.log)
-            .unwrap_or_else(|e| self.host.failed(Some(&self.event), &e, options.fail_open))
+            .unwrap_or_else(|e| self.failed(&e, options.fail_open))
     }
 
     /// The host's reply to this call under `policy`, performing the host

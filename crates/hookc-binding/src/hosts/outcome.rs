@@ -73,13 +73,70 @@ impl Ruling {
 /// the action gives no reason).
 pub fn attributed(policy: &Policy, hook: &str, reason: Option<&str>) -> String {
     let tag = match policy.hook_location(hook) {
-        Some(at) => format!("[hook {hook} at {at}]"),
+        Some(at) => format!("[hook {hook} at {}]", project_relative(at)),
         None => format!("[hook {hook}]"),
     };
     match reason {
         Some(reason) if !reason.is_empty() => format!("{reason} {tag}"),
         _ => tag,
     }
+}
+
+/// A hook's location `FILE:LINE:COL` with an absolute FILE made relative
+/// to the project: from its `.hookc` folder on (`.hookc/guard.yaml:4:5`),
+/// else its file name. A reason reaches the model and the host's logs,
+/// which have no business with the user's folders.
+fn project_relative(at: &str) -> std::borrow::Cow<'_, str> {
+    let mut parts = at.rsplitn(3, ':');
+    let (Some(col), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
+        return at.into();
+    };
+    let path = std::path::Path::new(file);
+    if !path.is_absolute() {
+        return at.into();
+    }
+    let components: Vec<_> = path.components().collect();
+    let from = components
+        .iter()
+        .rposition(|c| c.as_os_str() == ".hookc")
+        .unwrap_or(components.len().saturating_sub(1));
+    let relative: std::path::PathBuf = components.iter().skip(from).collect();
+    format!("{}:{line}:{col}", relative.display()).into()
+}
+
+/// `text` with every absolute path into a project's `.hookc` folder
+/// written from `.hookc/` on (`/home/u/proj/.hookc/guard.yaml` is
+/// `.hookc/guard.yaml`): a failure's reason reaches the model and the
+/// host's logs, which have no business with the user's folders.
+pub fn without_project_folders(text: &str) -> String {
+    const MARK: &str = "/.hookc/";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut ticks = 0;
+    while let Some(at) = rest.find(MARK) {
+        let before = &rest[..at];
+        // Inside backticks (an odd number before it), the path starts
+        // after the last one (it may have spaces: `my proj`); else after
+        // the last character that cannot be in an unquoted path.
+        let quoted = (ticks + before.matches('`').count()) % 2 == 1;
+        let start = if quoted {
+            before.rfind('`')
+        } else {
+            before.rfind([' ', '\'', '"', '\n', '(', '[', '='])
+        }
+        .map_or(0, |i| i + 1);
+        if before[start..].starts_with('/') {
+            out.push_str(&before[..start]);
+        } else {
+            out.push_str(before);
+            out.push('/');
+        }
+        out.push_str(".hookc/");
+        ticks += before.matches('`').count();
+        rest = &rest[at + MARK.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What a hook call answers: what `hookc hook` writes and exits with (and
@@ -155,17 +212,32 @@ fn placeholder(name: &str, event: &str, outcome: &Ruling) -> Option<Filled> {
 
 /// The block of `host` for a failure on `event` (`None`: not known), with
 /// `reason`: the profile's failure answer for the event, else for an
-/// unknown event, else its default, its template filled in as a `deny`
-/// with the reason.
-pub fn block(host: HostProfile, event: Option<&str>, reason: &str) -> Reply {
+/// unknown event, else its default (each maybe turned to its `otherwise`
+/// by the `payload`), its template filled in as a `deny` with the
+/// reason.
+pub fn block(
+    host: HostProfile,
+    event: Option<&str>,
+    payload: Option<&Value>,
+    reason: &str,
+) -> Reply {
     let failure = &host.meta().failure;
     // An event the host does not have is as good as none.
     let known = event.filter(|e| host.answers(e).is_some());
-    let spec = match known {
+    let mut spec = match known {
         Some(event) => failure.events.get(event),
         None => failure.unknown_event.as_ref(),
     }
     .unwrap_or(&failure.default);
+    // `unless: MEMBER`: when the payload's MEMBER is true, the answer is
+    // `otherwise` (a Stop hook already blocked once: blocking again on a
+    // failure would loop).
+    while let (Some(member), Some(otherwise)) = (&spec.unless, &spec.otherwise) {
+        if payload.and_then(|p| p.get(member)) != Some(&Value::Bool(true)) {
+            break;
+        }
+        spec = otherwise;
+    }
     let denied = Ruling::denied(reason);
     let shown = event.unwrap_or_default();
     let stdout = spec
@@ -234,6 +306,61 @@ mod tests {
                 assert_eq!(said(host, word, true), "", "{word:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_failure_on_codex_stop_blocks_once_then_stops() {
+        let codex = hookc::hosts::find("codex").unwrap();
+        let first = serde_json::json!({"stop_hook_active": false});
+        let again = serde_json::json!({"stop_hook_active": true});
+        let said = |payload: Option<&Value>| block(codex, Some("Stop"), payload, "broken").stdout;
+        assert_eq!(
+            said(Some(&first)),
+            "{\"decision\":\"block\",\"reason\":\"broken\"}\n"
+        );
+        assert_eq!(
+            said(None),
+            "{\"decision\":\"block\",\"reason\":\"broken\"}\n"
+        );
+        assert_eq!(
+            said(Some(&again)),
+            "{\"continue\":false,\"stopReason\":\"broken\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_reason_names_no_folder_of_the_user() {
+        let said = without_project_folders(
+            "the policy `/home/u/my proj/.hookc/guard.yaml` is not there; ┌─ /srv/p/.hookc/g.yaml:3:4",
+        );
+        assert_eq!(
+            said,
+            "the policy `.hookc/guard.yaml` is not there; ┌─ .hookc/g.yaml:3:4"
+        );
+        assert_eq!(without_project_folders("no path here"), "no path here");
+        assert_eq!(
+            without_project_folders("at .hookc/x.yaml"),
+            "at .hookc/x.yaml"
+        );
+        assert_eq!(without_project_folders("`/a/.hookc/b`"), "`.hookc/b`");
+    }
+
+    #[test]
+    fn a_location_names_no_folder_of_the_user() {
+        assert_eq!(
+            project_relative("/home/u/my proj/.hookc/guard.yaml:4:5"),
+            ".hookc/guard.yaml:4:5"
+        );
+        assert_eq!(
+            project_relative("/srv/policies/guard.yaml:1:2"),
+            "guard.yaml:1:2"
+        );
+        assert_eq!(project_relative("guard.yaml:1:2"), "guard.yaml:1:2");
+        assert_eq!(
+            project_relative(".hookc/guard.yaml:1:2"),
+            ".hookc/guard.yaml:1:2"
+        );
+        assert_eq!(project_relative("no location"), "no location");
     }
 
     #[test]

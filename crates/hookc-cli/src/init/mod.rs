@@ -68,6 +68,13 @@ pub enum InitError {
          copy `examples/hosts/{0}/guard.yaml` by hand and check it with `hookc check`"
     )]
     Starter(&'static str),
+    /// The project's own guard, kept, does not compile, so the events to
+    /// set up are unknown.
+    #[error(
+        "`{0}` does not compile, so the events to set up are unknown: \
+         `hookc check {0}` says why; fix it and run `hookc init` again"
+    )]
+    Guard(PathBuf),
 }
 
 /// An event `hookc init` sets up, as its profile declares it.
@@ -85,11 +92,14 @@ struct Event {
 /// with it). A host runs every registered hook on every call of its event
 /// (Gemini CLI's AfterModel once per streamed chunk), so an event without
 /// a hook would only cost time.
-fn events(host: Host, guard: &str) -> Result<Vec<Event>, InitError> {
+fn events(host: Host, guard: &str, kept: Option<&Path>) -> Result<Vec<Event>, InitError> {
     let input = hookc::compile::Input::new("guard.yaml", guard);
     let compiled = hookc::compile::compile(&[input]);
     let Some(policy) = compiled.policy else {
-        return Err(InitError::Starter(host.name()));
+        return Err(match kept {
+            Some(path) => InitError::Guard(path.to_owned()),
+            None => InitError::Starter(host.name()),
+        });
     };
     let used = |name: &str| policy.hooks().iter().any(|h| h.events.includes(name));
     Ok(policy
@@ -130,6 +140,25 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         .guard()
         .ok_or(InitError::Starter(host.name()))?;
     let folder = args.dir.join(".hookc");
+    // A guard already there is the project's own, maybe grown since the
+    // last `init`: its events are the ones to set up, so that running
+    // `init` again after a hook on a new event adds that event's entry.
+    let guard_path = folder.join("guard.yaml");
+    let kept = match std::fs::read_to_string(&guard_path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => {
+            return Err(InitError::Io {
+                what: "read",
+                path: guard_path,
+                source,
+            })
+        }
+    };
+    let wanted_events = match &kept {
+        Some(text) => events(host, text, Some(&guard_path))?,
+        None => events(host, policy, None)?,
+    };
     let mut report = String::new();
     let mut plan: Vec<(PathBuf, String)> = Vec::new();
     for (name, text) in [("guard.yaml", policy), ("guard.test.yaml", tests)] {
@@ -152,10 +181,14 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             })
         }
     };
-    let entries = events(host, policy)?
+    let entries = wanted_events
         .iter()
         .map(|e| {
-            let command = settings_spec.command.replace("$event", &e.name);
+            let command = settings_spec
+                .commands
+                .get(&e.name)
+                .unwrap_or(&settings_spec.command)
+                .replace("$event", &e.name);
             merge::Wanted {
                 event: e.name.clone(),
                 entry: entry(settings_spec, e, &command),
@@ -179,7 +212,13 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             settings.display()
         )),
     }
-    finish(args, plan, report)
+    let mut report = finish(args, plan, report)?;
+    // What the host needs before it runs a project's hooks: without it
+    // the settings are there and nothing runs, and nothing says so.
+    if let Some(trust) = &settings_spec.trust {
+        report.push_str(&format!("note: {trust}\n"));
+    }
+    Ok(report)
 }
 
 /// Writes (or, with `--print`, shows) the planned files.
@@ -228,7 +267,7 @@ mod tests {
 
     /// The events set up for `host`, space-separated.
     fn names(name: &str) -> String {
-        let events = events(host(name), guard(name)).unwrap();
+        let events = events(host(name), guard(name), None).unwrap();
         let names: Vec<_> = events.into_iter().map(|e| e.name).collect();
         names.join(" ")
     }
@@ -236,10 +275,22 @@ mod tests {
     #[test]
     fn every_host_sets_up_the_events_its_guard_has_hooks_for() {
         for name in hookc::hosts::names() {
-            let text = guard(name);
-            for event in names(name).split(' ') {
-                assert!(text.contains(&format!("event: {event}")), "{name}: {event}");
+            // The events the guard's hooks name, one or a list each.
+            let doc: serde_yaml::Value = serde_yaml::from_str(guard(name)).unwrap();
+            let mut named = std::collections::BTreeSet::new();
+            for hook in doc["hooks"].as_sequence().unwrap() {
+                match &hook["event"] {
+                    serde_yaml::Value::Sequence(list) => {
+                        named.extend(list.iter().filter_map(|e| e.as_str()))
+                    }
+                    one => named.extend(one.as_str()),
+                }
             }
+            let set_up: std::collections::BTreeSet<_> =
+                names(name).split(' ').map(str::to_owned).collect();
+            let named: std::collections::BTreeSet<_> =
+                named.into_iter().map(str::to_owned).collect();
+            assert_eq!(set_up, named, "{name}");
         }
         // Not BeforeModel or AfterModel: the guard has no hook there, and
         // AfterModel runs once per streamed chunk.
@@ -249,14 +300,14 @@ mod tests {
     #[test]
     fn a_guard_with_one_hook_sets_up_one_event() {
         let guard = "host: claude-code\nhooks:\n  - {id: a, event: Stop, action: {type: deny, reason: go on}}\n";
-        let events = events(host("claude-code"), guard).unwrap();
+        let events = events(host("claude-code"), guard, None).unwrap();
         let names: Vec<_> = events.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["Stop"]);
     }
 
     #[test]
     fn tool_events_are_those_whose_payload_names_a_tool() {
-        let tools: Vec<_> = events(host("claude-code"), guard("claude-code"))
+        let tools: Vec<_> = events(host("claude-code"), guard("claude-code"), None)
             .unwrap()
             .into_iter()
             .filter(|e| e.tools)

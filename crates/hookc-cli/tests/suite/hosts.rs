@@ -229,13 +229,51 @@ fn codex_members(event: &str) -> (Vec<&'static str>, Vec<&'static str>) {
 
 /// Checks one Codex answer against [`codex_members`] and the schemas'
 /// value rules: `permissionDecision` is `allow|deny|ask`, `decision` is
-/// `block` with a reason that is not blank, `hookEventName` is the event.
+/// `block` with a reason that is not blank, `hookEventName` is the event;
+/// and against what Codex 0.171 refuses at run time, a failed hook whose
+/// call goes ahead (scripts/hosts/codex.py, its findings): `ask`, an
+/// `allow` without `updatedInput` or `updatedInput` without `allow`, a
+/// deny without a reason, a reason without a decision; `continue`,
+/// `stopReason`, `suppressOutput` on PreToolUse and PermissionRequest;
+/// `suppressOutput` and `updatedMCPToolOutput` on PostToolUse.
 fn check_codex_answer(event: &str, answer: &Value) -> Result<(), String> {
     let (top, specific) = codex_members(event);
     let object = answer.as_object().ok_or("not an object")?;
     for key in object.keys() {
         if !top.contains(&key.as_str()) {
             return Err(format!("unknown member `{key}`"));
+        }
+    }
+    let refused: &[&str] = match event {
+        "PreToolUse" | "PermissionRequest" => &["continue", "stopReason", "suppressOutput"],
+        "PostToolUse" => &["suppressOutput"],
+        _ => &[],
+    };
+    if let Some(key) = refused.iter().find(|k| object.contains_key(**k)) {
+        return Err(format!(
+            "`{key}`, which Codex refuses on {event} at run time"
+        ));
+    }
+    if let Some(s) = object.get("hookSpecificOutput").and_then(Value::as_object) {
+        let decision = s.get("permissionDecision").and_then(Value::as_str);
+        let reason = s.get("permissionDecisionReason").and_then(Value::as_str);
+        match decision {
+            Some("ask") => return Err("permissionDecision ask, refused at run time".into()),
+            Some("allow") if !s.contains_key("updatedInput") => {
+                return Err("an allow without updatedInput, refused at run time".into())
+            }
+            Some("deny") if reason.is_none_or(|r| r.trim().is_empty()) => {
+                return Err("a deny without a reason, refused at run time".into())
+            }
+            None if s.contains_key("updatedInput") || reason.is_some() => {
+                return Err(
+                    "updatedInput or a reason without a decision, refused at run time".into(),
+                )
+            }
+            _ => {}
+        }
+        if s.contains_key("updatedMCPToolOutput") {
+            return Err("updatedMCPToolOutput, refused at run time".into());
         }
     }
     if let Some(decision) = object.get("decision") {
@@ -373,6 +411,29 @@ fn the_codex_check_refuses_what_the_schemas_refuse() {
             "PermissionRequest",
             r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "permissionDecision": "deny"}}"#,
         ),
+        // What Codex 0.171 refuses at run time, though its schemas allow it.
+        (
+            "PreToolUse",
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "x"}}"#,
+        ),
+        (
+            "PreToolUse",
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "permissionDecisionReason": "x"}}"#,
+        ),
+        (
+            "PreToolUse",
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "ls"}}}"#,
+        ),
+        (
+            "PreToolUse",
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}"#,
+        ),
+        ("PreToolUse", r#"{"continue": false, "stopReason": "x"}"#),
+        (
+            "PermissionRequest",
+            r#"{"continue": false, "stopReason": "x"}"#,
+        ),
+        ("PostToolUse", r#"{"suppressOutput": true}"#),
     ];
     for (event, answer) in bad {
         let answer: Value = serde_json::from_str(answer).unwrap();
@@ -380,11 +441,14 @@ fn the_codex_check_refuses_what_the_schemas_refuse() {
     }
 }
 
-/// Checks one Gemini CLI answer against its hooks reference
-/// (google-gemini/gemini-cli `docs/hooks/reference.md`): `decision` is
-/// `allow`, `deny` or `block` with a reason that is not blank, on the events
-/// that read a decision; `hookSpecificOutput.tool_input` on BeforeTool
-/// only; `additionalContext` on AfterTool, BeforeAgent and SessionStart.
+/// Checks one Gemini CLI answer against what Gemini CLI 0.61 obeys (its
+/// hooks reference, google-gemini/gemini-cli `docs/hooks/reference.md`, and
+/// the end-to-end suite): `decision` is `allow`, `deny` or `block` (never
+/// `ask`, which leaves `gemini -p` waiting) with a reason that is not blank,
+/// on the events whose decision it acts on (not AfterModel: a deny there
+/// does not withhold the chunk); `hookSpecificOutput.tool_input` on
+/// BeforeTool only; `additionalContext` on AfterTool, BeforeAgent and
+/// SessionStart (BeforeTool ignores it).
 fn check_gemini_answer(event: &str, answer: &Value) -> Result<(), String> {
     let object = answer.as_object().ok_or("not an object")?;
     let decides = [
@@ -393,7 +457,6 @@ fn check_gemini_answer(event: &str, answer: &Value) -> Result<(), String> {
         "BeforeAgent",
         "AfterAgent",
         "BeforeModel",
-        "AfterModel",
     ];
     for (key, value) in object {
         match key.as_str() {
@@ -445,6 +508,8 @@ fn gemini_answers_have_only_the_members_its_reference_documents() {
         ),
         ("AfterTool", r#"{"hookSpecificOutput": {"tool_input": {}}}"#),
         ("BeforeTool", r#"{"permissionDecision": "deny"}"#),
+        // Gemini 0.61 passes a denied AfterModel chunk on (e2e findings).
+        ("AfterModel", r#"{"decision": "deny", "reason": "x"}"#),
     ];
     for (event, answer) in bad {
         let answer: Value = serde_json::from_str(answer).unwrap();
@@ -542,7 +607,11 @@ fn a_payload_file_is_read_like_standard_input_and_a_missing_one_blocks() {
 
 #[test]
 fn a_missing_policy_fails_closed() {
-    assert_fails_closed("missing.hkb", &pre_tool_use(), "cannot read `missing.hkb`");
+    assert_fails_closed(
+        "missing.hkb",
+        &pre_tool_use(),
+        "the policy `missing.hkb` is not there",
+    );
 }
 
 #[test]
@@ -551,7 +620,11 @@ fn a_failure_on_a_permission_request_denies_it() {
     // permission (its hooks reference), Codex's answer is a deny.
     let payload =
         std::fs::read(Path::new(DATA).join("codex/cases/permission_nothing.json")).unwrap();
-    assert_fails_closed("missing.hkb", &payload, "cannot read `missing.hkb`");
+    assert_fails_closed(
+        "missing.hkb",
+        &payload,
+        "the policy `missing.hkb` is not there",
+    );
     let out = hook("codex", "missing.hkb", &[], &payload);
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     let decision = &answer["hookSpecificOutput"]["decision"];
@@ -561,6 +634,21 @@ fn a_failure_on_a_permission_request_denies_it() {
         .unwrap()
         .contains("missing.hkb"));
     check_codex_answer("PermissionRequest", &answer).unwrap();
+}
+
+/// Codex re-runs Stop after every blocked stop, with no limit: a failure
+/// that blocked would keep the agent going for ever (seen on 0.171 by the
+/// end-to-end suite), so a failure on Stop stops the session instead.
+#[test]
+fn a_failure_on_a_codex_stop_stops_and_does_not_loop() {
+    let payload = std::fs::read(Path::new(DATA).join("codex/cases/stop_again.json")).unwrap();
+    let out = hook("codex", "missing.hkb", &[], &payload);
+    assert_eq!(out.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["continue"], false, "{answer}");
+    assert!(answer.get("decision").is_none(), "{answer}");
+    assert!(answer.to_string().contains("missing.hkb"), "{answer}");
+    check_codex_answer("Stop", &answer).unwrap();
 }
 
 #[test]
@@ -776,7 +864,7 @@ fn cursor_fails_closed_with_its_own_block() {
     let case = |name: &str| {
         std::fs::read(Path::new(DATA).join(format!("cursor/cases/{name}.json"))).unwrap()
     };
-    let reason = "cannot read `missing.hkb`";
+    let reason = "the policy `missing.hkb` is not there";
     for (name, blocks) in [
         ("pre_bash_nothing", "/permission"),
         ("tool_deny", "/permission"),
@@ -798,13 +886,17 @@ fn cursor_fails_closed_with_its_own_block() {
     }
 }
 
-/// Checks one GitHub Copilot answer against its CLI hooks reference
-/// (docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference):
-/// preToolUse reads `permissionDecision` (`allow|deny|ask`; a deny with a
-/// reason that is not blank), `permissionDecisionReason` and `modifiedArgs`
-/// (an object); permissionRequest `behavior` (`allow|deny`), `message` and
-/// `interrupt`; agentStop and subagentStop `decision` (`block|allow`) and
-/// `reason`; subagentStart `additionalContext`; the other events nothing.
+/// Checks one GitHub Copilot answer against what the CLI 1.0.102 reads
+/// (its SDK's hook output types, and the end-to-end suite,
+/// /tmp/findings/copilot.md): preToolUse reads `permissionDecision`
+/// (`allow|deny|ask`; a deny with a reason that is not blank),
+/// `permissionDecisionReason`, `modifiedArgs` (an object) and
+/// `additionalContext`; permissionRequest `behavior` (`allow|deny`) and
+/// `message`; userPromptSubmitted `decision` (`block`), `reason` and
+/// `additionalContext`; agentStop and subagentStop `decision`
+/// (`block|allow`) and `reason`; sessionStart, postToolUse,
+/// postToolUseFailure and subagentStart `additionalContext`; the other
+/// events nothing.
 fn check_copilot_answer(event: &str, answer: &Value) -> Result<(), String> {
     let object = answer.as_object().ok_or("not an object")?;
     let reads: &[&str] = match event {
@@ -812,10 +904,14 @@ fn check_copilot_answer(event: &str, answer: &Value) -> Result<(), String> {
             "permissionDecision",
             "permissionDecisionReason",
             "modifiedArgs",
+            "additionalContext",
         ],
-        "permissionRequest" => &["behavior", "message", "interrupt"],
+        "permissionRequest" => &["behavior", "message"],
+        "userPromptSubmitted" => &["decision", "reason", "additionalContext"],
         "agentStop" | "subagentStop" => &["decision", "reason"],
-        "subagentStart" => &["additionalContext"],
+        "sessionStart" | "postToolUse" | "postToolUseFailure" | "subagentStart" => {
+            &["additionalContext"]
+        }
         _ => &[],
     };
     for key in object.keys() {
@@ -855,7 +951,10 @@ fn copilot_answers_have_only_the_members_its_reference_documents() {
         ("preToolUse", r#"{"hookSpecificOutput": {}}"#),
         ("permissionRequest", r#"{"behavior": "ask"}"#),
         ("agentStop", r#"{"decision": "block"}"#),
-        ("sessionStart", r#"{"additionalContext": "x"}"#),
+        ("userPromptSubmitted", r#"{"decision": "block"}"#),
+        // Copilot 1.0.102 reads context on sessionStart (findings F2), not
+        // on sessionEnd.
+        ("sessionEnd", r#"{"additionalContext": "x"}"#),
     ];
     for (event, answer) in bad {
         let answer: Value = serde_json::from_str(answer).unwrap();
@@ -873,10 +972,11 @@ fn copilot_case(event: &str) -> Vec<u8> {
 }
 
 /// A failure, answered by Copilot on `event` (`None`: no `--event`): a deny
-/// with exit 0 where the event can deny (Copilot logs and skips a hook
-/// that exits non-zero), both deciding events' denies when the event is not
-/// known, exit 1 where the event cannot deny (`agentStop` here); the reason
-/// on standard error too. `--fail-open`: nothing, exit 0.
+/// with exit 0 where the event can deny, a block with exit 0 on agentStop
+/// (Copilot 1.0.102 lets the agent stop when its hook exits non-zero),
+/// both tool events' denies when the event is not known, exit 1 where the
+/// event cannot block (`sessionStart` here); the reason on standard error
+/// too. `--fail-open`: nothing, exit 0.
 fn assert_copilot_fails_closed(policy: &str, event: Option<&str>, payload: &[u8], reason: &str) {
     let extra: Vec<&str> = event.map_or_else(Vec::new, |e| vec!["--event", e]);
     let out = hook("copilot", policy, &extra, payload);
@@ -885,7 +985,8 @@ fn assert_copilot_fails_closed(policy: &str, event: Option<&str>, payload: &[u8]
     let denies: &[&str] = match event {
         Some("preToolUse") => &["/permissionDecision"],
         Some("permissionRequest") => &["/behavior"],
-        Some("agentStop") => &[],
+        Some("agentStop") => &["/decision"],
+        Some("sessionStart") => &[],
         // No event, or one Copilot does not have: both deciding events'.
         _ => &["/permissionDecision", "/behavior"],
     };
@@ -895,7 +996,8 @@ fn assert_copilot_fails_closed(policy: &str, event: Option<&str>, payload: &[u8]
         assert_eq!(out.status.code(), Some(0), "{stderr}");
         let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
         for at in denies {
-            assert_eq!(answer.pointer(at), Some(&Value::from("deny")), "{answer}");
+            let word = if *at == "/decision" { "block" } else { "deny" };
+            assert_eq!(answer.pointer(at), Some(&Value::from(word)), "{answer}");
         }
         assert!(answer.to_string().contains(reason), "{answer}");
         if let (Some(event), [_]) = (event, denies) {
@@ -908,12 +1010,14 @@ fn assert_copilot_fails_closed(policy: &str, event: Option<&str>, payload: &[u8]
 #[test]
 fn copilot_fails_closed_with_a_deny() {
     let pre = copilot_case("preToolUse");
-    let missing = "cannot read `missing.hkb`";
+    let missing = "`missing.hkb` is not there";
     assert_copilot_fails_closed("missing.hkb", Some("preToolUse"), &pre, missing);
     let request = copilot_case("permissionRequest");
     assert_copilot_fails_closed("missing.hkb", Some("permissionRequest"), &request, missing);
     let stop = copilot_case("agentStop");
     assert_copilot_fails_closed("missing.hkb", Some("agentStop"), &stop, missing);
+    let start = copilot_case("sessionStart");
+    assert_copilot_fails_closed("missing.hkb", Some("sessionStart"), &start, missing);
 
     let good = std::fs::read(artifact("copilot")).unwrap();
     let truncated = scratch("copilot-damaged").join("truncated.hkb");

@@ -99,7 +99,7 @@ fn runs_hookc(entry: &Value, host: &str) -> bool {
         ["command", "bash"].iter().any(|key| {
             h[*key]
                 .as_str()
-                .is_some_and(|c| c.starts_with(&format!("hookc hook --host {host} ")))
+                .is_some_and(|c| c.contains(&format!("hookc hook --host {host} ")))
         })
     };
     is_it(entry)
@@ -220,4 +220,50 @@ fn a_settings_file_of_another_shape_is_left_alone() {
             );
         }
     }
+}
+
+/// The project's own guard decides the events: `init` again after a hook
+/// on a new event adds that event's entry (and keeps the rest); a guard
+/// that does not compile is named, and nothing is written.
+#[test]
+fn init_again_sets_up_the_events_the_projects_guard_has_grown() {
+    let host = &hosts()[0];
+    let dir = project(host, "grown");
+    let guard = dir.join(".hookc/guard.yaml");
+    std::fs::create_dir_all(guard.parent().unwrap()).unwrap();
+    let stop = "host: claude-code\nhooks:\n  - {id: go_on, event: Stop, action: {type: deny, reason: go on}}\n";
+    std::fs::write(&guard, stop).unwrap();
+    let out = init(host, &dir, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let events = |dir: &Path| {
+        let settings = read_json(&dir.join(host.settings));
+        settings["hooks"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(events(&dir), ["Stop"]);
+
+    let grown = format!("{stop}  - {{id: no_secrets, event: UserPromptSubmit, when: \"prompt.contains('API_KEY=')\", action: {{type: deny, reason: no secrets}}}}\n");
+    std::fs::write(&guard, grown).unwrap();
+    let out = init(host, &dir, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(events(&dir), ["Stop", "UserPromptSubmit"]);
+
+    std::fs::write(
+        &guard,
+        "host: claude-code\nhooks: [{id: x, event: Stpo, action: {type: deny}}]\n",
+    )
+    .unwrap();
+    let before = std::fs::read(dir.join(host.settings)).unwrap();
+    let out = init(host, &dir, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("does not compile"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(dir.join(host.settings)).unwrap(), before);
 }

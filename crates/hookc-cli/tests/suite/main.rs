@@ -22,6 +22,7 @@ mod cli;
 mod cli_bench;
 mod first_match_output;
 mod help;
+mod hook_find;
 mod hosts;
 mod init;
 mod policy_tests;

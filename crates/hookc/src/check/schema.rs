@@ -115,19 +115,24 @@ pub const IGNORED: &[&str] = &[
 /// it is warning W0016, which suggests the shell functions.
 pub const SHELL_COMMAND: &str = "shell-command";
 
-/// `vocabulary: {values: [...], prefixes: [...]}` (hookc's keyword): every
-/// value a string takes, as a host profile declares its tool names: one of
-/// `values`, or any string starting with one of `prefixes` (Claude Code's
-/// MCP tools, `mcp__SERVER__TOOL`). Unlike `enum`, whose values a policy's
-/// own schema may leave incomplete (a comparison outside it is warning
-/// W0002), a comparison with a constant outside a vocabulary is error
-/// E0310: the name is misspelt or the host has no such thing.
+/// `vocabulary: {values: [...], prefixes: [...], open: bool}` (hookc's
+/// keyword): the values a string takes, as a host profile declares its
+/// tool names: one of `values`, or any string starting with one of
+/// `prefixes` (Claude Code's MCP tools, `mcp__SERVER__TOOL`). Unlike
+/// `enum`, whose values a policy's own schema may leave incomplete (a
+/// comparison outside it is warning W0002), a comparison with a constant
+/// outside a closed vocabulary is error E0310: the name is misspelt or the
+/// host has no such thing. An `open` vocabulary is the known names of a
+/// set that grows (a host's tools, which new versions and plugins add to):
+/// a name outside it is warning W0018, with the same did-you-mean.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Vocabulary {
     /// The names.
     pub values: Vec<String>,
     /// Prefixes of further names.
     pub prefixes: Vec<String>,
+    /// Whether names outside it may still come (a warning, not an error).
+    pub open: bool,
 }
 
 impl Vocabulary {
@@ -390,7 +395,7 @@ impl ContextSchema {
                     Some(v) => out.vocabulary = Some(v),
                     None => diags.push(shape(
                         value,
-                        "`vocabulary` must be `{values: [names...], prefixes: [prefixes...]}` (strings; `prefixes` optional)",
+                        "`vocabulary` must be `{values: [names...], prefixes: [prefixes...], open: BOOL}` (strings; `prefixes` and `open` optional)",
                     )),
                 },
                 "format" => out.format = value.as_str().map(str::to_owned),
@@ -754,16 +759,22 @@ fn read_vocabulary(node: &Node) -> Option<Vocabulary> {
     };
     let mut values = None;
     let mut prefixes = Vec::new();
+    let mut open = false;
     for (key, value) in node.as_map()? {
         match key.name.as_str() {
             "values" => values = Some(strings(value)?),
             "prefixes" => prefixes = strings(value)?,
+            "open" => match value.kind {
+                crate::frontend::doc::NodeKind::Bool(b) => open = b,
+                _ => return None,
+            },
             _ => return None,
         }
     }
     Some(Vocabulary {
         values: values?,
         prefixes,
+        open,
     })
 }
 

@@ -778,8 +778,9 @@ impl TypeChecker<'_> {
         );
     }
 
-    /// E0310 for a string `name` compared with `subject`, whose schema has a
-    /// `vocabulary` without it; whether it was reported.
+    /// E0310 (W0018 for an open vocabulary) for a string `name` compared
+    /// with `subject`, whose schema has a `vocabulary` without it; whether
+    /// it was reported as an error.
     fn vocabulary_check(
         &mut self,
         subject: &IrExpr,
@@ -803,6 +804,19 @@ impl TypeChecker<'_> {
             Some(best) => format!("did you mean `'{best}'`?"),
             None => format!("`{s}` is one of {}", known.join(", ")),
         };
+        if vocabulary.open {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::OutsideOpenVocabulary,
+                    format!("`'{name}'` is not a name `{s}` is known to take"),
+                )
+                .at(span)
+                .label("not among the known names")
+                .help(help)
+                .note("the host adds names in new versions and plugins: if it has this one, the comparison works; if not, it is never true"),
+            );
+            return false;
+        }
         self.diags.push(
             Diagnostic::new(
                 Code::OutsideVocabulary,

@@ -284,7 +284,14 @@ impl Reader<'_> {
     fn hooks(&mut self, layer: Layer, value: &Node) {
         let key = layer.yaml_key();
         let items = match &value.kind {
-            NodeKind::Null => return,
+            // `hooks:` with nothing after it is a file cut short or not
+            // finished (a guard truncated on disk must not load as one that
+            // allows everything): an empty list is written `[]`.
+            NodeKind::Null => {
+                let help = format!("write `{key}: []` for none");
+                self.wrong_shape(value, key.into(), "a list of hooks", Some(help));
+                return;
+            }
             NodeKind::Seq(items) => items,
             _ => {
                 self.wrong_shape(value, key.into(), "a list of hooks", None);

@@ -46,6 +46,7 @@ mod generated_policies;
 mod glob;
 mod hook_index;
 mod hooks_schema;
+mod host_snapshots;
 mod integral_numbers;
 mod large_policies;
 mod layers;

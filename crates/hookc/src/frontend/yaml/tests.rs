@@ -191,7 +191,7 @@ hooks:
     action: {type: fail, error_message: boom}
     enabled: false
     description: a hook
-builtin_hooks:
+builtin_hooks: []
 combinators: [anything]
 return_schema: 7
 ";
@@ -231,7 +231,7 @@ return_schema: 7
 fn empty_and_null_inputs() {
     assert!(read_ok("").hooks.is_empty());
     assert!(read_ok("# nothing\n").hooks.is_empty());
-    assert!(read_ok("hooks:\nbuiltin_hooks: ~\n").hooks.is_empty());
+    assert!(read_ok("hooks: []\nbuiltin_hooks: []\n").hooks.is_empty());
 }
 
 #[test]
@@ -326,6 +326,19 @@ fn hook_list_shapes() {
         )
     );
     assert_eq!(src, "{a: 1}");
+
+    // A file cut short after `hooks:` (a guard truncated on disk) is not a
+    // policy with no hooks: that is `hooks: []`.
+    let (code, path, msg, _, _) = one("host: claude-code\nhooks:\n  # the rules\n");
+    assert_eq!(
+        (code, path.as_str(), msg.as_str()),
+        (
+            Code::WrongShape,
+            "hooks",
+            "expected a list of hooks, found null"
+        )
+    );
+    assert!(read_ok("hooks: []\n").hooks.is_empty());
 
     let (code, path, msg, src, _) = one("builtin_hooks:\n  - just a string\n");
     assert_eq!(code, Code::WrongShape);
