@@ -1,8 +1,9 @@
 """Runs the end-to-end cases of every host (`scripts/test-hosts`).
 
 Each host's module (`claude_code.py`, `codex.py`, `gemini_cli.py`,
-`copilot.py`) has `cases()`, the list of its `common.Case`s; this file
-only gathers them and hands them to `common.main`.
+`copilot.py`, and `probe.py` for `hookc probe` on them) has `cases()`, the
+list of its `common.Case`s; this file only gathers them and hands them to
+`common.main`.
 """
 
 import importlib
@@ -13,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-HOST_MODULES = ["claude_code", "codex", "gemini_cli", "copilot"]
+HOST_MODULES = ["claude_code", "codex", "gemini_cli", "copilot", "probe"]
 
 
 def all_cases() -> list:

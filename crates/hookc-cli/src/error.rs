@@ -133,4 +133,7 @@ pub enum CliError {
     /// `hookc init` could not set the project up.
     #[error(transparent)]
     Init(#[from] crate::init::InitError),
+    /// `hookc probe` could not probe the host.
+    #[error(transparent)]
+    Probe(#[from] crate::probe::ProbeError),
 }

@@ -23,6 +23,7 @@ mod eval;
 mod hook;
 mod init;
 mod policy_test;
+mod probe;
 mod replay;
 mod serve;
 
@@ -75,6 +76,11 @@ enum Command {
     /// Serve the hook over HTTP on a loopback address (`POST /hook/HOST`,
     /// `GET /health`), the policy reloaded when its files change.
     Serve(serve::ServeArgs),
+    /// Is the hook actually firing? Run the real host headless against a
+    /// scripted model in a throw-away copy of the project's settings, play
+    /// a few of the guard's own test cases, and report whether the host
+    /// enforced each.
+    Probe(probe::ProbeArgs),
 }
 
 fn main() -> ExitCode {
@@ -107,6 +113,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Test(args) => policy_test::run(args),
         Command::Hook(args) => Ok(hook::run(&args)),
         Command::Serve(args) => Ok(serve::run(&args)),
+        Command::Probe(args) => Ok(probe::run(&args)?),
         Command::Init(args) => {
             print(&init::run(&args)?)?;
             Ok(ExitCode::SUCCESS)

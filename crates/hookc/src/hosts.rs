@@ -277,6 +277,71 @@ pub struct ProfileMeta {
     /// What the host has that the profile leaves out, each with why.
     #[serde(default)]
     pub left_out: LeftOut,
+    /// How `hookc probe` runs the host headless against its scripted
+    /// model; none: the host has no CLI to run (Cursor).
+    #[serde(default)]
+    pub probe: Option<ProbeSpec>,
+}
+
+/// How `hookc probe` runs a host (`host_profile.probe`,
+/// `docs/src/hosts/probe.md`). In its strings `$url` is the scripted
+/// model's base URL, `$home` the probe's private home, `$project` the
+/// throw-away copy of the project, `$prompt` the prompt and `$command` a
+/// case's shell command.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProbeSpec {
+    /// The host's command, looked up on PATH.
+    pub program: String,
+    /// The npm package that installs it.
+    pub package: String,
+    /// The arguments that print its version.
+    pub version_args: Vec<String>,
+    /// The model API the host speaks: `anthropic-messages`,
+    /// `openai-responses`, `openai-chat` or `gemini`.
+    pub wire: String,
+    /// The model name the host is told to use.
+    pub model: String,
+    /// The arguments of one headless run.
+    pub args: Vec<String>,
+    /// The environment of the run, besides HOME and PATH.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Files of the host's configuration copied from the user's home into
+    /// the private home (paths relative to the home), the project's folder
+    /// and its parents named in them renamed to the copy: what the host
+    /// trusts comes with them.
+    #[serde(default)]
+    pub copy: Vec<String>,
+    /// Folders created in the private home (a host that wants its
+    /// configuration folder to exist).
+    #[serde(default)]
+    pub dirs: Vec<String>,
+    /// Files written in the private home (relative path to text); a JSON
+    /// object is merged over a copied file of that name, its members
+    /// winning.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// The tool call that runs a shell command.
+    pub shell: ProbeShell,
+}
+
+/// How a case's shell command is recognised and played
+/// (`host_profile.probe.shell`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProbeShell {
+    /// The event a shell command is decided on.
+    pub event: String,
+    /// Members a case's payload has when it is a shell command, by JSON
+    /// pointer (`/tool_name: Bash`).
+    pub when: BTreeMap<String, Value>,
+    /// Where the command is in a case's payload (a JSON pointer).
+    pub command: String,
+    /// The tool's name in the model's call.
+    pub tool: String,
+    /// The call's arguments (`$command`).
+    pub arguments: Value,
 }
 
 /// How a host's payload is read (`host_profile.payload`).

@@ -403,6 +403,26 @@ impl Call {
             .unwrap_or_else(|e| self.failed(&e, options.fail_open))
     }
 
+    /// The payload as it is evaluated (members the host sends as JSON text
+    /// parsed).
+    pub fn context(&self) -> &Value {
+        &self.context
+    }
+
+    /// What `policy` rules on this call, without performing the host
+    /// actions its hooks await (a decision still awaiting one has no
+    /// verdict): what `hookc probe` reads of a test case.
+    pub fn ruling(&self, policy: &Policy) -> Result<Ruling, HookError> {
+        let decision = policy
+            .query(&self.event, Context::Value(&self.context))
+            .decision()
+            .map_err(|source| HookError::Eval {
+                event: self.event.clone(),
+                source,
+            })?;
+        Ok(Ruling::of(policy, &decision, self.host.input_member()))
+    }
+
     /// The host's reply to this call under `policy`, performing the host
     /// actions its hooks await; one line appended to `log` when given.
     pub fn decide(&self, policy: &Policy, log: Option<&Path>) -> Result<Reply, HookError> {

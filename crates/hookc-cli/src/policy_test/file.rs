@@ -343,7 +343,6 @@ impl TestFile {
     }
 
     /// The cases, in file order.
-    #[cfg(test)]
     pub fn cases(&self) -> &[TestCase] {
         &self.cases
     }

@@ -41,7 +41,7 @@
 //! disagreement fails the case (it is a bug in hookc). A failing case
 //! carries the explain [`Trace`] of its query.
 
-mod file;
+pub mod file;
 mod run;
 
 pub use run::{Options, Run};

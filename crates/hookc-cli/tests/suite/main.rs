@@ -26,6 +26,7 @@ mod hook_find;
 mod hosts;
 mod init;
 mod policy_tests;
+mod probe;
 mod replay;
 mod serve;
 mod serve_client;

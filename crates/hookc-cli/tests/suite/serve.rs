@@ -491,9 +491,12 @@ fn reloads_under_load_lose_no_request_and_mix_no_versions() {
     let version = now["policy"]["version"].as_u64().unwrap();
     eprintln!("{total} answers ({from_a} A, {from_b} B), version {version}");
     assert!(from_a > 0 && from_b > 0);
-    // Most rewrites were loaded (each is held still for 8 polls).
+    // Rewrites were loaded while the clients ran. Not every one: each is
+    // held for 8 polls, but four busy clients on two cores can delay the
+    // poller past a rewrite and its undoing (A, B, A: no change to load),
+    // which is right, so the bound asks for a tenth of them.
     assert!(
-        version > 2 + REWRITES as u64 / 2,
+        version > 2 + REWRITES as u64 / 10,
         "{now}\n{}",
         served.errors()
     );

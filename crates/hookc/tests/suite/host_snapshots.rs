@@ -328,3 +328,33 @@ fn snapshots_are_in_their_scripts_format() {
     }
     assert!(seen.len() >= 4, "{seen:?}");
 }
+
+/// The end-to-end suite runs the host versions the profiles say they are
+/// verified against, by the command each profile's probe runs: its pins
+/// (`scripts/hosts/common.py`, `PINNED`) are read here and compared.
+#[test]
+fn the_suites_pins_are_the_profiles_versions() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/hosts/common.py");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut pinned = 0;
+    for host in hookc::hosts::all() {
+        let Some(probe) = &host.meta().probe else {
+            continue;
+        };
+        let version = &host.meta().verified[&probe.package];
+        let pin = format!(
+            r#""{}": {{"package": "{}", "version": "{version}", "bin": "{}"}}"#,
+            host.name(),
+            probe.package,
+            probe.program
+        );
+        assert!(
+            text.contains(&pin),
+            "{}: no `{pin}` in {}",
+            host.name(),
+            path.display()
+        );
+        pinned += 1;
+    }
+    assert!(pinned >= 4);
+}

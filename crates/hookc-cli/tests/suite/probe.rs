@@ -1,0 +1,143 @@
+//! `hookc probe` where it cannot probe: the host missing, a host with no
+//! CLI, a project not set up, a guard without tests or without a case to
+//! play. Each is a clear error (exit 2) that says what to do, and nothing
+//! in the project changes. What the real hosts do under the probe is the
+//! end-to-end suite's (`scripts/hosts/probe.py`,
+//! `docs/src/hosts/probe.md`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh folder for `case`, with `bin/` (the PATH of the run) and
+/// `proj/`.
+fn scratch(case: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("probe-{case}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::create_dir_all(dir.join("proj")).unwrap();
+    dir
+}
+
+/// A stand-in host program `name` in `dir/bin` that only prints a version.
+fn fake_host(dir: &Path, name: &str) {
+    let path = dir.join("bin").join(name);
+    std::fs::write(&path, "#!/bin/sh\necho 9.9.9\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+fn probe(dir: &Path, host: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(["probe", "--host", host, "--dir"])
+        .arg(dir.join("proj"))
+        .env("PATH", dir.join("bin"))
+        .env("HOME", dir)
+        .output()
+        .unwrap()
+}
+
+fn init(dir: &Path, host: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hookc"))
+        .args(["init", "--host", host, "--dir"])
+        .arg(dir.join("proj"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The project's files and their contents.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    crate::walk::files_under(dir, &|_| true)
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            (path, bytes)
+        })
+        .collect()
+}
+
+fn fails_saying(out: &Output, needles: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for needle in needles {
+        assert!(stderr.contains(needle), "no `{needle}` in: {stderr}");
+    }
+}
+
+#[test]
+fn a_host_not_installed_is_said_with_how_to_install_it() {
+    let dir = scratch("missing");
+    init(&dir, "claude-code");
+    fails_saying(
+        &probe(&dir, "claude-code"),
+        &[
+            "`claude` is not on PATH",
+            "npm install -g @anthropic-ai/claude-code",
+        ],
+    );
+    fails_saying(&probe(&dir, "gemini-cli"), &["`gemini` is not on PATH"]);
+}
+
+#[test]
+fn a_host_without_a_cli_is_said() {
+    let dir = scratch("cursor");
+    fails_saying(
+        &probe(&dir, "cursor"),
+        &["Cursor has no command-line agent"],
+    );
+}
+
+#[test]
+fn a_project_not_set_up_is_sent_to_init() {
+    let dir = scratch("not-set-up");
+    fake_host(&dir, "codex");
+    fails_saying(
+        &probe(&dir, "codex"),
+        &[".codex/hooks.json", "run `hookc init --host codex`"],
+    );
+    assert!(tree(&dir.join("proj")).is_empty());
+}
+
+#[test]
+fn a_guard_without_tests_or_a_case_to_play_is_said_and_nothing_changes() {
+    let dir = scratch("no-case");
+    fake_host(&dir, "claude");
+    init(&dir, "claude-code");
+    let tests = dir.join("proj/.hookc/guard.test.yaml");
+
+    // Only cases the probe cannot play: a denied command with an operator,
+    // an allowed builtin.
+    std::fs::write(
+        &tests,
+        "policy: [guard.yaml]\ncases:\n  - name: chained\n    event: PreToolUse\n    context: {session_id: s, cwd: /p, hook_event_name: PreToolUse, tool_name: Bash, tool_input: {command: \"cd /tmp && rm -rf x\"}}\n    expect: {hook: no_rm_rf}\n  - name: echo\n    event: PreToolUse\n    context: {session_id: s, cwd: /p, hook_event_name: PreToolUse, tool_name: Bash, tool_input: {command: \"echo hi\"}}\n    expect: {hook: null}\n",
+    )
+    .unwrap();
+    let before = tree(&dir.join("proj"));
+    fails_saying(
+        &probe(&dir, "claude-code"),
+        &[
+            "denies a `Bash` call on PreToolUse",
+            "one program with plain arguments",
+        ],
+    );
+    assert_eq!(tree(&dir.join("proj")), before);
+
+    std::fs::remove_file(&tests).unwrap();
+    fails_saying(
+        &probe(&dir, "claude-code"),
+        &["guard.test.yaml` is not there"],
+    );
+}
