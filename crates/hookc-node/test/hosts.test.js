@@ -86,7 +86,7 @@ describe('failures', () => {
   test('Copilot without an event is refused as the CLI refuses it', () => {
     const copilot = path.join('examples', 'hosts', 'copilot', 'guard.yaml');
     const policy = hookc.compile(copilot, { quiet: true });
-    const file = path.join(CASES, 'copilot', 'cases', 'agentStop.nothing.json');
+    const file = path.join(CASES, 'copilot', 'cases', 'agentStop.second_stop.json');
     const got = policy.hook('copilot', fs.readFileSync(file));
     assert.deepEqual({ stdout: got.stdout, stderr: got.stderr, exitCode: got.exitCode }, cli('copilot', copilot, file));
     assert.match(got.stderr, /does not name its event/);
