@@ -221,8 +221,8 @@ impl ValueEnum for HostName {
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        let meta = self.0.profile().meta();
-        let what = meta.help.as_deref().unwrap_or(&meta.title);
+        let profile = self.0.profile();
+        let what = profile.help().unwrap_or(profile.title());
         Some(PossibleValue::new(self.0.name()).help(what))
     }
 }

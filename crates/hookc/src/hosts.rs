@@ -14,10 +14,26 @@ use std::sync::OnceLock;
 struct ProfileSource {
     /// The host's name: the file's stem.
     name: &'static str,
+    /// `host_profile.title`.
+    title: &'static str,
+    /// `host_profile.help`.
+    help: Option<&'static str>,
     /// The profile's text, compiled with a `host:` policy.
     text: &'static str,
-    /// The `host_profile` section but its answers, as JSON.
+    /// The `host_profile` section as JSON, but its answers, settings,
+    /// probe and left-out lists.
     meta: &'static str,
+    /// `host_profile.settings`, as JSON.
+    settings: &'static str,
+    /// `host_profile.probe`, as JSON (`null` when there is none).
+    probe: &'static str,
+    /// `host_profile.left_out`, as JSON (`null` when there is none).
+    left_out: &'static str,
+    /// Each part, parsed by the first call that reads it.
+    parsed_meta: OnceLock<ProfileMeta>,
+    parsed_settings: OnceLock<SettingsSpec>,
+    parsed_probe: OnceLock<Option<ProbeSpec>>,
+    parsed_left_out: OnceLock<LeftOut>,
     /// The events of the answer table, in the profile's order.
     events: &'static [&'static str],
     /// Each event's answer table, as JSON, sorted by event.
@@ -29,6 +45,14 @@ struct ProfileSource {
 }
 
 include!(concat!(env!("OUT_DIR"), "/host_profiles.rs"));
+
+/// `json` parsed, or the type's default: the parts of a profile are
+/// checked at build time and by the profiles' tests
+/// ([`HostProfile::check_meta`]), so one that does not read is a hookc
+/// bug, answered with defaults rather than a panic.
+fn parse_or_default<T: serde::de::DeserializeOwned + Default>(json: &str) -> T {
+    serde_json::from_str(json).unwrap_or_default()
+}
 
 /// The hosts hookc has a profile for, in the profiles' `order`.
 pub fn names() -> impl Iterator<Item = &'static str> {
@@ -108,29 +132,63 @@ impl HostProfile {
         self.source().name
     }
 
-    /// The profile's `host_profile` section, read once per process.
-    ///
-    /// The section is checked when the crate is built and by the tests of
-    /// every profile, so a failure here is a hookc bug: it is answered
-    /// with the section's defaults rather than a panic.
-    pub fn meta(self) -> &'static ProfileMeta {
-        static METAS: OnceLock<Vec<ProfileMeta>> = OnceLock::new();
-        let metas = METAS.get_or_init(|| {
-            SOURCES
-                .iter()
-                .map(|s| serde_json::from_str(s.meta).unwrap_or_default())
-                .collect()
-        });
-        static EMPTY: OnceLock<ProfileMeta> = OnceLock::new();
-        metas
-            .get(self.index)
-            .unwrap_or_else(|| EMPTY.get_or_init(ProfileMeta::default))
+    /// The host's name for people (`host_profile.title`).
+    pub fn title(self) -> &'static str {
+        self.source().title
     }
 
-    /// [`HostProfile::meta`], or why the section does not read (the
-    /// profiles' tests call this).
+    /// What `--help` says of the host, when more than its title.
+    pub fn help(self) -> Option<&'static str> {
+        self.source().help
+    }
+
+    /// The profile's `host_profile` section: what a hook call reads (how a
+    /// payload is read, how a failure blocks), parsed once per process and
+    /// only for this host.
+    ///
+    /// The section is checked when the crate is built and by the tests of
+    /// every profile ([`HostProfile::check_meta`]), so a failure here is a
+    /// hookc bug: it is answered with the section's defaults rather than a
+    /// panic.
+    pub fn meta(self) -> &'static ProfileMeta {
+        let s = self.source();
+        s.parsed_meta.get_or_init(|| parse_or_default(s.meta))
+    }
+
+    /// How `hookc init` sets the host up (`host_profile.settings`).
+    pub fn settings(self) -> &'static SettingsSpec {
+        let s = self.source();
+        s.parsed_settings
+            .get_or_init(|| parse_or_default(s.settings))
+    }
+
+    /// How `hookc probe` runs the host (`host_profile.probe`); `None` for a
+    /// host without a CLI.
+    pub fn probe(self) -> Option<&'static ProbeSpec> {
+        let s = self.source();
+        s.parsed_probe
+            .get_or_init(|| parse_or_default(s.probe))
+            .as_ref()
+    }
+
+    /// What the host has that the profile leaves out (`host_profile.left_out`).
+    pub fn left_out(self) -> &'static LeftOut {
+        let s = self.source();
+        s.parsed_left_out
+            .get_or_init(|| parse_or_default::<Option<LeftOut>>(s.left_out).unwrap_or_default())
+    }
+
+    /// [`HostProfile::meta`], or why the section does not read; every
+    /// other part of `host_profile` is checked too (the profiles' tests
+    /// call this).
     pub fn check_meta(self) -> Result<ProfileMeta, String> {
-        serde_json::from_str(self.source().meta).map_err(|e| format!("{}: {e}", self.name()))
+        let s = self.source();
+        let name = self.name();
+        let part = |what: &str, e: serde_json::Error| format!("{name}: {what}: {e}");
+        serde_json::from_str::<SettingsSpec>(s.settings).map_err(|e| part("settings", e))?;
+        serde_json::from_str::<Option<ProbeSpec>>(s.probe).map_err(|e| part("probe", e))?;
+        serde_json::from_str::<Option<LeftOut>>(s.left_out).map_err(|e| part("left_out", e))?;
+        serde_json::from_str(s.meta).map_err(|e| format!("{name}: {e}"))
     }
 
     /// The events the host's answer table names (every event of the
@@ -249,7 +307,9 @@ pub fn situation<'t>(
 /// (`docs/src/hosts/profiles.md#answers`).
 pub type AnswerTable = BTreeMap<String, Value>;
 
-/// A profile's `host_profile` section, but its answers.
+/// A profile's `host_profile` section as a hook call reads it: but its
+/// answers ([`HostProfile::answers`]), settings, probe and left-out lists
+/// (each read apart, by what needs it).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileMeta {
@@ -271,16 +331,6 @@ pub struct ProfileMeta {
     /// How a failure of hookc blocks.
     #[serde(default)]
     pub failure: FailureSpec,
-    /// How `hookc init` sets the host up.
-    #[serde(default)]
-    pub settings: SettingsSpec,
-    /// What the host has that the profile leaves out, each with why.
-    #[serde(default)]
-    pub left_out: LeftOut,
-    /// How `hookc probe` runs the host headless against its scripted
-    /// model; none: the host has no CLI to run (Cursor).
-    #[serde(default)]
-    pub probe: Option<ProbeSpec>,
 }
 
 /// How `hookc probe` runs a host (`host_profile.probe`,
@@ -324,6 +374,9 @@ pub struct ProbeSpec {
     pub files: BTreeMap<String, String>,
     /// The tool call that runs a shell command.
     pub shell: ProbeShell,
+    /// What the probe cannot see of the host and says after its report.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// How a case's shell command is recognised and played

@@ -134,7 +134,7 @@ fn entry(settings: &SettingsSpec, event: &Event, command: &str) -> Value {
 /// Runs `hookc init`: what it wrote (or would write), one line per file.
 pub fn run(args: &InitArgs) -> Result<String, InitError> {
     let host = args.host;
-    let settings_spec = &host.profile().meta().settings;
+    let settings_spec = &host.profile().settings();
     let (policy, tests) = host
         .profile()
         .guard()

@@ -151,17 +151,14 @@ enum Enforcement {
 /// case was enforced, 1 when one was not.
 pub fn run(args: &ProbeArgs) -> Result<ExitCode, ProbeError> {
     let host = args.host;
-    let meta = host.profile().meta();
-    let spec = meta
-        .probe
-        .as_ref()
-        .ok_or(ProbeError::NoCli(leak_title(host)))?;
+    let profile = host.profile();
+    let spec = profile.probe().ok_or(ProbeError::NoCli(profile.title()))?;
     let wire = ModelApi::from_name(&spec.wire)
         .ok_or_else(|| ProbeError::ModelApi(host.name(), spec.wire.clone()))?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     let program = which(&spec.program, &path).ok_or_else(|| ProbeError::HostMissing {
         program: spec.program.clone(),
-        title: leak_title(host),
+        title: host.profile().title(),
         install: format!("`npm install -g {}`", spec.package),
     })?;
     let version = host_version(&program, &spec.version_args);
@@ -169,7 +166,7 @@ pub fn run(args: &ProbeArgs) -> Result<ExitCode, ProbeError> {
     // The project's settings, guard and tests.
     let dir =
         std::fs::canonicalize(&args.dir).map_err(|e| ProbeError::Read(args.dir.clone(), e))?;
-    let settings_rel = PathBuf::from(&meta.settings.file);
+    let settings_rel = PathBuf::from(&profile.settings().file);
     let settings_path = dir.join(&settings_rel);
     if !settings_path.is_file() {
         return Err(ProbeError::NoSettings(settings_path, host.name()));
@@ -616,10 +613,6 @@ fn fill_value(value: &Value, vars: &[(&str, &str)]) -> Value {
     }
 }
 
-fn leak_title(host: Host) -> &'static str {
-    host.profile().meta().title.as_str()
-}
-
 fn print_report(
     host: Host,
     version: &str,
@@ -627,10 +620,10 @@ fn print_report(
     hookc: Option<&Path>,
     findings: &[ProbeFinding],
 ) {
-    let meta = host.profile().meta();
+    let profile = host.profile();
     println!(
         "{} ({version}), in a throw-away copy of {}",
-        meta.title,
+        profile.title(),
         dir.display()
     );
     for f in findings {
@@ -664,21 +657,14 @@ fn print_report(
         ),
         (Some(_), Some(0)) => {
             println!("note: the host never ran `hookc`: its project hooks are not active here");
-            if let Some(trust) = &meta.settings.trust {
+            if let Some(trust) = &profile.settings().trust {
                 println!("note: {trust}");
             }
         }
         _ => {}
     }
-    if meta
-        .probe
-        .as_ref()
-        .is_some_and(|p| p.args.iter().any(|a| a.contains("bypass-hook-trust")))
-    {
-        println!(
-            "note: {} also asks you to review each hook before it runs; the probe cannot see that review and bypasses it",
-            meta.title
-        );
+    if let Some(note) = profile.probe().and_then(|p| p.note.as_deref()) {
+        println!("note: {note}");
     }
 }
 
@@ -758,7 +744,7 @@ mod tests {
     #[test]
     fn every_probe_section_names_a_wire_hookc_speaks() {
         for host in hookc::hosts::all() {
-            if let Some(probe) = &host.meta().probe {
+            if let Some(probe) = host.probe() {
                 assert!(
                     ModelApi::from_name(&probe.wire).is_some(),
                     "{}: {}",

@@ -338,7 +338,7 @@ fn the_suites_pins_are_the_profiles_versions() {
     let text = std::fs::read_to_string(&path).unwrap();
     let mut pinned = 0;
     for host in hookc::hosts::all() {
-        let Some(probe) = &host.meta().probe else {
+        let Some(probe) = host.probe() else {
             continue;
         };
         let version = &host.meta().verified[&probe.package];
