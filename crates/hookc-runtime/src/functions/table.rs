@@ -552,7 +552,7 @@ functions! {
             })))
         })()),
     }
-    /// `c.hasFlag(flag)`: whether the command `c` (of `shell.commands`) is given the flag: `-x` alone or in a cluster (`-rx`) for one letter, `--flag`/`--flag=v` for a word.
+    /// `c.hasFlag(flag)`: whether the command `c` (of `shell.commands`) is given the flag: `-x` alone or in a cluster (`-rx`, `-i.bak`: letters up to an attached value) for one letter, `--flag`/`--flag=v` for a word.
     0x0053 HasFlag {
         name: "hasFlag", form: Method,
         params: [c: OBJECT, flag: STR],

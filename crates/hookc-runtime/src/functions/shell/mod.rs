@@ -86,7 +86,9 @@
 //! [`SimpleCommand::wrappers`] (outermost first), whether the program is
 //! named bare or with a path (`/usr/bin/sudo`): `sudo`, `doas`, `env`,
 //! `command`, `builtin`, `exec`, `nice`, `nohup`, `setsid`, `timeout`,
-//! `time`, `stdbuf`, `ionice`, `chroot`, `xargs`, their options skipped
+//! `time`, `stdbuf`, `ionice`, `chroot`, `xargs`, and the multi-call
+//! binaries `busybox` and `toybox` (whose first operand is the applet run),
+//! their options skipped
 //! (with their arguments: `sudo -u root`, `xargs -I {}`, `timeout -s KILL
 //! 5`; `--` ends options), `sudo`'s and `env`'s `NAME=VALUE` arguments going
 //! to `env`. A wrapper with nothing left to run, or with a query option
@@ -409,18 +411,22 @@ pub enum ShellError {
 }
 
 /// Whether `argv[1..]`, up to a `--` that ends the options, holds the flag:
-/// `-<short>` on its own; for a one-character `short`, that letter inside a
-/// cluster of single-letter flags (an argument of `-` and ASCII letters
-/// only: `-rf`, `-fr`); `--<long>` or `--<long>=VALUE`. An empty `short` or
-/// `long` means the flag has no such spelling. A `short` of several
-/// characters matches only an argument spelled exactly `-<short>` (find's
-/// `-name`), never inside a cluster.
+/// `-<short>` on its own; for a one-letter `short`, that letter inside a
+/// cluster of single-letter flags (`-rf`, `-fr`), where the cluster's
+/// letters may end in a value attached to the last of them (`-i.bak`,
+/// `-n5`, `-xzf-`: the letters before the first character that is not an
+/// ASCII letter are the flags); `--<long>` or `--<long>=VALUE`. An empty
+/// `short` or `long` means the flag has no such spelling. A `short` of
+/// several characters matches only an argument spelled exactly `-<short>`
+/// (find's `-name`), never inside a cluster.
 ///
 /// ```
 /// use hookc_runtime::functions::shell::has_flag;
 /// assert!(has_flag(&["rm", "-rf", "x"], "f", "force"));
 /// assert!(has_flag(&["rm", "--force", "x"], "f", "force"));
 /// assert!(!has_flag(&["rm", "--", "-f"], "f", "force"));
+/// assert!(has_flag(&["sed", "-i.bak", "s/a/b/", "f"], "i", "in-place"));
+/// assert!(has_flag(&["head", "-n5"], "n", ""));
 /// assert!(!has_flag(&["head", "-n5"], "5", ""));
 /// ```
 pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
@@ -444,11 +450,12 @@ pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
             if rest == short {
                 return true;
             }
-            if one_letter
-                && !rest.is_empty()
-                && rest.bytes().all(|b| b.is_ascii_alphabetic())
-                && rest.contains(short)
-            {
+            // The cluster's letters, up to a value attached to the last.
+            let letters = rest
+                .bytes()
+                .position(|b| !b.is_ascii_alphabetic())
+                .map_or(rest, |end| rest.get(..end).unwrap_or_default());
+            if one_letter && letters.contains(short) {
                 return true;
             }
         }

@@ -425,6 +425,20 @@ fn wrappers_are_unwrapped_and_recorded() {
     assert_eq!(one("builtin echo").argv, ["echo"]);
     assert_eq!(one("chroot /mnt rm").argv, ["rm"]);
     assert_eq!(one("doas -u root rm").argv, ["rm"]);
+    // Multi-call binaries run their applet, a shell's script included.
+    let c = one("busybox rm -rf /");
+    assert_eq!(
+        (c.argv.clone(), c.wrappers.clone()),
+        (
+            vec!["rm".into(), "-rf".into(), "/".into()],
+            vec!["busybox".into()]
+        )
+    );
+    assert_eq!(one("/bin/toybox rm -rf x").argv, ["rm", "-rf", "x"]);
+    assert_eq!(
+        one("busybox sh -c 'rm -rf x'").wrappers,
+        ["busybox", "sh -c"]
+    );
     // Queries and wrappers with nothing to run stay.
     for src in [
         "command -v rm",
@@ -438,10 +452,32 @@ fn wrappers_are_unwrapped_and_recorded() {
         "timeout 5",
         "nohup",
         "ionice -p 1",
+        "busybox",
+        "busybox --list",
+        "busybox --install /bin",
+        "toybox --help",
     ] {
         let c = one(src);
         assert!(c.wrappers.is_empty(), "{src}: {c:?}");
         assert_eq!(c.argv.len(), src.split(' ').count(), "{src}");
+    }
+}
+
+/// The fast test every command passes through names exactly the programs
+/// the tables unwrap.
+#[test]
+fn is_wrapper_names_every_unwrapped_program() {
+    for program in [
+        "sudo", "doas", "env", "command", "builtin", "exec", "nice", "nohup", "setsid", "timeout",
+        "time", "stdbuf", "ionice", "chroot", "busybox", "toybox", "xargs", "bash", "sh", "zsh",
+        "dash", "ksh", "mksh", "ash", "fish", "su", "eval",
+    ] {
+        assert!(super::unwrap::is_wrapper(program), "{program}");
+        assert!(super::unwrap::unwraps(program), "{program}");
+    }
+    for program in ["rm", "git", "python", "ssh", "watch"] {
+        assert!(!super::unwrap::is_wrapper(program), "{program}");
+        assert!(!super::unwrap::unwraps(program), "{program}");
     }
 }
 
@@ -751,10 +787,14 @@ fn has_flag_spellings() {
         !has_flag(&["x", "-fr"], "rf", ""),
         "no multi-letter cluster rule"
     );
-    assert!(
-        !has_flag(&["head", "-n5"], "n", ""),
-        "digits make no cluster"
-    );
+    // A value attached to the cluster's last letter: the letters before it
+    // are flags, the value is not.
+    assert!(has_flag(&["head", "-n5"], "n", ""));
+    assert!(!has_flag(&["head", "-n5"], "5", ""));
+    assert!(has_flag(&["sed", "-i.bak", "s/a/b/"], "i", "in-place"));
+    assert!(has_flag(&["sed", "-ni.bak", "p"], "i", "in-place"));
+    assert!(!has_flag(&["sed", "-e.i", "p"], "i", "in-place"));
+    assert!(has_flag(&["tar", "-xzf-"], "f", "file"));
     assert!(!has_flag(&["rm", "-rf"], "-", ""));
     assert!(!has_flag(&["-f"], "f", ""), "argv[0] is the program");
     assert!(has_flag(

@@ -151,6 +151,18 @@ const WRAPPERS: &[Wrapper] = &[
         operands: 1,
         ..PLAIN
     },
+    // Multi-call binaries: `busybox rm -rf x` runs their applet `rm`.
+    // `--list`, `--help` and `--install [-s] [DIR]` run none: nothing is
+    // left to run, so the command stays as it is.
+    Wrapper {
+        name: "busybox",
+        long_arg: &["install"],
+        ..PLAIN
+    },
+    Wrapper {
+        name: "toybox",
+        ..PLAIN
+    },
     Wrapper {
         name: "xargs",
         short_arg: b"InPLsdEa",
@@ -209,6 +221,8 @@ pub(super) fn is_wrapper(program: &str) -> bool {
             | "ionice"
             | "chroot"
             | "xargs"
+            | "busybox"
+            | "toybox"
             | "bash"
             | "sh"
             | "zsh"
@@ -220,6 +234,13 @@ pub(super) fn is_wrapper(program: &str) -> bool {
             | "su"
             | "eval"
     )
+}
+
+/// Whether the tables unwrap `program` (named without its directory): what
+/// [`is_wrapper`] must say, checked by the tests.
+#[cfg(test)]
+pub(super) fn unwraps(program: &str) -> bool {
+    !matches!(kind(program), Kind::Other)
 }
 
 /// What the program is.
