@@ -463,17 +463,97 @@ pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
     false
 }
 
-/// Whether `argv` starts with `prefix`, element by element, exactly.
+/// Whether `argv` starts with `prefix`, element by element, exactly; for a
+/// program with global options before its subcommand ([`GLOBAL_OPTIONS`]:
+/// `git -C dir push`), also when `prefix` names the program and then
+/// matches the words after those options, so that a subcommand test holds
+/// however the global options are spelled.
 ///
 /// ```
 /// use hookc_runtime::functions::shell::argv_prefix;
 /// assert!(argv_prefix(&["git", "push", "--force"], &["git", "push"]));
+/// assert!(argv_prefix(&["git", "-C", ".", "push", "--force"], &["git", "push"]));
+/// assert!(argv_prefix(&["git", "-c", "x=y", "--no-pager", "push"], &["git", "push"]));
 /// assert!(!argv_prefix(&["git"], &["git", "push"]));
 /// ```
 pub fn argv_prefix(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
-    argv.len() >= prefix.len()
-        && argv
-            .iter()
-            .zip(prefix)
-            .all(|(a, p)| a.as_ref() == p.as_ref())
+    fn same(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
+        argv.len() >= prefix.len()
+            && argv
+                .iter()
+                .zip(prefix)
+                .all(|(a, p)| a.as_ref() == p.as_ref())
+    }
+    if same(argv, prefix) {
+        return true;
+    }
+    // A subcommand test (`['git', 'push']`) past the program's global
+    // options.
+    let (Some(program), Some(named), Some(wanted)) =
+        (argv.first(), prefix.first(), prefix.get(1..))
+    else {
+        return false;
+    };
+    if wanted.is_empty() || program.as_ref() != named.as_ref() {
+        return false;
+    }
+    let name = unwrap::basename(program.as_ref());
+    let Some(globals) = GLOBAL_OPTIONS.iter().find(|g| g.program == name) else {
+        return false;
+    };
+    let rest = argv.get(1..).unwrap_or_default();
+    same(
+        rest.get(globals.skipped(rest)..).unwrap_or_default(),
+        wanted,
+    )
+}
+
+/// A program whose global options come before its subcommand.
+pub struct GlobalOptions {
+    /// The program's name.
+    pub program: &'static str,
+    /// Options that take the next word as their value (unless attached
+    /// with `=`, or, for one letter, attached to the letter).
+    pub with_value: &'static [&'static str],
+}
+
+/// The programs [`argv_prefix`] reads past the global options of: every
+/// word starting with `-` before the subcommand is one, and those of
+/// `with_value` take the next word too.
+pub const GLOBAL_OPTIONS: &[GlobalOptions] = &[GlobalOptions {
+    program: "git",
+    with_value: &[
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--config-env",
+        "--exec-path",
+        "--super-prefix",
+        "--list-cmds",
+        "--attr-source",
+    ],
+}];
+
+impl GlobalOptions {
+    /// How many of `words` (the arguments after the program) are global
+    /// options and their values.
+    fn skipped(&self, words: &[impl AsRef<str>]) -> usize {
+        let mut i = 0;
+        while let Some(word) = words.get(i).map(AsRef::as_ref) {
+            if !word.starts_with('-') || word == "-" {
+                break;
+            }
+            i += 1;
+            if word == "--" {
+                break;
+            }
+            // `--git-dir=x` and `-Cdir` carry their value.
+            if self.with_value.contains(&word) {
+                i += 1;
+            }
+        }
+        i
+    }
 }

@@ -816,6 +816,32 @@ fn argv_prefix_is_elementwise() {
     ));
 }
 
+#[test]
+fn argv_prefix_reads_past_gits_global_options() {
+    let starts = |src: &str, prefix: &[&str]| argv_prefix(&parse(src).commands[0].argv, prefix);
+    for src in [
+        "git -C . push --force",
+        "git -C /repo -c user.name=x push",
+        "git --git-dir=.git --work-tree . push",
+        "git --no-pager -p push",
+        "git -Crepo push",
+        "git -- push",
+    ] {
+        assert!(starts(src, &["git", "push"]), "{src}");
+        assert!(!starts(src, &["git", "pull"]), "{src}");
+    }
+    // The options' values are not the subcommand.
+    assert!(!starts("git -C push status", &["git", "push"]));
+    assert!(starts("git -C push status", &["git", "status"]));
+    // The program itself must be the one named; a prefix of the program
+    // alone is the plain test.
+    assert!(!starts("/usr/bin/git -C . push", &["git", "push"]));
+    assert!(starts("git -C . push", &["git"]));
+    assert!(!starts("git -C .", &["git", "push"]));
+    // Only programs with a table entry.
+    assert!(!starts("npm -g install", &["npm", "install"]));
+}
+
 /// `word` single-quoted for the shell.
 fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
