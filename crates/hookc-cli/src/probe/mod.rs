@@ -448,11 +448,10 @@ fn last_words(path: &Path) -> Option<String> {
 /// The environment of a host's run: the private home, the stage's `bin/`
 /// first on PATH, nothing of the caller's own (no keys, no settings).
 fn base_env(stage: &Stage, path: &std::ffi::OsStr) -> Vec<(String, std::ffi::OsString)> {
-    let mut search = std::ffi::OsString::from(stage.bin.as_os_str());
-    if !path.is_empty() {
-        search.push(":");
-        search.push(path);
-    }
+    let dirs = std::iter::once(stage.bin.clone()).chain(std::env::split_paths(path));
+    // A folder with the separator in its name cannot be on any PATH: the
+    // stage's alone then.
+    let search = std::env::join_paths(dirs).unwrap_or_else(|_| stage.bin.clone().into_os_string());
     let home = stage.home.clone();
     let mut env = vec![
         ("HOME".to_owned(), home.clone().into_os_string()),
@@ -482,6 +481,12 @@ fn base_env(stage: &Stage, path: &std::ffi::OsStr) -> Vec<(String, std::ffi::OsS
         ("CI", "true"),
     ] {
         env.push((key.to_owned(), value.into()));
+    }
+    // Who the user is and their shell: hosts run commands in it.
+    for key in ["USER", "LOGNAME", "SHELL"] {
+        if let Some(value) = std::env::var_os(key) {
+            env.push((key.to_owned(), value));
+        }
     }
     env
 }
