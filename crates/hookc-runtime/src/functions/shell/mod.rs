@@ -40,8 +40,11 @@
 //! not commands, but a substitution inside them is still parsed; like Bash,
 //! a `$((` that does not end in `))` is read as `$(` followed by a subshell.
 //! Parameter expansions (`$HOME`, `${X:-y}`) are kept verbatim (a
-//! substitution inside `${...}` is parsed); globs, braces and `~` are not
-//! expanded.
+//! substitution inside `${...}` is parsed), but for an unquoted `$IFS` or
+//! `${IFS}`, which splits words as Bash's default IFS (blank, tab, newline)
+//! does: `rm${IFS}-rf${IFS}/` is `rm -rf /`, a word of nothing else is no
+//! word, and an assignment's value is not split (`X=1${IFS}rm` sets `X`);
+//! globs, braces and `~` are not expanded.
 //!
 //! **Quotes.** Single quotes; double quotes, inside which `\` escapes only
 //! `$`, `` ` ``, `"`, `\` and a newline; `$'...'` (ANSI-C: `\n`, `\t`, `\r`,
@@ -124,7 +127,7 @@
 //! scanned more than [`MAX_NESTING`] times).
 //!
 //! **Not seen**, because only running the command would tell: commands
-//! built at run time (`$cmd x`, `rm${IFS}-rf`, brace expansion
+//! built at run time (`$cmd x`, an `IFS` set on the line, brace expansion
 //! `{rm,-rf,x}`, aliases), what a function called by name or a script run
 //! from a file does (`f`, `bash script.sh`, `source x`), and the commands
 //! of programs this list does not unwrap (`ssh host cmd`, `watch`,

@@ -226,6 +226,13 @@ struct WordBuf {
 }
 
 impl WordBuf {
+    /// Whether nothing has been pushed.
+    fn is_empty(&self) -> bool {
+        self.owned
+            .as_ref()
+            .map_or(self.slice.0 == self.slice.1, String::is_empty)
+    }
+
     fn push_src(&mut self, src: &str, start: usize, end: usize) {
         if start >= end {
             return;
@@ -587,6 +594,10 @@ impl<'s> ShellParser<'s> {
                 // Not reachable (every byte that ends a word was handled
                 // above), but the loop must always advance.
                 self.pos += 1;
+                continue;
+            }
+            if w.value.is_empty() && !w.quoted {
+                // Only `$IFS` (or a line continuation): no word, as in Bash.
                 continue;
             }
             self.take_word(&mut cmd, w, &mut mode, &mut open)?;
@@ -1068,6 +1079,19 @@ impl<'s> ShellParser<'s> {
                         self.pos += 1 + len;
                     }
                 },
+                // An unquoted `$IFS` splits words, as Bash's default IFS
+                // (blank, tab, newline) does: `rm${IFS}-rf${IFS}/` is three
+                // words. Leading, it is nothing; after text, the word ends
+                // there and the next word skips it. Not in an assignment's
+                // value, which Bash does not split (`X=1${IFS}rm` sets X).
+                b'$' if ifs_len(self.bytes.get(self.pos..).unwrap_or_default()) > 0
+                    && assignment_name_len(self.slice(start, self.pos)).is_none() =>
+                {
+                    if !buf.is_empty() || quoted {
+                        break;
+                    }
+                    self.pos += ifs_len(self.bytes.get(self.pos..).unwrap_or_default());
+                }
                 b'$' => match self.peek_at(1) {
                     Some(b'\'') => {
                         quoted = true;
@@ -1399,6 +1423,25 @@ enum ArithEnd {
 
 /// Scans arithmetic from `from` (after `((` or `$((`) to the `))` at
 /// nesting zero.
+/// The length of an unquoted `$IFS` or `${IFS}` at the start of `rest`
+/// (`$IFS` not followed by a name character: `$IFSX` is another
+/// variable); 0 when there is none.
+fn ifs_len(rest: &[u8]) -> usize {
+    if rest.starts_with(b"${IFS}") {
+        return 6;
+    }
+    match rest.strip_prefix(b"$IFS") {
+        Some(after)
+            if !after
+                .first()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') =>
+        {
+            4
+        }
+        _ => 0,
+    }
+}
+
 fn arithmetic_end(bytes: &[u8], from: usize) -> ArithEnd {
     let mut depth = 0usize;
     let mut i = from;

@@ -95,6 +95,37 @@ fn the_bypasses_all_show_rm() {
     }
 }
 
+/// An unquoted `$IFS` splits words as Bash's default IFS does; quoted, in
+/// an assignment's value, or as part of a longer name, it is text.
+#[test]
+fn ifs_splits_words() {
+    for src in [
+        "rm${IFS}-rf${IFS}x",
+        "rm$IFS-rf$IFS x",
+        "${IFS}rm -rf x",
+        "rm -rf${IFS}${IFS}x",
+    ] {
+        assert_eq!(argvs(src), [vec!["rm", "-rf", "x"]], "{src}");
+    }
+    assert_eq!(argvs("echo a${IFS}"), [vec!["echo", "a"]]);
+    assert_eq!(argvs("echo \"a\"$IFS'b'"), [vec!["echo", "a", "b"]]);
+    assert_eq!(
+        argvs("echo \"$IFS\" '${IFS}'"),
+        [vec!["echo", "$IFS", "${IFS}"]]
+    );
+    assert_eq!(
+        argvs("echo $IFSX ${IFS_X}"),
+        [vec!["echo", "$IFSX", "${IFS_X}"]]
+    );
+    // An assignment's value is not split: the command is `-rf x`.
+    let c = one("X=1${IFS}rm -rf x");
+    assert_eq!(c.argv, ["-rf", "x"]);
+    assert_eq!(c.env, [("X".into(), "1${IFS}rm".into())]);
+    // Only IFS: no word at all.
+    assert_eq!(argvs("ls ${IFS}"), [vec!["ls"]]);
+    assert_eq!(programs("bash -c 'rm${IFS}-rf${IFS}/'"), ["rm"]);
+}
+
 #[test]
 fn quoted_text_is_no_command() {
     for src in [
