@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 from common import (  # noqa: E402
-    TAMPERINGS, Case, ModelServer, Project, Response, Turn, Wire, expect, host_command, run,
+    DENIED, TAMPERINGS, Case, ModelServer, Project, Response, Turn, Wire, expect, host_command, run,
 )
 
 HOST = "claude-code"
@@ -162,11 +162,14 @@ def session(project: Project, script: list, prompt: str = "go", **drive_args) ->
     return Session(result, server)
 
 
+DRIVER = common.Driver(scratch, session, bash)
+
+
 def case_deny() -> None:
     with scratch() as project:
         project.write(".env", "API_TOKEN=secret-value-123\n")
         s = session(project, [
-            bash("touch denied.marker && rm -rf victim", "deny_1"),
+            bash(DENIED, "deny_1"),
             Turn.call("Read", {"file_path": str(project.path(".env"))}, "deny_2"),
         ])
         expect(not project.path("denied.marker").exists(),
@@ -178,26 +181,6 @@ def case_deny() -> None:
         expect(not s.saw("secret-value-123"),
                f"the .env file's content reached the model: {s.describe()}")
         expect(s.saw("holds secrets"), f"the secrets reason did not reach the model: {s.describe()}")
-
-
-def case_allow() -> None:
-    with scratch() as project:
-        s = session(project, [bash("touch ok.marker", "allow_1"), bash("ls", "allow_2")])
-        expect(project.path("ok.marker").exists(),
-               f"a command no hook decides did not run: {s.describe()}")
-        # `ls` is allowed outright; its output (the project's files) comes back.
-        expect(s.saw("ok.marker", after_call=2), f"`ls` did not run: {s.describe()}")
-
-
-def case_rewrite() -> None:
-    with scratch() as project:
-        project.fake_tools("uv", "pip")
-        s = session(project, [bash("pip install requests", "rewrite_1")])
-        expect(project.ran() == ["uv pip install requests"],
-               f"expected only `uv pip install requests` to run, ran: {project.ran()}; "
-               f"{s.describe()}")
-        expect(s.saw("pip install was run as uv pip install"),
-               f"the rewrite's context did not reach the model: {s.describe()}")
 
 
 def case_ask() -> None:
@@ -276,52 +259,14 @@ def case_skill_shell() -> None:
                f"the deny reason did not reach the model: {s.describe()}")
 
 
-def tool_fails_closed(how: str) -> Callable[[], None]:
-    """The agent breaks the hook (`tamper`), then tries a command the guard
-    denies: the hook cannot decide, and the call must not run. Breaking it
-    mid-session reaches PreToolUse: broken from the start, the hook blocks
-    the prompt (UserPromptSubmit) before any tool is called."""
-
-    def body() -> None:
-        with scratch() as project:
-            before = project.hook_state()
-            s = session(project, [
-                bash(project.tamper(how), "tamper_1"),
-                bash("touch denied.marker && rm -rf victim", "tamper_2"),
-            ])
-            expect(project.hook_state() != before, f"the command that breaks the hook did not run: "
-                   f"{s.describe()}")
-            expect(not project.path("denied.marker").exists(),
-                   f"with {how}, a denied command ran: {s.describe()}")
-            expect(project.path("victim/keep.txt").exists(),
-                   f"with {how}, victim/ was removed: {s.describe()}")
-    return body
-
-
 def prompt_fails_closed() -> None:
     # Broken from the start (no hookc on PATH), the first hook that can
     # block, UserPromptSubmit, keeps the prompt from the model.
     with scratch() as project:
-        s = session(project, [bash("touch denied.marker && rm -rf victim", "nohookc_1")],
+        s = session(project, [bash(DENIED, "nohookc_1")],
                     hookc_on_path=False)
         expect(not project.path("denied.marker").exists() and s.server.model_calls == 0,
                f"without hookc on PATH, the prompt reached the model: {s.describe()}")
-
-
-def stop_fails_closed(how: str) -> Callable[[], None]:
-    """The agent breaks the hook, then answers `done`: Stop's hook cannot
-    decide, and must keep the agent going (one more model call)."""
-
-    def body() -> None:
-        with scratch() as project:
-            before = project.hook_state()
-            s = session(project, [bash(project.tamper(how), "stop_1")])
-            expect(project.hook_state() != before, f"the command that breaks the hook did not run: "
-                   f"{s.describe()}")
-            # Call 1 breaks the hook, call 2 answers `done`.
-            expect(s.server.model_calls > 2,
-                   f"Stop's hook failed ({how}) and the agent stopped anyway: {s.describe()}")
-    return body
 
 
 def cases() -> list:
@@ -330,8 +275,9 @@ def cases() -> list:
 
     return [
         case("deny", case_deny, "rm -rf and a .env read are denied; the reasons reach the model"),
-        case("allow", case_allow, "a command no hook decides runs, and `ls` is allowed"),
-        case("rewrite", case_rewrite, "pip install runs as uv pip install, with its context"),
+        case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
+        case("rewrite", common.case_rewrite(DRIVER, told="pip install was run as uv pip install"),
+             "pip install runs as uv pip install, with its context"),
         case("ask", case_ask, "ask in -p: the command does not run, the reason reaches the model"),
         case("defer", case_defer, "defer in -p: the command does not run, the run ends deferred"),
         case("permission-request", case_permission_request,
@@ -339,12 +285,12 @@ def cases() -> list:
         case("context", case_context,
              "SessionStart, UserPromptSubmit, PostToolUse(Failure) context and Stop reach the model"),
         case("skill-shell", case_skill_shell, "a slash command's !`rm -rf victim` is denied"),
-        *[case(f"fail-closed-{how}", tool_fails_closed(how),
+        *[case(f"fail-closed-{how}", common.tool_fails_closed(DRIVER, how),
                f"{how} mid-session: a denied command does not run")
           for how in TAMPERINGS],
         case("fail-closed-prompt-no-hookc", prompt_fails_closed,
              "no hookc on PATH from the start: the prompt does not reach the model"),
-        *[case(f"fail-closed-stop-{how}", stop_fails_closed(how),
+        *[case(f"fail-closed-stop-{how}", common.stop_fails_closed(DRIVER, how, "Stop"),
                f"{how}: Stop blocks the stop")
           for how in ("policy-missing", "no-hookc")],
     ]

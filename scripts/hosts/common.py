@@ -521,6 +521,101 @@ class Case:
     doc: str = ""
 
 
+# ---------------------------------------------------------------------------
+# Cases every host has, written once: each host module gives a `Driver`.
+
+# A command each bundled guard denies: a recursive force-remove, after a
+# marker file that shows whether it ran.
+DENIED = "touch denied.marker && rm -rf victim"
+
+
+@dataclass
+class Driver:
+    """What the shared cases need of a host module: a scratch project set
+    up by `hookc init` (with a `victim/` folder), one run of the host on a
+    script, and the tool call that runs a shell command."""
+
+    scratch: Callable[[], Project]
+    session: Callable[..., Session]
+    shell: Callable[[str, str], Turn]
+    # Options of `session` for the cases that break the hook (a host that
+    # must be let touch paths outside the project).
+    tamper_args: dict = field(default_factory=dict)
+
+
+def expect_not_run(project: Project, s: Session, what: str) -> None:
+    """DENIED did not run: no marker, and `victim/` is still there."""
+    expect(not project.path("denied.marker").exists(),
+           f"{what}: a denied command ran (denied.marker exists): {s.describe()}")
+    expect(project.path("victim/keep.txt").exists(),
+           f"{what}: victim/ was removed: {s.describe()}")
+
+
+def case_allow(d: Driver) -> Callable[[], None]:
+    """A command no hook decides runs, and `ls`, which the guard allows."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            s = d.session(project, [d.shell("touch ok.marker", "allow_1"), d.shell("ls", "allow_2")])
+            expect(project.path("ok.marker").exists(),
+                   f"a command no hook decides did not run: {s.describe()}")
+            # `ls` is allowed outright; its output (the project's files) comes back.
+            expect(s.saw("ok.marker", after_call=2), f"`ls` did not run: {s.describe()}")
+    return body
+
+
+def case_rewrite(d: Driver, told: Optional[str] = None) -> Callable[[], None]:
+    """`pip install` runs as `uv pip install` (stand-ins record which ran);
+    `told`, when given, is what the model must then see."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            project.fake_tools("uv", "pip")
+            s = d.session(project, [d.shell("pip install requests", "rewrite_1")])
+            expect(project.ran() == ["uv pip install requests"],
+                   f"expected only `uv pip install requests` to run, ran: {project.ran()}; "
+                   f"{s.describe()}")
+            if told is not None:
+                expect(s.saw(told), f"the model was not told `{told}`: {s.describe()}")
+    return body
+
+
+def tool_fails_closed(d: Driver, how: str,
+                      script: Optional[Callable[[str], list]] = None) -> Callable[[], None]:
+    """The agent breaks the hook (`Project.tamper`), then tries DENIED: the
+    hook cannot decide, and the call must not run. `script` makes the
+    model's turns from the tampering command (default: two calls)."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            before = project.hook_state()
+            tamper = project.tamper(how)
+            turns = (script(tamper) if script is not None
+                     else [d.shell(tamper, "tamper_1"), d.shell(DENIED, "tamper_2")])
+            s = d.session(project, turns, **d.tamper_args)
+            expect(project.hook_state() != before,
+                   f"the command that breaks the hook did not run: {s.describe()}")
+            expect_not_run(project, s, f"with {how}")
+    return body
+
+
+def stop_fails_closed(d: Driver, how: str, event: str) -> Callable[[], None]:
+    """The agent breaks the hook, then answers `done`: the stop event's
+    hook cannot decide, and must keep the agent going (one more model
+    call)."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            before = project.hook_state()
+            s = d.session(project, [d.shell(project.tamper(how), "stop_1")], **d.tamper_args)
+            expect(project.hook_state() != before,
+                   f"the command that breaks the hook did not run: {s.describe()}")
+            # Call 1 breaks the hook, call 2 answers `done`.
+            expect(s.server.model_calls > 2,
+                   f"{event}'s hook failed ({how}) and the agent stopped anyway: {s.describe()}")
+    return body
+
+
 def main(cases: list, argv: Optional[list] = None) -> int:
     parser = argparse.ArgumentParser(description="hookc's end-to-end suite on the real hosts")
     parser.add_argument("--host", action="append", help="only this host (repeatable)")

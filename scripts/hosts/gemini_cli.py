@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 from common import (  # noqa: E402
-    Case, ModelServer, Project, Response, ToolCall, Turn, Wire, expect, host_command, run,
+    DENIED, Case, ModelServer, Project, Response, ToolCall, Turn, Wire, expect, host_command, run,
 )
 
 HOST = "gemini-cli"
@@ -168,6 +168,9 @@ def session(project: Project, script: list, prompt: str = "go", **drive_args) ->
     return Session(result, server)
 
 
+DRIVER = common.Driver(scratch, session, shell)
+
+
 def case_deny() -> None:
     with scratch() as project:
         project.write(".env", "API_TOKEN=secret-value-123\n")
@@ -175,7 +178,7 @@ def case_deny() -> None:
         # `prod.env` is one only the guard keeps unread.
         project.write("prod.env", "API_TOKEN=secret-value-456\n")
         s = session(project, [
-            shell("touch denied.marker && rm -rf victim", "deny_1"),
+            shell(DENIED, "deny_1"),
             Turn.call("read_file", {"file_path": str(project.path("prod.env"))}, "deny_2"),
             # AfterTool: a command that printed the secrets file has its
             # result replaced by the reason.
@@ -192,27 +195,6 @@ def case_deny() -> None:
                f"AfterTool's deny reason did not reach the model: {s.describe()}")
         expect(not s.saw("secret-value-123") and not s.saw("secret-value-456"),
                f"a secrets file's content reached the model: {s.describe()}")
-
-
-def case_allow() -> None:
-    with scratch() as project:
-        s = session(project, [shell("touch ok.marker", "allow_1"), shell("ls", "allow_2")])
-        expect(project.path("ok.marker").exists(),
-               f"a command no hook decides did not run: {s.describe()}")
-        # `ls` is allowed outright; its output (the project's files) comes back.
-        expect(s.saw("ok.marker", after_call=2), f"`ls` did not run: {s.describe()}")
-
-
-def case_rewrite() -> None:
-    with scratch() as project:
-        project.fake_tools("uv", "pip")
-        s = session(project, [shell("pip install requests", "rewrite_1")])
-        expect(project.ran() == ["uv pip install requests"],
-               f"expected only `uv pip install requests` to run, ran: {project.ran()}; "
-               f"{s.describe()}")
-        # Gemini says so itself in the tool's result.
-        expect(s.saw("were modified by a hook"),
-               f"the model was not told of the rewrite: {s.describe()}")
 
 
 def case_context() -> None:
@@ -247,7 +229,7 @@ def case_project_name(name: str) -> Callable[[], None]:
     def body() -> None:
         with scratch(name) as project:
             s = session(project, [shell("touch ok.marker", "name_1"),
-                                  shell("touch denied.marker && rm -rf victim", "name_2")])
+                                  shell(DENIED, "name_2")])
             expect(project.path("ok.marker").exists(),
                    f"in a folder named {name!r}, a harmless command did not run: {s.describe()}")
             expect(not project.path("denied.marker").exists()
@@ -288,37 +270,23 @@ def case_model_hooks() -> None:
                f"(all calls: {events}, {s.server.model_calls} model calls)")
 
 
-def tool_fails_closed(how: str) -> Callable[[], None]:
-    """The agent breaks the hook (`tamper`), then tries a command the guard
-    denies: the hook cannot decide, and the call must not run. Both calls
-    are in one turn, the second waiting for the first (`wait_for_previous`),
-    so that the broken hook is surely BeforeTool's (a BeforeModel hook, if a
-    guard had one, would stop the next model call first)."""
-
-    def body() -> None:
-        with scratch() as project:
-            before = project.hook_state()
-            s = session(project, [Turn(calls=[
-                ToolCall("run_shell_command", {"command": project.tamper(how),
-                                               "description": "scripted"}, "tamper_1"),
-                ToolCall("run_shell_command", {"command": "touch denied.marker && rm -rf victim",
-                                               "description": "scripted",
-                                               "wait_for_previous": True}, "tamper_2"),
-            ])])
-            expect(project.hook_state() != before,
-                   f"the command that breaks the hook did not run: {s.describe()}")
-            expect(not project.path("denied.marker").exists(),
-                   f"with {how}, a denied command ran: {s.describe()}")
-            expect(project.path("victim/keep.txt").exists(),
-                   f"with {how}, victim/ was removed: {s.describe()}")
-    return body
+def tamper_then_denied(tamper: str) -> list:
+    """Both calls in one turn, the second waiting for the first
+    (`wait_for_previous`), so that the broken hook is surely BeforeTool's (a
+    BeforeModel hook, if a guard had one, would stop the next model call
+    first)."""
+    return [Turn(calls=[
+        ToolCall("run_shell_command", {"command": tamper, "description": "scripted"}, "tamper_1"),
+        ToolCall("run_shell_command", {"command": DENIED, "description": "scripted",
+                                       "wait_for_previous": True}, "tamper_2"),
+    ])]
 
 
 def prompt_fails_closed() -> None:
     # Broken from the start (no hookc on PATH: the shell exits 127 with
     # "not found" on stderr), BeforeAgent keeps the prompt from the model.
     with scratch() as project:
-        s = session(project, [shell("touch denied.marker && rm -rf victim", "nohookc_1")],
+        s = session(project, [shell(DENIED, "nohookc_1")],
                     hookc_on_path=False)
         expect(not project.path("denied.marker").exists() and s.server.model_calls == 0,
                f"without hookc on PATH, the prompt reached the model: {s.describe()}")
@@ -331,8 +299,10 @@ def cases() -> list:
     return [
         case("deny", case_deny,
              "rm -rf, a .env read and a command printing .env are denied; reasons reach the model"),
-        case("allow", case_allow, "a command no hook decides runs, and `ls` is allowed"),
-        case("rewrite", case_rewrite, "pip install runs as uv pip install"),
+        case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
+        # Gemini says so itself in the tool's result.
+        case("rewrite", common.case_rewrite(DRIVER, told="were modified by a hook"),
+             "pip install runs as uv pip install"),
         case("context", case_context,
              "SessionStart, BeforeAgent, AfterTool context reach the model; AfterAgent retries once"),
         case("prompt-deny", case_prompt_deny, "a prompt holding an API key never reaches the model"),
@@ -341,7 +311,7 @@ def cases() -> list:
           for label, name in (("space", "my proj"), ("at", "proj@2"), ("quote", "it's"))],
         case("model-hooks", case_model_hooks,
              "no hookc process for BeforeModel/AfterModel when the guard has no such hooks"),
-        *[case(f"fail-closed-{how}", tool_fails_closed(how),
+        *[case(f"fail-closed-{how}", common.tool_fails_closed(DRIVER, how, tamper_then_denied),
                f"{how} mid-session: a denied command does not run")
           for how in ("policy-missing", "policy-broken", "policy-truncated", "no-hookc")],
         case("fail-closed-prompt-no-hookc", prompt_fails_closed,

@@ -29,40 +29,19 @@ Usage: python3 scripts/hosts/snapshot_claude_code.py [--out PATH]
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import PINNED, REPO, SuiteError, package_dir  # noqa: E402
+from common import PINNED, SuiteError, package_dir  # noqa: E402
+from snapshot_common import out_argument, split_top, strip_comments, write  # noqa: E402
 
 HOST = "claude-code"
 # The Agent SDK release that ships Claude Code 2.1.332's types.
 SDK = {"package": "@anthropic-ai/claude-agent-sdk", "version": "0.3.337"}
 SDK_FILE = "sdk.d.ts"
-
-
-def strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r"(?m)^\s*//.*$", "", text)
-
-
-def split_top(text: str, sep: str) -> list:
-    """`text` split on `sep` where no bracket is open."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "{([<":
-            depth += 1
-        elif ch in "})]>" and not (ch == ">" and text[i - 1] == "="):
-            depth -= 1
-        elif depth == 0 and text.startswith(sep, i):
-            parts.append(text[start:i])
-            start = i + len(sep)
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
 
 
 class Declarations:
@@ -191,18 +170,12 @@ def snapshot(sdk_dir: Path) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path,
-                        default=REPO / "crates/hookc/src/hosts/snapshots/claude-code.json")
-    args = parser.parse_args()
+    out = out_argument(HOST, __doc__.splitlines()[0])
     sdk_dir = package_dir(SDK["package"], SDK["version"]) / "node_modules" / SDK["package"]
     if not (sdk_dir / SDK_FILE).is_file():
         raise SuiteError(f"{SDK['package']}@{SDK['version']} is not in the hosts' cache "
                          f"({sdk_dir}); Claude Code {PINNED[HOST]['version']}'s types are there")
-    data = snapshot(sdk_dir)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {args.out}: {len(data['events'])} events, {len(data['tools'])} tools")
+    write(out, snapshot(sdk_dir))
     return 0
 
 

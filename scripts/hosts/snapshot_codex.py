@@ -49,7 +49,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import PINNED, REPO, install  # noqa: E402
+from common import PINNED, install  # noqa: E402
+from snapshot_common import out_argument, write  # noqa: E402
 
 HOST = "codex"
 BINARY = "vendor/x86_64-unknown-linux-musl/bin/codex"
@@ -158,12 +159,9 @@ def snapshot(prefix: Path) -> dict:
 
 
 def main() -> int:
+    out = out_argument(HOST, __doc__.splitlines()[0])
     pin = PINNED[HOST]
-    prefix = install(pin["package"], pin["version"])
-    out = REPO / "crates" / "hookc" / "src" / "hosts" / "snapshots" / f"{HOST}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(snapshot(prefix), indent=2, sort_keys=True) + "\n")
-    print(f"wrote {out}")
+    write(out, snapshot(install(pin["package"], pin["version"])))
     return 0
 
 

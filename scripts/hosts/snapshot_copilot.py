@@ -42,7 +42,6 @@ Usage: python3 scripts/hosts/snapshot_copilot.py [--out PATH]
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import io
 import json
@@ -54,7 +53,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import PINNED, REPO, ModelServer, Project, SuiteError, package_dir  # noqa: E402
+from common import PINNED, ModelServer, Project, SuiteError, package_dir  # noqa: E402
+from snapshot_common import braced, out_argument, split_top, strip_comments, write  # noqa: E402
 
 HOST = "copilot"
 PLATFORM = "@github/copilot-linux-x64"
@@ -106,39 +106,6 @@ def package_files(binary: Path) -> dict:
     if missing:
         raise SuiteError(f"the package in {binary} has no {sorted(missing)}")
     return out
-
-
-def strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r"(?m)^\s*//.*$", "", text)
-
-
-def split_top(text: str, sep: str) -> list:
-    """`text` split on `sep` where no bracket is open."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "{([<":
-            depth += 1
-        elif ch in "})]>" and not (ch == ">" and text[i - 1] == "="):
-            depth -= 1
-        elif depth == 0 and text.startswith(sep, i):
-            parts.append(text[start:i])
-            start = i + len(sep)
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-def braced(text: str, start: int) -> str:
-    """The text of the `{...}` that opens at `start`, without the braces."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1:i]
-    raise SuiteError(f"{TYPES}: unterminated braces at {start}")
 
 
 class Types:
@@ -285,18 +252,12 @@ def snapshot(files: dict, tools: list) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path,
-                        default=REPO / "crates/hookc/src/hosts/snapshots/copilot.json")
-    args = parser.parse_args()
+    out = out_argument(HOST, __doc__.splitlines()[0])
     pin = PINNED[HOST]
     binary = package_dir(pin["package"], pin["version"]) / "node_modules" / PLATFORM / "copilot"
     if not binary.is_file():
         raise SuiteError(f"{PLATFORM} {pin['version']} is not in the hosts' cache ({binary})")
-    data = snapshot(package_files(binary), offered_tools())
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {args.out}: {len(data['events'])} events, {len(data['tools'])} tools")
+    write(out, snapshot(package_files(binary), offered_tools()))
     return 0
 
 

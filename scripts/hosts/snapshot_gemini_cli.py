@@ -41,15 +41,14 @@ Usage: python3 scripts/hosts/snapshot_gemini_cli.py [--out PATH]
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import PINNED, REPO, SuiteError, package_dir  # noqa: E402
+from common import PINNED, SuiteError, package_dir  # noqa: E402
+from snapshot_common import braced, out_argument, write  # noqa: E402
 
 HOST = "gemini-cli"
 REFERENCE = "bundle/docs/hooks/reference.md"
@@ -88,19 +87,6 @@ class Bundle:
     def used_files(self, *suffixes: str) -> list:
         """The bundle files that hold these modules."""
         return sorted({f for p, (f, _) in self.modules.items() if p.endswith(suffixes)})
-
-
-def braced(text: str, start: int) -> str:
-    """The text of the brace-balanced block that opens at `text[start]`."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1:i]
-    raise SuiteError("unbalanced braces")
 
 
 def top_keys(obj: str) -> list:
@@ -280,18 +266,12 @@ def snapshot(root: Path) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path,
-                        default=REPO / "crates/hookc/src/hosts/snapshots/gemini-cli.json")
-    args = parser.parse_args()
+    out = out_argument(HOST, __doc__.splitlines()[0])
     pin = PINNED[HOST]
     root = package_dir(pin["package"], pin["version"]) / "node_modules" / pin["package"]
     if not (root / "bundle" / "gemini.js").is_file():
         raise SuiteError(f"{pin['package']}@{pin['version']} is not in the hosts' cache ({root})")
-    data = snapshot(root)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {args.out}: {len(data['events'])} events, {len(data['tools'])} tools")
+    write(out, snapshot(root))
     return 0
 
 

@@ -5,7 +5,8 @@
 //! A case qualifies when it is on the host's shell event, its payload is a
 //! shell call (`host_profile.probe.shell.when`), and its command is one
 //! simple command whose program is a bare name: no operators, expansions,
-//! redirections or globs. The probe then puts a stand-in of that name
+//! redirections or globs, and no argument naming anything outside the
+//! throw-away copy (an absolute path, `~`, `..`). The probe then puts a stand-in of that name
 //! first on the host's PATH, which only logs its arguments, so whatever
 //! the host does, nothing the command names is touched; whether the
 //! stand-in logged the case's exact words is whether the host ran it.
@@ -169,6 +170,18 @@ pub fn harmless_words(command: &str) -> Option<Vec<String>> {
     if in_word {
         words.push(word);
     }
+    // The arguments name nothing outside the throw-away copy (no absolute
+    // path, no home, no `..`, also as an option's value): should a host
+    // bypass the stand-in, the command still reaches only the copy.
+    let outside = |w: &str| {
+        let value = w.split_once('=').map_or(w, |(_, v)| v);
+        [w, value].iter().any(|w| {
+            w.starts_with('/') || w.starts_with('~') || w.split('/').any(|part| part == "..")
+        })
+    };
+    if words.iter().skip(1).any(|w| outside(w)) {
+        return None;
+    }
     let program = words.first()?;
     let bare = !program.is_empty()
         && !HOST_PROGRAMS.contains(&program.as_str())
@@ -222,6 +235,11 @@ mod tests {
             "hookc hook",
             "echo \"rm -rf x\"",
             "cd build",
+            "rm -rf /",
+            "rm -rf ~/x",
+            "rm -rf ../x",
+            "rm -rf a/../../x",
+            "rm --dir=/etc",
             "",
         ] {
             assert_eq!(harmless_words(command), None, "{command}");

@@ -69,6 +69,11 @@ pub enum ProbeError {
     /// The settings run no `hookc hook`.
     #[error("`{0}` runs no `hookc hook`: run `hookc init --host {1}`")]
     NoHook(PathBuf, &'static str),
+    /// The settings name a guard outside the project: the probe copies
+    /// only the project's own files, and must never write or remove the
+    /// user's.
+    #[error("`{0}` names the guard `{1}`, outside the project: the probe runs a copy of the project's own files; run it where the guard is inside the project (`hookc init` puts it in `.hookc/`)")]
+    GuardOutside(PathBuf, PathBuf),
     /// The guard's test file is not there.
     #[error("the probe plays the guard's own test cases, and `{0}` is not there: write one (`hookc init` does) beside the guard")]
     NoTests(PathBuf),
@@ -82,7 +87,7 @@ pub enum ProbeError {
     #[error("{0}")]
     Guard(String),
     /// No case the probe can play.
-    #[error("none of the cases of `{0}` denies {1}: add one (a shell command the guard denies, one program with plain arguments, as `rm -rf build`)")]
+    #[error("none of the cases of `{0}` denies {1}: add one (a shell command the guard denies, one program with plain arguments naming nothing outside the project, as `rm -rf build`)")]
     NoDeniedCase(PathBuf, String),
     /// The throw-away folder could not be set up.
     #[error(transparent)]
@@ -175,6 +180,12 @@ pub fn run(args: &ProbeArgs) -> Result<ExitCode, ProbeError> {
         .map_err(|e| ProbeError::Read(settings_path.clone(), e))?;
     let guard_rel = guard_in_settings(&settings_text)
         .ok_or_else(|| ProbeError::NoHook(settings_path.clone(), host.name()))?;
+    // Copied into the throw-away folder, and removed there for the failure
+    // case: a path that is absolute or climbs out would name the user's
+    // own file.
+    if !inside(&guard_rel) {
+        return Err(ProbeError::GuardOutside(settings_path, guard_rel));
+    }
     let guard = dir.join(&guard_rel);
     let tests_path = guard.with_extension("test.yaml");
     if !tests_path.is_file() {
@@ -570,15 +581,24 @@ fn guard_in_settings(text: &str) -> Option<PathBuf> {
                     words.next();
                 }
                 w if w.starts_with('-') => {}
-                w => return Some(PathBuf::from(project_relative(w))),
+                w => return Some(PathBuf::from(without_leading_variable(w))),
             }
         }
         None
     })
 }
 
+/// Whether `path` is relative and stays below the folder it is relative
+/// to (no root, no `..`).
+fn inside(path: &Path) -> bool {
+    use std::path::Component;
+    path.components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        && path.components().any(|c| matches!(c, Component::Normal(_)))
+}
+
 /// `word` without quotes and without a leading variable folder.
-fn project_relative(word: &str) -> String {
+fn without_leading_variable(word: &str) -> String {
     let word = word.trim_matches(|c| c == '"' || c == '\'');
     let unquoted: String = word.chars().filter(|c| *c != '"' && *c != '\'').collect();
     match unquoted.strip_prefix('$') {
@@ -705,6 +725,22 @@ mod tests {
         }
         assert_eq!(guard_in_settings(r#"{"hooks": {}}"#), None);
         assert_eq!(guard_in_settings("not json"), None);
+    }
+
+    #[test]
+    fn only_a_guard_inside_the_project_is_probed() {
+        for inner in [".hookc/guard.yaml", "guard.yaml", "./policy/g.yaml"] {
+            assert!(inside(Path::new(inner)), "{inner}");
+        }
+        for outer in [
+            "/etc/guard.yaml",
+            "../guard.yaml",
+            ".hookc/../../g.yaml",
+            "",
+            ".",
+        ] {
+            assert!(!inside(Path::new(outer)), "{outer}");
+        }
     }
 
     #[test]

@@ -63,8 +63,10 @@ impl Stage {
         let project = root.join("project");
         let home = root.join("home");
         let bin = root.join("bin");
+        // A new folder, never one that is there already.
+        std::fs::create_dir(&root).map_err(io("create", &root))?;
         for dir in [&project, &home, &bin, &root.join("tmp")] {
-            std::fs::create_dir_all(dir).map_err(io("create", dir))?;
+            std::fs::create_dir(dir).map_err(io("create", dir))?;
         }
         Ok(Stage {
             root,

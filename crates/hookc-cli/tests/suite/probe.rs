@@ -141,3 +141,29 @@ fn a_guard_without_tests_or_a_case_to_play_is_said_and_nothing_changes() {
         &["guard.test.yaml` is not there"],
     );
 }
+
+/// A guard the settings name outside the project (an absolute path, or
+/// one with `..`) is refused before anything is copied: the probe removes
+/// the copy's guard in its failure case, and must never reach the user's.
+#[test]
+fn a_guard_outside_the_project_is_refused_and_left_alone() {
+    let dir = scratch("outside");
+    fake_host(&dir, "claude");
+    init(&dir, "claude-code");
+    let outside = dir.join("elsewhere.yaml");
+    std::fs::copy(dir.join("proj/.hookc/guard.yaml"), &outside).unwrap();
+    let settings = dir.join("proj/.claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    for named in [
+        outside.display().to_string(),
+        "../elsewhere.yaml".to_owned(),
+    ] {
+        // The settings are JSON: the quotes of the command are escaped.
+        let changed = text.replace(r#"\"$CLAUDE_PROJECT_DIR\"/.hookc/guard.yaml"#, &named);
+        assert!(changed != text, "the settings name no guard to move");
+        std::fs::write(&settings, changed).unwrap();
+        let before = std::fs::read(&outside).unwrap();
+        fails_saying(&probe(&dir, "claude-code"), &["outside the project"]);
+        assert_eq!(std::fs::read(&outside).unwrap(), before, "{named}");
+    }
+}
