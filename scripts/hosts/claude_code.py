@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 from common import (  # noqa: E402
-    DENIED, TAMPERINGS, Case, ModelServer, Project, Response, Turn, Wire, expect, host_command, run,
+    TAMPERINGS, Case, ModelServer, Project, Response, Turn, Wire, expect, host_command, run,
 )
 
 HOST = "claude-code"
@@ -165,32 +165,8 @@ def session(project: Project, script: list, prompt: str = "go", **drive_args) ->
 DRIVER = common.Driver(scratch, session, bash)
 
 
-def case_deny() -> None:
-    with scratch() as project:
-        project.write(".env", "API_TOKEN=secret-value-123\n")
-        s = session(project, [
-            bash(DENIED, "deny_1"),
-            Turn.call("Read", {"file_path": str(project.path(".env"))}, "deny_2"),
-        ])
-        expect(not project.path("denied.marker").exists(),
-               f"the denied command ran (denied.marker exists): {s.describe()}")
-        expect(project.path("victim/keep.txt").exists(),
-               f"victim/ was removed: {s.describe()}")
-        expect(s.saw("recursive force-remove is not allowed"),
-               f"the deny reason did not reach the model: {s.describe()}")
-        expect(not s.saw("secret-value-123"),
-               f"the .env file's content reached the model: {s.describe()}")
-        expect(s.saw("holds secrets"), f"the secrets reason did not reach the model: {s.describe()}")
-
-
-def case_ask() -> None:
-    # `-p` has nobody to ask: Claude Code refuses the call and hands the
-    # reason to the model.
-    with scratch() as project:
-        s = session(project, [bash("touch ask.marker && git push origin main", "ask_1")])
-        expect(not project.path("ask.marker").exists(),
-               f"an `ask` command ran with nobody to ask: {s.describe()}")
-        expect(s.saw("push to the remote?"), f"the ask reason did not reach the model: {s.describe()}")
+def read_env(project: Project) -> Turn:
+    return Turn.call("Read", {"file_path": str(project.path(".env"))}, "deny_2")
 
 
 def case_defer() -> None:
@@ -259,26 +235,20 @@ def case_skill_shell() -> None:
                f"the deny reason did not reach the model: {s.describe()}")
 
 
-def prompt_fails_closed() -> None:
-    # Broken from the start (no hookc on PATH), the first hook that can
-    # block, UserPromptSubmit, keeps the prompt from the model.
-    with scratch() as project:
-        s = session(project, [bash(DENIED, "nohookc_1")],
-                    hookc_on_path=False)
-        expect(not project.path("denied.marker").exists() and s.server.model_calls == 0,
-               f"without hookc on PATH, the prompt reached the model: {s.describe()}")
-
-
 def cases() -> list:
     def case(name: str, body: Callable[[], None], doc: str) -> Case:
         return Case(HOST, name, body, doc)
 
     return [
-        case("deny", case_deny, "rm -rf and a .env read are denied; the reasons reach the model"),
+        case("deny", common.case_deny(DRIVER, read_env),
+             "rm -rf and a .env read are denied; the reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
         case("rewrite", common.case_rewrite(DRIVER, told="pip install was run as uv pip install"),
              "pip install runs as uv pip install, with its context"),
-        case("ask", case_ask, "ask in -p: the command does not run, the reason reaches the model"),
+        # `-p` has nobody to ask: Claude Code refuses the call and hands the
+        # reason to the model.
+        case("ask", common.case_ask_headless(DRIVER),
+             "ask in -p: the command does not run, the reason reaches the model"),
         case("defer", case_defer, "defer in -p: the command does not run, the run ends deferred"),
         case("permission-request", case_permission_request,
              "default mode: PermissionRequest allows a rewritten cargo build, denies /etc"),
@@ -288,7 +258,8 @@ def cases() -> list:
         *[case(f"fail-closed-{how}", common.tool_fails_closed(DRIVER, how),
                f"{how} mid-session: a denied command does not run")
           for how in TAMPERINGS],
-        case("fail-closed-prompt-no-hookc", prompt_fails_closed,
+        # UserPromptSubmit is the first hook that can block.
+        case("fail-closed-prompt-no-hookc", common.prompt_fails_closed(DRIVER),
              "no hookc on PATH from the start: the prompt does not reach the model"),
         *[case(f"fail-closed-stop-{how}", common.stop_fails_closed(DRIVER, how, "Stop"),
                f"{how}: Stop blocks the stop")

@@ -551,6 +551,51 @@ def expect_not_run(project: Project, s: Session, what: str) -> None:
            f"{what}: victim/ was removed: {s.describe()}")
 
 
+def case_deny(d: Driver, read_secrets: Callable[[Project], Turn]) -> Callable[[], None]:
+    """DENIED does not run, and `read_secrets(project)`, the host's file
+    read of `.env`, is denied: neither reason is missing from the model's
+    next request, and the secret is not in it."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            project.write(".env", "API_TOKEN=secret-value-123\n")
+            s = d.session(project, [d.shell(DENIED, "deny_1"), read_secrets(project)])
+            expect_not_run(project, s, "the denied command")
+            expect(s.saw("recursive force-remove is not allowed"),
+                   f"the deny reason did not reach the model: {s.describe()}")
+            expect(not s.saw("secret-value-123"),
+                   f"the .env file's content reached the model: {s.describe()}")
+            expect(s.saw("holds secrets"),
+                   f"the secrets reason did not reach the model: {s.describe()}")
+    return body
+
+
+def case_ask_headless(d: Driver) -> Callable[[], None]:
+    """In a headless run nobody can answer an `ask`: the push does not
+    run, and the reason reaches the model."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            s = d.session(project, [d.shell("touch ask.marker && git push origin main", "ask_1")])
+            expect(not project.path("ask.marker").exists(),
+                   f"an `ask` command ran with nobody to ask: {s.describe()}")
+            expect(s.saw("push to the remote?"),
+                   f"the ask reason did not reach the model: {s.describe()}")
+    return body
+
+
+def prompt_fails_closed(d: Driver) -> Callable[[], None]:
+    """Broken from the start (no `hookc` on PATH), the first hook that can
+    block keeps the prompt from the model."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            s = d.session(project, [d.shell(DENIED, "nohookc_1")], hookc_on_path=False)
+            expect(not project.path("denied.marker").exists() and s.server.model_calls == 0,
+                   f"without hookc on PATH, the prompt reached the model: {s.describe()}")
+    return body
+
+
 def case_allow(d: Driver) -> Callable[[], None]:
     """A command no hook decides runs, and `ls`, which the guard allows."""
 

@@ -213,31 +213,8 @@ def session(project: Project, script: list, prompt: str = "go", **drive_args) ->
 DRIVER = common.Driver(scratch, session, bash, tamper_args={"allow_paths": True})
 
 
-def case_deny() -> None:
-    with scratch() as project:
-        project.write(".env", "API_TOKEN=secret-value-123\n")
-        s = session(project, [
-            bash(DENIED, "deny_1"),
-            Turn.call("view", {"path": str(project.path(".env"))}, "deny_2"),
-        ])
-        expect(not project.path("denied.marker").exists(),
-               f"the denied command ran (denied.marker exists): {s.describe()}")
-        expect(project.path("victim/keep.txt").exists(), f"victim/ was removed: {s.describe()}")
-        expect(s.saw("recursive force-remove is not allowed"),
-               f"the deny reason did not reach the model: {s.describe()}")
-        expect(not s.saw("secret-value-123"),
-               f"the .env file's content reached the model: {s.describe()}")
-        expect(s.saw("holds secrets"), f"the secrets reason did not reach the model: {s.describe()}")
-
-
-def case_ask() -> None:
-    # `-p` has nobody to ask: Copilot refuses the call ("unable to ask user
-    # for confirmation") and hands the reason to the model.
-    with scratch() as project:
-        s = session(project, [bash("touch ask.marker && git push origin main", "ask_1")])
-        expect(not project.path("ask.marker").exists(),
-               f"an `ask` command ran with nobody to ask: {s.describe()}")
-        expect(s.saw("push to the remote?"), f"the ask reason did not reach the model: {s.describe()}")
+def view_env(project: Project) -> Turn:
+    return Turn.call("view", {"path": str(project.path(".env"))}, "deny_2")
 
 
 def case_permission_request() -> None:
@@ -309,10 +286,14 @@ def cases() -> list:
         return Case(HOST, name, body, doc)
 
     return [
-        case("deny", case_deny, "rm -rf and a .env view are denied; the reasons reach the model"),
+        case("deny", common.case_deny(DRIVER, view_env),
+             "rm -rf and a .env view are denied; the reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
         case("rewrite", common.case_rewrite(DRIVER), "pip install runs as uv pip install (modifiedArgs)"),
-        case("ask", case_ask, "ask in -p: the command does not run, the reason reaches the model"),
+        # `-p` has nobody to ask: Copilot refuses the call ("unable to ask
+        # user for confirmation") and hands the reason to the model.
+        case("ask", common.case_ask_headless(DRIVER),
+             "ask in -p: the command does not run, the reason reaches the model"),
         case("permission-request", case_permission_request,
              "a permissionRequest rule on the command denies /etc, lets the rest run"),
         case("subagent-context", case_subagent_context,

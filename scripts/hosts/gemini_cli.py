@@ -282,16 +282,6 @@ def tamper_then_denied(tamper: str) -> list:
     ])]
 
 
-def prompt_fails_closed() -> None:
-    # Broken from the start (no hookc on PATH: the shell exits 127 with
-    # "not found" on stderr), BeforeAgent keeps the prompt from the model.
-    with scratch() as project:
-        s = session(project, [shell(DENIED, "nohookc_1")],
-                    hookc_on_path=False)
-        expect(not project.path("denied.marker").exists() and s.server.model_calls == 0,
-               f"without hookc on PATH, the prompt reached the model: {s.describe()}")
-
-
 def cases() -> list:
     def case(name: str, body: Callable[[], None], doc: str) -> Case:
         return Case(HOST, name, body, doc)
@@ -314,6 +304,8 @@ def cases() -> list:
         *[case(f"fail-closed-{how}", common.tool_fails_closed(DRIVER, how, tamper_then_denied),
                f"{how} mid-session: a denied command does not run")
           for how in ("policy-missing", "policy-broken", "policy-truncated", "no-hookc")],
-        case("fail-closed-prompt-no-hookc", prompt_fails_closed,
+        # No hookc: the shell exits 127 with "not found" on stderr, and
+        # BeforeAgent keeps the prompt from the model.
+        case("fail-closed-prompt-no-hookc", common.prompt_fails_closed(DRIVER),
              "no hookc on PATH from the start: the prompt does not reach the model"),
     ]
