@@ -293,13 +293,14 @@ def case_rewrite() -> None:
 
 def case_context() -> None:
     # SessionStart and UserPromptSubmit add context to the first request;
-    # PostToolUse blocks a command that printed a secrets file (Codex puts
-    # the reason in place of the output) and adds context after tests;
+    # PostToolUse blocks a command whose output holds a credential (Codex
+    # puts the reason in place of the output: a file no name marks as
+    # secret, which PreToolUse let through) and adds context after tests;
     # Stop blocks once, then lets the agent stop.
     with scratch() as project:
-        project.write(".env", "API_TOKEN=secret-value-123\n")
+        project.write("notes.txt", "API_TOKEN=secret-value-123\n")
         project.fake_tools("cargo")
-        s = session(project, [shell("cat .env", "ctx_1"), shell("cargo test", "ctx_2")])
+        s = session(project, [shell("cat notes.txt", "ctx_1"), shell("cargo test", "ctx_2")])
         expect(s.first_saw("Never push to main."),
                f"SessionStart's context did not reach the model: {s.describe()}")
         expect(s.first_saw("This project uses uv."),
@@ -307,7 +308,7 @@ def case_context() -> None:
         expect(s.saw("the command read a secrets file"),
                f"PostToolUse's block reason did not reach the model: {s.describe()}")
         expect(not s.saw("secret-value-123"),
-               f"the .env file's content reached the model: {s.describe()}")
+               f"the credential in notes.txt reached the model: {s.describe()}")
         expect(s.saw("tests ran; read the failures first"),
                f"PostToolUse's context did not reach the model: {s.describe()}")
         expect(s.saw("run the tests before stopping"),

@@ -35,6 +35,7 @@ import http.server
 import json
 import os
 import shutil
+import shlex
 import signal
 import socketserver
 import subprocess
@@ -418,11 +419,20 @@ class Project:
         """A shell command, one the guard lets through, that breaks the
         project's hook the way `how` says: the policy missing, broken (not
         YAML), truncated, or `hookc` gone from PATH."""
+        # The guard keeps the agent from naming its own files and from
+        # changing programs on PATH (host_settings, path_programs), so the
+        # name is built when the command runs, which no reader of the
+        # command sees (docs/src/policies/guards.md, "What a guard cannot
+        # see"): as an agent that means to break the hook would.
+        def hidden(path: str, inside: str) -> str:
+            # Cut inside `inside` so that neither half names it.
+            cut = path.rindex(inside) + 2
+            return f'"$(printf %s {shlex.quote(path[:cut])} {shlex.quote(path[cut:])})"'
         return {
-            "policy-missing": f"rm {GUARD}",
-            "policy-broken": f"printf 'hooks: [' > {GUARD}",
-            "policy-truncated": f"truncate -s 600 {GUARD}",
-            "no-hookc": f"rm {self.bin / 'hookc'}",
+            "policy-missing": f"rm {hidden(GUARD, '.hookc')}",
+            "policy-broken": f"printf 'hooks: [' > {hidden(GUARD, '.hookc')}",
+            "policy-truncated": f"truncate -s 600 {hidden(GUARD, '.hookc')}",
+            "no-hookc": f"rm {hidden(str(self.bin / 'hookc'), '/bin/')}",
         }[how]
 
     def hook_state(self) -> tuple:

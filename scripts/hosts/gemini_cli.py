@@ -177,12 +177,14 @@ def case_deny() -> None:
         # Gemini CLI itself refuses read_file on `.env` (before any hook):
         # `prod.env` is one only the guard keeps unread.
         project.write("prod.env", "API_TOKEN=secret-value-456\n")
+        # A file no name marks as secret, which BeforeTool lets through.
+        project.write("notes.txt", "API_TOKEN=secret-value-789\n")
         s = session(project, [
             shell(DENIED, "deny_1"),
             Turn.call("read_file", {"file_path": str(project.path("prod.env"))}, "deny_2"),
-            # AfterTool: a command that printed the secrets file has its
+            # AfterTool: a command whose output holds a credential has its
             # result replaced by the reason.
-            shell("cat .env", "deny_3"),
+            shell("cat notes.txt", "deny_3"),
         ])
         expect(not project.path("denied.marker").exists(),
                f"the denied command ran (denied.marker exists): {s.describe()}")
@@ -193,7 +195,8 @@ def case_deny() -> None:
                f"the read_file block reason did not reach the model: {s.describe()}")
         expect(s.saw("the command printed a secrets file"),
                f"AfterTool's deny reason did not reach the model: {s.describe()}")
-        expect(not s.saw("secret-value-123") and not s.saw("secret-value-456"),
+        expect(not s.saw("secret-value-123") and not s.saw("secret-value-456")
+               and not s.saw("secret-value-789"),
                f"a secrets file's content reached the model: {s.describe()}")
 
 
@@ -288,7 +291,7 @@ def cases() -> list:
 
     return [
         case("deny", case_deny,
-             "rm -rf, a .env read and a command printing .env are denied; reasons reach the model"),
+             "rm -rf, a .env read and a command printing a credential are denied; reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
         # Gemini says so itself in the tool's result.
         case("rewrite", common.case_rewrite(DRIVER, told="were modified by a hook"),

@@ -200,3 +200,13 @@ const _: () = {
     assert!(MAX_TABLE_LEN < u32::MAX as usize);
     assert!(MAX_HOST_OUTPUT_BYTES <= MAX_STRING_BYTES);
 };
+
+/// The most words one shell word expands to by brace expansion and the
+/// splitting of a variable's value (`functions::shell::expand`): more is
+/// `ShellError::TooLarge`, so that `{a,b}{a,b}...` cannot grow a command
+/// string's analysis exponentially.
+pub const MAX_SHELL_BRACE_WORDS: usize = 256;
+
+/// The most unquoted `{` one shell word may hold for brace expansion: more
+/// is `ShellError::TooLarge`, which bounds the expansion's recursion.
+pub const MAX_SHELL_BRACE_GROUPS: usize = 64;

