@@ -35,7 +35,6 @@ import http.server
 import json
 import os
 import shutil
-import shlex
 import signal
 import socketserver
 import subprocess
@@ -421,13 +420,14 @@ class Project:
         YAML), truncated, or `hookc` gone from PATH."""
         # The guard keeps the agent from naming its own files and from
         # changing programs on PATH (host_settings, path_programs), so the
-        # name is built when the command runs, which no reader of the
-        # command sees (docs/src/policies/guards.md, "What a guard cannot
-        # see"): as an agent that means to break the hook would.
+        # name is a glob that only the shell expands, when the command runs
+        # (docs/src/policies/guards.md, "What no guard of a command string
+        # can see"), as an agent that means to break the hook would write
+        # it. Not `$(...)`: Gemini CLI refuses command substitution itself.
         def hidden(path: str, inside: str) -> str:
-            # Cut inside `inside` so that neither half names it.
+            # One character inside `inside` becomes `?`.
             cut = path.rindex(inside) + 2
-            return f'"$(printf %s {shlex.quote(path[:cut])} {shlex.quote(path[cut:])})"'
+            return path[:cut] + "?" + path[cut + 1:]
         return {
             "policy-missing": f"rm {hidden(GUARD, '.hookc')}",
             "policy-broken": f"printf 'hooks: [' > {hidden(GUARD, '.hookc')}",

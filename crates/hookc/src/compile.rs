@@ -935,6 +935,8 @@ fn check_hook(
     ok &= events::events_declared(cx, raw, diags);
     let groups = events::schema_groups(cx, &events);
 
+    // A hook that stops a call: a path it tests as text is W0019.
+    let guard = matches!(raw.action.kind.value.as_str(), "deny" | "ask" | "block");
     let mut condition_tree = None;
     let condition = match &raw.condition {
         None => None,
@@ -944,7 +946,7 @@ fn check_hook(
                 resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
             if let Some(e) = &expr {
                 events::per_schema(&groups, &mut local, |schema, d| {
-                    crate::check::typeck::check_condition(e, schema, paths, regexes, d);
+                    crate::check::typeck::check_condition(e, schema, paths, regexes, d, guard);
                 });
             }
             // Name the YAML node of each finding: the innermost condition node

@@ -222,6 +222,10 @@ codes! {
     /// host's known tool names, to which new versions add): maybe never
     /// true.
     OutsideOpenVocabulary = "W0018", Warning, "name outside the known names";
+    /// A string test on a field the schema marks `format: file-path`, in
+    /// a hook that denies, asks or blocks: the text is one spelling of the
+    /// file (`./.env`, `src/../.env`, `$HOME/...` are others).
+    PathAsText = "W0019", Warning, "path tested as text";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

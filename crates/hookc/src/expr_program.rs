@@ -72,7 +72,7 @@ pub fn compile_expr(
     if let (Some(e), ExprMode::Condition | ExprMode::Value) = (&expr, mode) {
         let mut found = Diagnostics::new();
         let mut regexes = crate::check::typeck::RegexMemo::default();
-        crate::check::typeck::check_condition(e, schema, &paths, &mut regexes, &mut found);
+        crate::check::typeck::check_condition(e, schema, &paths, &mut regexes, &mut found, false);
         for d in found.into_vec() {
             if mode == ExprMode::Condition || d.code != Code::NonBoolCondition {
                 diags.push(d);

@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod events;
 pub mod glob;
+pub(crate) mod path_test;
 pub(crate) mod raw_pattern;
 pub mod schema;
 pub(crate) mod shell_test;

@@ -115,6 +115,12 @@ pub const IGNORED: &[&str] = &[
 /// it is warning W0016, which suggests the shell functions.
 pub const SHELL_COMMAND: &str = "shell-command";
 
+/// `format: file-path` (hookc's keyword): the string is a file's path as a
+/// tool takes it (Claude Code's `tool_input.file_path`): a string test on
+/// it, in a hook that denies, asks or blocks, is warning W0019, which
+/// suggests the path functions.
+pub const FILE_PATH: &str = "file-path";
+
 /// `vocabulary: {values: [...], prefixes: [...], open: bool}` (hookc's
 /// keyword): the values a string takes, as a host profile declares its
 /// tool names: one of `values`, or any string starting with one of
@@ -650,6 +656,14 @@ impl ContextSchema {
         id.and_then(|id| self.node(id))
             .and_then(|n| n.format.as_deref())
             == Some(SHELL_COMMAND)
+    }
+
+    /// Whether a schema node is a file's path ([`FILE_PATH`]): a string
+    /// test on it in a guarding hook is warning W0019.
+    pub fn is_file_path(&self, id: Option<SchemaId>) -> bool {
+        id.and_then(|id| self.node(id))
+            .and_then(|n| n.format.as_deref())
+            == Some(FILE_PATH)
     }
 }
 

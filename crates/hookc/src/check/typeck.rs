@@ -41,12 +41,15 @@ impl RegexMemo {
 }
 
 /// Checks one condition: every operation, then that the whole is a bool.
+/// `guard` says whether the hook denies, asks or blocks: then a path
+/// tested as text is warning W0019.
 pub fn check_condition(
     expr: &IrExpr,
     schema: &ContextSchema,
     paths: &PathTable,
     regexes: &mut RegexMemo,
     diags: &mut Diagnostics,
+    guard: bool,
 ) {
     let mut checker = TypeChecker {
         schema,
@@ -54,6 +57,7 @@ pub fn check_condition(
         regexes,
         diags,
         vars: Vec::new(),
+        guard,
     };
     let ty = checker.check(expr);
     if !ty.kinds.is_empty() && !ty.kinds.intersects(Kinds::BOOL) {
@@ -88,6 +92,7 @@ pub fn check_value(
         regexes,
         diags,
         vars: Vec::new(),
+        guard: false,
     }
     .check(expr)
 }
@@ -99,6 +104,8 @@ struct TypeChecker<'a> {
     diags: &'a mut Diagnostics,
     /// Types of macro variables in scope, outermost first.
     vars: Vec<Type>,
+    /// The hook denies, asks or blocks (W0019 applies).
+    guard: bool,
 }
 
 const MAX_SHOWN: usize = 48;
@@ -511,6 +518,13 @@ impl TypeChecker<'_> {
                         self.push_shell_test(&shown, subject, test, at);
                         break;
                     }
+                    if self.guard && self.schema.is_file_path(st.schema) && !is_null(other) {
+                        let shown = format!("{} {sym} {}", self.show(lhs), self.show(rhs));
+                        let (s, at) = (self.show(subject), lhs.span.to(rhs.span));
+                        self.diags
+                            .push(crate::check::path_test::diagnostic(&shown, &s, at));
+                        break;
+                    }
                 }
                 Type::bool()
             }
@@ -743,6 +757,10 @@ impl TypeChecker<'_> {
         if self.schema.is_shell_command(st.schema) {
             let shown = self.show(whole);
             self.push_shell_test(&shown, subject, test, whole.span);
+        } else if self.guard && self.schema.is_file_path(st.schema) {
+            let (shown, s) = (self.show(whole), self.show(subject));
+            self.diags
+                .push(crate::check::path_test::diagnostic(&shown, &s, whole.span));
         }
     }
 
