@@ -47,9 +47,12 @@
 //! and but for `$NAME`/`${NAME}` of a variable set earlier on the line
 //! (`X=v`, `export`/`declare`/`local`/`readonly`/`typeset X=v`), which is
 //! its value (split at blanks when unquoted): `X=rm; $X -rf /` runs `rm`.
-//! A name set by a command's own prefix (`X=1 cmd $X`), unset, read or
-//! looped over is not known and stays as written; `$@` and `$*` are empty
-//! (a host's command string has no positional parameters).
+//! A name set by a command's own prefix (`X=1 cmd $X`), or whose value
+//! depends on the path taken (set twice; set in a branch, a loop, a
+//! function, a subshell or a substitution, or after `&&`, `||`, `&` or
+//! `|`; unset, read or looped over) is not known and stays as written;
+//! `$@` and `$*` are empty (a host's command string has no positional
+//! parameters).
 //!
 //! **Braces.** Unquoted brace expansion, as Bash does it before the
 //! other expansions: `rm -{r,f} /` is `rm -r -f /`,
@@ -66,7 +69,8 @@
 //! `deno eval`, ...: the table of `interp.rs`) or, when it reads its
 //! program from its input, from a here-string, a heredoc (after the line)
 //! or a pipe. A shell fed a here-string, a heredoc or the literal an `echo`
-//! or `printf` prints into it has that text parsed as its script: its
+//! or `printf` prints into it (a literal without a backslash, whose
+//! escapes would print other characters) has that text parsed as its script: its
 //! commands follow the shell's, their wrappers ending in `"sh <<<"`, `"sh
 //! <<"` or `"| sh"`. `cd DIR`/`pushd DIR` on the line set the
 //! [`SimpleCommand::dir`] of the commands after it.

