@@ -111,6 +111,14 @@ fn documented_commands_print_what_the_docs_say() {
         let run = std::panic::catch_unwind(|| {
             trycmd::TestCases::new()
                 .register_bin("hookc", PathBuf::from(env!("CARGO_BIN_EXE_hookc")))
+                // Session memory (`remember`) under the target folder.
+                .env(
+                    "HOOKC_STATE_DIR",
+                    Path::new(env!("CARGO_TARGET_TMPDIR"))
+                        .join(format!("hookc-state/docs-{}-{name}", std::process::id()))
+                        .display()
+                        .to_string(),
+                )
                 .case(&path)
                 .run();
         });

@@ -180,6 +180,17 @@ pub const MAX_HOST_OUTPUT_BYTES: usize = 64 * 1024;
 /// action is read (`hookc-binding`'s `hosts::host_actions`).
 pub const MAX_HOST_TIMEOUT_MS: u64 = 60_000;
 
+/// Most bytes of one session's memory file (what its `remember` actions
+/// stored, `hookc-binding`'s `hosts::memory`). Checked before the file is
+/// read and before a line is appended: a larger file is not read, and the
+/// hook call answers its failure (the host's block), since a guard that
+/// reads the memory cannot decide without it.
+pub const MAX_SESSION_MEMORY_BYTES: usize = 4 * 1024 * 1024;
+
+/// Most bytes of one remembered value; a longer one is not stored (a path
+/// or a name is far shorter). Checked when a `remember` action is read.
+pub const MAX_REMEMBERED_VALUE_BYTES: usize = 4096;
+
 /// Deepest nesting the shell-command parser follows (`shell.commands`):
 /// subshells, command and process substitutions, `${...}`, and the
 /// scripts of `bash -c`, `eval` and the like, counted together. Checked as

@@ -1042,7 +1042,15 @@ fn check_hook(
     .flatten();
     ok &= diags.error_count() == errors_before;
     let action = action?;
-    ok &= events::effects_allowed(cx, raw, &events, action.effect, diags);
+    // What an event lets the host answer does not limit an action hookc
+    // carries out itself (`remember`), which the host never sees.
+    let by_hookc = cx
+        .types
+        .get(&raw.action.kind.value)
+        .is_some_and(|t| t.performer() == actions::Performer::Hookc);
+    if !by_hookc {
+        ok &= events::effects_allowed(cx, raw, &events, action.effect, diags);
+    }
     if !ok {
         return None;
     }

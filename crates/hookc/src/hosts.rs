@@ -416,6 +416,10 @@ pub struct PayloadSpec {
     /// evaluation (a text that is not a JSON object stays as it is).
     #[serde(default)]
     pub json_text: Vec<String>,
+    /// The member holding the session's id, which names the session's
+    /// memory (`remember` actions, `docs/src/hosts/index.md`).
+    #[serde(default = "session_id")]
+    pub session: String,
 }
 
 fn yes() -> bool {
@@ -426,6 +430,10 @@ fn tool_input() -> String {
     "tool_input".to_owned()
 }
 
+fn session_id() -> String {
+    "session_id".to_owned()
+}
+
 impl Default for PayloadSpec {
     fn default() -> PayloadSpec {
         PayloadSpec {
@@ -433,6 +441,7 @@ impl Default for PayloadSpec {
             example_event: None,
             tool_input: tool_input(),
             json_text: Vec::new(),
+            session: session_id(),
         }
     }
 }
@@ -625,6 +634,12 @@ mod tests {
         // an answer.
         assert_eq!(policy("BeforeTool", "", context), ["E0406"]);
         assert_eq!(policy("AfterModel", "", deny), ["E0406"]);
+        // `remember` is hookc's own (`performed_by: hookc`): no event's
+        // answer limits it, though it is collected.
+        let remember = "{type: remember, set: written, values: x}";
+        for event in ["BeforeTool", "SessionEnd", "AfterModel"] {
+            assert!(policy(event, "", remember).is_empty(), "{event}");
+        }
         // MCP tools are `mcp_SERVER_TOOL`; the tool names are open (new
         // versions add tools), so an unknown one is a warning.
         assert!(policy("BeforeTool", "tool_name == 'mcp_github_create_issue'", deny).is_empty());

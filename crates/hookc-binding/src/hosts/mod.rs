@@ -15,6 +15,10 @@
 //! in (a [`Ruling`] of the evaluation, then the host's [`Reply`]); the
 //! guide's pages (`docs/src/hosts/`) say what each host reads.
 //!
+//! The session's memory ([`memory`]) is read into the context as
+//! `remembered`, and what its `remember` actions store is stored after the
+//! evaluation.
+//!
 //! Awaited hooks of the host actions `run` and `test_path` are performed
 //! here ([`host_actions`]) and the evaluation resumed with their results,
 //! in hook order.
@@ -31,6 +35,7 @@
 //! `hookc eval --events` and `hookc diff` replay.
 
 pub mod host_actions;
+pub mod memory;
 mod outcome;
 
 pub use outcome::{Reply, Ruling, Verdict};
@@ -39,6 +44,7 @@ use crate::error::BindingError;
 use hookc::hosts::HostProfile;
 use hookc_runtime::{Context, Decision, Policy, QueryError, Results};
 use host_actions::{HostAction, HostActionError};
+use memory::SessionMemory;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::io::Write;
@@ -277,6 +283,14 @@ pub enum HookError {
         /// Its action type.
         action: String,
     },
+    /// The session's memory could not be read or stored (`remember`).
+    #[error("hookc: the session's memory `{}`: {problem}", path.display())]
+    Memory {
+        /// The memory file (empty for a bad `remember` action).
+        path: PathBuf,
+        /// What is wrong, and what to do.
+        problem: String,
+    },
     /// The decision log could not be written.
     #[error("hookc: cannot append to the log `{path}`: {source}")]
     Log {
@@ -435,10 +449,28 @@ impl Call {
             .get("cwd")
             .and_then(Value::as_str)
             .map_or_else(|| PathBuf::from("."), PathBuf::from);
+        // The session's memory, given to the evaluation as `remembered`
+        // when it holds anything (the payload is copied only then).
+        let memory = self.memory();
+        let known = match &memory {
+            Some(memory) => memory.load()?,
+            None => Map::new(),
+        };
+        let with_memory;
+        let context = if known.is_empty() {
+            &self.context
+        } else {
+            let mut context = self.context.clone();
+            if let Value::Object(members) = &mut context {
+                members.insert(memory::MEMBER.to_owned(), Value::Object(known.clone()));
+            }
+            with_memory = context;
+            &with_memory
+        };
         let mut results = Results::new();
         let decision = loop {
             let decision = policy
-                .query(event, Context::Value(&self.context))
+                .query(event, Context::Value(context))
                 .with_results(&results)
                 .decision()
                 .map_err(|source| HookError::Eval {
@@ -472,7 +504,7 @@ impl Call {
             results.insert(hook, result);
         };
         if let Some(log) = log {
-            append_log(log, event, &self.context, &decision)?;
+            append_log(log, event, context, &decision)?;
         }
         if let Some(pending) = &decision.pending {
             return Err(HookError::Pending {
@@ -480,8 +512,19 @@ impl Call {
                 action: pending.action_type().to_owned(),
             });
         }
+        if let Some(memory) = &memory {
+            memory.store(&known, &memory::remembered(&decision.collected)?)?;
+        }
         let ruling = Ruling::of(policy, &decision, host.input_member());
         Ok(host.answer(event, &ruling))
+    }
+
+    /// The session's memory: none when the payload names no session or
+    /// the environment no state folder (`memory`'s module doc).
+    fn memory(&self) -> Option<SessionMemory> {
+        let member = &self.host.profile().meta().payload.session;
+        let id = self.context.get(member.as_str()).and_then(Value::as_str)?;
+        SessionMemory::of(self.host.name(), id).filter(|_| !id.is_empty())
     }
 }
 

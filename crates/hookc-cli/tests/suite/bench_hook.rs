@@ -29,7 +29,7 @@ fn the_generated_policy_and_python_script_answer_alike() {
     run(&["bench-hook/gen.py", "60", dir, "--payloads", "80"]);
     let policy = out.join("guard-60.yaml");
     let artifact = out.join("guard-60.hkb");
-    let compiled = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let compiled = crate::hookc_command()
         .args(["compile", policy.to_str().unwrap(), "-o"])
         .arg(&artifact)
         .output()

@@ -1,9 +1,9 @@
 //! The `hookc` binary: exit codes, output channels and formats.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn hookc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookc"))
+    crate::hookc_command()
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
@@ -280,7 +280,7 @@ fn eval_on_the_artifact_and_on_the_sources_prints_the_same() {
 #[test]
 fn eval_prints_null_when_nothing_matches_and_reads_stdin() {
     use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let mut child = crate::hookc_command()
         .args(["eval", SEED[0], "--event", "limit", "--context", "-"])
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .stdin(std::process::Stdio::piped())

@@ -1,14 +1,14 @@
 //! `hookc bench`: its inputs, errors and output shape (never its timings).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const POLICY: &str = "examples/thread-hooks/hooks.yaml";
 /// Short runs: these tests check behaviour, not speed.
 const TIME: [&str; 2] = ["--time-per-case", "0.02"];
 
 fn hookc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookc"))
+    crate::hookc_command()
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()

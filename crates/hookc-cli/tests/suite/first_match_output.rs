@@ -3,7 +3,6 @@
 //! in `tests/data/seed000_eval/` (see its README for how they were made).
 
 use std::path::Path;
-use std::process::Command;
 
 const DATA: &str = "crates/hookc-cli/tests/data/seed000_eval";
 const SEED: [&str; 3] = [
@@ -23,7 +22,7 @@ const SNAPSHOT: &str = "crates/hookc/tests/data/examples_snapshot";
 fn same_as_before(cwd: &str, policy: &[&str], extra: &[&str], golden: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let events = root.join(DATA).join("events.jsonl");
-    let out = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let out = crate::hookc_command()
         .arg("eval")
         .args(policy)
         .arg("--events")

@@ -3,10 +3,9 @@
 //! `UPDATE_EXPECT=1 cargo test -p hookc-cli --test suite help::` rewrites them.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn help_of(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let out = crate::hookc_command()
         .args(args)
         .arg("--help")
         .output()

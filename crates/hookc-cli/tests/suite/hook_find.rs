@@ -5,7 +5,7 @@
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 /// A scratch project of this test: `proj/.hookc/guard.yaml` and a
 /// folder `proj/app/src` below it.
@@ -30,7 +30,7 @@ fn hook_in(cwd: &Path, event: &str, args: &[&str]) -> Output {
         "session_id": "s", "cwd": cwd, "hook_event_name": event,
         "tool_name": "Bash", "tool_input": {"command": "rm x"},
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let mut child = crate::hookc_command()
         .args(["hook", "--host", "claude-code"])
         .args(args)
         .current_dir("/")

@@ -30,7 +30,12 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `hookc ARGS` with `stdin` on its standard input.
 fn hookc(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    run(crate::hookc_command(), args, stdin)
+}
+
+/// `command ARGS` in the repository root, `stdin` on its standard input.
+fn run(mut command: Command, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = command
         .args(args)
         .current_dir(ROOT)
         .stdin(Stdio::piped())
@@ -1159,4 +1164,104 @@ fn cursor_knows_every_documented_agent_event() {
             "{event}: {said}"
         );
     }
+}
+
+/// `hookc hook --host claude-code` with the bundled guard, its session
+/// memory kept in `state`.
+fn hook_with_memory(state: &Path, payload: &Value) -> Output {
+    let mut command = crate::hookc_command();
+    command.env("HOOKC_STATE_DIR", state);
+    let args = [
+        "hook",
+        "--host",
+        "claude-code",
+        "examples/hosts/claude-code/guard.yaml",
+    ];
+    run(command, &args, payload.to_string().as_bytes())
+}
+
+fn claude_call(session: &str, tool: &str, input: Value) -> Value {
+    serde_json::json!({
+        "session_id": session, "cwd": "/home/u/app", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input,
+    })
+}
+
+#[test]
+fn a_session_remembers_what_it_wrote_and_asks_before_running_it() {
+    let state = scratch("memory");
+    let run = claude_call(
+        "s-mem",
+        "Bash",
+        serde_json::json!({"command": "python3 diag.py"}),
+    );
+    // Nothing written yet: the script is the project's, and runs.
+    let before = hook_with_memory(&state, &run);
+    assert_eq!(
+        seen(&before),
+        "exit 0\n",
+        "{}",
+        String::from_utf8_lossy(&before.stderr)
+    );
+    let write = claude_call(
+        "s-mem",
+        "Write",
+        serde_json::json!({"file_path": "/home/u/app/diag.py", "content": "print(1)"}),
+    );
+    assert_eq!(seen(&hook_with_memory(&state, &write)), "exit 0\n");
+    // The session wrote it: running it asks.
+    let after = seen(&hook_with_memory(&state, &run));
+    assert!(after.contains("\"permissionDecision\":\"ask\""), "{after}");
+    assert!(after.contains("session_written_code"), "{after}");
+    // Another session did not write it.
+    let other = claude_call(
+        "s-other",
+        "Bash",
+        serde_json::json!({"command": "python3 diag.py"}),
+    );
+    assert_eq!(seen(&hook_with_memory(&state, &other)), "exit 0\n");
+    // A script written through a redirection is remembered too.
+    let echo = claude_call(
+        "s-mem",
+        "Bash",
+        serde_json::json!({"command": "echo 'echo hi' > run.sh"}),
+    );
+    assert_eq!(seen(&hook_with_memory(&state, &echo)), "exit 0\n");
+    let bash = claude_call(
+        "s-mem",
+        "Bash",
+        serde_json::json!({"command": "bash run.sh"}),
+    );
+    assert!(seen(&hook_with_memory(&state, &bash)).contains("\"ask\""));
+    let sessions: Vec<_> = std::fs::read_dir(state.join("sessions")).unwrap().collect();
+    assert_eq!(
+        sessions.len(),
+        1,
+        "one file for the one session that remembered"
+    );
+}
+
+#[test]
+fn a_damaged_session_memory_blocks_rather_than_forgets() {
+    let state = scratch("memory-damaged");
+    let write = claude_call(
+        "s-bad",
+        "Write",
+        serde_json::json!({"file_path": "/home/u/app/a.py", "content": ""}),
+    );
+    assert_eq!(seen(&hook_with_memory(&state, &write)), "exit 0\n");
+    let file = std::fs::read_dir(state.join("sessions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&file, "{\"set\": \"written\"\n").unwrap();
+    let run = claude_call("s-bad", "Bash", serde_json::json!({"command": "ls"}));
+    let out = hook_with_memory(&state, &run);
+    // Claude Code's block: exit 2, the reason on standard error.
+    assert_eq!(out.status.code(), Some(2));
+    let reason = String::from_utf8_lossy(&out.stderr);
+    assert!(reason.contains("session's memory"), "{reason}");
+    assert!(reason.contains("remove the file"), "{reason}");
 }

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A host `hookc init` sets up, and what its settings look like.
 struct Host {
@@ -64,10 +64,7 @@ fn hosts() -> Vec<Host> {
 }
 
 fn hookc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookc"))
-        .args(args)
-        .output()
-        .unwrap()
+    crate::hookc_command().args(args).output().unwrap()
 }
 
 fn project(host: &Host, case: &str) -> PathBuf {

@@ -14,6 +14,28 @@
     clippy::indexing_slicing
 )]
 
+/// `hookc`, with its session memory (`remember`) kept under the target
+/// folder, a folder of its own for each process: tests write nowhere
+/// else, and no call sees what another test's call remembered (a test of
+/// the memory gives its calls one folder).
+pub fn hookc_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hookc"));
+    command.env("HOOKC_STATE_DIR", state_dir());
+    command
+}
+
+/// A fresh folder for a `hookc` process's session memory (created by
+/// hookc only if it stores something).
+pub fn state_dir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "hookc-state/{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
 #[path = "../../../hookc/tests/common/walk.rs"]
 mod walk;
 

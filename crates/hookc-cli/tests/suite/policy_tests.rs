@@ -14,14 +14,14 @@
 
 use crate::walk;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 fn hookc_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookc"))
+    crate::hookc_command()
         .args(args)
         .current_dir(dir)
         .output()

@@ -6,7 +6,7 @@
 //! `docs/src/hosts/probe.md`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A fresh folder for `case`, with `bin/` (the PATH of the run) and
 /// `proj/`.
@@ -30,7 +30,7 @@ fn fake_host(dir: &Path, name: &str) {
 }
 
 fn probe(dir: &Path, host: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookc"))
+    crate::hookc_command()
         .args(["probe", "--host", host, "--dir"])
         .arg(dir.join("proj"))
         .env("PATH", dir.join("bin"))
@@ -40,7 +40,7 @@ fn probe(dir: &Path, host: &str) -> Output {
 }
 
 fn init(dir: &Path, host: &str) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let out = crate::hookc_command()
         .args(["init", "--host", host, "--dir"])
         .arg(dir.join("proj"))
         .output()

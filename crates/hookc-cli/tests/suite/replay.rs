@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 /// A 40-line log of seed-shaped events (every seed context and test case).
@@ -23,7 +23,7 @@ const SEED: [&str; 3] = [
 ];
 
 fn hookc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookc"))
+    crate::hookc_command()
         .args(args)
         .current_dir(ROOT)
         .output()
@@ -231,7 +231,7 @@ fn gzip_logs_replay_as_their_text_from_a_file_and_from_stdin() {
         text(&from_file.stderr)
     );
     assert!(from_file.stdout == want.stdout);
-    let from_stdin = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let from_stdin = crate::hookc_command()
         .args(["eval", POLICY, "--events", "-"])
         .current_dir(ROOT)
         .stdin(std::fs::File::open(&gz).unwrap())
@@ -492,7 +492,7 @@ fn replay_streams_a_log_larger_than_its_memory_budget() {
             format!("{v}\n")
         })
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let mut child = crate::hookc_command()
         .args(["eval", POLICY, "--events", "-", "--jobs", "2"])
         .current_dir(ROOT)
         .stdin(Stdio::piped())

@@ -154,7 +154,7 @@ fn health_names_the_policy_version() {
     assert_eq!(now["policy"]["version"], 1);
     assert_eq!(now["policy"]["digest"].as_str().unwrap().len(), 16);
     // As many hooks as `hookc check` counts in the guard.
-    let check = std::process::Command::new(env!("CARGO_BIN_EXE_hookc"))
+    let check = crate::hookc_command()
         .args(["check", "examples/hosts/claude-code/guard.yaml"])
         .current_dir(ROOT)
         .output()
@@ -197,7 +197,7 @@ fn unknown_routes_and_hosts_are_404_and_other_methods_405() {
 
 #[test]
 fn a_remote_address_needs_allow_remote() {
-    let out = std::process::Command::new(HOOKC)
+    let out = crate::hookc_command()
         .args(["serve", "--addr", "0.0.0.0:0"])
         .arg(Path::new(ROOT).join("examples/hosts/claude-code/guard.yaml"))
         .output()
@@ -212,7 +212,7 @@ fn a_remote_address_needs_allow_remote() {
 
 #[test]
 fn a_policy_that_does_not_load_at_start_is_an_error() {
-    let out = std::process::Command::new(HOOKC)
+    let out = crate::hookc_command()
         .args(["serve", "--addr", "127.0.0.1:0", "/no/such/policy.yaml"])
         .output()
         .unwrap();
@@ -607,7 +607,7 @@ fn an_artifact_is_reloaded_and_a_damaged_one_refused() {
         let source = dir.join(format!("{name}.yaml"));
         std::fs::write(&source, deny_rm(reason)).unwrap();
         let out = dir.join(format!("{name}.hkb"));
-        let status = std::process::Command::new(HOOKC)
+        let status = crate::hookc_command()
             .arg("compile")
             .arg(&source)
             .arg("-o")

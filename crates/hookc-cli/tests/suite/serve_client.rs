@@ -37,6 +37,12 @@ impl Served {
     /// in `dir`; waits for its `listening on` line.
     pub fn start(hookc: &str, args: &[&str], dir: &Path) -> io::Result<Served> {
         let mut child = Command::new(hookc)
+            // Session memory (`remember`) in a temporary folder of this
+            // server's own.
+            .env(
+                "HOOKC_STATE_DIR",
+                std::env::temp_dir().join(format!("hookc-serve-state-{}", std::process::id())),
+            )
             .arg("serve")
             .args(["--addr", "127.0.0.1:0"])
             .args(args)

@@ -209,6 +209,17 @@ pub fn normal(p: &str) -> Cow<'_, str> {
     }
 }
 
+/// `path.resolve(base, p)`: `p` [`normal`]ised, joined to `base` when it
+/// is relative; an absolute path or a `~` path stays as it is, cleaned.
+pub fn resolve(base: &str, p: &str) -> String {
+    let p = normal(p);
+    if p.starts_with('/') || p == "~" || p.starts_with("~/") {
+        p.into_owned()
+    } else {
+        join(&normal(base), &p)
+    }
+}
+
 /// Directories whose every file holds credentials.
 const SECRET_DIRS: &[&str] = &[".ssh", ".gnupg", ".password-store", ".aws", ".azure"];
 
@@ -492,6 +503,17 @@ mod tests {
         ] {
             assert_eq!(dir(input), want, "dir({input:?})");
         }
+    }
+
+    #[test]
+    fn resolve_keeps_absolute_and_home_paths() {
+        assert_eq!(resolve("/proj", "a.py"), "/proj/a.py");
+        assert_eq!(resolve("/proj", "./x/../a.py"), "/proj/a.py");
+        assert_eq!(resolve("/proj", "/tmp/a.sh"), "/tmp/a.sh");
+        assert_eq!(resolve("/proj", "~/bin/x"), "~/bin/x");
+        assert_eq!(resolve("/proj", "$HOME/x"), "~/x");
+        assert_eq!(resolve("/proj", "file:a.py"), "/proj/a.py");
+        assert_eq!(resolve("", "a.py"), "a.py");
     }
 
     #[test]

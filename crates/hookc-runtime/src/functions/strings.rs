@@ -264,10 +264,92 @@ pub fn truncate(s: &str, max_chars: i64) -> Result<&str, EvalError> {
     }
 }
 
+/// Longest string, in code points, that [`closest`] compares: names are
+/// far shorter, and the comparison's cost grows with the square of it.
+const MAX_CLOSEST_CHARS: usize = 256;
+
+/// `s.closest(list, max)`: the first item of `items` at the least edit
+/// distance from `s` (optimal string alignment: insertions, deletions,
+/// substitutions and swaps of neighbours, by code point), if it is at
+/// most `max`. A negative `max` is [`EvalError::InvalidArgument`].
+pub fn closest<'i, I>(s: &str, items: I, max: i64) -> Result<Option<&'i str>, EvalError>
+where
+    I: IntoIterator<Item = &'i str>,
+{
+    let max = usize::try_from(max).map_err(|_| EvalError::InvalidArgument)?;
+    let a: Vec<char> = s.chars().take(MAX_CLOSEST_CHARS + 1).collect();
+    if a.len() > MAX_CLOSEST_CHARS {
+        return Ok(None);
+    }
+    let mut best: Option<(usize, &str)> = None;
+    for item in items {
+        let b: Vec<char> = item.chars().take(MAX_CLOSEST_CHARS + 1).collect();
+        // Lengths further apart than the bound cannot be within it.
+        if b.len() > MAX_CLOSEST_CHARS || a.len().abs_diff(b.len()) > max {
+            continue;
+        }
+        let d = edit_distance(&a, &b);
+        if d <= max && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, item));
+        }
+    }
+    Ok(best.map(|(_, item)| item))
+}
+
+/// The optimal-string-alignment distance of `a` and `b`: the classic
+/// dynamic program, row by row, keeping the two rows before the current
+/// one (a swap of neighbours looks two rows back).
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut above: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut row: Vec<usize> = Vec::with_capacity(b.len() + 1);
+        row.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            // above[j] is d(i-1, j-1), above[j + 1] is d(i-1, j), row[j] is
+            // d(i, j-1), before[j - 1] is d(i-2, j-2).
+            let diagonal = above.get(j).copied().unwrap_or(0) + usize::from(ca != cb);
+            let up = above.get(j + 1).copied().unwrap_or(0) + 1;
+            let left = row.last().copied().unwrap_or(0) + 1;
+            let mut d = diagonal.min(up).min(left);
+            let swapped = i > 0 && j > 0 && b.get(j - 1) == Some(ca) && a.get(i - 1) == Some(cb);
+            if swapped {
+                d = d.min(before.get(j - 1).copied().unwrap_or(0) + 1);
+            }
+            row.push(d);
+        }
+        before = std::mem::replace(&mut above, row);
+    }
+    above.last().copied().unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use EvalError::{IndexOutOfRange, InvalidArgument};
+
+    #[test]
+    fn closest_finds_a_name_one_typo_away() {
+        let known = ["requests", "numpy", "react", "lodash"];
+        assert_eq!(closest("reqeusts", known, 1), Ok(Some("requests")));
+        assert_eq!(closest("requests", known, 1), Ok(Some("requests")));
+        assert_eq!(closest("numpyy", known, 1), Ok(Some("numpy")));
+        assert_eq!(closest("lodahs", known, 1), Ok(Some("lodash")));
+        assert_eq!(closest("reac", known, 1), Ok(Some("react")));
+        assert_eq!(closest("flask", known, 1), Ok(None));
+        assert_eq!(closest("rqeuests", known, 1), Ok(Some("requests")));
+        assert_eq!(closest("", known, 1), Ok(None));
+        assert_eq!(closest("x", known, -1), Err(InvalidArgument));
+        assert_eq!(closest(&"a".repeat(300), ["a"], 1000), Ok(None));
+        assert_eq!(edit_distance(&['a', 'b'], &['b', 'a']), 1);
+        assert_eq!(
+            edit_distance(
+                &['k', 'i', 't', 't', 'e', 'n'],
+                &['s', 'i', 't', 't', 'i', 'n', 'g']
+            ),
+            3
+        );
+    }
 
     #[test]
     fn lower_and_upper_ascii_touch_ascii_letters_only() {

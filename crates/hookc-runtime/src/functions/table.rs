@@ -454,6 +454,19 @@ functions! {
             try_part(s, |s| strings::truncate(s, n))
         })()),
     }
+    /// `s.closest(list, max)`: the string of `list` nearest to `s` within `max` edits (a character inserted, removed, replaced, or two neighbours swapped), the first of the nearest; `''` when none is (and when `s` is longer than 256 code points). A name one typo from a known one: `a.closest(known, 1) != a && a.closest(known, 1) != ''`.
+    0x0023 Closest {
+        name: "closest", form: Method,
+        params: [s: STR, list: LIST, max: INT],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[s, list, max], _, _| lift((|| {
+            let max = int_of(max)?;
+            let items = string_items(list)?;
+            let found = strings::closest(str_of(s)?, items.iter().map(|i| i.as_ref()), max)?;
+            Ok(built(found.unwrap_or_default().to_owned()))
+        })()),
+    }
     /// `path.base(p)`: the last element of the path `p` (`.` for an empty path).
     0x0030 PathBase {
         ns: "path", name: "base", form: Global,
@@ -536,6 +549,14 @@ functions! {
         result: BOOL,
         yaml: None, lower: Call,
         run: |[p], _, _| lift((|| Ok(Val::Bool(paths::startup(str_of(p)?))))()),
+    }
+    /// `path.resolve(base, p)`: `p` as `path.normal` gives it, joined to `base` when it is relative (an absolute or `~` path stays as it is): one spelling for the same file named from a folder (`path.resolve(cwd, 'a.py')` and `'/proj/a.py'`).
+    0x003A PathResolve {
+        ns: "path", name: "resolve", form: Global,
+        params: [base: STR, p: STR],
+        result: STR,
+        yaml: None, lower: Call,
+        run: |[base, p], _, _| lift((|| Ok(built(paths::resolve(str_of(base)?, str_of(p)?))))()),
     }
     /// `strings(v)` (also `v.strings()`): every string in the value `v`, itself or nested in lists and objects at any depth (an MCP tool's arguments, whatever their shape), in document order.
     0x0022 Strings {

@@ -4,8 +4,8 @@
 
 use super::{all_or_none, found, list, render, value_phrase};
 use super::{
-    ActionType, ActionTypes, ActionValue, ParamDef, ParamType, TypeBinding, TypeDef, ITEM_KEYS,
-    PARAM_KEYS, TYPE_KEYS,
+    ActionType, ActionTypes, ActionValue, ParamDef, ParamType, Performer, TypeBinding, TypeDef,
+    ITEM_KEYS, PARAM_KEYS, TYPE_KEYS,
 };
 use crate::check::template;
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -81,6 +81,7 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
         effect: Effect::default(),
         severity: 0,
         bind: None,
+        performer: Performer::Host,
         params: Vec::new(),
         source: None,
     };
@@ -161,6 +162,18 @@ pub(super) fn read_type(key: &Key, def: &Node, diags: &mut Diagnostics) -> Actio
                     ),
                 }
             }
+            "performed_by" => match v.as_str() {
+                Some("host") => out.performer = Performer::Host,
+                Some("hookc") => out.performer = Performer::Hookc,
+                other => diags.push(bad(
+                    format!(
+                        "`performed_by` of action type `{name}` must be `host` or `hookc`, found {}",
+                        other.map_or_else(|| found(v).to_string(), |s| format!("`{s}`"))
+                    ),
+                    v.span,
+                    &child_path(&np, "performed_by"),
+                )),
+            },
             "parameters" => match &v.kind {
                 NodeKind::Map(params) => {
                     let pnp = child_path(&np, "parameters");

@@ -35,8 +35,8 @@ mod value;
 
 pub use params::check_action;
 pub use types::{
-    ActionType, ActionTypes, Misfit, ParamDef, ParamType, TypeBinding, TypeDef, ITEM_KEYS,
-    PARAM_KEYS, TYPE_KEYS,
+    ActionType, ActionTypes, Misfit, ParamDef, ParamType, Performer, TypeBinding, TypeDef,
+    ITEM_KEYS, PARAM_KEYS, TYPE_KEYS,
 };
 pub use value::{Action, ActionValue};
 

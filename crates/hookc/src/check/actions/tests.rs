@@ -1111,3 +1111,20 @@ fn child_paths_quote_odd_keys() {
     );
     assert_eq!(kinds_phrase(Kinds::INT), "an integer");
 }
+
+#[test]
+fn performed_by_names_hookc_or_the_host() {
+    let (types, diags) = declared(serde_json::json!({
+        "note": {"description": "x", "effect": "collected", "performed_by": "hookc", "parameters": {}},
+        "ask": {"description": "x", "performed_by": "host", "parameters": {}},
+        "bad": {"description": "x", "performed_by": "agent", "parameters": {}},
+    }));
+    assert_eq!(
+        messages(&diags),
+        ["`performed_by` of action type `bad` must be `host` or `hookc`, found `agent`"]
+    );
+    let performer = |name: &str| types.get(name).map(ActionType::performer);
+    assert_eq!(performer("note"), Some(Performer::Hookc));
+    assert_eq!(performer("ask"), Some(Performer::Host));
+    assert_eq!(performer("retry"), Some(Performer::Host));
+}

@@ -311,12 +311,32 @@ pub struct ActionType {
     /// `bind:` of an awaited type: where the host's result goes (`None`:
     /// `results.<hook id>`).
     pub(super) bind: Option<TypeBinding>,
+    /// `performed_by:`: who carries a match out.
+    pub(super) performer: Performer,
     pub(super) params: Vec<ParamDef>,
     /// The definition as written, when a file declared it.
     pub(super) source: Option<serde_json::Value>,
 }
 
+/// Who carries out a match of an action type (`performed_by:`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Performer {
+    /// The host (or the embedding runtime), from the decision: the
+    /// default. What an event lets a host answer limits it (E0406).
+    #[default]
+    Host,
+    /// hookc's hook call itself (`remember`), which the host never sees:
+    /// no event's answer limits it.
+    Hookc,
+}
+
 impl ActionType {
+    /// Who carries out a match of it (`performed_by:`; the host unless
+    /// declared).
+    pub fn performer(&self) -> Performer {
+        self.performer
+    }
+
     /// The type's name (`retry`).
     pub fn name(&self) -> &str {
         &self.name
@@ -388,7 +408,14 @@ pub struct ActionTypes {
 }
 
 /// The keys of an action type definition.
-pub const TYPE_KEYS: [&str; 5] = ["description", "effect", "severity", "bind", "parameters"];
+pub const TYPE_KEYS: [&str; 6] = [
+    "description",
+    "effect",
+    "severity",
+    "bind",
+    "performed_by",
+    "parameters",
+];
 /// The keys of an `items` definition (a type definition of its own).
 pub const ITEM_KEYS: [&str; 4] = ["type", "enum", "items", "description"];
 /// The keys of an action parameter definition.
