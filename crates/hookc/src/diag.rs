@@ -226,6 +226,11 @@ codes! {
     /// a hook that denies, asks or blocks: the text is one spelling of the
     /// file (`./.env`, `src/../.env`, `$HOME/...` are others).
     PathAsText = "W0019", Warning, "path tested as text";
+    /// In a hook that denies, asks or blocks, a command of `shell.commands`
+    /// tested on its raw words: `c.argv[0] == 'rm'` (`/bin/rm` keeps its
+    /// directory there; `c.program` does not) or a flag as one exact word
+    /// (`'-rf' in c.argv` misses `-fr`, `-r -f`; `c.hasFlag` reads them).
+    RawArgvTest = "W0020", Warning, "program or flag tested on the raw words";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -2,6 +2,7 @@
 //! action types, templates and globs.
 
 pub mod actions;
+pub(crate) mod argv_test;
 pub mod events;
 pub mod glob;
 pub(crate) mod path_test;

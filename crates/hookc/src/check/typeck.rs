@@ -7,6 +7,7 @@
 //! compiled here, under the size limit, so a bad pattern is reported at its
 //! place in the source.
 
+use crate::check::argv_test::FlagWord;
 use crate::check::schema::ContextSchema;
 use crate::check::shell_test::Test;
 use crate::check::ty::{Kinds, Type};
@@ -42,7 +43,8 @@ impl RegexMemo {
 
 /// Checks one condition: every operation, then that the whole is a bool.
 /// `guard` says whether the hook denies, asks or blocks: then a path
-/// tested as text is warning W0019.
+/// tested as text is warning W0019, and a command of `shell.commands`
+/// tested on its raw words W0020.
 pub fn check_condition(
     expr: &IrExpr,
     schema: &ContextSchema,
@@ -57,6 +59,7 @@ pub fn check_condition(
         regexes,
         diags,
         vars: Vec::new(),
+        origins: Vec::new(),
         guard,
     };
     let ty = checker.check(expr);
@@ -92,6 +95,7 @@ pub fn check_value(
         regexes,
         diags,
         vars: Vec::new(),
+        origins: Vec::new(),
         guard: false,
     }
     .check(expr)
@@ -104,8 +108,25 @@ struct TypeChecker<'a> {
     diags: &'a mut Diagnostics,
     /// Types of macro variables in scope, outermost first.
     vars: Vec<Type>,
-    /// The hook denies, asks or blocks (W0019 applies).
+    /// What each of `vars` ranges over, beyond its type (W0020).
+    origins: Vec<VarOrigin>,
+    /// The hook denies, asks or blocks (W0019 and W0020 apply).
     guard: bool,
+}
+
+/// What a macro variable is known to range over beyond its type, for
+/// W0020. The commands of `shell.commands` are plain objects to the type
+/// system (the function's row gives their kind, `object`, and no schema),
+/// so the checker follows them through the macros that bind them: it is
+/// the binding, not the type, that says `c` is a parsed command.
+#[derive(Debug, Clone, PartialEq)]
+enum VarOrigin {
+    /// Nothing known.
+    Other,
+    /// A command of `shell.commands(...)`.
+    Command,
+    /// A word of a command's `argv`: the command's source text (`c`).
+    Word(String),
 }
 
 const MAX_SHOWN: usize = 48;
@@ -273,6 +294,7 @@ impl TypeChecker<'_> {
                 self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
                 let written = re.glob.as_deref().unwrap_or(&re.pattern);
                 self.shell_test(recv, &t, e, Test::Matches(written));
+                self.program_test(recv, &[written], e.span, |me| (me.show(e), me.source(e)));
                 self.pattern(re);
                 Type::bool()
             }
@@ -287,9 +309,18 @@ impl TypeChecker<'_> {
                     &format!("`{}`", kind.name()),
                 );
                 let var = self.element_type(&rt);
+                let origin = if self.is_command_list(range) {
+                    VarOrigin::Command
+                } else if let Some(cmd) = self.argv_of(range) {
+                    VarOrigin::Word(self.source(cmd))
+                } else {
+                    VarOrigin::Other
+                };
                 self.vars.push(var);
+                self.origins.push(origin);
                 let bt = self.check(body);
                 self.vars.pop();
+                self.origins.pop();
                 let what = match kind {
                     MacroKind::Exists => "the predicate of `exists`",
                     MacroKind::All => "the predicate of `all`",
@@ -456,6 +487,18 @@ impl TypeChecker<'_> {
             };
             if let Some(test) = test {
                 self.shell_test(recv, rt, whole, test);
+                if let Some(lit) = lit {
+                    self.program_test(recv, &[lit], whole.span, |me| {
+                        (me.show(whole), me.source(whole))
+                    });
+                }
+            }
+            if func == Builtin::Contains {
+                if let (Some(cmd), Some(flag)) = (self.argv_of(recv), lit.and_then(FlagWord::parse))
+                {
+                    let (shown, cmd) = (self.show(whole), self.source(cmd));
+                    self.push_flag_test(&shown, &cmd, &[flag], true, whole.span);
+                }
             }
         }
         let elem = match def.shape {
@@ -526,6 +569,7 @@ impl TypeChecker<'_> {
                         break;
                     }
                 }
+                self.raw_word_compare(op, lhs, rhs);
                 Type::bool()
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
@@ -577,6 +621,7 @@ impl TypeChecker<'_> {
                     }
                 }
                 self.enum_in_check(lhs, &lt, rhs);
+                self.raw_word_in(lhs, rhs);
                 Type::bool()
             }
             BinaryOp::Add => {
@@ -768,6 +813,205 @@ impl TypeChecker<'_> {
         let s = self.show(subject);
         self.diags
             .push(crate::check::shell_test::diagnostic(shown, &s, test, at));
+    }
+
+    /// Full source text of an expression, for a help that rewrites it
+    /// (`show` shortens it).
+    fn source(&self, e: &IrExpr) -> String {
+        e.to_source(self.paths).unwrap_or_default()
+    }
+
+    /// Whether `e` is the list `shell.commands(...)` gives, or a `filter`
+    /// of it.
+    fn is_command_list(&self, e: &IrExpr) -> bool {
+        match &e.kind {
+            IrExprKind::Call(Builtin::ShellCommands, _) => true,
+            IrExprKind::Macro {
+                kind: MacroKind::Filter,
+                range,
+                ..
+            } => self.is_command_list(range),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is one command of `shell.commands(...)`: a macro
+    /// variable over the list, or an item of it.
+    fn is_command(&self, e: &IrExpr) -> bool {
+        match &e.kind {
+            IrExprKind::Var { depth, .. } => {
+                self.origins.get(*depth as usize) == Some(&VarOrigin::Command)
+            }
+            IrExprKind::Index(base, _) => self.is_command_list(base),
+            _ => false,
+        }
+    }
+
+    /// The command `c` when `e` is its `c.argv`.
+    fn argv_of<'e>(&self, e: &'e IrExpr) -> Option<&'e IrExpr> {
+        match &e.kind {
+            IrExprKind::Field(base, name) if name == "argv" && self.is_command(base) => Some(base),
+            _ => None,
+        }
+    }
+
+    /// The command `c` when `e` is `c.argv[0]`, its program as written.
+    fn program_word<'e>(&self, e: &'e IrExpr) -> Option<&'e IrExpr> {
+        match &e.kind {
+            IrExprKind::Index(base, index)
+                if matches!(index.kind, IrExprKind::Const(Const::Int(0))) =>
+            {
+                self.argv_of(base)
+            }
+            _ => None,
+        }
+    }
+
+    /// The command's source text when `e` is one of its arguments: `c.argv[n]`
+    /// for `n >= 1`, or a macro variable over `c.argv` (`c.argv.exists(a, ...)`).
+    fn argument_word(&self, e: &IrExpr) -> Option<String> {
+        match &e.kind {
+            IrExprKind::Index(base, index) if matches!(index.kind, IrExprKind::Const(Const::Int(n)) if n >= 1) => {
+                self.argv_of(base).map(|cmd| self.source(cmd))
+            }
+            IrExprKind::Var { depth, .. } => match self.origins.get(*depth as usize) {
+                Some(VarOrigin::Word(cmd)) => Some(cmd.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// W0020 when `subject` is `c.argv[0]`, tested against `literals` (the
+    /// names, or the pattern) in a guarding hook. A literal with a `/`
+    /// tests the directory, which only `argv[0]` holds: not warned. `text`
+    /// gives the whole test, shown (shortened) and written out; it is
+    /// called only for a warning, as it allocates.
+    fn program_test(
+        &mut self,
+        subject: &IrExpr,
+        literals: &[&str],
+        at: Span,
+        text: impl FnOnce(&Self) -> (String, String),
+    ) {
+        if !self.guard || literals.is_empty() {
+            return;
+        }
+        let Some(cmd) = self.program_word(subject) else {
+            return;
+        };
+        if literals.iter().any(|l| l.is_empty() || l.contains('/')) {
+            return;
+        }
+        let (shown, written) = text(self);
+        let subject_src = self.source(subject);
+        let program = format!("{}.program", self.source(cmd));
+        // The same test with `program` in place of `c.argv[0]`.
+        let fixed = if subject_src.is_empty() || !written.contains(&subject_src) {
+            program
+        } else {
+            written.replacen(&subject_src, &program, 1)
+        };
+        let name = literals.first().copied().filter(|l| {
+            l.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
+        });
+        self.diags.push(crate::check::argv_test::program_diagnostic(
+            &shown, &fixed, name, at,
+        ));
+    }
+
+    /// W0020 for `flags` looked for as exact words among the arguments of
+    /// the command `cmd` (`contains`: by `c.argv.contains(...)`).
+    fn push_flag_test(
+        &mut self,
+        shown: &str,
+        cmd: &str,
+        flags: &[FlagWord<'_>],
+        contains: bool,
+        at: Span,
+    ) {
+        if self.guard {
+            self.diags.push(crate::check::argv_test::flag_diagnostic(
+                shown, cmd, flags, contains, at,
+            ));
+        }
+    }
+
+    /// W0020 for `==`/`!=` of a command's raw word with a literal: the
+    /// program (`c.argv[0] == 'rm'`) or a flag (`c.argv[1] == '-rf'`,
+    /// `c.argv.exists(a, a == '-rf')`).
+    fn raw_word_compare(&mut self, op: BinaryOp, lhs: &IrExpr, rhs: &IrExpr) {
+        if !self.guard {
+            return;
+        }
+        let sym = op.symbol();
+        let text = |me: &Self| {
+            let shown = format!("{} {sym} {}", me.show(lhs), me.show(rhs));
+            let written = format!("{} {sym} {}", me.source(lhs), me.source(rhs));
+            (shown, written)
+        };
+        let at = lhs.span.to(rhs.span);
+        for (subject, other) in [(lhs, rhs), (rhs, lhs)] {
+            let Some(lit) = string_const(other) else {
+                continue;
+            };
+            if self.program_word(subject).is_some() {
+                self.program_test(subject, &[lit], at, text);
+                return;
+            }
+            if let (Some(cmd), Some(flag)) = (self.argument_word(subject), FlagWord::parse(lit)) {
+                let (shown, _) = text(self);
+                self.push_flag_test(&shown, &cmd, &[flag], false, at);
+                return;
+            }
+        }
+    }
+
+    /// W0020 for `in` on a command's raw words: `c.argv[0] in ['rm',
+    /// 'rmdir']`, `'-rf' in c.argv`, `c.argv.exists(a, a in ['-rf', '-fr'])`.
+    fn raw_word_in(&mut self, lhs: &IrExpr, rhs: &IrExpr) {
+        if !self.guard {
+            return;
+        }
+        let at = lhs.span.to(rhs.span);
+        let text = |me: &Self| {
+            let shown = format!("{} in {}", me.show(lhs), me.show(rhs));
+            let written = format!("{} in {}", me.source(lhs), me.source(rhs));
+            (shown, written)
+        };
+        if let (Some(word), Some(cmd)) = (string_const(lhs), self.argv_of(rhs)) {
+            if let Some(flag) = FlagWord::parse(word) {
+                let (shown, cmd) = (text(self).0, self.source(cmd));
+                self.push_flag_test(&shown, &cmd, &[flag], false, at);
+            }
+            return;
+        }
+        let IrExprKind::Const(Const::List(items)) = &rhs.kind else {
+            return;
+        };
+        let words: Option<Vec<&str>> = items
+            .iter()
+            .map(|c| match c {
+                Const::String(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect();
+        let Some(words) = words.filter(|w| !w.is_empty()) else {
+            return;
+        };
+        if self.program_word(lhs).is_some() {
+            self.program_test(lhs, &words, at, text);
+        } else if let Some(cmd) = self.argument_word(lhs) {
+            // Only a list of flags: a list that also holds other words
+            // (`a in ['-f', 'install']`) tests more than flags.
+            let flags: Option<Vec<FlagWord<'_>>> =
+                words.iter().map(|w| FlagWord::parse(w)).collect();
+            if let Some(flags) = flags {
+                let (shown, _) = text(self);
+                self.push_flag_test(&shown, &cmd, &flags, false, at);
+            }
+        }
     }
 
     /// W0017 for a pattern that runs on the backtracking engine (it has
