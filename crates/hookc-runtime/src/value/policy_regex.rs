@@ -48,11 +48,33 @@
 //! nothing). Nothing in the artifact names the engine: it is the same
 //! pattern string either way.
 
+//!
+//! A first search on a small engine: compiling a pattern on `regex` (its
+//! NFAs, prefilters and engine set-up) costs some 300,000 to 700,000
+//! instructions, more than the rest of a `hookc hook` call, which searches
+//! each pattern only a few times. A pattern whose meaning `regex-lite`
+//! shares ([`lite_safe`]: no Unicode class, Perl class, word boundary or
+//! flag but `s` and `m`, whose meanings differ there) is searched on
+//! `regex-lite`, which compiles in a sixth of that, for its first
+//! [`LITE_SEARCHES`] searches of haystacks up to [`LITE_HAYSTACK_BYTES`];
+//! later searches, and longer haystacks, compile it on `regex` (where
+//! `regex-lite`'s search, without a DFA, would cost more than the compile
+//! saves). Both engines find the same leftmost-first match with the same
+//! groups, so which one answers changes no result (`tests`: random
+//! patterns of that subset on both).
+
 use super::EvalError;
 use memchr::memmem::Finder;
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
+
+/// How many searches of one pattern `regex-lite` answers before the
+/// pattern is compiled on `regex` (module doc).
+pub const LITE_SEARCHES: u32 = 16;
+/// The longest haystack, in bytes, searched on `regex-lite`.
+pub const LITE_HAYSTACK_BYTES: usize = 2048;
 
 // At most this many required literals are tested before the regex.
 use crate::limits::MAX_REGEX_LITERALS as MAX_REQUIRED;
@@ -69,6 +91,20 @@ pub struct PolicyRegex {
     /// [`parse`](Self::parse)).
     parsed: OnceLock<Result<ParsedRegex, String>>,
     compiled: OnceLock<Option<CompiledRegex>>,
+    /// The pattern on `regex-lite` (`None` when it does not compile there).
+    lite: OnceLock<Option<regex_lite::Regex>>,
+    /// Searches answered on `regex-lite` so far.
+    lite_searches: LiteSearches,
+}
+
+/// A count of searches, shared by the threads that search one regex.
+#[derive(Debug, Default)]
+struct LiteSearches(AtomicU32);
+
+impl Clone for LiteSearches {
+    fn clone(&self) -> LiteSearches {
+        LiteSearches(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 /// What a [`PolicyRegex`]'s parse found.
@@ -76,6 +112,8 @@ pub struct PolicyRegex {
 struct ParsedRegex {
     /// Whether `fancy-regex` runs it (decided by [`engine`]).
     backtracking: bool,
+    /// Whether `regex-lite` gives it the same meaning ([`lite_safe`]).
+    lite: bool,
     /// Literals every match contains (at most [`MAX_REQUIRED`]).
     required: Vec<Finder<'static>>,
     /// Capture groups, group 0 (the whole match) included.
@@ -160,6 +198,8 @@ impl PolicyRegex {
             known: None,
             parsed: OnceLock::new(),
             compiled: OnceLock::new(),
+            lite: OnceLock::new(),
+            lite_searches: LiteSearches::default(),
         }
     }
 
@@ -200,6 +240,9 @@ impl PolicyRegex {
             return Ok(false);
         }
         let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
+        if let Some(lite) = self.lite(parsed, haystack) {
+            return Ok(lite.is_match(haystack));
+        }
         self.compiled(parsed)?.is_match(haystack)
     }
 
@@ -216,6 +259,11 @@ impl PolicyRegex {
             return Ok(None);
         }
         let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
+        if let Some(lite) = self.lite(parsed, haystack) {
+            return Ok(lite
+                .captures(haystack)
+                .map(|caps| caps.iter().map(|m| m.map(|m| m.as_str())).collect()));
+        }
         self.compiled(parsed)?.captures(haystack)
     }
 
@@ -270,6 +318,7 @@ impl PolicyRegex {
             .get_or_init(|| {
                 analyze(&self.pattern).map(|parsed| ParsedRegex {
                     backtracking: matches!(parsed.engine, Engine::Backtracking(_)),
+                    lite: parsed.lite,
                     required: parsed
                         .required
                         .iter()
@@ -281,6 +330,30 @@ impl PolicyRegex {
             })
             .as_ref()
             .map_err(String::as_str)
+    }
+
+    /// The pattern on `regex-lite`, when this search is one it answers
+    /// (module doc): the pattern means the same there, `haystack` is
+    /// short, the pattern is not compiled on `regex` yet, and fewer than
+    /// [`LITE_SEARCHES`] searches came before. `None` sends the search to
+    /// `regex` (as does a pattern `regex-lite` does not compile).
+    #[inline]
+    fn lite(&self, parsed: &ParsedRegex, haystack: &str) -> Option<&regex_lite::Regex> {
+        if !parsed.lite || haystack.len() > LITE_HAYSTACK_BYTES || self.compiled.get().is_some() {
+            return None;
+        }
+        if self.lite_searches.0.fetch_add(1, Ordering::Relaxed) >= LITE_SEARCHES {
+            return None;
+        }
+        self.lite
+            .get_or_init(|| {
+                regex_lite::RegexBuilder::new(&self.pattern)
+                    .size_limit(crate::limits::MAX_REGEX_SIZE)
+                    .nest_limit(crate::limits::MAX_REGEX_NESTING)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The compiled regex, compiled now on first use; a pattern that does
@@ -517,6 +590,8 @@ struct RegexParse {
     groups: usize,
     /// Named groups, by index.
     names: Vec<(usize, String)>,
+    /// Whether `regex-lite` gives it the same meaning ([`lite_safe`]).
+    lite: bool,
 }
 
 /// Parses `pattern` on the engine it needs ([`engine`]).
@@ -556,6 +631,7 @@ fn analyze(pattern: &str) -> Result<RegexParse, String> {
         required: Vec::new(),
         groups: groups.count + 1,
         names,
+        lite: false,
     })
 }
 
@@ -580,6 +656,111 @@ fn linear(ast: &Ast) -> RegexParse {
         required: literals,
         groups: groups.count + 1,
         names: groups.names,
+        lite: lite_safe(ast),
+    }
+}
+
+/// Whether `regex-lite` gives the pattern `ast` the meaning `regex` gives
+/// it: built of literals (written, escaped meta characters, `\n` and the
+/// like), `.`, bracketed classes of literals and ranges, `^` `$` `\A`
+/// `\z`, groups, repetitions and alternations, with no flag but `s` and
+/// `m`. Left out, as the two crates read them differently: Perl and
+/// Unicode classes (ASCII in `regex-lite`), word boundaries (ASCII there),
+/// case folding (ASCII there), and everything else to be safe.
+pub fn lite_safe(ast: &Ast) -> bool {
+    regex_syntax::ast::visit(ast, LiteSafe).is_ok()
+}
+
+/// The visitor of [`lite_safe`]: an error at the first construct outside
+/// the subset.
+struct LiteSafe;
+
+impl regex_syntax::ast::Visitor for LiteSafe {
+    type Output = ();
+    type Err = ();
+
+    fn finish(self) -> Result<(), ()> {
+        Ok(())
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), ()> {
+        use regex_syntax::ast::{AssertionKind, LiteralKind};
+        let flags_ok = |flags: &regex_syntax::ast::Flags| {
+            flags.items.iter().all(|item| {
+                matches!(
+                    item.kind,
+                    regex_syntax::ast::FlagsItemKind::Negation
+                        | regex_syntax::ast::FlagsItemKind::Flag(
+                            regex_syntax::ast::Flag::DotMatchesNewLine
+                                | regex_syntax::ast::Flag::MultiLine
+                        )
+                )
+            })
+        };
+        let ok = match ast {
+            Ast::Empty(_)
+            | Ast::Dot(_)
+            | Ast::Repetition(_)
+            | Ast::Alternation(_)
+            | Ast::Concat(_) => true,
+            Ast::Literal(l) => matches!(
+                l.kind,
+                LiteralKind::Verbatim | LiteralKind::Meta | LiteralKind::Special(_)
+            ),
+            Ast::Assertion(a) => matches!(
+                a.kind,
+                AssertionKind::StartLine
+                    | AssertionKind::EndLine
+                    | AssertionKind::StartText
+                    | AssertionKind::EndText
+            ),
+            Ast::Flags(f) => flags_ok(&f.flags),
+            Ast::Group(g) => match &g.kind {
+                GroupKind::CaptureIndex(_) | GroupKind::CaptureName { .. } => true,
+                GroupKind::NonCapturing(flags) => flags_ok(flags),
+            },
+            Ast::ClassBracketed(_) => true,
+            Ast::ClassUnicode(_) | Ast::ClassPerl(_) => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+
+    fn visit_class_set_item_pre(
+        &mut self,
+        item: &regex_syntax::ast::ClassSetItem,
+    ) -> Result<(), ()> {
+        use regex_syntax::ast::{ClassSetItem, LiteralKind};
+        let literal = |l: &regex_syntax::ast::Literal| {
+            matches!(
+                l.kind,
+                LiteralKind::Verbatim | LiteralKind::Meta | LiteralKind::Special(_)
+            )
+        };
+        let ok = match item {
+            ClassSetItem::Empty(_) | ClassSetItem::Union(_) => true,
+            ClassSetItem::Literal(l) => literal(l),
+            ClassSetItem::Range(r) => literal(&r.start) && literal(&r.end),
+            ClassSetItem::Ascii(_)
+            | ClassSetItem::Unicode(_)
+            | ClassSetItem::Perl(_)
+            | ClassSetItem::Bracketed(_) => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+
+    fn visit_class_set_binary_op_pre(
+        &mut self,
+        _op: &regex_syntax::ast::ClassSetBinaryOp,
+    ) -> Result<(), ()> {
+        Err(())
     }
 }
 
@@ -1280,6 +1461,149 @@ mod tests {
                 "{pattern:?}"
             );
         }
+    }
+
+    /// `regex-lite` answers exactly as `regex` on every pattern
+    /// [`lite_safe`] admits: random patterns of literals (non-ASCII ones
+    /// too), `.`, classes, anchors, the `s` and `m` flags, groups,
+    /// counted and open repetitions and alternations, on random haystacks
+    /// of ASCII and non-ASCII letters, `/` and newlines, whole matches and
+    /// every group compared; a pattern with a construct the two read
+    /// differently is refused.
+    #[test]
+    fn regex_lite_answers_as_regex_on_the_patterns_it_is_given() {
+        let mut seed: u64 = 0x2f6b_3a1c_9d4e_8b07;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let safe = [
+            "a",
+            "b",
+            "é",
+            "ß",
+            "/",
+            r"\.",
+            ".",
+            "[^/]",
+            "[a-c]",
+            "[^a]",
+            "[é-ü]",
+            "^",
+            "$",
+            r"\A",
+            r"\z",
+            "(?s)",
+            "(?m)",
+            "(?s:.)",
+            "(a)",
+            "(?<n>b)",
+            "a{2,3}",
+            "[/é]",
+            r"\n",
+            "(?:ab|é)",
+            "x*?",
+        ];
+        let unsafe_atoms = [
+            r"\w",
+            r"\d",
+            r"\s",
+            r"\b",
+            r"\B",
+            "(?i)a",
+            r"\pL",
+            "[[:alpha:]]",
+            r"[\w]",
+            "(?u)",
+            "(?x)a",
+            "[a&&b]",
+        ];
+        let letters = ['a', 'b', 'c', 'é', 'ß', 'K', '/', '\n', '.', 'x', 'ü', 'A'];
+        let mut compared = 0;
+        for round in 0..1500 {
+            let mut pattern = String::new();
+            for _ in 0..=next(5) {
+                let atom = safe[next(safe.len() as u64) as usize];
+                let piece = match next(7) {
+                    0 => format!("(?:{atom})+"),
+                    1 => format!("({atom})*"),
+                    2 => format!("({atom}|{})", safe[next(safe.len() as u64) as usize]),
+                    3 => format!("(?:{atom})?"),
+                    _ => atom.to_owned(),
+                };
+                pattern.push_str(&piece);
+            }
+            let tainted = round % 5 == 0;
+            if tainted {
+                pattern.push_str(unsafe_atoms[next(unsafe_atoms.len() as u64) as usize]);
+            }
+            let Ok(ast) = regex_syntax::ast::parse::Parser::new().parse(&pattern) else {
+                continue;
+            };
+            let Ok(full) = regex::Regex::new(&pattern) else {
+                continue;
+            };
+            if tainted {
+                assert!(
+                    !lite_safe(&ast),
+                    "{pattern:?} holds a construct regex-lite reads otherwise"
+                );
+                continue;
+            }
+            assert!(lite_safe(&ast), "{pattern:?}");
+            let lite = regex_lite::Regex::new(&pattern).unwrap();
+            for _ in 0..30 {
+                let haystack: String = (0..next(10))
+                    .map(|_| letters[next(letters.len() as u64) as usize])
+                    .collect();
+                assert_eq!(
+                    lite.is_match(&haystack),
+                    full.is_match(&haystack),
+                    "{pattern:?} on {haystack:?}"
+                );
+                let groups = |caps: Option<Vec<Option<(usize, usize)>>>| caps;
+                let want = groups(
+                    full.captures(&haystack)
+                        .map(|c| c.iter().map(|m| m.map(|m| (m.start(), m.end()))).collect()),
+                );
+                let got = groups(
+                    lite.captures(&haystack)
+                        .map(|c| c.iter().map(|m| m.map(|m| (m.start(), m.end()))).collect()),
+                );
+                assert_eq!(got, want, "{pattern:?} on {haystack:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 20_000, "{compared}");
+    }
+
+    /// A pattern is searched on `regex-lite` for its first searches of
+    /// short strings only: past [`LITE_SEARCHES`] searches, or on a longer
+    /// string, it is compiled on `regex`, and the answers stay the same.
+    #[test]
+    fn regex_lite_answers_only_the_first_short_searches() {
+        let re = PolicyRegex::parse(r"(?s)\A(?:.*/)?\.env[^/]*\z").unwrap();
+        for _ in 0..LITE_SEARCHES {
+            assert_eq!(re.is_match("a/.env.local"), Ok(true));
+        }
+        assert!(
+            !re.is_compiled(),
+            "the first searches compile nothing on regex"
+        );
+        assert_eq!(re.is_match("a/.envx/b"), Ok(false));
+        assert!(re.is_compiled(), "a later search compiles it");
+        let long = PolicyRegex::parse(r"(?s)\A(?:.*/)?\.env[^/]*\z").unwrap();
+        let path = format!("{}/.env", "d/".repeat(LITE_HAYSTACK_BYTES));
+        assert_eq!(long.is_match(&path), Ok(true));
+        assert!(long.is_compiled(), "a long haystack is searched on regex");
+        let unicode = PolicyRegex::parse(r"\w+").unwrap();
+        assert_eq!(unicode.is_match("é"), Ok(true));
+        assert!(
+            unicode.is_compiled(),
+            "a pattern regex-lite reads otherwise runs on regex"
+        );
     }
 
     /// The prefilter never changes an answer: random patterns of literals,

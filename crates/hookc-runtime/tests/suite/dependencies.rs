@@ -25,6 +25,7 @@ const DIRECT: &[&str] = &[
     "fancy-regex",
     "memchr",
     "regex",
+    "regex-lite",
     "regex-syntax",
     "serde",
     "serde_json",
