@@ -277,7 +277,7 @@ def case_ask() -> None:
         expect(project.ran() == [],
                f"an `ask` push ran without anyone asked: ran {project.ran()}; "
                f"PreToolUse {s.hook_status('PreToolUse')}; {s.describe()}")
-        expect(s.saw("push to the remote?"), f"the ask reason did not reach the model: {s.describe()}")
+        expect(s.saw("push to the remote's main branch"), f"the ask reason did not reach the model: {s.describe()}")
 
 
 def case_rewrite() -> None:

@@ -589,7 +589,7 @@ def case_ask_headless(d: Driver) -> Callable[[], None]:
             s = d.session(project, [d.shell("touch ask.marker && git push origin main", "ask_1")])
             expect(not project.path("ask.marker").exists(),
                    f"an `ask` command ran with nobody to ask: {s.describe()}")
-            expect(s.saw("push to the remote?"),
+            expect(s.saw("push to the remote's main branch"),
                    f"the ask reason did not reach the model: {s.describe()}")
     return body
 
