@@ -32,7 +32,12 @@
 //! require none, and a pattern that sets flags anywhere (`(?i)`, ...)
 //! requires none at all, as a flag changes what its literals match.
 //! (`tests`: random patterns and haystacks against the compiled regex
-//! alone.)
+//! alone.) Two more prefilters are read at run time from the parse: the
+//! flags that leave literals alone (`s`, `m`, `U`, `R`) are read past
+//! (`FlagReading::Neutral`; the literals the compiler records stay those
+//! of the strict reading, so artifact bytes do not change), and a pattern
+//! that requires no literal but whose alternatives each do requires one of
+//! theirs (`one_of_literals`): a haystack with none of them is no match.
 //!
 //! Two engines, chosen from the pattern text alone by [`engine`] (the
 //! compiler and the runtime both decide there, so they never disagree): a
@@ -116,6 +121,10 @@ struct ParsedRegex {
     lite: bool,
     /// Literals every match contains (at most [`MAX_REQUIRED`]).
     required: Vec<Finder<'static>>,
+    /// When no literal is required: literals of which every match
+    /// contains at least one ([`one_of_literals`]; empty when there is no
+    /// such set), so that a haystack with none of them is no match.
+    one_of: Box<[String]>,
     /// Capture groups, group 0 (the whole match) included.
     groups: usize,
     /// The named groups' indexes and names, by index (usually empty, so
@@ -186,6 +195,13 @@ impl ParsedRegex {
         let bytes = haystack.as_bytes();
         self.required.iter().any(|f| f.find(bytes).is_none())
     }
+
+    /// Whether `haystack` holds none of the literals one of which every
+    /// match contains.
+    #[inline]
+    fn lacks_one_of(&self, haystack: &str) -> bool {
+        !self.one_of.is_empty() && !self.one_of.iter().any(|l| haystack.contains(l.as_str()))
+    }
 }
 
 impl PolicyRegex {
@@ -240,6 +256,9 @@ impl PolicyRegex {
             return Ok(false);
         }
         let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
+        if parsed.lacks_one_of(haystack) {
+            return Ok(false);
+        }
         if let Some(lite) = self.lite(parsed, haystack) {
             return Ok(lite.is_match(haystack));
         }
@@ -259,6 +278,9 @@ impl PolicyRegex {
             return Ok(None);
         }
         let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
+        if parsed.lacks_one_of(haystack) {
+            return Ok(None);
+        }
         if let Some(lite) = self.lite(parsed, haystack) {
             return Ok(lite
                 .captures(haystack)
@@ -320,10 +342,11 @@ impl PolicyRegex {
                     backtracking: matches!(parsed.engine, Engine::Backtracking(_)),
                     lite: parsed.lite,
                     required: parsed
-                        .required
+                        .required_at_run
                         .iter()
                         .map(|l| Finder::new(l.as_bytes()).into_owned())
                         .collect(),
+                    one_of: parsed.one_of.into_boxed_slice(),
                     groups: parsed.groups,
                     names: parsed.names,
                 })
@@ -584,14 +607,21 @@ pub fn record_required_literals(program: &mut crate::bytecode::Program) {
 /// What parsing a pattern found.
 struct RegexParse {
     engine: Engine,
-    /// Required literals, longest first, at most [`MAX_REQUIRED`].
+    /// Required literals, longest first, at most [`MAX_REQUIRED`], as the
+    /// compiler records them ([`FlagReading::Refuse`]).
     required: Vec<String>,
+    /// The same read past the flags that leave literals alone
+    /// ([`FlagReading::Neutral`]): what a search tests.
+    required_at_run: Vec<String>,
     /// Capture groups, group 0 included.
     groups: usize,
     /// Named groups, by index.
     names: Vec<(usize, String)>,
     /// Whether `regex-lite` gives it the same meaning ([`lite_safe`]).
     lite: bool,
+    /// Literals one of which every match contains, when none is required
+    /// ([`one_of_literals`]).
+    one_of: Vec<String>,
 }
 
 /// Parses `pattern` on the engine it needs ([`engine`]).
@@ -629,35 +659,146 @@ fn analyze(pattern: &str) -> Result<RegexParse, String> {
     Ok(RegexParse {
         engine: Engine::Backtracking(first),
         required: Vec::new(),
+        required_at_run: Vec::new(),
         groups: groups.count + 1,
         names,
         lite: false,
+        one_of: Vec::new(),
     })
 }
 
 /// What a pattern `regex-syntax` parsed requires and captures.
 fn linear(ast: &Ast) -> RegexParse {
-    let mut literals = Vec::new();
-    if walk(ast, true, &mut literals).is_err() {
-        literals.clear();
-    }
-    // Longest first (the rarest in practice), equal ones adjacent for
-    // `dedup`.
-    literals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-    literals.dedup();
-    literals.truncate(MAX_REQUIRED);
+    let literals = required_of(ast, FlagReading::Refuse);
+    let at_run = required_of(ast, FlagReading::Neutral);
     // The visitor keeps its own stack (no recursion), and never fails.
     let groups = match regex_syntax::ast::visit(ast, AstGroups::default()) {
         Ok(groups) => groups,
         Err(never) => match never {},
     };
+    let one_of = if at_run.is_empty() {
+        one_of_literals(ast).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     RegexParse {
         engine: Engine::Linear,
         required: literals,
+        required_at_run: at_run,
         groups: groups.count + 1,
         names: groups.names,
         lite: lite_safe(ast),
+        one_of,
     }
+}
+
+/// The literals every match of `ast` contains, flags read as `flags` says:
+/// longest first (the rarest in practice), at most [`MAX_REQUIRED`].
+fn required_of(ast: &Ast, flags: FlagReading) -> Vec<String> {
+    let mut literals = Vec::new();
+    if walk(ast, true, flags, &mut literals).is_err() {
+        literals.clear();
+    }
+    // Equal ones adjacent for `dedup`.
+    literals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    literals.dedup();
+    literals.truncate(MAX_REQUIRED);
+    literals
+}
+
+/// Most literals in a [`one_of_literals`] set: more would cost a search
+/// each for little.
+const MAX_ONE_OF: usize = 16;
+
+/// Literals of which every match of `ast` contains at least one, when the
+/// tree says so: a literal run; a group or a repetition of at least one of
+/// something that has such a set; the best set among a concatenation's
+/// parts (the one whose shortest literal is longest); and, for an
+/// alternation, the union of its branches' sets, when every branch has
+/// one. Nothing else has a set (a class, `.`, an optional part), nor a
+/// pattern that sets flags anywhere (`(?i)` changes what a literal
+/// matches), nor a set past [`MAX_ONE_OF`]. Exact as the required
+/// literals are: a haystack with none of the set cannot hold a match
+/// (`tests`: random patterns against the compiled regex).
+fn one_of_literals(ast: &Ast) -> Option<Vec<String>> {
+    let set = one_of(ast).ok()??;
+    (!set.is_empty() && set.len() <= MAX_ONE_OF && set.iter().all(|l| !l.is_empty())).then_some(set)
+}
+
+/// [`one_of_literals`]'s walk: `Ok(None)` for no set, `Err` for a flag
+/// anywhere. Recursion is bounded by the parser's nesting limit.
+fn one_of(ast: &Ast) -> Result<Option<Vec<String>>, Flagged> {
+    Ok(match ast {
+        Ast::Flags(set) if FlagReading::Neutral.passes(&set.flags) => None,
+        Ast::Flags(_) => return Err(Flagged),
+        Ast::Literal(lit) => Some(vec![lit.c.to_string()]),
+        Ast::Group(group) => {
+            if let GroupKind::NonCapturing(set) = &group.kind {
+                if !set.items.is_empty() && !FlagReading::Neutral.passes(set) {
+                    return Err(Flagged);
+                }
+            }
+            one_of(&group.ast)?
+        }
+        Ast::Repetition(rep) => {
+            let at_least_one = match &rep.op.kind {
+                RepetitionKind::OneOrMore => true,
+                RepetitionKind::ZeroOrOne | RepetitionKind::ZeroOrMore => false,
+                RepetitionKind::Range(
+                    RepetitionRange::Exactly(n)
+                    | RepetitionRange::AtLeast(n)
+                    | RepetitionRange::Bounded(n, _),
+                ) => *n >= 1,
+            };
+            let inner = one_of(&rep.ast)?;
+            inner.filter(|_| at_least_one)
+        }
+        Ast::Alternation(alt) => {
+            let mut union: Vec<String> = Vec::new();
+            let mut every = true;
+            for branch in &alt.asts {
+                match one_of(branch)? {
+                    Some(set) => union.extend(set),
+                    None => every = false,
+                }
+            }
+            union.sort();
+            union.dedup();
+            (every && union.len() <= MAX_ONE_OF).then_some(union)
+        }
+        Ast::Concat(concat) => {
+            let mut best: Option<Vec<String>> = None;
+            let mut consider = |set: Vec<String>| {
+                let shortest = |s: &[String]| s.iter().map(String::len).min().unwrap_or(0);
+                if best.as_ref().is_none_or(|b| shortest(&set) > shortest(b)) {
+                    best = Some(set);
+                }
+            };
+            let mut run = String::new();
+            for part in &concat.asts {
+                if let Ast::Literal(lit) = part {
+                    run.push(lit.c);
+                    continue;
+                }
+                if !run.is_empty() {
+                    consider(vec![std::mem::take(&mut run)]);
+                }
+                if let Some(set) = one_of(part)? {
+                    consider(set);
+                }
+            }
+            if !run.is_empty() {
+                consider(vec![run]);
+            }
+            best
+        }
+        Ast::Empty(_)
+        | Ast::Dot(_)
+        | Ast::Assertion(_)
+        | Ast::ClassUnicode(_)
+        | Ast::ClassPerl(_)
+        | Ast::ClassBracketed(_) => None,
+    })
 }
 
 /// Whether `regex-lite` gives the pattern `ast` the meaning `regex` gives
@@ -954,11 +1095,50 @@ fn fancy_reason(error: &fancy_regex::Error) -> String {
 /// The pattern sets flags: its literals are not known to match themselves.
 struct Flagged;
 
+/// Which flags a literal walk reads past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FlagReading {
+    /// None: any flag ends the walk. The literals the compiler records in
+    /// an artifact (format 6) are read so, and stay what they were.
+    Refuse,
+    /// The flags that leave what a literal matches alone (`s`, `m`, `U`,
+    /// `R`: they change `.`, the anchors and greediness); `i` and `x` and
+    /// `u` still end the walk. Read so at run time, for a pattern the
+    /// artifact records no literal of (a path glob's `(?s)...`).
+    Neutral,
+}
+
+impl FlagReading {
+    /// Whether the walk reads past `flags`.
+    fn passes(self, flags: &regex_syntax::ast::Flags) -> bool {
+        use regex_syntax::ast::{Flag, FlagsItemKind};
+        self == FlagReading::Neutral
+            && flags.items.iter().all(|item| {
+                matches!(
+                    item.kind,
+                    FlagsItemKind::Negation
+                        | FlagsItemKind::Flag(
+                            Flag::DotMatchesNewLine
+                                | Flag::MultiLine
+                                | Flag::SwapGreed
+                                | Flag::CRLF
+                        )
+                )
+            })
+    }
+}
+
 /// Walks `ast`, appending to `out`, when `required`, the literal runs every
 /// match of it contains; parts that need not match are walked for flags
 /// only.
-fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged> {
+fn walk(
+    ast: &Ast,
+    required: bool,
+    flags: FlagReading,
+    out: &mut Vec<String>,
+) -> Result<(), Flagged> {
     match ast {
+        Ast::Flags(set) if flags.passes(&set.flags) => {}
         Ast::Flags(_) => return Err(Flagged),
         Ast::Literal(lit) if required => out.push(lit.c.to_string()),
         Ast::Concat(concat) => {
@@ -971,7 +1151,7 @@ fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged>
                             out.push(std::mem::take(&mut run));
                         }
                         run.clear();
-                        walk(part, required, out)?;
+                        walk(part, required, flags, out)?;
                     }
                 }
             }
@@ -980,12 +1160,12 @@ fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged>
             }
         }
         Ast::Group(group) => {
-            if let GroupKind::NonCapturing(flags) = &group.kind {
-                if !flags.items.is_empty() {
+            if let GroupKind::NonCapturing(set) = &group.kind {
+                if !set.items.is_empty() && !flags.passes(set) {
                     return Err(Flagged);
                 }
             }
-            walk(&group.ast, required, out)?;
+            walk(&group.ast, required, flags, out)?;
         }
         Ast::Repetition(rep) => {
             let min = match &rep.op.kind {
@@ -997,11 +1177,11 @@ fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged>
                     | RepetitionRange::Bounded(n, _),
                 ) => *n,
             };
-            walk(&rep.ast, required && min >= 1, out)?;
+            walk(&rep.ast, required && min >= 1, flags, out)?;
         }
         Ast::Alternation(alt) => {
             for branch in &alt.asts {
-                walk(branch, false, out)?;
+                walk(branch, false, flags, out)?;
             }
         }
         Ast::Literal(_)
@@ -1111,10 +1291,39 @@ mod tests {
             .parse(pattern)
             .unwrap();
         let mut out = Vec::new();
-        match walk(&ast, true, &mut out) {
+        match walk(&ast, true, FlagReading::Refuse, &mut out) {
             Ok(()) => out,
             Err(Flagged) => Vec::new(),
         }
+    }
+
+    /// Flags that leave literals alone are read past at run time only:
+    /// what the compiler records is unchanged.
+    #[test]
+    fn neutral_flags_keep_their_literals_at_run_time() {
+        let glob = r"(?s)\A(?:.*/)?\.hookc/.*\z";
+        let ast = regex_syntax::ast::parse::Parser::new().parse(glob).unwrap();
+        assert_eq!(required_of(&ast, FlagReading::Neutral), [".hookc/"]);
+        assert!(required_of(&ast, FlagReading::Refuse).is_empty());
+        assert!(required_literals(glob).is_empty());
+        for flagged in [r"(?i)abc", r"abc(?i:d)", r"(?x)a b", r"(?s-i)x(?i)y"] {
+            let ast = regex_syntax::ast::parse::Parser::new()
+                .parse(flagged)
+                .unwrap();
+            assert!(
+                required_of(&ast, FlagReading::Neutral).is_empty(),
+                "{flagged}"
+            );
+        }
+        let ast = regex_syntax::ast::parse::Parser::new()
+            .parse(r"(?m)^ab(?s:.)c$")
+            .unwrap();
+        assert_eq!(required_of(&ast, FlagReading::Neutral), ["ab", "c"]);
+        let re = PolicyRegex::parse(glob).unwrap();
+        assert_eq!(re.is_match("/work/app/build.log"), Ok(false));
+        assert!(!re.is_compiled());
+        assert_eq!(re.required_literal(), Some(".hookc/"));
+        assert_eq!(re.is_match("a/.hookc/guard.yaml"), Ok(true));
     }
 
     #[test]
@@ -1606,6 +1815,32 @@ mod tests {
         );
     }
 
+    /// A pattern of alternatives with no literal in common is searched
+    /// only in a haystack holding one of its branches' literals.
+    #[test]
+    fn one_of_the_branches_literals_is_required() {
+        let key = r"(ghp|gho)_[A-Za-z0-9]{30,}|AKIA[0-9A-Z]{16}|xox[abpr]-[a-z]+|-----BEGIN [A-Z ]*PRIVATE KEY";
+        let ast = regex_syntax::ast::parse::Parser::new().parse(key).unwrap();
+        let set = one_of_literals(&ast).unwrap();
+        assert_eq!(set, ["-----BEGIN ", "AKIA", "gho", "ghp", "xox"]);
+        let re = PolicyRegex::parse(key).unwrap();
+        assert_eq!(
+            re.is_match("cd /work/app && make -j4 build | tee build.log"),
+            Ok(false)
+        );
+        assert_eq!(re.captures("cargo test --locked"), Ok(None));
+        assert!(!re.is_compiled());
+        assert_eq!(re.is_match("export T=AKIAABCDEFGHIJKLMNOP"), Ok(true));
+        for none in [r"a|b?", r"(?i)ab|cd", r"ab|.", r"[ab]|d", "x*|y"] {
+            let ast = regex_syntax::ast::parse::Parser::new().parse(none).unwrap();
+            assert_eq!(one_of_literals(&ast), None, "{none:?}");
+        }
+        let ast = regex_syntax::ast::parse::Parser::new()
+            .parse(r"169\.254\.169\.254|metadata\.google\.internal")
+            .unwrap();
+        assert_eq!(one_of_literals(&ast).unwrap().len(), 2);
+    }
+
     /// The prefilter never changes an answer: random patterns of literals,
     /// groups, repetitions, alternations and classes against random
     /// haystacks, compared with the compiled regex alone.
@@ -1635,6 +1870,15 @@ mod tests {
                     _ => atom.to_owned(),
                 };
                 pattern.push_str(&piece);
+            }
+            // Alternatives at the top, whose literals one of which every
+            // match holds are tested too (`one_of_literals`).
+            if next(3) == 0 {
+                let other = atoms[next(atoms.len() as u64) as usize];
+                pattern = format!(
+                    "{pattern}|{other}{}",
+                    atoms[next(atoms.len() as u64) as usize]
+                );
             }
             let lazy = PolicyRegex::parse(&pattern).unwrap();
             // As a loaded format 6 artifact has it: the literals recorded.
