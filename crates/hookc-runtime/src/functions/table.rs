@@ -675,7 +675,7 @@ functions! {
             Ok(Val::Bool(shell::has_flag(&argv_of(c)?, str_of(short)?, str_of(long)?)))
         })()),
     }
-    /// `c.argvPrefix(words)`: whether the command `c`'s argv starts with the list of strings `words` (Codex's `prefix_rule`: `c.argvPrefix(['git', 'push'])`), for `git` also past its global options (`git -C dir push`).
+    /// `c.argvPrefix(words)`: whether the command `c`'s argv starts with the list of strings `words` (Codex's `prefix_rule`: `c.argvPrefix(['git', 'push'])`), the first word naming the program however it is run (`/usr/bin/git push`), for `git` also past its global options (`git -C dir push`).
     0x0055 ArgvPrefix {
         name: "argvPrefix", form: Method,
         params: [c: OBJECT, words: LIST],

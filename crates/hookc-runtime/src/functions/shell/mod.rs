@@ -675,26 +675,38 @@ pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
     false
 }
 
-/// Whether `argv` starts with `prefix`, element by element, exactly; for a
-/// program with global options before its subcommand ([`GLOBAL_OPTIONS`]:
-/// `git -C dir push`), also when `prefix` names the program and then
-/// matches the words after those options, so that a subcommand test holds
-/// however the global options are spelled.
+/// Whether `argv` starts with `prefix`, element by element, exactly, but
+/// for the program: a first word without a `/` also names the program run
+/// by its path (`/usr/bin/git push` starts with `['git', 'push']`, as its
+/// `program` is `git`), so that a subcommand test holds however the
+/// program is reached. For a program with global options before its
+/// subcommand ([`GLOBAL_OPTIONS`]: `git -C dir push`), also when `prefix`
+/// names the program and then matches the words after those options, so
+/// that a subcommand test holds however the global options are spelled.
 ///
 /// ```
 /// use hookc_runtime::functions::shell::argv_prefix;
 /// assert!(argv_prefix(&["git", "push", "--force"], &["git", "push"]));
+/// assert!(argv_prefix(&["/usr/bin/git", "push"], &["git", "push"]));
 /// assert!(argv_prefix(&["git", "-C", ".", "push", "--force"], &["git", "push"]));
 /// assert!(argv_prefix(&["git", "-c", "x=y", "--no-pager", "push"], &["git", "push"]));
 /// assert!(!argv_prefix(&["git"], &["git", "push"]));
+/// assert!(!argv_prefix(&["/usr/bin/git", "push"], &["/bin/git", "push"]));
 /// ```
 pub fn argv_prefix(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
+    /// The program `argv[0]` runs is the one `named`.
+    fn program_is(argv0: &str, named: &str) -> bool {
+        argv0 == named || !named.contains('/') && unwrap::basename(argv0) == named
+    }
     fn same(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
         argv.len() >= prefix.len()
-            && argv
-                .iter()
-                .zip(prefix)
-                .all(|(a, p)| a.as_ref() == p.as_ref())
+            && argv.iter().zip(prefix).enumerate().all(|(i, (a, p))| {
+                if i == 0 {
+                    program_is(a.as_ref(), p.as_ref())
+                } else {
+                    a.as_ref() == p.as_ref()
+                }
+            })
     }
     if same(argv, prefix) {
         return true;
@@ -706,7 +718,7 @@ pub fn argv_prefix(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool
     else {
         return false;
     };
-    if wanted.is_empty() || program.as_ref() != named.as_ref() {
+    if wanted.is_empty() || !program_is(program.as_ref(), named.as_ref()) {
         return false;
     }
     let name = unwrap::basename(program.as_ref());

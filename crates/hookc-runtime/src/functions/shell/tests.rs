@@ -870,9 +870,14 @@ fn argv_prefix_reads_past_gits_global_options() {
     // The options' values are not the subcommand.
     assert!(!starts("git -C push status", &["git", "push"]));
     assert!(starts("git -C push status", &["git", "status"]));
-    // The program itself must be the one named; a prefix of the program
-    // alone is the plain test.
-    assert!(!starts("/usr/bin/git -C . push", &["git", "push"]));
+    // The program is the one named, run by its path too (as its
+    // `program`), but a path named must be the path run; a prefix of the
+    // program alone is the plain test.
+    assert!(starts("/usr/bin/git -C . push", &["git", "push"]));
+    assert!(starts("/usr/bin/git push", &["git", "push"]));
+    assert!(starts("sudo /usr/bin/git push -f", &["git", "push"]));
+    assert!(!starts("/usr/bin/git push", &["/bin/git", "push"]));
+    assert!(!starts("/usr/bin/gitx push", &["git", "push"]));
     assert!(starts("git -C . push", &["git"]));
     assert!(!starts("git -C .", &["git", "push"]));
     // Only programs with a table entry.
