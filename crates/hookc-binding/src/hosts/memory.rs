@@ -206,9 +206,9 @@ impl SessionMemory {
 pub fn remembered(collected: &[Match<'_>]) -> Result<Remembered, HookError> {
     let mut out = Vec::new();
     for m in collected.iter().filter(|m| m.action_type() == REMEMBER) {
-        let bad = |problem: &str| HookError::Memory {
-            path: PathBuf::new(),
-            problem: format!("hook `{}`: `{REMEMBER}`: {problem}", m.hook),
+        let bad = |problem: &str| HookError::Remember {
+            hook: m.hook.to_owned(),
+            problem: problem.to_owned(),
         };
         let set = match m.action.get("set") {
             Some(Value::String(s)) if !s.is_empty() => s,
@@ -325,21 +325,19 @@ mod tests {
             memory.file(),
             "{\"set\":\"written\",\"value\":\"a\"}\n{\"set\":",
         );
-        let err = memory
-            .load()
-            .map(|_| ())
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let load_error = || {
+            memory
+                .load()
+                .map(|_| ())
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        let err = load_error();
         assert!(err.contains("line 2"), "{err}");
         let big = "x".repeat(MAX_SESSION_MEMORY_BYTES + 1);
         let _ = std::fs::write(memory.file(), big);
-        let err = memory
-            .load()
-            .map(|_| ())
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let err = load_error();
         assert!(err.contains("remove the file"), "{err}");
         let values = vec![("written".to_owned(), "x".to_owned())];
         assert!(memory.store(&Map::new(), &values).is_err());
@@ -348,6 +346,14 @@ mod tests {
 
     #[test]
     fn bad_remember_parameters_are_errors() {
+        let err = remembered(&[remember("h", "s", json!([1]))])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            err,
+            "hookc: hook `h`: `remember`: `values` holds something that is not a string"
+        );
         assert!(remembered(&[remember("h", "", json!("x"))]).is_err());
         assert!(remembered(&[remember("h", "s", json!([1]))]).is_err());
         let long = "x".repeat(MAX_REMEMBERED_VALUE_BYTES + 1);

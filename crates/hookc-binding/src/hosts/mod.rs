@@ -286,9 +286,17 @@ pub enum HookError {
     /// The session's memory could not be read or stored (`remember`).
     #[error("hookc: the session's memory `{}`: {problem}", path.display())]
     Memory {
-        /// The memory file (empty for a bad `remember` action).
+        /// The memory file.
         path: PathBuf,
         /// What is wrong, and what to do.
+        problem: String,
+    },
+    /// A `remember` action's parameters are not what it stores.
+    #[error("hookc: hook `{hook}`: `remember`: {problem}")]
+    Remember {
+        /// The hook.
+        hook: String,
+        /// What is wrong.
         problem: String,
     },
     /// The decision log could not be written.

@@ -302,8 +302,10 @@ where
 fn edit_distance(a: &[char], b: &[char]) -> usize {
     let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut above: Vec<usize> = (0..=b.len()).collect();
+    // The three rows rotate: no allocation per row.
+    let mut row: Vec<usize> = Vec::with_capacity(b.len() + 1);
     for (i, ca) in a.iter().enumerate() {
-        let mut row: Vec<usize> = Vec::with_capacity(b.len() + 1);
+        row.clear();
         row.push(i + 1);
         for (j, cb) in b.iter().enumerate() {
             // above[j] is d(i-1, j-1), above[j + 1] is d(i-1, j), row[j] is
@@ -318,7 +320,8 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
             }
             row.push(d);
         }
-        before = std::mem::replace(&mut above, row);
+        std::mem::swap(&mut before, &mut above);
+        std::mem::swap(&mut above, &mut row);
     }
     above.last().copied().unwrap_or(0)
 }

@@ -1232,6 +1232,17 @@ impl Matcher for PolicyRegex {
 mod tests {
     use super::*;
 
+    /// A xorshift generator from `seed`: `next(n)` is below `n`, the same
+    /// sequence on every run.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     impl PolicyRegex {
         /// Whether the regex has been compiled.
         fn is_compiled(&self) -> bool {
@@ -1644,13 +1655,7 @@ mod tests {
         let parts = [
             "(a)", "(?:b)", "(?<n>c)", "(?=(d))", "(?<!(e))", "((f)|g)", "(?>(h))", "x", r"\d",
         ];
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..300 {
             let mut pattern = String::new();
             for _ in 0..=next(5) {
@@ -1681,13 +1686,7 @@ mod tests {
     /// differently is refused.
     #[test]
     fn regex_lite_answers_as_regex_on_the_patterns_it_is_given() {
-        let mut seed: u64 = 0x2f6b_3a1c_9d4e_8b07;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x2f6b_3a1c_9d4e_8b07);
         let safe = [
             "a",
             "b",
@@ -1846,13 +1845,7 @@ mod tests {
     /// haystacks, compared with the compiled regex alone.
     #[test]
     fn the_prefilter_is_exact_on_random_patterns() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let atoms = [
             "ab", "b", "c", "abc", r"\s", "[ab]", ".", "a", "ca", r"\x61", r"\bc", "(?i)a",
             "(?:b)", "A", "a{2}",
