@@ -29,15 +29,17 @@
 //! the syntax tree, never guessed: a run of literal characters in a
 //! concatenation, and what a group or a repetition of at least one
 //! requires; an alternation, a class, an optional part and an assertion
-//! require none, and a pattern that sets flags anywhere (`(?i)`, ...)
-//! requires none at all, as a flag changes what its literals match.
+//! require none, and a pattern that sets a flag changing what a literal
+//! matches anywhere (`(?i)`, `(?x)`, `(?u)`) requires none at all.
 //! (`tests`: random patterns and haystacks against the compiled regex
-//! alone.) Two more prefilters are read at run time from the parse: the
-//! flags that leave literals alone (`s`, `m`, `U`, `R`) are read past
-//! (`FlagReading::Neutral`; the literals the compiler records stay those
-//! of the strict reading, so artifact bytes do not change), and a pattern
-//! that requires no literal but whose alternatives each do requires one of
-//! theirs (`one_of_literals`): a haystack with none of them is no match.
+//! alone.) The flags that leave literals alone (`s`, `m`, `U`, `R`: they
+//! change `.`, the anchors and greediness) are read past, so a path glob's
+//! `(?s)\A(?:.*/)?\.hookc/.*\z` requires `.hookc/` (artifacts written
+//! before 2026-12-07 record no literal for such a pattern; they load and
+//! search as before). One more prefilter is read at run time from the
+//! parse: a pattern that requires no literal but whose alternatives each
+//! do requires one of theirs (`one_of_literals`): a haystack with none of
+//! them is no match.
 //!
 //! Two engines, chosen from the pattern text alone by [`engine`] (the
 //! compiler and the runtime both decide there, so they never disagree): a
@@ -342,7 +344,7 @@ impl PolicyRegex {
                     backtracking: matches!(parsed.engine, Engine::Backtracking(_)),
                     lite: parsed.lite,
                     required: parsed
-                        .required_at_run
+                        .required
                         .iter()
                         .map(|l| Finder::new(l.as_bytes()).into_owned())
                         .collect(),
@@ -607,12 +609,9 @@ pub fn record_required_literals(program: &mut crate::bytecode::Program) {
 /// What parsing a pattern found.
 struct RegexParse {
     engine: Engine,
-    /// Required literals, longest first, at most [`MAX_REQUIRED`], as the
-    /// compiler records them ([`FlagReading::Refuse`]).
+    /// Required literals, longest first, at most [`MAX_REQUIRED`]: what
+    /// the compiler records and a search tests.
     required: Vec<String>,
-    /// The same read past the flags that leave literals alone
-    /// ([`FlagReading::Neutral`]): what a search tests.
-    required_at_run: Vec<String>,
     /// Capture groups, group 0 included.
     groups: usize,
     /// Named groups, by index.
@@ -659,7 +658,6 @@ fn analyze(pattern: &str) -> Result<RegexParse, String> {
     Ok(RegexParse {
         engine: Engine::Backtracking(first),
         required: Vec::new(),
-        required_at_run: Vec::new(),
         groups: groups.count + 1,
         names,
         lite: false,
@@ -669,14 +667,13 @@ fn analyze(pattern: &str) -> Result<RegexParse, String> {
 
 /// What a pattern `regex-syntax` parsed requires and captures.
 fn linear(ast: &Ast) -> RegexParse {
-    let literals = required_of(ast, FlagReading::Refuse);
-    let at_run = required_of(ast, FlagReading::Neutral);
+    let literals = required_of(ast);
     // The visitor keeps its own stack (no recursion), and never fails.
     let groups = match regex_syntax::ast::visit(ast, AstGroups::default()) {
         Ok(groups) => groups,
         Err(never) => match never {},
     };
-    let one_of = if at_run.is_empty() {
+    let one_of = if literals.is_empty() {
         one_of_literals(ast).unwrap_or_default()
     } else {
         Vec::new()
@@ -684,7 +681,6 @@ fn linear(ast: &Ast) -> RegexParse {
     RegexParse {
         engine: Engine::Linear,
         required: literals,
-        required_at_run: at_run,
         groups: groups.count + 1,
         names: groups.names,
         lite: lite_safe(ast),
@@ -692,11 +688,11 @@ fn linear(ast: &Ast) -> RegexParse {
     }
 }
 
-/// The literals every match of `ast` contains, flags read as `flags` says:
-/// longest first (the rarest in practice), at most [`MAX_REQUIRED`].
-fn required_of(ast: &Ast, flags: FlagReading) -> Vec<String> {
+/// The literals every match of `ast` contains: longest first (the rarest
+/// in practice), at most [`MAX_REQUIRED`].
+fn required_of(ast: &Ast) -> Vec<String> {
     let mut literals = Vec::new();
-    if walk(ast, true, flags, &mut literals).is_err() {
+    if walk(ast, true, &mut literals).is_err() {
         literals.clear();
     }
     // Equal ones adjacent for `dedup`.
@@ -729,12 +725,12 @@ fn one_of_literals(ast: &Ast) -> Option<Vec<String>> {
 /// anywhere. Recursion is bounded by the parser's nesting limit.
 fn one_of(ast: &Ast) -> Result<Option<Vec<String>>, Flagged> {
     Ok(match ast {
-        Ast::Flags(set) if FlagReading::Neutral.passes(&set.flags) => None,
+        Ast::Flags(set) if neutral(&set.flags) => None,
         Ast::Flags(_) => return Err(Flagged),
         Ast::Literal(lit) => Some(vec![lit.c.to_string()]),
         Ast::Group(group) => {
             if let GroupKind::NonCapturing(set) = &group.kind {
-                if !set.items.is_empty() && !FlagReading::Neutral.passes(set) {
+                if !set.items.is_empty() && !neutral(set) {
                     return Err(Flagged);
                 }
             }
@@ -1095,50 +1091,28 @@ fn fancy_reason(error: &fancy_regex::Error) -> String {
 /// The pattern sets flags: its literals are not known to match themselves.
 struct Flagged;
 
-/// Which flags a literal walk reads past.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum FlagReading {
-    /// None: any flag ends the walk. The literals the compiler records in
-    /// an artifact (format 6) are read so, and stay what they were.
-    Refuse,
-    /// The flags that leave what a literal matches alone (`s`, `m`, `U`,
-    /// `R`: they change `.`, the anchors and greediness); `i` and `x` and
-    /// `u` still end the walk. Read so at run time, for a pattern the
-    /// artifact records no literal of (a path glob's `(?s)...`).
-    Neutral,
-}
-
-impl FlagReading {
-    /// Whether the walk reads past `flags`.
-    fn passes(self, flags: &regex_syntax::ast::Flags) -> bool {
-        use regex_syntax::ast::{Flag, FlagsItemKind};
-        self == FlagReading::Neutral
-            && flags.items.iter().all(|item| {
-                matches!(
-                    item.kind,
-                    FlagsItemKind::Negation
-                        | FlagsItemKind::Flag(
-                            Flag::DotMatchesNewLine
-                                | Flag::MultiLine
-                                | Flag::SwapGreed
-                                | Flag::CRLF
-                        )
+/// Whether `flags` leave what a literal matches alone (`s`, `m`, `U`, `R`:
+/// they change `.`, the anchors and greediness), so that a literal walk
+/// reads past them; `i`, `x` and `u` end the walk.
+fn neutral(flags: &regex_syntax::ast::Flags) -> bool {
+    use regex_syntax::ast::{Flag, FlagsItemKind};
+    flags.items.iter().all(|item| {
+        matches!(
+            item.kind,
+            FlagsItemKind::Negation
+                | FlagsItemKind::Flag(
+                    Flag::DotMatchesNewLine | Flag::MultiLine | Flag::SwapGreed | Flag::CRLF
                 )
-            })
-    }
+        )
+    })
 }
 
 /// Walks `ast`, appending to `out`, when `required`, the literal runs every
 /// match of it contains; parts that need not match are walked for flags
 /// only.
-fn walk(
-    ast: &Ast,
-    required: bool,
-    flags: FlagReading,
-    out: &mut Vec<String>,
-) -> Result<(), Flagged> {
+fn walk(ast: &Ast, required: bool, out: &mut Vec<String>) -> Result<(), Flagged> {
     match ast {
-        Ast::Flags(set) if flags.passes(&set.flags) => {}
+        Ast::Flags(set) if neutral(&set.flags) => {}
         Ast::Flags(_) => return Err(Flagged),
         Ast::Literal(lit) if required => out.push(lit.c.to_string()),
         Ast::Concat(concat) => {
@@ -1151,7 +1125,7 @@ fn walk(
                             out.push(std::mem::take(&mut run));
                         }
                         run.clear();
-                        walk(part, required, flags, out)?;
+                        walk(part, required, out)?;
                     }
                 }
             }
@@ -1161,11 +1135,11 @@ fn walk(
         }
         Ast::Group(group) => {
             if let GroupKind::NonCapturing(set) = &group.kind {
-                if !set.items.is_empty() && !flags.passes(set) {
+                if !set.items.is_empty() && !neutral(set) {
                     return Err(Flagged);
                 }
             }
-            walk(&group.ast, required, flags, out)?;
+            walk(&group.ast, required, out)?;
         }
         Ast::Repetition(rep) => {
             let min = match &rep.op.kind {
@@ -1177,11 +1151,11 @@ fn walk(
                     | RepetitionRange::Bounded(n, _),
                 ) => *n,
             };
-            walk(&rep.ast, required && min >= 1, flags, out)?;
+            walk(&rep.ast, required && min >= 1, out)?;
         }
         Ast::Alternation(alt) => {
             for branch in &alt.asts {
-                walk(branch, false, flags, out)?;
+                walk(branch, false, out)?;
             }
         }
         Ast::Literal(_)
@@ -1302,34 +1276,30 @@ mod tests {
             .parse(pattern)
             .unwrap();
         let mut out = Vec::new();
-        match walk(&ast, true, FlagReading::Refuse, &mut out) {
+        match walk(&ast, true, &mut out) {
             Ok(()) => out,
             Err(Flagged) => Vec::new(),
         }
     }
 
-    /// Flags that leave literals alone are read past at run time only:
-    /// what the compiler records is unchanged.
+    /// Flags that leave literals alone are read past, by the compiler and
+    /// at run time.
     #[test]
-    fn neutral_flags_keep_their_literals_at_run_time() {
+    fn neutral_flags_keep_their_literals() {
         let glob = r"(?s)\A(?:.*/)?\.hookc/.*\z";
         let ast = regex_syntax::ast::parse::Parser::new().parse(glob).unwrap();
-        assert_eq!(required_of(&ast, FlagReading::Neutral), [".hookc/"]);
-        assert!(required_of(&ast, FlagReading::Refuse).is_empty());
-        assert!(required_literals(glob).is_empty());
+        assert_eq!(required_of(&ast), [".hookc/"]);
+        assert_eq!(required_literals(glob), [".hookc/"]);
         for flagged in [r"(?i)abc", r"abc(?i:d)", r"(?x)a b", r"(?s-i)x(?i)y"] {
             let ast = regex_syntax::ast::parse::Parser::new()
                 .parse(flagged)
                 .unwrap();
-            assert!(
-                required_of(&ast, FlagReading::Neutral).is_empty(),
-                "{flagged}"
-            );
+            assert!(required_of(&ast).is_empty(), "{flagged}");
         }
         let ast = regex_syntax::ast::parse::Parser::new()
             .parse(r"(?m)^ab(?s:.)c$")
             .unwrap();
-        assert_eq!(required_of(&ast, FlagReading::Neutral), ["ab", "c"]);
+        assert_eq!(required_of(&ast), ["ab", "c"]);
         let re = PolicyRegex::parse(glob).unwrap();
         assert_eq!(re.is_match("/work/app/build.log"), Ok(false));
         assert!(!re.is_compiled());
