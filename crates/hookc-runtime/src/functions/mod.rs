@@ -33,7 +33,7 @@ pub mod strings;
 mod table;
 pub mod urls;
 
-pub use derived::{Derived, Scratch};
+pub use derived::{Derived, DerivedValue, ParsedScript, Scratch};
 pub use table::Builtin;
 
 /// How a function is written.

@@ -23,7 +23,7 @@ use super::{
     built, int_of, lift, paths, str_cow, str_of, str_part, string_items, string_list, strings,
     try_part, urls, Form, FunctionDef, Lowering, Param, PatternKind, Shape,
 };
-use super::{shell, Scratch};
+use super::{shell, DerivedValue, ParsedScript, Scratch};
 use crate::bytecode::{Kinds, Op};
 use crate::value::{self, EvalError, PolicyRegex, StrPred, Val};
 use serde_json::Value;
@@ -37,51 +37,40 @@ const LIST: Kinds = Kinds::LIST;
 const OBJECT: Kinds = Kinds::OBJECT;
 const ANY: Kinds = Kinds::ANY;
 
-/// The keys of the parse [`parsed`] keeps.
-const SCRIPT_COMMANDS: &str = "commands";
-const SCRIPT_ERROR: &str = "error";
-
-/// The parse of the command string `s`, kept in the evaluation's store:
-/// `{"commands": [...], "error": null | "why"}`, made once per evaluation
-/// for each string however many hooks and functions read it. `None`
-/// without a store.
-fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a Value> {
+/// The parse of the command string `s`, kept in the evaluation's store,
+/// made once per evaluation for each string however many hooks and
+/// functions read it. `None` without a store.
+fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a ParsedScript> {
     let Val::Str(text) = s else { return None };
-    scratch.memo(Builtin::ShellCommands, text, |text| {
-        let script = shell::parse(text);
-        let mut out = serde_json::Map::with_capacity(2);
-        out.insert(SCRIPT_COMMANDS.to_owned(), script.to_json());
-        out.insert(
-            SCRIPT_ERROR.to_owned(),
-            script
-                .error
-                .map_or(Value::Null, |e| Value::String(e.to_string())),
-        );
-        Value::Object(out)
-    })
+    scratch
+        .memo(Builtin::ShellCommands, text, |text| {
+            let script = shell::parse(text);
+            DerivedValue::Script(ParsedScript {
+                commands: script
+                    .commands
+                    .iter()
+                    .map(shell::SimpleCommand::to_record)
+                    .collect(),
+                error: script.error.map(|e| e.to_string()),
+            })
+        })?
+        .as_script()
 }
 
-/// [`shell::named_paths`] of a command object (of `shell.commands`).
+/// [`shell::record_paths`] of an object shaped as a command of
+/// `shell.commands` (one a policy or a test case wrote).
 fn command_paths(c: &serde_json::Map<String, Value>) -> Result<Vec<String>, EvalError> {
-    let strings = |key: &str| {
+    let list = |key: &str| {
         value::lookup(c, key)
             .and_then(Value::as_array)
             .ok_or(EvalError::NoSuchKey)
     };
-    let argv = strings(shell::keys::ARGV)?;
-    let redirects = strings(shell::keys::REDIRECTS)?;
     let dir = value::lookup(c, shell::keys::DIR)
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let redirects = redirects.iter().filter_map(|r| {
-        let r = r.as_object()?;
-        let op = value::lookup(r, shell::keys::OP).and_then(Value::as_str)?;
-        let target = value::lookup(r, shell::keys::TARGET).and_then(Value::as_str)?;
-        Some((shell::RedirectOp::parse(op)?, target))
-    });
-    Ok(shell::named_paths(
-        argv.iter().filter_map(Value::as_str),
-        redirects,
+    Ok(shell::record_paths(
+        list(shell::keys::ARGV)?,
+        list(shell::keys::REDIRECTS)?,
         dir,
     ))
 }
@@ -100,19 +89,26 @@ fn every_string<'a>(v: &Val<'a>, out: &mut Vec<Val<'a>>) {
         Val::Str(s) => out.push(Val::Str(s.clone())),
         Val::Array(items) => items.iter().for_each(|i| json(i, out)),
         Val::Object(m) => m.values().for_each(|i| json(i, out)),
+        Val::Command(c) => c.to_map().values().for_each(|i| json(i, out)),
+        Val::Commands(cs) => cs
+            .iter()
+            .for_each(|c| c.to_map().values().for_each(|i| json(i, out))),
         Val::List(items) => items.iter().for_each(|i| every_string(i, out)),
         _ => {}
     }
 }
 
-/// The argv of a command object (of `shell.commands`), without copying.
+/// The argv of an object shaped as a command of `shell.commands` (one a
+/// policy or a test case wrote; a parsed command's is read in place),
+/// without copying its words.
 fn argv_of<'v>(c: &'v Val<'_>) -> Result<SmallVec<[&'v str; 16]>, EvalError> {
-    let Val::Object(map) = c else {
-        return Err(EvalError::NoSuchOverload);
+    let argv = match c {
+        Val::Command(c) => &c.parts().argv,
+        Val::Object(map) => value::lookup(map, shell::keys::ARGV)
+            .and_then(Value::as_array)
+            .ok_or(EvalError::NoSuchKey)?,
+        _ => return Err(EvalError::NoSuchOverload),
     };
-    let argv = value::lookup(map, shell::keys::ARGV)
-        .and_then(Value::as_array)
-        .ok_or(EvalError::NoSuchKey)?;
     argv.iter()
         .map(|w| w.as_str().ok_or(EvalError::NoSuchOverload))
         .collect()
@@ -601,7 +597,7 @@ functions! {
         result: LIST, shape: ShellCommands,
         yaml: None, lower: Call,
         run: |[s], _, scratch| match parsed(s, scratch) {
-            Some(script) => script.as_object().and_then(|o| value::lookup(o, SCRIPT_COMMANDS)).map_or(Val::Error(EvalError::InvalidArgument), Val::from_json),
+            Some(script) => Val::Commands(&script.commands),
             None => Val::Error(EvalError::InvalidArgument),
         },
     }
@@ -612,7 +608,7 @@ functions! {
         result: BOOL,
         yaml: None, lower: Call,
         run: |[s], _, scratch| match parsed(s, scratch) {
-            Some(script) => Val::Bool(script.as_object().and_then(|o| value::lookup(o, SCRIPT_ERROR)).is_some_and(Value::is_null)),
+            Some(script) => Val::Bool(script.error.is_none()),
             None => Val::Error(EvalError::InvalidArgument),
         },
     }
@@ -623,7 +619,7 @@ functions! {
         result: STR,
         yaml: None, lower: Call,
         run: |[s], _, scratch| match parsed(s, scratch) {
-            Some(script) => Val::Str(Cow::Borrowed(script.as_object().and_then(|o| value::lookup(o, SCRIPT_ERROR)).and_then(Value::as_str).unwrap_or(""))),
+            Some(script) => Val::Str(Cow::Borrowed(script.error.as_deref().unwrap_or(""))),
             None => Val::Error(EvalError::InvalidArgument),
         },
     }
@@ -639,17 +635,9 @@ functions! {
                 list => string_items(list)?.into_iter().collect(),
             };
             let script = parsed(s, scratch).ok_or(EvalError::InvalidArgument)?;
-            let commands = script
-                .as_object()
-                .and_then(|o| value::lookup(o, SCRIPT_COMMANDS))
-                .and_then(Value::as_array)
-                .ok_or(EvalError::InvalidArgument)?;
-            Ok(Val::Bool(commands.iter().any(|c| {
-                let program = c
-                    .as_object()
-                    .and_then(|o| value::lookup(o, shell::keys::PROGRAM))
-                    .and_then(Value::as_str);
-                program.is_some_and(|p| names.iter().any(|n| value::same_str(p, n)))
+            Ok(Val::Bool(script.commands.iter().any(|c| {
+                let program = &c.parts().program;
+                names.iter().any(|n| value::same_str(program, n))
             })))
         })()),
     }
@@ -662,7 +650,10 @@ functions! {
         run: |[c, flag], _, _| lift((|| {
             let flag = str_of(flag)?;
             let (short, long) = if flag.chars().count() == 1 { (flag, "") } else { ("", flag) };
-            Ok(Val::Bool(shell::has_flag(&argv_of(c)?, short, long)))
+            Ok(Val::Bool(match c {
+                Val::Command(c) => shell::has_flag(&c.parts().argv, short, long),
+                c => shell::has_flag(&argv_of(c)?, short, long),
+            }))
         })()),
     }
     /// `c.hasFlag(short, long)`: whether the command `c` is given the flag in any spelling: `-r`, `-rf`, `-fr`, `-r -f` or `--recursive` (`''` for a spelling it has not).
@@ -672,7 +663,11 @@ functions! {
         result: BOOL,
         yaml: None, lower: Call,
         run: |[c, short, long], _, _| lift((|| {
-            Ok(Val::Bool(shell::has_flag(&argv_of(c)?, str_of(short)?, str_of(long)?)))
+            let (short, long) = (str_of(short)?, str_of(long)?);
+            Ok(Val::Bool(match c {
+                Val::Command(c) => shell::has_flag(&c.parts().argv, short, long),
+                c => shell::has_flag(&argv_of(c)?, short, long),
+            }))
         })()),
     }
     /// `c.argvPrefix(words)`: whether the command `c`'s argv starts with the list of strings `words` (Codex's `prefix_rule`: `c.argvPrefix(['git', 'push'])`), the first word naming the program however it is run (`/usr/bin/git push`), for `git` also past its global options (`git -C dir push`).
@@ -682,7 +677,11 @@ functions! {
         result: BOOL,
         yaml: None, lower: Call,
         run: |[c, words], _, _| lift((|| {
-            Ok(Val::Bool(shell::argv_prefix(&argv_of(c)?, &string_items(words)?)))
+            let words = string_items(words)?;
+            Ok(Val::Bool(match c {
+                Val::Command(c) => shell::argv_prefix(&c.parts().argv, &words),
+                c => shell::argv_prefix(&argv_of(c)?, &words),
+            }))
         })()),
     }
     /// `shell.paths(s)`: the paths the Bash command string `s` names, each normalised (`path.normal`) and joined to where an earlier `cd` went: every operand, `--opt=VALUE` and `KEY=VALUE` values, `@file`s and redirection files (see `c.paths()`).
@@ -694,22 +693,13 @@ functions! {
         run: |[s], _, scratch| lift((|| {
             let Val::Str(text) = s else { return Err(EvalError::InvalidArgument) };
             let script = parsed(s, scratch).ok_or(EvalError::InvalidArgument)?;
-            let commands = script
-                .as_object()
-                .and_then(|o| value::lookup(o, SCRIPT_COMMANDS))
-                .and_then(Value::as_array)
-                .ok_or(EvalError::InvalidArgument)?;
             // Kept with the parse: one list per evaluation.
             let all = scratch.memo(Builtin::ShellPaths, text, |_| {
-                let mut out = Vec::new();
-                for c in commands {
-                    if let Some(Value::Array(paths)) = c.as_object().and_then(|c| value::lookup(c, shell::keys::PATHS)) {
-                        out.extend(paths.iter().cloned());
-                    }
-                }
-                Value::Array(out)
+                DerivedValue::Json(Value::Array(
+                    script.commands.iter().flat_map(|c| c.paths().iter().cloned()).collect(),
+                ))
             });
-            all.map(Val::from_json).ok_or(EvalError::InvalidArgument)
+            all.and_then(DerivedValue::as_json).map(Val::from_json).ok_or(EvalError::InvalidArgument)
         })()),
     }
     /// `c.paths()`: the paths the command `c` (of `shell.commands`) names: its operands (not the program), `--opt=VALUE`/`KEY=VALUE` values, `@file`s and redirection files, normalised and joined to `c.dir`.
@@ -719,7 +709,8 @@ functions! {
         result: LIST, shape: Strings,
         yaml: None, lower: Call,
         run: |[c], _, _| lift((|| match c {
-            // A command of `shell.commands` carries its paths.
+            // A command of `shell.commands` keeps its paths.
+            Val::Command(c) => Ok(Val::Array(c.paths())),
             Val::Object(c) => match value::lookup(c, shell::keys::PATHS) {
                 Some(paths @ Value::Array(_)) => Ok(Val::from_json(paths)),
                 _ => Ok(string_list(command_paths(c)?)),
@@ -735,6 +726,7 @@ functions! {
         yaml: None, lower: Call,
         run: |[m, key, default], _, _| match (m, key) {
             (Val::Object(map), Val::Str(k)) => value::lookup(map, k).map_or_else(|| default.clone(), Val::from_json),
+            (Val::Command(c), Val::Str(k)) => c.member(k).unwrap_or_else(|| default.clone()),
             _ => Val::Error(EvalError::NoSuchOverload),
         },
     }

@@ -29,8 +29,10 @@ use std::cmp::Ordering;
 use std::fmt;
 
 pub(crate) mod check;
+pub mod command;
 pub mod policy_regex;
 
+pub use command::{CommandParts, CommandRecord};
 pub use policy_regex::{CompiledRegex, Matcher, PolicyRegex};
 
 /// Why an evaluation produced an error value.
@@ -96,6 +98,11 @@ pub enum Val<'a> {
     List(Vec<Val<'a>>),
     /// A JSON object.
     Object(&'a Map<String, Value>),
+    /// A command of `shell.commands(s)`: an object whose members are
+    /// fields ([`command`]).
+    Command(&'a CommandRecord),
+    /// The list `shell.commands(s)` gives: its items are [`Val::Command`]s.
+    Commands(&'a [CommandRecord]),
     /// An error value.
     Error(EvalError),
 }
@@ -130,8 +137,8 @@ impl<'a> Val<'a> {
             Val::Int(_) => Kinds::INT,
             Val::Double(_) => Kinds::DOUBLE,
             Val::Str(_) => Kinds::STRING,
-            Val::Array(_) | Val::List(_) => Kinds::LIST,
-            Val::Object(_) => Kinds::OBJECT,
+            Val::Array(_) | Val::List(_) | Val::Commands(_) => Kinds::LIST,
+            Val::Object(_) | Val::Command(_) => Kinds::OBJECT,
             Val::Error(_) => Kinds::NONE,
         }
     }
@@ -155,6 +162,12 @@ impl<'a> Val<'a> {
                 Value::Array(items.iter().map(Val::to_json).collect::<Option<_>>()?)
             }
             Val::Object(map) => Value::Object((*map).clone()),
+            Val::Command(c) => Value::Object(c.to_map().clone()),
+            Val::Commands(cs) => Value::Array(
+                cs.iter()
+                    .map(|c| Value::Object(c.to_map().clone()))
+                    .collect(),
+            ),
             Val::Error(_) => return None,
         })
     }
@@ -164,6 +177,7 @@ impl<'a> Val<'a> {
         match self {
             Val::Array(a) => Some(a.len()),
             Val::List(l) => Some(l.len()),
+            Val::Commands(c) => Some(c.len()),
             _ => None,
         }
     }
@@ -173,6 +187,7 @@ impl<'a> Val<'a> {
         match self {
             Val::Array(a) => a.get(i).map(Val::from_json),
             Val::List(l) => l.get(i).cloned(),
+            Val::Commands(c) => c.get(i).map(Val::Command),
             _ => None,
         }
     }
@@ -182,9 +197,16 @@ impl<'a> Val<'a> {
         match self {
             Val::Array(a) => Some(a.iter().map(Val::from_json).collect()),
             Val::List(l) => Some(l.clone()),
+            Val::Commands(c) => Some(c.iter().map(Val::Command).collect()),
             Val::Object(m) => Some(
                 m.keys()
                     .map(|k| Val::Str(Cow::Borrowed(k.as_str())))
+                    .collect(),
+            ),
+            Val::Command(_) => Some(
+                command::keys::ALL
+                    .iter()
+                    .map(|k| Val::Str(Cow::Borrowed(*k)))
                     .collect(),
             ),
             _ => None,
@@ -195,6 +217,7 @@ impl<'a> Val<'a> {
     pub fn element_count(&self) -> Option<usize> {
         match self {
             Val::Object(m) => Some(m.len()),
+            Val::Command(_) => Some(command::keys::ALL.len()),
             other => other.list_len(),
         }
     }
@@ -203,6 +226,9 @@ impl<'a> Val<'a> {
     pub fn element(&self, i: usize) -> Option<Val<'a>> {
         match self {
             Val::Object(m) => m.keys().nth(i).map(|k| Val::Str(Cow::Borrowed(k.as_str()))),
+            Val::Command(_) => command::keys::ALL
+                .get(i)
+                .map(|k| Val::Str(Cow::Borrowed(*k))),
             other => other.list_item(i),
         }
     }
@@ -265,12 +291,12 @@ pub fn eq(a: &Val<'_>, b: &Val<'_>) -> bool {
         (Val::Null, Val::Null) => true,
         (Val::Bool(x), Val::Bool(y)) => x == y,
         (Val::Str(x), Val::Str(y)) => x == y,
-        (Val::Object(x), Val::Object(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|(k, v)| {
-                    y.get(k)
-                        .is_some_and(|w| eq(&Val::from_json(v), &Val::from_json(w)))
-                })
+        (Val::Object(x), Val::Object(y)) => maps_eq(x, y),
+        (Val::Command(x), Val::Command(y)) => {
+            std::ptr::eq(*x, *y) || maps_eq(x.to_map(), y.to_map())
+        }
+        (Val::Command(x), Val::Object(y)) | (Val::Object(y), Val::Command(x)) => {
+            maps_eq(x.to_map(), y)
         }
         (x, y) if x.list_len().is_some() && y.list_len().is_some() => {
             let n = x.list_len().unwrap_or(0);
@@ -282,6 +308,15 @@ pub fn eq(a: &Val<'_>, b: &Val<'_>) -> bool {
         }
         (x, y) => num_cmp(x, y) == Some(Ordering::Equal),
     }
+}
+
+/// Object equality: the same keys, each value [`eq`].
+fn maps_eq(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
+    x.len() == y.len()
+        && x.iter().all(|(k, v)| {
+            y.get(k)
+                .is_some_and(|w| eq(&Val::from_json(v), &Val::from_json(w)))
+        })
 }
 
 /// Numeric comparison across int and double: int/int exactly, otherwise as
@@ -504,6 +539,10 @@ pub fn contains_elem<'a>(a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
             Val::Str(k) => Val::Bool(lookup(m, k.as_ref()).is_some()),
             _ => Val::Bool(false),
         },
+        (x, Val::Command(c)) => match x {
+            Val::Str(k) => Val::Bool(c.has(k)),
+            _ => Val::Bool(false),
+        },
         (x, list) if list.list_len().is_some() => {
             let n = list.list_len().unwrap_or(0);
             Val::Bool((0..n).any(|i| list.list_item(i).is_some_and(|item| eq(x, &item))))
@@ -517,6 +556,7 @@ pub fn size<'a>(a: &Val<'a>) -> Val<'a> {
     let n = match a {
         Val::Str(s) => s.chars().count(),
         Val::Object(m) => m.len(),
+        Val::Command(_) => command::keys::ALL.len(),
         Val::Error(e) => return Val::Error(*e),
         other => match other.list_len() {
             Some(n) => n,
@@ -574,6 +614,7 @@ pub fn pattern_test<'a>(s: &Val<'a>, test: impl FnOnce(&str) -> bool) -> Val<'a>
 pub fn field<'a>(base: &Val<'a>, name: &str) -> Val<'a> {
     match base {
         Val::Object(m) => lookup(m, name).map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
+        Val::Command(c) => c.member(name).unwrap_or(Val::Error(EvalError::NoSuchKey)),
         Val::Error(e) => Val::Error(*e),
         _ => Val::Error(EvalError::NoSuchOverload),
     }
@@ -581,7 +622,11 @@ pub fn field<'a>(base: &Val<'a>, name: &str) -> Val<'a> {
 
 /// `has(base.name)`: whether `base` is an object with the key. Never an error.
 pub fn has_field(base: &Val<'_>, name: &str) -> bool {
-    matches!(base, Val::Object(m) if lookup(m, name).is_some())
+    match base {
+        Val::Object(m) => lookup(m, name).is_some(),
+        Val::Command(c) => c.has(name),
+        _ => false,
+    }
 }
 
 /// `base[index]`: a list by int (or integral double) index, an object by key.
@@ -591,6 +636,7 @@ pub fn index<'a>(base: &Val<'a>, idx: &Val<'a>) -> Val<'a> {
         (Val::Object(m), Val::Str(k)) => {
             lookup(m, k).map_or(Val::Error(EvalError::NoSuchKey), Val::from_json)
         }
+        (Val::Command(c), Val::Str(k)) => c.member(k).unwrap_or(Val::Error(EvalError::NoSuchKey)),
         (list, i) if list.list_len().is_some() => {
             let i = match i {
                 Val::Int(i) => *i,

@@ -56,3 +56,33 @@ fn corpus_commands_parse_as_bash_does() {
         failures.join("\n")
     );
 }
+
+/// The invariant the compiler's shell-program prefilter reads
+/// (`crates/hookc/src/lower/prefilter.rs`): a command's `program` is its
+/// `argv[0]` without the directory, after unwrapping too, so a command
+/// `c.argvPrefix(['W', ...])` holds for runs `shell::program_name(W)`.
+#[test]
+fn every_program_is_its_first_word_without_the_directory() {
+    use hookc_runtime::functions::shell::program_name;
+    let mut seen = 0;
+    let extra = [
+        "sudo -u root /usr/bin/git -C . push",
+        "busybox rm -rf /; toybox ls",
+        "X=/bin/rm; $X -rf /",
+        "env -S 'bash -c \"./x.sh\"'",
+        "find . -exec /bin/rm {} +",
+        "{rm,-rf,/}",
+    ];
+    let corpus = CORPUS.lines().filter_map(|line| {
+        let entry: Value = serde_json::from_str(line).ok()?;
+        Some(entry["src"].as_str()?.to_owned())
+    });
+    for src in corpus.chain(extra.iter().map(|s| s.to_string())) {
+        for c in parse(&src).commands {
+            let first = c.argv.first().map_or("", |a| a.as_ref());
+            assert_eq!(c.program, program_name(first), "{src:?}: {c:?}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 1_000, "{seen}");
+}

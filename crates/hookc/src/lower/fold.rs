@@ -419,6 +419,8 @@ fn to_const(v: &Val<'_>) -> Option<Const> {
                 .map(|(k, v)| (k.clone(), Const::from_json(v)))
                 .collect(),
         ),
+        // A parse is derived at run time, never folded (no store here).
+        Val::Command(_) | Val::Commands(_) => return None,
     };
     exact(&c).then_some(c)
 }

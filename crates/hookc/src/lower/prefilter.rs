@@ -10,6 +10,12 @@
 //! ```
 //!
 //! with `P` a context path becomes `shell.runs(P, 'X') && <the same>`.
+//! The body's first conjunct may also be `c.argvPrefix(['W', ...])` (a
+//! constant list of strings), which holds only for a command whose program
+//! is `W`'s last path component (`argv[0]` is `W`, or a path ending in
+//! `/W`; the program is always `argv[0]` without its directory), or a
+//! disjunction `A || B` of such tests, whose names are the union of theirs
+//! (`false || false` is `false`).
 //! `shell.runs` reads the evaluation's one parse of `P` and compares
 //! program names: a handful of instructions instead of a macro over every
 //! command, with a field lookup and a comparison each.
@@ -127,16 +133,45 @@ fn first_conjunct(mut e: &IrExpr) -> &IrExpr {
 }
 
 /// The names `e` tests the program against: `var.program == 'X'` (either
-/// side) gives `'X'`, `var.program in ['X', 'Y']` the list of strings.
+/// side) gives `'X'`, `var.program in ['X', 'Y']` the list of strings,
+/// `var.argvPrefix(['W', ...])` the program `W` names, and `A || B` the
+/// names of both (each side's first conjunct).
 fn program_names(e: &IrExpr, var: &str) -> Option<Const> {
+    let is_var = |x: &IrExpr| matches!(&x.kind, IrExprKind::Var { name, .. } if name == var);
+    match &e.kind {
+        IrExprKind::Or(a, b) => {
+            let mut names = Vec::new();
+            for side in [a, b] {
+                match program_names(first_conjunct(side), var)? {
+                    Const::List(items) => names.extend(items),
+                    one => names.push(one),
+                }
+            }
+            return Some(Const::List(names));
+        }
+        IrExprKind::Call(Builtin::ArgvPrefix, args) => {
+            let [receiver, words] = args.as_slice() else {
+                return None;
+            };
+            let IrExprKind::Const(Const::List(words)) = &words.kind else {
+                return None;
+            };
+            if !is_var(receiver) || !words.iter().all(|w| matches!(w, Const::String(_))) {
+                return None;
+            }
+            return match words.first() {
+                Some(Const::String(first)) => Some(Const::String(
+                    hookc_runtime::functions::shell::program_name(first).to_owned(),
+                )),
+                _ => None,
+            };
+        }
+        _ => {}
+    }
     let IrExprKind::Binary { op, lhs, rhs, .. } = &e.kind else {
         return None;
     };
-    let is_program = |x: &IrExpr| {
-        matches!(&x.kind, IrExprKind::Field(base, field)
-            if field == "program"
-                && matches!(&base.kind, IrExprKind::Var { name, .. } if name == var))
-    };
+    let is_program = |x: &IrExpr| matches!(&x.kind, IrExprKind::Field(base, field) if field == "program" && is_var(base));
     match (op, &lhs.kind, &rhs.kind) {
         (BinaryOp::Eq, _, IrExprKind::Const(c @ Const::String(_))) if is_program(lhs) => {
             Some(c.clone())

@@ -351,7 +351,14 @@ fn fill_value(paths: &PathTable, value: &ActionValue, ctx: &Value) -> Value {
 pub fn same_result(a: &Val<'_>, b: &Val<'_>) -> bool {
     fn items<'v>(v: &Val<'v>) -> Option<Vec<Val<'v>>> {
         match v {
-            Val::Array(_) | Val::List(_) => v.elements(),
+            Val::Array(_) | Val::List(_) | Val::Commands(_) => v.elements(),
+            _ => None,
+        }
+    }
+    fn map<'v>(v: &Val<'v>) -> Option<&'v serde_json::Map<String, Value>> {
+        match v {
+            Val::Object(m) => Some(m),
+            Val::Command(c) => Some(c.to_map()),
             _ => None,
         }
     }
@@ -363,7 +370,10 @@ pub fn same_result(a: &Val<'_>, b: &Val<'_>) -> bool {
             x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
         }
         (Val::Str(x), Val::Str(y)) => x == y,
-        (Val::Object(x), Val::Object(y)) => {
+        (x, y) if map(x).is_some() && map(y).is_some() => {
+            let (Some(x), Some(y)) = (map(x), map(y)) else {
+                return false;
+            };
             x.len() == y.len()
                 && x.iter().all(|(k, v)| {
                     y.get(k)

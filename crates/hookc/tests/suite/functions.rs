@@ -281,6 +281,10 @@ fn the_shell_program_prefilter_is_exact() {
         "'unterminated",
         "bash -c 'rm -r -f /'",
         "cd /tmp && rm -r x && ls",
+        "/usr/bin/git push x",
+        "git -C . push --force",
+        "/bin/rm -f y; ./git push",
+        "pushd /tmp && gitx push",
     ]
     .iter()
     .map(|s| json!(s))
@@ -291,6 +295,11 @@ fn the_shell_program_prefilter_is_exact() {
         "'rm' == c.program",
         "c.program in ['rm', 'git']",
         "c.program == 'ls'",
+        "c.argvPrefix(['git', 'push'])",
+        "c.argvPrefix(['/usr/bin/git', 'push'])",
+        "c.argvPrefix(['rm'])",
+        "(c.program == 'ls' || c.argvPrefix(['git', 'push']))",
+        "(c.program in ['cd', 'pushd'] || c.program == 'rm' && c.argv.size() > 2)",
     ];
     let rests = [
         "c.hasFlag('r', 'recursive')",
@@ -308,6 +317,8 @@ fn the_shell_program_prefilter_is_exact() {
     ];
     let mut rng = Rng(0x005e_11f1);
     let mut rewritten = 0usize;
+    // Which program tests were rewritten: every form the rewrite reads.
+    let mut rewritten_tests = std::collections::BTreeSet::new();
     // How often each outcome came: `true`, `false`, an error.
     let mut outcomes = [0usize; 3];
     for _ in 0..400 {
@@ -323,6 +334,7 @@ fn the_shell_program_prefilter_is_exact() {
             .any(|op| matches!(op, Op::Call(Builtin::ShellRuns)))
         {
             rewritten += 1;
+            rewritten_tests.insert(test);
         }
         let loaded = hookc_runtime::verify::verify(program).unwrap();
         for _ in 0..6 {
@@ -356,7 +368,84 @@ fn the_shell_program_prefilter_is_exact() {
     }
     // Most shapes are rewritten; those after which a macro runs are not.
     assert!(rewritten > 150 && rewritten < 400, "{rewritten} rewritten");
+    assert_eq!(rewritten_tests.len(), tests.len(), "{rewritten_tests:?}");
     // The contexts reach every outcome, so the rewrite is compared where it
     // decides, where it passes on, and on errors.
     assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
+}
+
+/// A command of `shell.commands` is an object read without a map
+/// (`hookc_runtime::value::command`): every operation on it gives what the
+/// same operation gives on its JSON object, which the context holds as
+/// `obj` (and the whole list as `objs`).
+#[test]
+fn a_parsed_command_reads_as_its_json_object() {
+    let cmd = "cd /tmp && FOO=1 sudo rm -rf ~/x > out.log; bash <<< 'ls'";
+    let script = hookc_runtime::functions::shell::parse(cmd);
+    let objs = script.to_json();
+    let ctx = json!({"cmd": cmd, "obj": objs[1].clone(), "objs": objs.clone()});
+    let forms = [
+        "X.program",
+        "X.argv",
+        "X.env",
+        "X.redirects",
+        "X.wrappers",
+        "X.pipedFrom",
+        "X.code",
+        "X.codeFrom",
+        "X.dynamic",
+        "X.dir",
+        "X.paths",
+        "X.nope",
+        "has(X.argv)",
+        "has(X.nope)",
+        "'argv' in X",
+        "'nope' in X",
+        "1 in X",
+        "size(X)",
+        "X == obj",
+        "obj == X",
+        "X == {}",
+        "[X] == [obj]",
+        "X == objs[0]",
+        "X['program']",
+        "X['nope']",
+        "X.get('program', 'd')",
+        "X.get('nope', 'd')",
+        "X.exists(k, k == 'paths')",
+        "X.all(k, size(k) > 1)",
+        "X.map(k, k)",
+        "X.filter(k, k.startsWith('p'))",
+        "strings(X)",
+        "X.hasFlag('r', 'recursive')",
+        "X.hasFlag('f')",
+        "X.argvPrefix(['rm', '-rf'])",
+        "X.paths()",
+        "[X, 1][0].program",
+        "(true ? X : obj).argv[1]",
+    ];
+    for form in forms {
+        let on_command = form.replace('X', "shell.commands(cmd)[1]");
+        let on_object = form.replace('X', "obj");
+        let (got, _) = vm(&on_command, &ctx);
+        let (want, _) = vm(&on_object, &ctx);
+        assert_eq!(got, want, "`{on_command}` against `{on_object}`");
+    }
+    for (on_list, on_json) in [
+        ("shell.commands(cmd) == objs", "objs == objs"),
+        ("objs == shell.commands(cmd)", "true"),
+        ("size(shell.commands(cmd))", "size(objs)"),
+        ("shell.commands(cmd).map(c, c.program)", "objs.map(c, c.program)"),
+        ("obj in shell.commands(cmd)", "obj in objs"),
+        ("shell.commands(cmd)[5]", "objs.filter(c, true)[5]"),
+        ("strings(shell.commands(cmd))", "strings(objs)"),
+        ("shell.commands(cmd)", "objs"),
+    ] {
+        let (got, _) = vm(on_list, &ctx);
+        let (want, _) = vm(on_json, &ctx);
+        assert_eq!(got, want, "`{on_list}` against `{on_json}`");
+    }
+    // The forms reach values and errors both.
+    assert!(vm("shell.commands(cmd)[1].nope", &ctx).0.is_err());
+    assert_eq!(vm("shell.commands(cmd)[1].program", &ctx).0, Ok(json!("rm")));
 }

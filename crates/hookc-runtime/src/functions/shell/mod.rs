@@ -184,41 +184,9 @@ mod unwrap;
 /// [`limits::MAX_SHELL_NESTING`](crate::limits::MAX_SHELL_NESTING).
 pub const MAX_NESTING: usize = crate::limits::MAX_SHELL_NESTING;
 
-/// The keys of [`ShellScript::to_json`]'s objects.
-pub mod keys {
-    /// The argument list, program first.
-    pub const ARGV: &str = "argv";
-    /// The program's name without its directory.
-    pub const PROGRAM: &str = "program";
-    /// The assignments, an object (a later assignment of a name wins).
-    pub const ENV: &str = "env";
-    /// The redirections, a list of objects.
-    pub const REDIRECTS: &str = "redirects";
-    /// A redirection's file descriptor, a number or null.
-    pub const FD: &str = "fd";
-    /// A redirection's operator, e.g. `">>"`.
-    pub const OP: &str = "op";
-    /// A redirection's target, quotes removed.
-    pub const TARGET: &str = "target";
-    /// The wrappers unwrapped, outermost first.
-    pub const WRAPPERS: &str = "wrappers";
-    /// The program reading this command's standard input through a pipe
-    /// (`curl` for the `sh` of `curl x | sh`), `''` when none.
-    pub const PIPED_FROM: &str = "pipedFrom";
-    /// The code an interpreter or a shell is given (`python -c CODE`, a
-    /// heredoc into `bash`), `''` when none or not known.
-    pub const CODE: &str = "code";
-    /// Where [`CODE`]'s program comes from (see [`super::CodeFrom`]).
-    pub const CODE_FROM: &str = "codeFrom";
-    /// Whether the program's name is only known when the command runs
-    /// (`$X`, `$(...)`, a glob such as `/bin/r?`).
-    pub const DYNAMIC: &str = "dynamic";
-    /// The directory an earlier `cd` on the line moved to, `''` when none.
-    pub const DIR: &str = "dir";
-    /// The paths the command names ([`super::named_paths`]), what
-    /// `c.paths()` reads: made once per parse, however many hooks ask.
-    pub const PATHS: &str = "paths";
-}
+/// The keys of [`ShellScript::to_json`]'s objects (the members of a
+/// command object).
+pub use crate::value::command::keys;
 
 /// Parses a Bash command string into the simple commands it runs (see the
 /// module documentation for the subset understood). Never panics; on input
@@ -334,9 +302,15 @@ impl CodeFrom {
 impl SimpleCommand<'_> {
     /// This command as a JSON object (see [`ShellScript::to_json`]).
     pub fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(self.to_record().into_map())
+    }
+
+    /// This command as the policy language reads it (`c` of
+    /// `shell.commands(s).exists(c, ...)`): its members in fields, its
+    /// `paths` made when first read.
+    pub fn to_record(&self) -> crate::value::CommandRecord {
         use serde_json::{Map, Value};
-        let strings =
-            |v: &[Cow<'_, str>]| Value::Array(v.iter().map(|s| Value::from(&**s)).collect());
+        let strings = |v: &[Cow<'_, str>]| v.iter().map(|s| Value::from(&**s)).collect();
         let mut env = Map::with_capacity(self.env.len());
         for (name, value) in &self.env {
             env.insert(name.to_string(), Value::from(&**value));
@@ -352,24 +326,24 @@ impl SimpleCommand<'_> {
                 Value::Object(o)
             })
             .collect();
-        // PERF: sized once: growing the map as its 11 members go in was
-        // 5% of a bundled guard's decision in reallocations (callgrind).
-        let mut o = Map::with_capacity(11);
-        o.insert(keys::ARGV.into(), strings(&self.argv));
-        o.insert(keys::PROGRAM.into(), Value::from(&*self.program));
-        o.insert(keys::ENV.into(), Value::Object(env));
-        o.insert(keys::REDIRECTS.into(), Value::Array(redirects));
-        o.insert(keys::WRAPPERS.into(), strings(&self.wrappers));
-        o.insert(keys::PIPED_FROM.into(), Value::from(&*self.piped_from));
-        o.insert(keys::CODE.into(), Value::from(&*self.code));
-        o.insert(keys::CODE_FROM.into(), Value::from(self.code_from.as_str()));
-        o.insert(keys::DYNAMIC.into(), Value::Bool(self.dynamic));
-        o.insert(keys::DIR.into(), Value::from(&*self.dir));
-        o.insert(
-            keys::PATHS.into(),
-            Value::Array(self.paths().into_iter().map(Value::String).collect()),
-        );
-        Value::Object(o)
+        let parts = crate::value::CommandParts {
+            argv: strings(&self.argv),
+            program: self.program.to_string(),
+            env,
+            redirects,
+            wrappers: strings(&self.wrappers),
+            piped_from: self.piped_from.to_string(),
+            code: self.code.to_string(),
+            code_from: self.code_from.as_str(),
+            dynamic: self.dynamic,
+            dir: self.dir.to_string(),
+        };
+        crate::value::CommandRecord::new(parts, |p| {
+            record_paths(&p.argv, &p.redirects, &p.dir)
+                .into_iter()
+                .map(Value::String)
+                .collect()
+        })
     }
 
     /// The same command owning all its text.
@@ -409,6 +383,27 @@ impl SimpleCommand<'_> {
             &self.dir,
         )
     }
+}
+
+/// [`named_paths`] of a command object's members: `argv` (strings),
+/// `redirects` (objects `{op, target}`) and `dir`. Items of another shape
+/// are skipped.
+pub fn record_paths(
+    argv: &[serde_json::Value],
+    redirects: &[serde_json::Value],
+    dir: &str,
+) -> Vec<String> {
+    let redirects = redirects.iter().filter_map(|r| {
+        let r = r.as_object()?;
+        let op = crate::value::lookup(r, keys::OP).and_then(serde_json::Value::as_str)?;
+        let target = crate::value::lookup(r, keys::TARGET).and_then(serde_json::Value::as_str)?;
+        Some((RedirectOp::parse(op)?, target))
+    });
+    named_paths(
+        argv.iter().filter_map(serde_json::Value::as_str),
+        redirects,
+        dir,
+    )
 }
 
 /// The paths a command names, each [`normal`](crate::functions::paths::normal)ised
@@ -622,6 +617,44 @@ pub enum ShellError {
     NestingTooDeep,
 }
 
+/// The program a command whose `argv[0]` is `word` runs, as its `program`
+/// member names it: `word` without its directory (`/usr/bin/git` is `git`).
+pub fn program_name(word: &str) -> &str {
+    unwrap::basename(word)
+}
+
+/// A word of an argument list: a string, or a JSON string (a command
+/// object's `argv`, read in place; a JSON value that is not a string is
+/// no word: `''`).
+pub trait ArgWord {
+    /// The word.
+    fn word(&self) -> &str;
+}
+
+impl ArgWord for &str {
+    fn word(&self) -> &str {
+        self
+    }
+}
+
+impl ArgWord for String {
+    fn word(&self) -> &str {
+        self
+    }
+}
+
+impl ArgWord for Cow<'_, str> {
+    fn word(&self) -> &str {
+        self
+    }
+}
+
+impl ArgWord for serde_json::Value {
+    fn word(&self) -> &str {
+        self.as_str().unwrap_or_default()
+    }
+}
+
 /// Whether `argv[1..]`, up to a `--` that ends the options, holds the flag:
 /// `-<short>` on its own; for a one-letter `short`, that letter inside a
 /// cluster of single-letter flags (`-rf`, `-fr`), where the cluster's
@@ -641,9 +674,9 @@ pub enum ShellError {
 /// assert!(has_flag(&["head", "-n5"], "n", ""));
 /// assert!(!has_flag(&["head", "-n5"], "5", ""));
 /// ```
-pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
+pub fn has_flag(argv: &[impl ArgWord], short: &str, long: &str) -> bool {
     let one_letter = short.len() == 1 && short.as_bytes().iter().all(u8::is_ascii_alphabetic);
-    for arg in argv.iter().skip(1).map(AsRef::as_ref) {
+    for arg in argv.iter().skip(1).map(ArgWord::word) {
         if arg == "--" {
             return false;
         }
@@ -693,18 +726,18 @@ pub fn has_flag(argv: &[impl AsRef<str>], short: &str, long: &str) -> bool {
 /// assert!(!argv_prefix(&["git"], &["git", "push"]));
 /// assert!(!argv_prefix(&["/usr/bin/git", "push"], &["/bin/git", "push"]));
 /// ```
-pub fn argv_prefix(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
+pub fn argv_prefix(argv: &[impl ArgWord], prefix: &[impl ArgWord]) -> bool {
     /// The program `argv[0]` runs is the one `named`.
     fn program_is(argv0: &str, named: &str) -> bool {
         argv0 == named || !named.contains('/') && unwrap::basename(argv0) == named
     }
-    fn same(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool {
+    fn same(argv: &[impl ArgWord], prefix: &[impl ArgWord]) -> bool {
         argv.len() >= prefix.len()
             && argv.iter().zip(prefix).enumerate().all(|(i, (a, p))| {
                 if i == 0 {
-                    program_is(a.as_ref(), p.as_ref())
+                    program_is(a.word(), p.word())
                 } else {
-                    a.as_ref() == p.as_ref()
+                    a.word() == p.word()
                 }
             })
     }
@@ -718,10 +751,10 @@ pub fn argv_prefix(argv: &[impl AsRef<str>], prefix: &[impl AsRef<str>]) -> bool
     else {
         return false;
     };
-    if wanted.is_empty() || !program_is(program.as_ref(), named.as_ref()) {
+    if wanted.is_empty() || !program_is(program.word(), named.word()) {
         return false;
     }
-    let name = unwrap::basename(program.as_ref());
+    let name = unwrap::basename(program.word());
     let Some(globals) = GLOBAL_OPTIONS.iter().find(|g| g.program == name) else {
         return false;
     };
@@ -763,9 +796,9 @@ pub const GLOBAL_OPTIONS: &[GlobalOptions] = &[GlobalOptions {
 impl GlobalOptions {
     /// How many of `words` (the arguments after the program) are global
     /// options and their values.
-    fn skipped(&self, words: &[impl AsRef<str>]) -> usize {
+    fn skipped(&self, words: &[impl ArgWord]) -> usize {
         let mut i = 0;
-        while let Some(word) = words.get(i).map(AsRef::as_ref) {
+        while let Some(word) = words.get(i).map(ArgWord::word) {
             if !word.starts_with('-') || word == "-" {
                 break;
             }
