@@ -92,6 +92,12 @@ pub enum Lowering {
     /// The generic `Call` instruction (`CallRegex` when a parameter is a
     /// pattern).
     Call,
+    /// The `Matches` instruction on the pattern's regex, for a function
+    /// whose result is whether its one string argument matches its pattern
+    /// (`path.match(p, glob)`: a glob is a regex in the artifact), so that
+    /// the VM tests it without a call and the fast paths and the hook index
+    /// read it as they read `s.matches(re)`.
+    RegexTest,
 }
 
 /// One row of the function table.

@@ -516,7 +516,7 @@ functions! {
         ns: "path", name: "match", form: Global,
         params: [p: STR, glob: STR => PathGlob],
         result: BOOL,
-        yaml: Some("path_match"), lower: Call,
+        yaml: Some("path_match"), lower: RegexTest,
         run: |[p], re, _| match re {
             Some(re) => value::matches(p, re),
             None => Val::Error(EvalError::InvalidArgument),

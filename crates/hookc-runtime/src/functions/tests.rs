@@ -28,7 +28,19 @@ fn overloads_differ_in_arity_and_patterns_come_last() {
         assert!(patterns <= 1);
         if patterns == 1 {
             assert!(d.pattern().is_some(), "{}: the pattern is not last", d.name);
-            assert_eq!(d.lowering, Lowering::Call);
+            assert!(matches!(d.lowering, Lowering::Call | Lowering::RegexTest));
+        }
+        if d.lowering == Lowering::RegexTest {
+            // `Matches` pops one string and pushes a bool.
+            assert_eq!(d.stack_arity(), 1, "{}", d.name);
+            assert_eq!(
+                d.params.first().map(|p| p.kinds),
+                Some(Kinds::STRING),
+                "{}",
+                d.name
+            );
+            assert_eq!(d.result, Kinds::BOOL, "{}", d.name);
+            assert!(d.pattern().is_some(), "{}", d.name);
         }
         if d.form != Form::Global {
             assert!(

@@ -283,6 +283,18 @@ impl<'p> Lowerer<'p> {
         i
     }
 
+    /// `recv` tested against `pattern`: the fused path test when `recv`
+    /// is a context path, else `recv` then `Matches`.
+    fn regex_test(&mut self, recv: &IrExpr, pattern: &str) {
+        let r = self.regex(pattern);
+        if let Some(path) = self.context_path(recv) {
+            Conjunct::Leaf(Leaf::Matches { path, regex: r }).write(self);
+        } else {
+            self.expr(recv);
+            self.emit(Op::Matches(r));
+        }
+    }
+
     fn regex(&mut self, pattern: &str) -> RegexIdx {
         if let Some(&i) = self.regexes.get(pattern) {
             return i;
@@ -748,29 +760,28 @@ impl<'p> Lowerer<'p> {
                 }
                 self.emit(match f.def().lowering {
                     Lowering::Instruction(op) => op,
-                    Lowering::Call => Op::Call(*f),
+                    // A regex test has a pattern, so it is a `PatternCall`
+                    // (below); a call without one is the generic call.
+                    Lowering::Call | Lowering::RegexTest => Op::Call(*f),
                 });
             }
             K::PatternCall {
                 func,
                 args,
                 pattern,
-            } => {
-                for a in args {
-                    self.expr(a);
+            } => match (func.def().lowering, args.as_slice()) {
+                // `path.match(p, glob)` is `p` tested against the glob's
+                // regex (the function table says so): no call.
+                (Lowering::RegexTest, [recv]) => self.regex_test(recv, &pattern.pattern),
+                _ => {
+                    for a in args {
+                        self.expr(a);
+                    }
+                    let regex = self.regex(&pattern.pattern);
+                    self.emit(Op::CallRegex { func: *func, regex });
                 }
-                let regex = self.regex(&pattern.pattern);
-                self.emit(Op::CallRegex { func: *func, regex });
-            }
-            K::Matches(recv, re) => {
-                let r = self.regex(&re.pattern);
-                if let Some(path) = self.context_path(recv) {
-                    Conjunct::Leaf(Leaf::Matches { path, regex: r }).write(self);
-                } else {
-                    self.expr(recv);
-                    self.emit(Op::Matches(r));
-                }
-            }
+            },
+            K::Matches(recv, re) => self.regex_test(recv, &re.pattern),
             K::Macro {
                 kind, range, body, ..
             } => {

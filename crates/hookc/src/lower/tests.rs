@@ -184,6 +184,18 @@ fn matches_on_a_path_is_fused_and_regexes_are_shared() {
     );
 }
 
+/// `path.match` is a regex test (`lower: RegexTest`): fused on a path,
+/// `Matches` on a computed string, never a call.
+#[test]
+fn path_match_is_a_regex_test() {
+    let (prog, code) =
+        code_of("path.match(x.s, '**/.env') && ['a'].exists(p, path.match(p + x.s, '**/.env'))");
+    assert!(matches!(code[0], Op::PathMatches { regex, .. } if regex == RegexIdx::new(0)));
+    assert!(code.contains(&Op::Matches(RegexIdx::new(0))));
+    assert_eq!(prog.regexes.len(), 1);
+    assert!(!code.iter().any(|op| matches!(op, Op::Call(_) | Op::CallRegex { .. })));
+}
+
 #[test]
 fn short_circuits_and_conditionals_jump_forward_to_their_joins() {
     let (prog, code) = code_of("x.a == 1 && (x.b == 2 || x.c == 3)");

@@ -435,7 +435,10 @@ fn a_parsed_command_reads_as_its_json_object() {
         ("shell.commands(cmd) == objs", "objs == objs"),
         ("objs == shell.commands(cmd)", "true"),
         ("size(shell.commands(cmd))", "size(objs)"),
-        ("shell.commands(cmd).map(c, c.program)", "objs.map(c, c.program)"),
+        (
+            "shell.commands(cmd).map(c, c.program)",
+            "objs.map(c, c.program)",
+        ),
         ("obj in shell.commands(cmd)", "obj in objs"),
         ("shell.commands(cmd)[5]", "objs.filter(c, true)[5]"),
         ("strings(shell.commands(cmd))", "strings(objs)"),
@@ -447,5 +450,8 @@ fn a_parsed_command_reads_as_its_json_object() {
     }
     // The forms reach values and errors both.
     assert!(vm("shell.commands(cmd)[1].nope", &ctx).0.is_err());
-    assert_eq!(vm("shell.commands(cmd)[1].program", &ctx).0, Ok(json!("rm")));
+    assert_eq!(
+        vm("shell.commands(cmd)[1].program", &ctx).0,
+        Ok(json!("rm"))
+    );
 }
