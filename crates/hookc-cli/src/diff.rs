@@ -3,7 +3,7 @@
 
 use crate::args::{parse_layer, parse_layer_order, print, ReplayArgs, Sources};
 use crate::error::CliError;
-use crate::replay::diff::DiffTally;
+use crate::replay::diff::{DiffTally, Severities};
 use crate::replay::jobs::DiffJob;
 use crate::replay::log::LogReader;
 use crate::replay::{report_lines, ReplayProgress};
@@ -92,6 +92,8 @@ pub fn run(args: &DiffArgs) -> Result<ExitCode, CliError> {
     let job = DiffJob {
         old: &old,
         new: &new,
+        old_severities: Severities::of(&old),
+        new_severities: Severities::of(&new),
         log: &name,
     };
     let mut progress = ReplayProgress::new(log.size());

@@ -7,7 +7,7 @@
 //! ([`LogRecord`]) and the runtime's evaluation of the context's JSON text
 //! (`Context::Json`): the line is never parsed into a `serde_json::Value`.
 
-use super::diff::DiffTally;
+use super::diff::{DiffTally, Severities};
 use super::log::Chunk;
 use super::record::{is_blank, LogRecord};
 use super::summary::Summary;
@@ -231,6 +231,10 @@ pub struct DiffJob<'a> {
     pub old: &'a Policy,
     /// The policy after it.
     pub new: &'a Policy,
+    /// The old policy's action severities.
+    pub old_severities: Severities,
+    /// The new policy's.
+    pub new_severities: Severities,
     /// The log's name in messages.
     pub log: &'a str,
 }
@@ -251,7 +255,12 @@ impl ChunkJob for DiffJob<'_> {
                     .map_err(|e| format!("under the old policy: {e}"))?;
                 let new = decision(self.new.query(&r.event, ctx).with_results(&results))
                     .map_err(|e| format!("under the new policy: {e}"))?;
-                out.tally.record(n, &old, &new);
+                out.tally.record(
+                    n,
+                    &r.event,
+                    (&old, &self.old_severities),
+                    (&new, &self.new_severities),
+                );
                 Ok(())
             });
             if let Err(e) = compared {

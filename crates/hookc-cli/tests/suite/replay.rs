@@ -313,32 +313,58 @@ fn summary_counts_are_the_counts_of_one_by_one_evaluation() {
     }
 }
 
-/// The transitions of a diff, from one-by-one evaluations of every event
-/// under each policy, in the documented order.
+/// What a decision does under `policy`: its terminal action's type and
+/// that hook's action severity, read from the program.
+fn verdict(policy: &Policy, d: &Decision<'_>) -> (Option<String>, i64) {
+    let Some(m) = &d.terminal else {
+        return (None, 0);
+    };
+    let p = policy.program();
+    let severity = p
+        .hooks
+        .iter()
+        .find(|h| p.string(h.id) == m.hook)
+        .and_then(|h| p.action(h.action))
+        .map_or(0, |a| a.severity);
+    (Some(m.action_type().to_owned()), severity)
+}
+
+/// The decisions and transitions of a diff, from one-by-one evaluations
+/// of every event under each policy, in the documented order.
 fn expected_diff(old: &Policy, new: &Policy, log: &Path) -> Value {
     type Key = (u8, Option<String>, Option<String>);
+    type Verdicts = (String, (Option<String>, i64), (Option<String>, i64));
     let mut groups = BTreeMap::<Key, (u64, Vec<u64>)>::new();
+    let mut verdicts = BTreeMap::<Verdicts, (u64, Vec<u64>)>::new();
     let mut events = 0;
     let hook = |d: &Decision<'_>| d.terminal.as_ref().map(|m| m.hook.to_owned());
+    let add = |g: &mut (u64, Vec<u64>), line| {
+        g.0 += 1;
+        if g.1.len() < 5 {
+            g.1.push(line);
+        }
+    };
     for (line, event, ctx) in records(log) {
         let (a, b) = (
             old.evaluate(&event, &ctx).unwrap(),
             new.evaluate(&event, &ctx).unwrap(),
         );
         events += 1;
+        let (was, is) = (verdict(old, &a), verdict(new, &b));
         let kind = if hook(&a) != hook(&b) {
             0
-        } else if a.terminal != b.terminal {
+        } else if was != is {
             1
-        } else if a.collected != b.collected {
+        } else if a.terminal != b.terminal {
             2
+        } else if a.collected != b.collected {
+            3
         } else {
             continue;
         };
-        let g = groups.entry((kind, hook(&a), hook(&b))).or_default();
-        g.0 += 1;
-        if g.1.len() < 5 {
-            g.1.push(line);
+        add(groups.entry((kind, hook(&a), hook(&b))).or_default(), line);
+        if was != is {
+            add(verdicts.entry((event, was, is)).or_default(), line);
         }
     }
     let mut all: Vec<_> = groups.into_iter().collect();
@@ -347,11 +373,26 @@ fn expected_diff(old: &Policy, new: &Policy, log: &Path) -> Value {
     let transitions: Vec<Value> = all
         .into_iter()
         .map(|((kind, from, to), (count, examples))| {
-            let kind = ["hook", "action", "collected"][kind as usize];
+            let kind = ["hook", "verdict", "action", "collected"][kind as usize];
             json!({"kind": kind, "from": from, "to": to, "count": count, "examples": examples})
         })
         .collect();
-    json!({"events": events, "changed": changed, "transitions": transitions})
+    let mut by_event: Vec<_> = verdicts.into_iter().collect();
+    by_event.sort_by(|a, b| {
+        a.0 .0
+            .cmp(&b.0 .0)
+            .then(b.1 .0.cmp(&a.1 .0))
+            .then(a.0.cmp(&b.0))
+    });
+    let severity = |v: &(Option<String>, i64)| v.0.as_ref().map(|_| v.1);
+    let decisions: Vec<Value> = by_event
+        .into_iter()
+        .map(|((event, from, to), (count, examples))| {
+            json!({"event": event, "from": from.0, "to": to.0, "from_severity": severity(&from),
+                   "to_severity": severity(&to), "count": count, "examples": examples})
+        })
+        .collect();
+    json!({"events": events, "changed": changed, "decisions": decisions, "transitions": transitions})
 }
 
 fn diff_json(args: &[&str]) -> (Option<i32>, Value, String) {
@@ -435,7 +476,10 @@ fn diff_exit_codes_nothing_changed_and_errors_first() {
     let dir = temp_dir("diff-exit");
     let (code, got, _) = diff_json(&[POLICY, POLICY, "--events", LOG]);
     assert_eq!(code, Some(0));
-    assert_eq!(got, json!({"events": 40, "changed": 0, "transitions": []}));
+    assert_eq!(
+        got,
+        json!({"events": 40, "changed": 0, "decisions": [], "transitions": []})
+    );
     // A malformed line: reported, not counted, and exit 2 even though
     // decisions changed.
     let mut lines = log_lines();
@@ -450,6 +494,46 @@ fn diff_exit_codes_nothing_changed_and_errors_first() {
         err.contains(&format!("{}:5: not an event record", log.display())),
         "{err}"
     );
+}
+
+/// A rule weakened from deny to allow, and an action type ranked anew, are
+/// said first, per event, apart from a reworded reason (issue 35, defect
+/// 1; `tests/data/diff_verdicts/README.md`).
+#[test]
+fn diff_says_first_what_a_decision_does() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/diff_verdicts");
+    let (old, new, log) = (
+        format!("{data}/old.yaml"),
+        format!("{data}/new.yaml"),
+        format!("{data}/events.jsonl"),
+    );
+    let out = hookc(&["diff", &old, &new, "--events", &log]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "5 events, 4 changed\n\
+         \n\
+         decisions changed, by event:\n  \
+           2  PreToolUse: deny -> allow                           lines 1, 4\n  \
+           1  PreToolUse: ask (severity 10) -> ask (severity 30)  line 2\n\
+         \n\
+         by deciding hook:\n  \
+           2  no_rm: action type or severity  lines 1, 4\n  \
+           1  push: action type or severity   line 2\n  \
+           1  reads: action parameters        line 3\n"
+    );
+    let (code, got, _) = diff_json(&[&old, &new, "--events", &log]);
+    assert_eq!(code, Some(1));
+    let load_one = |path: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        hookc::compile::policy_from_sources(&[hookc::compile::Input::new(path, &text)]).unwrap()
+    };
+    assert_eq!(
+        got,
+        expected_diff(&load_one(&old), &load_one(&new), Path::new(&log))
+    );
+    assert_eq!(got["decisions"][0]["from"], "deny");
+    assert_eq!(got["decisions"][0]["to"], "allow");
 }
 
 #[test]
