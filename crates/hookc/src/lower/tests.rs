@@ -193,7 +193,9 @@ fn path_match_is_a_regex_test() {
     assert!(matches!(code[0], Op::PathMatches { regex, .. } if regex == RegexIdx::new(0)));
     assert!(code.contains(&Op::Matches(RegexIdx::new(0))));
     assert_eq!(prog.regexes.len(), 1);
-    assert!(!code.iter().any(|op| matches!(op, Op::Call(_) | Op::CallRegex { .. })));
+    assert!(!code
+        .iter()
+        .any(|op| matches!(op, Op::Call(_) | Op::CallRegex { .. })));
 }
 
 #[test]
