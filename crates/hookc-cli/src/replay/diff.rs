@@ -1,7 +1,7 @@
 //! `hookc diff OLD NEW --events LOG`: the events of a log two policies
 //! decide differently (`docs/src/testing/replay.md`), grouped twice. First
 //! by what the decision does: per event, the deciding action's type and
-//! severity under each policy ([`Verdict`]), so that a rule weakened from
+//! severity under each policy ([`DecisionEffect`]), so that a rule weakened from
 //! deny to allow is never a line among reworded reasons. Then by
 //! transition: a [`Change`] kind with the deciding hook under each policy
 //! (`None`: no hook decided). Each group keeps its count and the line
@@ -70,14 +70,14 @@ pub type Transition = (Change, Option<String>, Option<String>);
 /// terminal match) and that action's severity (`combine: strictest`; 0
 /// where the policy declares none).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Verdict {
+pub struct DecisionEffect {
     /// The deciding action's type.
     pub action: Option<String>,
     /// Its severity.
     pub severity: i64,
 }
 
-impl Verdict {
+impl DecisionEffect {
     /// The text form: the type, `(no decision)` for none, and the
     /// severity when `show_severity`.
     fn text(&self, show_severity: bool) -> String {
@@ -92,10 +92,10 @@ impl Verdict {
 
 /// A change of what an event's decision does: the event, the old and the
 /// new verdict.
-pub type VerdictChange = (String, Verdict, Verdict);
+pub type EffectChange = (String, DecisionEffect, DecisionEffect);
 
 /// Each hook's action severity in one policy, to read a decision's
-/// [`Verdict`] (made once per policy, not per event).
+/// [`DecisionEffect`] (made once per policy, not per event).
 #[derive(Debug, Default)]
 pub struct Severities(HashMap<String, i64>);
 
@@ -115,9 +115,9 @@ impl Severities {
     }
 
     /// What `decision` does.
-    pub fn verdict(&self, decision: &Decision<'_>) -> Verdict {
+    pub fn verdict(&self, decision: &Decision<'_>) -> DecisionEffect {
         let terminal: Option<&Match<'_>> = decision.terminal.as_ref();
-        Verdict {
+        DecisionEffect {
             action: terminal.map(|m| m.action_type().to_owned()),
             severity: terminal
                 .and_then(|m| self.0.get(m.hook))
@@ -151,7 +151,7 @@ pub struct DiffTally {
     /// The transitions seen.
     pub groups: BTreeMap<Transition, Group>,
     /// The changes of what a decision does, per event.
-    pub verdicts: BTreeMap<VerdictChange, Group>,
+    pub verdicts: BTreeMap<EffectChange, Group>,
 }
 
 impl Group {
@@ -212,7 +212,7 @@ impl DiffTally {
 
     /// The changes of what a decision does: by event (in byte order),
     /// then largest count first, then the old and the new verdict.
-    pub fn ordered_verdicts(&self) -> Vec<(&VerdictChange, &Group)> {
+    pub fn ordered_verdicts(&self) -> Vec<(&EffectChange, &Group)> {
         let mut all: Vec<_> = self.verdicts.iter().collect();
         // The map is in (event, old, new) order; a stable sort keeps it
         // among equal events and counts.
@@ -242,7 +242,7 @@ impl DiffTally {
     /// [{"kind": K, "from": ID|null, "to": ID|null, "count": C, "examples":
     /// [LINE, ...]}, ...]}`.
     pub fn to_json(&self) -> Value {
-        let severity = |v: &Verdict| v.action.as_ref().map(|_| v.severity);
+        let severity = |v: &DecisionEffect| v.action.as_ref().map(|_| v.severity);
         let decisions: Vec<Value> = self
             .ordered_verdicts()
             .into_iter()
