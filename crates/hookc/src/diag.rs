@@ -231,6 +231,9 @@ codes! {
     /// directory there; `c.program` does not) or a flag as one exact word
     /// (`'-rf' in c.argv` misses `-fr`, `-r -f`; `c.hasFlag` reads them).
     RawArgvTest = "W0020", Warning, "program or flag tested on the raw words";
+    /// A glob on a tool's name spelt as a permission rule
+    /// (`tool_name.glob('Bash(git:*)')`): no tool's name matches it.
+    PermissionRuleGlob = "W0021", Warning, "permission rule as a tool-name glob";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

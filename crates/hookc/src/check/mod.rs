@@ -7,6 +7,7 @@ pub mod events;
 pub mod glob;
 pub(crate) mod path_test;
 pub(crate) mod raw_pattern;
+pub(crate) mod rule_glob;
 pub mod schema;
 pub(crate) mod shell_test;
 pub mod table;

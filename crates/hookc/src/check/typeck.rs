@@ -293,6 +293,9 @@ impl TypeChecker<'_> {
                 let t = self.check(recv);
                 self.expect(recv, &t, Kinds::STRING, &format!("`{}`", re.func_name()));
                 let written = re.glob.as_deref().unwrap_or(&re.pattern);
+                if let Some(glob) = &re.glob {
+                    self.rule_glob(recv, glob, e.span);
+                }
                 self.shell_test(recv, &t, e, Test::Matches(written));
                 self.program_test(recv, &[written], e.span, |me| (me.show(e), me.source(e)));
                 self.pattern(re);
@@ -1038,6 +1041,17 @@ impl TypeChecker<'_> {
                  which runs in linear time",
             ),
         );
+    }
+
+    /// W0021 for a glob spelt as a permission rule (`Bash(git:*)`) on a
+    /// tool's name.
+    fn rule_glob(&mut self, subject: &IrExpr, glob: &str, at: Span) {
+        let s = self.source(subject);
+        if crate::check::rule_glob::is_tool_name(&s) {
+            if let Some(d) = crate::check::rule_glob::diagnostic(glob, &s, at) {
+                self.diags.push(d);
+            }
+        }
     }
 
     /// E0310 (W0018 for an open vocabulary) for a string `name` compared
