@@ -56,15 +56,46 @@ pub struct Narrowing {
     pub results: Results,
 }
 
+/// Why a result for `id` cannot be read: `id` is no hook of `policy` (a
+/// typo would leave the decision pending, silently:
+/// `docs/src/semantics.md#resumable-decisions`), with the closest id of a
+/// hook that awaits one. A result for a hook that awaits none, or that the
+/// policy leaves out, is read by nothing and is no error (a host may hand
+/// the same results to several policies).
+pub fn unknown_result(policy: &Policy, id: &str) -> Option<String> {
+    if policy
+        .hook_ids()
+        .chain(policy.absent_hook_ids())
+        .any(|h| h == id)
+    {
+        return None;
+    }
+    let close = hookc::suggest::did_you_mean(id, policy.awaiting_hook_ids())
+        .or_else(|| hookc::suggest::did_you_mean(id, policy.hook_ids()))
+        .map(|c| format!("; did you mean `{c}`?"))
+        .unwrap_or_default();
+    Some(format!(
+        "a result is given for `{id}`, which is no hook of the policy{close}"
+    ))
+}
+
 impl Narrowing {
-    /// The results of awaited hooks from a JSON object of them by hook id.
-    pub fn results_from(value: Value) -> Result<Results, BindingError> {
-        match value {
-            Value::Null => Ok(Results::new()),
-            Value::Object(map) => Ok(Results::from(map)),
-            _ => Err(BindingError::Argument(
-                "`results` is an object of awaited hooks' results by hook id".to_owned(),
-            )),
+    /// The results of awaited hooks from a JSON object of them by hook id,
+    /// each for a hook of `policy` ([`unknown_result`]).
+    pub fn results_from(policy: &Policy, value: Value) -> Result<Results, BindingError> {
+        let results = match value {
+            Value::Null => Results::new(),
+            Value::Object(map) => Results::from(map),
+            _ => {
+                return Err(BindingError::Argument(
+                    "`results` is an object of awaited hooks' results by hook id".to_owned(),
+                ))
+            }
+        };
+        let why = results.ids().find_map(|id| unknown_result(policy, id));
+        match why {
+            Some(why) => Err(BindingError::Argument(why)),
+            None => Ok(results),
         }
     }
 }

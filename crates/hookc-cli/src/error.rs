@@ -80,6 +80,10 @@ pub enum CliError {
         /// The closest id the policy has.
         suggestion: Option<String>,
     },
+    /// `--result`/`--results` name no hook of the policy (a typo would
+    /// leave the decision pending).
+    #[error("{0}")]
+    UnknownResult(String),
     /// `--result` is not `HOOK_ID=JSON`.
     #[error("--result `{0}` is not `HOOK_ID=JSON` (e.g. --result git_branch='\"main\"')")]
     ResultSyntax(String),

@@ -129,6 +129,12 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, CliError> {
         eprintln!("note: {error} (`--disable {id}` ignored)");
     }
     let results = read_results(args.results.as_deref(), &args.result)?;
+    if let Some(why) = results
+        .ids()
+        .find_map(|id| hookc_binding::bound::unknown_result(&policy, id))
+    {
+        return Err(CliError::UnknownResult(why));
+    }
     let answer = Answer {
         overrides: &overrides,
         all: args.all,

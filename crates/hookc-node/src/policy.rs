@@ -89,7 +89,8 @@ pub fn read_options(bound: &BoundPolicy, options: Js<'_>) -> Result<Narrowing, N
                 "`results` is an object of awaited hooks' results by hook id".to_owned(),
             ));
         }
-        narrowing.results = Narrowing::results_from(results.clone()).map_err(NodeError::Binding)?;
+        narrowing.results =
+            Narrowing::results_from(bound.policy(), results.clone()).map_err(NodeError::Binding)?;
     }
     Ok(narrowing)
 }

@@ -84,6 +84,16 @@ test('resuming with results binds the result for the later hooks; the caller\'s 
   assert.deepStrictEqual(ctx, { tool_input: { command: 'pip install x' } });
 });
 
+test('a result for no hook is a HookcError naming the closest one that awaits', () => {
+  // A typo in `results` left the decision pending, silently.
+  assert.throws(
+    () => policy.evaluate('PreToolUse', { tool_input: { command: 'pip x' } }, { results: { brnch: 'main' } }),
+    (e) => e instanceof hookc.HookcError && /no hook of the policy; did you mean `branch`\?/.test(e.message),
+  );
+  // A hook that awaits nothing ignores its result.
+  assert.equal(policy.decide('PreToolUse', {}, { results: { ask_rm: 1 } }), null);
+});
+
 test('strictest combining and the error action', () => {
   for (const [form, c] of forms({ tool_input: { command: 'rm -rf x' } })) {
     assert.equal(policy.evaluate('PreToolUse', c).hook, 'ask_rm', form);

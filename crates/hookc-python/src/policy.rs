@@ -175,7 +175,7 @@ impl PyPolicy {
         let known = self.event_name(event)?;
         let narrowing = Narrowing {
             overrides: self.overrides(narrow.disable)?,
-            results: read_results(narrow.results)?,
+            results: read_results(self.bound.policy(), narrow.results)?,
         };
         // No hook listens to an event no hook names, when there are no "*"
         // hooks: from a mapping (which is read only where a hook reads it,
@@ -296,8 +296,12 @@ struct Narrow<'a, 'py> {
 }
 
 /// The `results=` of a call: a dict of awaited hooks' results by hook id
-/// (`docs/src/semantics.md#resumable-decisions`).
-fn read_results(results: Option<&Bound<'_, PyAny>>) -> PyResult<Results> {
+/// (`docs/src/semantics.md#resumable-decisions`), each for a hook of
+/// `policy` that awaits one.
+fn read_results(
+    policy: &hookc_runtime::Policy,
+    results: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Results> {
     let Some(results) = results else {
         return Ok(Results::new());
     };
@@ -311,7 +315,7 @@ fn read_results(results: Option<&Bound<'_, PyAny>>) -> PyResult<Results> {
         )));
     }
     match crate::convert::to_value(results, &mut "results".to_owned(), 0) {
-        Ok(v @ Value::Object(_)) => Narrowing::results_from(v).map_err(py_err),
+        Ok(v @ Value::Object(_)) => Narrowing::results_from(policy, v).map_err(py_err),
         Ok(_) => Err(PyTypeError::new_err("`results` must be a dict")),
         Err(e) => Err(crate::convert::into_py_err(e)),
     }

@@ -76,6 +76,14 @@ def test_resuming_binds_the_result_for_the_later_hooks(policy):
     assert ctx == {"tool_input": {"command": "pip install x"}}
 
 
+def test_a_result_for_no_hook_is_an_error(policy):
+    # A typo in `results=` left the decision pending, silently.
+    with pytest.raises(ValueError, match="no hook of the policy; did you mean `branch`"):
+        policy.evaluate("PreToolUse", {"tool_input": {"command": "pip x"}}, results={"brnch": "main"})
+    # A hook that awaits nothing ignores its result.
+    assert policy.decide("PreToolUse", {}, results={"ask_rm": 1}) is None
+
+
 def test_strictest_and_the_error_action(policy):
     assert policy.evaluate("PreToolUse", {"tool_input": {"command": "rm -rf x"}})["hook"] == "ask_rm"
     d = policy.evaluate("Count", {"n": "many"})

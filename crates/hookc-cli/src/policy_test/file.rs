@@ -64,6 +64,8 @@ pub struct TestCase {
     /// The host's results for awaited hooks, by hook id
     /// (`docs/src/semantics.md#resumable-decisions`).
     pub results: Map<String, Value>,
+    /// The ids of `results`, where each is written.
+    pub result_ids: Vec<Spanned<String>>,
     /// What the policy should do.
     pub expect: Expect,
     /// Where the case is written (its mapping).
@@ -335,6 +337,22 @@ impl TestFile {
                 }
             }
         }
+        for case in &self.cases {
+            let at = format!("cases[{}]", case.index);
+            // A result for no hook (a typo) would leave the case's
+            // decision pending, silently.
+            for r in &case.result_ids {
+                if let Some(why) = hookc_binding::bound::unknown_result(policy, &r.value) {
+                    diags.push(
+                        Diagnostic::new(Code::WrongShape, why)
+                            .at(r.span)
+                            .label("not a hook of the policy")
+                            .node(format!("{at}.results.{}", r.value))
+                            .help("give results by the id of a hook whose action awaits one (`run`, `test_path`, a host action)"),
+                    );
+                }
+            }
+        }
         if diags.is_empty() {
             Ok(())
         } else {
@@ -553,6 +571,7 @@ impl CaseReader<'_> {
         let mut context = Value::Object(Map::new());
         let mut disabled = Vec::new();
         let mut results = Map::new();
+        let mut result_ids = Vec::new();
         let mut expect = None;
         for (key, value) in entries {
             let here = format!("{at}.{}", key.name);
@@ -575,7 +594,15 @@ impl CaseReader<'_> {
                     None => self.wrong_shape(value, &here, "a list of hook ids"),
                 },
                 "results" => match value.to_json() {
-                    Value::Object(map) => results = map,
+                    Value::Object(map) => {
+                        results = map;
+                        if let NodeKind::Map(entries) = &value.kind {
+                            result_ids = entries
+                                .iter()
+                                .map(|(k, _)| Spanned::new(k.name.clone(), k.span))
+                                .collect();
+                        }
+                    }
                     Value::Null => {}
                     _ => self.wrong_shape(
                         value,
@@ -608,6 +635,7 @@ impl CaseReader<'_> {
             context,
             disabled,
             results,
+            result_ids,
             expect: expect?,
             span: node.span,
             index,

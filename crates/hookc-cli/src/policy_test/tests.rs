@@ -121,6 +121,36 @@ fn unknown_hook_ids_are_reported_with_a_did_you_mean() {
     );
 }
 
+/// A result for no hook would leave the case pending, silently (issue 35,
+/// defect 4): an unknown id is reported with the closest hook that awaits;
+/// a hook that awaits nothing takes a result it ignores.
+#[test]
+fn results_for_unknown_hooks_are_reported() {
+    let awaiting = hookc::compile::policy_from_sources(&[Input::new(
+        "m.yaml",
+        include_str!("../../../hookc/tests/wire/policies/model.yaml"),
+    )])
+    .unwrap();
+    let t = parse(
+        "cases:\n  - {name: a, event: PreToolUse, results: {brnch: main, ask_rm: 1, branch: dev}, expect: {hook: null}}\n",
+    )
+    .unwrap();
+    let invalid = t.check_ids(&awaiting).unwrap_err();
+    let messages: Vec<&str> = invalid
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        ["a result is given for `brnch`, which is no hook of the policy; did you mean `branch`?"]
+    );
+    assert_eq!(
+        invalid.diagnostics[0].node_path.as_deref(),
+        Some("cases[0].results.brnch")
+    );
+}
+
 #[test]
 fn unknown_disabled_ids_are_ignored_when_the_file_says_so() {
     let t = parse(

@@ -536,6 +536,42 @@ fn diff_says_first_what_a_decision_does() {
     assert_eq!(got["decisions"][0]["to"], "allow");
 }
 
+/// `--result` for no hook of the policy is an error naming the closest
+/// hook that awaits (issue 35, defect 4): a typo left the decision pending.
+#[test]
+fn results_name_hooks_of_the_policy() {
+    let policy_file = "crates/hookc/tests/wire/policies/model.yaml";
+    let dir = temp_dir("unknown-result");
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"tool_input": {"command": "pip x"}}"#).unwrap();
+    let ctx = ctx.to_str().unwrap();
+    let eval = |result: &str| {
+        hookc(&[
+            "eval",
+            policy_file,
+            "--event",
+            "PreToolUse",
+            "--context",
+            ctx,
+            "--result",
+            result,
+        ])
+    };
+    let out = eval("brnch=\"main\"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "error: a result is given for `brnch`, which is no hook of the policy; \
+         did you mean `branch`?"
+    );
+    // A hook that awaits nothing ignores its result.
+    let out = eval("ask_rm=1");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = eval("branch=\"main\"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
 #[test]
 fn summary_needs_a_log() {
     let out = hookc(&["eval", POLICY, "--summary", "--event", "error"]);

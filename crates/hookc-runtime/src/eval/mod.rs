@@ -134,6 +134,11 @@ impl Results {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// The hook ids results are given for, in the order given.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
 }
 
 impl From<Map<String, Value>> for Results {
@@ -489,10 +494,17 @@ impl Policy {
     /// `test_path`, or an action only a host performs), so that an
     /// evaluation may pause for one.
     pub fn awaits(&self) -> bool {
+        self.awaiting_hook_ids().next().is_some()
+    }
+
+    /// The ids of the hooks that await a result (a [`Results`] entry is
+    /// for one of them), in evaluation order.
+    pub fn awaiting_hook_ids(&self) -> impl Iterator<Item = &str> {
         let p = self.program.program();
         p.hooks
             .iter()
-            .any(|h| p.action(h.action).is_none_or(|a| a.effect == Effect::Await))
+            .filter(move |h| p.action(h.action).is_none_or(|a| a.effect == Effect::Await))
+            .map(move |h| p.string(h.id))
     }
 
     /// The ids of the hooks the policy leaves out (disabled, or replaced
