@@ -247,13 +247,54 @@ fn check_effect_needs(
         }
     }
     if let Some(TypeBinding::Parameter(p)) = &out.bind {
-        if out.param(p).is_none() {
-            let msg = format!("action type `{name}` binds its result at the key its parameter `{p}` holds, but it has no parameter `{p}`");
-            diags.push(bad(
-                msg,
-                at("bind"),
-                "declare the parameter, or bind at a path",
-            ));
+        // The result is bound at the key the parameter holds: a parameter
+        // that may hold no string would drop it (the evaluation goes on as
+        // if no result were given there).
+        match out.param(p) {
+            None => {
+                let msg = format!("action type `{name}` binds its result at the key its parameter `{p}` holds, but it has no parameter `{p}`");
+                diags.push(bad(
+                    msg,
+                    at("bind"),
+                    "declare the parameter, or bind at a path",
+                ));
+            }
+            Some(param) if !is_key_type(param.ty().types()) => {
+                let kinds: Vec<&str> = param.ty().types().iter().map(|t| t.name()).collect();
+                let declared = if kinds.is_empty() {
+                    "of any type".to_owned()
+                } else {
+                    format!("of type `{}`", kinds.join(" | "))
+                };
+                let msg = format!(
+                    "action type `{name}` binds its result at the key its parameter `{p}` holds, \
+                     but `{p}` is {declared}: a key is a string, and a result bound at anything \
+                     else would be dropped"
+                );
+                diags.push(bad(
+                    msg,
+                    at("bind"),
+                    "declare the parameter `type: string` (or `type: [string, \"null\"]`, \
+                     where `null` binds the result nowhere), or bind at a path",
+                ));
+            }
+            Some(param)
+                if param.ty().types() == [ParamType::String]
+                    && !param.is_required()
+                    && param.default().is_none() =>
+            {
+                let msg = format!(
+                    "action type `{name}` binds its result at the key its parameter `{p}` holds, \
+                     but an action may leave `{p}` out: its result would be dropped"
+                );
+                diags.push(bad(
+                    msg,
+                    at("bind"),
+                    "declare the parameter `required: true`, or give it a `default` \
+                     (`type: [string, \"null\"]` says that none binds nowhere)",
+                ));
+            }
+            Some(_) => {}
         }
     }
     if out.bind.is_some() && out.effect != Effect::Await {
@@ -734,4 +775,13 @@ fn fixed_value(
             }))?)
         }
     })
+}
+
+/// Whether a parameter of `types` names a key to bind a result at: a
+/// string, or a string or `null` (`null` binds it nowhere).
+fn is_key_type(types: &[ParamType]) -> bool {
+    types.contains(&ParamType::String)
+        && types
+            .iter()
+            .all(|t| matches!(t, ParamType::String | ParamType::Null))
 }

@@ -1128,3 +1128,47 @@ fn performed_by_names_hookc_or_the_host() {
     assert_eq!(performer("ask"), Some(Performer::Host));
     assert_eq!(performer("retry"), Some(Performer::Host));
 }
+
+/// `bind: {parameter: k}` binds a result at the key `k` holds: a `k` that
+/// may hold anything but a string (or `null`, which binds nowhere) would
+/// drop the result (issue 35, defect 4).
+#[test]
+fn a_bound_parameter_holds_a_key() {
+    let with = |k: serde_json::Value| {
+        declared(serde_json::json!({
+            "probe": {"effect": "await", "bind": {"parameter": "k"}, "parameters": {"k": k}}
+        }))
+        .1
+    };
+    for fine in [
+        serde_json::json!({"type": "string", "required": true}),
+        serde_json::json!({"type": "string", "default": "x"}),
+        serde_json::json!({"type": ["string", "null"]}),
+    ] {
+        assert!(with(fine.clone()).is_empty(), "{fine}");
+    }
+    for (bad, says) in [
+        (
+            serde_json::json!({"type": "integer", "required": true}),
+            "is of type `integer`",
+        ),
+        (serde_json::json!({"description": "any"}), "is of any type"),
+        (
+            serde_json::json!({"type": ["string", "array"]}),
+            "is of type `string | array`",
+        ),
+        (
+            serde_json::json!({"type": "string"}),
+            "an action may leave `k` out",
+        ),
+    ] {
+        let diags = with(bad.clone());
+        assert_eq!(diags.len(), 1, "{bad}: {:?}", messages(&diags));
+        assert_eq!(diags[0].code, Code::ActionTypeDef);
+        assert!(
+            diags[0].message.contains(says),
+            "{bad}: {}",
+            diags[0].message
+        );
+    }
+}
