@@ -84,6 +84,21 @@ def test_a_result_for_no_hook_is_an_error(policy):
     assert policy.decide("PreToolUse", {}, results={"ask_rm": 1}) is None
 
 
+def test_a_failed_evaluation_is_explained():
+    # `explain` returns the trace of an evaluation that fails under
+    # `on_error: fail`; `evaluate` raises.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", hookc.PolicyWarning)
+        failing = hookc.compile_sources(
+            {"p.yaml": 'on_error: fail\nhooks:\n  - {id: count, event: E, when: "n > 3", action: {type: abort}}\n'}
+        )
+    trace = failing.explain("E", {"n": "many"})
+    assert trace["failed"] == "count"
+    assert trace["failures"][0]["hook"] == "count"
+    with pytest.raises(hookc.EvaluationError, match="policy error in hook `count`"):
+        failing.evaluate("E", {"n": "many"})
+
+
 def test_strictest_and_the_error_action(policy):
     assert policy.evaluate("PreToolUse", {"tool_input": {"command": "rm -rf x"}})["hook"] == "ask_rm"
     d = policy.evaluate("Count", {"n": "many"})

@@ -52,9 +52,11 @@ pub enum TraceForm {
 impl Answer<'_> {
     /// Appends the result line (and the trace, if asked) for `event` and
     /// `ctx` under `policy` to `out`. When filling the matched action fails
-    /// ([`QueryError::Action`]) there is no result line, but the trace, if
-    /// asked, is still appended before the error is returned: that is when
-    /// it is needed most (which hook matched, on which values).
+    /// ([`QueryError::Action`]) or a hook fails the evaluation
+    /// ([`QueryError::Hook`], `on_error: fail`) there is no result line,
+    /// but the trace, if asked, is still appended before the error is
+    /// returned: that is when it is needed most (which hook failed, on
+    /// which values).
     pub fn write(
         &self,
         policy: &Policy,
@@ -75,7 +77,7 @@ impl Answer<'_> {
         };
         let result = match result {
             Ok(result) => result,
-            Err(e @ QueryError::Action(_)) => {
+            Err(e @ (QueryError::Action(_) | QueryError::Hook(_))) => {
                 if self.explain.is_some() {
                     self.trace(&query, out)?;
                 }

@@ -572,6 +572,39 @@ fn results_name_hooks_of_the_policy() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
+/// `eval --explain` of an evaluation that fails (`on_error: fail`)
+/// prints the trace before the error (issue 35, defect 2).
+#[test]
+fn a_failed_evaluation_is_explained() {
+    let dir = temp_dir("explain-fail");
+    let policy = dir.join("p.yaml");
+    std::fs::write(
+        &policy,
+        "on_error: fail\nhooks:\n  - id: count\n    event: E\n    when: \"n > 3\"\n    \
+         action: {type: abort}\n",
+    )
+    .unwrap();
+    let ctx = dir.join("ctx.json");
+    std::fs::write(&ctx, r#"{"n": "many"}"#).unwrap();
+    let out = hookc(&[
+        "eval",
+        policy.to_str().unwrap(),
+        "--event",
+        "E",
+        "--context",
+        ctx.to_str().unwrap(),
+        "--explain",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("event `E`: 1 hook(s)"), "{stdout}");
+    assert!(
+        stdout.ends_with("result: the evaluation fails at count (on_error: fail)\n"),
+        "{stdout}"
+    );
+    assert!(text(&out.stderr).contains("policy error in hook `count`"));
+}
+
 #[test]
 fn summary_needs_a_log() {
     let out = hookc(&["eval", POLICY, "--summary", "--event", "error"]);

@@ -154,6 +154,10 @@ pub struct ModelTrace {
     /// Hooks that could not decide (a condition error under an error
     /// policy other than `skip`, an action that does not fit), with why.
     pub failures: Vec<(usize, String)>,
+    /// The failure that failed the evaluation (`on_error: fail`): the
+    /// decision is that error, not a result; the hooks after it are
+    /// listed as they evaluate, deciding nothing.
+    pub failed: Option<usize>,
     /// Why the winner won, when that is more than "first terminal match"
     /// (strictest combining, an error policy's action).
     pub reason: Option<String>,
@@ -506,6 +510,9 @@ impl Trace {
             if let Some(reason) = &model.reason {
                 m.insert("reason".into(), reason.clone().into());
             }
+            if let Some(h) = model.failed.and_then(|p| self.hooks.get(p)) {
+                m.insert("failed".into(), h.hook.clone().into());
+            }
         }
         Value::Object(m)
     }
@@ -518,8 +525,19 @@ impl Trace {
             self.hooks.len(),
             self.other_events
         );
+        let failed = self
+            .model
+            .failed
+            .and_then(|p| Some((p, &self.hooks.get(p)?.hook)));
         for (i, h) in self.hooks.iter().enumerate() {
             let what = match &h.outcome {
+                Outcome::Matched if failed.is_some_and(|(p, _)| i < p) => format!(
+                    "matched (but the evaluation fails at `{}`: nothing decides)",
+                    failed.map_or("", |(_, id)| id.as_str())
+                ),
+                Outcome::Matched if failed.is_some() => {
+                    "matched (after the evaluation failed: decides nothing)".to_owned()
+                }
                 Outcome::Matched if Some(i) == self.winner && self.collected.is_empty() => {
                     "matched (first match: this action is returned)".to_owned()
                 }
@@ -610,6 +628,12 @@ impl Trace {
             [] => transforms,
             ids => format!("; collected: {}{transforms}", ids.join(", ")),
         };
+        if let Some((_, id)) = failed {
+            out.push_str(&format!(
+                "result: the evaluation fails at {id} (on_error: fail)\n"
+            ));
+            return out;
+        }
         match self.winner.and_then(|w| self.hooks.get(w)) {
             Some(h) => out.push_str(&format!("result: {}{collected}\n", h.hook)),
             None if collected.is_empty() => out.push_str("result: no hook matched\n"),

@@ -358,6 +358,15 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                 self.decision.errors.push(failure);
                 Ok(None)
             }
+            // A trace goes on: it is the one place that shows which hook
+            // failed the evaluation, and what the others did.
+            OnError::Fail if self.want == Want::Trace => {
+                if self.model.failed.is_none() {
+                    self.model.failed = Some(position);
+                    self.settled = true;
+                }
+                Ok(None)
+            }
             OnError::Fail => Err(QueryError::Hook(Box::new(failure))),
             OnError::Action(_) => Ok(Some(Pause::Failed(h, failure))),
         }
@@ -398,8 +407,14 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
     }
 
     /// The trace of the walk (`Want::Trace`).
-    pub(super) fn into_trace(self, event: &str) -> super::Trace {
+    pub(super) fn into_trace(mut self, event: &str) -> super::Trace {
         let p = self.policy.program();
+        if self.model.failed.is_some() {
+            // The evaluation failed: nothing decides, nothing is collected.
+            self.winner = None;
+            self.collected.clear();
+            self.model.reason = None;
+        }
         super::Trace {
             event: event.to_owned(),
             other_events: p.hooks.len().saturating_sub(self.lines.len()),

@@ -196,3 +196,60 @@ fn artifacts_keep_the_trace_and_stripped_ones_list_reads() {
     );
     assert_eq!(trace.winner, direct.winner);
 }
+
+/// Under `on_error: fail`, an evaluation that fails is still explained
+/// (issue 35, defect 2): the trace lists every hook, names the one that
+/// failed, and nothing decides, whatever matched before or after.
+#[test]
+fn a_failed_evaluation_is_explained() {
+    let source = r#"
+combine: strictest
+on_error: fail
+action_types:
+  deny: {severity: 20, parameters: {reason: {type: string}}}
+  ask: {severity: 10, parameters: {reason: {type: string}}}
+event_context_schema:
+  type: object
+  properties:
+    n: {}
+    cmd: {type: string}
+hooks:
+  - id: first
+    event: E
+    when: "cmd == 'x'"
+    action: {type: ask, reason: "x?"}
+  - id: count
+    event: E
+    when: "n > 3"
+    action: {type: deny, reason: "many"}
+  - id: last
+    event: E
+    when: "cmd.startsWith('x')"
+    action: {type: deny, reason: "no x"}
+"#;
+    let policy = hookc::compile::policy_from_sources(&[Input::new("p.yaml", source)]).unwrap();
+    let ctx = json!({"n": "many", "cmd": "x"});
+    // The decision is the error.
+    assert!(policy.query("E", &ctx).decision().is_err());
+    let trace = policy.query("E", &ctx).explain().unwrap();
+    assert_eq!(trace.hooks.len(), 3);
+    assert_eq!(trace.model.failed, Some(1));
+    assert_eq!(trace.winner, None);
+    let json = trace.to_json();
+    assert_eq!(json["failed"], "count");
+    assert!(json.get("winner").is_none_or(Value::is_null), "{json}");
+    let text = trace.to_text();
+    assert!(text.contains("1. first (priority 0, p.yaml:13:5): matched (but the evaluation fails at `count`: nothing decides)"), "{text}");
+    assert!(text.contains("3. last (priority 0, p.yaml:21:5): matched (after the evaluation failed: decides nothing)"), "{text}");
+    assert!(
+        text.ends_with("result: the evaluation fails at count (on_error: fail)\n"),
+        "{text}"
+    );
+    // A context on which nothing fails decides as before.
+    let trace = policy
+        .query("E", &json!({"n": 1, "cmd": "x"}))
+        .explain()
+        .unwrap();
+    assert_eq!(trace.model.failed, None);
+    assert_eq!(trace.winner, Some(2));
+}
