@@ -599,7 +599,7 @@ fn a_failed_evaluation_is_explained() {
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with("event `E`: 1 hook(s)"), "{stdout}");
     assert!(
-        stdout.ends_with("result: the evaluation fails at count (on_error: fail)\n"),
+        stdout.ends_with("result: the evaluation fails at count\n"),
         "{stdout}"
     );
     assert!(text(&out.stderr).contains("policy error in hook `count`"));

@@ -154,9 +154,10 @@ pub struct ModelTrace {
     /// Hooks that could not decide (a condition error under an error
     /// policy other than `skip`, an action that does not fit), with why.
     pub failures: Vec<(usize, String)>,
-    /// The failure that failed the evaluation (`on_error: fail`): the
-    /// decision is that error, not a result; the hooks after it are
-    /// listed as they evaluate, deciding nothing.
+    /// The failure that failed the evaluation (`on_error: fail`, or under
+    /// strictest combining a terminal action that cannot be filled and
+    /// would decide): the decision is that error, not a result; the
+    /// hooks are listed as they evaluate, deciding nothing.
     pub failed: Option<usize>,
     /// Why the winner won, when that is more than "first terminal match"
     /// (strictest combining, an error policy's action).
@@ -629,9 +630,7 @@ impl Trace {
             ids => format!("; collected: {}{transforms}", ids.join(", ")),
         };
         if let Some((_, id)) = failed {
-            out.push_str(&format!(
-                "result: the evaluation fails at {id} (on_error: fail)\n"
-            ));
+            out.push_str(&format!("result: the evaluation fails at {id}\n"));
             return out;
         }
         match self.winner.and_then(|w| self.hooks.get(w)) {

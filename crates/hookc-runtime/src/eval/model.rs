@@ -61,6 +61,11 @@ pub(super) struct ModelWalk<'p, 'q> {
     /// Trace positions of the winner and of the collected matches.
     winner: Option<usize>,
     collected: Vec<usize>,
+    /// Under strictest combining and `on_error: skip`, the terminal match
+    /// whose action could not be filled and that would decide unless a
+    /// later match is more severe: its severity, trace position, failure
+    /// and error (`docs/src/semantics.md#combining`).
+    unfilled: Option<(i64, usize, HookFailure, QueryError)>,
 }
 
 /// Why a walk over one context paused.
@@ -100,6 +105,7 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
             touched: Vec::new(),
             winner: None,
             collected: Vec::new(),
+            unfilled: None,
         }
     }
 
@@ -151,8 +157,9 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                 Pause::Failed(h, failure) => {
                     let doc = whole(&mut doc, context)?;
                     self.decide_failure(doc, h, failure)?;
-                    // A trace still lists the rest of the hooks.
-                    if self.want != Want::Trace {
+                    // A trace still lists the rest of the hooks; under
+                    // strictest, a more severe match may still come.
+                    if self.settled && self.want != Want::Trace {
                         break;
                     }
                 }
@@ -160,6 +167,16 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
             let Some(doc) = doc.as_ref() else { break };
             crate::context::path_cache!(cache, &self.policy.paths, Source::Document(doc));
             pause = self.stretch(&mut cache)?;
+        }
+        if let Some((_, position, failure, error)) = self.unfilled.take() {
+            // No later match was more severe: the action that cannot be
+            // filled would decide, so the evaluation fails (a trace says
+            // where, and lists every hook).
+            if self.want != Want::Trace {
+                return Err(error);
+            }
+            self.model.failures.push((position, failure.cause));
+            self.model.failed = Some(position);
         }
         if let Some(doc) = doc {
             self.decision.patched = self
@@ -169,6 +186,43 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                 .collect();
         }
         Ok(self)
+    }
+
+    /// Under strictest combining and `on_error: skip`, a terminal match
+    /// whose action cannot be filled: it fails the evaluation only if it
+    /// would decide, so it is kept until a later match is more severe
+    /// (it is earlier, so it wins a tie); one that an earlier match
+    /// already outranks, or that an earlier such failure does, is a
+    /// decision error and no more.
+    fn unfilled(
+        &mut self,
+        h: u32,
+        position: usize,
+        severity: i64,
+        error: QueryError,
+    ) -> Result<(), QueryError> {
+        let failure = HookFailure {
+            hook: self.policy.hook_id(h).to_owned(),
+            cause: error.to_string(),
+        };
+        let outranked = self.best.is_some_and(|best| best >= severity)
+            || self.unfilled.as_ref().is_some_and(|(s, ..)| *s >= severity);
+        if outranked {
+            self.decision.errors.push(failure);
+            return Ok(());
+        }
+        if severity >= self.policy.max_severity {
+            // Nothing can outrank it.
+            if self.want != Want::Trace {
+                return Err(error);
+            }
+            self.settled = true;
+        }
+        if let Some((_, _, earlier, _)) = self.unfilled.take() {
+            self.decision.errors.push(earlier);
+        }
+        self.unfilled = Some((severity, position, failure, error));
+        Ok(())
     }
 
     /// Runs hooks on one context until the context changes or the walk ends.
@@ -251,6 +305,12 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                         None => continue,
                     }
                 }
+                Err(e @ QueryError::Action(_))
+                    if p.model.combine == Combine::Strictest && !self.settled =>
+                {
+                    self.unfilled(h, position, action.map_or(0, |a| a.severity), e)?;
+                    continue;
+                }
                 Err(other) => return Err(other),
             };
             if self.want == Want::All {
@@ -321,6 +381,16 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                 self.settled = true;
             }
             Combine::Strictest => {
+                if let Some((s, ..)) = &self.unfilled {
+                    if severity <= *s {
+                        // The earlier failure would decide: this match
+                        // changes nothing.
+                        return;
+                    }
+                    if let Some((_, _, failure, _)) = self.unfilled.take() {
+                        self.decision.errors.push(failure);
+                    }
+                }
                 if self.best.is_none_or(|best| severity > best) {
                     self.model.reason = Some(format!(
                         "`{}` has the highest severity ({severity}) of the terminal matches \
@@ -392,16 +462,41 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
         crate::context::path_cache!(cache, &policy.paths, Source::Document(&doc));
         let filled = vm::fill_action(&policy.program, &failure.hook, action, &mut cache)?;
         let hook = policy.hook_id(h);
-        self.model.reason = Some(format!(
+        let position = self.model.failures.last().map(|(p, _)| *p);
+        let reason = format!(
             "hook `{}` could not decide ({}), so the policy's `on_error` action decides",
             failure.hook, failure.cause
-        ));
-        self.winner = self.model.failures.last().map(|(p, _)| *p);
+        );
         self.decision.errors.push(failure);
-        self.decision.terminal = Some(Match {
+        let filled = Match {
             hook,
             action: filled,
-        });
+        };
+        if policy.program().model.combine == Combine::Strictest {
+            // Under strictest combining the error action is a terminal
+            // match like the others, at its type's severity: a later,
+            // more severe match still decides.
+            let severity = policy.program().action(action).map_or(0, |a| a.severity);
+            let unfilled = self.unfilled.as_ref().is_some_and(|(s, ..)| *s >= severity);
+            if !unfilled && self.best.is_none_or(|best| severity > best) {
+                self.model.reason = Some(format!(
+                    "{reason} (severity {severity}, strictest combining)"
+                ));
+                self.decision.terminal = Some(filled);
+                self.best = Some(severity);
+                self.winner = position;
+                if let Some((_, _, earlier, _)) = self.unfilled.take() {
+                    self.decision.errors.push(earlier);
+                }
+            }
+            if severity >= policy.max_severity {
+                self.settled = true;
+            }
+            return Ok(());
+        }
+        self.model.reason = Some(reason);
+        self.winner = position;
+        self.decision.terminal = Some(filled);
         self.settled = true;
         Ok(())
     }

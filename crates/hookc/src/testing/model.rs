@@ -23,7 +23,8 @@ pub enum ModelOutcome {
     /// `on_error: fail`: the evaluation failed at this hook.
     Failed(String),
     /// A terminal action did not fit under `on_error: skip`: the evaluation
-    /// failed at this hook (as it always did).
+    /// failed at this hook (under strictest, only when no later match was
+    /// more severe).
     ActionMisfit(String),
 }
 
@@ -85,6 +86,10 @@ pub fn decide(
         .max()
         .unwrap_or(0);
     let strictest = policy.combine() == Combine::Strictest;
+    // Under strictest and `on_error: skip`, a terminal match whose action
+    // does not fit and that would decide unless a later match is more
+    // severe: its severity and hook.
+    let mut unfilled: Option<(i64, String)> = None;
     for hook in policy.hooks() {
         if !hook.enabled || !hook.events.includes(event) {
             continue;
@@ -118,6 +123,23 @@ pub fn decide(
         let Some(action) = filled else {
             // The hook could not decide.
             match policy.on_error() {
+                OnErrorPolicy::Skip if hook.action.effect == Effect::Terminal && strictest => {
+                    let s = severity(policy, hook);
+                    let outranked = terminal.as_ref().is_some_and(|(_, best)| *best >= s)
+                        || unfilled.as_ref().is_some_and(|(u, _)| *u >= s);
+                    if outranked {
+                        errors.push(hook.id.clone());
+                        continue;
+                    }
+                    if s >= max {
+                        return ModelOutcome::ActionMisfit(hook.id.clone());
+                    }
+                    if let Some((_, earlier)) = unfilled.take() {
+                        errors.push(earlier);
+                    }
+                    unfilled = Some((s, hook.id.clone()));
+                    continue;
+                }
                 OnErrorPolicy::Skip if hook.action.effect == Effect::Terminal => {
                     return ModelOutcome::ActionMisfit(hook.id.clone());
                 }
@@ -138,8 +160,24 @@ pub fn decide(
                     let Ok(filled) = fill_action(policy, action, &with_error) else {
                         return ModelOutcome::ActionMisfit(hook.id.clone());
                     };
-                    terminal = Some((entry(&hook.id, filled), i64::MAX));
-                    break;
+                    if !strictest {
+                        terminal = Some((entry(&hook.id, filled), i64::MAX));
+                        break;
+                    }
+                    // Under strictest, a terminal match at its type's
+                    // severity: a later, more severe match still decides.
+                    let s = kind_severity(policy, &action.kind);
+                    let beaten = unfilled.as_ref().is_some_and(|(u, _)| *u >= s);
+                    if !beaten && terminal.as_ref().is_none_or(|(_, best)| s > *best) {
+                        terminal = Some((entry(&hook.id, filled), s));
+                        if let Some((_, earlier)) = unfilled.take() {
+                            errors.push(earlier);
+                        }
+                    }
+                    if s >= max {
+                        break;
+                    }
+                    continue;
                 }
             }
         };
@@ -193,6 +231,15 @@ pub fn decide(
                     terminal = Some((entry(&hook.id, action), s));
                     break;
                 }
+                if let Some((u, _)) = &unfilled {
+                    if s <= *u {
+                        // The earlier misfit would decide.
+                        continue;
+                    }
+                    if let Some((_, earlier)) = unfilled.take() {
+                        errors.push(earlier);
+                    }
+                }
                 if terminal.as_ref().is_none_or(|(_, best)| s > *best) {
                     terminal = Some((entry(&hook.id, action), s));
                 }
@@ -201,6 +248,9 @@ pub fn decide(
                 }
             }
         }
+    }
+    if let Some((_, id)) = unfilled {
+        return ModelOutcome::ActionMisfit(id);
     }
     let mut out = Map::new();
     let (hook, action) = match terminal {

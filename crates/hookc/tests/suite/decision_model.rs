@@ -35,7 +35,7 @@ const HEADER: &str = r#"
 schema_version: "1.0.0"
 action_types:
   deny: {effect: terminal, severity: 30, parameters: {reason: {type: string}}}
-  ask: {effect: terminal, severity: 20, parameters: {reason: {type: string}}}
+  ask: {effect: terminal, severity: 20, parameters: {reason: {type: string}, n: {type: integer}}}
   allow: {effect: terminal, severity: 10, parameters: {n: {type: integer}}}
   note: {effect: collected, parameters: {text: {type: string}, n: {type: integer}}}
   rw: {effect: transform, parameters: {patch: {type: object}}}
@@ -68,7 +68,12 @@ const CONDITIONS: &[&str] = &[
 fn action(g: &mut Gen, id: &str) -> String {
     match g.below(8) {
         0 => format!("{{type: deny, reason: \"deny {id} ${{x}}\"}}"),
-        1 => format!("{{type: ask, reason: \"ask {id}\"}}"),
+        1 => g
+            .pick(&[
+                "{type: ask, reason: \"ask ID\"}",
+                "{type: ask, n: \"${x}\"}",
+            ])
+            .replace("ID", id),
         2 => g
             .pick(&["{type: allow, n: 1}", "{type: allow, n: \"${x}\"}"])
             .to_owned(),
@@ -108,9 +113,12 @@ fn policy(g: &mut Gen) -> (String, Vec<String>) {
         "combine: {}\n",
         g.pick(&["first_match", "strictest"])
     ));
-    out.push_str(match g.below(3) {
+    out.push_str(match g.below(4) {
         0 => "on_error: skip\n",
         1 => "on_error: fail\n",
+        // Under strictest, an error action less severe than `deny`
+        // competes with the later matches.
+        2 => "on_error: {action: {type: ask, reason: \"policy error in ${policy_error.hook}\"}}\n",
         _ => "on_error: {action: {type: deny, reason: \"policy error in ${policy_error.hook}\"}}\n",
     });
     out.push_str("hooks:\n");
@@ -372,6 +380,54 @@ fn error_policies() {
         t.action["reason"],
         json!("policy error in bad: condition error: no such overload")
     );
+}
+
+/// Under strictest combining (issue 35, defect 3), the most severe match
+/// decides whatever fails before it: a terminal action that cannot be
+/// filled fails the evaluation only when it would decide, and the error
+/// action competes at its type's severity.
+#[test]
+fn strictest_failures_decide_only_when_they_would_win() {
+    let ctx = json!({"x": "text"});
+    // `misfit` (ask, 20) cannot be filled: `x` is no integer.
+    let misfit = "  - {id: misfit, event: E, action: {type: ask, n: \"${x}\"}}\n";
+    let deny = "  - {id: later_deny, event: E, action: {type: deny, reason: r}}\n";
+    let allow = "  - {id: later_allow, event: E, action: {type: allow, n: 1}}\n";
+    // A later, more severe deny decides; the misfit is a decision error.
+    let p = load(&format!("combine: strictest\nhooks:\n{misfit}{deny}"));
+    let d = p.evaluate("E", &ctx).unwrap();
+    assert_eq!(d.terminal.unwrap().hook, "later_deny");
+    assert_eq!(d.errors.len(), 1);
+    assert_eq!(d.errors[0].hook, "misfit");
+    // A later, less severe match does not: the misfit would decide, so
+    // the evaluation fails, as under first match.
+    let p = load(&format!("combine: strictest\nhooks:\n{misfit}{allow}"));
+    let e = p.evaluate("E", &ctx).unwrap_err();
+    assert!(e.to_string().contains("misfit"), "{e}");
+    // An error action less severe than a later deny: the deny decides.
+    let bad = "  - {id: bad, event: E, when: \"x > 1\", action: {type: allow, n: 1}}\n";
+    let on_error = "on_error: {action: {type: ask, reason: \"error in ${policy_error.hook}\"}}\n";
+    let p = load(&format!(
+        "combine: strictest\n{on_error}hooks:\n{bad}{deny}"
+    ));
+    let d = p.evaluate("E", &ctx).unwrap();
+    assert_eq!(d.terminal.unwrap().hook, "later_deny");
+    assert_eq!(d.errors[0].hook, "bad");
+    // ... and with no deny after it, the error action decides.
+    let p = load(&format!(
+        "combine: strictest\n{on_error}hooks:\n{bad}{allow}"
+    ));
+    let t = p.evaluate("E", &ctx).unwrap().terminal.unwrap();
+    assert_eq!(t.hook, "bad");
+    assert_eq!(t.action["reason"], json!("error in bad"));
+    // Under first match, the error action still decides at once.
+    let p = load(&format!("{on_error}hooks:\n{bad}{deny}"));
+    assert_eq!(p.evaluate("E", &ctx).unwrap().terminal.unwrap().hook, "bad");
+    // The trace of a misfit that would win names it as the failure.
+    let p = load(&format!("combine: strictest\nhooks:\n{misfit}{allow}"));
+    let trace = p.query("E", &ctx).explain().unwrap();
+    assert_eq!(trace.model.failed, Some(0));
+    assert_eq!(trace.winner, None);
 }
 
 #[test]

@@ -242,7 +242,7 @@ hooks:
     assert!(text.contains("1. first (priority 0, p.yaml:13:5): matched (but the evaluation fails at `count`: nothing decides)"), "{text}");
     assert!(text.contains("3. last (priority 0, p.yaml:21:5): matched (after the evaluation failed: decides nothing)"), "{text}");
     assert!(
-        text.ends_with("result: the evaluation fails at count (on_error: fail)\n"),
+        text.ends_with("result: the evaluation fails at count\n"),
         "{text}"
     );
     // A context on which nothing fails decides as before.
