@@ -164,6 +164,12 @@ pub(super) fn effects_allowed(
         return true;
     }
     let word = effect_word(effect);
+    // `an `await``, `a `terminal``.
+    let a = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
     let kind = &raw.action.kind.value;
     let names: Vec<&str> = refusing.iter().map(|e| e.name()).collect();
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
@@ -182,13 +188,13 @@ pub(super) fn effects_allowed(
     let mut d = Diagnostic::new(
         Code::EffectNotAllowed,
         format!(
-            "hook `{}` has a `{word}` action (`{kind}`), which {} {verb} not allow",
+            "hook `{}` has {a} `{word}` action (`{kind}`), which {} {verb} not allow",
             hook_id(raw, cx.file_name),
             events_phrase(&names)
         ),
     )
     .at(raw.action.kind.span)
-    .label(format!("a `{word}` action"))
+    .label(format!("{a} `{word}` action"))
     .help(help);
     for e in &refusing {
         let allowed: Vec<String> = e

@@ -176,6 +176,16 @@ fn effects_bound_the_actions_of_an_events_hooks() {
     let c = compile(&[Input::new("p.yaml", text)]);
     let d = only(&c, Code::EffectNotAllowed);
     assert!(d.notes[0].ends_with("and allows no effect"), "{d:#?}");
+    // `an` before a vowel (issue 35, defect 6: it said "a `await`").
+    let text = "action_types: {wait: {effect: await}}\nevents: {Notify: {effects: [terminal]}}\n\
+                hooks: [{id: w, event: Notify, action: {type: wait}}]\n";
+    let c = compile(&[Input::new("p.yaml", text)]);
+    let d = only(&c, Code::EffectNotAllowed);
+    assert_eq!(
+        d.message,
+        "hook `w` has an `await` action (`wait`), which event `Notify` does not allow"
+    );
+    assert_eq!(d.label.as_deref(), Some("an `await` action"));
 }
 
 #[test]
