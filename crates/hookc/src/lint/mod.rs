@@ -362,8 +362,12 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
                 .flatten()
                 .copied()
                 .find(|a| {
+                    // An earlier hook with a pattern table matches only
+                    // where a row does: the same condition does not make
+                    // it match whenever this one would.
                     hooks.get(*a).is_some_and(|h| {
                         listens(h, *ev)
+                            && h.table.is_none()
                             && match (&h.condition, &hook.condition) {
                                 (Some(x), Some(y)) => x.same_as(y),
                                 _ => false,

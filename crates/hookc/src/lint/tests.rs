@@ -157,3 +157,19 @@ fn unknown_events_with_suggestions() {
         }]
     );
 }
+
+/// An earlier hook with a pattern table matches only where a row does, so
+/// the same condition after it is no duplicate (issue 35, defect 5: W0008
+/// said the later hook could never match); without the table it is.
+#[test]
+fn a_pattern_table_hook_shadows_no_duplicate_condition() {
+    let src = |table: &str| {
+        format!(
+            "hooks:\n  - id: rows\n    event: e\n    when: \"has(cmd)\"\n{table}    action: {{type: abort}}\n  \
+             - id: rest\n    event: e\n    when: \"has(cmd)\"\n    action: {{type: abort}}\n"
+        )
+    };
+    let with_table = src("    table: {on: cmd, rows: [{pattern: a}]}\n");
+    assert!(shadowed(&with_table).is_empty(), "{with_table}");
+    assert_eq!(shadowed(&src("")), ["rest"]);
+}
