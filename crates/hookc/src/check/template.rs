@@ -204,8 +204,15 @@ pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed
             ScanPiece::Ref { inner, inner_start } => {
                 let in_ref =
                     |d: Diagnostic| d.note(format!("in the template reference `${{{inner}}}`"));
-                let ast =
-                    crate::syntax::parse(inner, shift(origin, inner_start)).map_err(in_ref)?;
+                let ast = crate::syntax::parse(inner, shift(origin, inner_start))
+                    .map_err(|d| match d.help {
+                        None if shell_expansion(inner) => d.help(format!(
+                            "`${{{inner}}}` reads as a shell's parameter expansion: for that \
+                             text, write `$${{{inner}}}` (`$${{` is a literal `${{`)"
+                        )),
+                        _ => d,
+                    })
+                    .map_err(in_ref)?;
                 spans.push(ast.span);
                 if let Some(path) = crate::resolve::path::from_ast(&ast) {
                     parts.push(TemplatePiece::Path(paths.intern(path)));
@@ -234,6 +241,23 @@ pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed
         }
     }
     Ok(Parsed::Template(Template { parts, spans }))
+}
+
+/// Whether a template reference's text is a shell's parameter expansion
+/// rather than an expression (`HOME:-/tmp`, `X:=1`, `#PATH`, `F%.txt`,
+/// `P/a/b`): a shell command in a parameter wants it as text.
+fn shell_expansion(inner: &str) -> bool {
+    let name = inner.strip_prefix(['#', '!']).unwrap_or(inner);
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    let (ident, rest) = name.split_at(end);
+    let ident_ok = ident.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    ident_ok
+        && (rest.is_empty() && name.len() < inner.len()
+            || [":-", ":=", ":+", ":?", "%", "#", "/", "^", ","]
+                .iter()
+                .any(|op| rest.starts_with(op)))
 }
 
 /// The text of a string that holds no `${` reference, with `$${` escapes

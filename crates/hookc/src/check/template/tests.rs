@@ -198,6 +198,33 @@ fn bad_references_are_reported_with_context() {
     assert_eq!(d.code, Code::ExprSyntax);
 }
 
+/// A shell's parameter expansion in a parameter (`${HOME:-/tmp}` in a
+/// command) is E0003 with the `$${` escape as help (issue 35, defect 6).
+#[test]
+fn shell_expansions_get_the_escape_as_help() {
+    for shell in [
+        "${HOME:-/tmp}",
+        "${X:=1}",
+        "${#PATH}",
+        "${F%%.txt}",
+        "${V:?unset}",
+    ] {
+        let d = error(&format!("echo {shell}"));
+        assert_eq!(d.code, Code::ExprSyntax, "{shell}");
+        let help = d.help.unwrap_or_default();
+        assert!(
+            help.contains(&format!("write `${shell}`")),
+            "{shell}: {help}"
+        );
+    }
+    // An expression that fails otherwise gets no such help.
+    let d = error("${a..b}");
+    assert!(d.help.is_none_or(|h| !h.contains("shell")));
+    for not_shell in ["a..b", "1 +", "x == ", "(a"] {
+        assert!(!shell_expansion(not_shell), "{not_shell}");
+    }
+}
+
 #[test]
 fn source_text_round_trips() {
     let mut paths = PathTable::new();
