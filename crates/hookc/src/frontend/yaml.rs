@@ -293,6 +293,27 @@ impl Reader<'_> {
                 return;
             }
             NodeKind::Seq(items) => items,
+            // `hooks: {PreToolUse: [{matcher, hooks: [...]}]}`: an agent
+            // host's settings file (or seed 002's hooks by timing point),
+            // given to hookc as a policy.
+            NodeKind::Map(entries) => {
+                let names: Vec<&str> = entries
+                    .iter()
+                    .map(|(k, _)| k.name.as_str())
+                    .take(3)
+                    .collect();
+                let help =
+                    format!(
+                    "`{key}:` keyed by event names ({}) is the shape of an agent host's settings \
+                     file (Claude Code's, Gemini CLI's or Codex's `hooks`, which run commands): \
+                     hookc's `{key}` is a list whose entries name their `event`. \
+                     `hookc init --host HOST` writes a policy and the settings that run it; \
+                     the guide's porting chapter turns a settings file's hooks into hookc hooks",
+                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                );
+                self.wrong_shape(value, key.into(), "a list of hooks", Some(help));
+                return;
+            }
             _ => {
                 self.wrong_shape(value, key.into(), "a list of hooks", None);
                 return;

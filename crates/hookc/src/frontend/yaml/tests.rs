@@ -326,6 +326,17 @@ fn hook_list_shapes() {
         )
     );
     assert_eq!(src, "{a: 1}");
+    // A host's settings file given as a policy says what it is (issue 35,
+    // defect 6).
+    let (_, _, _, _, help) = one("hooks: {PreToolUse: [{matcher: Bash, hooks: []}]}\n");
+    let help = help.unwrap_or_default();
+    assert!(
+        help.contains(
+            "keyed by event names (`PreToolUse`) is the shape of an agent host's settings"
+        ),
+        "{help}"
+    );
+    assert!(help.contains("hookc init --host HOST"), "{help}");
 
     // A file cut short after `hooks:` (a guard truncated on disk) is not a
     // policy with no hooks: that is `hooks: []`.
