@@ -412,9 +412,18 @@ fn compile_files(
             schema = schema.with_free_member(root);
         }
     }
+    // A host profile's `combine` (the host's own precedence) is a default
+    // the policy's files may override with one of their own.
+    let profile = |id: &FileId| crate::hosts::is_profile_name(sources.name(*id));
+    let own_combine = files
+        .iter()
+        .any(|(id, f)| !profile(id) && !f.combine.is_empty());
     let combine = one_choice(
         "combine",
-        files.iter().flat_map(|(_, f)| &f.combine),
+        files
+            .iter()
+            .filter(|(id, _)| !own_combine || !profile(id))
+            .flat_map(|(_, f)| &f.combine),
         None,
         |c: &crate::ir::Combine| c.name().to_owned(),
         &sources,

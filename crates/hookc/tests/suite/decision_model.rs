@@ -536,3 +536,37 @@ fn shadowing_is_claimed_only_where_the_model_ends_the_walk() {
                             - {id: b, event: E, when: \"x == 1\", action: {type: deny, r: n}}\n";
     assert!(shadowed("", across_transform).is_empty());
 }
+
+/// A host profile's `combine` is a default (issue 35): a policy under
+/// `host: claude-code` may choose `first_match`, where the profile says
+/// `strictest`; without a choice of its own it combines as the profile
+/// says.
+#[test]
+fn a_policy_chooses_its_combine_over_its_host_profile() {
+    let hooks = "hooks:\n  - {id: a, event: PreToolUse, when: \"tool_name == 'Bash'\", action: {type: ask, reason: x}}\n  \
+                 - {id: b, event: PreToolUse, when: \"tool_input.command == 'ls'\", action: {type: deny, reason: y}}\n";
+    let ctx = json!({"session_id": "s", "cwd": "/", "hook_event_name": "PreToolUse",
+                     "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let decide = |head: &str| {
+        let comp = compile(&[Input::new(
+            "p.yaml",
+            format!("host: claude-code\n{head}{hooks}"),
+        )]);
+        assert!(!comp.diagnostics.has_errors(), "{:?}", comp.diagnostics);
+        let policy = comp.into_policy().unwrap();
+        let d = policy.evaluate("PreToolUse", &ctx).unwrap();
+        d.terminal.map(|m| m.hook.to_owned())
+    };
+    assert_eq!(decide("").as_deref(), Some("b"), "the profile's strictest");
+    assert_eq!(decide("combine: first_match\n").as_deref(), Some("a"));
+    assert_eq!(decide("combine: strictest\n").as_deref(), Some("b"));
+    // Two files of the policy still agree with each other.
+    let comp = compile(&[
+        Input::new(
+            "p.yaml",
+            format!("host: claude-code\ncombine: first_match\n{hooks}"),
+        ),
+        Input::new("q.yaml", "combine: strictest\n"),
+    ]);
+    assert!(comp.diagnostics.has_errors());
+}
