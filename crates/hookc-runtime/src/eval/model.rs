@@ -168,14 +168,13 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
             crate::context::path_cache!(cache, &self.policy.paths, Source::Document(doc));
             pause = self.stretch(&mut cache)?;
         }
-        if let Some((_, position, failure, error)) = self.unfilled.take() {
+        if let Some((_, position, _, error)) = self.unfilled.take() {
             // No later match was more severe: the action that cannot be
             // filled would decide, so the evaluation fails (a trace says
             // where, and lists every hook).
             if self.want != Want::Trace {
                 return Err(error);
             }
-            self.model.failures.push((position, failure.cause));
             self.model.failed = Some(position);
         }
         if let Some(doc) = doc {
@@ -205,6 +204,9 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
             hook: self.policy.hook_id(h).to_owned(),
             cause: error.to_string(),
         };
+        // A trace lists every hook that could not decide, whether or not
+        // its failure ends up deciding.
+        self.model.failures.push((position, failure.cause.clone()));
         let outranked = self.best.is_some_and(|best| best >= severity)
             || self.unfilled.as_ref().is_some_and(|(s, ..)| *s >= severity);
         if outranked {

@@ -16,8 +16,8 @@ use crate::span::Span;
 
 /// The hosts' shell tools, whose rules give a command's first words
 /// (Claude Code's and Codex's `Bash`, Copilot's `bash`, Cursor's `Shell`,
-/// Gemini CLI's `run_shell_command`).
-const SHELL_TOOLS: &[&str] = &["Bash", "Shell", "run_shell_command", "sh", "powershell"];
+/// Gemini CLI's `run_shell_command`), compared without case.
+const SHELL_TOOLS: &[&str] = &["Bash", "Shell", "run_shell_command"];
 
 /// Whether `subject` (a path as written: `tool_name`, `toolName`,
 /// `tool.name`, `input.tool_name`) names a tool's name.

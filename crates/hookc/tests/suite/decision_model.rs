@@ -428,6 +428,18 @@ fn strictest_failures_decide_only_when_they_would_win() {
     let trace = p.query("E", &ctx).explain().unwrap();
     assert_eq!(trace.model.failed, Some(0));
     assert_eq!(trace.winner, None);
+    // One outranked is still listed as a failure in the trace.
+    let p = load(&format!("combine: strictest\nhooks:\n{misfit}{deny}"));
+    let trace = p.query("E", &ctx).explain().unwrap();
+    assert_eq!(trace.model.failed, None);
+    assert_eq!(trace.winner, Some(1));
+    assert_eq!(trace.model.failures.len(), 1);
+    assert_eq!(trace.model.failures[0].0, 0);
+    assert!(
+        trace.to_text().contains("failure: misfit: "),
+        "{}",
+        trace.to_text()
+    );
 }
 
 #[test]
