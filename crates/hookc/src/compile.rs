@@ -13,7 +13,7 @@ use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, RawOnError, SourceFile, SourceHook};
 use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, OnErrorPolicy, PriorityOrder, Spelled};
-use crate::resolve::ast_to_ir::Resolver;
+use crate::resolve::ast_to_ir::{LocalDef, Resolver};
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
 use crate::span::{FileId, SourceMap, Span, Spanned};
 use crate::suggest;
@@ -430,6 +430,17 @@ fn compile_files(
         &mut diags,
     )
     .unwrap_or_default();
+    // `docs/src/semantics.md#attribution`: what a host answer adds to a
+    // reason.
+    let attribution = one_choice(
+        "attribution",
+        files.iter().flat_map(|(_, f)| &f.attribution),
+        None,
+        spelled,
+        &sources,
+        &mut diags,
+    )
+    .unwrap_or_default();
     let mut paths = PathTable::new();
     let on_error = on_error(&files, &sources, &schema, &types, &mut paths, &mut diags);
     let events = DeclaredEvents::read(
@@ -438,6 +449,25 @@ fn compile_files(
         &sources,
         &mut diags,
     );
+    // `docs/src/semantics.md#local-names`: the policy's names, every
+    // file's in file order.
+    let is_member = |name: &str| declares_member(&schema, &events, name);
+    let mut policy_locals = Vec::new();
+    for (_, file) in &files {
+        let scope = crate::resolve::locals::LocalScope {
+            node_path: Some("let"),
+            is_member: &is_member,
+            sources: &sources,
+        };
+        crate::resolve::locals::resolve(
+            &file.locals,
+            &[],
+            &mut policy_locals,
+            &scope,
+            &mut paths,
+            &mut diags,
+        );
+    }
     let priority_order = one_choice(
         "priority_order",
         files.iter().flat_map(|(_, f)| &f.priority_order),
@@ -516,6 +546,8 @@ fn compile_files(
                     types: &types,
                     events: &events,
                     sources: &sources,
+                    locals: &policy_locals,
+                    is_member: &is_member,
                 };
                 let checked =
                     check_hook(&cx, raw, hooks.len(), &mut paths, &mut regexes, &mut diags);
@@ -532,6 +564,7 @@ fn compile_files(
             }
         }
         resolve_ids(&ids, &mut hooks, &layer_names, &sources, &mut diags);
+        crate::resolve::locals::report_unused(&policy_locals, &mut diags);
     }
 
     diags.sort();
@@ -555,6 +588,7 @@ fn compile_files(
             combine,
             on_error,
             priority_order,
+            attribution,
             hooks,
             paths,
             schema,
@@ -627,7 +661,9 @@ fn on_error(
         RawOnError::Action(raw) => {
             let text = sources.get(raw.span.file).map_or("", |f| f.text());
             let schema = schema.with_policy_error(hookc_runtime::bytecode::POLICY_ERROR_ROOT);
-            let Some(action) = actions::check_action(raw, text, types, &schema, paths, diags)
+            let no_locals = [&[][..], &[][..]];
+            let Some(action) =
+                actions::check_action(raw, text, types, &schema, paths, no_locals, diags)
             else {
                 return OnErrorPolicy::Skip;
             };
@@ -782,6 +818,19 @@ struct HookContext<'a> {
     events: &'a DeclaredEvents,
     /// The sources, for locations in notes.
     sources: &'a SourceMap,
+    /// The policy's local names (`let:` at a file's top level).
+    locals: &'a [LocalDef],
+    /// Whether a name is a member the context schema declares (which no
+    /// local may hide).
+    is_member: &'a dyn Fn(&str) -> bool,
+}
+
+/// Whether the context schema, shared or of a declared event, declares a
+/// top-level member `name`.
+fn declares_member(schema: &ContextSchema, events: &DeclaredEvents, name: &str) -> bool {
+    let root = hookc_runtime::bytecode::path::Path::root(name.to_owned());
+    let declared = |s: &ContextSchema| s.resolve(&root).is_ok_and(|r| r.outside.is_none());
+    declared(schema) || events.iter().any(|e| e.schema().is_some_and(declared))
 }
 
 /// A hook's id: given, or `<file>#<section>[<index>]`.
@@ -947,12 +996,36 @@ fn check_hook(
     // A hook that stops a call: a path it tests as text is W0019.
     let guard = matches!(raw.action.kind.value.as_str(), "deny" | "ask" | "block");
     let mut condition_tree = None;
+    // The hook's own local names, with the policy's in scope.
+    let mut own_locals = Vec::new();
+    let locals_at = raw.node_path.as_ref().map(|p| format!("{p}.let"));
+    let scope = crate::resolve::locals::LocalScope {
+        node_path: locals_at.as_deref(),
+        is_member: cx.is_member,
+        sources: cx.sources,
+    };
+    let before = diags.error_count();
+    crate::resolve::locals::resolve(
+        &raw.locals,
+        cx.locals,
+        &mut own_locals,
+        &scope,
+        paths,
+        diags,
+    );
+    ok &= diags.error_count() == before;
     let condition = match &raw.condition {
         None => None,
         Some(cond) => {
             let mut local = Diagnostics::new();
-            let (expr, tree, node_paths, suffix) =
-                resolve_condition(cx.text, cond, raw.node_path.as_deref(), paths, &mut local);
+            let (expr, tree, node_paths, suffix) = resolve_condition(
+                cx.text,
+                cond,
+                raw.node_path.as_deref(),
+                [cx.locals, &own_locals],
+                paths,
+                &mut local,
+            );
             if let Some(e) = &expr {
                 events::per_schema(&groups, &mut local, |schema, d| {
                     crate::check::typeck::check_condition(e, schema, paths, regexes, d, guard);
@@ -962,6 +1035,15 @@ fn check_hook(
             // containing it, else the hook's `condition`/`when`.
             let nodes = NodeIndex::new(node_paths);
             for mut d in local.into_vec() {
+                if d.node_path.is_none() {
+                    // A finding in a local's expression is the local's.
+                    let in_local = d
+                        .span
+                        .and_then(|s| crate::resolve::locals::node_of([cx.locals, &own_locals], s));
+                    if let Some(at) = in_local {
+                        d = d.node(at);
+                    }
+                }
                 if d.node_path.is_none() {
                     if let Some(hook_path) = &raw.node_path {
                         let inner = d.span.and_then(|s| nodes.innermost(s));
@@ -981,6 +1063,8 @@ fn check_hook(
             }
         }
     };
+
+    crate::resolve::locals::report_unused(&own_locals, diags);
 
     // `docs/src/semantics.md#pattern-tables`: the rows, and their `on`
     // path, which must be able to hold a string.
@@ -1044,7 +1128,8 @@ fn check_hook(
             }
             (None, None) => schema,
         };
-        actions::check_action(&raw.action, cx.text, cx.types, schema, paths, d)
+        let locals = [cx.locals, own_locals.as_slice()];
+        actions::check_action(&raw.action, cx.text, cx.types, schema, paths, locals, d)
     })
     .into_iter()
     .next()
@@ -1097,6 +1182,7 @@ fn resolve_condition(
     text: &str,
     cond: &RawCondition,
     hook_path: Option<&str>,
+    [policy_locals, own_locals]: [&[LocalDef]; 2],
     paths: &mut PathTable,
     diags: &mut Diagnostics,
 ) -> ResolvedCondition {
@@ -1105,7 +1191,9 @@ fn resolve_condition(
             text: src, origin, ..
         } => {
             let expr = match crate::syntax::parse(src, *origin) {
-                Ok(ast) => Resolver::new(paths, diags).resolve(&ast),
+                Ok(ast) => Resolver::new(paths, diags)
+                    .with_locals(policy_locals, own_locals)
+                    .resolve(&ast),
                 Err(d) => {
                     diags.push(d);
                     None

@@ -111,6 +111,9 @@ codes! {
     UndeclaredEvent = "E0114", Error, "event not declared";
     /// A policy names a host hookc has no profile for, or two hosts.
     UnknownHost = "E0115", Error, "unknown host";
+    /// A local name (`let:`) declared twice in one scope, or named like a
+    /// member of the context, which it would hide.
+    LocalName = "E0116", Error, "local name declared twice or hiding a context member";
 
     // ---- E02xx: declarations --------------------------------------------------
     /// `event_context_schema` is not a valid schema of the supported subset.
@@ -234,6 +237,9 @@ codes! {
     /// A glob on a tool's name spelt as a permission rule
     /// (`tool_name.glob('Bash(git:*)')`): no tool's name matches it.
     PermissionRuleGlob = "W0021", Warning, "permission rule as a tool-name glob";
+    /// A local name (`let:`) no condition uses: its expression is never
+    /// evaluated, nor type-checked.
+    UnusedLocal = "W0022", Warning, "local name never used";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -138,6 +138,7 @@ impl CompiledExpr {
             combine: crate::ir::Combine::default(),
             on_error: crate::ir::OnErrorPolicy::default(),
             priority_order: crate::ir::PriorityOrder::default(),
+            attribution: crate::ir::Attribution::default(),
             hooks: vec![hook],
             paths: self.paths.clone(),
             schema: self.schema.clone(),

@@ -223,6 +223,17 @@ pub enum IrExprKind {
         /// The name as written.
         name: String,
     },
+    /// A local name (`let:`; `docs/src/semantics.md#local-names`) where a
+    /// condition uses it: `body` is its expression, resolved where it is
+    /// declared. Its macro variables count binders from its own outermost
+    /// (0), whatever binders surround the use: a local's expression sees
+    /// no macro variable of the condition that uses it.
+    Local {
+        /// The name as written.
+        name: String,
+        /// Its expression (spans where it is declared).
+        body: Box<IrExpr>,
+    },
     /// `e.name` on a value that is not a context path (a macro variable, ...).
     Field(Box<IrExpr>, String),
     /// `e[i]` with a computed operand or index.
@@ -313,6 +324,7 @@ impl IrExpr {
             (K::List(a), K::List(b)) => all(a, b),
             (K::Path(a), K::Path(b)) | (K::HasPath(a), K::HasPath(b)) => a == b,
             (K::Var { depth: a, name: x }, K::Var { depth: b, name: y }) => a == b && x == y,
+            (K::Local { body: a, .. }, K::Local { body: b, .. }) => a.same_as(b),
             (K::Field(a, x), K::Field(b, y)) | (K::HasField(a, x), K::HasField(b, y)) => {
                 x == y && a.same_as(b)
             }
@@ -386,13 +398,14 @@ impl IrExpr {
     /// cannot express (a `matches` schema).
     pub fn to_source(&self, paths: &PathTable) -> Option<String> {
         let mut out = String::new();
-        write_expr(&mut out, self, paths, 0, false).ok()?;
+        write_expr(&mut out, self, paths, 0, Style::Source).ok()?;
         Some(out)
     }
 
     /// The expression for a reader (explain traces, lint messages): its
     /// `when` text, or for a condition tree's type guard, which has none,
-    /// `p is a string`. `None` for the other internal forms.
+    /// `p is a string`, or a local's name. `None` for the other internal
+    /// forms.
     pub fn describe(&self, paths: &PathTable) -> Option<String> {
         match &self.kind {
             IrExprKind::TypeIs(x, kinds) => Some(format!(
@@ -400,7 +413,11 @@ impl IrExpr {
                 x.to_source(paths)?,
                 kinds.with_article()
             )),
-            _ => self.to_source(paths),
+            _ => {
+                let mut out = String::new();
+                write_expr(&mut out, self, paths, 0, Style::Reader).ok()?;
+                Some(out)
+            }
         }
     }
 
@@ -411,7 +428,7 @@ impl IrExpr {
         let mut out = String::new();
         // Writing to a `String` fails only on a path id the table lacks,
         // which the key then leaves out.
-        let _ = write_expr(&mut out, self, paths, 0, true);
+        let _ = write_expr(&mut out, self, paths, 0, Style::Internal);
         out
     }
 }
@@ -424,6 +441,8 @@ fn precedence(e: &IrExpr) -> u8 {
         IrExprKind::And(..) => BinaryOp::And.precedence(),
         IrExprKind::Binary { op, .. } => op.precedence(),
         IrExprKind::Unary(..) => 8,
+        // Written as its expression (`to_source`).
+        IrExprKind::Local { body, .. } => precedence(body),
         IrExprKind::Const(Const::Int(i)) if *i < 0 => 8,
         IrExprKind::Const(Const::Double(d)) if d.is_sign_negative() => 8,
         _ => 9,
@@ -478,14 +497,29 @@ fn write_const(out: &mut String, c: &Const) -> Result<(), fmt::Error> {
     Ok(())
 }
 
+/// Which text [`write_expr`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// `when` text that compiles to the same IR: locals as their
+    /// expressions ([`IrExpr::to_source`]).
+    Source,
+    /// For a reader: locals by name ([`IrExpr::describe`]).
+    Reader,
+    /// With the internal forms, for keys ([`IrExpr::key_text`]).
+    Internal,
+}
+
 fn write_expr(
     out: &mut String,
     e: &IrExpr,
     paths: &PathTable,
     min_prec: u8,
-    internal: bool,
+    style: Style,
 ) -> Result<(), fmt::Error> {
-    let prec = precedence(e);
+    let prec = match (&e.kind, style) {
+        (IrExprKind::Local { .. }, Style::Reader) => 9,
+        _ => precedence(e),
+    };
     let paren = prec < min_prec;
     if paren {
         out.push('(');
@@ -498,14 +532,19 @@ fn write_expr(
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_expr(out, item, paths, 0, internal)?;
+                write_expr(out, item, paths, 0, style)?;
             }
             out.push(']');
         }
         IrExprKind::Path(id) => write!(out, "{}", paths.get(*id).ok_or(fmt::Error)?)?,
         IrExprKind::Var { name, .. } => out.push_str(name),
+        // For a reader, its name; else its expression, so that the text
+        // stands without the `let:` that declares it (`--emit`),
+        // parenthesized by its own precedence.
+        IrExprKind::Local { name, .. } if style == Style::Reader => out.push_str(name),
+        IrExprKind::Local { body, .. } => write_expr(out, body, paths, 0, style)?,
         IrExprKind::Field(base, name) => {
-            write_expr(out, base, paths, 9, internal)?;
+            write_expr(out, base, paths, 9, style)?;
             if hookc_runtime::bytecode::path::is_plain_field(name) {
                 write!(out, ".{name}")?;
             } else {
@@ -515,27 +554,27 @@ fn write_expr(
             }
         }
         IrExprKind::Index(base, index) => {
-            write_expr(out, base, paths, 9, internal)?;
+            write_expr(out, base, paths, 9, style)?;
             out.push('[');
-            write_expr(out, index, paths, 0, internal)?;
+            write_expr(out, index, paths, 0, style)?;
             out.push(']');
         }
         IrExprKind::HasPath(id) => write!(out, "has({})", paths.get(*id).ok_or(fmt::Error)?)?,
         IrExprKind::HasField(base, name) => {
             out.push_str("has(");
             let field = IrExpr::new(IrExprKind::Field(base.clone(), name.clone()), e.span);
-            write_expr(out, &field, paths, 0, internal)?;
+            write_expr(out, &field, paths, 0, style)?;
             out.push(')');
         }
         IrExprKind::Unary(op, operand) => {
             out.push_str(op.symbol());
-            write_expr(out, operand, paths, 8, internal)?;
+            write_expr(out, operand, paths, 8, style)?;
         }
         IrExprKind::Binary { op, lhs, rhs, .. } => {
             // Left-associative: the right side needs parentheses at equal precedence.
-            write_expr(out, lhs, paths, op.precedence(), internal)?;
+            write_expr(out, lhs, paths, op.precedence(), style)?;
             write!(out, " {} ", op.symbol())?;
-            write_expr(out, rhs, paths, op.precedence() + 1, internal)?;
+            write_expr(out, rhs, paths, op.precedence() + 1, style)?;
         }
         IrExprKind::And(a, b) | IrExprKind::Or(a, b) => {
             let sym = if matches!(e.kind, IrExprKind::And(..)) {
@@ -543,25 +582,25 @@ fn write_expr(
             } else {
                 "||"
             };
-            write_expr(out, a, paths, prec, internal)?;
+            write_expr(out, a, paths, prec, style)?;
             write!(out, " {sym} ")?;
-            write_expr(out, b, paths, prec + 1, internal)?;
+            write_expr(out, b, paths, prec + 1, style)?;
         }
         IrExprKind::Cond(c, a, b) => {
-            write_expr(out, c, paths, 2, internal)?;
+            write_expr(out, c, paths, 2, style)?;
             out.push_str(" ? ");
-            write_expr(out, a, paths, 2, internal)?;
+            write_expr(out, a, paths, 2, style)?;
             out.push_str(" : ");
-            write_expr(out, b, paths, 1, internal)?;
+            write_expr(out, b, paths, 1, style)?;
         }
-        IrExprKind::Call(f, args) => write_call(out, *f, args, None, paths, internal)?,
+        IrExprKind::Call(f, args) => write_call(out, *f, args, None, paths, style)?,
         IrExprKind::PatternCall {
             func,
             args,
             pattern,
-        } => write_call(out, *func, args, Some(pattern), paths, internal)?,
+        } => write_call(out, *func, args, Some(pattern), paths, style)?,
         IrExprKind::Matches(recv, re) => {
-            write_expr(out, recv, paths, 9, internal)?;
+            write_expr(out, recv, paths, 9, style)?;
             write!(out, ".{}(", re.func_name())?;
             hookc_runtime::bytecode::path::write_quoted(out, re.source())?;
             out.push(')');
@@ -572,19 +611,19 @@ fn write_expr(
             var,
             body,
         } => {
-            write_expr(out, range, paths, 9, internal)?;
+            write_expr(out, range, paths, 9, style)?;
             write!(out, ".{}({var}, ", kind.name())?;
-            write_expr(out, body, paths, 0, internal)?;
+            write_expr(out, body, paths, 0, style)?;
             out.push(')');
         }
         // No surface syntax: written only for keys, marked by a NUL that no
         // `when` text holds.
-        IrExprKind::TypeIs(x, kinds) if internal => {
+        IrExprKind::TypeIs(x, kinds) if style == Style::Internal => {
             write!(out, "\u{0}is{}(", kinds.bits())?;
-            write_expr(out, x, paths, 0, internal)?;
+            write_expr(out, x, paths, 0, style)?;
             out.push(')');
         }
-        IrExprKind::SchemaMatch { path, schema, .. } if internal => {
+        IrExprKind::SchemaMatch { path, schema, .. } if style == Style::Internal => {
             let path = paths.get(*path).ok_or(fmt::Error)?;
             write!(out, "\u{0}schema({path}, {schema})")?;
         }
@@ -604,12 +643,12 @@ fn write_call(
     args: &[IrExpr],
     pattern: Option<&Regex>,
     paths: &PathTable,
-    internal: bool,
+    style: Style,
 ) -> fmt::Result {
     let def = f.def();
     let rest = match (def.form, args.split_first()) {
         (hookc_runtime::functions::Form::Method, Some((recv, rest))) => {
-            write_expr(out, recv, paths, 9, internal)?;
+            write_expr(out, recv, paths, 9, style)?;
             write!(out, ".{}(", def.name)?;
             rest
         }
@@ -623,7 +662,7 @@ fn write_call(
         if i > 0 {
             out.push_str(", ");
         }
-        write_expr(out, a, paths, 0, internal)?;
+        write_expr(out, a, paths, 0, style)?;
     }
     if let Some(re) = pattern {
         if !rest.is_empty() {
@@ -737,6 +776,7 @@ pub struct CheckedPolicy {
     pub(crate) combine: Combine,
     pub(crate) on_error: OnErrorPolicy,
     pub(crate) priority_order: PriorityOrder,
+    pub(crate) attribution: Attribution,
     pub(crate) hooks: Vec<Hook>,
     pub(crate) paths: PathTable,
     pub(crate) schema: crate::check::schema::ContextSchema,
@@ -745,7 +785,7 @@ pub struct CheckedPolicy {
     pub(crate) layers: Vec<String>,
 }
 
-pub use hookc_runtime::bytecode::{Combine, Effect, PriorityOrder, Spelled};
+pub use hookc_runtime::bytecode::{Attribution, Combine, Effect, PriorityOrder, Spelled};
 
 /// What a hook that cannot decide does (`on_error:`,
 /// `docs/src/semantics.md#hook-errors`), checked.
@@ -774,6 +814,11 @@ impl CheckedPolicy {
     /// Which priorities run first.
     pub fn priority_order(&self) -> PriorityOrder {
         self.priority_order
+    }
+
+    /// What a host answer adds to a decision's reason (`attribution:`).
+    pub fn attribution(&self) -> Attribution {
+        self.attribution
     }
 
     /// The layers' names, lowest first (`builtin`, `directive` unless the

@@ -10,7 +10,7 @@
 
 use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
-use crate::ir::{CheckedPolicy, Hook, PriorityOrder, Spelled};
+use crate::ir::{Attribution, CheckedPolicy, Hook, PriorityOrder, Spelled};
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{Map, Value};
 
@@ -26,6 +26,9 @@ pub fn normalized(policy: &CheckedPolicy) -> Value {
             "priority_order".into(),
             policy.priority_order().name().into(),
         );
+    }
+    if policy.attribution() != Attribution::default() {
+        doc.insert("attribution".into(), policy.attribution().name().into());
     }
     if let Some(schema) = policy.schema().source() {
         doc.insert("event_context_schema".into(), schema.clone());

@@ -21,8 +21,12 @@ where
     best.map(|(_, c)| c)
 }
 
+/// The most names a `help:` lists.
+const LISTED_AT_MOST: usize = 20;
+
 /// A `help:` text for a misspelt name: "did you mean `x`?" or, failing that,
-/// the valid set when it is short.
+/// the valid set when it is short (at most [`LISTED_AT_MOST`] names: a
+/// hook file's top-level keys are listed, the function table is not).
 pub fn help_for<'a, I>(name: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'a str> + Clone,
@@ -31,7 +35,7 @@ where
         return Some(format!("did you mean `{best}`?"));
     }
     let all: Vec<&str> = candidates.into_iter().collect();
-    if !all.is_empty() && all.len() <= 16 {
+    if !all.is_empty() && all.len() <= LISTED_AT_MOST {
         let list: Vec<String> = all.iter().map(|c| format!("`{c}`")).collect();
         return Some(format!("expected one of {}", list.join(", ")));
     }

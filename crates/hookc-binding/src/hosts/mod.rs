@@ -694,6 +694,77 @@ mod tests {
         assert!(refused.stderr.contains("`--event Stop`"), "{refused:?}");
     }
 
+    /// The reason of a Claude Code answer to `command` under a guard with
+    /// `attribution` (none: the default), `None` when it has no reason.
+    fn answered_reason(attribution: Option<&str>, command: &str) -> Option<String> {
+        let setting = attribution.map_or(String::new(), |a| format!("attribution: {a}\n"));
+        let source = format!(
+            "host: claude-code\n{setting}hooks:\n\
+             - id: no_rm\n  event: PreToolUse\n  when: \"tool_input.command == 'rm x'\"\n  \
+               action: {{type: deny, reason: \"no rm\"}}\n\
+             - id: bare_deny\n  event: PreToolUse\n  when: \"tool_input.command == 'dd'\"\n  \
+               action: {{type: deny}}\n\
+             - id: quiet_allow\n  event: PreToolUse\n  when: \"tool_input.command == 'ls'\"\n  \
+               action: {{type: allow}}\n"
+        );
+        let policy = match compile_texts([("guard.yaml".to_owned(), source)]) {
+            Ok(c) => c.policy,
+            Err(e) => panic!("{e}"),
+        };
+        let reply = hook(
+            &policy,
+            claude(),
+            &pre_tool_use(command),
+            &HookOptions::default(),
+        );
+        let answer: Value = serde_json::from_str(&reply.stdout).unwrap_or_else(|e| panic!("{e}"));
+        let reason = &answer["hookSpecificOutput"]["permissionDecisionReason"];
+        reason.as_str().map(str::to_owned)
+    }
+
+    #[test]
+    fn the_policy_chooses_what_a_reason_is_attributed_with() {
+        let cases: [(Option<&str>, [Option<&str>; 3]); 4] = [
+            // The default; the file has one line less.
+            (
+                None,
+                [
+                    Some("no rm [hook no_rm at guard.yaml:3:3]"),
+                    Some("[hook bare_deny at guard.yaml:7:3]"),
+                    Some("[hook quiet_allow at guard.yaml:11:3]"),
+                ],
+            ),
+            (
+                Some("location"),
+                [
+                    Some("no rm [hook no_rm at guard.yaml:4:3]"),
+                    Some("[hook bare_deny at guard.yaml:8:3]"),
+                    Some("[hook quiet_allow at guard.yaml:12:3]"),
+                ],
+            ),
+            (
+                Some("id"),
+                [
+                    Some("no rm [hook no_rm]"),
+                    Some("[hook bare_deny]"),
+                    Some("[hook quiet_allow]"),
+                ],
+            ),
+            // The reason as written; a deny without one still says which
+            // hook; an allow without one has none.
+            (Some("off"), [Some("no rm"), Some("[hook bare_deny]"), None]),
+        ];
+        for (attribution, expected) in cases {
+            for (command, reason) in ["rm x", "dd", "ls"].into_iter().zip(expected) {
+                assert_eq!(
+                    answered_reason(attribution, command).as_deref(),
+                    reason,
+                    "attribution {attribution:?}, command {command}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn an_evaluated_call_is_logged_as_one_line() {
         let log =

@@ -5,6 +5,7 @@
 //! code).
 
 use hookc::hosts::{fill, situation, Filled, HostProfile};
+use hookc_runtime::bytecode::Attribution;
 use hookc_runtime::{Decision, Policy};
 use serde_json::{Map, Value};
 
@@ -52,6 +53,7 @@ impl Ruling {
             reason: attributed(
                 policy,
                 m.hook,
+                m.action_type(),
                 m.action.get("reason").and_then(Value::as_str),
             ),
         });
@@ -68,17 +70,36 @@ impl Ruling {
     }
 }
 
-/// `REASON [hook ID at FILE:LINE:COL]` (without the location when the
-/// artifact was stripped of its debug section; `[hook ID ...]` alone when
-/// the action gives no reason).
-pub fn attributed(policy: &Policy, hook: &str, reason: Option<&str>) -> String {
-    let tag = match policy.hook_location(hook) {
+/// The reason a host answer carries for hook `hook`'s decision `word`,
+/// as the policy's `attribution:` chooses
+/// (`docs/src/semantics.md#attribution`): `REASON [hook ID at
+/// FILE:LINE:COL]` by default (without the location when the artifact was
+/// stripped of its debug section; `[hook ID ...]` alone when the action
+/// gives no reason), `REASON [hook ID]` under `id`, and `REASON` as
+/// written under `off`. Under `off` an `allow` without a reason has none
+/// (its answer leaves the member out); any other decision without one is
+/// `[hook ID]`, because a host shows a block's reason to the model and the
+/// user, and an empty one explains nothing.
+pub fn attributed(policy: &Policy, hook: &str, word: &str, reason: Option<&str>) -> String {
+    let reason = reason.filter(|r| !r.is_empty());
+    let location = match policy.attribution() {
+        Attribution::Off => {
+            return match reason {
+                Some(reason) => reason.to_owned(),
+                None if word == "allow" => String::new(),
+                None => format!("[hook {hook}]"),
+            }
+        }
+        Attribution::Id => None,
+        Attribution::Location => policy.hook_location(hook),
+    };
+    let tag = match location {
         Some(at) => format!("[hook {hook} at {}]", project_relative(at)),
         None => format!("[hook {hook}]"),
     };
     match reason {
-        Some(reason) if !reason.is_empty() => format!("{reason} {tag}"),
-        _ => tag,
+        Some(reason) => format!("{reason} {tag}"),
+        None => tag,
     }
 }
 
@@ -202,7 +223,12 @@ fn placeholder(name: &str, event: &str, outcome: &Ruling) -> Option<Filled> {
     let (value, live) = match name {
         "event" => (Value::from(event), false),
         "word" => (Value::from(verdict?.word.as_str()), false),
-        "reason" => (Value::from(verdict?.reason.as_str()), true),
+        // Empty only for an `allow` that gave none under `attribution:
+        // off`: the member is left out.
+        "reason" => match verdict?.reason.as_str() {
+            "" => return None,
+            reason => (Value::from(reason), true),
+        },
         "context" => (Value::from(outcome.context.as_deref()?), true),
         "input" => (outcome.updated_input.clone()?, true),
         _ => return None,

@@ -8,15 +8,15 @@
 //! structurally sound: [`super::load`] verifies it before use.
 
 use super::{
-    crc32, get_op, ArtifactError, Section, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION,
-    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS, HEADER_LEN, HOOK_FLAG_REPLACE, MAGIC,
-    SECTIONS, VALUE_TAG_STRING,
+    checksum, get_op, ArtifactError, Section, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
+    FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS,
+    HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
-    AbsentHook, ActionEntry, ActionParam, Binding, Combine, ConstPool, DebugInfo, DecisionModel,
-    Effect, EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue, PatternTable,
-    PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
+    AbsentHook, ActionEntry, ActionParam, Attribution, Binding, Combine, ConstPool, DebugInfo,
+    DecisionModel, Effect, EventIndex, HookDebug, HookEntry, Kinds, Mark, OnError, ParamValue,
+    PatternTable, PriorityOrder, Program, StringTable, TemplatePart, ValueCheck,
 };
 use crate::limits::{MAX_ARTIFACT_BYTES, MAX_PATH_SEGMENTS, MAX_TABLE_LEN, MAX_VALUE_DEPTH};
 use serde_json::{Map, Number, Value};
@@ -285,6 +285,13 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
             PriorityOrder::HigherFirst
         },
         absent: read_section(&mut r, absent, read_absent)?,
+        attribution: if flags & FLAG_ATTRIBUTION_ID != 0 {
+            Attribution::Id
+        } else if flags & FLAG_ATTRIBUTION_OFF != 0 {
+            Attribution::Off
+        } else {
+            Attribution::Location
+        },
         model: DecisionModel::default(),
         tables: Vec::new(),
         regex_literals: Vec::new(),
@@ -371,7 +378,8 @@ fn header(bytes: &[u8]) -> Result<(&[u8], u16, u16), ArtifactError> {
         return Err(ArtifactError::UnsupportedVersion { found: version });
     }
     let flags = u16::from_le_bytes(r.array::<2>("flags")?);
-    if flags & !FLAG_LOWER_FIRST != 0 {
+    let attribution = FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF;
+    if flags & !KNOWN_FLAGS != 0 || flags & attribution == attribution {
         return Err(ArtifactError::UnsupportedFlags { flags });
     }
     let stored = u32::from_le_bytes(r.array::<4>("checksum")?);
@@ -399,7 +407,7 @@ fn header(bytes: &[u8]) -> Result<(&[u8], u16, u16), ArtifactError> {
             offset: (HEADER_LEN as u64).saturating_add(body_len),
         });
     }
-    let computed = crc32(body);
+    let computed = checksum(flags, body);
     if computed != stored {
         return Err(ArtifactError::ChecksumMismatch { stored, computed });
     }

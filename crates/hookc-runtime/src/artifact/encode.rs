@@ -3,11 +3,12 @@
 //! LEB128), never on addresses, hashing or time.
 
 use super::{
-    crc32, hook_flags, put_op, Wire, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    checksum, hook_flags, put_op, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
+    FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS,
+    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
-use crate::bytecode::{Binding, Combine, Effect, OnError, PriorityOrder};
+use crate::bytecode::{Attribution, Binding, Combine, Effect, OnError, PriorityOrder};
 use crate::bytecode::{ParamValue, Program, TemplatePart, ValueCheck};
 use serde_json::Value;
 
@@ -249,12 +250,18 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
-    let flags = match prog.priority_order {
+    let order = match prog.priority_order {
         PriorityOrder::HigherFirst => 0u16,
         PriorityOrder::LowerFirst => FLAG_LOWER_FIRST,
     };
+    let attribution = match prog.attribution {
+        Attribution::Location => 0u16,
+        Attribution::Id => FLAG_ATTRIBUTION_ID,
+        Attribution::Off => FLAG_ATTRIBUTION_OFF,
+    };
+    let flags = order | attribution;
     out.extend_from_slice(&flags.to_le_bytes());
-    out.extend_from_slice(&crc32(&body.buf).to_le_bytes());
+    out.extend_from_slice(&checksum(flags, &body.buf).to_le_bytes());
     out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());
     out.extend_from_slice(&body.buf);
     out

@@ -27,8 +27,11 @@
 //!              program with regexes (format 5's, plus the `literals`
 //!              section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
-//!              (`priority_order: lower_first`); any other bit is rejected
+//!              (`priority_order: lower_first`); bit 1 for `attribution:
+//!              id`, bit 2 for `attribution: off` (never both); any other
+//!              bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
+//!              (with an attribution flag: of the flags, then those bytes)
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
 //!              in format 4, fourteen in format 5, fifteen in format 6),
@@ -175,6 +178,20 @@ pub const FORMAT_VERSION_FIRST_MATCH: u16 = 3;
 /// are laid out exactly as before the flag existed.
 pub const FLAG_LOWER_FIRST: u16 = 1;
 
+/// Header flag: the host answer names the hook by id only
+/// ([`crate::bytecode::Attribution::Id`]).
+pub const FLAG_ATTRIBUTION_ID: u16 = 2;
+
+/// Header flag: the host answer carries the reason as written
+/// ([`crate::bytecode::Attribution::Off`]). Never set with
+/// [`FLAG_ATTRIBUTION_ID`]; without either, the attribution is
+/// `location` and the artifact is laid out exactly as before the flags
+/// existed.
+pub const FLAG_ATTRIBUTION_OFF: u16 = 4;
+
+/// Every header flag this hookc knows.
+pub(crate) const KNOWN_FLAGS: u16 = FLAG_LOWER_FIRST | FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF;
+
 /// A hook's flags byte (and an absent hook's): it is marked `replace`.
 pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
 
@@ -223,7 +240,7 @@ pub enum ArtifactError {
         /// The artifact's version.
         found: u16,
     },
-    /// Header flags this hookc does not know.
+    /// Header flags this hookc does not know (or two attributions).
     #[error(
         "artifact has unknown flags {flags:#06x} (at offset 0xa); it was written by another \
          hookc: recompile the policy with this hookc"
@@ -415,6 +432,22 @@ pub enum ArtifactError {
 /// (`artifact/tests.rs` compares them on known vectors and random inputs).
 pub fn crc32(data: &[u8]) -> u32 {
     crc32fast::hash(data)
+}
+
+/// The checksum of an artifact with header `flags` and `body`: the CRC-32
+/// of the body, or, when the flags carry an attribution, of the flags
+/// (two bytes, little-endian) then the body, so that a flipped
+/// attribution bit is detected (no check of the program could: every
+/// attribution is valid). Artifacts without one are checksummed exactly as
+/// before the attribution flags existed.
+pub(crate) fn checksum(flags: u16, body: &[u8]) -> u32 {
+    if flags & (FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF) == 0 {
+        return crc32(body);
+    }
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&flags.to_le_bytes());
+    hasher.update(body);
+    hasher.finalize()
 }
 
 /// A section of the body, with the names its errors use.

@@ -192,6 +192,43 @@ fn round_trip_and_determinism() {
 }
 
 #[test]
+fn the_attribution_is_two_header_flags() {
+    use crate::bytecode::Attribution;
+    let mut p = sample();
+    p.priority_order = crate::bytecode::PriorityOrder::LowerFirst;
+    for (attribution, flags) in [
+        (Attribution::Location, 0x01),
+        (Attribution::Id, 0x03),
+        (Attribution::Off, 0x05),
+    ] {
+        p.attribution = attribution;
+        let bytes = encode(&p);
+        assert_eq!(bytes[10], flags, "{attribution:?}");
+        assert_eq!(decode(&bytes).unwrap().attribution, attribution);
+    }
+    // The checksum covers an attribution: a flipped bit is detected.
+    p.attribution = Attribution::Id;
+    let mut flipped = encode(&p);
+    flipped[10] = 0x05;
+    assert!(matches!(
+        decode(&flipped).unwrap_err(),
+        ArtifactError::ChecksumMismatch { .. }
+    ));
+    flipped[10] = 0x01;
+    assert!(matches!(
+        decode(&flipped).unwrap_err(),
+        ArtifactError::ChecksumMismatch { .. }
+    ));
+    // Both at once names no attribution.
+    let mut both = encode(&p);
+    both[10] = 0x07;
+    assert_eq!(
+        decode(&both).unwrap_err(),
+        ArtifactError::UnsupportedFlags { flags: 0x07 }
+    );
+}
+
+#[test]
 fn every_truncation_is_an_error() {
     let bytes = encode(&sample());
     for len in 0..bytes.len() {

@@ -48,6 +48,10 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
     if prog.priority_order == crate::bytecode::PriorityOrder::LowerFirst {
         writeln!(out, "priority order: lower first")?;
     }
+    if prog.attribution != crate::bytecode::Attribution::default() {
+        use crate::bytecode::Spelled;
+        writeln!(out, "attribution: {}", prog.attribution.name())?;
+    }
     // The decision model, when not the first-match default (whose
     // listings read as before).
     if prog.model.combine != crate::bytecode::Combine::FirstMatch {

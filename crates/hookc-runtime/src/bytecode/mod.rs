@@ -415,6 +415,9 @@ pub struct Program {
     pub absent: Vec<AbsentHook>,
     /// How matches combine and what errors do.
     pub model: DecisionModel,
+    /// What a host answer adds to a decision's reason
+    /// (`docs/src/semantics.md#attribution`).
+    pub attribution: Attribution,
 }
 
 /// Which priorities run first (`priority_order:` of a hook file;
@@ -435,6 +438,32 @@ impl Spelled for PriorityOrder {
     const ALL: &'static [(PriorityOrder, &'static str)] = &[
         (PriorityOrder::HigherFirst, "higher_first"),
         (PriorityOrder::LowerFirst, "lower_first"),
+    ];
+}
+
+/// What a host answer adds to the reason of the decision it carries
+/// (`attribution:` of a hook file; `docs/src/semantics.md#attribution`).
+/// The decision log and explain traces always name the hook; this is the
+/// text the host shows the model and the user. The artifact records it in
+/// two header flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Attribution {
+    /// `location`, the default: `REASON [hook ID at FILE:LINE:COL]`, the
+    /// file from the project's `.hookc` folder on.
+    #[default]
+    Location,
+    /// `id`: `REASON [hook ID]`.
+    Id,
+    /// `off`: the reason as the action wrote it, and no reason where it
+    /// gave none.
+    Off,
+}
+
+impl Spelled for Attribution {
+    const ALL: &'static [(Attribution, &'static str)] = &[
+        (Attribution::Location, "location"),
+        (Attribution::Id, "id"),
+        (Attribution::Off, "off"),
     ];
 }
 

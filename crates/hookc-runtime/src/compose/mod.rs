@@ -70,7 +70,7 @@ pub enum ComposeError {
          upper): layer only policies that agree (or leave it out of one of them)"
     )]
     ModelClash {
-        /// `combine` or `on_error`.
+        /// `combine`, `on_error` or `attribution`.
         what: &'static str,
         /// The lower program's choice.
         lower: String,
@@ -440,6 +440,9 @@ impl<'a> Linker<'a> {
         let combine = [lower.model.combine, upper.model.combine];
         let side = chosen("combine", combine, |c| c.name().to_owned())?;
         self.out.model.combine = self.prog(side)?.model.combine;
+        let attribution = [lower.attribution, upper.attribution];
+        let side = chosen("attribution", attribution, |a| a.name().to_owned())?;
+        self.out.attribution = self.prog(side)?.attribution;
         let on_error = [lower.model.on_error, upper.model.on_error];
         let side = match on_error {
             // Two error actions are two choices, however alike they read.

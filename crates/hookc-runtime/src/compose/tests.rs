@@ -205,3 +205,33 @@ fn regex_literals_are_carried_or_found() {
     assert_eq!(of("^rate"), ["rate"]);
     crate::verify::verify(linked).unwrap();
 }
+
+#[test]
+fn the_attribution_chosen_by_one_side_is_the_layered_programs() {
+    use crate::bytecode::Attribution;
+    let with = |attribution| Program {
+        attribution,
+        ..renamed(|s| format!("o_{s}"))
+    };
+    let mut base = sample();
+    // The overlay's choice when the base keeps the default; below too.
+    let over = link(&base, &with(Attribution::Off)).unwrap();
+    assert_eq!(over.attribution, Attribution::Off);
+    let below = link_below(&base, &with(Attribution::Id)).unwrap();
+    assert_eq!(below.attribution, Attribution::Id);
+    // The base's when the overlay keeps the default, and when both agree.
+    base.attribution = Attribution::Id;
+    let kept = link(&base, &with(Attribution::Location)).unwrap();
+    assert_eq!(kept.attribution, Attribution::Id);
+    assert_eq!(
+        link(&base, &with(Attribution::Id)).unwrap().attribution,
+        Attribution::Id
+    );
+    // Two different choices are a clash, named.
+    let e = link(&base, &with(Attribution::Off)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`attribution: id` (the lower) and `attribution: off` (the upper)"),
+        "{e}"
+    );
+}

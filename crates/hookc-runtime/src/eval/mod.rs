@@ -490,6 +490,12 @@ impl Policy {
             .filter(|at| !at.is_empty())
     }
 
+    /// What a host answer adds to a decision's reason (`attribution:` of
+    /// the policy; `docs/src/semantics.md#attribution`).
+    pub fn attribution(&self) -> crate::bytecode::Attribution {
+        self.program.program().attribution
+    }
+
     /// Whether some hook awaits a result (`Effect::Await`: `run`,
     /// `test_path`, or an action only a host performs), so that an
     /// evaluation may pause for one.

@@ -124,6 +124,7 @@ pub(crate) fn sample() -> Program {
         layers: vec![s(12), s(13)],
         debug: crate::bytecode::DebugInfo::default(),
         priority_order: crate::bytecode::PriorityOrder::default(),
+        attribution: crate::bytecode::Attribution::default(),
         model: crate::bytecode::DecisionModel::default(),
         tables: Vec::new(),
         absent: vec![crate::bytecode::AbsentHook {

@@ -189,7 +189,19 @@ impl Template {
 /// empty `${` ([`Code::BadTemplate`]), and the first of whatever the
 /// expression parser and resolver report for the text inside the braces.
 #[allow(clippy::result_large_err)] // cold path: one diagnostic per bad template
-pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed, Diagnostic> {
+pub fn parse(
+    text: &str,
+    origin: Origin,
+    paths: &mut PathTable,
+    locals: [&[crate::resolve::ast_to_ir::LocalDef]; 2],
+) -> Result<Parsed, Diagnostic> {
+    let [policy_locals, own_locals] = locals;
+    let is_local = |name: &str| {
+        policy_locals
+            .iter()
+            .chain(own_locals)
+            .any(|l| l.name == name)
+    };
     let mut pieces = scan(text, origin)?;
     match pieces.as_mut_slice() {
         [] => return Ok(Parsed::Literal(String::new())),
@@ -214,13 +226,17 @@ pub fn parse(text: &str, origin: Origin, paths: &mut PathTable) -> Result<Parsed
                     })
                     .map_err(in_ref)?;
                 spans.push(ast.span);
-                if let Some(path) = crate::resolve::path::from_ast(&ast) {
+                // A path, unless it starts at a local name.
+                if let Some(path) =
+                    crate::resolve::path::from_ast(&ast).filter(|p| !is_local(p.root_name()))
+                {
                     parts.push(TemplatePiece::Path(paths.intern(path)));
                     continue;
                 }
                 let mut found = Diagnostics::new();
-                let resolved =
-                    crate::resolve::ast_to_ir::Resolver::new(paths, &mut found).resolve(&ast);
+                let resolved = crate::resolve::ast_to_ir::Resolver::new(paths, &mut found)
+                    .with_locals(policy_locals, own_locals)
+                    .resolve(&ast);
                 match resolved {
                     Some(expr) => parts.push(TemplatePiece::Expr(TemplateExpr {
                         expr: Box::new(expr),

@@ -197,6 +197,14 @@ impl TypeChecker<'_> {
                 .get(*depth as usize)
                 .cloned()
                 .unwrap_or_else(Type::any),
+            // Checked where it is used, against this hook's events; its
+            // macro variables are its own (`IrExprKind::Local`).
+            IrExprKind::Local { body, .. } => {
+                let outer = std::mem::take(&mut self.vars);
+                let t = self.check(body);
+                self.vars = outer;
+                t
+            }
             IrExprKind::Field(base, name) => {
                 let bt = self.check(base);
                 self.field(base, &bt, name, e)

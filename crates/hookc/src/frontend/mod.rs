@@ -77,6 +77,8 @@ pub struct SourceFile {
     pub layer_order: Vec<Spanned<LayerOrder>>,
     /// Every valid `combine` declaration, as for `priority_order`.
     pub combine: Vec<Spanned<hookc_runtime::bytecode::Combine>>,
+    /// Every valid `attribution` declaration, as for `priority_order`.
+    pub attribution: Vec<Spanned<hookc_runtime::bytecode::Attribution>>,
     /// Every valid `on_error` declaration, in file order.
     pub on_error: Vec<Spanned<RawOnError>>,
     /// Every `default_priority` declaration, in file order, as for
@@ -97,6 +99,23 @@ pub struct SourceFile {
     pub events: Option<Node>,
     /// The `operators` documentation section, unparsed (names are checked).
     pub operators_doc: Option<Node>,
+    /// The policy's local names (`let:` at the top level), in file order.
+    pub locals: Vec<RawLocal>,
+}
+
+/// A local name as written (`let: {NAME: EXPR}`, at a file's top level or
+/// in a hook; `docs/src/semantics.md#local-names`): an expression a
+/// condition uses by its name.
+#[derive(Debug, Clone)]
+pub struct RawLocal {
+    /// The name, where it is written.
+    pub name: Spanned<String>,
+    /// The expression text.
+    pub text: String,
+    /// How offsets in `text` map to the file.
+    pub origin: Origin,
+    /// The whole expression scalar.
+    pub span: Span,
 }
 
 /// An `on_error` declaration as written
@@ -143,6 +162,8 @@ pub struct SourceHook {
     /// `table`: the pattern table as written (YAML's mapping; XML's
     /// `<table>` read into the same shape), checked by the compiler.
     pub table: Option<Node>,
+    /// The hook's own local names (`let:`), in file order.
+    pub locals: Vec<RawLocal>,
 }
 
 /// A condition before resolution.

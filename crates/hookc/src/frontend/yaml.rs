@@ -21,7 +21,9 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "priority_order",
     "layer_order",
     "combine",
+    "attribution",
     "on_error",
+    "let",
     "default_priority",
     "builtin_hooks",
     "hooks",
@@ -45,6 +47,7 @@ pub const HOOK_KEYS: &[&str] = &[
     "replace",
     "description",
     "table",
+    "let",
 ];
 
 /// Reads a YAML hook file.
@@ -146,6 +149,10 @@ impl Reader<'_> {
                     let declared = self.spelled("combine", value);
                     self.out.combine.extend(declared);
                 }
+                "attribution" => {
+                    let declared = self.spelled("attribution", value);
+                    self.out.attribution.extend(declared);
+                }
                 "on_error" => {
                     let declared = self.on_error(value);
                     self.out.on_error.extend(declared);
@@ -160,6 +167,10 @@ impl Reader<'_> {
                         self.wrong_shape(value, "default_priority".into(), expected, help);
                     }
                 },
+                "let" => {
+                    let declared = self.locals(value, "let".into());
+                    self.out.locals.extend(declared);
+                }
                 "builtin_hooks" => self.hooks(Layer::Builtin, value),
                 "hooks" => self.hooks(Layer::Directive, value),
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
@@ -356,6 +367,7 @@ impl Reader<'_> {
         let mut condition: Option<(RawCondition, &Key)> = None;
         let mut action = None;
         let mut table = None;
+        let mut locals = Vec::new();
         let mut saw_event = false;
         let mut saw_action = false;
         for (key, value) in entries {
@@ -414,6 +426,7 @@ impl Reader<'_> {
                     }
                 }
                 "table" => table = Some(value.clone()),
+                "let" => locals = self.locals(value, field),
                 "description" => match &value.kind {
                     NodeKind::Str(s) => description = Some(s.clone()),
                     _ => {
@@ -469,7 +482,47 @@ impl Reader<'_> {
             condition: condition.map(|(raw, _)| raw),
             action,
             table,
+            locals,
         })
+    }
+
+    /// `let: {NAME: EXPR, ...}`: the names as written, each an identifier
+    /// whose value is an expression string; a bad entry is reported and
+    /// left out.
+    fn locals(&mut self, value: &Node, path: String) -> Vec<super::RawLocal> {
+        let Some(entries) = value.as_map() else {
+            let help = "write `let: {name: \"expression\"}`".to_owned();
+            self.wrong_shape(value, path, "a mapping of names to expressions", Some(help));
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (key, expr) in entries {
+            let field = child(&path, &key.name);
+            if !hookc_runtime::bytecode::path::is_plain_field(&key.name) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        format!("`{}` is not a name a condition can use", key.name),
+                    )
+                    .at(key.span)
+                    .node(field)
+                    .help("a local name is a letter or `_`, then letters, digits and `_`, and no keyword"),
+                );
+                continue;
+            }
+            let NodeKind::Str(text) = &expr.kind else {
+                let help = "quote the expression: `name: \"...\"`".to_owned();
+                self.wrong_shape(expr, field, "an expression string", Some(help));
+                continue;
+            };
+            out.push(super::RawLocal {
+                name: Spanned::new(key.name.clone(), key.span),
+                text: text.clone(),
+                origin: yaml_doc::origin_of(self.text, expr),
+                span: expr.span,
+            });
+        }
+        out
     }
 
     /// A hook's `true`/`false` key (`enabled`, `replace`); `None` (reported)

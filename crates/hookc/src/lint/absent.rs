@@ -126,7 +126,7 @@ impl<'p> Walk<'p> {
                 self.expr(rhs);
             }
             K::Unary(_, x) | K::Field(x, _) | K::HasField(x, _) | K::Matches(x, _) => self.expr(x),
-            K::TypeIs(x, _) => self.expr(x),
+            K::TypeIs(x, _) | K::Local { body: x, .. } => self.expr(x),
             K::List(items) | K::Call(_, items) | K::PatternCall { args: items, .. } => {
                 for item in items {
                     self.expr(item);

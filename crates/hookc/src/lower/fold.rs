@@ -95,6 +95,21 @@ impl<'e> Folder<'_, 'e> {
         let konst = |c: Const| IrExpr::new(K::Const(c), span);
         match &e.kind {
             K::Const(_) | K::Path(_) | K::Var { .. } | K::HasPath(_) => e.clone(),
+            // A constant local is its constant; otherwise it stays a local,
+            // its expression folded.
+            K::Local { name, body } => {
+                let body = self.fold(body);
+                if let K::Const(c) = &body.kind {
+                    return konst(c.clone());
+                }
+                IrExpr::new(
+                    K::Local {
+                        name: name.clone(),
+                        body: Box::new(body),
+                    },
+                    span,
+                )
+            }
             K::List(items) => {
                 let items: Vec<IrExpr> = items.iter().map(|i| self.fold(i)).collect();
                 let consts: Option<Vec<Const>> = items
@@ -442,7 +457,7 @@ fn bool_or_error(e: &IrExpr) -> bool {
             f.def().result == hookc_runtime::bytecode::Kinds::BOOL
         }
         K::Cond(_, a, b) => bool_or_error(a) && bool_or_error(b),
-        K::SchemaMatch { check, .. } => bool_or_error(check),
+        K::SchemaMatch { check, .. } | K::Local { body: check, .. } => bool_or_error(check),
         _ => false,
     }
 }
@@ -463,7 +478,8 @@ pub(super) fn has_macro(e: &IrExpr) -> bool {
             | K::HasField(x, _)
             | K::Unary(_, x)
             | K::Matches(x, _)
-            | K::TypeIs(x, _) => todo.push(x),
+            | K::TypeIs(x, _)
+            | K::Local { body: x, .. } => todo.push(x),
             K::Index(a, b) | K::And(a, b) | K::Or(a, b) => todo.extend([&**a, &**b]),
             K::Binary { lhs, rhs, .. } => todo.extend([&**lhs, &**rhs]),
             K::Cond(c, a, b) => todo.extend([&**c, &**a, &**b]),

@@ -110,6 +110,7 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     l.prog.events = l.event_index(&events);
     l.prog.layers = policy.layers().iter().map(|name| l.string(name)).collect();
     l.prog.priority_order = policy.priority_order();
+    l.prog.attribution = policy.attribution();
     l.prog.model.combine = policy.combine();
     l.prog.model.on_error = match policy.on_error() {
         OnErrorPolicy::Skip => OnError::Skip,
@@ -194,6 +195,11 @@ struct Lowerer<'p> {
     // with it. Incremented around each macro body only.
     /// Macro binders in scope at the expression being lowered.
     binders: u32,
+    // INVARIANT (local binders): inside a local's expression, lowered where
+    // it is used, `binders` at the use; its variables count from there
+    // (`IrExprKind::Local`). 0 outside locals.
+    /// Binders around the local whose expression is being lowered.
+    var_base: u32,
     /// Whether to record sub-conditions for [`lower_with_debug`].
     record: bool,
     /// Sub-conditions being lowered around the current expression (0: the
@@ -224,6 +230,7 @@ impl<'p> Lowerer<'p> {
             depth: 0,
             max_depth: 0,
             binders: 0,
+            var_base: 0,
             record: false,
             in_leaf: 0,
             debug: Vec::new(),
@@ -344,6 +351,7 @@ impl<'p> Lowerer<'p> {
         self.depth = 0;
         self.max_depth = 0;
         self.binders = 0;
+        self.var_base = 0;
         if self.record {
             self.debug.push((hook.span, Vec::new()));
         }
@@ -586,8 +594,8 @@ impl<'p> Lowerer<'p> {
 
     /// The code `body` emits as a template part, ending in `Return`.
     fn template_code(&mut self, body: impl FnOnce(&mut Self)) -> TemplatePart {
-        let saved = (self.depth, self.max_depth, self.binders);
-        (self.depth, self.max_depth, self.binders) = (0, 0, 0);
+        let saved = (self.depth, self.max_depth, self.binders, self.var_base);
+        (self.depth, self.max_depth, self.binders, self.var_base) = (0, 0, 0, 0);
         self.in_leaf += 1;
         let start = self.here();
         body(self);
@@ -595,7 +603,7 @@ impl<'p> Lowerer<'p> {
         let end = self.here();
         self.in_leaf -= 1;
         let max_stack = self.max_depth;
-        (self.depth, self.max_depth, self.binders) = saved;
+        (self.depth, self.max_depth, self.binders, self.var_base) = saved;
         TemplatePart::Expr {
             code: (start, end),
             max_stack,
@@ -687,10 +695,17 @@ impl<'p> Lowerer<'p> {
                 // unbound one saturates to an index the verifier rejects.
                 let d = self
                     .binders
-                    .checked_sub(depth.saturating_add(1))
+                    .checked_sub(self.var_base.saturating_add(*depth).saturating_add(1))
                     .and_then(|d| u16::try_from(d).ok())
                     .unwrap_or(u16::MAX);
                 self.emit(Op::Var(d));
+            }
+            // Its expression, lowered here: the same code as if it were
+            // written in its place (`docs/src/semantics.md#local-names`).
+            K::Local { body, .. } => {
+                let outer = std::mem::replace(&mut self.var_base, self.binders);
+                self.expr(body);
+                self.var_base = outer;
             }
             K::Field(base, name) => {
                 self.expr(base);

@@ -96,6 +96,11 @@ fn with_prefilter(e: IrExpr) -> IrExpr {
 
 /// The `shell.runs(P, names)` test of a qualifying macro.
 fn prefilter(e: &IrExpr) -> Option<IrExpr> {
+    // A local name is its expression.
+    let e = match &e.kind {
+        IrExprKind::Local { body, .. } => body,
+        _ => e,
+    };
     let IrExprKind::Macro {
         kind: MacroKind::Exists,
         range,

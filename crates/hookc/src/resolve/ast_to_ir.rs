@@ -29,12 +29,34 @@ const FUNCTIONS: &[&str] = &[
     "filter",
 ];
 
+/// A local name in scope (`let:`; `docs/src/semantics.md#local-names`).
+#[derive(Debug, Clone)]
+pub struct LocalDef {
+    /// The name.
+    pub name: String,
+    /// Its expression, resolved where it is declared; `None` when it has
+    /// errors (reported there: a use adds none).
+    pub body: Option<IrExpr>,
+    /// Where the name is declared.
+    pub declared: crate::span::Span,
+    /// Where the expression is written.
+    pub span: crate::span::Span,
+    /// Whether an expression used it (W0022 when none did).
+    pub used: std::cell::Cell<bool>,
+    /// The YAML node path of its declaration (`let.cmds`,
+    /// `hooks[2].let.cmds`), for the findings in it.
+    pub node_path: Option<String>,
+}
+
 /// Resolves one expression.
 pub struct Resolver<'a> {
     paths: &'a mut PathTable,
     diags: &'a mut Diagnostics,
     /// Macro variables in scope, outermost first.
     scopes: Vec<String>,
+    /// Local names in scope, the earliest declared first: the policy's,
+    /// then the hook's own.
+    locals: [&'a [LocalDef]; 2],
 }
 
 /// A value being resolved: either still a context path (so that further
@@ -51,7 +73,26 @@ impl<'a> Resolver<'a> {
             paths,
             diags,
             scopes: Vec::new(),
+            locals: [&[], &[]],
         }
+    }
+
+    /// The resolver with local names in scope, the policy's and a hook's
+    /// own: an identifier that is no macro variable and names one of them
+    /// is that local ([`IrExprKind::Local`]), before a context member of
+    /// its name.
+    pub fn with_locals(mut self, policy: &'a [LocalDef], own: &'a [LocalDef]) -> Self {
+        self.locals = [policy, own];
+        self
+    }
+
+    /// The local `name` in scope, if any: the latest declared.
+    fn local(&self, name: &str) -> Option<&'a LocalDef> {
+        let [policy, own] = self.locals;
+        own.iter()
+            .rev()
+            .chain(policy.iter().rev())
+            .find(|l| l.name == name)
     }
 
     /// Resolves an expression; `None` if any part failed (reported).
@@ -88,6 +129,13 @@ impl<'a> Resolver<'a> {
                     IrExprKind::Var {
                         depth: u32::try_from(depth).unwrap_or(u32::MAX),
                         name: name.clone(),
+                    }
+                } else if let Some(local) = self.local(name) {
+                    local.used.set(true);
+                    // A local with errors was reported where it is declared.
+                    IrExprKind::Local {
+                        name: name.clone(),
+                        body: Box::new(local.body.clone()?),
                     }
                 } else {
                     return Some(Partial::Path(Path::root(name.clone()), span));
@@ -309,6 +357,7 @@ impl<'a> Resolver<'a> {
         let namespace = match target.map(|t| &t.kind) {
             Some(ast::ExprKind::Ident(ns))
                 if !self.scopes.iter().any(|v| v == ns)
+                    && self.local(ns).is_none()
                     && Builtin::ALL
                         .iter()
                         .any(|f| f.def().namespace == Some(ns) && f.def().name == name) =>

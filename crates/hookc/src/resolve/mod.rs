@@ -1,8 +1,10 @@
 //! Resolution into the IR: `when` expressions ([`ast_to_ir`]) and YAML
 //! condition trees ([`tree_to_ir`]) become the same [`crate::ir`]; paths
-//! written in text are read by [`path`].
+//! written in text are read by [`path`]; local names (`let:`) by
+//! [`locals`].
 
 pub mod ast_to_ir;
 mod kind_test;
+pub mod locals;
 pub mod path;
 pub mod tree_to_ir;

@@ -97,7 +97,8 @@ fn children(e: &IrExpr) -> Vec<&IrExpr> {
         | IrExprKind::HasField(x, _)
         | IrExprKind::Unary(_, x)
         | IrExprKind::Matches(x, _)
-        | IrExprKind::TypeIs(x, _) => vec![x],
+        | IrExprKind::TypeIs(x, _)
+        | IrExprKind::Local { body: x, .. } => vec![x],
         IrExprKind::SchemaMatch { check, .. } => vec![check],
         IrExprKind::Index(a, b) | IrExprKind::And(a, b) | IrExprKind::Or(a, b) => vec![a, b],
         IrExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
@@ -446,6 +447,13 @@ impl<'a> Evaluator<'a> {
                 .get(*depth as usize)
                 .cloned()
                 .unwrap_or(Val::Error(EvalError::NoSuchKey)),
+            // Its expression, with only its own macro variables.
+            IrExprKind::Local { body, .. } => {
+                let outer = std::mem::take(&mut self.env);
+                let v = self.eval(body);
+                self.env = outer;
+                v
+            }
             IrExprKind::Field(base, name) => value::field(&self.eval(base), name),
             IrExprKind::Index(base, index) => {
                 let b = self.eval(base);

@@ -122,7 +122,8 @@ fn bit_flips_are_detected() {
     // does not cover and decoding accepts, the lower-first flag (bit 80),
     // reverses the priority direction, which the verifier rejects for these
     // hooks' distinct priorities (with all priorities equal, both directions
-    // give the same order).
+    // give the same order); an attribution flag (bits 81 and 82) brings the
+    // flags under the checksum, which then fails.
     let bits = (0..HEADER_LEN * 8).chain((0..5_000).map(|_| rng.below(bytes.len() * 8)));
     for bit in bits {
         m[bit / 8] ^= 1 << (bit % 8);

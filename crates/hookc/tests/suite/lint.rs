@@ -193,7 +193,8 @@ fn constants(e: &IrExpr, out: &mut Vec<Value>) {
         IrExprKind::Unary(_, a)
         | IrExprKind::Field(a, _)
         | IrExprKind::HasField(a, _)
-        | IrExprKind::TypeIs(a, _) => constants(a, out),
+        | IrExprKind::TypeIs(a, _)
+        | IrExprKind::Local { body: a, .. } => constants(a, out),
         IrExprKind::Binary { lhs, rhs, .. }
         | IrExprKind::Index(lhs, rhs)
         | IrExprKind::And(lhs, rhs)

@@ -25,6 +25,7 @@ mod wire_manifest;
 
 mod action_effects;
 mod artifact;
+mod attribution;
 mod build_api;
 mod cel_conformance;
 mod cel_parse;
@@ -52,6 +53,7 @@ mod large_policies;
 mod layers;
 mod limits;
 mod lint;
+mod locals;
 mod pattern_tables;
 mod priority_order;
 mod regex_engines;

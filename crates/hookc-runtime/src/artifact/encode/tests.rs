@@ -1,6 +1,7 @@
 //! Unit tests of the byte writer: minimal LEB128 and the header layout.
 
 use super::*;
+use crate::artifact::crc32;
 
 fn uleb(v: u64) -> Vec<u8> {
     let mut w = ByteWriter::new();

@@ -12,6 +12,7 @@ use crate::check::ty::Type;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
 use crate::frontend::RawAction;
+use crate::resolve::ast_to_ir::LocalDef;
 use crate::span::{FileId, Origin, Span, Spanned};
 use crate::suggest;
 use hookc_runtime::bytecode::is_integral;
@@ -37,12 +38,16 @@ use std::collections::HashSet;
 /// missing path yields) outside the parameter's enum; a path without a schema
 /// enum cannot be checked and is accepted. A template inside a longer string
 /// is rejected: text around a reference makes an enum value only by accident.
+///
+/// `locals` are the local names a template expression may use (the
+/// policy's and the hook's own; `docs/src/semantics.md#local-names`).
 pub fn check_action(
     raw: &RawAction,
     source: &str,
     types: &ActionTypes,
     schema: &ContextSchema,
     paths: &mut PathTable,
+    locals: [&[LocalDef]; 2],
     diags: &mut Diagnostics,
 ) -> Option<Action> {
     let errors_before = diags.error_count();
@@ -53,6 +58,7 @@ pub fn check_action(
         source,
         schema,
         paths,
+        locals,
         diags,
         regexes: crate::check::typeck::RegexMemo::default(),
     };
@@ -195,6 +201,8 @@ struct ParamChecker<'a> {
     source: &'a str,
     schema: &'a ContextSchema,
     paths: &'a mut PathTable,
+    /// The local names template expressions may use.
+    locals: [&'a [LocalDef]; 2],
     diags: &'a mut Diagnostics,
     /// The regexes of template expressions already compiled.
     regexes: crate::check::typeck::RegexMemo,
@@ -737,7 +745,7 @@ impl ParamChecker<'_> {
     /// A string read as a template; `None` (reported) when it does not parse.
     fn string(&mut self, text: &str, node: &Node, np: Option<&str>) -> Option<Parsed> {
         let origin = crate::frontend::yaml_doc::origin_of(self.source, node);
-        match template::parse(text, origin, self.paths) {
+        match template::parse(text, origin, self.paths, self.locals) {
             Ok(parsed) => {
                 self.bare_braces(text, origin, np);
                 Some(parsed)

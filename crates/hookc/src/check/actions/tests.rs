@@ -92,7 +92,7 @@ fn check_in(
     paths: &mut PathTable,
 ) -> (Option<Action>, Vec<Diagnostic>) {
     let mut diags = Diagnostics::new();
-    let action = check_action(raw, "", types, schema, paths, &mut diags);
+    let action = check_action(raw, "", types, schema, paths, [&[], &[]], &mut diags);
     (action, diags.into_vec())
 }
 

@@ -4,6 +4,9 @@ use super::*;
 use crate::span::FileId;
 use hookc_runtime::bytecode::path::{Path, Segment};
 
+/// No local names in scope.
+const NO_LOCALS: [&[crate::resolve::ast_to_ir::LocalDef]; 2] = [&[], &[]];
+
 const F: FileId = FileId(0);
 
 fn exact(base: u32) -> Origin {
@@ -11,14 +14,14 @@ fn exact(base: u32) -> Origin {
 }
 
 fn template(text: &str, paths: &mut PathTable) -> Template {
-    match parse(text, exact(0), paths) {
+    match parse(text, exact(0), paths, NO_LOCALS) {
         Ok(Parsed::Template(t)) => t,
         other => panic!("expected a template for {text:?}, got {other:?}"),
     }
 }
 
 fn error(text: &str) -> Diagnostic {
-    match parse(text, exact(100), &mut PathTable::new()) {
+    match parse(text, exact(100), &mut PathTable::new(), NO_LOCALS) {
         Err(d) => d,
         other => panic!("expected an error for {text:?}, got {other:?}"),
     }
@@ -33,7 +36,7 @@ fn field_path(root: &str, fields: &[&str]) -> Path {
 #[test]
 fn strings_without_references_are_literals() {
     let mut paths = PathTable::new();
-    let lit = |t: &str, paths: &mut PathTable| parse(t, exact(0), paths).unwrap();
+    let lit = |t: &str, paths: &mut PathTable| parse(t, exact(0), paths, NO_LOCALS).unwrap();
     assert_eq!(lit("", &mut paths), Parsed::Literal(String::new()));
     assert_eq!(
         lit("plain $5 {x}", &mut paths),
@@ -111,7 +114,13 @@ fn unterminated_and_empty_references_are_errors() {
 
     // Whole-scalar origins point at the scalar.
     let whole = Span::new(F, 5, 20);
-    let d = parse("${}", Origin::Whole(whole), &mut PathTable::new()).unwrap_err();
+    let d = parse(
+        "${}",
+        Origin::Whole(whole),
+        &mut PathTable::new(),
+        NO_LOCALS,
+    )
+    .unwrap_err();
     assert_eq!(d.span, Some(whole));
 }
 
@@ -174,7 +183,7 @@ fn quoted_keys_and_indexes() {
 #[test]
 fn spans_of_references_follow_the_origin() {
     let mut paths = PathTable::new();
-    let t = match parse("ab ${ x.y }", exact(50), &mut paths).unwrap() {
+    let t = match parse("ab ${ x.y }", exact(50), &mut paths, NO_LOCALS).unwrap() {
         Parsed::Template(t) => t,
         other => panic!("{other:?}"),
     };

@@ -111,7 +111,8 @@ impl<'t> DocReader<'t, '_> {
     }
 
     /// The attributes of a `<hooks>` element: the policy-wide
-    /// `priority_order`, `layer_order` and `default_priority`, as a YAML
+    /// `priority_order`, `layer_order`, `default_priority`, `combine`,
+    /// `attribution`, `on_error` and `host`, as a YAML
     /// file's top-level keys.
     /// Other attributes are ignored, as everything outside hooks is, unless
     /// one looks like a misspelling of these.
@@ -129,6 +130,10 @@ impl<'t> DocReader<'t, '_> {
                 "combine" => {
                     let declared = self.spelled(&attr);
                     self.declared.combine.extend(declared);
+                }
+                "attribution" => {
+                    let declared = self.spelled(&attr);
+                    self.declared.attribution.extend(declared);
                 }
                 "host" => {
                     let name = trim_xml(&attr.value).to_owned();
@@ -324,6 +329,7 @@ impl<'t> DocReader<'t, '_> {
             condition: hook.condition,
             action,
             table: hook.table,
+            locals: Vec::new(),
         });
     }
 

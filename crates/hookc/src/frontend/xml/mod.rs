@@ -23,7 +23,8 @@
 //! file's `action_types` does (see `action_types.rs`); an `<event>` child
 //! declares an event, as a YAML file's `events` does (see `events.rs`).
 //! A `<hooks>` element may declare the policy-wide `priority_order`,
-//! `layer_order` and `default_priority` as attributes
+//! `layer_order`, `default_priority`, `combine`, `attribution`, `on_error`
+//! and `host` as attributes
 //! (`<hooks priority_order="lower_first">`),
 //! with the meaning and the spellings of a YAML file's top-level keys.
 //!
@@ -73,6 +74,7 @@ const HOOKS_ATTRS: &[&str] = &[
     "layer_order",
     "default_priority",
     "combine",
+    "attribution",
     "on_error",
 ];
 
@@ -129,6 +131,7 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
     source.priority_order = doc.declared.priority_order;
     source.layer_order = doc.declared.layer_order;
     source.combine = doc.declared.combine;
+    source.attribution = doc.declared.attribution;
     source.host = doc.declared.host;
     source.on_error = doc.declared.on_error;
     source.default_priority = doc.declared.default_priority;

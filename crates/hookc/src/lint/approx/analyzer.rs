@@ -334,7 +334,8 @@ fn strict_paths(e: &IrExpr, out: &mut BTreeSet<PathId>, depth: usize) {
         IrExprKind::Unary(_, a)
         | IrExprKind::Matches(a, _)
         | IrExprKind::Field(a, _)
-        | IrExprKind::Macro { range: a, .. } => strict_paths(a, out, d),
+        | IrExprKind::Macro { range: a, .. }
+        | IrExprKind::Local { body: a, .. } => strict_paths(a, out, d),
         IrExprKind::Binary { lhs, rhs, .. } | IrExprKind::Index(lhs, rhs) => {
             strict_paths(lhs, out, d);
             strict_paths(rhs, out, d);
