@@ -223,3 +223,130 @@ fn relative_links_name_existing_files() {
     }
     assert!(broken.is_empty(), "links to missing files: {broken:#?}");
 }
+
+/// A hook-file example of the guide, as it is compiled: the block's text
+/// made a whole policy.
+enum PolicyExample {
+    /// A whole hook file (YAML with `hooks:`, or a directive XML file).
+    Whole(String),
+    /// Hooks of a list (`- id: ...`), compiled under `hooks:` of the host
+    /// the page last named, else Claude Code's (the guards chapter writes
+    /// its guard for Claude Code).
+    Hooks(String),
+    /// Top-level keys other than hooks (`on_error:`, `events:`), compiled
+    /// with no hooks, under the host the page last named if it named one.
+    TopLevel(String),
+    /// A hook's `condition:` tree, compiled in a hook of the built-in
+    /// schema.
+    Condition(String),
+    /// Not a hook file: a host profile's `answers` (`hosts/profiles.md`),
+    /// or a test file (`hookc test`, run by the console blocks).
+    Other,
+}
+
+impl PolicyExample {
+    fn of(lang: &str, body: &str) -> PolicyExample {
+        let first = body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let text = body.to_owned();
+        match (lang, first.trim_start()) {
+            ("xml", _) => PolicyExample::Whole(text),
+            (_, l) if l.starts_with("- id:") => PolicyExample::Hooks(text),
+            (_, "condition:") => PolicyExample::Condition(text),
+            (_, l) if l.starts_with("policy:") || first.starts_with("PermissionRequest:") => {
+                PolicyExample::Other
+            }
+            _ if body.lines().any(|l| l.starts_with("hooks:")) => PolicyExample::Whole(text),
+            _ => PolicyExample::TopLevel(text),
+        }
+    }
+
+    /// The policy to compile; `None` for [`PolicyExample::Other`].
+    fn policy(&self, host: Option<&str>) -> Option<String> {
+        let indented =
+            |t: &str, by: &str| -> String { t.lines().map(|l| format!("{by}{l}\n")).collect() };
+        Some(match self {
+            PolicyExample::Whole(t) => t.clone(),
+            PolicyExample::Hooks(t) => format!(
+                "host: {}\nhooks:\n{}",
+                host.unwrap_or("claude-code"),
+                indented(t, "  ")
+            ),
+            PolicyExample::TopLevel(t) => match host {
+                Some(host) if !t.lines().any(|l| l.starts_with("host:")) => {
+                    format!("host: {host}\n{t}hooks: []\n")
+                }
+                _ => format!("{t}hooks: []\n"),
+            },
+            PolicyExample::Condition(t) => format!(
+                "hooks:\n  - id: example\n    event: error\n    action: {{type: abort}}\n{}",
+                indented(t, "    ")
+            ),
+            PolicyExample::Other => return None,
+        })
+    }
+}
+
+/// Every ```` ```yaml ```` and ```` ```xml ```` block of the guide that is
+/// a hook file, or part of one, compiles without errors, as the page
+/// shows it: an example that stopped compiling (a renamed key, a function
+/// that changed) fails here, not in a reader's editor.
+#[test]
+fn every_policy_example_of_the_guide_compiles() {
+    let root = repo_root();
+    let mut failures = Vec::new();
+    let mut compiled = 0;
+    for rel in documented_files(&root) {
+        let path = root.join(&rel);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => panic!("cannot read {}: {e}", path.display()),
+        };
+        let mut host: Option<String> = None;
+        let mut block: Option<(String, usize, String)> = None;
+        for (n, line) in text.lines().enumerate() {
+            if let Some((lang, start, body)) = &mut block {
+                if line.starts_with("```") {
+                    let example = PolicyExample::of(lang, body);
+                    if let Some(policy) = example.policy(host.as_deref()) {
+                        let name = if lang == "xml" {
+                            "example.xml"
+                        } else {
+                            "example.yaml"
+                        };
+                        let c = hookc::compile::compile(&[hookc::compile::Input::new(
+                            name,
+                            policy.as_str(),
+                        )]);
+                        compiled += 1;
+                        if c.diagnostics.has_errors() {
+                            let errors: Vec<_> = c.diagnostics.iter().collect();
+                            let shown = hookc::diag::render::human(&errors, &c.sources);
+                            failures.push(format!("{}:{start}:\n{policy}\n{shown}", rel.display()));
+                        }
+                    }
+                    block = None;
+                } else {
+                    if let Some(named) = line.strip_prefix("host: ") {
+                        host = Some(named.trim().to_owned());
+                    }
+                    body.push_str(line);
+                    body.push('\n');
+                }
+                continue;
+            }
+
+            if let Some(lang) = line.strip_prefix("```") {
+                let lang = lang.split(',').next().unwrap_or("");
+                if lang == "yaml" || lang == "xml" {
+                    block = Some((lang.to_owned(), n + 1, String::new()));
+                }
+            }
+        }
+    }
+    assert!(compiled >= 15, "only {compiled} examples found");
+    assert!(
+        failures.is_empty(),
+        "guide examples that do not compile:\n{}",
+        failures.join("\n")
+    );
+}
