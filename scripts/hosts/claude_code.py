@@ -99,8 +99,10 @@ class ClaudeWire(Wire):
 
 def drive(project: Project, server: ModelServer, prompt: str, *,
           permission_mode: Optional[str] = "bypassPermissions", hookc_on_path: bool = True,
-          timeout: float = 90):
-    """Run `claude -p PROMPT` in the project against the scripted model."""
+          stream: bool = False, timeout: float = 90):
+    """Run `claude -p PROMPT` in the project against the scripted model
+    (`stream`: `--output-format stream-json`, every message the user would
+    see, one JSON object a line)."""
     env = project.env({
         "ANTHROPIC_BASE_URL": server.url,
         "ANTHROPIC_API_KEY": "dummy",
@@ -112,7 +114,8 @@ def drive(project: Project, server: ModelServer, prompt: str, *,
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
     }, hookc_on_path=hookc_on_path)
-    argv = [host_command(HOST), "-p", prompt, "--output-format", "json", "--model", MODEL]
+    output = ["stream-json", "--verbose"] if stream else ["json"]
+    argv = [host_command(HOST), "-p", prompt, "--output-format", *output, "--model", MODEL]
     if permission_mode:
         argv += ["--permission-mode", permission_mode]
     return run(argv, cwd=project.dir, env=env, timeout=timeout)
@@ -235,6 +238,14 @@ def case_skill_shell() -> None:
                f"the deny reason did not reach the model: {s.describe()}")
 
 
+def user_message_shown(s: Session) -> bool:
+    """Whether `claude -p` reported the user's message as a notice
+    (`PreToolUse:Bash says: ...`, a stream-json `informational` message)."""
+    notices = [m.get("content", "") for m in map(json.loads, s.result.stdout.splitlines())
+               if isinstance(m, dict) and m.get("subtype") == "informational"]
+    return any(common.FOR_THE_USER in n for n in notices)
+
+
 def cases() -> list:
     def case(name: str, body: Callable[[], None], doc: str) -> Case:
         return Case(HOST, name, body, doc)
@@ -255,6 +266,10 @@ def cases() -> list:
         case("context", case_context,
              "SessionStart, UserPromptSubmit, PostToolUse(Failure) context and Stop reach the model"),
         case("skill-shell", case_skill_shell, "a slash command's !`rm -rf victim` is denied"),
+        case("user-message",
+             common.case_user_message(DRIVER, HOST, "PreToolUse", "Bash", user_message_shown,
+                                      stream=True),
+             "a deny's user_message is shown to the user (a notice), its reason to the model"),
         *[case(f"fail-closed-{how}", common.tool_fails_closed(DRIVER, how),
                f"{how} mid-session: a denied command does not run")
           for how in TAMPERINGS],

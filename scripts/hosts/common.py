@@ -580,6 +580,34 @@ def case_deny(d: Driver, read_secrets: Callable[[Project], Turn]) -> Callable[[]
     return body
 
 
+def case_user_message(d: Driver, host: str, event: str, tool: str,
+                      shown: Callable[[Session], bool], **session_args) -> Callable[[], None]:
+    """A deny whose action gives a reason and a `user_message`
+    (docs/src/semantics.md#audiences): the command does not run, the model
+    reads the reason and never the message, and `shown(session)` finds the
+    message where the host shows the user."""
+    guard = (f"host: {host}\nhooks:\n  - id: no_rm\n    event: {event}\n"
+             f"    when: \"tool_name == '{tool}' && tool_input.command.contains('rm -rf')\"\n"
+             "    action:\n      type: deny\n"
+             f"      reason: \"{FOR_THE_MODEL}\"\n      user_message: \"{FOR_THE_USER}\"\n")
+
+    def body() -> None:
+        with d.scratch() as project:
+            project.write(".hookc/guard.yaml", guard)
+            s = d.session(project, [d.shell("rm -rf victim", "msg_1")], **session_args)
+            expect_not_run(project, s, "the denied remove")
+            expect(s.saw(FOR_THE_MODEL), f"the reason did not reach the model: {s.describe()}")
+            expect(not s.saw(FOR_THE_USER),
+                   f"the user's message reached the model: {s.describe()}")
+            expect(shown(s), f"the user's message was not shown: {s.describe()}")
+    return body
+
+
+# The two messages of `case_user_message`: words no host's own prompts hold.
+FOR_THE_MODEL = "remove the files one by one instead"
+FOR_THE_USER = "hookc stopped a recursive remove"
+
+
 def case_ask_headless(d: Driver) -> Callable[[], None]:
     """In a headless run nobody can answer an `ask`: the push does not
     run, and the reason reaches the model."""

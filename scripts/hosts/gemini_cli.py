@@ -299,6 +299,12 @@ def cases() -> list:
         case("context", case_context,
              "SessionStart, BeforeAgent, AfterTool context reach the model; AfterAgent retries once"),
         case("prompt-deny", case_prompt_deny, "a prompt holding an API key never reaches the model"),
+        # Gemini CLI prints it on standard error: `Hook system message: ...`.
+        case("user-message",
+             common.case_user_message(
+                 DRIVER, HOST, "BeforeTool", "run_shell_command",
+                 lambda s: f"Hook system message: {common.FOR_THE_USER}" in s.result.stderr),
+             "a deny's user_message is shown to the user, its reason to the model"),
         *[case(f"project-name-{label}", case_project_name(name),
                f"the hook works in a project folder named {name!r}")
           for label, name in (("space", "my proj"), ("at", "proj@2"), ("quote", "it's"))],

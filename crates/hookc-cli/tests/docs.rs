@@ -302,10 +302,14 @@ fn every_policy_example_of_the_guide_compiles() {
             Err(e) => panic!("cannot read {}: {e}", path.display()),
         };
         let mut host: Option<String> = None;
-        let mut block: Option<(String, usize, String)> = None;
+        // The language, the first line, the body, and the fence's indent
+        // (a block in a list item is indented).
+        let mut block: Option<(String, usize, String, usize)> = None;
         for (n, line) in text.lines().enumerate() {
-            if let Some((lang, start, body)) = &mut block {
-                if line.starts_with("```") {
+            let trimmed = line.trim_start();
+            if let Some((lang, start, body, indent)) = &mut block {
+                let line = line.get(*indent..).unwrap_or(trimmed);
+                if trimmed.starts_with("```") {
                     let example = PolicyExample::of(lang, body);
                     if let Some(policy) = example.policy(host.as_deref()) {
                         let name = if lang == "xml" {
@@ -335,10 +339,11 @@ fn every_policy_example_of_the_guide_compiles() {
                 continue;
             }
 
-            if let Some(lang) = line.strip_prefix("```") {
+            if let Some(lang) = trimmed.strip_prefix("```") {
                 let lang = lang.split(',').next().unwrap_or("");
                 if lang == "yaml" || lang == "xml" {
-                    block = Some((lang.to_owned(), n + 1, String::new()));
+                    let indent = line.len() - trimmed.len();
+                    block = Some((lang.to_owned(), n + 1, String::new(), indent));
                 }
             }
         }

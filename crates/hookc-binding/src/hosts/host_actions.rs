@@ -6,7 +6,10 @@
 //!
 //! - `run`: a program, as `argv` (never a shell unless `shell: true`, when
 //!   `argv` is one command line for `sh -c`), in `cwd` (relative to the
-//!   payload's `cwd`), stdin closed, killed after `timeout_ms`; its result is
+//!   payload's `cwd`), its standard input `stdin` (a string as it is, any
+//!   other value as JSON) or the payload (`stdin_payload: true`, the
+//!   payload as JSON as the policy reads it), else closed, killed after
+//!   `timeout_ms`; its result is
 //!   `{exit_code, stdout, stderr, timed_out, truncated}`, each output kept to
 //!   [`MAX_HOST_OUTPUT_BYTES`] (the rest read and dropped, so the program
 //!   never blocks on a full pipe). Output is waited for only until the
@@ -76,6 +79,20 @@ pub struct RunSpec {
     pub cwd: Option<PathBuf>,
     /// When it is killed.
     pub timeout: Duration,
+    /// Its standard input.
+    pub stdin: RunInput,
+}
+
+/// What a program run reads on its standard input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum RunInput {
+    /// Nothing: standard input is closed (`/dev/null`).
+    #[default]
+    Closed,
+    /// This text (`stdin`).
+    Text(String),
+    /// The hook's payload as JSON (`stdin_payload: true`).
+    Payload,
 }
 
 /// A host action, read from a pending match's filled action.
@@ -106,8 +123,9 @@ impl HostAction {
     }
 
     /// Performs the action, paths relative to `base` (the payload's `cwd`),
-    /// and returns its result for the evaluation to resume with.
-    pub fn perform(&self, base: &Path) -> Result<Value, HostActionError> {
+    /// `payload` for a run that reads it, and returns its result for the
+    /// evaluation to resume with.
+    pub fn perform(&self, base: &Path, payload: &Value) -> Result<Value, HostActionError> {
         match self {
             HostAction::TestPath(p) => {
                 let full = base.join(p);
@@ -118,13 +136,14 @@ impl HostAction {
                     "is_dir": meta.as_ref().is_some_and(|m| m.is_dir()),
                 }))
             }
-            HostAction::Run(spec) => run(spec, base),
+            HostAction::Run(spec) => run(spec, base, payload),
         }
     }
 }
 
 /// The `run` parameters: `argv` (a non-empty list of strings), `cwd`,
-/// `timeout_ms` (at most [`MAX_HOST_TIMEOUT_MS`]) and `shell`.
+/// `timeout_ms` (at most [`MAX_HOST_TIMEOUT_MS`]), `shell`, and `stdin`
+/// or `stdin_payload`.
 fn run_spec(action: &Map<String, Value>) -> Result<RunSpec, HostActionError> {
     let bad = |param, problem| HostActionError::BadParameter {
         action: RUN,
@@ -161,16 +180,35 @@ fn run_spec(action: &Map<String, Value>) -> Result<RunSpec, HostActionError> {
             "must be a whole number of milliseconds up to 60000",
         ))?,
     };
+    let payload = match action.get("stdin_payload") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad("stdin_payload", "must be a boolean")),
+    };
+    let stdin = match (action.get("stdin"), payload) {
+        (None | Some(Value::Null), false) => RunInput::Closed,
+        (None | Some(Value::Null), true) => RunInput::Payload,
+        (Some(Value::String(text)), false) => RunInput::Text(text.clone()),
+        (Some(value), false) => RunInput::Text(value.to_string()),
+        (Some(_), true) => {
+            return Err(bad(
+                "stdin",
+                "cannot be given with `stdin_payload: true`: the input is one or the other",
+            ))
+        }
+    };
     Ok(RunSpec {
         argv,
         cwd,
         timeout: Duration::from_millis(timeout_ms),
+        stdin,
     })
 }
 
-/// Runs a program: output read on two threads (so that neither pipe fills
-/// and blocks it), kept to the bound, the process killed at the timeout.
-fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
+/// Runs a program: its input written and output read on threads of their
+/// own (so that no pipe fills and blocks it), output kept to the bound,
+/// the process killed at the timeout.
+fn run(spec: &RunSpec, base: &Path, payload: &Value) -> Result<Value, HostActionError> {
     let (program, args) = match spec.argv.split_first() {
         Some(split) => split,
         None => {
@@ -191,10 +229,19 @@ fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
             dir: dir.display().to_string(),
         });
     }
+    let input = match &spec.stdin {
+        RunInput::Closed => None,
+        RunInput::Text(text) => Some(text.clone().into_bytes()),
+        RunInput::Payload => Some(payload.to_string().into_bytes()),
+    };
     let spawned = Command::new(program)
         .args(args)
         .current_dir(&dir)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn();
@@ -202,6 +249,13 @@ fn run(spec: &RunSpec, base: &Path) -> Result<Value, HostActionError> {
         program: program.clone(),
         reason: e.to_string(),
     })?;
+    // A program that exits without reading its input ends the write with
+    // a broken pipe, which is no failure of the run.
+    if let (Some(input), Some(mut pipe)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut pipe, &input);
+        });
+    }
     let stdout = child.stdout.take().map(Capture::start);
     let stderr = child.stderr.take().map(Capture::start);
     let started = Instant::now();
@@ -299,7 +353,7 @@ mod tests {
         let test = |p: &str| {
             HostAction::from_action(&action(json!({"type": "test_path", "path": p})))
                 .unwrap()
-                .perform(&d)
+                .perform(&d, &Value::Null)
                 .unwrap()
         };
         assert_eq!(
@@ -320,7 +374,10 @@ mod tests {
     fn run(v: Value) -> Value {
         HostAction::from_action(&action(v))
             .unwrap()
-            .perform(&dir())
+            .perform(
+                &dir(),
+                &json!({"hook_event_name": "PreToolUse", "cwd": "/p"}),
+            )
             .unwrap()
     }
 
@@ -341,6 +398,27 @@ mod tests {
         );
         let r = run(json!({"type": "run", "argv": ["test -f uv.lock && echo yes"], "shell": true}));
         assert_eq!(r["stdout"], "yes\n");
+    }
+
+    #[test]
+    fn a_program_reads_the_text_or_the_payload_given_it() {
+        let r = run(json!({"type": "run", "argv": ["cat"], "stdin": "line one\nline two\n"}));
+        assert_eq!(r["stdout"], "line one\nline two\n");
+        // Any other value as JSON (a whole template of an object).
+        let r = run(json!({"type": "run", "argv": ["cat"], "stdin": {"command": "ls"}}));
+        assert_eq!(r["stdout"], "{\"command\":\"ls\"}");
+        let r = run(json!({"type": "run", "argv": ["cat"], "stdin_payload": true}));
+        assert_eq!(
+            serde_json::from_str::<Value>(r["stdout"].as_str().unwrap()).unwrap(),
+            json!({"hook_event_name": "PreToolUse", "cwd": "/p"})
+        );
+        // Without either, standard input is closed: `cat` reads nothing.
+        let r = run(json!({"type": "run", "argv": ["cat"]}));
+        assert_eq!(r["stdout"], "");
+        // A program that never reads a large input still ends.
+        let big = "x".repeat(1 << 20);
+        let r = run(json!({"type": "run", "argv": ["true"], "stdin": big}));
+        assert_eq!(r["exit_code"], 0);
     }
 
     #[test]
@@ -383,11 +461,15 @@ mod tests {
         assert!(
             err(json!({"type": "run", "argv": ["a"], "timeout_ms": 100000000})).contains("60000")
         );
+        assert!(
+            err(json!({"type": "run", "argv": ["a"], "stdin": "x", "stdin_payload": true}))
+                .contains("one or the other")
+        );
         let spawn = HostAction::from_action(&action(
             json!({"type": "run", "argv": ["/no/such/program"]}),
         ))
         .unwrap()
-        .perform(Path::new("/"))
+        .perform(Path::new("/"), &Value::Null)
         .unwrap_err();
         assert!(matches!(spawn, HostActionError::Spawn { .. }));
     }

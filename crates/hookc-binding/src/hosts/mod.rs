@@ -500,12 +500,13 @@ impl Call {
                 // loop.
                 break decision;
             }
-            let result = action
-                .perform(&base)
-                .map_err(|source| HookError::HostAction {
-                    hook: hook.clone(),
-                    source,
-                })?;
+            let result =
+                action
+                    .perform(&base, &self.context)
+                    .map_err(|source| HookError::HostAction {
+                        hook: hook.clone(),
+                        source,
+                    })?;
             if result.get("timed_out") == Some(&Value::Bool(true)) {
                 return Err(HookError::TimedOut { hook });
             }
@@ -763,6 +764,102 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The answer of `host` to a `deny` of `command` whose action gives
+    /// a reason and a `user_message`.
+    fn audience_answer(host: &str, event: &str, payload: Value) -> Value {
+        let source = format!(
+            "host: {host}\nattribution: off\nhooks:\n\
+             - id: no_rm\n  event: {event}\n  \
+               action: {{type: deny, reason: \"for the model\", user_message: \"for the user\"}}\n"
+        );
+        let policy = match compile_texts([("guard.yaml".to_owned(), source)]) {
+            Ok(c) => c.policy,
+            Err(e) => panic!("{e}"),
+        };
+        let host = Host::from_name(host).unwrap_or_else(|| panic!("no profile {host}"));
+        let reply = hook(
+            &policy,
+            host,
+            payload.to_string().as_bytes(),
+            &HookOptions::default(),
+        );
+        serde_json::from_str(&reply.stdout).unwrap_or_else(|e| panic!("{e}: {reply:?}"))
+    }
+
+    #[test]
+    fn a_user_message_goes_where_each_host_shows_the_user() {
+        let claude_code = audience_answer(
+            "claude-code",
+            "PreToolUse",
+            serde_json::json!({"hook_event_name": "PreToolUse", "cwd": "/tmp",
+                               "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        );
+        assert_eq!(claude_code["systemMessage"], "for the user");
+        assert_eq!(
+            claude_code["hookSpecificOutput"]["permissionDecisionReason"],
+            "for the model"
+        );
+        let gemini = audience_answer(
+            "gemini-cli",
+            "BeforeTool",
+            serde_json::json!({"hook_event_name": "BeforeTool", "cwd": "/tmp",
+                               "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        );
+        assert_eq!(gemini["systemMessage"], "for the user");
+        assert_eq!(gemini["reason"], "for the model");
+        let cursor = audience_answer(
+            "cursor",
+            "beforeShellExecution",
+            serde_json::json!({"hook_event_name": "beforeShellExecution", "cwd": "/tmp",
+                               "command": "ls", "conversation_id": "c"}),
+        );
+        assert_eq!(cursor["user_message"], "for the user");
+        assert_eq!(cursor["agent_message"], "for the model");
+        // Without a user_message, Cursor shows the user the reason, and
+        // Claude Code writes no systemMessage.
+        let plain = guard();
+        let reply = hook(
+            &plain,
+            claude(),
+            &pre_tool_use("rm -rf x"),
+            &HookOptions::default(),
+        );
+        assert!(!reply.stdout.contains("systemMessage"), "{reply:?}");
+    }
+
+    #[test]
+    fn a_run_on_an_event_that_takes_no_answer_is_performed() {
+        let out =
+            std::env::temp_dir().join(format!("hookc-session-end-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&out);
+        let source = format!(
+            "host: claude-code\nhooks:\n\
+             - id: archive\n  event: SessionEnd\n  \
+               action: {{type: run, argv: [\"sh\", \"-c\", \"cat > '{}'\"], stdin_payload: true}}\n",
+            out.display()
+        );
+        let policy = match compile_texts([("guard.yaml".to_owned(), source)]) {
+            Ok(c) => c.policy,
+            Err(e) => panic!("{e}"),
+        };
+        let payload = serde_json::json!({"hook_event_name": "SessionEnd", "session_id": "s",
+                                         "cwd": "/tmp", "reason": "logout"});
+        let reply = hook(
+            &policy,
+            claude(),
+            payload.to_string().as_bytes(),
+            &HookOptions::default(),
+        );
+        // SessionEnd reads no answer: nothing is written, exit 0.
+        assert_eq!(reply, Reply::nothing());
+        let written = std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_file(&out);
+        assert_eq!(
+            serde_json::from_str::<Value>(&written).unwrap_or_else(|e| panic!("{e}")),
+            payload
+        );
     }
 
     #[test]

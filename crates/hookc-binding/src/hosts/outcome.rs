@@ -17,6 +17,9 @@ pub struct Verdict {
     /// The action's `reason`, with the hook's id and where it is written:
     /// `no rm -rf [hook no_rm_rf at guard.yaml:4:5]`.
     pub reason: String,
+    /// The action's `user_message`, as written: what the host shows the
+    /// user and never the model (`docs/src/semantics.md#audiences`).
+    pub user_message: Option<String>,
 }
 
 /// What one evaluation decided, as every host module reads it.
@@ -39,6 +42,7 @@ impl Ruling {
             verdict: Some(Verdict {
                 word: "deny".to_owned(),
                 reason: reason.to_owned(),
+                user_message: None,
             }),
             ..Ruling::default()
         }
@@ -56,6 +60,12 @@ impl Ruling {
                 m.action_type(),
                 m.action.get("reason").and_then(Value::as_str),
             ),
+            user_message: m
+                .action
+                .get("user_message")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned),
         });
         let texts: Vec<&str> = decision
             .collected
@@ -229,6 +239,16 @@ fn placeholder(name: &str, event: &str, outcome: &Ruling) -> Option<Filled> {
             "" => return None,
             reason => (Value::from(reason), true),
         },
+        "user_message" => (Value::from(verdict?.user_message.as_deref()?), true),
+        // What the user is shown where the host has one message for them:
+        // the action's `user_message`, else the reason.
+        "for_user" => {
+            let verdict = verdict?;
+            match verdict.user_message.as_deref().unwrap_or(&verdict.reason) {
+                "" => return None,
+                text => (Value::from(text), true),
+            }
+        }
         "context" => (Value::from(outcome.context.as_deref()?), true),
         "input" => (outcome.updated_input.clone()?, true),
         _ => return None,
@@ -295,6 +315,7 @@ mod tests {
             verdict: word.map(|w| Verdict {
                 word: w.to_owned(),
                 reason: "why".to_owned(),
+                user_message: None,
             }),
             context: Some("ignored".to_owned()),
             updated_input: rewrite.then(|| serde_json::json!({"command": "ls"})),
