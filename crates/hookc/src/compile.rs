@@ -412,6 +412,16 @@ fn compile_files(
             schema = schema.with_free_member(root);
         }
     }
+    // `docs/src/semantics.md#environment-variables`: `env.NAME`, a closed
+    // object of the declared variables.
+    let environment = crate::check::environment::DeclaredEnvironment::read(
+        files.iter().filter_map(|(_, f)| f.environment.as_ref()),
+        &sources,
+        &mut diags,
+    );
+    if environment.is_declared() {
+        schema = schema.with_environment(hookc_runtime::bytecode::ENV_ROOT, &environment);
+    }
     // A host profile's `combine` (the host's own precedence) is a default
     // the policy's files may override with one of their own.
     let profile = |id: &FileId| crate::hosts::is_profile_name(sources.name(*id));
@@ -589,6 +599,7 @@ fn compile_files(
             on_error,
             priority_order,
             attribution,
+            environment,
             hooks,
             paths,
             schema,

@@ -139,6 +139,7 @@ impl CompiledExpr {
             on_error: crate::ir::OnErrorPolicy::default(),
             priority_order: crate::ir::PriorityOrder::default(),
             attribution: crate::ir::Attribution::default(),
+            environment: crate::check::environment::DeclaredEnvironment::default(),
             hooks: vec![hook],
             paths: self.paths.clone(),
             schema: self.schema.clone(),

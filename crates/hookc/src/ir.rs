@@ -777,6 +777,7 @@ pub struct CheckedPolicy {
     pub(crate) on_error: OnErrorPolicy,
     pub(crate) priority_order: PriorityOrder,
     pub(crate) attribution: Attribution,
+    pub(crate) environment: crate::check::environment::DeclaredEnvironment,
     pub(crate) hooks: Vec<Hook>,
     pub(crate) paths: PathTable,
     pub(crate) schema: crate::check::schema::ContextSchema,
@@ -819,6 +820,11 @@ impl CheckedPolicy {
     /// What a host answer adds to a decision's reason (`attribution:`).
     pub fn attribution(&self) -> Attribution {
         self.attribution
+    }
+
+    /// The environment variables the policy declares (`env:`).
+    pub fn environment(&self) -> &crate::check::environment::DeclaredEnvironment {
+        &self.environment
     }
 
     /// The layers' names, lowest first (`builtin`, `directive` unless the

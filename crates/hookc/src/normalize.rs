@@ -30,6 +30,9 @@ pub fn normalized(policy: &CheckedPolicy) -> Value {
     if policy.attribution() != Attribution::default() {
         doc.insert("attribution".into(), policy.attribution().name().into());
     }
+    if policy.environment().is_declared() {
+        doc.insert("env".into(), policy.environment().to_json());
+    }
     if let Some(schema) = policy.schema().source() {
         doc.insert("event_context_schema".into(), schema.clone());
     }

@@ -25,7 +25,7 @@ where
 const LISTED_AT_MOST: usize = 20;
 
 /// A `help:` text for a misspelt name: "did you mean `x`?" or, failing that,
-/// the valid set when it is short (at most [`LISTED_AT_MOST`] names: a
+/// the valid set when it is short (at most 20 names: a
 /// hook file's top-level keys are listed, the function table is not).
 pub fn help_for<'a, I>(name: &str, candidates: I) -> Option<String>
 where

@@ -464,13 +464,21 @@ impl Call {
             Some(memory) => memory.load()?,
             None => Map::new(),
         };
+        // The declared environment variables the policy reads, as `env`
+        // (`docs/src/semantics.md#environment-variables`).
+        let environment = environment(policy);
         let with_memory;
-        let context = if known.is_empty() {
+        let context = if known.is_empty() && environment.is_none() {
             &self.context
         } else {
             let mut context = self.context.clone();
             if let Value::Object(members) = &mut context {
-                members.insert(memory::MEMBER.to_owned(), Value::Object(known.clone()));
+                if !known.is_empty() {
+                    members.insert(memory::MEMBER.to_owned(), Value::Object(known.clone()));
+                }
+                if let Some(env) = environment {
+                    members.insert(hookc_runtime::bytecode::ENV_ROOT.to_owned(), env);
+                }
             }
             with_memory = context;
             &with_memory
@@ -535,6 +543,20 @@ impl Call {
         let id = self.context.get(member.as_str()).and_then(Value::as_str)?;
         SessionMemory::of(self.host.name(), id).filter(|_| !id.is_empty())
     }
+}
+
+/// The `env` member of a call's context: each environment variable the
+/// policy declares and reads that is set (as UTF-8), or `None` when the
+/// policy reads none.
+fn environment(policy: &Policy) -> Option<Value> {
+    let names = policy.environment_names();
+    if names.is_empty() {
+        return None;
+    }
+    let vars = names
+        .into_iter()
+        .filter_map(|name| Some((name.to_owned(), Value::from(std::env::var(name).ok()?))));
+    Some(Value::Object(vars.collect()))
 }
 
 /// Appends the call's line to the log.
@@ -860,6 +882,36 @@ mod tests {
             serde_json::from_str::<Value>(&written).unwrap_or_else(|e| panic!("{e}")),
             payload
         );
+    }
+
+    #[test]
+    fn a_hook_call_gives_the_policy_its_declared_environment() {
+        // A variable only this test sets (the process's environment is
+        // shared by the tests that run beside it).
+        const VAR: &str = "HOOKC_TEST_DEPLOY_ENV_OF_HOSTS";
+        let source = format!(
+            "host: claude-code\nenv: {{{VAR}: {{}}, HOOKC_TEST_UNSET_OF_HOSTS: {{}}}}\nhooks:\n\
+             - id: prod\n  event: PreToolUse\n  \
+               when: \"has(env.{VAR}) && env.{VAR} == 'prod' && !has(env.HOOKC_TEST_UNSET_OF_HOSTS)\"\n  \
+               action: {{type: deny, reason: \"in ${{env.{VAR}}}\"}}\n"
+        );
+        let policy = match compile_texts([("guard.yaml".to_owned(), source)]) {
+            Ok(c) => c.policy,
+            Err(e) => panic!("{e}"),
+        };
+        let ask = || {
+            hook(
+                &policy,
+                claude(),
+                &pre_tool_use("ls"),
+                &HookOptions::default(),
+            )
+        };
+        assert_eq!(ask(), Reply::nothing());
+        std::env::set_var(VAR, "prod");
+        let reply = ask();
+        std::env::remove_var(VAR);
+        assert!(reply.stdout.contains("\"in prod [hook prod"), "{reply:?}");
     }
 
     #[test]

@@ -9,8 +9,9 @@
 
 use super::{
     checksum, get_op, ArtifactError, Section, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
-    FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS,
-    HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
+    FORMAT_VERSION_FUNCTIONS, HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS,
+    VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -285,6 +286,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
             PriorityOrder::HigherFirst
         },
         absent: read_section(&mut r, absent, read_absent)?,
+        reads_environment: flags & FLAG_ENVIRONMENT != 0,
         attribution: if flags & FLAG_ATTRIBUTION_ID != 0 {
             Attribution::Id
         } else if flags & FLAG_ATTRIBUTION_OFF != 0 {

@@ -4,8 +4,8 @@
 
 use super::{
     checksum, hook_flags, put_op, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
-    FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS,
-    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
+    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Attribution, Binding, Combine, Effect, OnError, PriorityOrder};
@@ -259,7 +259,12 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         Attribution::Id => FLAG_ATTRIBUTION_ID,
         Attribution::Off => FLAG_ATTRIBUTION_OFF,
     };
-    let flags = order | attribution;
+    let environment = if prog.reads_environment {
+        FLAG_ENVIRONMENT
+    } else {
+        0
+    };
+    let flags = order | attribution | environment;
     out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&checksum(flags, &body.buf).to_le_bytes());
     out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());

@@ -28,10 +28,11 @@
 //!              section)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); bit 1 for `attribution:
-//!              id`, bit 2 for `attribution: off` (never both); any other
-//!              bit is rejected
+//!              id`, bit 2 for `attribution: off` (never both); bit 3
+//!              when the policy declares environment variables; any
+//!              other bit is rejected
 //! 12     4     checksum (u32): CRC-32 (IEEE 802.3, as in zip and PNG) of every byte from offset 24
-//!              (with an attribution flag: of the flags, then those bytes)
+//!              (with bit 1, 2 or 3 set: of the flags, then those bytes)
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
 //!              in format 4, fourteen in format 5, fifteen in format 6),
@@ -189,8 +190,18 @@ pub const FLAG_ATTRIBUTION_ID: u16 = 2;
 /// existed.
 pub const FLAG_ATTRIBUTION_OFF: u16 = 4;
 
+/// Header flag: the policy declares environment variables, which a hook
+/// call reads into the context
+/// ([`Program::reads_environment`](crate::bytecode::Program::reads_environment)).
+pub const FLAG_ENVIRONMENT: u16 = 8;
+
 /// Every header flag this hookc knows.
-pub(crate) const KNOWN_FLAGS: u16 = FLAG_LOWER_FIRST | FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF;
+pub(crate) const KNOWN_FLAGS: u16 =
+    FLAG_LOWER_FIRST | FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT;
+
+/// The header flags the checksum covers when one is set (all but the
+/// lower-first flag, which the verifier checks against the hooks' order).
+const CHECKED_FLAGS: u16 = FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT;
 
 /// A hook's flags byte (and an absent hook's): it is marked `replace`.
 pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
@@ -435,13 +446,13 @@ pub fn crc32(data: &[u8]) -> u32 {
 }
 
 /// The checksum of an artifact with header `flags` and `body`: the CRC-32
-/// of the body, or, when the flags carry an attribution, of the flags
-/// (two bytes, little-endian) then the body, so that a flipped
-/// attribution bit is detected (no check of the program could: every
-/// attribution is valid). Artifacts without one are checksummed exactly as
-/// before the attribution flags existed.
+/// of the body, or, when the flags carry an attribution or the
+/// environment flag, of the flags (two bytes, little-endian) then the
+/// body, so that a flipped bit of them is detected (no check of the
+/// program could: every choice is valid). Artifacts without them are
+/// checksummed exactly as before these flags existed.
 pub(crate) fn checksum(flags: u16, body: &[u8]) -> u32 {
-    if flags & (FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF) == 0 {
+    if flags & CHECKED_FLAGS == 0 {
         return crc32(body);
     }
     let mut hasher = crc32fast::Hasher::new();

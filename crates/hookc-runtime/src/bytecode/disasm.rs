@@ -48,6 +48,9 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
     if prog.priority_order == crate::bytecode::PriorityOrder::LowerFirst {
         writeln!(out, "priority order: lower first")?;
     }
+    if prog.reads_environment {
+        writeln!(out, "environment: read")?;
+    }
     if prog.attribution != crate::bytecode::Attribution::default() {
         use crate::bytecode::Spelled;
         writeln!(out, "attribution: {}", prog.attribution.name())?;

@@ -179,6 +179,12 @@ pub const PATCH_PARAM: &str = "patch";
 /// path: `results.<hook id>`.
 pub const RESULTS_ROOT: &str = "results";
 
+/// The context root of the environment variables a policy declares
+/// (`env:`; `docs/src/semantics.md#environment-variables`): a hook call
+/// gives the evaluation `env.NAME` for each declared variable its code
+/// reads that is set.
+pub const ENV_ROOT: &str = "env";
+
 /// The context root that the templates of an `on_error` action read the
 /// failure from: `policy_error.hook`, `policy_error.cause`.
 pub const POLICY_ERROR_ROOT: &str = "policy_error";
@@ -418,6 +424,10 @@ pub struct Program {
     /// What a host answer adds to a decision's reason
     /// (`docs/src/semantics.md#attribution`).
     pub attribution: Attribution,
+    /// Whether the policy declares environment variables (`env:`), which
+    /// a hook call reads into `env` ([`ENV_ROOT`]); a header flag of the
+    /// artifact.
+    pub reads_environment: bool,
 }
 
 /// Which priorities run first (`priority_order:` of a hook file;

@@ -443,6 +443,8 @@ impl<'a> Linker<'a> {
         let attribution = [lower.attribution, upper.attribution];
         let side = chosen("attribution", attribution, |a| a.name().to_owned())?;
         self.out.attribution = self.prog(side)?.attribution;
+        // Either program's variables are read.
+        self.out.reads_environment = lower.reads_environment || upper.reads_environment;
         let on_error = [lower.model.on_error, upper.model.on_error];
         let side = match on_error {
             // Two error actions are two choices, however alike they read.

@@ -276,7 +276,7 @@ impl Policy {
         })?;
         let table = p.table(t)?;
         let text = cache.get(table.on)?.as_str()?;
-        self.program.first_row(t, text)
+        self.program.first_row(t, text).ok().flatten()
     }
 
     /// The sub-conditions that ran, from the values the VM recorded at their

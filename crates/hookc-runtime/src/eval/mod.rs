@@ -496,6 +496,29 @@ impl Policy {
         self.program.program().attribution
     }
 
+    /// The environment variables a hook call gives this policy as
+    /// `env.NAME` (`docs/src/semantics.md#environment-variables`): those
+    /// its code reads, when it declares any; each name once, in the
+    /// order of the paths table.
+    pub fn environment_names(&self) -> Vec<&str> {
+        let p = self.program.program();
+        if !p.reads_environment {
+            return Vec::new();
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for path in &p.paths {
+            if path.root_name() != crate::bytecode::ENV_ROOT {
+                continue;
+            }
+            if let Some(crate::bytecode::path::Segment::Field(name)) = path.segments().first() {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
     /// Whether some hook awaits a result (`Effect::Await`: `run`,
     /// `test_path`, or an action only a host performs), so that an
     /// evaluation may pause for one.

@@ -328,11 +328,12 @@ fn row<'a>(prog: &'a VerifiedProgram, t: TableIdx, paths: &mut PathCache<'a>) ->
     Some(match paths.get(table.on) {
         None => Val::Error(EvalError::NoSuchKey),
         Some(Value::String(s)) => match prog.first_row(t, s) {
-            Some(i) => match prog.program().konst(table.rows)? {
+            Ok(Some(i)) => match prog.program().konst(table.rows)? {
                 Value::Array(rows) => Val::from_json(rows.get(i)?),
                 _ => return None,
             },
-            None => Val::Null,
+            Ok(None) => Val::Null,
+            Err(e) => Val::Error(e),
         },
         Some(_) => Val::Error(EvalError::NoSuchOverload),
     })

@@ -28,9 +28,11 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
+mod ascii_groups;
 pub(crate) mod check;
 pub mod command;
 pub mod policy_regex;
+pub mod table_matcher;
 
 pub use command::{CommandParts, CommandRecord};
 pub use policy_regex::{CompiledRegex, Matcher, PolicyRegex};

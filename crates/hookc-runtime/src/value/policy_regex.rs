@@ -53,7 +53,9 @@
 //! before it is compiled; it has no required literals (none are derived
 //! from `fancy-regex`'s tree, so the prefilter stays exact by testing
 //! nothing). Nothing in the artifact names the engine: it is the same
-//! pattern string either way.
+//! pattern string either way. A group that turns Unicode off (`(?-u:\b)`)
+//! is written out in ASCII terms for `fancy-regex`, which has no inline
+//! switch (`value/ascii_groups.rs`).
 
 //!
 //! A first search on a small engine: compiling a pattern on `regex` (its
@@ -490,7 +492,7 @@ pub fn compile_regex_on_engine(pattern: &str) -> Result<(CompiledRegex, Engine),
 /// again to decide).
 fn compile_on(pattern: &str, backtracking: bool) -> Result<CompiledRegex, String> {
     if backtracking {
-        fancy_regex::RegexBuilder::new(pattern)
+        fancy_regex::RegexBuilder::new(&super::ascii_groups::for_backtracking(pattern)?)
             .backtrack_limit(crate::limits::MAX_REGEX_BACKTRACK_STEPS)
             .delegate_size_limit(crate::limits::MAX_REGEX_SIZE)
             .build()
@@ -636,7 +638,8 @@ fn analyze(pattern: &str) -> Result<RegexParse, String> {
     let Some(first) = backtracking_construct(pattern, &error) else {
         return Err(regex_reason(&error));
     };
-    let tree = fancy_regex::Expr::parse_tree(pattern).map_err(|e| fancy_reason(&e))?;
+    let written = super::ascii_groups::for_backtracking(pattern)?;
+    let tree = fancy_regex::Expr::parse_tree(&written).map_err(|e| fancy_reason(&e))?;
     let mut groups = FancyGroups::default();
     fancy_walk(&tree.expr, &mut groups)
         .map_err(|what| format!("{what} is not supported (of what needs backtracking, only look-around, backreferences and atomic groups are)"))?;

@@ -94,7 +94,8 @@ use crate::limits::{
     MAX_VALUE_DEPTH,
 };
 use crate::value::check;
-use crate::value::{ConstSet, PolicyRegex};
+use crate::value::table_matcher::TableMatcher;
+use crate::value::{ConstSet, EvalError, PolicyRegex};
 use std::collections::HashSet;
 
 /// Compiling a pattern as the checker does, and the choice of its engine
@@ -118,7 +119,7 @@ pub struct VerifiedProgram {
     regexes: Vec<PolicyRegex>,
     sets: Vec<ConstSet>,
     /// `tables[i]`: the patterns of `program.tables[i]` as one matcher.
-    tables: Vec<regex::RegexSet>,
+    tables: Vec<TableMatcher>,
 }
 
 impl VerifiedProgram {
@@ -141,14 +142,20 @@ impl VerifiedProgram {
 
     /// The matcher of pattern table `i` (compiled at load).
     #[inline]
-    pub fn table(&self, i: TableIdx) -> Option<&regex::RegexSet> {
+    pub fn table(&self, i: TableIdx) -> Option<&TableMatcher> {
         self.tables.get(i.as_usize())
     }
 
     /// The first row of pattern table `i` whose pattern matches `text`
-    /// (one scan of `text`); `None` when no row does (or for a bad index).
-    pub fn first_row(&self, i: TableIdx, text: &str) -> Option<usize> {
-        self.table(i)?.matches(text).iter().next()
+    /// (one scan of `text`, and a search of each row that needs
+    /// backtracking before the first row that scan found); `Ok(None)` when
+    /// no row does (or for a bad index); the step limit's error when a
+    /// backtracking search passes it.
+    pub fn first_row(&self, i: TableIdx, text: &str) -> Result<Option<usize>, EvalError> {
+        match self.table(i) {
+            Some(table) => table.first_row(&self.regexes, text),
+            None => Ok(None),
+        }
     }
 }
 
@@ -198,15 +205,9 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
         .iter()
         .enumerate()
         .map(|(index, table)| {
-            let patterns = table
-                .patterns
-                .iter()
-                .map(|&r| program.regex(r).unwrap_or(""));
-            crate::value::policy_regex::compile_regex_set(patterns).map_err(|reason| {
-                VerifyError::BadTable {
-                    index,
-                    reason: format!("does not compile: {reason}"),
-                }
+            TableMatcher::new(&program, table).map_err(|reason| VerifyError::BadTable {
+                index,
+                reason: format!("does not compile: {reason}"),
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

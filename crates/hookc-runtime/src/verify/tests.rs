@@ -125,6 +125,7 @@ pub(crate) fn sample() -> Program {
         debug: crate::bytecode::DebugInfo::default(),
         priority_order: crate::bytecode::PriorityOrder::default(),
         attribution: crate::bytecode::Attribution::default(),
+        reads_environment: false,
         model: crate::bytecode::DecisionModel::default(),
         tables: Vec::new(),
         absent: vec![crate::bytecode::AbsentHook {

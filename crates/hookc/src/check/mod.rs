@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub(crate) mod argv_test;
+pub mod environment;
 pub mod events;
 pub mod glob;
 pub(crate) mod path_test;

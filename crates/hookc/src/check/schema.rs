@@ -703,16 +703,47 @@ impl ContextSchema {
     /// kinds: what the templates of a hook with a pattern table read its
     /// row as (`docs/src/semantics.md#pattern-tables`).
     pub fn with_row(&self, name: &str, fields: &[(String, Kinds)]) -> ContextSchema {
+        let fields = fields.iter().map(|(field, kinds)| {
+            let node = SchemaNode {
+                kinds: *kinds,
+                ..SchemaNode::any()
+            };
+            (field.clone(), node)
+        });
+        self.with_closed_object(name, fields.collect())
+    }
+
+    /// This schema with `name` at the root (in place of any declared
+    /// member of that name) a closed object of the declared environment
+    /// variables, each an optional string of its `enum`
+    /// ([`super::environment`]).
+    pub fn with_environment(
+        &self,
+        name: &str,
+        env: &super::environment::DeclaredEnvironment,
+    ) -> ContextSchema {
+        let fields = env.iter().map(|var| {
+            let node = SchemaNode {
+                kinds: Kinds::STRING,
+                allowed: var
+                    .allowed
+                    .as_ref()
+                    .map(|a| a.iter().cloned().map(serde_json::Value::from).collect()),
+                description: var.description.clone(),
+                ..SchemaNode::any()
+            };
+            (var.name.clone(), node)
+        });
+        self.with_closed_object(name, fields.collect())
+    }
+
+    /// This schema with `name` at the root (in place of any declared
+    /// member of that name) a closed object of `fields`.
+    fn with_closed_object(&self, name: &str, fields: Vec<(String, SchemaNode)>) -> ContextSchema {
         let mut out = self.clone();
         let properties = fields
-            .iter()
-            .map(|(field, kinds)| {
-                let id = out.push(SchemaNode {
-                    kinds: *kinds,
-                    ..SchemaNode::any()
-                });
-                (field.clone(), id)
-            })
+            .into_iter()
+            .map(|(field, node)| (field, out.push(node)))
             .collect();
         let id = out.push(SchemaNode {
             kinds: Kinds::OBJECT,

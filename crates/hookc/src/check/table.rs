@@ -109,11 +109,15 @@ pub fn check_table(
     if diags.error_count() != errors {
         return None;
     }
-    // The rows as the runtime's one matcher (its size limit grows with the
-    // number of rows; each pattern compiled alone above).
-    if let Err(reason) =
-        hookc_runtime::verify::compile_regex_set(patterns.iter().map(String::as_str))
-    {
+    // The linear rows as the runtime's one matcher (its size limit grows
+    // with the number of rows; each pattern compiled alone above; a row
+    // that needs backtracking is searched on its own).
+    let linear: Vec<&str> = patterns
+        .iter()
+        .map(String::as_str)
+        .filter(|p| matches!(regexes.check(p), Ok(hookc_runtime::verify::Engine::Linear)))
+        .collect();
+    if let Err(reason) = hookc_runtime::verify::compile_regex_set(linear) {
         let span = spans.first().copied().unwrap_or(node.span);
         let d = Diagnostic::new(
             Code::BadRegex,
@@ -277,12 +281,28 @@ fn check_rows(
         let reason = match regexes.check(text) {
             Ok(hookc_runtime::verify::Engine::Linear) => None,
             Err(reason) => Some(reason),
-            // The rows are one linear-time matcher, which has no
-            // look-around or backreferences.
-            Ok(hookc_runtime::verify::Engine::Backtracking(first)) => Some(format!(
-                "{first} needs backtracking, and a table's rows are matched together in linear \
-                 time: test this pattern in the hook's condition instead"
-            )),
+            // Searched on its own, before the rows matched together
+            // (`hookc_runtime`'s `TableMatcher`): W0017, as in a condition.
+            Ok(hookc_runtime::verify::Engine::Backtracking(first)) => {
+                let limit = hookc_runtime::limits::MAX_REGEX_BACKTRACK_STEPS;
+                let d = Diagnostic::new(
+                    Code::BacktrackingRegex,
+                    format!(
+                        "the pattern of row {i} needs backtracking for {first}: it is searched \
+                         on its own, in time not linear in the text but bounded by a step \
+                         limit of {} (past it, the hook's evaluation is an error)",
+                        crate::diag::thousands(limit as u64)
+                    ),
+                )
+                .at(pattern.span)
+                .label("searched by the backtracking engine")
+                .help(
+                    "keep it if the construct is needed; the other rows are still matched \
+                     together in one scan",
+                );
+                push(diags, d, &format!("{at}.pattern"));
+                None
+            }
         };
         if let Some(reason) = reason {
             let d = Diagnostic::new(

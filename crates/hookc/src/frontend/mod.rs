@@ -101,6 +101,8 @@ pub struct SourceFile {
     pub operators_doc: Option<Node>,
     /// The policy's local names (`let:` at the top level), in file order.
     pub locals: Vec<RawLocal>,
+    /// `env`: the environment variables the policy reads, unparsed.
+    pub environment: Option<Node>,
 }
 
 /// A local name as written (`let: {NAME: EXPR}`, at a file's top level or

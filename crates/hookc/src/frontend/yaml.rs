@@ -24,6 +24,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "attribution",
     "on_error",
     "let",
+    "env",
     "default_priority",
     "builtin_hooks",
     "hooks",
@@ -176,6 +177,7 @@ impl Reader<'_> {
                 "event_context_schema" => self.out.context_schema = Some(value.clone()),
                 "action_types" => self.out.action_types = Some(value.clone()),
                 "events" => self.out.events = Some(value.clone()),
+                "env" => self.out.environment = Some(value.clone()),
                 "operators" => self.out.operators_doc = Some(value.clone()),
                 "combinators" | "return_schema" => {}
                 // A host profile's own data, read by `hosts.rs` (through

@@ -111,6 +111,7 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     l.prog.layers = policy.layers().iter().map(|name| l.string(name)).collect();
     l.prog.priority_order = policy.priority_order();
     l.prog.attribution = policy.attribution();
+    l.prog.reads_environment = policy.environment().is_declared();
     l.prog.model.combine = policy.combine();
     l.prog.model.on_error = match policy.on_error() {
         OnErrorPolicy::Skip => OnError::Skip,

@@ -36,6 +36,7 @@ mod differential;
 mod disasm;
 mod dispatch;
 mod dispatch_plans;
+mod environment;
 mod equivalence;
 mod events;
 mod examples;

@@ -164,6 +164,17 @@ fn a_sixty_row_guard_in_yaml_and_xml() {
     }
 }
 
+/// `n` rows, each pattern two of `atoms`, each message its row number.
+fn random_rows(rng: &mut Rng, atoms: &[&str], n: usize) -> Vec<(String, String)> {
+    (0..n)
+        .map(|i| {
+            let a = *rng.pick(atoms);
+            let b = *rng.pick(atoms);
+            (format!("{a}{b}"), format!("row {i}"))
+        })
+        .collect()
+}
+
 #[test]
 fn one_matcher_agrees_with_each_row_in_turn() {
     let mut rng = Rng(22);
@@ -173,13 +184,7 @@ fn one_matcher_agrees_with_each_row_in_turn() {
     let alphabet = ['a', 'b', 'c', 'd', 'A', 'B', '1', 'x', ' '];
     for round in 0..40 {
         let n = 1 + rng.below(12);
-        let rows: Vec<(String, String)> = (0..n)
-            .map(|i| {
-                let a = *rng.pick(&atoms);
-                let b = *rng.pick(&atoms);
-                (format!("{a}{b}"), format!("row {i}"))
-            })
-            .collect();
+        let rows = random_rows(&mut rng, &atoms, n);
         let c = compiled("t.yaml", &guard_yaml(&rows));
         let table = c.policy.as_ref().unwrap().hooks()[0].table.clone().unwrap();
         for _ in 0..25 {
@@ -202,6 +207,66 @@ fn one_matcher_agrees_with_each_row_in_turn() {
             );
         }
     }
+}
+
+/// Rows that need backtracking (look-around, backreferences) among linear
+/// ones: each is searched on its own before the rows matched together, and
+/// the first matching row is the same as searching each row in turn, on
+/// either engine.
+#[test]
+fn backtracking_rows_agree_with_each_row_in_turn() {
+    let mut rng = Rng(35);
+    let atoms = [
+        "a",
+        "b",
+        "ab",
+        "^a",
+        "b$",
+        "[ab]c",
+        r"\d",
+        "c|d",
+        "a(?=b)",
+        "(?<!x)b",
+        "(?!a)c",
+        r"(a)\1",
+        "(?<=1)x",
+        r"(?-u:\b)a",
+    ];
+    let alphabet = ['a', 'b', 'c', 'd', '1', 'x', ' ', 'é'];
+    let mut backtracking_rows = 0;
+    for round in 0..60 {
+        let n = 1 + rng.below(8);
+        let rows = random_rows(&mut rng, &atoms, n);
+        let c = compiled("t.yaml", &guard_yaml(&rows));
+        let table = c.policy.as_ref().unwrap().hooks()[0].table.clone().unwrap();
+        let each: Vec<hookc_runtime::verify::CompiledRegex> = rows
+            .iter()
+            .map(|(p, _)| hookc_runtime::verify::compile_regex(p).unwrap())
+            .collect();
+        backtracking_rows += rows
+            .iter()
+            .filter(|(p, _)| regex::Regex::new(p).is_err())
+            .count();
+        for _ in 0..25 {
+            let len = rng.below(6);
+            let s: String = (0..len).map(|_| *rng.pick(&alphabet)).collect();
+            let by_rows = each.iter().position(|re| re.is_match(&s).unwrap());
+            assert_eq!(
+                table.first_row(&s),
+                by_rows,
+                "round {round}: {s:?} {rows:?}"
+            );
+            // Through the artifact, and the reference evaluator.
+            let ctx = json!({"tool_input": {"command": s}});
+            let want = by_rows.map(|i| json!(format!("row {i}")));
+            let got = decide(&c, &ctx).map(|a| a["row"]["message"].clone());
+            assert_eq!(got, want, "{s:?} {rows:?}");
+        }
+    }
+    assert!(
+        backtracking_rows > 30,
+        "only {backtracking_rows} backtracking rows"
+    );
 }
 
 #[test]
