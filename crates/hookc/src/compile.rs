@@ -412,6 +412,11 @@ fn compile_files(
             schema = schema.with_free_member(root);
         }
     }
+    // A binding at a parameter's key: the keys the hooks' actions give as
+    // plain strings are members later hooks read (W0001 otherwise).
+    for key in parameter_bound_keys(&files, &types) {
+        schema = schema.with_free_member(&key);
+    }
     // `docs/src/semantics.md#environment-variables`: `env.NAME`, a closed
     // object of the declared variables.
     let environment = crate::check::environment::DeclaredEnvironment::read(
@@ -834,6 +839,34 @@ struct HookContext<'a> {
     /// Whether a name is a member the context schema declares (which no
     /// local may hide).
     is_member: &'a dyn Fn(&str) -> bool,
+}
+
+/// The top-level keys the hooks' awaited actions bind their results at
+/// through a parameter (`bind: {parameter: into}`), where the action gives
+/// that parameter as a plain string (`into: weather`; a template's key is
+/// known only at run time).
+fn parameter_bound_keys(files: &[(FileId, SourceFile)], types: &ActionTypes) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for raw in files.iter().flat_map(|(_, f)| &f.hooks) {
+        let Some(actions::TypeBinding::Parameter(param)) =
+            types.get(&raw.action.kind.value).and_then(|t| t.bind())
+        else {
+            continue;
+        };
+        let given = raw
+            .action
+            .params
+            .iter()
+            .chain(&raw.action.xml_params)
+            .find(|(name, _)| name.value == *param)
+            .and_then(|(_, node)| node.as_str());
+        if let Some(key) = given.filter(|k| {
+            hookc_runtime::bytecode::path::is_plain_field(k) && !keys.iter().any(|have| have == k)
+        }) {
+            keys.push(key.to_owned());
+        }
+    }
+    keys
 }
 
 /// Whether the context schema, shared or of a declared event, declares a

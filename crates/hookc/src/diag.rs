@@ -240,6 +240,10 @@ codes! {
     /// A local name (`let:`) no condition uses: its expression is never
     /// evaluated, nor type-checked.
     UnusedLocal = "W0022", Warning, "local name never used";
+    /// Under `on_error: fail` (or an error action), a `when` condition that
+    /// is an error wherever a path the schema does not guarantee is absent:
+    /// there the evaluation fails (or the error action decides).
+    AbsentFailsEvaluation = "W0023", Warning, "an absent path fails the evaluation";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

@@ -419,12 +419,24 @@ fn find_close(text: &str, from: usize) -> Result<usize, bool> {
 fn unterminated(text: &str, origin: Origin, start: usize, in_quote: bool) -> Diagnostic {
     let d = Diagnostic::new(Code::BadTemplate, "unterminated `${` in template")
         .at(origin.span(start, text.len()))
-        .label("this `${` is never closed")
-        .help("close the reference with `}`, or write `$${` for a literal `${`");
-    if in_quote {
-        d.note("a quoted key inside the reference is not closed either")
-    } else {
-        d
+        .label("this `${` is never closed");
+    // A string literal that holds a line break ends there; in a decoded
+    // value (YAML double quotes) the break was most likely written `\n`.
+    let broken = in_quote && text.get(start..).is_some_and(|t| t.contains('\n'));
+    match (broken, origin) {
+        (true, Origin::Whole(_)) => d.help(
+            "a string inside the reference holds a line break, where it ends: the YAML double \
+             quotes around the value turned a `\\n` into one before the template was read; \
+             write `\\\\n` there, or quote the YAML value with single quotes",
+        ),
+        (true, Origin::Exact { .. }) => d.help(
+            "a string inside the reference holds a line break, where it ends: write `\\n` for \
+             one",
+        ),
+        (false, _) if in_quote => d
+            .help("close the reference with `}`, or write `$${` for a literal `${`")
+            .note("a quoted key inside the reference is not closed either"),
+        (false, _) => d.help("close the reference with `}`, or write `$${` for a literal `${`"),
     }
 }
 

@@ -783,11 +783,20 @@ impl TypeChecker<'_> {
         let (name, meant) = match c {
             '\u{8}' => (
                 "a backspace",
-                " (`\\b` in a non-raw string; a word boundary was meant?)",
+                " (`\\b` in a non-raw string or in YAML double quotes; a word boundary was meant?)",
             ),
-            '\u{7}' => ("a bell character", " (`\\a` in a non-raw string)"),
-            '\u{b}' => ("a vertical tab", " (`\\v` in a non-raw string)"),
-            '\u{c}' => ("a form feed", " (`\\f` in a non-raw string)"),
+            '\u{7}' => (
+                "a bell character",
+                " (`\\a` in a non-raw string or in YAML double quotes)",
+            ),
+            '\u{b}' => (
+                "a vertical tab",
+                " (`\\v` in a non-raw string or in YAML double quotes)",
+            ),
+            '\u{c}' => (
+                "a form feed",
+                " (`\\f` in a non-raw string or in YAML double quotes)",
+            ),
             _ => ("a control character", ""),
         };
         self.diags.push(
@@ -801,8 +810,10 @@ impl TypeChecker<'_> {
             .at(re.span)
             .label("a control character in this pattern")
             .help(
-                "keep the backslash for the regex: a raw string in `when` (`r'^grep\\b'`), \
-                 single quotes in YAML (`'^grep\\b'`), or a doubled backslash (`\\\\b`)",
+                "keep the backslash for the regex, through both layers that read escapes: YAML \
+                 double quotes read `\\b` before the expression does (write the value in \
+                 single quotes or as a block scalar), and a non-raw string in `when` reads it \
+                 again (write a raw string, `r'^grep\\b'`)",
             ),
         );
     }

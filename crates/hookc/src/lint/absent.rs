@@ -8,10 +8,22 @@
 //! expects them to be true. The lint reports each `!=` and `!` whose operands
 //! read a context path that nothing guarantees: not a `has(p)` operand of an
 //! `&&` chain around it (nor `!has(p)` of an `||` chain, nor `has(p)` as the
-//! test of a `?:` around its first branch), and not `required` all the way
-//! down in the context schema. `p != null` is left alone: it is not expected
-//! to be true where `p` is absent. Condition trees are not linted: they read
-//! an absent path as `null` (`docs/src/semantics.md#condition-trees`).
+//! test of a `?:` around its first branch), nor another operand of the `&&`
+//! chain that is no negation and reads `p` (`p == 'x' && p != 'y'` is not
+//! expected to be true where `p` is absent), and not `required` all the way
+//! down in the context schema of every event the hook listens to.
+//! `p != null` is left alone: it is not expected to be true where `p` is
+//! absent. Condition trees are not linted: they read an absent path as
+//! `null` (`docs/src/semantics.md#condition-trees`). What the error does is
+//! the policy's `on_error`: the hook does not match, or the evaluation fails,
+//! or the error action decides; the message says which.
+//!
+//! W0023, under `on_error: fail` or an error action: a path whose absence
+//! makes the whole condition an error for certain
+//! ([`crate::lint::approx::certain_error_paths`]: an `&&` or `||` absorbs an
+//! error of one side), that the schema does not guarantee: there the
+//! evaluation fails (or the error action decides) where the reader of a
+//! plain `p == 'x'` expects no match.
 //!
 //! One walk over each condition, visiting each node once, with the
 //! guaranteed paths counted on the way down and uncounted on the way back:
@@ -23,11 +35,12 @@ use crate::ir::{BinaryOp, CheckedPolicy, Const, IrExpr, IrExprKind, UnaryOp};
 use hookc_runtime::bytecode::path::PathId;
 use std::collections::{HashMap, HashSet};
 
-/// Reports W0011 for the enabled hooks whose condition is a `when`.
-/// `origins` are by [`crate::ir::Hook::source_order`].
+/// Reports W0011 (and W0023) for the enabled hooks whose condition is a
+/// `when`. `origins` are by [`crate::ir::Hook::source_order`].
 pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagnostics) {
     let mut walk = Walk {
         policy,
+        schemas: Vec::new(),
         guarded: HashMap::new(),
         required: HashMap::new(),
         negation: None,
@@ -35,6 +48,7 @@ pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagno
         seen: HashSet::new(),
     };
     let paths = policy.paths();
+    let outcome = ErrorOutcome::of(policy);
     for hook in policy.hooks().iter().filter(|h| h.enabled) {
         let origin = origins.get(hook.source_order);
         let (Some(condition), Some(origin)) = (&hook.condition, origin) else {
@@ -43,25 +57,71 @@ pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagno
         if origin.condition_key != "when" {
             continue;
         }
+        walk.listen(&hook.events);
         walk.expr(condition);
-        for (negation, path) in std::mem::take(&mut walk.found) {
-            let (Some(p), Some(text)) = (paths.get(path), negation.to_source(paths)) else {
+        let at = |d: Diagnostic| match &origin.node_path {
+            Some(at) => d.node(format!("{at}.when")),
+            None => d,
+        };
+        let found = std::mem::take(&mut walk.found);
+        for (negation, path) in &found {
+            let (Some(p), Some(text)) = (paths.get(*path), negation.to_source(paths)) else {
                 continue;
             };
-            let mut d = finding(&p.to_string(), &text).at(negation.span);
-            if let Some(at) = &origin.node_path {
-                d = d.node(format!("{at}.when"));
+            diags.push(at(finding(&p.to_string(), &text, outcome).at(negation.span)));
+        }
+        if outcome != ErrorOutcome::NoMatch {
+            for path in crate::lint::approx::certain_error_paths(condition) {
+                // A negation's W0011 says it already.
+                if walk.guaranteed(path) || found.iter().any(|(_, p)| *p == path) {
+                    continue;
+                }
+                let Some(p) = paths.get(path) else { continue };
+                diags.push(at(failing_read(&p.to_string(), outcome).at(condition.span)));
             }
-            diags.push(d);
+        }
+    }
+}
+
+/// What a hook whose condition is an error does, by the policy's
+/// `on_error` (`docs/src/semantics.md#hook-errors`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ErrorOutcome {
+    /// `skip`: the hook does not match.
+    NoMatch,
+    /// `fail`: the evaluation fails.
+    Fails,
+    /// `{action: ...}`: the error action decides.
+    ErrorAction,
+}
+
+impl ErrorOutcome {
+    fn of(policy: &CheckedPolicy) -> ErrorOutcome {
+        match policy.on_error() {
+            crate::ir::OnErrorPolicy::Skip => ErrorOutcome::NoMatch,
+            crate::ir::OnErrorPolicy::Fail => ErrorOutcome::Fails,
+            crate::ir::OnErrorPolicy::Action(_) => ErrorOutcome::ErrorAction,
+        }
+    }
+
+    /// What happens then, as a message ends: `the hook does not match`.
+    fn said(self) -> &'static str {
+        match self {
+            ErrorOutcome::NoMatch => "the hook does not match",
+            ErrorOutcome::Fails => "the evaluation fails (`on_error: fail`)",
+            ErrorOutcome::ErrorAction => "the policy's `on_error` action decides",
         }
     }
 }
 
 /// The warning for `text`, a negation reading `p`.
-fn finding(p: &str, text: &str) -> Diagnostic {
+fn finding(p: &str, text: &str, outcome: ErrorOutcome) -> Diagnostic {
     Diagnostic::new(
         Code::NegationOfAbsent,
-        format!("`{text}` is an error, not true, when `{p}` is absent: the hook does not match"),
+        format!(
+            "`{text}` is an error, not true, when `{p}` is absent: {}",
+            outcome.said()
+        ),
     )
     .label(format!("an error when `{p}` is absent"))
     .help(format!(
@@ -71,12 +131,34 @@ fn finding(p: &str, text: &str) -> Diagnostic {
     .once_per_file("absent")
 }
 
+/// W0023: the condition is an error where `p` is absent, under an error
+/// policy that does more than not match.
+fn failing_read(p: &str, outcome: ErrorOutcome) -> Diagnostic {
+    Diagnostic::new(
+        Code::AbsentFailsEvaluation,
+        format!(
+            "the condition is an error wherever `{p}` is absent, and then {}, where a \
+             reader expects no match",
+            outcome.said()
+        ),
+    )
+    .label(format!("an error when `{p}` is absent"))
+    .help(format!(
+        "test it first, `has({p}) && ...`, or mark `{p}` `required` in the schema if the \
+         payload always has it"
+    ))
+    .once_per_file("absent fails")
+}
+
 struct Walk<'p> {
     policy: &'p CheckedPolicy,
+    /// The context schemas of the events the current hook listens to.
+    schemas: Vec<&'p crate::check::schema::ContextSchema>,
     /// Paths a guard around the current node makes present, with how many
     /// guards do.
     guarded: HashMap<PathId, u32>,
-    /// Whether the schema says a path is always present, by path.
+    /// Whether the current hook's schemas say a path is always present,
+    /// by path.
     required: HashMap<PathId, bool>,
     /// The innermost `!` or `!=` around the current node.
     negation: Option<&'p IrExpr>,
@@ -148,7 +230,7 @@ impl<'p> Walk<'p> {
         let is_and = matches!(e.kind, IrExprKind::And(..));
         let mut operands = Vec::new();
         flatten(e, is_and, &mut operands);
-        let guards: Vec<PathId> = operands
+        let mut guards: Vec<PathId> = operands
             .iter()
             .filter_map(|o| match (&o.kind, is_and) {
                 (IrExprKind::HasPath(p), true) => Some(*p),
@@ -159,11 +241,57 @@ impl<'p> Walk<'p> {
                 _ => None,
             })
             .collect();
+        // An operand of an `&&` that is no negation and is an error without
+        // `p` (`p == 'x'`): where `p` is absent nobody expects the chain
+        // true, so a negation beside it reading `p` is not reported.
+        if is_and {
+            for o in &operands {
+                let negation = matches!(
+                    o.kind,
+                    IrExprKind::Unary(UnaryOp::Not, _)
+                        | IrExprKind::Binary {
+                            op: BinaryOp::Ne,
+                            ..
+                        }
+                );
+                if !negation {
+                    guards.extend(crate::lint::approx::certain_error_paths(o));
+                }
+            }
+        }
         self.guarded_by(&guards, |w| {
             for o in operands {
                 w.expr(o);
             }
         });
+    }
+
+    /// Starts a hook listening to `events`: their schemas (the shared one
+    /// for an event not declared; every declared one for `"*"`).
+    fn listen(&mut self, events: &crate::ir::Events) {
+        let policy = self.policy;
+        let (shared, declared) = (policy.schema(), policy.events());
+        self.schemas = match events {
+            crate::ir::Events::Named(names) => names
+                .iter()
+                .map(|n| declared.schema_of(n, shared))
+                .collect(),
+            crate::ir::Events::Any => std::iter::once(shared)
+                .chain(declared.iter().filter_map(|e| e.schema()))
+                .collect(),
+        };
+        self.required.clear();
+    }
+
+    /// Whether every schema of the current hook says `p` is present.
+    fn guaranteed(&mut self, p: PathId) -> bool {
+        let (policy, schemas) = (self.policy, &self.schemas);
+        *self.required.entry(p).or_insert_with(|| {
+            policy
+                .paths()
+                .get(p)
+                .is_some_and(|path| schemas.iter().all(|s| s.guarantees(path)))
+        })
     }
 
     fn guarded_by(&mut self, guards: &[PathId], f: impl FnOnce(&mut Self)) {
@@ -191,13 +319,7 @@ impl<'p> Walk<'p> {
         if self.guarded.get(&p).is_some_and(|n| *n > 0) {
             return;
         }
-        let policy = self.policy;
-        let required = *self.required.entry(p).or_insert_with(|| {
-            policy
-                .paths()
-                .get(p)
-                .is_some_and(|path| policy.schema().guarantees(path))
-        });
+        let required = self.guaranteed(p);
         // By address: one IR node is one negation.
         let key = (std::ptr::from_ref(negation) as usize, p);
         if !required && self.seen.insert(key) {
@@ -270,6 +392,86 @@ mod tests {
         // `required` must hold at every step.
         let outer_only = "event_context_schema:\n  type: object\n  required: [error]\n  properties:\n    error:\n      type: object\n      properties: {code: {type: string}}\n";
         assert_eq!(findings("error.code != 'E42'", outer_only).len(), 1);
+    }
+
+    /// The warnings of `code` for a one-hook policy with this `when`, on
+    /// Claude Code's PreToolUse (whose context requires `tool_name` and
+    /// `tool_input`), under `on_error`.
+    fn host_findings(when: &str, on_error: &str, code: Code) -> Vec<String> {
+        let src = format!(
+            "host: claude-code\non_error: {on_error}\nhooks:\n  - id: h\n    event: PreToolUse\n    when: {when:?}\n    action: {{type: deny}}\n"
+        );
+        let c = compile(&[Input::new("p.yaml", src)]);
+        assert!(!c.diagnostics.has_errors(), "{:?}", c.diagnostics);
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn an_events_required_members_and_an_earlier_conjunct_guard_a_negation() {
+        // `tool_name` is required by PreToolUse's own schema.
+        assert!(host_findings("tool_name != 'Bash'", "skip", Code::NegationOfAbsent).is_empty());
+        // `tool_input.command` is not.
+        assert_eq!(
+            host_findings("tool_input.command != 'ls'", "skip", Code::NegationOfAbsent).len(),
+            1
+        );
+        // Where `error.code == 'a'` is an error, nobody expects the chain true.
+        assert!(findings("error.code == 'a' && error.code != 'b'", "").is_empty());
+        assert!(findings("error.code.startsWith('E') && !(error.code == 'E4')", "").is_empty());
+        // Two negations guard nothing.
+        assert_eq!(
+            findings("error.code != 'a' && error.code != 'b'", "").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_message_says_what_the_error_policy_does() {
+        let when = "tool_input.command != 'ls'";
+        let skip = host_findings(when, "skip", Code::NegationOfAbsent);
+        assert!(skip[0].ends_with("the hook does not match"), "{skip:?}");
+        let fail = host_findings(when, "fail", Code::NegationOfAbsent);
+        assert!(
+            fail[0].ends_with("the evaluation fails (`on_error: fail`)"),
+            "{fail:?}"
+        );
+        let action = host_findings(when, "{action: {type: deny}}", Code::NegationOfAbsent);
+        assert!(
+            action[0].ends_with("the policy's `on_error` action decides"),
+            "{action:?}"
+        );
+    }
+
+    #[test]
+    fn a_read_that_fails_the_evaluation_is_reported_under_fail_only() {
+        let when = "tool_input.command == 'ls'";
+        assert!(host_findings(when, "skip", Code::AbsentFailsEvaluation).is_empty());
+        assert_eq!(
+            host_findings(when, "fail", Code::AbsentFailsEvaluation),
+            [
+                "the condition is an error wherever `tool_input.command` is absent, and then the \
+              evaluation fails (`on_error: fail`), where a reader expects no match"
+            ]
+        );
+        // Absorbed: `false && error` is false, so no certain error.
+        for absorbed in [
+            "tool_name == 'Bash' && tool_input.command == 'ls'",
+            "has(tool_input.command) && tool_input.command == 'ls'",
+            "tool_name == 'Read' || tool_input.command == 'ls'",
+        ] {
+            assert!(
+                host_findings(absorbed, "fail", Code::AbsentFailsEvaluation).is_empty(),
+                "{absorbed}"
+            );
+        }
+        // A required path fails nothing.
+        assert!(
+            host_findings("tool_name == 'Bash'", "fail", Code::AbsentFailsEvaluation).is_empty()
+        );
     }
 
     #[test]

@@ -433,3 +433,28 @@ fn large_policies_are_analyzed_quickly() {
         start.elapsed()
     );
 }
+
+/// W0001 is not reported for a key an awaited action binds its result at
+/// through a parameter given as a plain string (`bind: {parameter: into}`,
+/// `into: weather`): later hooks read it (issue 35, defect 5).
+#[test]
+fn a_key_an_earlier_hook_binds_is_not_outside_the_schema() {
+    let policy = |into: &str| {
+        format!(
+            "action_types:\n  fetch: {{effect: await, bind: {{parameter: into}}, parameters: {{into: {{type: [string, \"null\"]}}}}}}\n\
+             hooks:\n  - id: p\n    event: e\n    action: {{type: fetch, into: {into}}}\n\
+             \x20 - id: q\n    event: e\n    when: \"has(weather.temp) && weather.temp > 30\"\n    action: {{type: abort}}\n"
+        )
+    };
+    let w0001 = |text: String| {
+        let c = compile(&[Input::new("p.yaml", text)]);
+        assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code == hookc::diag::Code::PathNotInSchema)
+            .count()
+    };
+    assert_eq!(w0001(policy("weather")), 0);
+    // Bound elsewhere: `weather` is still outside the schema.
+    assert_eq!(w0001(policy("forecast")), 1);
+}

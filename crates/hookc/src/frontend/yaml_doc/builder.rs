@@ -462,6 +462,23 @@ impl<'t> TreeBuilder<'t> {
                 .at(self.span(at, at + len))
                 .help("an alias `*name` must follow its anchor `&name` in the same document");
         }
+        if e.info().contains("unknown escape character") && rest.starts_with('"') {
+            if let Some((offset, escape)) = unknown_escape(rest) {
+                let start = at + offset;
+                return Diagnostic::new(
+                    Code::YamlSyntax,
+                    format!("`\\{escape}` is no escape of a YAML double-quoted string"),
+                )
+                .at(self.span(start, start + 1 + escape.len_utf8()))
+                .label("read as a YAML escape")
+                .help(format!(
+                    "in YAML double quotes a backslash starts an escape: for the backslash \
+                     itself (a regex's `\\{escape}`), quote the value with single quotes, where \
+                     backslashes are plain (a `'` inside is written `''`), write it as a block \
+                     scalar (`>-` and the text on the next lines), or double it (`\\\\{escape}`)"
+                ));
+            }
+        }
         if e.info() == "recursion limit exceeded" {
             // The scanner counts flow levels in a `u8` and may look that far
             // ahead of the events: past our own limit either way.
@@ -605,4 +622,26 @@ pub(super) fn indentation_hint(info: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// The first escape of the double-quoted scalar `quoted` (from its opening
+/// quote) that YAML does not have, with its byte offset: where the
+/// scanner's "unknown escape character" is.
+fn unknown_escape(quoted: &str) -> Option<(usize, char)> {
+    // YAML 1.2's escapes (`\x`, `\u`, `\U` take digits after them).
+    const KNOWN: &str = "0abt\tnvfre \"/\\N_LPxuU";
+    let mut chars = quoted.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => {
+                let (_, e) = chars.next()?;
+                if !KNOWN.contains(e) && e != '\n' && e != '\r' {
+                    return Some((i, e));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

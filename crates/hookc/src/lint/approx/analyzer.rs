@@ -321,6 +321,15 @@ fn unknown(strict: BTreeSet<PathId>, why: Vec<LeafId>) -> Approx {
     Approx { t: b.clone(), f: b }
 }
 
+/// The paths whose absence makes `e` an error for certain, whatever the
+/// rest of the context (an `&&` or `||` absorbs an error of one side, so
+/// only what both sides need counts).
+pub(crate) fn certain_error_paths(e: &IrExpr) -> BTreeSet<PathId> {
+    let mut out = BTreeSet::new();
+    strict_paths(e, &mut out, 0);
+    out
+}
+
 /// Paths whose absence makes `e` an error for certain.
 fn strict_paths(e: &IrExpr, out: &mut BTreeSet<PathId>, depth: usize) {
     if depth > MAX_DEPTH {

@@ -41,6 +41,7 @@ mod analyzer;
 mod dnf;
 mod strings;
 
+pub(crate) use analyzer::certain_error_paths;
 pub use analyzer::Analyzer;
 pub use dnf::{covered_by, Cube, Dnf, Prefixes};
 pub use strings::{StrIndex, StrTests};

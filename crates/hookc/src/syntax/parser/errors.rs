@@ -4,7 +4,7 @@
 
 use super::{Parser, Tok};
 use crate::diag::{Code, Diagnostic};
-use crate::span::Span;
+use crate::span::{Origin, Span};
 use crate::syntax::ast::UnaryOp;
 use crate::syntax::lexer::{self, LexError, Token};
 use hookc_runtime::limits::{MAX_EXPR_DEPTH, MAX_LIST_ITEMS, MAX_STRING_BYTES};
@@ -312,13 +312,22 @@ impl<'t> Parser<'t> {
                 let d = Diagnostic::new(Code::ExprSyntax, "unterminated string literal")
                     .at(self.span(start, (start + open_len).min(end)))
                     .label("this string is never closed");
-                if end < self.text.len() {
+                if end >= self.text.len() {
+                    d
+                } else if matches!(self.origin, Origin::Whole(_)) {
+                    // The text was decoded (a YAML double-quoted value, XML
+                    // entities): a `\n` written there is a line break now.
+                    d.help(
+                        "a quoted string must end on the line it starts on, and the YAML \
+                         double quotes around the expression turned a `\\n` into a line break \
+                         before it was read: write `\\\\n` there, or quote the YAML value with \
+                         single quotes (or write it as a block scalar, `>-`)",
+                    )
+                } else {
                     d.help(
                         "a quoted string must end on the line it starts on; \
                          write `\\n` for a line break, or use a triple-quoted string `'''...'''`",
                     )
-                } else {
-                    d
                 }
             }
         };
