@@ -2,7 +2,7 @@
 //! each event, its hooks in hookc's evaluation order, each condition as a
 //! small tree of [`Cond`] nodes over context paths.
 //!
-//! It is read from hookc's own checked IR ([`hookc::ir::CheckedPolicy`]), so the
+//! It is read from hookc's own checked IR ([`hookc::check::policy::CheckedPolicy`]), so the
 //! order (priority descending, directive layer before builtin, source order)
 //! and the meaning of every condition are hookc's, whichever way the hook was
 //! written (YAML condition tree, `when` expression, directive XML). IR the
@@ -271,12 +271,12 @@ pub struct Model {
 
 impl Model {
     /// The model of a checked policy.
-    pub fn from_ir(policy: &ir::CheckedPolicy) -> Result<Model, Unsupported> {
+    pub fn from_ir(policy: &hookc::check::policy::CheckedPolicy) -> Result<Model, Unsupported> {
         let mut events: Vec<EventHooks> = Vec::new();
         for h in policy.hooks().iter().filter(|h| h.enabled) {
             let names = match &h.events {
-                ir::Events::Named(names) => names,
-                ir::Events::Any => {
+                hookc::check::policy::Events::Named(names) => names,
+                hookc::check::policy::Events::Any => {
                     return Err(Unsupported {
                         hook: h.id.clone(),
                         reason: "listens to `*` (the harness translates named events only)".into(),

@@ -61,8 +61,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let program = hookc_runtime::verify::verify(hookc::lower::lower(&compiled.policy()))
         .unwrap_or_else(|e| panic!("`{text}`: the compiled expression fails verification: {e}"));
+    let consts = reference::Constants::new(compiled.expr());
     for ctx in &fixed.contexts {
-        let by_reference = reference::eval(compiled.expr(), compiled.paths(), ctx);
+        let by_reference = reference::eval_with(compiled.expr(), compiled.paths(), ctx, &consts);
         let (by_vm, traced) = vm_value(&program, ctx);
         assert!(
             reference::same_result(&by_reference, &by_vm),

@@ -63,7 +63,7 @@ fn ids(matches: &[Match<'_>]) -> Vec<String> {
 /// `text` is the context as JSON text when it came as text (it must parse
 /// to `ctx`); otherwise `ctx` is serialized.
 pub fn check_agreement(
-    ir: Option<&hookc::ir::CheckedPolicy>,
+    ir: Option<&hookc::check::policy::CheckedPolicy>,
     rt: &Policy,
     reloaded: &Policy,
     event: &str,

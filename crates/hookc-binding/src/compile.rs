@@ -4,23 +4,14 @@
 //! the policy for the binding to surface (Python's `PolicyWarning`,
 //! Node's `process.emitWarning`).
 
+pub use crate::error::Report;
+
 use crate::error::BindingError;
 use hookc::compile::{Compilation, Input, LayerName};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
 use hookc_runtime::Policy;
-use serde_json::Value;
 use std::path::PathBuf;
-
-/// A compilation's diagnostics.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Report {
-    /// Rendered as `hookc check` prints them, with its summary line.
-    pub text: String,
-    /// One object per diagnostic, as `hookc check --format json` prints
-    /// them (`code`, `severity`, `message`, `file`, `line`, ...).
-    pub diagnostics: Vec<Value>,
-}
 
 /// A policy compiled, with its warnings.
 #[derive(Debug)]

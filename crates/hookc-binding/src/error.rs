@@ -3,11 +3,22 @@
 //! `ArtifactError`, `ValueError`...; Node's `CompileError`, `ContextError`...)
 //! and keeps the message, which says what to do.
 
-use crate::compile::Report;
 use crate::context::NotJson;
 use hookc::files::ReadError;
 use hookc_runtime::{LoadError, QueryError};
+use serde_json::Value;
 use thiserror::Error;
+
+/// A compilation's diagnostics (an error's, or the warnings that come
+/// with a compiled policy).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Rendered as `hookc check` prints them, with its summary line.
+    pub text: String,
+    /// One object per diagnostic, as `hookc check --format json` prints
+    /// them (`code`, `severity`, `message`, `file`, `line`, ...).
+    pub diagnostics: Vec<Value>,
+}
 
 /// Why a binding could not do what it was asked.
 #[derive(Debug, Error)]

@@ -3,10 +3,10 @@
 
 use crate::args::{eprint, DiagArgs, DiagFormat, Sources};
 use crate::error::CliError;
+use crate::exit::Exit;
 use hookc::compile::Compilation;
 use hookc::diag::render;
 use std::io::Write;
-use std::process::ExitCode;
 
 /// `hookc check`'s arguments.
 #[derive(clap::Args)]
@@ -19,19 +19,10 @@ pub struct CheckArgs {
 
 /// Runs `hookc check`: exit 1 when the policy has errors (or warnings,
 /// with `--deny-warnings`).
-pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     let c = args.sources.compile()?;
     let failed = report(&c, &args.diag)?;
-    Ok(exit(failed))
-}
-
-/// Exit 1 when `failed`, else 0.
-pub fn exit(failed: bool) -> ExitCode {
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    Ok(Exit::findings_if(failed))
 }
 
 /// Prints the diagnostics and a summary; whether the run failed.

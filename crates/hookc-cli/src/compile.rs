@@ -3,14 +3,14 @@
 //! normalized hooks (`--emit yaml|json`).
 
 use crate::args::{DiagArgs, Sources};
-use crate::check::{exit, report};
+use crate::check::report;
 use crate::error::CliError;
+use crate::exit::Exit;
 use clap::ValueEnum;
+use hookc::check::policy::CheckedPolicy;
 use hookc::compile::{ArtifactDebug, Compilation};
-use hookc::ir::CheckedPolicy;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// `hookc compile`'s arguments.
 #[derive(clap::Args)]
@@ -43,13 +43,13 @@ enum Emit {
 
 /// Runs `hookc compile`: exit 1 (and nothing written) when the policy has
 /// errors (or warnings, with `--deny-warnings`).
-pub fn run(args: CompileArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: CompileArgs) -> Result<Exit, CliError> {
     let c = args.sources.compile()?;
     if report(&c, &args.diag)? {
-        return Ok(exit(true));
+        return Ok(Exit::Findings);
     }
     let Some(policy) = c.policy.as_ref() else {
-        return Ok(exit(true));
+        return Ok(Exit::Findings);
     };
     // Counted before `c` becomes the artifact.
     let counts = counts(policy);
@@ -88,7 +88,7 @@ pub fn run(args: CompileArgs) -> Result<ExitCode, CliError> {
             .write_all(&bytes)
             .map_err(CliError::Stdout)?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Ok)
 }
 
 /// The artifact of a compilation without errors.
@@ -104,7 +104,7 @@ fn artifact(c: Compilation, strip: bool) -> Result<Vec<u8>, CliError> {
 /// `20 hooks, 3 events` (`*` counts as an event): what `compile` says it
 /// wrote, on its last line.
 fn counts(policy: &CheckedPolicy) -> String {
-    use hookc::ir::Events;
+    use hookc::check::policy::Events;
     let mut events = std::collections::BTreeSet::new();
     for hook in policy.hooks() {
         match &hook.events {

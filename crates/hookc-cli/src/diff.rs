@@ -3,6 +3,7 @@
 
 use crate::args::{parse_layer, parse_layer_order, print, ReplayArgs, Sources};
 use crate::error::CliError;
+use crate::exit::Exit;
 use crate::replay::diff::{DiffTally, Severities};
 use crate::replay::jobs::DiffJob;
 use crate::replay::log::LogReader;
@@ -10,7 +11,6 @@ use crate::replay::{report_lines, ReplayProgress};
 use clap::ValueEnum;
 use hookc::compile::{LayerName, LayerOrder};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("old").required(true).multiple(true).args(["policies", "old_files", "old_layers"])))]
@@ -83,7 +83,7 @@ enum DiffFormat {
 /// replayed once, each record evaluated under both. Exit code: 2 when a
 /// line is not an event record or fails to evaluate under either policy
 /// (whatever changed), else 1 when a decision changed, else 0.
-pub fn run(args: &DiffArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: &DiffArgs) -> Result<Exit, CliError> {
     let (old, new) = args.sources();
     let old = old.load()?.policy;
     let new = new.load()?.policy;
@@ -109,11 +109,9 @@ pub fn run(args: &DiffArgs) -> Result<ExitCode, CliError> {
         DiffFormat::Human => print(&tally.to_text())?,
         DiffFormat::Json => print(&format!("{}\n", tally.to_json()))?,
     }
-    Ok(ExitCode::from(if tally.errors > 0 {
-        2
-    } else if tally.changed() > 0 {
-        1
+    Ok(if tally.errors > 0 {
+        Exit::Failed
     } else {
-        0
-    }))
+        Exit::findings_if(tally.changed() > 0)
+    })
 }

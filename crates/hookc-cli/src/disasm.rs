@@ -2,7 +2,7 @@
 
 use crate::args::{print, Overlays, Sources};
 use crate::error::CliError;
-use std::process::ExitCode;
+use crate::exit::Exit;
 
 /// `hookc disasm`'s arguments.
 #[derive(clap::Args)]
@@ -14,10 +14,10 @@ pub struct DisasmArgs {
 }
 
 /// Runs `hookc disasm`.
-pub fn run(args: &DisasmArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: &DisasmArgs) -> Result<Exit, CliError> {
     let policy = args.overlays.over(args.sources.load()?)?;
     print(&hookc_runtime::bytecode::disasm::disassemble(
         policy.program(),
     ))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Ok)
 }

@@ -3,6 +3,7 @@
 //! `main` prints it after `error: ` and exits 2 (`hookc hook` never
 //! returns one: it answers the host, `crate::hook`).
 
+use hookc_runtime::QueryError;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -116,7 +117,7 @@ pub enum CliError {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: crate::bench::ContextFileError,
+        source: ContextFileError,
     },
     /// A line of `--events` is not an event record.
     #[error("{}:{line}: not an event record ({source})", .path.display())]
@@ -133,11 +134,47 @@ pub enum CliError {
     NoRecords(PathBuf),
     /// A benchmark could not run.
     #[error(transparent)]
-    Bench(#[from] crate::bench::BenchError),
-    /// `hookc init` could not set the project up.
-    #[error(transparent)]
-    Init(#[from] crate::init::InitError),
-    /// `hookc probe` could not probe the host.
-    #[error(transparent)]
-    Probe(#[from] crate::probe::ProbeError),
+    Bench(#[from] BenchError),
+}
+
+/// Why a file of `--contexts` is not a case. The messages follow the
+/// file's name (`` `a.json` is not valid JSON: ... ``).
+#[derive(Debug, Error)]
+pub enum ContextFileError {
+    /// The file is not JSON.
+    #[error("is not valid JSON: {0}")]
+    Json(serde_json::Error),
+    /// An event record with keys besides `event`, `context` and `expect`.
+    #[error(
+        "is an event record with other keys than `event`, `context` and `expect`: {0}; \
+         remove them, or give --event to read the whole file as a bare context"
+    )]
+    ExtraKeys(String),
+    /// An event record whose `event` is not a string.
+    #[error("is an event record whose `event` is {0}, not a string (the event's name)")]
+    EventNotString(&'static str),
+    /// A bare context without `--event`.
+    #[error(
+        "is a bare context, not an event record {{\"event\": E, \"context\": {{...}}}} ({0}): \
+         give its event with --event"
+    )]
+    Bare(String),
+}
+
+/// Why a run could not start.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum BenchError {
+    /// There is nothing to measure.
+    #[error("there are no cases to benchmark")]
+    NoCases,
+    /// A case could not be evaluated (its context text is not JSON, or
+    /// its action cannot be built).
+    #[error("case `{case}`: {source}")]
+    Eval {
+        /// The case's name.
+        case: String,
+        /// What went wrong.
+        source: QueryError,
+    },
 }

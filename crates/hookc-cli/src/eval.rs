@@ -5,6 +5,7 @@
 
 use crate::args::{eprint, print, read_file_or_stdin, Overlays, ReplayArgs, Sources};
 use crate::error::CliError;
+use crate::exit::Exit;
 use crate::replay::jobs::{Answer, PrintJob, SummaryJob, TraceForm};
 use crate::replay::log::LogReader;
 use crate::replay::summary::Summary;
@@ -14,7 +15,6 @@ use hookc::diag::render;
 use hookc_runtime::{Context, Policy, Results};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct EvalArgs {
@@ -85,7 +85,7 @@ enum ExplainFormat {
 }
 
 /// Runs `hookc eval`.
-pub fn run(args: &EvalArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: &EvalArgs) -> Result<Exit, CliError> {
     if let Some(expr) = &args.expr {
         let text = read_context(args.context.as_deref())?;
         let ctx: serde_json::Value =
@@ -102,12 +102,12 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, CliError> {
             }) => {
                 let refs: Vec<_> = diagnostics.iter().collect();
                 eprint(&render::human(&refs, &sources))?;
-                return Ok(ExitCode::from(1));
+                return Ok(Exit::Findings);
             }
             Err(e) => return Err(CliError::Expr(e)),
         };
         print(&format!("{line}\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Ok);
     }
     if args.summary && args.events.is_none() {
         return Err(CliError::SummaryWithoutLog);
@@ -185,11 +185,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, CliError> {
             progress.finish();
             out.flush().map_err(CliError::Stdout)?;
         }
-        return Ok(if errors > 0 {
-            ExitCode::from(2)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(if errors > 0 { Exit::Failed } else { Exit::Ok });
     }
     let event = args.event.as_deref().unwrap_or_default();
     let ctx = read_context(args.context.as_deref())?;
@@ -204,7 +200,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, CliError> {
     if let Some(note) = unheard_event(&policy, event) {
         eprintln!("{note}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Ok)
 }
 
 /// The results of `--results FILE` and `--result ID=JSON` (later ones win).

@@ -9,6 +9,7 @@
 //! block (`--fail-open`: no decision, the reason on standard error).
 
 use crate::args::host_parser;
+use crate::exit::Exit;
 use hookc::files::PolicyFile;
 use hookc_binding::hosts::{Call, HookError, HookOptions, Host};
 use hookc_runtime::Policy;
@@ -73,7 +74,7 @@ impl HookArgs {
 }
 
 /// Runs `hookc hook`: the reply is written, and its exit code returned.
-pub fn run(args: &HookArgs) -> std::process::ExitCode {
+pub fn run(args: &HookArgs) -> Exit {
     let options = HookOptions {
         event: args.event.as_deref(),
         fail_open: args.fail_open,
@@ -105,7 +106,7 @@ pub fn run(args: &HookArgs) -> std::process::ExitCode {
     // Nothing more can be said if the host closed our output.
     let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
     let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
-    std::process::ExitCode::from(reply.exit)
+    Exit::Host(reply.exit)
 }
 
 /// The payload: standard input, or `--payload FILE`.

@@ -4,7 +4,7 @@
 //! arguments and a `run` returning a typed [`CliError`]; the arguments
 //! several share are in `args`.
 //!
-//! Exit codes: 0 ok; 1 diagnostics (errors, or warnings with
+//! Exit codes ([`exit::Exit`], their one table): 0 ok; 1 diagnostics (errors, or warnings with
 //! `--deny-warnings`), a failing `test` case, or for `diff` a changed
 //! decision; 2 usage or I/O errors, and malformed lines of a replayed log
 //! (over a `diff`'s 1). `hookc hook` exits as its host defines.
@@ -20,6 +20,7 @@ mod diff;
 mod disasm;
 mod error;
 mod eval;
+mod exit;
 mod hook;
 mod init;
 mod policy_test;
@@ -30,7 +31,9 @@ mod serve;
 use args::{print, ARTIFACT_OR_SOURCES};
 use clap::{Parser, Subcommand};
 use error::CliError;
+use exit::Exit;
 use std::process::ExitCode;
+use thiserror::Error;
 
 #[derive(Parser)]
 #[command(
@@ -90,33 +93,49 @@ fn main() -> ExitCode {
     // does not take (help, a usage error) goes to the full parser below,
     // which answers as it always does.
     if let Some(args) = hook::HookArgs::from_command_line() {
-        return hook::run(&args);
+        return hook::run(&args).into();
     }
     let cli = Cli::parse();
     match run(cli) {
-        Ok(code) => code,
+        Ok(exit) => exit.into(),
         Err(error) => {
             eprintln!("error: {error}");
-            ExitCode::from(2)
+            Exit::Failed.into()
         }
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, CliError> {
-    match cli.command {
-        Command::Check(args) => check::run(&args),
-        Command::Compile(args) => compile::run(args),
-        Command::Eval(args) => eval::run(&args),
-        Command::Diff(args) => diff::run(&args),
-        Command::Disasm(args) => disasm::run(&args),
-        Command::Bench(args) => bench::run(&args),
-        Command::Test(args) => policy_test::run(args),
-        Command::Hook(args) => Ok(hook::run(&args)),
-        Command::Serve(args) => Ok(serve::run(&args)),
-        Command::Probe(args) => Ok(probe::run(&args)?),
+/// Why a command failed: the shared [`CliError`], or the error of a
+/// command whose failures are its own. Kept here, above every command,
+/// so that no command module depends on another's errors.
+#[derive(Debug, Error)]
+enum CommandError {
+    /// What every command can meet.
+    #[error(transparent)]
+    Cli(#[from] CliError),
+    /// `hookc init` could not set the project up.
+    #[error(transparent)]
+    Init(#[from] init::InitError),
+    /// `hookc probe` could not probe the host.
+    #[error(transparent)]
+    Probe(#[from] probe::ProbeError),
+}
+
+fn run(cli: Cli) -> Result<Exit, CommandError> {
+    Ok(match cli.command {
+        Command::Check(args) => check::run(&args)?,
+        Command::Compile(args) => compile::run(args)?,
+        Command::Eval(args) => eval::run(&args)?,
+        Command::Diff(args) => diff::run(&args)?,
+        Command::Disasm(args) => disasm::run(&args)?,
+        Command::Bench(args) => bench::run(&args)?,
+        Command::Test(args) => policy_test::run(args)?,
+        Command::Hook(args) => hook::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Probe(args) => probe::run(&args)?,
         Command::Init(args) => {
             print(&init::run(&args)?)?;
-            Ok(ExitCode::SUCCESS)
+            Exit::Ok
         }
-    }
+    })
 }

@@ -21,7 +21,7 @@ use crate::action::JsSink;
 use crate::error::{NodeError, ThrowSpec};
 use crate::js::{Js, JsKind, Reference, Scope};
 use crate::lookup::{key_array, ObjectLookup, PreparedPaths};
-use crate::policy::read_options;
+use crate::options::read_options;
 use hookc_binding::{BindingError, BoundPolicy, Evaluated, Question};
 use hookc_runtime::Context;
 use napi::bindgen_prelude::Unknown;

@@ -15,6 +15,7 @@
 //!   JavaScript values;
 //! - [`js`]: the N-API calls those make (with [`fast`], the modules with
 //!   `unsafe`);
+//! - [`options`]: a call's options object (`disable`, `results`);
 //! - [`share`]: one policy shared by worker threads;
 //! - [`error`]: errors with the codes `index.js` types.
 
@@ -30,6 +31,7 @@ pub mod error;
 pub mod fast;
 pub mod js;
 pub mod lookup;
+pub mod options;
 pub mod policy;
 pub mod share;
 

@@ -10,58 +10,26 @@
 //! - [`lookup`]: a Python mapping as a context, read only at the paths the
 //!   policy reads;
 //! - [`convert`]: values between Python and JSON;
-//! - [`action`]: the deciding action built straight into Python objects.
+//! - [`action`]: the deciding action built straight into Python objects;
+//! - [`error`]: the exception classes, and a failure as one of them.
 
-use hookc::files::{PolicyFile, ReadError};
+use hookc::files::PolicyFile;
 use hookc_binding::compile::{compile_files, compile_texts, layered, Compiled};
-use hookc_binding::{BindingError, ErrorKind};
-use pyo3::exceptions::{
-    PyException, PyFileNotFoundError, PyOSError, PyTypeError, PyUserWarning, PyValueError,
-};
+use hookc_binding::BindingError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyMapping, PyString};
 use std::path::PathBuf;
 
 mod action;
 mod convert;
+mod error;
 mod lookup;
 mod policy;
 
 use convert::{describe, to_py};
+use error::{py_err, ArtifactError, CompileError, EvaluationError, PolicyWarning};
 use policy::PyPolicy;
-
-pyo3::create_exception!(
-    hookc,
-    CompileError,
-    PyException,
-    "The policy sources have errors. `str(e)` is the rendered diagnostics \
-     (as `hookc check` prints them); `e.diagnostics` is a list of dicts with \
-     `code`, `severity`, `message` and, where known, `file`, `line`, `column`, \
-     `end_line`, `end_column`, `node_path`, `label`, `help`, `notes` \
-     (as `hookc check --format json` prints them), warnings included."
-);
-pyo3::create_exception!(
-    hookc,
-    ArtifactError,
-    PyValueError,
-    "Artifact bytes that do not load: damaged, from another format version, \
-     or failing verification."
-);
-pyo3::create_exception!(
-    hookc,
-    EvaluationError,
-    PyException,
-    "An evaluation with no answer: the matched hook's action, its templates \
-     filled, does not fit its declared parameter types (the message names \
-     the hook, the parameter, the value and the expected type)."
-);
-pyo3::create_exception!(
-    hookc,
-    PolicyWarning,
-    PyUserWarning,
-    "A warning about compiled policy sources (a lint such as W0004), issued \
-     by `compile` and `compile_sources`; the policy still compiled."
-);
 
 /// Compiles policy files (YAML hook files, directive XML) in source order
 /// into a `Policy`; `layers` instead maps layer names (lowest first) to
@@ -139,23 +107,6 @@ fn path_list(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<PathBuf>> {
             describe(obj)
         ))
     })
-}
-
-/// A failure of the binding layer as the Python exception for it.
-pub(crate) fn py_err(e: BindingError) -> PyErr {
-    match e.kind() {
-        ErrorKind::FileNotFound => PyFileNotFoundError::new_err(e.to_string()),
-        ErrorKind::Read if matches!(e, BindingError::Read(ReadError::Io { .. })) => {
-            PyOSError::new_err(e.to_string())
-        }
-        ErrorKind::Read | ErrorKind::Context | ErrorKind::Argument => {
-            PyValueError::new_err(e.to_string())
-        }
-        ErrorKind::Artifact => ArtifactError::new_err(e.to_string()),
-        ErrorKind::Evaluation => EvaluationError::new_err(e.to_string()),
-        ErrorKind::Compile => CompileError::new_err(e.to_string()),
-        ErrorKind::Internal => PyException::new_err(e.to_string()),
-    }
 }
 
 /// The policy of a compilation, its warnings issued as `PolicyWarning`s;

@@ -12,8 +12,8 @@
 
 use crate::action::{PyNames, PySink};
 use crate::convert::{describe, to_py};
+use crate::error::py_err;
 use crate::lookup::{prepare, LookupStep, MappingLookup};
-use crate::py_err;
 use hookc_binding::hosts::{self, HookOptions, Host};
 use hookc_binding::{BindingError, BoundPolicy, Evaluated, Narrowing, Question};
 use hookc_runtime::{Context, Overrides, Policy, Results};

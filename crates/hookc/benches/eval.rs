@@ -48,7 +48,7 @@ fn fill(prog: &VerifiedProgram, h: u32, ctx: &Value) -> serde_json::Map<String, 
 /// An input compiled every way the benches need it.
 struct Compiled {
     policy: Policy,
-    ir: hookc::ir::CheckedPolicy,
+    ir: hookc::check::policy::CheckedPolicy,
     verified: VerifiedProgram,
 }
 

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `parse/{leaf,compound,macro}` | the `when` parser alone, on one expression |
 //! | `parse/yaml/<input>` | the YAML front end alone: text → `SourceFile` (structure checked, conditions raw) |
-//! | `check/<input>` | `compile::compile`: sources → checked `ir::CheckedPolicy` (read, resolve, type-check, order) |
+//! | `check/<input>` | `compile::compile`: sources → checked `check::policy::CheckedPolicy` (read, resolve, type-check, order) |
 //! | `lower/<input>` | `lower::lower`: checked IR → bytecode `Program` |
 //! | `load/<input>` | `artifact::load` of the artifact bytes: decode + verify (what loading guarantees) |
 //! | `load/<input>/decode` | `artifact::decode` alone |

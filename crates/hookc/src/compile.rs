@@ -9,10 +9,11 @@ use crate::check::actions::{self, ActionTypes};
 use crate::check::events::DeclaredEvents;
 
 mod events;
+use crate::check::policy::{CheckedPolicy, Events, Hook, OnErrorPolicy};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::{self, RawCondition, RawOnError, SourceFile, SourceHook};
-use crate::ir::{CheckedPolicy, Events, Hook, IrExpr, OnErrorPolicy, PriorityOrder, Spelled};
+use crate::ir::{IrExpr, PriorityOrder, Spelled};
 use crate::resolve::ast_to_ir::{LocalDef, Resolver};
 use crate::resolve::tree_to_ir::{TreeResolver, OPERATORS};
 use crate::span::{FileId, SourceMap, Span, Spanned};

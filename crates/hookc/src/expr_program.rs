@@ -11,9 +11,10 @@
 //! or not type-checked at all ([`ExprMode::Unchecked`]).
 
 use crate::check::actions::{Action, ActionTypes};
+use crate::check::policy::{CheckedPolicy, Events, Hook};
 use crate::check::schema::ContextSchema;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{CheckedPolicy, Events, Hook, IrExpr};
+use crate::ir::IrExpr;
 use crate::resolve::ast_to_ir::Resolver;
 use crate::span::{FileId, Origin, SourceMap};
 use hookc_runtime::bytecode::path::PathTable;
@@ -136,7 +137,7 @@ impl CompiledExpr {
         };
         CheckedPolicy {
             combine: crate::ir::Combine::default(),
-            on_error: crate::ir::OnErrorPolicy::default(),
+            on_error: crate::check::policy::OnErrorPolicy::default(),
             priority_order: crate::ir::PriorityOrder::default(),
             attribution: crate::ir::Attribution::default(),
             environment: crate::check::environment::DeclaredEnvironment::default(),

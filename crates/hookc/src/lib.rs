@@ -53,7 +53,7 @@
 //! 3. **Checking** ([`check`]): conditions against the context schema,
 //!    actions against their action types with defaults filled and `${...}`
 //!    templates checked; hooks sorted into evaluation order, giving an
-//!    [`ir::CheckedPolicy`] ([`compile`]), which [`normalize`] writes as normalized
+//!    [`check::policy::CheckedPolicy`] ([`compile`]), which [`normalize`] writes as normalized
 //!    YAML or JSON.
 //! 4. **Lints** ([`lint`]): shadowed hooks, constant conditions, unknown
 //!    events, unguarded templates and duplicate conditions, as warnings.

@@ -8,9 +8,10 @@
 //! tree is written as the tree it was (normalized), a `when` as its canonical
 //! `when` text. The output is itself a valid input that compiles to the same policy (tested).
 
+use crate::check::policy::{CheckedPolicy, Hook};
 use crate::compile::DEFAULT_LAYERS;
 use crate::frontend::Layer;
-use crate::ir::{Attribution, CheckedPolicy, Hook, PriorityOrder, Spelled};
+use crate::ir::{Attribution, PriorityOrder, Spelled};
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{Map, Value};
 
@@ -84,8 +85,8 @@ fn hook(h: &Hook, paths: &PathTable) -> Value {
     let mut m = Map::new();
     m.insert("id".into(), h.id.clone().into());
     let event = match &h.events {
-        crate::ir::Events::Any => Value::from("*"),
-        crate::ir::Events::Named(names) => match names.as_slice() {
+        crate::check::policy::Events::Any => Value::from("*"),
+        crate::check::policy::Events::Named(names) => match names.as_slice() {
             [only] => Value::from(only.clone()),
             _ => Value::from(names.clone()),
         },

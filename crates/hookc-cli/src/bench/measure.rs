@@ -43,13 +43,13 @@
 //! the same query on a parsed `serde_json::Value`: an application in
 //! Rust that already has its context as a `Value`; parsing is not included.
 
-use hookc_runtime::{Context, Match, Policy, QueryError};
+use crate::error::{BenchError, ContextFileError};
+use hookc_runtime::{Context, Match, Policy};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use thiserror::Error;
 
 /// The largest batch calibration will choose (about 16 million evaluations).
 pub const MAX_BATCH: u64 = 1 << 24;
@@ -195,30 +195,6 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Why a file of `--contexts` is not a case. The messages follow the
-/// file's name (`` `a.json` is not valid JSON: ... ``).
-#[derive(Debug, Error)]
-pub enum ContextFileError {
-    /// The file is not JSON.
-    #[error("is not valid JSON: {0}")]
-    Json(serde_json::Error),
-    /// An event record with keys besides `event`, `context` and `expect`.
-    #[error(
-        "is an event record with other keys than `event`, `context` and `expect`: {0}; \
-         remove them, or give --event to read the whole file as a bare context"
-    )]
-    ExtraKeys(String),
-    /// An event record whose `event` is not a string.
-    #[error("is an event record whose `event` is {0}, not a string (the event's name)")]
-    EventNotString(&'static str),
-    /// A bare context without `--event`.
-    #[error(
-        "is a bare context, not an event record {{\"event\": E, \"context\": {{...}}}} ({0}): \
-         give its event with --event"
-    )]
-    Bare(String),
-}
-
 /// How to measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
@@ -294,24 +270,6 @@ pub struct BenchReport {
     pub settings: Settings,
     /// One result per case.
     pub cases: Vec<BenchResult>,
-}
-
-/// Why a run could not start.
-#[derive(Debug, Error)]
-#[non_exhaustive]
-pub enum BenchError {
-    /// There is nothing to measure.
-    #[error("there are no cases to benchmark")]
-    NoCases,
-    /// A case could not be evaluated (its context text is not JSON, or
-    /// its action cannot be built).
-    #[error("case `{case}`: {source}")]
-    Eval {
-        /// The case's name.
-        case: String,
-        /// What went wrong.
-        source: QueryError,
-    },
 }
 
 /// Hears about a run's progress (for a progress bar). Every method has a

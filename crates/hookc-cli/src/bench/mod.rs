@@ -4,13 +4,13 @@
 
 pub mod measure;
 
-pub use measure::{BenchError, ContextFileError, ContextForm};
+pub use measure::ContextForm;
 
 use crate::args::{print, Overlays, Sources};
 use crate::error::CliError;
+use crate::exit::Exit;
 use measure::{BenchCase, Settings, TerminalProgress};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("cases").required(true).args(["contexts", "events"])))]
@@ -48,7 +48,7 @@ pub struct BenchArgs {
 }
 
 /// Runs `hookc bench`.
-pub fn run(args: &BenchArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
     let secs = if args.quick { 0.1 } else { args.time_per_case };
     if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
         return Err(CliError::TimePerCase(secs));
@@ -71,7 +71,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, CliError> {
     } else {
         print(&report.to_table())?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Ok)
 }
 
 /// The cases of `--contexts DIR`: every `*.json` file, by name.

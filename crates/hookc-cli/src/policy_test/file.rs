@@ -1,7 +1,6 @@
 //! Reading a test file: the YAML, with spans, into [`TestFile`] and its
 //! [`TestCase`]s, every mistake a diagnostic with a did-you-mean.
 
-use super::run::{run_case, TestResult};
 use hookc::diag::{render, Code, Diagnostic};
 use hookc::files::{self, PolicyError, PolicyFile, ReadError};
 use hookc::frontend::doc::{Key, Node, NodeKind};
@@ -365,16 +364,10 @@ impl TestFile {
         &self.cases
     }
 
-    /// Runs every case against `policy` (whose ids [`TestFile::check_ids`]
-    /// accepted).
-    pub fn run(&self, policy: &Policy) -> Vec<TestResult> {
-        self.cases
-            .iter()
-            .map(|case| {
-                let location = self.location(case.span);
-                run_case(policy, case, location, self.ignore_unknown_disables)
-            })
-            .collect()
+    /// Whether an unknown id in a case's `disabled` is ignored
+    /// (`ignore_unknown_disables: true`).
+    pub fn ignores_unknown_disables(&self) -> bool {
+        self.ignore_unknown_disables
     }
 }
 

@@ -48,9 +48,9 @@ pub use run::{Options, Run};
 
 use crate::args::{eprint, print, Overlays};
 use crate::error::CliError;
+use crate::exit::Exit;
 use clap::ValueEnum;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// `hookc test`'s arguments.
 #[derive(clap::Args)]
@@ -82,7 +82,7 @@ enum ReportFormat {
 }
 
 /// Runs `hookc test`: exit 1 when a case fails.
-pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: TestArgs) -> Result<Exit, CliError> {
     let run = Run::new(
         &args.files,
         &Options {
@@ -98,7 +98,7 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
         }
         ReportFormat::Json => print(&format!("{:#}\n", run.to_json()))?,
     }
-    Ok(ExitCode::from(run.exit_code()))
+    Ok(run.exit())
 }
 
 #[cfg(test)]

@@ -2,10 +2,28 @@
 //! expectation, and the report, as text or JSON.
 
 use super::file::{Expect, ExpectModel, FileError, TestCase, TestFile};
+use crate::exit::Exit;
 use hookc::files::{self, Overlay, PolicyFile};
 use hookc_runtime::{Context, Decision, Match, Policy, Results, Trace};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
+
+// `TestFile::run` lives beside what it calls, so that reading a test file
+// (`file.rs`) does not depend on running it.
+impl TestFile {
+    /// Runs every case against `policy` (whose ids [`TestFile::check_ids`]
+    /// accepted).
+    pub fn run(&self, policy: &Policy) -> Vec<TestResult> {
+        self.cases()
+            .iter()
+            .map(|case| {
+                let location = self.location(case.span);
+                run_case(policy, case, location, self.ignores_unknown_disables())
+            })
+            .collect()
+    }
+}
+
 /// One way a case's result differs from its expectation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mismatch {
@@ -447,13 +465,11 @@ impl Run {
     }
 
     /// 2 when a file did not run, else 1 when a case failed, else 0.
-    pub fn exit_code(&self) -> u8 {
+    pub fn exit(&self) -> Exit {
         if self.errors() > 0 {
-            2
-        } else if self.failed() > 0 {
-            1
+            Exit::Failed
         } else {
-            0
+            Exit::findings_if(self.failed() > 0)
         }
     }
 

@@ -17,6 +17,7 @@ mod model;
 mod stage;
 
 use crate::args::host_parser;
+use crate::exit::Exit;
 use cases::{CaseInput, Played};
 use hookc::hosts::ProbeSpec;
 use hookc_binding::hosts::Host;
@@ -24,7 +25,7 @@ use model::{ModelApi, ModelServer, ToolCall};
 use serde_json::Value;
 use stage::{Stage, StageError};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -154,7 +155,7 @@ enum Enforcement {
 
 /// Runs `hookc probe`: the report on standard output; exit 0 when every
 /// case was enforced, 1 when one was not.
-pub fn run(args: &ProbeArgs) -> Result<ExitCode, ProbeError> {
+pub fn run(args: &ProbeArgs) -> Result<Exit, ProbeError> {
     let host = args.host;
     let profile = host.profile();
     let spec = profile.probe().ok_or(ProbeError::NoCli(profile.title()))?;
@@ -273,11 +274,7 @@ pub fn run(args: &ProbeArgs) -> Result<ExitCode, ProbeError> {
 
     print_report(host, &version, &dir, hookc.as_deref(), &findings);
     let all = findings.iter().all(|f| f.outcome == Enforcement::Enforced);
-    Ok(if all {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(Exit::findings_if(!all))
 }
 
 /// What a run of the host needs.

@@ -24,11 +24,11 @@
 mod http;
 mod reload;
 
+use crate::exit::Exit;
 use hookc_binding::hosts::HookError;
 use reload::Versions;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
@@ -143,12 +143,12 @@ struct Server {
 }
 
 /// Runs `hookc serve` until it is interrupted.
-pub fn run(args: &ServeArgs) -> ExitCode {
+pub fn run(args: &ServeArgs) -> Exit {
     match serve(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Exit::Ok,
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::from(2)
+            Exit::Failed
         }
     }
 }

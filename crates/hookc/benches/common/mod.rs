@@ -14,8 +14,8 @@
 
 pub mod random_policy;
 
+use hookc::check::policy::CheckedPolicy;
 use hookc::compile::{compile, Input};
-use hookc::ir;
 use hookc_runtime::Policy;
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
@@ -278,7 +278,7 @@ fn seed_hand_action(id: &str, ctx: &Value) -> Map<String, Value> {
 /// [`hookc::testing::reference::fill_action`] (`None` for the action when it
 /// fails its parameter checks).
 pub fn reference_evaluate<'p>(
-    policy: &'p ir::CheckedPolicy,
+    policy: &'p CheckedPolicy,
     event: &str,
     ctx: &Value,
 ) -> Option<(&'p str, Option<Map<String, Value>>)> {
@@ -291,7 +291,7 @@ pub fn reference_evaluate<'p>(
 // Compiling and checking an input before timing it
 
 /// The checked IR of some sources (panics on compile errors).
-pub fn checked(inputs: &[Input]) -> ir::CheckedPolicy {
+pub fn checked(inputs: &[Input]) -> CheckedPolicy {
     let c = compile(inputs);
     if c.diagnostics.has_errors() {
         panic!("bench input does not compile: {:#?}", c.diagnostics);
@@ -328,11 +328,7 @@ pub fn bench_value_and_json(c: &mut criterion::Criterion, id: &str, policy: &Pol
 /// Asserts, before anything is timed, that hookc (from the value and from
 /// JSON text) and the reference evaluator pick `case.expect` and fill the
 /// same action. Returns that action.
-pub fn assert_case(
-    policy: &Policy,
-    ir: &ir::CheckedPolicy,
-    case: &Case,
-) -> Option<Map<String, Value>> {
+pub fn assert_case(policy: &Policy, ir: &CheckedPolicy, case: &Case) -> Option<Map<String, Value>> {
     let name = &case.name;
     let from_value = policy
         .evaluate(&case.event, &case.context)

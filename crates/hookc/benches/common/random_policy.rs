@@ -346,7 +346,7 @@ fn shapes_hook(rng: &mut Rng, k: usize, i: usize, n: usize) -> String {
 
 /// The checked IR of one generated file (panics on a compile error: the
 /// generator writes only valid hooks).
-fn checked_file(name: &str, text: &str) -> hookc::ir::CheckedPolicy {
+fn checked_file(name: &str, text: &str) -> hookc::check::policy::CheckedPolicy {
     let c = hookc::compile::compile(&[Input::new(name, text.to_owned())]);
     match c.policy {
         Some(p) if !c.diagnostics.has_errors() => p,

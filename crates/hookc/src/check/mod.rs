@@ -7,6 +7,7 @@ pub mod environment;
 pub mod events;
 pub mod glob;
 pub(crate) mod path_test;
+pub mod policy;
 pub(crate) mod raw_pattern;
 pub(crate) mod rule_glob;
 pub mod schema;

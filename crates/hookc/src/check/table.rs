@@ -2,7 +2,7 @@
 //! written: YAML's `table: {on: PATH, rows: [{pattern: RE, FIELD: VALUE,
 //! ...}, ...]}`, or XML's `<table on="PATH"><row pattern="RE" .../></table>`,
 //! which the XML reader hands over in the same shape. Checked here into an
-//! [`ir::HookTable`](crate::ir::HookTable) and the type of its rows.
+//! [`HookTable`] and the type of its rows.
 //!
 //! Each pattern is compiled where it is written (a bad one is reported at
 //! its row's `pattern`), and all of them once more as the one matcher the
@@ -11,11 +11,11 @@
 //! has every field and `${row.FIELD}` of a field of any row always
 //! resolves.
 
+use crate::check::policy::HookTable;
 use crate::check::ty::Kinds;
 use crate::check::typeck::RegexMemo;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::frontend::doc::{Node, NodeKind};
-use crate::ir::HookTable;
 use crate::span::Span;
 use hookc_runtime::bytecode::path::PathTable;
 use serde_json::{Map, Value};

@@ -5,10 +5,11 @@
 
 use super::{hook_id, HookContext};
 use crate::check::events::{effect_word, EventDecl};
+use crate::check::policy::Events;
 use crate::check::schema::ContextSchema;
 use crate::diag::{and_list, Code, Diagnostic, Diagnostics};
 use crate::frontend::SourceHook;
-use crate::ir::{Effect, Events};
+use crate::ir::Effect;
 use crate::suggest;
 
 /// The events of a hook that share one context schema.

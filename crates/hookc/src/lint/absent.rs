@@ -30,13 +30,14 @@
 //! linear in the size of the policy.
 
 use super::report::HookOrigin;
+use crate::check::policy::CheckedPolicy;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{BinaryOp, CheckedPolicy, Const, IrExpr, IrExprKind, UnaryOp};
+use crate::ir::{BinaryOp, Const, IrExpr, IrExprKind, UnaryOp};
 use hookc_runtime::bytecode::path::PathId;
 use std::collections::{HashMap, HashSet};
 
 /// Reports W0011 (and W0023) for the enabled hooks whose condition is a
-/// `when`. `origins` are by [`crate::ir::Hook::source_order`].
+/// `when`. `origins` are by [`crate::check::policy::Hook::source_order`].
 pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagnostics) {
     let mut walk = Walk {
         policy,
@@ -98,9 +99,9 @@ enum ErrorOutcome {
 impl ErrorOutcome {
     fn of(policy: &CheckedPolicy) -> ErrorOutcome {
         match policy.on_error() {
-            crate::ir::OnErrorPolicy::Skip => ErrorOutcome::NoMatch,
-            crate::ir::OnErrorPolicy::Fail => ErrorOutcome::Fails,
-            crate::ir::OnErrorPolicy::Action(_) => ErrorOutcome::ErrorAction,
+            crate::check::policy::OnErrorPolicy::Skip => ErrorOutcome::NoMatch,
+            crate::check::policy::OnErrorPolicy::Fail => ErrorOutcome::Fails,
+            crate::check::policy::OnErrorPolicy::Action(_) => ErrorOutcome::ErrorAction,
         }
     }
 
@@ -268,15 +269,15 @@ impl<'p> Walk<'p> {
 
     /// Starts a hook listening to `events`: their schemas (the shared one
     /// for an event not declared; every declared one for `"*"`).
-    fn listen(&mut self, events: &crate::ir::Events) {
+    fn listen(&mut self, events: &crate::check::policy::Events) {
         let policy = self.policy;
         let (shared, declared) = (policy.schema(), policy.events());
         self.schemas = match events {
-            crate::ir::Events::Named(names) => names
+            crate::check::policy::Events::Named(names) => names
                 .iter()
                 .map(|n| declared.schema_of(n, shared))
                 .collect(),
-            crate::ir::Events::Any => std::iter::once(shared)
+            crate::check::policy::Events::Any => std::iter::once(shared)
                 .chain(declared.iter().filter_map(|e| e.schema()))
                 .collect(),
         };

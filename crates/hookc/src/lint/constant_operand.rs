@@ -23,8 +23,9 @@
 //! literal `true` or `false` to write.
 
 use super::report::HookOrigin;
+use crate::check::policy::CheckedPolicy;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{CheckedPolicy, Const, IrExpr, IrExprKind};
+use crate::ir::{Const, IrExpr, IrExprKind};
 use crate::lower::fold::{constant_operands, ConstantOperand};
 use hookc_runtime::bytecode::path::PathTable;
 use std::collections::HashSet;

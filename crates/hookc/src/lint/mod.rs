@@ -55,8 +55,9 @@ mod report;
 mod transforms;
 
 use crate::check::actions::ActionValue;
+use crate::check::policy::{CheckedPolicy, Events, Hook};
 use crate::frontend::doc::child_path;
-use crate::ir::{CheckedPolicy, Effect, Events, Hook};
+use crate::ir::Effect;
 use crate::span::Span;
 use approx::{covered_by, Analyzer, Cube, Dnf, Prefixes, StrTests};
 use domain::ValueSet;

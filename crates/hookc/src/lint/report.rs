@@ -4,9 +4,10 @@
 
 use super::{analyze, Finding, KNOWN_EVENTS};
 
+use crate::check::policy::{CheckedPolicy, Hook};
 use crate::diag::{and_list, Code, Diagnostic, Diagnostics};
 use crate::frontend::{RawCondition, SourceHook};
-use crate::ir::{CheckedPolicy, Hook, PriorityOrder};
+use crate::ir::PriorityOrder;
 use crate::span::{SourceMap, Span, Spanned};
 
 /// Where a hook was written, for locating findings (what the checked

@@ -16,8 +16,9 @@
 
 use super::report::HookOrigin;
 use crate::check::actions::ActionValue;
+use crate::check::policy::{CheckedPolicy, Events};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{CheckedPolicy, Effect, Events};
+use crate::ir::Effect;
 use hookc_runtime::bytecode::PATCH_PARAM;
 use std::collections::{BTreeSet, HashMap};
 
@@ -26,7 +27,7 @@ const ANY: &str = "*";
 
 /// Reports W0012 for each transform that patches a member an earlier
 /// transform of one of its events patches. `origins` are by
-/// [`crate::ir::Hook::source_order`].
+/// [`crate::check::policy::Hook::source_order`].
 pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagnostics) {
     // Per event key: the first transform to patch each member, and the
     // first to patch something under each prefix.
@@ -90,8 +91,8 @@ pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagno
 
 /// The warning on `hook`'s patch of `member`, which `earlier` patches too.
 fn finding(
-    hook: &crate::ir::Hook,
-    earlier: &crate::ir::Hook,
+    hook: &crate::check::policy::Hook,
+    earlier: &crate::check::policy::Hook,
     member: &str,
     origins: &[HookOrigin],
 ) -> Diagnostic {

@@ -33,9 +33,8 @@
 //! iterated, so the same policy always gives the same `Program`.
 
 use crate::check::actions::{ActionTypes, ActionValue, ParamDef, TypeBinding, TypeDef};
-use crate::ir::{
-    BinaryOp, CheckedPolicy, Const, Events, IrExpr, IrExprKind, MacroKind, OnErrorPolicy, UnaryOp,
-};
+use crate::check::policy::{CheckedPolicy, Events, OnErrorPolicy};
+use crate::ir::{BinaryOp, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use crate::span::{SourceMap, Span};
 use hookc_runtime::bytecode::path::{Path, PathId, PathTable};
 use hookc_runtime::bytecode::shape::{CodeSink, Conjunct, Leaf, Link};
@@ -345,7 +344,7 @@ impl<'p> Lowerer<'p> {
 
     // ---- hooks ------------------------------------------------------------
 
-    fn hook(&mut self, hook: &crate::ir::Hook) {
+    fn hook(&mut self, hook: &crate::check::policy::Hook) {
         let id = self.string(&hook.id);
         let description = hook.description.as_deref().map(|d| self.string(d));
         let start = self.here();
@@ -400,7 +399,7 @@ impl<'p> Lowerer<'p> {
 
     /// A hook's pattern table: its path, patterns (regexes of the table)
     /// and rows (one list constant).
-    fn table(&mut self, t: &crate::ir::HookTable) -> TableIdx {
+    fn table(&mut self, t: &crate::check::policy::HookTable) -> TableIdx {
         let on = self.path_id(t.on);
         let patterns = t.patterns.iter().map(|p| self.regex(p)).collect();
         let rows = Value::Array(t.rows.iter().cloned().map(Value::Object).collect());

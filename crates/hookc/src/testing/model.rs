@@ -9,7 +9,8 @@
 
 use super::reference::{eval_with, fill_action, Constants};
 use crate::check::actions::TypeBinding;
-use crate::ir::{CheckedPolicy, Combine, Effect, Hook, OnErrorPolicy};
+use crate::check::policy::{CheckedPolicy, Hook, OnErrorPolicy};
+use crate::ir::{Combine, Effect};
 use hookc_runtime::bytecode::Segment;
 use hookc_runtime::internals::value::Val;
 use serde_json::{Map, Value};

@@ -24,8 +24,9 @@
 
 use crate::check::actions::{ActionValue, TypeDef};
 use crate::check::glob::Glob;
+use crate::check::policy::{CheckedPolicy, Hook};
 use crate::check::template::TemplatePiece;
-use crate::ir::{BinaryOp, CheckedPolicy, Const, Hook, IrExpr, IrExprKind, MacroKind, UnaryOp};
+use crate::ir::{BinaryOp, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use hookc_runtime::bytecode::path::PathTable;
 use hookc_runtime::functions::{self, Derived, Scratch};
 use hookc_runtime::internals::context;

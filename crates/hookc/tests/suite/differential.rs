@@ -39,11 +39,11 @@
 //! shrinks the case and the message shows the expression, the context and
 //! all results. Run with `--nocapture` for statistics.
 
+use hookc::check::policy::CheckedPolicy;
 use hookc::check::schema::ContextSchema;
 use hookc::compile::{compile, Input};
 use hookc::expr_program::{compile_expr, ExprMode};
 use hookc::frontend::doc::Node;
-use hookc::ir::CheckedPolicy;
 use hookc::span::{FileId, Span};
 use hookc::testing::reference;
 use hookc_runtime::bytecode::Op;
@@ -1346,7 +1346,11 @@ fn outcome_class(o: &Outcome) -> &'static str {
 }
 
 /// What the reference evaluator says a hook's condition gives.
-fn reference_class(policy: &CheckedPolicy, hook: &hookc::ir::Hook, ctx: &Value) -> &'static str {
+fn reference_class(
+    policy: &CheckedPolicy,
+    hook: &hookc::check::policy::Hook,
+    ctx: &Value,
+) -> &'static str {
     let Some(cond) = &hook.condition else {
         return "true";
     };

@@ -59,7 +59,7 @@ fn compiled(inputs: &[Input]) -> Compilation {
     c
 }
 
-fn policy_of(yaml: &str) -> (hookc::ir::CheckedPolicy, Policy) {
+fn policy_of(yaml: &str) -> (hookc::check::policy::CheckedPolicy, Policy) {
     let c = compiled(&[Input::new("glob.yaml", yaml)]);
     let ir = c.policy.clone().unwrap();
     (ir, hookc::compile::Compilation::into_policy(c).unwrap())
@@ -67,7 +67,7 @@ fn policy_of(yaml: &str) -> (hookc::ir::CheckedPolicy, Policy) {
 
 /// The first match's hook id by every evaluator, which must agree.
 fn first(
-    ir: &hookc::ir::CheckedPolicy,
+    ir: &hookc::check::policy::CheckedPolicy,
     policy: &Policy,
     event: &str,
     ctx: &Value,

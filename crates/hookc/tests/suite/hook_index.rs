@@ -128,7 +128,7 @@ fn ids<'a>(hooks: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 /// match, the deciding hook), from a `Value` and from JSON text, is the
 /// reference evaluator's, which runs the hooks one by one.
 fn answers_agree(
-    ir: &hookc::ir::CheckedPolicy,
+    ir: &hookc::check::policy::CheckedPolicy,
     policy: &hookc_runtime::Policy,
     src: &str,
     ctx: &Value,

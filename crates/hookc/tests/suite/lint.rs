@@ -13,8 +13,9 @@
 
 use crate::rng;
 
+use hookc::check::policy::{CheckedPolicy, Events};
 use hookc::compile::{compile, Input};
-use hookc::ir::{CheckedPolicy, Const, Events, IrExpr, IrExprKind};
+use hookc::ir::{Const, IrExpr, IrExprKind};
 use hookc::lint::{analyze, Finding};
 use hookc_runtime::bytecode::path::{Path as CtxPath, Segment};
 use rng::Rng;

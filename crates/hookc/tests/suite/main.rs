@@ -55,6 +55,7 @@ mod layers;
 mod limits;
 mod lint;
 mod locals;
+mod module_graph;
 mod pattern_tables;
 mod priority_order;
 mod regex_engines;

@@ -112,7 +112,7 @@ fn normalized_output_keeps_the_direction() {
     // It compiles to the same order and the same output again.
     let again = compile(&[Input::new("normalized.yaml", yaml.clone())]);
     let again = again.policy.unwrap();
-    let ids = |p: &hookc::ir::CheckedPolicy| -> Vec<String> {
+    let ids = |p: &hookc::check::policy::CheckedPolicy| -> Vec<String> {
         p.hooks().iter().map(|h| h.id.clone()).collect()
     };
     assert_eq!(ids(&again), ids(&policy));

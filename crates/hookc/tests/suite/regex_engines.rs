@@ -40,7 +40,7 @@ hooks:
 "#;
 
 /// The first match's hook id by every evaluator, which must agree.
-fn first(ir: &hookc::ir::CheckedPolicy, policy: &Policy, ctx: &Value) -> Option<String> {
+fn first(ir: &hookc::check::policy::CheckedPolicy, policy: &Policy, ctx: &Value) -> Option<String> {
     let by_value = policy
         .evaluate("tool", ctx)
         .unwrap()

@@ -1,10 +1,10 @@
 //! The VM against the reference evaluator on compiled conditions, and on
 //! hand-made programs for the fused instructions.
 
+use hookc::check::policy::CheckedPolicy;
 use hookc::check::schema::ContextSchema;
 use hookc::compile::{compile, Input};
 use hookc::expr_program::{compile_expr, ExprMode};
-use hookc::ir::CheckedPolicy;
 use hookc::testing::reference;
 use hookc_runtime::bytecode::{ActionIdx, CmpOp, ConstIdx, Op, PathIdx, RegexIdx, SetIdx};
 use hookc_runtime::internals::context::PathCache;
