@@ -2,16 +2,16 @@
 //! action types, templates and globs.
 
 pub mod actions;
-pub(crate) mod argv_test;
 pub mod environment;
 pub mod events;
 pub mod glob;
-pub(crate) mod path_test;
+pub(crate) mod path_as_text;
 pub mod policy;
+pub(crate) mod raw_argv;
 pub(crate) mod raw_pattern;
 pub(crate) mod rule_glob;
 pub mod schema;
-pub(crate) mod shell_test;
+pub(crate) mod shell_as_text;
 pub mod table;
 pub mod template;
 pub mod ty;

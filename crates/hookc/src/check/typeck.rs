@@ -7,9 +7,9 @@
 //! compiled here, under the size limit, so a bad pattern is reported at its
 //! place in the source.
 
-use crate::check::argv_test::FlagWord;
+use crate::check::raw_argv::FlagWord;
 use crate::check::schema::ContextSchema;
-use crate::check::shell_test::Test;
+use crate::check::shell_as_text::Test;
 use crate::check::ty::{Kinds, Type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
@@ -576,7 +576,7 @@ impl TypeChecker<'_> {
                         let shown = format!("{} {sym} {}", self.show(lhs), self.show(rhs));
                         let (s, at) = (self.show(subject), lhs.span.to(rhs.span));
                         self.diags
-                            .push(crate::check::path_test::diagnostic(&shown, &s, at));
+                            .push(crate::check::path_as_text::diagnostic(&shown, &s, at));
                         break;
                     }
                 }
@@ -826,15 +826,16 @@ impl TypeChecker<'_> {
             self.push_shell_test(&shown, subject, test, whole.span);
         } else if self.guard && self.schema.is_file_path(st.schema) {
             let (shown, s) = (self.show(whole), self.show(subject));
-            self.diags
-                .push(crate::check::path_test::diagnostic(&shown, &s, whole.span));
+            self.diags.push(crate::check::path_as_text::diagnostic(
+                &shown, &s, whole.span,
+            ));
         }
     }
 
     fn push_shell_test(&mut self, shown: &str, subject: &IrExpr, test: Test<'_>, at: Span) {
         let s = self.show(subject);
         self.diags
-            .push(crate::check::shell_test::diagnostic(shown, &s, test, at));
+            .push(crate::check::shell_as_text::diagnostic(shown, &s, test, at));
     }
 
     /// Full source text of an expression, for a help that rewrites it
@@ -938,7 +939,7 @@ impl TypeChecker<'_> {
             l.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
         });
-        self.diags.push(crate::check::argv_test::program_diagnostic(
+        self.diags.push(crate::check::raw_argv::program_diagnostic(
             &shown, &fixed, name, at,
         ));
     }
@@ -954,7 +955,7 @@ impl TypeChecker<'_> {
         at: Span,
     ) {
         if self.guard {
-            self.diags.push(crate::check::argv_test::flag_diagnostic(
+            self.diags.push(crate::check::raw_argv::flag_diagnostic(
                 shown, cmd, flags, contains, at,
             ));
         }

@@ -4,7 +4,7 @@
 //! [`locals`].
 
 pub mod ast_to_ir;
-mod kind_test;
 pub mod locals;
 pub mod path;
+mod schema_kind;
 pub mod tree_to_ir;

@@ -693,7 +693,7 @@ impl TreeResolver<'_> {
                             }
                         }
                     }
-                    parts.push(super::kind_test::schema_type(&subject, kinds, span));
+                    parts.push(super::schema_kind::schema_type(&subject, kinds, span));
                 }
                 "const" => parts.push(cmp(
                     BinaryOp::Eq,
