@@ -175,6 +175,12 @@ pub enum Binding {
 /// The parameter of a transform action that holds its merge patch.
 pub const PATCH_PARAM: &str = "patch";
 
+/// The optional parameter of a transform action whose members are set
+/// after its patch is merged: as the patch, recursively into objects, but
+/// a `null` member is set to `null`, not removed
+/// (`docs/src/semantics.md#transforms`).
+pub const SET_PARAM: &str = "set";
+
 /// Where an awaited hook's result is bound when its action names no other
 /// path: `results.<hook id>`.
 pub const RESULTS_ROOT: &str = "results";

@@ -16,6 +16,7 @@ use super::explain::{ModelTrace, Outcome};
 use super::{Decision, HookFailure, HookTrace, Match, Overrides, Policy, QueryError, Results};
 use crate::bytecode::{
     Binding, Combine, Effect, OnError, Path, Segment, PATCH_PARAM, POLICY_ERROR_ROOT, RESULTS_ROOT,
+    SET_PARAM,
 };
 use crate::context::{Context, PathCache, Source};
 use crate::eval::vm;
@@ -72,8 +73,9 @@ pub(super) struct ModelWalk<'p, 'q> {
 enum Pause {
     /// Every hook ran, or the decision is made.
     Done,
-    /// A transform matched: merge this patch into the context, go on.
-    Patch(Map<String, Value>),
+    /// A transform matched: merge this patch into the context, then set
+    /// these members (its `set`), go on.
+    Patch(Map<String, Value>, Map<String, Value>),
     /// An awaited hook resumed: bind its result there, go on.
     Bind(BindAt, Value),
     /// A hook failed under `on_error: {action}`: that action decides.
@@ -124,14 +126,15 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
         loop {
             match pause {
                 Pause::Done => break,
-                Pause::Patch(patch) => {
+                Pause::Patch(patch, set) => {
                     let doc = whole(&mut doc, context)?;
-                    for key in patch.keys() {
+                    for key in patch.keys().chain(set.keys()) {
                         if !self.touched.contains(key) {
                             self.touched.push(key.clone());
                         }
                     }
                     merge_patch(doc, Value::Object(patch));
+                    merge_set(doc, set);
                 }
                 Pause::Bind(BindAt::Nowhere, _) => {
                     // Nothing changes: the walk goes on on the same context.
@@ -336,10 +339,23 @@ impl<'p, 'q> ModelWalk<'p, 'q> {
                             None => continue,
                         }
                     };
+                    let set = match filled.action.get(SET_PARAM) {
+                        None | Some(Value::Null) => Map::new(),
+                        Some(Value::Object(set)) => set.clone(),
+                        Some(_) => {
+                            let cause = format!(
+                                "its action's `{SET_PARAM}` is not an object, so it sets nothing"
+                            );
+                            match self.fail(h, position, cause)? {
+                                Some(stop) => return Ok(stop),
+                                None => continue,
+                            }
+                        }
+                    };
                     let patch = patch.clone();
                     self.decision.transforms.push(filled);
                     self.model.transforms.push(position);
-                    return Ok(Pause::Patch(patch));
+                    return Ok(Pause::Patch(patch, set));
                 }
                 Effect::Await => {
                     let given = self.results.and_then(|r| r.get(filled.hook)).cloned();
@@ -565,6 +581,26 @@ pub fn merge_patch(target: &mut Value, patch: Value) {
     }
 }
 
+/// Sets the members of `set` in `target` (made an object if it is not
+/// one): an object member is set member by member, recursively; any other
+/// value, `null` included, replaces the member.
+pub fn merge_set(target: &mut Value, set: Map<String, Value>) {
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(members) = target else {
+        return;
+    };
+    for (key, value) in set {
+        match value {
+            Value::Object(inner) => merge_set(members.entry(key).or_insert(Value::Null), inner),
+            other => {
+                members.insert(key, other);
+            }
+        }
+    }
+}
+
 /// Sets member `key` of `doc` (made an object if it is not one).
 fn set_member(doc: &mut Value, key: &str, value: Value) {
     if !doc.is_object() {
@@ -620,6 +656,20 @@ fn bind<S: AsRef<str>>(doc: &mut Value, fields: &[S], value: Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn merge_set_keeps_a_null_as_a_value() {
+        let mut doc = json!({"a": {"b": 1, "c": 2}, "d": [1], "e": 3});
+        let Value::Object(set) = json!({"a": {"b": null}, "d": {"x": 1}, "e": null, "f": null})
+        else {
+            unreachable!()
+        };
+        merge_set(&mut doc, set);
+        assert_eq!(
+            doc,
+            json!({"a": {"b": null, "c": 2}, "d": {"x": 1}, "e": null, "f": null})
+        );
+    }
 
     #[test]
     fn merge_patch_follows_rfc_7396() {

@@ -19,7 +19,7 @@ use crate::check::actions::ActionValue;
 use crate::check::policy::{CheckedPolicy, Events};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::Effect;
-use hookc_runtime::bytecode::PATCH_PARAM;
+use hookc_runtime::bytecode::{PATCH_PARAM, SET_PARAM};
 use std::collections::{BTreeSet, HashMap};
 
 /// The events key of a `"*"` transform.
@@ -38,11 +38,19 @@ pub fn report(policy: &CheckedPolicy, origins: &[HookOrigin], diags: &mut Diagno
         if !hook.enabled || hook.action.effect != Effect::Transform {
             continue;
         }
-        let Some((_, patch)) = hook.action.params.iter().find(|(n, _)| n == PATCH_PARAM) else {
-            continue;
-        };
+        // The members its patch merges and its `set` sets.
         let mut members = Vec::new();
-        leaves(patch, String::new(), &mut members);
+        for (_, value) in hook
+            .action
+            .params
+            .iter()
+            .filter(|(n, _)| n == PATCH_PARAM || n == SET_PARAM)
+        {
+            leaves(value, String::new(), &mut members);
+        }
+        if members.is_empty() {
+            continue;
+        }
         let keys: Vec<&str> = match &hook.events {
             // A "*" transform runs with every event's transforms.
             Events::Any => set

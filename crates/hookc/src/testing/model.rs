@@ -194,6 +194,15 @@ pub fn decide(
                     }
                 }
                 merge(&mut ctx, patch);
+                // `set`: as the patch, but a null is a value.
+                if let Some(Value::Object(set)) = action.get("set") {
+                    for k in set.keys() {
+                        if !touched.contains(k) {
+                            touched.push(k.clone());
+                        }
+                    }
+                    set_members(&mut ctx, set);
+                }
                 transforms.push(entry(&hook.id, action));
             }
             Effect::Await => match results.get(&hook.id) {
@@ -327,6 +336,23 @@ fn merge(target: &mut Value, patch: Value) {
             }
         }
         other => *target = other,
+    }
+}
+
+/// A transform's `set`: each member set, objects member by member, any
+/// other value (`null` too) as it is.
+fn set_members(target: &mut Value, members: &Map<String, Value>) {
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(t) = target {
+        for (name, value) in members {
+            let slot = t.entry(name.clone()).or_insert(Value::Null);
+            match value {
+                Value::Object(inner) => set_members(slot, inner),
+                other => *slot = other.clone(),
+            }
+        }
     }
 }
 

@@ -38,7 +38,7 @@ action_types:
   ask: {effect: terminal, severity: 20, parameters: {reason: {type: string}, n: {type: integer}}}
   allow: {effect: terminal, severity: 10, parameters: {n: {type: integer}}}
   note: {effect: collected, parameters: {text: {type: string}, n: {type: integer}}}
-  rw: {effect: transform, parameters: {patch: {type: object}}}
+  rw: {effect: transform, parameters: {patch: {type: object}, set: {type: object}}}
   wait: {effect: await, parameters: {what: {type: string}}}
   probe: {effect: await, bind: probe.out, parameters: {what: {type: string}}}
   fetch: {effect: await, bind: {parameter: into}, parameters: {into: {type: [string, "null"]}}}
@@ -92,6 +92,9 @@ fn action(g: &mut Gen, id: &str) -> String {
                 "{type: rw, patch: {y: null}}",
                 "{type: rw, patch: {x: \"${y.z}\"}}",
                 "{type: rw, patch: {w: null, x: \"a\"}}",
+                "{type: rw, patch: {}, set: {y: {z: null}}}",
+                "{type: rw, patch: {x: 2}, set: {x: null, w: false}}",
+                "{type: rw, patch: {y: null}, set: {y: {z: \"c\"}}}",
             ])
             .to_owned(),
         5 => format!("{{type: wait, what: \"{id}\"}}"),
@@ -328,6 +331,37 @@ fn a_transform_is_read_by_later_hooks_and_reported() {
 }
 
 #[test]
+fn a_transform_sets_a_member_to_null_with_set() {
+    // `patch` removes where it says null; `set` keeps the null as a value,
+    // and is applied after the patch.
+    let p = load(
+        "hooks:\n  - {id: t, event: E, action: {type: rw, patch: {y: {k: null}}, set: {y: {z: null}, x: null}}}\n  \
+         - {id: d, event: E, when: \"has(y.z) && y.z == null && has(x) && !has(y.k)\", action: {type: deny, reason: seen}}\n",
+    );
+    let d = p
+        .evaluate("E", &json!({"x": 1, "y": {"z": "a", "k": 2}}))
+        .unwrap();
+    assert_eq!(d.terminal.as_ref().unwrap().hook, "d");
+    assert_eq!(d.patched.get("y"), Some(&json!({"z": null})));
+    assert_eq!(d.patched.get("x"), Some(&Value::Null));
+}
+
+#[test]
+fn a_transform_set_that_is_not_an_object_type_is_refused() {
+    let comp = compile(&[Input::new(
+        "t.yaml",
+        "action_types:\n  rw: {effect: transform, parameters: {patch: {type: object}, set: {type: string}}}\nhooks: []\n",
+    )]);
+    let messages: Vec<_> = comp.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("declares a `set` parameter that is not of type `object`")),
+        "{messages:?}"
+    );
+}
+
+#[test]
 fn an_await_suspends_then_resumes_with_the_result_bound() {
     let p = load(
         "hooks:\n  - {id: g, event: E, action: {type: wait, what: branch}}\n  \
@@ -464,7 +498,7 @@ fn first_match_policies_keep_their_artifact_format() {
 fn overlapping_transforms_are_reported_once_on_the_later_hook() {
     let warnings = |hooks: &str| -> Vec<String> {
         let src = format!(
-            "action_types:\n  rw: {{effect: transform, parameters: {{patch: {{type: object}}}}}}\nhooks:\n{hooks}"
+            "action_types:\n  rw: {{effect: transform, parameters: {{patch: {{type: object}}, set: {{type: object}}}}}}\nhooks:\n{hooks}"
         );
         let comp = compile(&[Input::new("t.yaml", src)]);
         comp.diagnostics
@@ -482,6 +516,13 @@ fn overlapping_transforms_are_reported_once_on_the_later_hook() {
     assert_eq!(w.len(), 2, "{w:?}");
     assert!(w[0].starts_with("hook `b` patches `x`, which the earlier transform `a`"));
     assert!(w[1].starts_with("hook `c` patches `x.y`, which the earlier transform `b`"));
+    // A `set` sets members as a patch does.
+    let w = warnings(
+        "  - {id: a, event: E, action: {type: rw, patch: {x: 1}}}\n  \
+         - {id: b, event: E, action: {type: rw, patch: {}, set: {x: null}}}\n",
+    );
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].starts_with("hook `b` patches `x`, which the earlier transform `a`"));
     // Other events do not meet; a "*" transform meets every event's.
     assert!(warnings(
         "  - {id: a, event: E, action: {type: rw, patch: {x: 1}}}\n  \

@@ -245,6 +245,17 @@ fn check_effect_needs(
                 "declare `parameters: {patch: {type: object}}`; its value, templates filled, is merged into the context (RFC 7396)",
             ));
         }
+        let set = hookc_runtime::bytecode::SET_PARAM;
+        let set_fits = out
+            .param(set)
+            .is_none_or(|p| p.ty().types() == [super::types::ParamType::Object]);
+        if !set_fits {
+            diags.push(bad(
+                format!("transform action type `{name}` declares a `{set}` parameter that is not of type `object`: the members a transform sets after its patch"),
+                at("effect"),
+                "declare `set: {type: object}`: its members are set as the patch's are merged, but a `null` member is set to null rather than removed",
+            ));
+        }
     }
     if let Some(TypeBinding::Parameter(p)) = &out.bind {
         // The result is bound at the key the parameter holds: a parameter
