@@ -244,6 +244,10 @@ codes! {
     /// is an error wherever a path the schema does not guarantee is absent:
     /// there the evaluation fails (or the error action decides).
     AbsentFailsEvaluation = "W0023", Warning, "an absent path fails the evaluation";
+    /// A Unicode word boundary (`\b`) next to a part of a regex that
+    /// matches non-ASCII characters, where JavaScript's and grep's ASCII
+    /// `\b` would fall elsewhere.
+    UnicodeWordBoundary = "W0024", Warning, "Unicode word boundary beside non-ASCII";
 }
 
 /// `a`, `a and b`, `a, b and c`: items listed in a message.

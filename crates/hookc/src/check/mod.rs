@@ -16,3 +16,4 @@ pub mod table;
 pub mod template;
 pub mod ty;
 pub(crate) mod typeck;
+pub(crate) mod unicode_boundary;

@@ -470,6 +470,9 @@ impl TypeChecker<'_> {
                 .push(d.at(re.span).label("this pattern does not compile"));
         } else if re.glob.is_none() {
             self.control_in_regex(re);
+            if let Some(d) = crate::check::unicode_boundary::diagnostic(&re.pattern, re.span) {
+                self.diags.push(d);
+            }
             if let Ok(Engine::Backtracking(first)) = &checked {
                 self.backtracking_regex(re, first);
             }
