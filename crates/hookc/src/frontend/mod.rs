@@ -11,6 +11,7 @@ pub mod xml;
 pub mod yaml;
 pub mod yaml_doc;
 
+use crate::diag::{Code, Diagnostic};
 use crate::frontend::doc::Node;
 use crate::ir::Spelled;
 use crate::span::{Origin, Span, Spanned};
@@ -118,6 +119,22 @@ pub struct RawLocal {
     pub origin: Origin,
     /// The whole expression scalar.
     pub span: Span,
+}
+
+/// Why `name` (written at `span`) cannot be a local name, if it cannot:
+/// the same rule for YAML's `let:` keys and XML's `<let name>`.
+pub(crate) fn local_name_problem(name: &str, span: Span) -> Option<Diagnostic> {
+    if hookc_runtime::bytecode::path::is_plain_field(name) {
+        return None;
+    }
+    Some(
+        Diagnostic::new(
+            Code::WrongShape,
+            format!("`{name}` is not a name a condition can use"),
+        )
+        .at(span)
+        .help("a local name is a letter or `_`, then letters, digits and `_`, and no keyword"),
+    )
 }
 
 /// An `on_error` declaration as written

@@ -500,16 +500,8 @@ impl Reader<'_> {
         let mut out = Vec::new();
         for (key, expr) in entries {
             let field = child(&path, &key.name);
-            if !hookc_runtime::bytecode::path::is_plain_field(&key.name) {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::WrongShape,
-                        format!("`{}` is not a name a condition can use", key.name),
-                    )
-                    .at(key.span)
-                    .node(field)
-                    .help("a local name is a letter or `_`, then letters, digits and `_`, and no keyword"),
-                );
+            if let Some(d) = super::local_name_problem(&key.name, key.span) {
+                self.diags.push(d.node(field));
                 continue;
             }
             let NodeKind::Str(text) = &expr.kind else {

@@ -185,6 +185,82 @@ hooks:
     action: {type: deny, reason: "no force push (${pushes.size()} push)"}
 "#;
 
+/// [`GUARD`] in directive XML, as `docs/src/policies/xml.md` shows `<let>`.
+const XML_GUARD: &str = r#"<directive name="guard">
+  <hooks host="claude-code">
+    <let name="bash">tool_name == 'Bash'</let>
+    <let name="commands">shell.commands(tool_input.command)</let>
+    <hook id="no_force_push" event="PreToolUse">
+      <let name="pushes">commands.filter(c, c.argvPrefix(['git', 'push']))</let>
+      <when>bash and pushes.exists(p, p.hasFlag('f', 'force'))</when>
+      <deny reason="no force push (${pushes.size()} push)"/>
+    </hook>
+  </hooks>
+</directive>
+"#;
+
+#[test]
+fn xml_lets_decide_as_yaml_lets() {
+    let yaml = compile(&[Input::new("guard.yaml", GUARD)])
+        .into_policy()
+        .unwrap();
+    let xml = compile(&[Input::new("guard.xml", XML_GUARD)])
+        .into_policy()
+        .unwrap_or_else(|e| panic!("{e}"));
+    for command in [
+        "git push -f",
+        "git push origin main",
+        "ls; git push --force x",
+        "echo",
+    ] {
+        let ctx = pre_tool_use(command);
+        let (a, b) = (
+            yaml.evaluate("PreToolUse", &ctx).unwrap(),
+            xml.evaluate("PreToolUse", &ctx).unwrap(),
+        );
+        assert_eq!(
+            a.terminal.as_ref().map(|m| (&m.hook, &m.action["reason"])),
+            b.terminal.as_ref().map(|m| (&m.hook, &m.action["reason"])),
+            "{command}"
+        );
+    }
+    let denied = xml
+        .evaluate("PreToolUse", &pre_tool_use("git push -f"))
+        .unwrap();
+    assert_eq!(
+        denied.terminal.unwrap().action["reason"],
+        json!("no force push (1 push)")
+    );
+}
+
+#[test]
+fn a_bad_xml_let_is_reported_where_it_is_written() {
+    let codes = |body: &str| -> Vec<(Code, String)> {
+        let src = format!("<directive><hooks>{body}<hook event=\"e\" when=\"true\"><abort/></hook></hooks></directive>");
+        compile(&[Input::new("p.xml", src)])
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.clone()))
+            .collect()
+    };
+    assert!(codes(r#"<let>x == 1</let>"#)
+        .iter()
+        .any(|(c, m)| *c == Code::MissingKey && m.contains("no `name`")));
+    assert!(codes(r#"<let name="a-b">x == 1</let>"#)
+        .iter()
+        .any(|(c, m)| *c == Code::WrongShape && m.contains("`a-b` is not a name")));
+    assert!(codes(r#"<let name="a"> </let>"#)
+        .iter()
+        .any(|(c, m)| *c == Code::WrongShape && m.contains("`<let>` is empty")));
+    assert!(codes(r#"<let name="a" value="1">x</let>"#)
+        .iter()
+        .any(|(c, _)| *c == Code::UnknownKey));
+    // An unused name is W0022, as in YAML.
+    assert!(codes(r#"<let name="a">1 == 1</let>"#)
+        .iter()
+        .any(|(c, _)| *c == Code::UnusedLocal));
+}
+
 fn pre_tool_use(command: &str) -> Value {
     json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/tmp",
            "tool_name": "Bash", "tool_input": {"command": command}})

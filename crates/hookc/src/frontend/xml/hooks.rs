@@ -42,6 +42,7 @@ impl<'t> DocReader<'t, '_> {
             action_seen: false,
             action: None,
             table: None,
+            locals: Vec::new(),
             text_reported: false,
         };
         self.next_index += 1;
@@ -329,7 +330,7 @@ impl<'t> DocReader<'t, '_> {
             condition: hook.condition,
             action,
             table: hook.table,
-            locals: Vec::new(),
+            locals: hook.locals,
         });
     }
 

@@ -48,6 +48,7 @@
 mod action_types;
 mod events;
 mod hooks;
+mod locals;
 mod reader;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -135,6 +136,7 @@ pub fn read(text: &str, file: FileId, diags: &mut Diagnostics) -> SourceFile {
     source.host = doc.declared.host;
     source.on_error = doc.declared.on_error;
     source.default_priority = doc.declared.default_priority;
+    source.locals = doc.declared.locals;
     if let Some((_, first)) = doc.events.first() {
         let span = first.span;
         source.events = Some(Node {
@@ -186,6 +188,8 @@ enum OpenElement {
     Hook(Box<HookBuilder>),
     /// A hook's `<when>`.
     When(WhenBuilder),
+    /// A `<let>`, in `<hooks>` or in a hook.
+    Let(LetBuilder),
     /// A hook's action element.
     Action(Box<ActionBuilder>),
     /// A `<param>` of an action.
@@ -214,6 +218,7 @@ enum Parent {
     Hooks,
     Hook,
     When,
+    Let,
     Action,
     Param,
     ActionType,
@@ -243,6 +248,8 @@ struct HookBuilder {
     action: Option<RawAction>,
     /// `<table>`, read into the shape of YAML's `table:` mapping.
     table: Option<Node>,
+    /// Its `<let>`s.
+    locals: Vec<crate::frontend::RawLocal>,
     text_reported: bool,
 }
 
@@ -252,6 +259,13 @@ struct TableBuilder {
     tag: Span,
     entries: Vec<(crate::frontend::doc::Key, Node)>,
     rows: Vec<Node>,
+}
+
+/// A `<let>` being read: its name (`None`: missing or not a name,
+/// reported) and its text.
+struct LetBuilder {
+    name: Option<Spanned<String>>,
+    text: TextBuf,
 }
 
 /// A `<when>` being read.

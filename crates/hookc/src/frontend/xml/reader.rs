@@ -231,6 +231,7 @@ impl<'t> DocReader<'t, '_> {
             Some(OpenElement::Hooks) => Parent::Hooks,
             Some(OpenElement::Hook(_)) => Parent::Hook,
             Some(OpenElement::When(_)) => Parent::When,
+            Some(OpenElement::Let(_)) => Parent::Let,
             Some(OpenElement::Action(_)) => Parent::Action,
             Some(OpenElement::Param(_)) => Parent::Param,
             Some(OpenElement::ActionType(_)) => Parent::ActionType,
@@ -291,8 +292,9 @@ impl<'t> DocReader<'t, '_> {
             Parent::Hooks if name == "hook" => self.begin_hook(tag, attrs)?,
             Parent::Hooks if name == "action_type" => self.begin_action_type(tag, attrs),
             Parent::Hooks if name == "event" => self.begin_event(tag, attrs),
+            Parent::Hooks | Parent::Hook if name == "let" => self.begin_let(tag, attrs),
             Parent::Hooks => {
-                if let Some(close) = did_you_mean(name, ["hook", "action_type", "event"]) {
+                if let Some(close) = did_you_mean(name, ["hook", "action_type", "event", "let"]) {
                     self.report(
                         Diagnostic::new(
                             Code::UnknownKey,
@@ -314,6 +316,7 @@ impl<'t> DocReader<'t, '_> {
             Parent::ActionType if name == "parameter" => self.begin_parameter(tag, attrs),
             Parent::Event if name == "context" => self.begin_event_context(tag, &attrs),
             Parent::When
+            | Parent::Let
             | Parent::Action
             | Parent::Param
             | Parent::ActionType
@@ -473,6 +476,10 @@ impl<'t> DocReader<'t, '_> {
                 w.text.push(decoded, offset);
                 Ok(())
             }
+            Some(OpenElement::Let(l)) => {
+                l.text.push(decoded, offset);
+                Ok(())
+            }
             Some(OpenElement::Action(a)) => {
                 a.text.push(decoded, offset);
                 Ok(())
@@ -539,6 +546,7 @@ impl<'t> DocReader<'t, '_> {
         match open.frame {
             OpenElement::Hook(h) => self.finish_hook(*h, whole),
             OpenElement::When(w) => self.finish_when(w, open.tag, whole),
+            OpenElement::Let(l) => self.finish_let(l, open.tag, whole),
             OpenElement::Action(a) => self.finish_action(*a, whole),
             OpenElement::Param(p) => self.finish_param(p, whole),
             OpenElement::ActionType(t) => self.finish_action_type(*t, whole),
