@@ -65,7 +65,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(verified) = hookc_runtime::verify::verify(program) else {
         return;
     };
-    let _ = hookc_runtime::bytecode::disasm::disassemble(verified.program());
+    let _ = hookc_runtime::disasm::disassemble(verified.program());
     let rt = Policy::from_artifact(&bytes).expect("decoded and verified above");
     let reloaded = Policy::from_artifact(&rt.to_artifact())
         .unwrap_or_else(|e| panic!("a loaded policy's own artifact does not load: {e}"));

@@ -16,8 +16,6 @@ pub struct DisasmArgs {
 /// Runs `hookc disasm`.
 pub fn run(args: &DisasmArgs) -> Result<Exit, CliError> {
     let policy = args.overlays.over(args.sources.load()?)?;
-    print(&hookc_runtime::bytecode::disasm::disassemble(
-        policy.program(),
-    ))?;
+    print(&hookc_runtime::disasm::disassemble(policy.program()))?;
     Ok(Exit::Ok)
 }

@@ -114,6 +114,7 @@ pub mod artifact;
 pub mod bytecode;
 pub mod compose;
 mod context;
+pub mod disasm;
 mod eval;
 pub mod functions;
 pub mod limits;

@@ -618,18 +618,16 @@ fn macro_code(op: MacroOp) -> u8 {
     }
 }
 
-impl Wire for crate::functions::Builtin {
+impl Wire for crate::bytecode::FuncId {
     fn put(self, w: &mut ByteWriter) {
         Wire::put(self.id(), w);
     }
     fn get(r: &mut ByteReader<'_>, what: &'static str) -> Result<Self, ArtifactError> {
         let offset = r.offset();
         let id = <u16 as Wire>::get(r, what)?;
-        crate::functions::Builtin::from_id(id).ok_or(ArtifactError::UnknownFunction {
-            what,
-            id,
-            offset,
-        })
+        crate::functions::Builtin::from_id(id)
+            .map(crate::functions::Builtin::func_id)
+            .ok_or(ArtifactError::UnknownFunction { what, id, offset })
     }
 }
 

@@ -20,7 +20,6 @@
 pub use path::{Path, Segment, Step};
 
 mod consts;
-pub mod disasm;
 mod index;
 mod kinds;
 mod op;
@@ -32,7 +31,7 @@ pub use consts::ConstPool;
 pub use index::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx, TableIdx};
 pub use kinds::{is_integral, Kinds};
 pub(crate) use op::{for_each_op, operand_type};
-pub use op::{CmpOp, Flow, MacroOp, Op, Operand, OperandKindChanged};
+pub use op::{CmpOp, Flow, FuncId, MacroOp, Op, Operand, OperandKindChanged};
 pub use strings::StringTable;
 
 /// Writes `text` so that the template reader reads it back as this literal:

@@ -146,9 +146,38 @@ pub enum Operand {
     /// A set of JSON kinds, as [`Kinds`](super::Kinds) bits.
     Kinds(u8),
     /// A builtin function of the function table.
-    Func(crate::functions::Builtin),
+    Func(FuncId),
     /// A pattern table.
     Table(TableIdx),
+}
+
+/// A call's function: a builtin's stable id in the function table
+/// (`crate::functions::Builtin::id`, the artifact's operand) and the
+/// number of values the call pops. The bytecode names a function without
+/// knowing the table, which stands above it (`functions/` reads the
+/// instructions some builtins lower to); the verifier checks that the id
+/// is a builtin's and the arity is its.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FuncId {
+    id: u16,
+    arity: u32,
+}
+
+impl FuncId {
+    /// The function of stable id `id`, popping `arity` values.
+    pub const fn new(id: u16, arity: u32) -> FuncId {
+        FuncId { id, arity }
+    }
+
+    /// Its stable id.
+    pub const fn id(self) -> u16 {
+        self.id
+    }
+
+    /// How many values a call pops.
+    pub const fn arity(self) -> u32 {
+        self.arity
+    }
 }
 
 /// The Rust type of an operand kind (a variant of [`Operand`]).
@@ -190,7 +219,7 @@ macro_rules! operand_type {
         u8
     };
     (Func) => {
-        $crate::functions::Builtin
+        $crate::bytecode::FuncId
     };
     (Table) => {
         $crate::bytecode::TableIdx
@@ -334,7 +363,7 @@ macro_rules! for_each_op {
             0x27 Return [1 -> 0, Return];
             /// `n -> 1`: a builtin function of the function table on its `n`
             /// arguments (the receiver pushed first).
-            0x28 Call(func: Func) [{ func.def().stack_arity() } -> 1];
+            0x28 Call(func: Func) [{ func.arity() } -> 1];
             /// `n -> 1`: a builtin function whose last parameter is a pattern
             /// literal, `regexes[regex]` (compiled on its first search).
             0x29 CallRegex {
@@ -342,7 +371,7 @@ macro_rules! for_each_op {
                 func: Func,
                 /// Its pattern.
                 regex: Regex,
-            } [{ func.def().stack_arity() } -> 1] "{func}, regex {regex}" "{regex}";
+            } [{ func.arity() } -> 1] "{func}, regex {regex}" "{regex}";
             /// `0 -> 1`: the first row of `tables[table]` whose pattern matches
             /// the string at the table's path (one scan of the string), as its
             /// object; `null` when no row matches; an error when the path does

@@ -68,11 +68,11 @@ fn linking_over_an_empty_program_keeps_the_program() {
     let v = crate::verify::verify(linked).unwrap();
     assert_eq!(ids(v.program()), ids(&sample()));
     assert_eq!(
-        crate::bytecode::disasm::disassemble(v.program())
+        crate::disasm::disassemble(v.program())
             .lines()
             .filter(|l| l.starts_with("hook "))
             .collect::<Vec<_>>(),
-        crate::bytecode::disasm::disassemble(&sample())
+        crate::disasm::disassemble(&sample())
             .lines()
             .filter(|l| l.starts_with("hook "))
             .collect::<Vec<_>>()

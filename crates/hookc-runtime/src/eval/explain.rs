@@ -365,7 +365,10 @@ impl Policy {
                 doing = p.path(i).map(|path| format!("reading `{path}`"));
             }
             Operand::Str(s) => doing = Some(format!("selecting `{}`", p.string(s))),
-            Operand::Func(f) => doing = Some(format!("calling `{}`", f.def().qualified_name())),
+            Operand::Func(f) => {
+                doing = crate::functions::Builtin::of(f)
+                    .map(|f| format!("calling `{}`", f.def().qualified_name()));
+            }
             Operand::Table(t) => {
                 doing = p
                     .table(t)

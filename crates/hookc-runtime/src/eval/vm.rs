@@ -300,19 +300,23 @@ fn is_true(v: Val<'_>) -> bool {
 /// impossible short stack is an `invalid argument` value).
 #[inline(never)]
 fn call<'a>(
-    f: crate::functions::Builtin,
+    f: crate::bytecode::FuncId,
     pattern: Option<&crate::value::PolicyRegex>,
     stack: &mut Stack<'a>,
     paths: &mut PathCache<'a>,
 ) -> Val<'a> {
-    let Some(at) = stack.len().checked_sub(f.def().stack_arity() as usize) else {
+    // Verified: the id is a builtin's, and the arity its own.
+    let Some(builtin) = crate::functions::Builtin::of(f) else {
+        return invalid();
+    };
+    let Some(at) = stack.len().checked_sub(f.arity() as usize) else {
         return invalid();
     };
     // PERF: the arguments are read where they lie and dropped there:
     // draining them into a vector of their own cost 5% of a bundled
     // guard's decision (callgrind, `decide_count`: 539k -> 515k).
     let result = match stack.get(at..) {
-        Some(args) => crate::functions::call(f, args, pattern, paths.scratch()),
+        Some(args) => crate::functions::call(builtin, args, pattern, paths.scratch()),
         None => invalid(),
     };
     stack.truncate(at);

@@ -181,6 +181,16 @@ macro_rules! functions {
                 }
             }
 
+            /// Its operand in a call instruction.
+            pub fn func_id(self) -> crate::bytecode::FuncId {
+                crate::bytecode::FuncId::new(self.id(), self.def().stack_arity())
+            }
+
+            /// The builtin a call instruction names, if its id is one.
+            pub fn of(f: crate::bytecode::FuncId) -> Option<Builtin> {
+                Builtin::from_id(f.id())
+            }
+
             /// The builtin with this id.
             pub fn from_id(id: u16) -> Option<Builtin> {
                 match id {

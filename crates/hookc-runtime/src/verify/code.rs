@@ -371,7 +371,14 @@ impl CodeCx<'_, '_> {
             }
             // A function takes its pattern from a `CallRegex` operand, and
             // only from there.
-            Operand::Func(f) => {
+            Operand::Func(func) => {
+                let f = crate::functions::Builtin::of(func)
+                    .filter(|f| f.def().stack_arity() == func.arity())
+                    .ok_or(VerifyError::UnknownCall {
+                        at: at(),
+                        id: func.id(),
+                        arity: func.arity(),
+                    })?;
                 let has_pattern = f.def().pattern().is_some();
                 let via_regex = matches!(op, Op::CallRegex { .. });
                 if has_pattern == via_regex {

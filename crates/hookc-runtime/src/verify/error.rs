@@ -308,6 +308,17 @@ pub enum VerifyError {
         /// Why not.
         reason: &'static str,
     },
+    /// A call whose function id is no builtin's, or whose arity is not
+    /// that builtin's.
+    #[error("{at}: calls function id {id:#x} popping {arity} values, which is no builtin of this hookc's function table")]
+    UnknownCall {
+        /// Where.
+        at: Location,
+        /// The operand's function id.
+        id: u16,
+        /// The operand's arity.
+        arity: u32,
+    },
     /// The event index is not sorted or its hook lists are not increasing.
     #[error("{at}: {reason}")]
     BadEvents {

@@ -11,7 +11,7 @@
 //! `UPDATE_WIRE=1 cargo test -p hookc --test suite wire::`.
 
 use hookc_runtime::artifact::{self, FORMAT_VERSION, OPCODES};
-use hookc_runtime::bytecode::disasm::disassemble;
+use hookc_runtime::disasm::disassemble;
 use std::path::Path;
 
 use crate::wire_manifest;

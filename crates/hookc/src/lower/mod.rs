@@ -777,7 +777,7 @@ impl<'p> Lowerer<'p> {
                     Lowering::Instruction(op) => op,
                     // A regex test has a pattern, so it is a `PatternCall`
                     // (below); a call without one is the generic call.
-                    Lowering::Call | Lowering::RegexTest => Op::Call(*f),
+                    Lowering::Call | Lowering::RegexTest => Op::Call(f.func_id()),
                 });
             }
             K::PatternCall {
@@ -793,7 +793,10 @@ impl<'p> Lowerer<'p> {
                         self.expr(a);
                     }
                     let regex = self.regex(&pattern.pattern);
-                    self.emit(Op::CallRegex { func: *func, regex });
+                    self.emit(Op::CallRegex {
+                        func: func.func_id(),
+                        regex,
+                    });
                 }
             },
             K::Matches(recv, re) => self.regex_test(recv, &re.pattern),

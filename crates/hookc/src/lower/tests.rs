@@ -98,7 +98,7 @@ fn check_max_stack(prog: &Program) {
             hook.max_stack,
             max,
             "{}",
-            hookc_runtime::bytecode::disasm::disassemble(prog)
+            hookc_runtime::disasm::disassemble(prog)
         );
     }
 }
@@ -464,8 +464,8 @@ hooks:
     assert_eq!(first, lower(&p));
     assert_eq!(first, lower(&policy(src)));
     assert_eq!(
-        hookc_runtime::bytecode::disasm::disassemble(&first),
-        hookc_runtime::bytecode::disasm::disassemble(&lower(&policy(src)))
+        hookc_runtime::disasm::disassemble(&first),
+        hookc_runtime::disasm::disassemble(&lower(&policy(src)))
     );
     hookc_runtime::verify::verify(first.clone()).unwrap();
     check_max_stack(&first);

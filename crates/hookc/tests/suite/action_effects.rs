@@ -128,7 +128,7 @@ fn effects_survive_the_artifact_and_show_in_disassembly_and_explain() {
         loaded.evaluate("tool", &ctx).unwrap().to_json(),
         p.evaluate("tool", &ctx).unwrap().to_json()
     );
-    let listing = hookc_runtime::bytecode::disasm::disassemble(loaded.program());
+    let listing = hookc_runtime::disasm::disassemble(loaded.program());
     assert!(listing.contains("observe (collected)"), "{listing}");
     assert!(!listing.contains("deny (collected)"), "{listing}");
     let trace = loaded.query("tool", &ctx).explain().unwrap();

@@ -1,10 +1,10 @@
 //! The disassembler on hand-made and compiled programs.
 
 use hookc::compile::{compile, Input};
-use hookc_runtime::bytecode::disasm::*;
 use hookc_runtime::bytecode::{ActionEntry, ActionParam, Effect, EventIndex};
 use hookc_runtime::bytecode::{ActionIdx, ConstIdx, JumpTarget, PathIdx, RegexIdx, SetIdx, StrIdx};
 use hookc_runtime::bytecode::{CmpOp, HookEntry, Op, ParamValue, Program, TemplatePart};
+use hookc_runtime::disasm::*;
 
 const SRC: &str = r#"
 hooks:

@@ -219,11 +219,9 @@ fn the_vm_the_reference_and_folding_agree_on_random_arguments() {
             let from_literals = call_text(f, &literals, pattern);
 
             let (by_vm, program) = vm(&from_context, &ctx);
-            let uses_call = program
-                .program()
-                .code
-                .iter()
-                .any(|op| matches!(op, Op::Call(g) | Op::CallRegex { func: g, .. } if *g == f));
+            let uses_call = program.program().code.iter().any(
+                |op| matches!(op, Op::Call(g) | Op::CallRegex { func: g, .. } if *g == f.func_id()),
+            );
             assert!(
                 uses_call || f.def().lowering != hookc_runtime::functions::Lowering::Call,
                 "`{from_context}` does not call {f:?}"
@@ -331,7 +329,7 @@ fn the_shell_program_prefilter_is_exact() {
         if program
             .code
             .iter()
-            .any(|op| matches!(op, Op::Call(Builtin::ShellRuns)))
+            .any(|op| matches!(op, Op::Call(g) if *g == Builtin::ShellRuns.func_id()))
         {
             rewritten += 1;
             rewritten_tests.insert(test);

@@ -115,7 +115,7 @@ fn layers_survive_the_artifact_and_the_disassembly() {
     let prog = loaded.program();
     let names: Vec<&str> = prog.layers.iter().map(|&s| prog.string(s)).collect();
     assert_eq!(names, ["builtin", "project", "directive", "run"]);
-    let text = hookc_runtime::bytecode::disasm::disassemble(prog);
+    let text = hookc_runtime::disasm::disassemble(prog);
     assert!(
         text.contains("(priority 0, layer run, events error)"),
         "{text}"

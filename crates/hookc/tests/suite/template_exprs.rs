@@ -123,7 +123,7 @@ fn path_only_templates_lower_as_before() {
         bytes[8..10],
         hookc_runtime::artifact::FORMAT_VERSION_FUNCTIONS.to_le_bytes()
     );
-    let listing = hookc_runtime::bytecode::disasm::disassemble(&program);
+    let listing = hookc_runtime::disasm::disassemble(&program);
     assert!(listing.contains("template code 0.."), "{listing}");
 }
 

@@ -24,7 +24,7 @@
 use hookc::compile::LayerName;
 use hookc::files::PolicyFile;
 use hookc_runtime::artifact::{self, FORMAT_VERSION};
-use hookc_runtime::bytecode::disasm::disassemble;
+use hookc_runtime::disasm::disassemble;
 use std::fmt::Write as _;
 use std::path::Path;
 

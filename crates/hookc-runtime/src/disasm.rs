@@ -106,7 +106,7 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
             // Terminal is the default and stays unmarked, so listings of
             // policies without collected actions read as before.
             let effect = match action.effect {
-                super::Effect::Terminal => String::new(),
+                crate::bytecode::Effect::Terminal => String::new(),
                 other => format!(" ({})", other.name()),
             };
             let mut severity = match action.severity {
@@ -115,11 +115,11 @@ fn write_hook(out: &mut String, prog: &Program, index: usize, hook: &HookEntry) 
             };
             match action.bind {
                 None => {}
-                Some(super::Binding::Path(path)) => {
+                Some(crate::bytecode::Binding::Path(path)) => {
                     let path = prog.path(path).map_or("?".to_owned(), ToString::to_string);
                     severity.push_str(&format!(" binds {path}"));
                 }
-                Some(super::Binding::Parameter(name)) => {
+                Some(crate::bytecode::Binding::Parameter(name)) => {
                     let name = raw_string(prog, name);
                     severity.push_str(&format!(" binds at parameter {name}"));
                 }
@@ -213,7 +213,13 @@ fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
         Operand::Cmp(c) => (c.symbol().to_owned(), c.symbol().to_owned()),
         Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),
         Operand::Kinds(bits) => (bits.to_string(), Kinds::from_bits(bits).to_string()),
-        Operand::Func(f) => (f.def().qualified_name(), String::new()),
+        Operand::Func(f) => (
+            crate::functions::Builtin::of(f).map_or_else(
+                || format!("<unknown function {:#x}>", f.id()),
+                |b| b.def().qualified_name(),
+            ),
+            String::new(),
+        ),
         Operand::Table(t) => (
             t.to_string(),
             prog.table(t).map_or_else(
