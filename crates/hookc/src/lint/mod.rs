@@ -140,8 +140,8 @@ pub enum Finding {
         path: PathId,
         /// Where the reference is written.
         span: Span,
-        /// The template is the whole parameter (missing gives `null`, not `""`).
-        whole: bool,
+        /// How the template reads it, which says what a missing path gives.
+        hole: TemplateHole,
         /// The parameter, as a node path below the action (`parameters.retry_after`).
         param: String,
     },
@@ -540,14 +540,14 @@ fn template_findings(
         }
     }
     let reach = reach.normalize(prefixes);
-    for (path, span, whole, param) in refs {
+    for (path, span, hole, param) in refs {
         let guaranteed = reach.cubes.iter().all(|c| !c.set_of(path).may_be_missing());
         if !guaranteed {
             findings.push(Finding::UnguardedTemplate {
                 hook: b,
                 path,
                 span,
-                whole,
+                hole,
                 param,
             });
         }
@@ -555,13 +555,29 @@ fn template_findings(
     looked
 }
 
-/// Every `${path}` reference in a parameter value: path, span, whether the
-/// template is the whole value, and the parameter's node path.
-fn template_refs(value: &ActionValue, at: String, out: &mut Vec<(PathId, Span, bool, String)>) {
+/// Every path a parameter value's templates read: a `${path}`, or a path
+/// whose absence makes a `${expression}` an error for certain (a macro's
+/// range is read, its body's variables are not), with its span, how it is
+/// read, and the parameter's node path.
+fn template_refs(
+    value: &ActionValue,
+    at: String,
+    out: &mut Vec<(PathId, Span, TemplateHole, String)>,
+) {
     match value {
         ActionValue::Template(t) => {
+            let hole = if t.is_whole() {
+                TemplateHole::Whole
+            } else {
+                TemplateHole::Part
+            };
             for (p, span) in t.refs() {
-                out.push((p, span, t.is_whole(), at.clone()));
+                out.push((p, span, hole, at.clone()));
+            }
+            for (e, span) in t.exprs() {
+                for p in approx::certain_error_paths(&e.expr) {
+                    out.push((p, span, TemplateHole::Expr, at.clone()));
+                }
             }
         }
         ActionValue::List(items) => {
@@ -576,6 +592,19 @@ fn template_refs(value: &ActionValue, at: String, out: &mut Vec<(PathId, Span, b
         }
         _ => {}
     }
+}
+
+/// How a template reads a path (W0007), which says what a missing path
+/// gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TemplateHole {
+    /// `${path}` is the whole parameter: `null` when missing.
+    Whole,
+    /// `${path}` inside text: empty when missing.
+    Part,
+    /// An expression (`${items.map(i, i.name).join(', ')}`) that is an
+    /// error where the path is missing: the action cannot be filled.
+    Expr,
 }
 
 /// The least severity at which a terminal match ends the evaluation: every

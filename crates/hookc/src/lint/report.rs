@@ -2,7 +2,7 @@
 //! event as written, which the checked hook does not keep: [`HookOrigin`]),
 //! and its message, labels and help.
 
-use super::{analyze, Finding, KNOWN_EVENTS};
+use super::{analyze, Finding, TemplateHole, KNOWN_EVENTS};
 
 use crate::check::policy::{CheckedPolicy, Hook};
 use crate::diag::{and_list, Code, Diagnostic, Diagnostics};
@@ -264,7 +264,7 @@ pub fn report(
                 hook,
                 path,
                 span,
-                whole,
+                hole,
                 param,
             } => {
                 let Some(h) = hooks.get(hook) else { continue };
@@ -280,10 +280,10 @@ pub fn report(
                     ),
                 )
                 .at(span)
-                .label(if whole {
-                    "null when missing"
-                } else {
-                    "empty when missing"
+                .label(match hole {
+                    TemplateHole::Whole => "null when missing",
+                    TemplateHole::Part => "empty when missing",
+                    TemplateHole::Expr => "an error when missing: the action cannot be filled",
                 })
                 .help(format!(
                     "if the action needs it, add `has({text})` to the condition"

@@ -113,6 +113,37 @@ fn contradictions_and_tautologies() {
 }
 
 #[test]
+fn template_expressions_are_followed_through_macros() {
+    // The macro's range is read for certain; its body's paths only when
+    // the range has elements, so they are not reported.
+    let src = r#"
+hooks:
+  - id: t
+    event: error
+    when: "has(error.code)"
+    action: {type: fail, error_message: "${error.codes.map(c, c + error.base).size()} ${error.code}"}
+  - id: guarded
+    event: limit
+    when: "has(limit.items) && size(limit.items) > 0"
+    action: {type: fail, error_message: "n=${limit.items.filter(i, i > 1).size()}"}
+"#;
+    let (p, f) = findings(src);
+    let unguarded: Vec<(String, super::TemplateHole)> = f
+        .iter()
+        .filter_map(|f| match f {
+            Finding::UnguardedTemplate { path, hole, .. } => {
+                Some((p.paths().get(*path).unwrap().to_string(), *hole))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        unguarded,
+        [("error.codes".to_owned(), super::TemplateHole::Expr)]
+    );
+}
+
+#[test]
 fn templates_guarded_by_condition_or_earlier_hook() {
     let src = r#"
 hooks:
