@@ -425,10 +425,17 @@ pub fn analyze_counting(policy: &CheckedPolicy) -> (Vec<Finding>, usize) {
         // runs, none of them matched.
         if !shadowed.contains(&b) {
             if let Some(fb) = an.facts.get(b) {
-                // A table's `row` always has every field of the table.
+                // A table's `row` always has every field of the table, and
+                // a hook with a table matches only where its `on` path (and
+                // so each of its prefixes) holds a string.
+                let on = hook.table.as_ref().and_then(|t| paths.get(t.on));
                 let required = |p: PathId| {
                     paths.get(p).is_some_and(|path| {
                         (hook.table.is_some() && path.root_name() == crate::ir::ROW_ROOT)
+                            || on.is_some_and(|on| {
+                                on.root_name() == path.root_name()
+                                    && on.segments().starts_with(path.segments())
+                            })
                             || policy.schema_guarantees(hook, path)
                     })
                 };

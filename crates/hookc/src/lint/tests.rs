@@ -204,3 +204,29 @@ fn a_pattern_table_hook_shadows_no_duplicate_condition() {
     assert!(shadowed(&with_table).is_empty(), "{with_table}");
     assert_eq!(shadowed(&src("")), ["rest"]);
 }
+
+/// A hook with a pattern table matches only where its `on` path holds a
+/// string, so a template reading that path (or a prefix of it) is guarded
+/// (the guide's guard reads `${tool_input.command.truncate(60)}` there).
+#[test]
+fn a_pattern_table_guards_its_path_for_templates() {
+    let src = |table: &str| {
+        format!(
+            "hooks:\n  - id: rows\n    event: e\n    when: \"true\"\n{table}    \
+             action: {{type: fail, error_message: \"x ${{cmd.text.truncate(5)}} ${{cmd}}\"}}\n"
+        )
+    };
+    let unguarded = |src: &str| -> Vec<String> {
+        let (p, f) = findings(src);
+        f.iter()
+            .filter_map(|f| match f {
+                Finding::UnguardedTemplate { path, .. } => {
+                    Some(p.paths().get(*path).unwrap().to_string())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(unguarded(&src("    table: {on: cmd.text, rows: [{pattern: a}]}\n")).is_empty());
+    assert_eq!(unguarded(&src("")), ["cmd", "cmd.text"]);
+}
