@@ -30,7 +30,7 @@
 //! `false` stays, so explain output still lists it; one that folds to `true`
 //! gets the empty code range, which means exactly "always matches").
 
-use super::{arith_op, cmp_op, drop_chains, exact, left_spine, logic_parts};
+use super::parts::{arith_op, cmp_op, drop_chains, exact, left_spine, logic_parts};
 use crate::ir::{BinaryOp, Builtin, Const, IrExpr, IrExprKind, MacroKind, UnaryOp};
 use crate::span::Span;
 use hookc_runtime::bytecode::Op;
