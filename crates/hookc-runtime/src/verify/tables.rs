@@ -1,0 +1,126 @@
+//! Checks of the program's tables: paths, regex literals, constants,
+//! pattern tables and constant sets.
+
+use super::*;
+
+pub(super) fn check_paths(p: &Program) -> Result<(), VerifyError> {
+    let mut seen = std::collections::HashSet::with_capacity(p.paths.len());
+    for (i, path) in p.paths.iter().enumerate() {
+        if !crate::bytecode::path::is_identifier(path.root_name()) {
+            return Err(VerifyError::BadPathRoot {
+                path: index_u32(i),
+                root: path.root_name().to_owned(),
+            });
+        }
+        if path.segments().len() > MAX_PATH_SEGMENTS {
+            return Err(VerifyError::TableTooLarge {
+                table: "segments in one path",
+                len: path.segments().len(),
+                limit: MAX_PATH_SEGMENTS,
+            });
+        }
+        // INVARIANT (interned paths): `context::PathPlan` gives each distinct
+        // path one slot; a second equal path would never be filled.
+        if !seen.insert(path) {
+            return Err(VerifyError::Duplicate {
+                at: Location::Path(index_u32(i)),
+                what: "path",
+                name: path.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The regexes' recorded literals: none, or one list per regex of at most
+/// [`MAX_REGEX_LITERALS`] each. (That each literal is one every match
+/// contains is the compiler's to say, as what the code computes is: the
+/// verifier does not parse the patterns.)
+pub(super) fn check_regex_literals(p: &Program) -> Result<(), VerifyError> {
+    let bad = |reason: String| Err(VerifyError::BadRegexLiterals { reason });
+    if !p.regex_literals.is_empty() && p.regex_literals.len() != p.regexes.len() {
+        return bad(format!(
+            "are {} lists for {} regexes",
+            p.regex_literals.len(),
+            p.regexes.len()
+        ));
+    }
+    if let Some(i) = p
+        .regex_literals
+        .iter()
+        .position(|l| l.len() > MAX_REGEX_LITERALS)
+    {
+        return bad(format!("of regex {i} are more than {MAX_REGEX_LITERALS}"));
+    }
+    Ok(())
+}
+
+pub(super) fn check_consts(p: &Program) -> Result<(), VerifyError> {
+    // One explicit stack for all constants: no recursion over the values.
+    let mut stack: Vec<(&serde_json::Value, usize)> = Vec::new();
+    // The constants built so far hold every list and object; a string not
+    // yet built is one level deep, and building it here would undo the
+    // pool's laziness.
+    for (i, value) in p.consts.built() {
+        stack.push((value, 1));
+        while let Some((v, depth)) = stack.pop() {
+            if depth > MAX_VALUE_DEPTH {
+                return Err(VerifyError::TooDeep {
+                    at: Location::Const(index_u32(i)),
+                    limit: MAX_VALUE_DEPTH,
+                });
+            }
+            match v {
+                serde_json::Value::Array(items) => {
+                    stack.extend(items.iter().map(|item| (item, depth + 1)));
+                }
+                serde_json::Value::Object(map) => {
+                    stack.extend(map.values().map(|item| (item, depth + 1)));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn check_tables(p: &Program) -> Result<(), VerifyError> {
+    for (index, table) in p.tables.iter().enumerate() {
+        let at = || Location::Program;
+        let bad = |reason: &str| VerifyError::BadTable {
+            index,
+            reason: reason.to_owned(),
+        };
+        in_bounds(p, table.on, at)?;
+        in_bounds(p, table.rows, at)?;
+        for &r in &table.patterns {
+            in_bounds(p, r, at)?;
+        }
+        if table.patterns.is_empty() {
+            return Err(bad("has no rows"));
+        }
+        match p.konst(table.rows) {
+            Some(serde_json::Value::Array(rows))
+                if rows.len() == table.patterns.len() && rows.iter().all(|r| r.is_object()) => {}
+            _ => {
+                return Err(bad(
+                    "has a rows constant that is not a list of one object per pattern",
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn check_sets(p: &Program) -> Result<(), VerifyError> {
+    for (index, &konst) in p.sets.iter().enumerate() {
+        in_bounds(p, konst, || Location::Set(index_u32(index)))?;
+        if !matches!(p.konst(konst), Some(serde_json::Value::Array(_))) {
+            return Err(VerifyError::BadSet {
+                index,
+                konst: konst.as_u32(),
+            });
+        }
+    }
+    Ok(())
+}
