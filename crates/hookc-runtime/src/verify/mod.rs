@@ -81,13 +81,14 @@
 //! scratch slot per instruction, so verification is linear in the program.
 
 mod actions;
+mod code;
+mod error;
 mod hooks;
 mod tables;
+
 use actions::*;
 use hooks::*;
 use tables::*;
-mod code;
-mod error;
 
 pub use error::{Location, VerifyError};
 
