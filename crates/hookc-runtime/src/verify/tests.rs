@@ -933,3 +933,30 @@ fn names_find_the_first_repeat_in_short_and_long_lists() {
         assert!(!names.insert("a"));
     }
 }
+
+#[test]
+fn a_call_names_a_builtin_with_its_own_arity() {
+    let at = sample()
+        .code
+        .iter()
+        .position(|op| matches!(op, Op::Call(_)))
+        .expect("the sample calls a function");
+    let mut p = sample();
+    p.code[at] = Op::Call(crate::bytecode::FuncId::new(0xFFFF, 2));
+    let m = msg(p);
+    assert!(
+        m.contains("calls function id 0xffff popping 2 values"),
+        "{m}"
+    );
+    // A builtin's id with another arity: the stack would be read wrongly.
+    let mut p = sample();
+    let Op::Call(f) = p.code[at] else {
+        panic!("not a call")
+    };
+    p.code[at] = Op::Call(crate::bytecode::FuncId::new(f.id(), f.arity() - 1));
+    let m = msg(p);
+    assert!(
+        m.contains(&format!("calls function id {:#x}", f.id())),
+        "{m}"
+    );
+}

@@ -278,6 +278,10 @@ fn check_rows(
             push(diags, d, &format!("{at}.pattern"));
             continue;
         };
+        if let Some(part) = regexes.boundary_beside(text) {
+            let d = crate::check::unicode_boundary::diagnostic(&part, pattern.span);
+            push(diags, d, &format!("{at}.pattern"));
+        }
         let reason = match regexes.check(text) {
             Ok(hookc_runtime::verify::Engine::Linear) => None,
             Err(reason) => Some(reason),
@@ -412,5 +416,18 @@ mod tests {
         );
         let m = messages(serde_json::json!({"on": "cmd", "rows": [{"pattern": "a", "x": [1]}]}));
         assert_eq!(m, ["field `x` of row 0 is a list"]);
+    }
+
+    #[test]
+    fn a_rows_unicode_boundary_beside_non_ascii_is_w0024() {
+        let codes = |pattern: &str| -> Vec<Code> {
+            let (t, diags) =
+                table(serde_json::json!({"on": "cmd", "rows": [{"pattern": pattern}]}));
+            assert!(t.is_some(), "{diags:?}");
+            diags.iter().map(|d| d.code).collect()
+        };
+        assert_eq!(codes(r"\bfail\w*\b"), [Code::UnicodeWordBoundary]);
+        assert!(codes(r"\bfail\b").is_empty());
+        assert!(codes(r"(?-u:\bfail\w*\b)").is_empty());
     }
 }

@@ -112,6 +112,19 @@ fn contradictions_and_tautologies() {
     assert!(f.contains(&Finding::AlwaysTrue { hook: 1 }));
 }
 
+/// W0007's findings for `src`: each path read, and how.
+fn unguarded_templates(src: &str) -> Vec<(String, super::TemplateHole)> {
+    let (p, f) = findings(src);
+    f.iter()
+        .filter_map(|f| match f {
+            Finding::UnguardedTemplate { path, hole, .. } => {
+                Some((p.paths().get(*path)?.to_string(), *hole))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn template_expressions_are_followed_through_macros() {
     // The macro's range is read for certain; its body's paths only when
@@ -127,18 +140,8 @@ hooks:
     when: "has(limit.items) && size(limit.items) > 0"
     action: {type: fail, error_message: "n=${limit.items.filter(i, i > 1).size()}"}
 "#;
-    let (p, f) = findings(src);
-    let unguarded: Vec<(String, super::TemplateHole)> = f
-        .iter()
-        .filter_map(|f| match f {
-            Finding::UnguardedTemplate { path, hole, .. } => {
-                Some((p.paths().get(*path).unwrap().to_string(), *hole))
-            }
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        unguarded,
+        unguarded_templates(src),
         [("error.codes".to_owned(), super::TemplateHole::Expr)]
     );
 }
@@ -157,17 +160,10 @@ hooks:
     when: "has(error.code)"
     action: {type: fail, error_message: "${error.code} ${error.message} ${event.thread_id}"}
 "#;
-    let (p, f) = findings(src);
-    let unguarded: Vec<String> = f
-        .iter()
-        .filter_map(|f| match f {
-            Finding::UnguardedTemplate { path, .. } => {
-                Some(p.paths().get(*path).unwrap().to_string())
-            }
-            _ => None,
-        })
-        .collect();
-    assert_eq!(unguarded, ["error.message"]);
+    assert_eq!(
+        unguarded_templates(src),
+        [("error.message".to_owned(), super::TemplateHole::Part)]
+    );
 }
 
 #[test]
@@ -216,17 +212,12 @@ fn a_pattern_table_guards_its_path_for_templates() {
              action: {{type: fail, error_message: \"x ${{cmd.text.truncate(5)}} ${{cmd}}\"}}\n"
         )
     };
-    let unguarded = |src: &str| -> Vec<String> {
-        let (p, f) = findings(src);
-        f.iter()
-            .filter_map(|f| match f {
-                Finding::UnguardedTemplate { path, .. } => {
-                    Some(p.paths().get(*path).unwrap().to_string())
-                }
-                _ => None,
-            })
-            .collect()
-    };
-    assert!(unguarded(&src("    table: {on: cmd.text, rows: [{pattern: a}]}\n")).is_empty());
-    assert_eq!(unguarded(&src("")), ["cmd", "cmd.text"]);
+    assert!(
+        unguarded_templates(&src("    table: {on: cmd.text, rows: [{pattern: a}]}\n")).is_empty()
+    );
+    let paths: Vec<String> = unguarded_templates(&src(""))
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(paths, ["cmd", "cmd.text"]);
 }

@@ -1,9 +1,12 @@
 //! The modules of every crate import one another without a loop
 //! (ARCHITECTURE.md, "Layers"): the product files of `crates/*/src` are
-//! read as text, each `crate::`, `super::` and child-module path of their
-//! code (comments and `#[cfg(test)]` modules left out) is an arrow to the
-//! file that defines the module it names, and the strongly connected
-//! components of those arrows are the loops: there must be none.
+//! read as text, each `crate::` and child-module path of their code
+//! (comments and `#[cfg(test)]` modules left out) is an arrow to the file
+//! that defines the module it names, and the strongly connected components
+//! of those arrows are the loops: there must be none. A child's `super::`
+//! reads the folder it is part of, which counts as one unit with it (a
+//! parent that re-exports its children is their facade, not a loop), and a
+//! macro's `$crate::` names the crate's exports, not a file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

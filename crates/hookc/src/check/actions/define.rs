@@ -252,7 +252,7 @@ fn check_effect_needs(
         if !set_fits {
             diags.push(bad(
                 format!("transform action type `{name}` declares a `{set}` parameter that is not of type `object`: the members a transform sets after its patch"),
-                at("effect"),
+                at("parameters"),
                 "declare `set: {type: object}`: its members are set as the patch's are merged, but a `null` member is set to null rather than removed",
             ));
         }

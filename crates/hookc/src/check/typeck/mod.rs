@@ -24,20 +24,44 @@ use hookc_runtime::verify::{Backtracking, Engine};
 // PERF: compiling a regex costs microseconds to milliseconds; 10,000 hooks
 // sharing 9 patterns spent 11% of their compile time here (callgrind).
 #[derive(Debug, Default)]
-pub struct RegexMemo(std::collections::HashMap<String, Engine>);
+pub struct RegexMemo(std::collections::HashMap<String, CheckedPattern>);
+
+/// What checking a pattern that compiles found, once per pattern.
+#[derive(Debug, Clone)]
+struct CheckedPattern {
+    engine: Engine,
+    /// W0024's finding: the part beside a Unicode word boundary that
+    /// matches non-ASCII characters, as a message names it.
+    boundary_beside: Option<String>,
+}
 
 impl RegexMemo {
     /// `compile_regex`'s verdict on `pattern` and its engine, compiling
     /// it only once.
     pub(crate) fn check(&mut self, pattern: &str) -> Result<Engine, String> {
-        if let Some(engine) = self.0.get(pattern) {
-            return Ok(engine.clone());
+        self.checked(pattern).map(|c| c.engine)
+    }
+
+    /// W0024's finding for a pattern that compiles: the part beside a
+    /// Unicode word boundary that matches non-ASCII characters.
+    pub(crate) fn boundary_beside(&mut self, pattern: &str) -> Option<String> {
+        self.checked(pattern).ok()?.boundary_beside
+    }
+
+    /// The pattern's check, done on its first use.
+    fn checked(&mut self, pattern: &str) -> Result<CheckedPattern, String> {
+        if let Some(checked) = self.0.get(pattern) {
+            return Ok(checked.clone());
         }
         // The runtime chooses its engine from the pattern alone, here too
         // (one parse for both).
         let (_, engine) = hookc_runtime::verify::compile_regex_on_engine(pattern)?;
-        self.0.insert(pattern.to_owned(), engine.clone());
-        Ok(engine)
+        let checked = CheckedPattern {
+            engine,
+            boundary_beside: crate::check::unicode_boundary::beside_non_ascii(pattern),
+        };
+        self.0.insert(pattern.to_owned(), checked.clone());
+        Ok(checked)
     }
 }
 
@@ -456,7 +480,7 @@ impl TypeChecker<'_> {
     /// A pattern literal: it compiles, and (a regex) holds no control
     /// character from a string escape.
     fn pattern(&mut self, re: &crate::ir::Regex) {
-        let checked = self.regexes.check(&re.pattern);
+        let checked = self.regexes.checked(&re.pattern);
         if let Err(msg) = &checked {
             let d = match &re.glob {
                 // Valid (checked when translated), but its regex
@@ -468,12 +492,13 @@ impl TypeChecker<'_> {
             };
             self.diags
                 .push(d.at(re.span).label("this pattern does not compile"));
-        } else if re.glob.is_none() {
+        } else if let (None, Ok(checked)) = (&re.glob, &checked) {
             self.control_in_regex(re);
-            if let Some(d) = crate::check::unicode_boundary::diagnostic(&re.pattern, re.span) {
+            if let Some(part) = &checked.boundary_beside {
+                let d = crate::check::unicode_boundary::diagnostic(part, re.span);
                 self.diags.push(d);
             }
-            if let Ok(Engine::Backtracking(first)) = &checked {
+            if let Engine::Backtracking(first) = &checked.engine {
                 self.backtracking_regex(re, first);
             }
         }
