@@ -208,7 +208,7 @@ fn describe(prog: &Program, op: &Op) -> (&'static str, String, String) {
         Operand::Set(i) => (i.to_string(), set(prog, i)),
         Operand::Regex(i) => (i.to_string(), regex(prog, i)),
         Operand::Jump(t) | Operand::Exit(t) => (format!("-> {t}"), String::new()),
-        Operand::Depth(d) => (d.to_string(), String::new()),
+        Operand::Depth(d) | Operand::Slot(d) => (d.to_string(), String::new()),
         Operand::Count(n) => (n.to_string(), String::new()),
         Operand::Cmp(c) => (c.symbol().to_owned(), c.symbol().to_owned()),
         Operand::Macro(m) => (m.name().to_owned(), m.name().to_owned()),

@@ -156,6 +156,13 @@ pub const MAX_STACK_DEPTH: usize = 1 << 16;
 /// [`MAX_EXPR_DEPTH`]. Checked by the verifier.
 pub const MAX_MACRO_NESTING: usize = MAX_EXPR_DEPTH;
 
+/// Local slots one hook's condition or one template expression may use
+/// (`LocalLoad` / `LocalStore`: a local name's value, kept for its later
+/// uses in the same code; `docs/src/semantics.md#local-names`). The
+/// compiler gives each kept name of a code one slot; checked by the
+/// verifier, and the VM holds at most this many values per code run.
+pub const MAX_LOCAL_SLOTS: usize = 1024;
+
 /// Deepest nesting of a constant (a JSON value of the constant pool) or of
 /// an action parameter value: constants come from documents
 /// ([`MAX_DOC_DEPTH`]) and expressions ([`MAX_EXPR_DEPTH`]). Checked by the

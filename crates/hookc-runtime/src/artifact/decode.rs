@@ -10,8 +10,8 @@
 use super::{
     checksum, get_op, ArtifactError, Section, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
     FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_FUNCTIONS, HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS,
-    VALUE_TAG_STRING,
+    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS,
+    MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -320,8 +320,27 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         program.tables = read_section(&mut r, tables, read_tables)?;
     }
     // One encoding per program: each version holds only programs that need it.
+    if version < FORMAT_VERSION && program.uses_locals() {
+        return Err(ArtifactError::Invalid {
+            what: "section `code`",
+            reason: "the program keeps local values (`LocalLoad`, `LocalStore`), which need \
+                     format 7",
+            offset: r.offset(),
+        });
+    }
     match version {
         FORMAT_VERSION => {
+            program.regex_literals = read_section(&mut r, literals, read_literals)?;
+            if !program.uses_locals() {
+                return Err(ArtifactError::Invalid {
+                    what: "the format version",
+                    reason: "the program keeps no local value, so it must be written as format \
+                             3, 4, 5 or 6",
+                    offset: 8,
+                });
+            }
+        }
+        FORMAT_VERSION_LITERALS => {
             let offset = r.offset();
             program.regex_literals = read_section(&mut r, literals, read_literals)?;
             if program.regex_literals.is_empty() {

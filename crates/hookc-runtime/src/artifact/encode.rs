@@ -5,7 +5,8 @@
 use super::{
     checksum, hook_flags, put_op, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
     FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC,
+    SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Attribution, Binding, Combine, Effect, OnError, PriorityOrder};
@@ -235,7 +236,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
             }
         });
     }
-    if version == FORMAT_VERSION {
+    if version >= FORMAT_VERSION_LITERALS {
         body.section(literals.id, |w| {
             w.len(prog.regex_literals.len());
             for list in &prog.regex_literals {
@@ -272,13 +273,15 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     out
 }
 
-/// The format a program is written in: the oldest that can hold it (6 for
-/// regexes' recorded literals, else 5 for functions, template expressions
-/// or pattern tables, else 4 for the decision model, else 3), so that every
-/// program has one encoding.
+/// The format a program is written in: the oldest that can hold it (7 for
+/// kept local values, else 6 for regexes' recorded literals, else 5 for
+/// functions, template expressions or pattern tables, else 4 for the
+/// decision model, else 3), so that every program has one encoding.
 pub(super) fn format_of(prog: &Program) -> u16 {
-    if !prog.regex_literals.is_empty() {
+    if prog.uses_locals() {
         FORMAT_VERSION
+    } else if !prog.regex_literals.is_empty() {
+        FORMAT_VERSION_LITERALS
     } else if prog.uses_format_5() {
         FORMAT_VERSION_FUNCTIONS
     } else if prog.uses_model() {

@@ -8,7 +8,7 @@
 //! is bounded before recursion, and the first problem is returned as an
 //! [`ArtifactError`] with its byte offset. No input makes it panic.
 //!
-//! # Format (versions 3 to 6)
+//! # Format (versions 3 to 7)
 //!
 //! All fixed-width integers are little-endian. Inside sections, integers are
 //! LEB128 (`uleb`: unsigned; `sleb`: a signed value zigzag-mapped, then
@@ -25,7 +25,9 @@
 //!              or pattern tables (format 4's sections, `model` included,
 //!              plus template part tag 3 and the `tables` section); 6 for a
 //!              program with regexes (format 5's, plus the `literals`
-//!              section)
+//!              section); 7 for a program that keeps local names' values
+//!              (format 6's, plus the instructions `LocalLoad` and
+//!              `LocalStore`; its `literals` section may be empty)
 //! 10     2     flags (u16): bit 0 set when lower priorities run first
 //!              (`priority_order: lower_first`); bit 1 for `attribution:
 //!              id`, bit 2 for `attribution: off` (never both); bit 3
@@ -35,7 +37,8 @@
 //!              (with bit 1, 2 or 3 set: of the flags, then those bytes)
 //! 16     8     body length (u64) = file length - 24
 //! 24     ...   body: exactly these sections (twelve in format 3, thirteen
-//!              in format 4, fourteen in format 5, fifteen in format 6),
+//!              in format 4, fourteen in format 5, fifteen in formats 6
+//!              and 7),
 //!              once each, in this order
 //! ```
 //!
@@ -43,7 +46,7 @@
 //! of payload, which its decoder must consume exactly. Ids, in order:
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
-//! and from format 4, 13 `model`, from format 5, 14 `tables`, and in
+//! and from format 4, 13 `model`, from format 5, 14 `tables`, and from
 //! format 6, 15 `literals`. Each
 //! program has the lowest version that holds it, and no other.
 //! Payloads (`str` is `uleb` byte
@@ -108,10 +111,10 @@
 //!   action, in the order of `actions`: its severity (`sleb`) and its
 //!   binding (byte 0 none, 1 + `uleb` path index, or 2 + `uleb` string
 //!   index: the name of the parameter that holds the key).
-//! - `tables` (formats 5 and 6): `vec<(on: uleb path, patterns: vec<uleb
+//! - `tables` (formats 5 to 7): `vec<(on: uleb path, patterns: vec<uleb
 //!   regex>, rows: uleb constant)>`, the hooks' pattern tables
 //!   ([`PatternTable`](crate::bytecode::PatternTable)).
-//! - `literals` (format 6): `vec<vec<str>>`, one list per regex, in the
+//! - `literals` (formats 6 and 7): `vec<vec<str>>`, one list per regex, in the
 //!   order of `regexes`: the literals every match of the regex contains,
 //!   longest first, at most [`crate::limits::MAX_REGEX_LITERALS`]
 //!   ([`required_literals`](crate::value::policy_regex::required_literals);
@@ -150,11 +153,18 @@ use thiserror::Error;
 /// The first 8 bytes of every artifact.
 pub const MAGIC: [u8; 8] = *b"HOOKCBC\0";
 
-/// The newest format version this hookc writes and reads: a program with
-/// regexes is written in it, with the literals every match of each regex
-/// contains (the `literals` section), so that a loaded policy's search of
-/// a string without them parses nothing. It is format 5 plus that section.
-pub const FORMAT_VERSION: u16 = 6;
+/// The newest format version this hookc writes and reads: a program that
+/// keeps local names' values for their later uses
+/// ([`Program::uses_locals`](crate::bytecode::Program::uses_locals)) is
+/// written in it. It is format 6 plus the instructions `LocalLoad` and
+/// `LocalStore`, with a `literals` section that may be empty.
+pub const FORMAT_VERSION: u16 = 7;
+
+/// The format version of a program with regexes and no kept local value,
+/// written with the literals every match of each regex contains (the
+/// `literals` section), so that a loaded policy's search of a string
+/// without them parses nothing. It is format 5 plus that section.
+pub const FORMAT_VERSION_LITERALS: u16 = 6;
 
 /// The format version of a program without regexes that calls the
 /// function table, or has template expressions or pattern tables

@@ -265,19 +265,19 @@ fn header_errors() {
         ArtifactError::NotAnArtifact
     );
 
-    let mut v7 = bytes.clone();
-    v7[8] = 7;
+    let mut v8 = bytes.clone();
+    v8[8] = 8;
     assert_eq!(
-        decode(&v7).unwrap_err().to_string(),
+        decode(&v8).unwrap_err().to_string(),
         format!(
-            "artifact format version 7 is not supported by this hookc (reads versions 3 to \
+            "artifact format version 8 is not supported by this hookc (reads versions 3 to \
              {FORMAT_VERSION}); recompile the policy with this hookc"
         )
     );
     // The version is read before the rest of the header.
     assert_eq!(
-        decode(&v7[..10]).unwrap_err(),
-        ArtifactError::UnsupportedVersion { found: 7 }
+        decode(&v8[..10]).unwrap_err(),
+        ArtifactError::UnsupportedVersion { found: 8 }
     );
 
     let mut flags = bytes.clone();
@@ -665,7 +665,7 @@ fn random_mutations_never_panic() {
     let mut p = sample();
     crate::value::policy_regex::record_required_literals(&mut p);
     let bytes = encode(&p);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_LITERALS.to_le_bytes());
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut loaded, mut rejected_by_decoder, mut rejected_by_verifier) = (0, 0, 0);
     for round in 0..20_000 {
@@ -972,7 +972,7 @@ fn regex_literals_are_format_6() {
     crate::value::policy_regex::record_required_literals(&mut p);
     assert_eq!(p.regex_literals, vec![vec!["rate".to_owned()]]);
     let bytes = encode(&p);
-    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..10], FORMAT_VERSION_LITERALS.to_le_bytes());
     let back = decode(&bytes).unwrap();
     assert_eq!(back, p);
     assert_eq!(encode(&back), bytes);
@@ -1005,7 +1005,7 @@ fn regex_literals_are_format_6() {
     // The decoder: format 6 without a regex is not its encoding.
     let mut bytes = encode(&with_table());
     assert_eq!(bytes[8..10], FORMAT_VERSION_FUNCTIONS.to_le_bytes());
-    bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes[8..10].copy_from_slice(&FORMAT_VERSION_LITERALS.to_le_bytes());
     bytes.extend_from_slice(&[15, 1, 0, 0, 0, 0]);
     reseal(&mut bytes);
     let e = decode(&bytes).unwrap_err().to_string();

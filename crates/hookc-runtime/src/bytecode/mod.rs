@@ -527,6 +527,14 @@ impl Program {
         })
     }
 
+    /// Whether the code keeps a local name's value (`LocalLoad`,
+    /// `LocalStore`), which only format 7 can hold.
+    pub fn uses_locals(&self) -> bool {
+        self.code
+            .iter()
+            .any(|op| matches!(op, Op::LocalLoad { .. } | Op::LocalStore(_)))
+    }
+
     /// Whether the program uses the decision model beyond format 3's first
     /// match (a combining mode, an error policy, transforms, awaits,
     /// severities): only such programs are written with the `model`

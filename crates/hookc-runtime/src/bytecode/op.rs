@@ -149,6 +149,9 @@ pub enum Operand {
     Func(FuncId),
     /// A pattern table.
     Table(TableIdx),
+    /// A slot of the code's kept local values (`LocalLoad`, `LocalStore`),
+    /// below [`crate::limits::MAX_LOCAL_SLOTS`].
+    Slot(u16),
 }
 
 /// A call's function: a builtin's stable id in the function table
@@ -223,6 +226,9 @@ macro_rules! operand_type {
     };
     (Table) => {
         $crate::bytecode::TableIdx
+    };
+    (Slot) => {
+        u16
     };
 }
 pub(crate) use operand_type;
@@ -377,6 +383,20 @@ macro_rules! for_each_op {
             /// object; `null` when no row matches; an error when the path does
             /// not resolve or is not a string.
             0x2A Row(table: Table) [0 -> 1];
+            /// `0 -> 0` (falls through to compute it) or `0 -> 1` (jumps):
+            /// if local slot `slot` holds a value (a local name's, kept by
+            /// its `LocalStore`), push it and jump to `end`, just past that
+            /// `LocalStore`; otherwise run the name's code that follows.
+            0x2B LocalLoad {
+                /// The slot.
+                slot: Slot,
+                /// Just past the `LocalStore` that ends the name's code.
+                end: Exit,
+            } [0 -> 0] "slot {slot}, end {end}" "";
+            /// `1 -> 1`: keep the value on top (a local name's, just
+            /// computed) in local slot `slot` for the code's later uses, unless
+            /// it is an error (which each use then meets again).
+            0x2C LocalStore(slot: Slot) [1 -> 1];
         }
     };
 }

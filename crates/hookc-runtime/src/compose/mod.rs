@@ -747,7 +747,8 @@ impl<'a> Linker<'a> {
                 | Operand::Cmp(_)
                 | Operand::Macro(_)
                 | Operand::Kinds(_)
-                | Operand::Func(_) => operand,
+                | Operand::Func(_)
+                | Operand::Slot(_) => operand,
             })
         })
     }

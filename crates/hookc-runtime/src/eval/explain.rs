@@ -340,7 +340,8 @@ impl Policy {
                 | Operand::Cmp(_)
                 | Operand::Macro(_)
                 | Operand::Kinds(_)
-                | Operand::Func(_) => {}
+                | Operand::Func(_)
+                | Operand::Slot(_) => {}
             });
         }
         seen.into_iter()
@@ -384,7 +385,8 @@ impl Policy {
             | Operand::Count(_)
             | Operand::Cmp(_)
             | Operand::Macro(_)
-            | Operand::Kinds(_) => {}
+            | Operand::Kinds(_)
+            | Operand::Slot(_) => {}
         });
         if doing.is_some() {
             return doing;

@@ -5,7 +5,7 @@
 use super::{hook_loc, in_bounds, instr_loc, Location, VerifyError};
 use crate::bytecode::Kinds;
 use crate::bytecode::{Flow, JumpTarget, Op, Operand, Program};
-use crate::limits::{MAX_MACRO_NESTING, MAX_STACK_DEPTH};
+use crate::limits::{MAX_LOCAL_SLOTS, MAX_MACRO_NESTING, MAX_STACK_DEPTH};
 
 /// What the verifier knows about an instruction that a jump targets.
 #[derive(Debug, Clone, Copy)]
@@ -360,6 +360,13 @@ impl CodeCx<'_, '_> {
                         depth,
                         nesting: self.frames.len(),
                     })
+                }
+            }
+            Operand::Slot(slot) => {
+                if usize::from(slot) < MAX_LOCAL_SLOTS {
+                    Ok(())
+                } else {
+                    Err(VerifyError::BadSlot { at: at(), slot })
                 }
             }
             Operand::Kinds(bits) => {

@@ -287,6 +287,17 @@ pub enum VerifyError {
         /// Enclosing macros.
         nesting: usize,
     },
+    /// A local slot at or over [`crate::limits::MAX_LOCAL_SLOTS`].
+    #[error(
+        "{at}: local slot {slot} is over the limit of {} slots a code may use",
+        crate::limits::MAX_LOCAL_SLOTS
+    )]
+    BadSlot {
+        /// Where.
+        at: Location,
+        /// The operand.
+        slot: u16,
+    },
     /// `TypeIs` with bits that name no kind.
     #[error("{at}: `TypeIs` with unknown kind bits {bits:#04x}")]
     BadKinds {

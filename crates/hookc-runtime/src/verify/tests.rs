@@ -198,6 +198,25 @@ pub(crate) fn sample_with_table() -> Program {
     p
 }
 
+/// [`sample_with_table`] whose last hook also keeps a local (format 7):
+/// `... && <kept local>`, the local's code `True`.
+pub(crate) fn sample_with_every_op() -> Program {
+    let mut p = sample_with_table();
+    let last = p.code.len() - 1;
+    let end = JumpTarget::new(u32::try_from(last + 3).unwrap());
+    p.code.splice(
+        last..last,
+        [
+            Op::LocalLoad { slot: 0, end },
+            Op::True,
+            Op::LocalStore(0),
+            Op::AndJoin,
+        ],
+    );
+    p.hooks[3].code.1 += 4;
+    p
+}
+
 /// A program of one hook with this code (tables from [`sample`]).
 fn one_hook(code: Vec<Op>, max_stack: u32) -> Program {
     let mut p = sample();
@@ -248,7 +267,7 @@ fn ids_are_unique_among_hooks_and_absent_hooks() {
 
 #[test]
 fn every_opcode_is_in_the_sample() {
-    let p = sample_with_table();
+    let p = sample_with_every_op();
     assert!(verify(p.clone()).is_ok());
     let names: HashSet<&str> = p.code.iter().map(Op::name).collect();
     for (_, name) in crate::artifact::OPCODES {
@@ -680,6 +699,36 @@ fn var_needs_enclosing_macros() {
             nesting: 2,
             ..
         }
+    ));
+}
+
+/// A kept local's code: `LocalLoad` exits with its value one past the
+/// `LocalStore`; a slot at the limit is refused, and a load's exit must
+/// arrive with the height the store leaves.
+#[test]
+fn local_slots_are_bounded_and_their_exits_balanced() {
+    let code = |slot: u16, end: u32| {
+        vec![
+            Op::LocalLoad {
+                slot,
+                end: JumpTarget::new(end),
+            },
+            Op::True,
+            Op::LocalStore(slot),
+            Op::Return,
+        ]
+    };
+    verify(one_hook(code(0, 3), 1)).unwrap();
+    let last = u16::try_from(crate::limits::MAX_LOCAL_SLOTS - 1).unwrap();
+    verify(one_hook(code(last, 3), 1)).unwrap();
+    assert!(matches!(
+        verify(one_hook(code(last + 1, 3), 1)).unwrap_err(),
+        VerifyError::BadSlot { slot, .. } if slot == last + 1
+    ));
+    // Exiting to the name's own code: a value where that code has none.
+    assert!(matches!(
+        verify(one_hook(code(0, 1), 1)).unwrap_err(),
+        VerifyError::StackMismatch { .. }
     ));
 }
 

@@ -69,11 +69,24 @@ impl Lowerer<'_> {
                 self.emit(Op::Var(d));
             }
             // Its expression, lowered here: the same code as if it were
-            // written in its place (`docs/src/semantics.md#local-names`).
+            // written in its place (`docs/src/semantics.md#local-names`);
+            // a kept name's code runs once, and later uses read its slot.
             K::Local { body, .. } => {
+                let slot = self.kept.slot(body);
+                let load = slot.map(|slot| {
+                    self.emit(Op::LocalLoad {
+                        slot,
+                        end: JumpTarget::new(0),
+                    })
+                });
                 let outer = std::mem::replace(&mut self.var_base, self.binders);
                 self.expr(body);
                 self.var_base = outer;
+                if let (Some(slot), Some(load)) = (slot, load) {
+                    self.emit(Op::LocalStore(slot));
+                    let end = self.here();
+                    self.patch(load, end);
+                }
             }
             K::Field(base, name) => {
                 self.expr(base);

@@ -52,6 +52,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod expr;
 pub(crate) mod fold;
+mod kept;
 mod parts;
 mod prefilter;
 
@@ -220,6 +221,9 @@ struct Lowerer<'p> {
     // table's first matching row (`Op::Row`), not the context.
     /// The pattern table whose row `row` names.
     row: Option<TableIdx>,
+    /// The local names of the code being lowered, and the slots of those
+    /// it keeps (`docs/src/semantics.md#local-names`).
+    kept: kept::KeptLocals,
 }
 
 impl<'p> Lowerer<'p> {
@@ -242,6 +246,7 @@ impl<'p> Lowerer<'p> {
             debug: Vec::new(),
             action_types: None,
             row: None,
+            kept: kept::KeptLocals::default(),
         }
     }
 
@@ -343,7 +348,9 @@ impl<'p> Lowerer<'p> {
         let target = JumpTarget::new(target);
         match self.prog.code.get_mut(at as usize) {
             Some(Op::Jump(t)) => *t = target,
-            Some(Op::MacroStart { end, .. } | Op::Branch { end, .. }) => *end = target,
+            Some(
+                Op::MacroStart { end, .. } | Op::Branch { end, .. } | Op::LocalLoad { end, .. },
+            ) => *end = target,
             _ => {}
         }
     }
@@ -358,6 +365,7 @@ impl<'p> Lowerer<'p> {
         self.max_depth = 0;
         self.binders = 0;
         self.var_base = 0;
+        self.kept = kept::KeptLocals::default();
         if self.record {
             self.debug.push((hook.span, Vec::new()));
         }
@@ -368,6 +376,7 @@ impl<'p> Lowerer<'p> {
             // INVARIANT (empty code = always): a condition that folds to
             // `true` is the same as none, and gets the empty code range.
             if !matches!(folded.kind, IrExprKind::Const(Const::Bool(true))) {
+                self.kept = kept::KeptLocals::of(&folded);
                 self.expr(&folded);
                 code = true;
             }
@@ -593,7 +602,9 @@ impl<'p> Lowerer<'p> {
     /// sub-condition is recorded for explain (marks are the condition's).
     fn template_expr(&mut self, e: &IrExpr) -> TemplatePart {
         let folded = fold::fold(e);
+        let kept = std::mem::replace(&mut self.kept, kept::KeptLocals::of(&folded));
         let part = self.template_code(|l| l.expr(&folded));
+        self.kept = kept;
         drop_chains(folded);
         part
     }

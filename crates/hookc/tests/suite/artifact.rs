@@ -236,13 +236,14 @@ fn deeply_nested_constant_is_rejected_quickly() {
 #[test]
 fn other_format_versions_get_a_clear_message() {
     let mut m = encode(&examples());
-    m[8..10].copy_from_slice(&7u16.to_le_bytes());
+    m[8..10].copy_from_slice(&8u16.to_le_bytes());
     assert_eq!(
         load(&m).unwrap_err().to_string(),
-        "artifact format version 7 is not supported by this hookc (reads versions 3 to 6); \
+        "artifact format version 8 is not supported by this hookc (reads versions 3 to 7); \
          recompile the policy with this hookc"
     );
-    assert_eq!(artifact::FORMAT_VERSION, 6);
+    assert_eq!(artifact::FORMAT_VERSION, 7);
+    assert_eq!(artifact::FORMAT_VERSION_LITERALS, 6);
     assert_eq!(artifact::FORMAT_VERSION_FUNCTIONS, 5);
     assert_eq!(artifact::FORMAT_VERSION_MODEL, 4);
     assert_eq!(artifact::FORMAT_VERSION_FIRST_MATCH, 3);
@@ -256,4 +257,41 @@ fn sources_are_not_artifacts() {
     let e = load(&text).unwrap_err();
     assert_eq!(e, ArtifactError::NotAnArtifact);
     assert!(e.to_string().starts_with("not a hookc artifact"));
+}
+
+/// A kept name's artifact is format 7; the decoder holds each format to
+/// the programs that need it.
+#[test]
+fn a_kept_name_is_written_in_format_7() {
+    use hookc_runtime::artifact::{FORMAT_VERSION, FORMAT_VERSION_LITERALS};
+    let kept = "let:\n  n: \"items.filter(i, i > 1)\"\nhooks:\n- id: h\n  event: e\n  \
+                when: \"size(n) > 1 && n[0] == 2\"\n  action: {type: abort}\n";
+    let policy = compile(&[Input::new("p.yaml", kept)])
+        .into_policy()
+        .unwrap();
+    let bytes = policy.to_artifact();
+    assert_eq!(bytes[8..10], FORMAT_VERSION.to_le_bytes());
+    let program = artifact::decode(&bytes).unwrap();
+    assert!(program.uses_locals());
+    assert_eq!(artifact::encode(&program), bytes);
+    // The same program labelled format 6 is refused, naming format 7.
+    let mut older = bytes.clone();
+    older[8..10].copy_from_slice(&FORMAT_VERSION_LITERALS.to_le_bytes());
+    reseal(&mut older);
+    let e = artifact::decode(&older).unwrap_err().to_string();
+    assert!(e.contains("which need format 7"), "{e}");
+    // A program that keeps nothing labelled format 7 is refused too.
+    let plain = compile(&[Input::new(
+        "p.yaml",
+        "hooks:\n- id: h\n  event: e\n  when: \"s.matches('^a')\"\n  action: {type: abort}\n",
+    )])
+    .into_policy()
+    .unwrap()
+    .to_artifact();
+    assert_eq!(plain[8..10], FORMAT_VERSION_LITERALS.to_le_bytes());
+    let mut newer = plain.clone();
+    newer[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    reseal(&mut newer);
+    let e = artifact::decode(&newer).unwrap_err().to_string();
+    assert!(e.contains("keeps no local value"), "{e}");
 }

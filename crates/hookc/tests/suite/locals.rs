@@ -128,7 +128,7 @@ fn decided(policy: &hookc_runtime::Policy, ctx: &Value) -> Value {
 #[test]
 fn a_local_decides_as_its_expression_written_in_its_place() {
     let mut g = Gen(0x9E37_79B9_7F4A_7C15);
-    let mut compared = 0;
+    let (mut compared, mut kept) = (0, 0);
     for case in 0..150 {
         let (with, inline) = policies(&mut g);
         let c = compile(&[Input::new("with.yaml", with.as_str())]);
@@ -140,6 +140,11 @@ fn a_local_decides_as_its_expression_written_in_its_place() {
         let checked = c.policy.clone().unwrap();
         let with_policy = c.into_policy().unwrap();
         let loaded = hookc_runtime::Policy::from_artifact(&with_policy.to_artifact()).unwrap();
+        kept += usize::from(
+            hookc_runtime::artifact::decode(&with_policy.to_artifact())
+                .unwrap()
+                .uses_locals(),
+        );
         let inline_policy = compile(&[Input::new("inline.yaml", inline.as_str())])
             .into_policy()
             .unwrap_or_else(|e| panic!("case {case}:\n{inline}\n{e}"));
@@ -169,6 +174,76 @@ fn a_local_decides_as_its_expression_written_in_its_place() {
         }
     }
     assert_eq!(compared, 3_000);
+    // Kept names (`LocalLoad`/`LocalStore`) were among those compared.
+    assert!(kept > 30, "{kept} of 150 policies keep a name's value");
+}
+
+/// A name used twice, whose expression does work, runs its code once: the
+/// kept code executes fewer instructions than the name written in its
+/// place, and decides the same, at every use (two in a macro body).
+#[test]
+fn a_kept_name_is_computed_once_per_code() {
+    use hookc_runtime::internals::context::{PathCache, Source};
+    use hookc_runtime::internals::vm::{eval_hook, ErrorSite};
+    let with = "let:\n  big: \"items.filter(i, i > 1)\"\nhooks:\n- id: h\n  event: e\n  \
+                when: \"size(big) > 1 && items.all(i, i in big || i <= 1)\"\n  \
+                action: {type: abort}\n";
+    let inline = with
+        .replace("let:\n  big: \"items.filter(i, i > 1)\"\n", "")
+        .replace("big", "items.filter(k, k > 1)");
+    let steps = |src: &str, ctx: &Value| {
+        let c = compile(&[Input::new("p.yaml", src)]);
+        assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+        let bytes = c.into_policy().unwrap().to_artifact();
+        let prog = hookc_runtime::artifact::load(&bytes).unwrap();
+        let mut cache = PathCache::new(&prog.program().paths, Source::Document(ctx));
+        let mut site = ErrorSite::default();
+        let v = eval_hook(&prog, 0, &mut cache, Some(&mut site));
+        (format!("{v:?}"), site.steps, prog.program().uses_locals())
+    };
+    let ctx = json!({"items": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]});
+    let (kept_value, kept_steps, keeps) = steps(with, &ctx);
+    let (inline_value, inline_steps, inline_keeps) = steps(&inline, &ctx);
+    assert!(keeps && !inline_keeps);
+    assert_eq!(kept_value, inline_value);
+    assert_eq!(kept_value, "Bool(true)");
+    // The filter runs once (10 elements) instead of 11 times.
+    assert!(
+        kept_steps * 4 < inline_steps,
+        "kept {kept_steps} steps, in place {inline_steps}"
+    );
+    // An error is not kept: each use meets it (here, a missing `items`).
+    let (missing, _, _) = steps(with, &json!({}));
+    assert_eq!(missing, steps(&inline, &json!({})).0);
+}
+
+/// Explain names a kept name at every use, the later ones read from its
+/// slot.
+#[test]
+fn explain_shows_a_kept_name_at_each_use() {
+    let src = "let:\n  pushes: \"shell.commands(tool_input.command)\
+               .filter(c, c.argvPrefix(['git', 'push']))\"\nhooks:\n- id: h\n  \
+               event: PreToolUse\n  \
+               when: \"tool_name == 'Bash' && (size(pushes) > 5 || pushes.exists(p, p.hasFlag('f', 'force')))\"\n  \
+               action: {type: deny, reason: r}\nhost: claude-code\n";
+    let c = compile(&[Input::new("p.yaml", src)]);
+    assert!(!c.diagnostics.has_errors(), "{:#?}", c.diagnostics);
+    let policy = c.into_policy().unwrap();
+    let bytes = policy.to_artifact();
+    assert!(hookc_runtime::artifact::decode(&bytes)
+        .unwrap()
+        .uses_locals());
+    let ctx = pre_tool_use("git push -f origin main");
+    let trace = policy
+        .query("PreToolUse", hookc_runtime::Context::Value(&ctx))
+        .explain()
+        .unwrap()
+        .to_text();
+    assert!(trace.contains("`size(pushes) > 5` -> false"), "{trace}");
+    assert!(
+        trace.contains("`pushes.exists(p, p.hasFlag('f', 'force'))` -> true"),
+        "{trace}"
+    );
 }
 
 const GUARD: &str = r#"
