@@ -11,6 +11,7 @@ use hookc::compile::{Compilation, Input, LayerName};
 use hookc::diag::render;
 use hookc::files::PolicyFile;
 use hookc_runtime::Policy;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// A policy compiled, with its warnings.
@@ -23,15 +24,41 @@ pub struct Compiled {
 }
 
 /// Compiles policy files; layered files (from [`layered`]) are ordered by
-/// their layers.
+/// their layers. An unchanged policy is loaded from the artifact cache
+/// (`docs/src/reference/cache.md`), with the warnings its compilation gave.
 pub fn compile_files(files: &[PolicyFile]) -> Result<Compiled, BindingError> {
     if files.is_empty() {
         return Err(BindingError::Argument(
             "no policy given: name its files, or its layers".to_owned(),
         ));
     }
-    let c = hookc::files::compile_files_ordered(files, None)?;
-    finish(c)
+    let cached = hookc::cache::load_through_cache(files, None, |c| {
+        let compiled = finish(c)?;
+        let notes = compiled.warnings.as_ref().map_or(
+            Value::Null,
+            |r| json!({"text": r.text, "diagnostics": r.diagnostics}),
+        );
+        Ok::<_, BindingError>((compiled.policy, notes))
+    })?;
+    let warnings = match &cached.notes {
+        Value::Object(o) => Some(Report {
+            text: o
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            diagnostics: o
+                .get("diagnostics")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Ok(Compiled {
+        policy: cached.policy,
+        warnings,
+    })
 }
 
 /// Compiles policy sources given as `(name, text)`, in source order (the
@@ -116,6 +143,30 @@ mod tests {
         assert_eq!(diags.len(), 1, "{e}");
         assert_eq!(diags[0]["file"], "hooks.yaml");
         assert!(e.to_string().contains("gtt"), "{e}");
+    }
+
+    /// Files compiled twice: the second time from the artifact cache
+    /// beside them, with the warnings the first compilation gave.
+    #[test]
+    fn files_load_from_the_cache_with_their_warnings() {
+        let dir = std::env::temp_dir().join(format!("hookc-binding-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("hooks.yaml");
+        // `unused` is never used: W0022.
+        std::fs::write(&file, format!("let:\n  unused: \"1 == 1\"\n{HOOK}")).unwrap();
+        let files = [PolicyFile::new(&file)];
+        let first = compile_files(&files).unwrap();
+        let cache = dir.join(".hookc/cache");
+        let entries = || std::fs::read_dir(&cache).map_or(0, |d| d.count());
+        assert_eq!(entries(), 2, "the entry and its .gitignore");
+        let second = compile_files(&files).unwrap();
+        let (a, b) = (first.warnings.unwrap(), second.warnings.unwrap());
+        assert!(a.text.contains("W0022"), "{}", a.text);
+        assert_eq!(a, b);
+        assert_eq!(second.policy.to_artifact(), first.policy.to_artifact());
+        assert_eq!(entries(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

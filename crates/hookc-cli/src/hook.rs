@@ -159,8 +159,9 @@ fn located(files: &[PathBuf], find: bool, cwd: Option<&str>) -> Result<Vec<PathB
         .collect()
 }
 
-/// The policy: one artifact, or sources compiled (their warnings are not
-/// the host's business and are dropped). A file that is not there is said
+/// The policy: one artifact, or sources compiled through the artifact
+/// cache (`docs/src/reference/cache.md`; their warnings are not the host's business
+/// and are dropped). A file that is not there is said
 /// in hookc's words, not the system's: Claude Code reads "No such file or
 /// directory" from a Stop hook as a hook that could not start, and lets
 /// the agent stop (`docs/src/hosts/claude-code.md`).
@@ -172,7 +173,7 @@ pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
         )));
     }
     let files: Vec<PolicyFile> = hookc::files::policy_files(files);
-    hookc::files::load_policy(&files)
+    hookc::cache::load_policy_cached(&files)
         .map(|loaded| loaded.policy)
         .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))
 }

@@ -111,6 +111,15 @@ fn documented_commands_print_what_the_docs_say() {
         let run = std::panic::catch_unwind(|| {
             trycmd::TestCases::new()
                 .register_bin("hookc", PathBuf::from(env!("CARGO_BIN_EXE_hookc")))
+                // The artifact cache of policy sources under the target
+                // folder, not beside the linked repository's policies.
+                .env(
+                    "HOOKC_CACHE_DIR",
+                    Path::new(env!("CARGO_TARGET_TMPDIR"))
+                        .join("hookc-cache")
+                        .display()
+                        .to_string(),
+                )
                 // Session memory (`remember`) under the target folder.
                 .env(
                     "HOOKC_STATE_DIR",

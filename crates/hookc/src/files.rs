@@ -198,20 +198,26 @@ pub fn load_policy(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyError> {
     load_policy_ordered(files, None)
 }
 
+/// The policy of `files` when they are one artifact; `None` for sources.
+pub(crate) fn only_artifact(files: &[PolicyFile]) -> Result<Option<LoadedPolicy>, PolicyError> {
+    let [one] = files else {
+        return Ok(None);
+    };
+    Ok(load_artifact(one)?.map(|policy| LoadedPolicy {
+        policy,
+        warnings: String::new(),
+        sources: Vec::new(),
+    }))
+}
+
 /// [`load_policy`], with named layers listed as `order` says
 /// ([`compile_files_ordered`]).
 pub fn load_policy_ordered(
     files: &[PolicyFile],
     order: Option<LayerOrder>,
 ) -> Result<LoadedPolicy, PolicyError> {
-    if let [one] = files {
-        if let Some(policy) = load_artifact(one)? {
-            return Ok(LoadedPolicy {
-                policy,
-                warnings: String::new(),
-                sources: Vec::new(),
-            });
-        }
+    if let Some(artifact) = only_artifact(files)? {
+        return Ok(artifact);
     }
     let inputs = read_files(files)?;
     let mut out = loaded(compile_read(&inputs, order), |_| true)?;
@@ -222,7 +228,7 @@ pub fn load_policy_ordered(
 /// The policy of a compilation, with its warnings that `keep` keeps
 /// rendered; its errors are [`PolicyError::Compile`] (with the warnings
 /// `keep` keeps, so that what is printed is what the summary counts).
-fn loaded(
+pub(crate) fn loaded(
     mut c: Compilation,
     keep: impl Fn(&crate::diag::Diagnostic) -> bool,
 ) -> Result<LoadedPolicy, PolicyError> {
@@ -383,7 +389,9 @@ pub fn compile_files_ordered(
 
 /// Reads policy files, each with its layer; either every file names a
 /// layer or none does.
-fn read_files(files: &[PolicyFile]) -> Result<Vec<(Input, Option<LayerName>)>, ReadError> {
+pub(crate) fn read_files(
+    files: &[PolicyFile],
+) -> Result<Vec<(Input, Option<LayerName>)>, ReadError> {
     let named = files.iter().any(|f| f.layer.is_some());
     files
         .iter()
@@ -398,7 +406,10 @@ fn read_files(files: &[PolicyFile]) -> Result<Vec<(Input, Option<LayerName>)>, R
 
 /// Compiles files read by [`read_files`]: into the default layers, or into
 /// the layers they name.
-fn compile_read(inputs: &[(Input, Option<LayerName>)], order: Option<LayerOrder>) -> Compilation {
+pub(crate) fn compile_read(
+    inputs: &[(Input, Option<LayerName>)],
+    order: Option<LayerOrder>,
+) -> Compilation {
     if inputs.iter().all(|(_, layer)| layer.is_none()) {
         let plain: Vec<Input> = inputs.iter().map(|(input, _)| input.clone()).collect();
         return compile(&plain);

@@ -80,6 +80,7 @@
 pub use hookc_runtime as runtime;
 
 pub mod build_script;
+pub mod cache;
 pub mod check;
 pub mod compile;
 pub mod diag;

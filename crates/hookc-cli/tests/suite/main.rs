@@ -17,10 +17,16 @@
 /// `hookc`, with its session memory (`remember`) kept under the target
 /// folder, a folder of its own for each process: tests write nowhere
 /// else, and no call sees what another test's call remembered (a test of
-/// the memory gives its calls one folder).
+/// the memory gives its calls one folder). The artifact cache of policy
+/// sources is under the target folder too (the cache's own tests remove
+/// the variable, in scratch folders).
 pub fn hookc_command() -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hookc"));
     command.env("HOOKC_STATE_DIR", state_dir());
+    command.env(
+        "HOOKC_CACHE_DIR",
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hookc-cache"),
+    );
     command
 }
 
@@ -40,6 +46,7 @@ pub fn state_dir() -> std::path::PathBuf {
 mod walk;
 
 mod bench_hook;
+mod cache;
 mod cli;
 mod cli_bench;
 mod first_match_output;

@@ -43,6 +43,12 @@ impl Served {
                 "HOOKC_STATE_DIR",
                 std::env::temp_dir().join(format!("hookc-serve-state-{}", std::process::id())),
             )
+            // The artifact cache of policy sources likewise, not beside
+            // the repository's policies.
+            .env(
+                "HOOKC_CACHE_DIR",
+                std::env::temp_dir().join(format!("hookc-serve-cache-{}", std::process::id())),
+            )
             .arg("serve")
             .args(["--addr", "127.0.0.1:0"])
             .args(args)
