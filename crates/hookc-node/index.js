@@ -14,27 +14,36 @@
 const native = loadAddon();
 
 /**
- * The native addon. Installed from a checkout (`npm install
- * ./crates/hookc-node`), it is built by the package's `install` script when
- * npm runs it; npm 11 skips the install scripts of dependencies it was not
- * told to allow, so when `hookc.node` is missing and the checkout is
- * there, the first `require` builds it (cargo's output goes to standard
- * error, never to the program's standard output).
+ * The native addon: `hookc.node` beside this file (a checkout's build), or
+ * the one of this platform's prebuilt package (platform.js; the `hookc`
+ * package from npm or `scripts/dist`). Installed from a checkout (`npm
+ * install ./crates/hookc-node`), it is built by the package's `install`
+ * script when npm runs it; npm 11 skips the install scripts of
+ * dependencies it was not told to allow, so when `hookc.node` is missing
+ * and the checkout is there, the first `require` builds it (cargo's output
+ * goes to standard error, never to the program's standard output).
  */
 function loadAddon() {
   const fs = require('node:fs');
   const path = require('node:path');
-  const addon = path.join(__dirname, 'hookc.node');
+  let addon = path.join(__dirname, 'hookc.node');
+  const build = path.join(__dirname, 'scripts', 'build.js');
   if (!fs.existsSync(addon)) {
-    const { spawnSync } = require('node:child_process');
-    const build = path.join(__dirname, 'scripts', 'build.js');
-    process.stderr.write('hookc: building the native addon (first use of this checkout)\n');
-    const run = spawnSync(process.execPath, [build], { stdio: ['ignore', 2, 2] });
-    if (run.error || run.status !== 0 || !fs.existsSync(addon)) {
-      throw new Error(
-        `hookc: the native addon ${addon} is missing and could not be built: ` +
-          `run \`node ${build}\` to see why (it needs cargo and the hookc checkout)`,
-      );
+    const prebuilt = require('./platform.js').locate('hookc.node');
+    if (!(prebuilt instanceof Error) && fs.existsSync(prebuilt)) {
+      addon = prebuilt;
+    } else if (!fs.existsSync(build)) {
+      throw prebuilt instanceof Error ? prebuilt : new Error(`hookc: ${prebuilt} is missing`);
+    } else {
+      const { spawnSync } = require('node:child_process');
+      process.stderr.write('hookc: building the native addon (first use of this checkout)\n');
+      const run = spawnSync(process.execPath, [build], { stdio: ['ignore', 2, 2] });
+      if (run.error || run.status !== 0 || !fs.existsSync(addon)) {
+        throw new Error(
+          `hookc: the native addon ${addon} is missing and could not be built: ` +
+            `run \`node ${build}\` to see why (it needs cargo and the hookc checkout)`,
+        );
+      }
     }
   }
   try {

@@ -29,7 +29,7 @@ mod replay;
 mod serve;
 
 use args::{print, ARTIFACT_OR_SOURCES};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use error::CliError;
 use exit::Exit;
 use std::process::ExitCode;
@@ -84,6 +84,14 @@ enum Command {
     /// a few of the guard's own test cases, and report whether the host
     /// enforced each.
     Probe(probe::ProbeArgs),
+    /// Print a completion script for a shell (`hookc completions bash >
+    /// ~/.local/share/bash-completion/completions/hookc`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print hookc's manual page, in roff (`hookc man > hookc.1`).
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -135,6 +143,20 @@ fn run(cli: Cli) -> Result<Exit, CommandError> {
         Command::Probe(args) => probe::run(&args)?,
         Command::Init(args) => {
             print(&init::run(&args)?)?;
+            Exit::Ok
+        }
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hookc", &mut out);
+            print(&String::from_utf8_lossy(&out))?;
+            Exit::Ok
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(CliError::Stdout)?;
+            print(&String::from_utf8_lossy(&out))?;
             Exit::Ok
         }
     })
