@@ -192,8 +192,12 @@ pub fn run(args: &ProbeArgs) -> Result<Exit, ProbeError> {
     if !tests_path.is_file() {
         return Err(ProbeError::NoTests(tests_path));
     }
-    let policy = crate::hook::load(std::slice::from_ref(&guard))
-        .map_err(|e| ProbeError::Guard(e.to_string()))?;
+    // Not through the artifact cache: the probe writes nothing in the
+    // project (the host's calls, on the copy, cache in the copy).
+    let policy =
+        hookc::files::load_policy(&hookc::files::policy_files(std::slice::from_ref(&guard)))
+            .map_err(|e| ProbeError::Guard(e.render().trim_end().to_owned()))?
+            .policy;
     let tests_text = std::fs::read_to_string(&tests_path)
         .map_err(|e| ProbeError::Read(tests_path.clone(), e))?;
     let tests_dir = tests_path.parent().unwrap_or(&dir).to_owned();

@@ -35,6 +35,9 @@ fn probe(dir: &Path, host: &str) -> Output {
         .arg(dir.join("proj"))
         .env("PATH", dir.join("bin"))
         .env("HOME", dir)
+        // As a user runs it: the artifact cache where it would go, so that
+        // a probe that wrote one in the project would be seen.
+        .env_remove("HOOKC_CACHE_DIR")
         .output()
         .unwrap()
 }
