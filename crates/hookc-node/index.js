@@ -12,6 +12,7 @@
 'use strict';
 
 const native = loadAddon();
+const flat = require('./flat.js');
 
 /**
  * The native addon: `hookc.node` beside this file (a checkout's build), or
@@ -128,6 +129,9 @@ class Policy {
   // call (the same test the addon makes).
   #heard;
   #everyEvent;
+  // Per heard event, its flat plan made ready (flat.js), or null: `decide`
+  // answers such an event in JavaScript.
+  #plans = new Map();
 
   /** @private Policies come from `compile`, `compileSources`,
    * `Policy.fromArtifact` and `Policy.fromShared`. */
@@ -226,7 +230,32 @@ class Policy {
   /** The deciding hook's id, or null: builds no action. */
   decide(event, context, options) {
     if (this.#unheard(event, context, options)) return null;
+    if (
+      options === undefined &&
+      typeof context === 'object' &&
+      context !== null &&
+      this.#heard.has(event) &&
+      !Array.isArray(context) &&
+      !(context instanceof Uint8Array)
+    ) {
+      const plan = this.#flatPlan(event);
+      if (plan !== null) {
+        const id = flat.decide(plan, context);
+        if (id !== flat.BAIL) return id;
+      }
+    }
     return this.#ask(DECIDE, event, context, options);
+  }
+
+  /** The flat plan of a heard event, made once (null: none). */
+  #flatPlan(event) {
+    let plan = this.#plans.get(event);
+    if (plan === undefined) {
+      const text = this.#native.flatPlan(event);
+      plan = text === null || text === undefined ? null : flat.prepare(JSON.parse(text));
+      this.#plans.set(event, plan);
+    }
+    return plan;
   }
 
   /** Every match in evaluation order: what `hookc eval --all` prints. */

@@ -73,7 +73,7 @@ fs.writeFileSync(path.join(platformDir, 'package.json'), `${JSON.stringify(platf
 
 // The `hookc` package: the API and the command, no build step.
 const mainDir = path.join(stage, 'hookc');
-for (const f of ['index.js', 'index.d.ts', 'platform.js', 'README.md']) {
+for (const f of ['index.js', 'index.d.ts', 'platform.js', 'flat.js', 'README.md']) {
   copy(path.join(source, f), path.join(mainDir, f));
 }
 copy(path.join(source, 'bin', 'hookc.js'), path.join(mainDir, 'bin', 'hookc.js'), 0o755);
@@ -85,7 +85,7 @@ const mainJson = {
   main: base.main,
   types: base.types,
   bin: { hookc: 'bin/hookc.js' },
-  files: ['index.js', 'index.d.ts', 'platform.js', 'bin/hookc.js', 'README.md', ...licenses],
+  files: ['index.js', 'index.d.ts', 'platform.js', 'flat.js', 'bin/hookc.js', 'README.md', ...licenses],
   optionalDependencies: { [platformName]: version },
 };
 fs.writeFileSync(path.join(mainDir, 'package.json'), `${JSON.stringify(mainJson, null, 2)}\n`);

@@ -29,6 +29,7 @@ pub mod compile;
 pub mod convert;
 pub mod error;
 pub mod fast;
+pub mod flat;
 pub mod js;
 pub mod lookup;
 pub mod options;

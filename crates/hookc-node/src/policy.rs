@@ -79,6 +79,27 @@ impl NativePolicy {
         self.bound.event_names().to_vec()
     }
 
+    /// The event's hooks as flat conjunctions that `flat.js` decides in
+    /// JavaScript exactly as the addon would (`Policy::flat_plan`), as
+    /// JSON: `[{id, decides, leaves}]`, each leaf `["cmp", path, op,
+    /// value]`, `["in", path, values]` or `["has", path]`, a path `[root,
+    /// key or index, ...]`; `null` when the event has none, or a leaf
+    /// JavaScript would read another way (a comparison that orders
+    /// strings, a number JavaScript does not hold exactly).
+    #[napi]
+    pub fn flat_plan(&self, event: String) -> Option<String> {
+        let plan = self.bound.policy().flat_plan(&event)?;
+        let hooks: Option<Vec<serde_json::Value>> = plan
+            .iter()
+            .map(|h| {
+                let leaves: Option<Vec<serde_json::Value>> =
+                    h.leaves.iter().map(crate::flat::leaf_json).collect();
+                Some(serde_json::json!({"id": h.id, "decides": h.decides, "leaves": leaves?}))
+            })
+            .collect();
+        Some(serde_json::Value::Array(hooks?).to_string())
+    }
+
     /// The handle `ask` evaluates with (`fast.rs`), made in this thread.
     #[napi]
     pub fn handle<'e>(&self, env: &'e Env) -> napi::Result<Unknown<'e>> {

@@ -126,7 +126,8 @@ pub mod verify;
 pub use context::PathLookup;
 pub use eval::vm::{ActionSink, JsonSink, Name};
 pub use eval::{
-    merge_patch, Derivation, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace,
+    merge_patch, Derivation, FlatHook, FlatLeaf, HookTrace, ModelTrace, Outcome, Read,
+    SubCondition, Trace,
 };
 pub use eval::{
     Context, ContextError, Decision, HookFailure, LoadError, Match, Overrides, Policy, Query,

@@ -28,12 +28,14 @@ use thiserror::Error;
 use vm::{ActionSink, JsonSink};
 
 mod explain;
+mod flat;
 mod model;
 mod query;
 pub mod vm;
 
 pub use crate::context::Context;
 pub use explain::{Derivation, HookTrace, ModelTrace, Outcome, Read, SubCondition, Trace};
+pub use flat::{FlatHook, FlatLeaf};
 pub use model::merge_patch;
 pub use query::Query;
 

@@ -42,6 +42,7 @@ mod events;
 mod examples;
 mod explain;
 mod fast_paths;
+mod flat_plans;
 mod functions;
 mod fuzz_regressions;
 mod generated_policies;
