@@ -16,6 +16,13 @@ pub struct DisasmArgs {
 /// Runs `hookc disasm`.
 pub fn run(args: &DisasmArgs) -> Result<Exit, CliError> {
     let policy = args.overlays.over(args.sources.load()?)?;
-    print(&hookc_runtime::disasm::disassemble(policy.program()))?;
+    // The artifact's digest (of the bytes these sources compile to, or of
+    // the `.hkb` given: one encoding per program), as decision logs, pins
+    // and signatures name it.
+    print(&format!(
+        "digest: {}\n{}",
+        crate::trust::digest(&policy.to_artifact()),
+        hookc_runtime::disasm::disassemble(policy.program())
+    ))?;
     Ok(Exit::Ok)
 }

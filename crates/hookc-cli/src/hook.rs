@@ -52,6 +52,16 @@ pub struct HookArgs {
     /// hook on a saved payload).
     #[arg(long, value_name = "FILE")]
     payload: Option<PathBuf>,
+    /// Run only an artifact signed (`hookc sign`) by one of these public
+    /// keys (`hookc keygen`), over exactly its bytes; anything else is
+    /// answered with the host's block.
+    #[arg(long, value_name = "PUBKEY")]
+    trust: Vec<PathBuf>,
+    /// Run the policy file only while its digest is DIGEST (`sha256:...`,
+    /// as `hookc init --pin` writes it); a changed file is answered with
+    /// the host's block.
+    #[arg(long, value_name = "DIGEST")]
+    pin: Option<String>,
 }
 
 impl HookArgs {
@@ -89,7 +99,10 @@ pub fn run(args: &HookArgs) -> Exit {
         // a policy that does not load blocks on the payload's event.
         Ok(payload) => match Call::read(args.host, &payload, options.event) {
             Err(e) => args.host.failed(options.event, &e, options.fail_open),
-            Ok(call) => match located(&args.files, args.find, call.cwd()).and_then(|f| load(&f)) {
+            Ok(call) => match located(&args.files, args.find, call.cwd())
+                .and_then(|f| trusted(args, &f).map(|()| f))
+                .and_then(|f| load(&f))
+            {
                 Ok(policy) => {
                     let reply = call.reply(&policy, &options);
                     // PERF: the process exits next, and the system frees
@@ -107,6 +120,25 @@ pub fn run(args: &HookArgs) -> Exit {
     let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
     let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
     Exit::Host(reply.exit)
+}
+
+/// `--trust` and `--pin`: the policy's files are the ones trusted
+/// (`crate::trust`), or the call is refused.
+fn trusted(args: &HookArgs, files: &[PathBuf]) -> Result<(), HookError> {
+    let refused = |e: crate::trust::TrustError| HookError::Policy(e.to_string());
+    if let Some(pin) = &args.pin {
+        crate::trust::check_pin(files, pin).map_err(refused)?;
+    }
+    if !args.trust.is_empty() {
+        let keys = args
+            .trust
+            .iter()
+            .map(|k| crate::trust::trusted_key(k))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(refused)?;
+        crate::trust::check_signed(files, &keys).map_err(refused)?;
+    }
+    Ok(())
 }
 
 /// The payload: standard input, or `--payload FILE`.

@@ -27,6 +27,7 @@ mod policy_test;
 mod probe;
 mod replay;
 mod serve;
+mod trust;
 
 use args::{print, ARTIFACT_OR_SOURCES};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -92,6 +93,22 @@ enum Command {
     },
     /// Print hookc's manual page, in roff (`hookc man > hookc.1`).
     Man,
+    /// Make an Ed25519 key pair for signing guards: `DIR/hookc.key` (keep
+    /// it secret) and `DIR/hookc.pub` (for `hookc hook --trust`).
+    Keygen {
+        /// The folder to write the two files in.
+        #[arg(long, value_name = "DIR")]
+        out: std::path::PathBuf,
+    },
+    /// Sign an artifact (`.hkb`) with a key from `hookc keygen`: writes
+    /// `ARTIFACT.sig`, which `hookc hook --trust` checks.
+    Sign {
+        /// The artifact.
+        artifact: std::path::PathBuf,
+        /// The secret key (`hookc.key`).
+        #[arg(long, value_name = "KEY")]
+        key: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -127,6 +144,9 @@ enum CommandError {
     /// `hookc probe` could not probe the host.
     #[error(transparent)]
     Probe(#[from] probe::ProbeError),
+    /// `hookc keygen` or `hookc sign` could not.
+    #[error(transparent)]
+    Trust(#[from] trust::TrustError),
 }
 
 fn run(cli: Cli) -> Result<Exit, CommandError> {
@@ -149,6 +169,20 @@ fn run(cli: Cli) -> Result<Exit, CommandError> {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "hookc", &mut out);
             print(&String::from_utf8_lossy(&out))?;
+            Exit::Ok
+        }
+        Command::Keygen { out } => {
+            let (secret, public, id) = trust::keygen(&out)?;
+            print(&format!(
+                "wrote {} (secret: keep it out of the repository) and {}: key {id}\n",
+                secret.display(),
+                public.display()
+            ))?;
+            Exit::Ok
+        }
+        Command::Sign { artifact, key } => {
+            let (sig, digest) = trust::sign(&artifact, &key)?;
+            print(&format!("wrote {}: {digest}\n", sig.display()))?;
             Exit::Ok
         }
         Command::Man => {

@@ -68,6 +68,11 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         let Value::Array(list) = list else {
             return Err(format!("has a `hooks.{event}` member that is not a list"));
         };
+        // A re-pin: the entry that runs the command under another pin
+        // runs it under this one now.
+        for e in list.iter_mut() {
+            changed |= repin(e, &command);
+        }
         if !list.iter().any(|e| runs(e, &command)) {
             list.push(entry);
             changed = true;
@@ -82,6 +87,42 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
             Some(text)
         })
         .map_err(|e| format!("cannot be written back ({e})"))
+}
+
+/// `command` without its `--pin DIGEST` words.
+fn unpinned(command: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut words = command.split(' ');
+    while let Some(w) = words.next() {
+        if w == "--pin" {
+            words.next();
+        } else {
+            out.push(w);
+        }
+    }
+    out.join(" ")
+}
+
+/// Makes an entry that runs `command` under another `--pin` (or none) run
+/// it as `command`; whether it changed anything. Every shape, as [`runs`].
+fn repin(entry: &mut Value, command: &str) -> bool {
+    let target = unpinned(command);
+    let mut changed = false;
+    let mut fix = |h: &mut Value| {
+        for key in ["command", "bash"] {
+            if let Some(Value::String(c)) = h.get_mut(key) {
+                if c != command && unpinned(c) == target {
+                    *c = command.to_owned();
+                    changed = true;
+                }
+            }
+        }
+    };
+    fix(entry);
+    if let Some(Value::Array(hs)) = entry.get_mut("hooks") {
+        hs.iter_mut().for_each(&mut fix);
+    }
+    changed
 }
 
 /// Whether a settings entry runs `command`: as its own `command` (Cursor's

@@ -37,6 +37,11 @@ pub struct InitArgs {
     /// Print what would be written instead of writing it.
     #[arg(long)]
     print: bool,
+    /// Pin the guard: each settings entry runs `hookc hook --pin DIGEST`,
+    /// the guard's digest now, so that a guard changed without running
+    /// `hookc init --pin` again blocks every call (run it again to re-pin).
+    #[arg(long)]
+    pin: bool,
 }
 
 /// Why `hookc init` did not set the project up.
@@ -181,14 +186,24 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             })
         }
     };
+    let pin = args.pin.then(|| {
+        let text = kept.as_deref().unwrap_or(policy);
+        format!(
+            "hookc hook --pin {} ",
+            crate::trust::digest(text.as_bytes())
+        )
+    });
     let entries = wanted_events
         .iter()
         .map(|e| {
-            let command = settings_spec
+            let mut command = settings_spec
                 .commands
                 .get(&e.name)
                 .unwrap_or(&settings_spec.command)
                 .replace("$event", &e.name);
+            if let Some(pinned) = &pin {
+                command = command.replacen("hookc hook ", pinned, 1);
+            }
             merge::Wanted {
                 event: e.name.clone(),
                 entry: entry(settings_spec, e, &command),

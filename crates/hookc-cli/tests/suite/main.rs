@@ -59,3 +59,4 @@ mod probe;
 mod replay;
 mod serve;
 mod serve_client;
+mod trust;
