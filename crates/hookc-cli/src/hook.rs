@@ -11,13 +11,16 @@
 use crate::args::host_parser;
 use crate::exit::Exit;
 use hookc::files::PolicyFile;
+use hookc_binding::hosts::Reply;
 use hookc_binding::hosts::{Call, HookError, HookOptions, Host};
 use hookc_runtime::Policy;
 use std::io::{Read, Write};
 use std::path::PathBuf;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// `hookc hook`'s arguments.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct HookArgs {
     /// The host that runs the hook: how its payload reads and how it is
     /// answered.
@@ -62,6 +65,12 @@ pub struct HookArgs {
     /// the host's block.
     #[arg(long, value_name = "DIGEST")]
     pin: Option<String>,
+    /// Answer the host's block (nothing, with `--fail-open`) when the call
+    /// is not decided MS milliseconds after it started: a slow `run`, a
+    /// huge payload, a slow disk. The programs `run` actions started are
+    /// ended then.
+    #[arg(long, value_name = "MS")]
+    deadline: Option<u64>,
 }
 
 impl HookArgs {
@@ -85,6 +94,59 @@ impl HookArgs {
 
 /// Runs `hookc hook`: the reply is written, and its exit code returned.
 pub fn run(args: &HookArgs) -> Exit {
+    let reply = match args.deadline {
+        None => answer(args, None),
+        Some(ms) => within_deadline(args, ms),
+    };
+    // Nothing more can be said if the host closed our output.
+    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+    Exit::Host(reply.exit)
+}
+
+/// The reply a call that missed its deadline gives, once the payload is
+/// read (the host's block may depend on it).
+type DeadlineReply = Arc<Mutex<Option<Reply>>>;
+
+/// `--deadline MS`: the call decided on a thread of its own, and the
+/// host's block (or nothing, with `--fail-open`) answered if it is not
+/// done MS milliseconds from now (the process's start, give or take its
+/// loading). The `run` programs it started end at the same instant
+/// (`host_actions::set_deadline`); they are waited for, a moment at most,
+/// so that none outlives the call.
+fn within_deadline(args: &HookArgs, ms: u64) -> Reply {
+    let at = Instant::now() + Duration::from_millis(ms);
+    hookc_binding::hosts::host_actions::set_deadline(at);
+    let early: DeadlineReply = Arc::new(Mutex::new(None));
+    let (tx, rx) = mpsc::channel();
+    let (worker_args, worker_early) = (args.clone(), Arc::clone(&early));
+    std::thread::spawn(move || {
+        let _ = tx.send(answer(&worker_args, Some((ms, &worker_early))));
+    });
+    match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+        Ok(reply) => reply,
+        Err(_) => {
+            let grace = Instant::now() + Duration::from_millis(100);
+            while hookc_binding::hosts::host_actions::running_programs() > 0
+                && Instant::now() < grace
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let said = early.lock().ok().and_then(|mut e| e.take());
+            said.unwrap_or_else(|| {
+                args.host.failed(
+                    args.event.as_deref(),
+                    &HookError::Deadline { ms },
+                    args.fail_open,
+                )
+            })
+        }
+    }
+}
+
+/// The call's reply. With a deadline, the reply for missing it is left in
+/// its slot as soon as the payload is read.
+fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
     let options = HookOptions {
         event: args.event.as_deref(),
         fail_open: args.fail_open,
@@ -99,27 +161,31 @@ pub fn run(args: &HookArgs) -> Exit {
         // a policy that does not load blocks on the payload's event.
         Ok(payload) => match Call::read(args.host, &payload, options.event) {
             Err(e) => args.host.failed(options.event, &e, options.fail_open),
-            Ok(call) => match located(&args.files, args.find, call.cwd())
-                .and_then(|f| trusted(args, &f).map(|()| f))
-                .and_then(|f| load(&f))
-            {
-                Ok(policy) => {
-                    let reply = call.reply(&policy, &options);
-                    // PERF: the process exits next, and the system frees
-                    // its memory at once; freeing a policy's tables one
-                    // allocation at a time first is a few percent of a
-                    // call on a 10,000-hook policy, read by no one.
-                    std::mem::forget(policy);
-                    reply
+            Ok(call) => {
+                if let Some((ms, slot)) = deadline {
+                    if let Ok(mut slot) = slot.lock() {
+                        *slot = Some(call.failed(&HookError::Deadline { ms }, options.fail_open));
+                    }
                 }
-                Err(e) => call.failed(&e, options.fail_open),
-            },
+                match located(&args.files, args.find, call.cwd())
+                    .and_then(|f| trusted(args, &f).map(|()| f))
+                    .and_then(|f| load(&f))
+                {
+                    Ok(policy) => {
+                        let reply = call.reply(&policy, &options);
+                        // PERF: the process exits next, and the system frees
+                        // its memory at once; freeing a policy's tables one
+                        // allocation at a time first is a few percent of a
+                        // call on a 10,000-hook policy, read by no one.
+                        std::mem::forget(policy);
+                        reply
+                    }
+                    Err(e) => call.failed(&e, options.fail_open),
+                }
+            }
         },
     };
-    // Nothing more can be said if the host closed our output.
-    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
-    Exit::Host(reply.exit)
+    reply
 }
 
 /// `--trust` and `--pin`: the policy's files are the ones trusted

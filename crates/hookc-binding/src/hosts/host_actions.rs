@@ -205,9 +205,42 @@ fn run_spec(action: &Map<String, Value>) -> Result<RunSpec, HostActionError> {
     })
 }
 
+/// The call's deadline (`hookc hook --deadline`): a program still running
+/// then is ended, whatever its own timeout.
+static DEADLINE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// Programs started and not yet waited for.
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Sets the call's deadline (once per process: `hookc hook` is one call).
+pub fn set_deadline(at: Instant) {
+    let _ = DEADLINE.set(at);
+}
+
+/// How many programs `run` actions started are still running.
+pub fn running_programs() -> usize {
+    RUNNING.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Counts a started program until it has been waited for.
+struct Running;
+
+impl Running {
+    fn start() -> Running {
+        RUNNING.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// Runs a program: its input written and output read on threads of their
 /// own (so that no pipe fills and blocks it), output kept to the bound,
-/// the process killed at the timeout.
+/// the process killed at the timeout (or at the call's deadline).
 fn run(spec: &RunSpec, base: &Path, payload: &Value) -> Result<Value, HostActionError> {
     let (program, args) = match spec.argv.split_first() {
         Some(split) => split,
@@ -249,6 +282,7 @@ fn run(spec: &RunSpec, base: &Path, payload: &Value) -> Result<Value, HostAction
         program: program.clone(),
         reason: e.to_string(),
     })?;
+    let running = Running::start();
     // A program that exits without reading its input ends the write with
     // a broken pipe, which is no failure of the run.
     if let (Some(input), Some(mut pipe)) = (input, child.stdin.take()) {
@@ -259,11 +293,14 @@ fn run(spec: &RunSpec, base: &Path, payload: &Value) -> Result<Value, HostAction
     let stdout = child.stdout.take().map(Capture::start);
     let stderr = child.stderr.take().map(Capture::start);
     let started = Instant::now();
+    let end = DEADLINE
+        .get()
+        .map_or(started + spec.timeout, |d| (*d).min(started + spec.timeout));
     let mut timed_out = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() >= spec.timeout => {
+            Ok(None) if Instant::now() >= end => {
                 timed_out = true;
                 let _ = child.kill();
                 break child.wait().ok();
@@ -275,7 +312,8 @@ fn run(spec: &RunSpec, base: &Path, payload: &Value) -> Result<Value, HostAction
     // The pipes close when the program's last holder exits: a process it
     // left behind may hold them open, so the output is waited for only up
     // to the timeout (and a moment past the exit), never longer.
-    let deadline = (started + spec.timeout).max(Instant::now() + PIPE_GRACE);
+    drop(running);
+    let deadline = end.max(Instant::now() + PIPE_GRACE);
     let (out, out_cut) = stdout.map_or_else(Default::default, |c| c.finish(deadline));
     let (err, err_cut) = stderr.map_or_else(Default::default, |c| c.finish(deadline));
     Ok(json!({

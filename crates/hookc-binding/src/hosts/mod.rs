@@ -267,6 +267,12 @@ pub enum HookError {
         /// Why.
         source: HostActionError,
     },
+    /// The call was not decided by its deadline (`hookc hook --deadline`).
+    #[error("hookc: no decision within the deadline of {ms} ms (`--deadline`), so the guard cannot decide")]
+    Deadline {
+        /// The deadline, in milliseconds from the call's start.
+        ms: u64,
+    },
     /// A host action's program ran past its timeout.
     #[error("hookc: hook `{hook}`: its program ran past its timeout, so the guard cannot decide")]
     TimedOut {

@@ -89,12 +89,13 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         .map_err(|e| format!("cannot be written back ({e})"))
 }
 
-/// `command` without its `--pin DIGEST` words.
+/// `command` without its `--pin DIGEST` and `--deadline MS` words (an
+/// entry `init` wrote before either changed is the same entry).
 fn unpinned(command: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut words = command.split(' ');
     while let Some(w) = words.next() {
-        if w == "--pin" {
+        if w == "--pin" || w == "--deadline" {
             words.next();
         } else {
             out.push(w);
@@ -103,8 +104,8 @@ fn unpinned(command: &str) -> String {
     out.join(" ")
 }
 
-/// Makes an entry that runs `command` under another `--pin` (or none) run
-/// it as `command`; whether it changed anything. Every shape, as [`runs`].
+/// Makes an entry that runs `command` under another `--pin` or
+/// `--deadline` (or none) run it as `command`; whether it changed anything. Every shape, as [`runs`].
 fn repin(entry: &mut Value, command: &str) -> bool {
     let target = unpinned(command);
     let mut changed = false;

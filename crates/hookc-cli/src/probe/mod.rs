@@ -573,12 +573,19 @@ fn guard_in_settings(text: &str) -> Option<PathBuf> {
     let value: Value = serde_json::from_str(text).ok()?;
     let mut commands = Vec::new();
     strings(&value, &mut commands);
+    // The options of `hookc hook` that take a value, from its own parser.
+    let hook = <crate::hook::HookArgs as clap::Args>::augment_args(clap::Command::new("hook"));
+    let valued: Vec<String> = hook
+        .get_arguments()
+        .filter(|a| a.get_action().takes_values())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
     commands.iter().find_map(|command| {
         let rest = command.split("hookc hook").nth(1)?;
         let mut words = rest.split_whitespace();
         while let Some(word) = words.next() {
             match word {
-                "--host" | "--event" | "--log" | "--payload" => {
+                w if valued.iter().any(|v| v == w) => {
                     words.next();
                 }
                 w if w.starts_with('-') => {}

@@ -6,10 +6,9 @@
 //! a scratch folder of its own, with `HOOKC_CACHE_DIR` removed so that the
 //! cache goes where a user's would.
 
-use serde_json::{json, Value};
-use std::io::Write;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 /// Denies `rm`; the same with `allow` for the edited policy.
 const DENY: &str = "host: claude-code\nhooks:\n  - id: no_rm\n    event: PreToolUse\n    when: \"tool_name == 'Bash' && tool_input.command.contains('rm ')\"\n    action: {type: deny, reason: no rm}\n";
@@ -27,26 +26,12 @@ fn project(name: &str, policy: &str) -> PathBuf {
 /// Bash call of `command`; the user's cache folder is `proj/user-cache`
 /// (`XDG_CACHE_HOME`), and `extra` environment variables are set.
 fn start(proj: &Path, command: &str, extra: &[(&str, &str)]) -> Child {
-    let mut c = crate::hookc_command();
-    c.env_remove("HOOKC_CACHE_DIR")
-        .env_remove("HOOKC_CACHE")
-        .env("XDG_CACHE_HOME", proj.join("user-cache"))
-        .envs(extra.iter().copied())
-        .args(["hook", "--host", "claude-code", ".hookc/guard.yaml"])
-        .current_dir(proj)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let payload = json!({"session_id": "s", "cwd": proj, "hook_event_name": "PreToolUse",
-                         "tool_name": "Bash", "tool_input": {"command": command}});
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    child
+    crate::bash_call_with(proj, &[".hookc/guard.yaml"], command, |c| {
+        c.env_remove("HOOKC_CACHE_DIR")
+            .env_remove("HOOKC_CACHE")
+            .env("XDG_CACHE_HOME", proj.join("user-cache"))
+            .envs(extra.iter().copied());
+    })
 }
 
 /// The decision a started call answered: `deny: REASON`, `allow`, or

@@ -30,6 +30,43 @@ pub fn hookc_command() -> std::process::Command {
     command
 }
 
+/// Starts `hookc hook --host claude-code ARGS...` in `cwd` on a Bash call
+/// of `command` whose payload names `cwd`, the payload written.
+pub fn bash_call(cwd: &std::path::Path, args: &[&str], command: &str) -> std::process::Child {
+    bash_call_with(cwd, args, command, |_| {})
+}
+
+/// [`bash_call`], the command changed by `tweak` first (its environment).
+pub fn bash_call_with(
+    cwd: &std::path::Path,
+    args: &[&str],
+    command: &str,
+    tweak: impl FnOnce(&mut std::process::Command),
+) -> std::process::Child {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut hookc = hookc_command();
+    tweak(&mut hookc);
+    let mut child = hookc
+        .args(["hook", "--host", "claude-code"])
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let payload = serde_json::json!({"session_id": "s", "cwd": cwd, "hook_event_name": "PreToolUse",
+                                     "tool_name": "Bash", "tool_input": {"command": command}});
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    child
+}
+
 /// A fresh folder for a `hookc` process's session memory (created by
 /// hookc only if it stores something).
 pub fn state_dir() -> std::path::PathBuf {
@@ -49,6 +86,7 @@ mod bench_hook;
 mod cache;
 mod cli;
 mod cli_bench;
+mod deadline;
 mod first_match_output;
 mod help;
 mod hook_find;

@@ -5,9 +5,8 @@
 //! until it is pinned again; `hookc disasm`'s digest being the one signed.
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 const GUARD: &str = "host: claude-code\nhooks:\n  - id: no_rm\n    event: PreToolUse\n    when: \"tool_name == 'Bash' && tool_input.command.contains('rm ')\"\n    action: {type: deny, reason: no rm}\n";
 
@@ -28,26 +27,9 @@ fn hookc(dir: &Path, args: &[&str]) -> Output {
 
 /// A PreToolUse call of `rm x` with `args` after `hook --host claude-code`.
 fn hook(dir: &Path, args: &[&str]) -> Output {
-    let mut child = crate::hookc_command()
-        .args(["hook", "--host", "claude-code"])
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let payload = format!(
-        r#"{{"session_id":"s","cwd":"{}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"rm x"}}}}"#,
-        dir.display()
-    );
-    child
-        .stdin
-        .take()
+    crate::bash_call(dir, args, "rm x")
+        .wait_with_output()
         .unwrap()
-        .write_all(payload.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn denied(out: &Output) -> bool {
