@@ -11,8 +11,8 @@
 use crate::args::host_parser;
 use crate::exit::Exit;
 use hookc::files::PolicyFile;
-use hookc_binding::hosts::Reply;
 use hookc_binding::hosts::{Call, HookError, HookOptions, Host};
+use hookc_binding::hosts::{DecisionLog, Reply};
 use hookc_runtime::Policy;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -46,11 +46,20 @@ pub struct HookArgs {
     /// standard error.
     #[arg(long)]
     fail_open: bool,
-    /// Append one JSON line per evaluated call to FILE: `{"event", "context",
-    /// "decision", "hook", "time"}` (replay it with `hookc eval --events`
-    /// or `hookc diff`).
+    /// Append one JSON line per evaluated call to FILE: `{"decision_id",
+    /// "time", "host", "event", "hook", "decision", "policy_digest",
+    /// "hookc", "context"}` (replay it with `hookc eval --events` or `hookc
+    /// diff`), rotated to `FILE.1` past `--log-max-bytes`.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// A context member (`tool_input.command`) to log as its keyed hash
+    /// (`hmac-sha256:...`, key `HOOKC_LOG_KEY` or one made in the state
+    /// folder) instead of its value; repeatable.
+    #[arg(long, value_name = "PATH", requires = "log")]
+    mask: Vec<String>,
+    /// Rotate the log to `FILE.1` once it is this large.
+    #[arg(long, value_name = "BYTES", requires = "log", default_value_t = hookc_runtime::limits::MAX_LOG_BYTES)]
+    log_max_bytes: u64,
     /// Read the payload from FILE instead of standard input (to try the
     /// hook on a saved payload).
     #[arg(long, value_name = "FILE")]
@@ -150,7 +159,12 @@ fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
     let options = HookOptions {
         event: args.event.as_deref(),
         fail_open: args.fail_open,
-        log: args.log.as_deref(),
+        log: args.log.as_deref().map(|path| DecisionLog {
+            path,
+            mask: &args.mask,
+            max_bytes: args.log_max_bytes,
+            policy_digest: None,
+        }),
     };
     let reply = match read_payload(args.payload.as_ref()) {
         // The event given is known even when the payload is not readable:
@@ -264,14 +278,31 @@ fn located(files: &[PathBuf], find: bool, cwd: Option<&str>) -> Result<Vec<PathB
 /// directory" from a Stop hook as a hook that could not start, and lets
 /// the agent stop (`docs/src/hosts/claude-code.md`).
 pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
+    loaded(files, false).map(|(policy, _)| policy)
+}
+
+/// [`load`], with the policy's digest when `digest` asks for it and it is
+/// known cheaply: an artifact's bytes hashed, or the artifact cache's entry
+/// (else the decision log computes it).
+fn loaded(files: &[PathBuf], digest: bool) -> Result<(Policy, Option<String>), HookError> {
     if let Some(missing) = files.iter().find(|f| !f.exists()) {
         return Err(HookError::Policy(format!(
             "the policy `{}` is not there: run `hookc init`, or fix the path in the host's settings",
             missing.display()
         )));
     }
-    let files: Vec<PolicyFile> = hookc::files::policy_files(files);
-    hookc::cache::load_policy_cached(&files)
-        .map(|loaded| loaded.policy)
-        .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))
+    let named: Vec<PolicyFile> = hookc::files::policy_files(files);
+    let loaded = hookc::cache::load_policy_cached(&named)
+        .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))?;
+    let known = match (digest, loaded.digest, files) {
+        (false, _, _) => None,
+        (true, Some(d), _) => Some(d),
+        // One artifact: its bytes are the policy's encoding.
+        (true, None, [one]) => std::fs::read(one)
+            .ok()
+            .filter(|b| hookc::files::is_artifact(b))
+            .map(|b| hookc::files::artifact_digest(&b)),
+        (true, None, _) => None,
+    };
+    Ok((loaded.policy, known))
 }

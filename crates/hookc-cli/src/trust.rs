@@ -96,7 +96,7 @@ pub enum TrustError {
 /// `sha256:HEX` of `bytes`: an artifact's digest, as `hookc disasm` prints it
 /// and decision logs and pins carry it.
 pub fn digest(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex(&Sha256::digest(bytes)))
+    hookc::files::artifact_digest(bytes)
 }
 
 fn hex(bytes: &[u8]) -> String {

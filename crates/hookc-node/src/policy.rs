@@ -130,7 +130,7 @@ impl NativePolicy {
         let options = HookOptions {
             event: event.as_deref(),
             fail_open,
-            log: log.as_deref(),
+            log: log.as_deref().map(hookc_binding::hosts::DecisionLog::at),
         };
         let reply = hookc_binding::hosts::hook(self.bound.policy(), host, bytes, &options);
         Ok(NativeReply {

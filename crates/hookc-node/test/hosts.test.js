@@ -103,7 +103,9 @@ describe('failures', () => {
     const line = (f) => {
       const entry = JSON.parse(fs.readFileSync(f, 'utf8'));
       assert.match(entry.time, /^\d{4}-\d\d-\d\dT/);
+      assert.match(entry.decision_id, /^[0-9a-f]{32}$/);
       delete entry.time;
+      delete entry.decision_id;
       return entry;
     };
     assert.deepEqual(line(mine), line(theirs));

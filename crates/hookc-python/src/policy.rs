@@ -469,7 +469,7 @@ impl PyPolicy {
         let options = HookOptions {
             event: event.as_deref(),
             fail_open,
-            log: log.as_deref(),
+            log: log.as_deref().map(hosts::DecisionLog::at),
         };
         let policy = self.bound.policy();
         let reply = if let Ok(text) = payload.cast::<PyString>() {

@@ -194,6 +194,11 @@ pub const MAX_HOST_TIMEOUT_MS: u64 = 60_000;
 /// reads the memory cannot decide without it.
 pub const MAX_SESSION_MEMORY_BYTES: usize = 4 * 1024 * 1024;
 
+/// Size past which a decision log (`hookc hook --log FILE`, unless
+/// `--log-max-bytes` says otherwise) is renamed `FILE.1` before the next
+/// line (`hookc-binding`'s `hosts::decision_log`).
+pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Most bytes of one remembered value; a longer one is not stored (a path
 /// or a name is far shorter). Checked when a `remember` action is read.
 pub const MAX_REMEMBERED_VALUE_BYTES: usize = 4096;

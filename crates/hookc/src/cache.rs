@@ -113,13 +113,23 @@ pub fn load_policy_cached(files: &[PolicyFile]) -> Result<LoadedPolicy, PolicyEr
     if let Some(artifact) = only_artifact(files)? {
         return Ok(artifact);
     }
+    // The entry keeps the artifact's digest, for decision logs to name
+    // without encoding the policy again.
     let cached = load_through_cache(files, None, |c| {
-        loaded(c, |_| false).map(|l| (l.policy, serde_json::Value::Null))
+        loaded(c, |_| false).map(|l| {
+            let digest = crate::files::artifact_digest(&l.policy.to_artifact());
+            (l.policy, serde_json::json!({ "digest": digest }))
+        })
     })?;
     Ok(LoadedPolicy {
         policy: cached.policy,
         warnings: String::new(),
         sources: Vec::new(),
+        digest: cached
+            .notes
+            .get("digest")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned),
     })
 }
 

@@ -173,6 +173,20 @@ pub fn read_input(file: &PolicyFile) -> Result<Input, ReadError> {
     Ok(Input::new(name.clone(), text))
 }
 
+/// `sha256:HEX` of an artifact's bytes: the policy's digest, which `hookc
+/// disasm` prints first and signatures, pins and decision logs name (a
+/// program has one encoding, so sources and their `.hkb` share it).
+pub fn artifact_digest(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .fold(String::from("sha256:"), |mut s, h| {
+            s.push_str(&h);
+            s
+        })
+}
+
 /// Whether these bytes are a compiled artifact (start with its magic).
 pub fn is_artifact(bytes: &[u8]) -> bool {
     bytes.starts_with(&hookc_runtime::artifact::MAGIC)
@@ -190,6 +204,10 @@ pub struct LoadedPolicy {
     /// overlay compiled over it uses ([`layer_overlays`]); empty for an
     /// artifact, which keeps no declarations.
     pub sources: Vec<Input>,
+    /// The policy's digest ([`artifact_digest`]) when it was known without
+    /// encoding the policy again (the artifact cache keeps it); `None`
+    /// otherwise.
+    pub digest: Option<String>,
 }
 
 /// Loads a policy: one artifact (recognized by its magic bytes, decoded and
@@ -207,6 +225,7 @@ pub(crate) fn only_artifact(files: &[PolicyFile]) -> Result<Option<LoadedPolicy>
         policy,
         warnings: String::new(),
         sources: Vec::new(),
+        digest: None,
     }))
 }
 
@@ -252,6 +271,7 @@ pub(crate) fn loaded(
         policy,
         warnings,
         sources: Vec::new(),
+        digest: None,
     })
 }
 
@@ -344,6 +364,7 @@ fn load_overlay(
             policy,
             warnings: String::new(),
             sources: Vec::new(),
+            digest: None,
         });
     }
     let input = read_input(&one)?;

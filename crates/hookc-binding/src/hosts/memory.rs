@@ -237,7 +237,7 @@ pub fn remembered(collected: &[Match<'_>]) -> Result<Remembered, HookError> {
 /// The state folder: `$HOOKC_STATE_DIR`, else `$XDG_STATE_HOME/hookc`,
 /// else `$HOME/.local/state/hookc` (empty variables count as unset, as
 /// the XDG specification says).
-fn state_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+pub(super) fn state_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
     let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     set("HOOKC_STATE_DIR")
         .or_else(|| set("XDG_STATE_HOME").map(|d| d.join("hookc")))

@@ -31,9 +31,11 @@
 //! [`HookError::Policy`]); [`HookOptions::fail_open`] (`--fail-open`)
 //! answers "no decision" instead and says why on standard error.
 //! [`HookOptions::log`] (`--log FILE`) appends one JSON line per evaluated
-//! call, `{"event", "context", "decision", "hook", "time"}`, which
-//! `hookc eval --events` and `hookc diff` replay.
+//! call ([`decision_log`]: its decision id, host, event, hook, decision,
+//! policy digest and context, masked members hashed), which `hookc eval
+//! --events` and `hookc diff` replay.
 
+pub mod decision_log;
 pub mod host_actions;
 pub mod memory;
 mod outcome;
@@ -41,14 +43,14 @@ mod outcome;
 pub use outcome::{Reply, Ruling, Verdict};
 
 use crate::error::BindingError;
+pub use decision_log::DecisionLog;
 use hookc::hosts::HostProfile;
-use hookc_runtime::{Context, Decision, Policy, QueryError, Results};
+use hookc_runtime::{Context, Policy, QueryError, Results};
 use host_actions::{HostAction, HostActionError};
 use memory::SessionMemory;
 use serde_json::{Map, Value};
 use std::fmt;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -105,8 +107,8 @@ pub struct HookOptions<'a> {
     /// On a failure, answer "no decision" instead of the host's block, the
     /// reason on standard error (`--fail-open`).
     pub fail_open: bool,
-    /// Append one JSON line per evaluated call to this file (`--log FILE`).
-    pub log: Option<&'a Path>,
+    /// Append one JSON line per evaluated call (`--log FILE`, `--mask`).
+    pub log: Option<DecisionLog<'a>>,
 }
 
 /// A host whose hook answers hookc gives: a handle to its profile
@@ -453,7 +455,11 @@ impl Call {
 
     /// The host's reply to this call under `policy`, performing the host
     /// actions its hooks await; one line appended to `log` when given.
-    pub fn decide(&self, policy: &Policy, log: Option<&Path>) -> Result<Reply, HookError> {
+    pub fn decide(
+        &self,
+        policy: &Policy,
+        log: Option<DecisionLog<'_>>,
+    ) -> Result<Reply, HookError> {
         let (host, event) = (self.host, &self.event);
         // Awaited host actions (`run`, `test_path`) are performed here and
         // the evaluation resumed with their results, one at a time, in hook
@@ -526,8 +532,8 @@ impl Call {
             }
             results.insert(hook, result);
         };
-        if let Some(log) = log {
-            append_log(log, event, context, &decision)?;
+        if let Some(log) = &log {
+            decision_log::append(log, host.name(), policy, event, context, &decision)?;
         }
         if let Some(pending) = &decision.pending {
             return Err(HookError::Pending {
@@ -563,39 +569,6 @@ fn environment(policy: &Policy) -> Option<Value> {
         .into_iter()
         .filter_map(|name| Some((name.to_owned(), Value::from(std::env::var(name).ok()?))));
     Some(Value::Object(vars.collect()))
-}
-
-/// Appends the call's line to the log.
-fn append_log(
-    path: &Path,
-    event: &str,
-    context: &Value,
-    decision: &Decision<'_>,
-) -> Result<(), HookError> {
-    let mut line = Map::new();
-    line.insert("event".to_owned(), Value::from(event));
-    line.insert("context".to_owned(), context.clone());
-    line.insert("decision".to_owned(), decision.to_json());
-    line.insert(
-        "hook".to_owned(),
-        decision
-            .terminal
-            .as_ref()
-            .map_or(Value::Null, |m| Value::from(m.hook)),
-    );
-    line.insert("time".to_owned(), Value::from(now_utc()));
-    let text = format!("{}\n", Value::Object(line));
-    let io = |source| HookError::Log {
-        path: path.to_owned(),
-        source,
-    };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(io)?;
-    // One write per line: concurrent hooks append whole lines.
-    file.write_all(text.as_bytes()).map_err(io)
 }
 
 /// The current time in RFC 3339, UTC, to the millisecond (the log's

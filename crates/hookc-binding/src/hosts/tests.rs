@@ -286,7 +286,7 @@ fn an_evaluated_call_is_logged_as_one_line() {
     let log = std::env::temp_dir().join(format!("hookc-hosts-log-{}.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let options = HookOptions {
-        log: Some(&log),
+        log: Some(super::DecisionLog::at(&log)),
         ..HookOptions::default()
     };
     let reply = hook(&guard(), claude(), &pre_tool_use("rm -rf x"), &options);

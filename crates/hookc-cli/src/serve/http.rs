@@ -191,7 +191,10 @@ fn decide(
     let options = HookOptions {
         event: given,
         fail_open: server.fail_open,
-        log: server.log.as_deref(),
+        log: server
+            .log
+            .as_deref()
+            .map(hookc_binding::hosts::DecisionLog::at),
     };
     // `hosts::hook`'s two steps, to tell a payload that does not read (400).
     let (status, event, reply) = match Call::read(host, payload, given) {

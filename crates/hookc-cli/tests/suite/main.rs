@@ -87,6 +87,7 @@ mod cache;
 mod cli;
 mod cli_bench;
 mod deadline;
+mod decision_log;
 mod first_match_output;
 mod help;
 mod hook_find;

@@ -1,0 +1,124 @@
+//! Decision logs through `hookc hook --log` (`docs/src/hosts/teams.md`):
+//! each line's decision id, host, policy digest (the one `hookc disasm`
+//! prints), masked members (a keyed hash: equal values log equal under one
+//! key, differently under another, and nothing else changes), rotation
+//! past `--log-max-bytes`, and `hookc eval --events` replaying the log.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const GUARD: &str = "host: claude-code\nhooks:\n  - id: no_rm\n    event: PreToolUse\n    when: \"tool_name == 'Bash' && tool_input.command.contains('rm ')\"\n    action: {type: deny, reason: no rm}\n";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hookc-dlog-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("guard.yaml"), GUARD).unwrap();
+    dir
+}
+
+/// One logged `rm x` call, with `env` set.
+fn call(dir: &Path, args: &[&str], env: &[(&str, &str)]) {
+    let mut all = vec!["--log", "log.jsonl"];
+    all.extend_from_slice(args);
+    all.push("guard.yaml");
+    let out = crate::bash_call_with(dir, &all, "rm x", |c| {
+        c.envs(env.iter().copied());
+    })
+    .wait_with_output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_line_names_its_decision_host_and_policy_digest() {
+    let dir = scratch("line");
+    call(&dir, &[], &[]);
+    call(&dir, &[], &[]);
+    let log = lines(&dir.join("log.jsonl"));
+    assert_eq!(log.len(), 2);
+    let disasm = crate::hookc_command()
+        .args(["disasm", "guard.yaml"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let digest = String::from_utf8(disasm.stdout).unwrap();
+    let digest = digest
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("digest: ");
+    for line in &log {
+        let id = line["decision_id"].as_str().unwrap();
+        assert_eq!(id.len(), 32);
+        assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(line["host"], "claude-code");
+        assert_eq!(line["event"], "PreToolUse");
+        assert_eq!(line["hook"], "no_rm");
+        assert_eq!(line["policy_digest"], digest);
+        assert_eq!(line["hookc"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(line["context"]["tool_input"]["command"], "rm x");
+    }
+    assert_ne!(log[0]["decision_id"], log[1]["decision_id"]);
+    // The log replays.
+    let replay = crate::hookc_command()
+        .args(["eval", "guard.yaml", "--events", "log.jsonl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{replay:?}");
+    assert!(String::from_utf8_lossy(&replay.stdout).contains("no_rm"));
+}
+
+#[test]
+fn masked_members_log_as_their_keyed_hash() {
+    let dir = scratch("mask");
+    let mask = ["--mask", "tool_input.command", "--mask", "no.such.member"];
+    call(&dir, &mask, &[("HOOKC_LOG_KEY", "k1")]);
+    call(&dir, &mask, &[("HOOKC_LOG_KEY", "k1")]);
+    call(&dir, &mask, &[("HOOKC_LOG_KEY", "k2")]);
+    // Without a key, one is made in the state folder, and kept.
+    let state = dir.join("state");
+    let state = state.to_str().unwrap();
+    call(&dir, &mask, &[("HOOKC_STATE_DIR", state)]);
+    call(&dir, &mask, &[("HOOKC_STATE_DIR", state)]);
+    let log = lines(&dir.join("log.jsonl"));
+    let hashed: Vec<&str> = log
+        .iter()
+        .map(|l| l["context"]["tool_input"]["command"].as_str().unwrap())
+        .collect();
+    assert!(hashed
+        .iter()
+        .all(|h| h.starts_with("hmac-sha256:") && h.len() == 12 + 64));
+    assert_eq!(hashed[0], hashed[1]);
+    assert_ne!(hashed[0], hashed[2]);
+    assert_eq!(hashed[3], hashed[4]);
+    assert_ne!(hashed[3], hashed[0]);
+    assert!(Path::new(state).join("log.key").is_file());
+    // The rest of the context is as it was, and the decision too.
+    for line in &log {
+        assert_eq!(line["context"]["tool_name"], "Bash");
+        assert_eq!(line["hook"], "no_rm");
+        assert!(!line.to_string().contains("rm x"));
+    }
+}
+
+#[test]
+fn a_log_past_its_bound_is_rotated() {
+    let dir = scratch("rotate");
+    for _ in 0..3 {
+        call(&dir, &["--log-max-bytes", "100"], &[]);
+    }
+    // Each line is over 100 bytes: the file holds the last, `.1` the one
+    // before (the first was replaced).
+    assert_eq!(lines(&dir.join("log.jsonl")).len(), 1);
+    assert_eq!(lines(&dir.join("log.jsonl.1")).len(), 1);
+}
