@@ -13,13 +13,13 @@ use hookc::compile::{LayerName, LayerOrder};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("old").required(true).multiple(true).args(["policies", "old_files", "old_layers"])))]
-#[command(group(clap::ArgGroup::new("new").required(true).multiple(true).args(["policies", "new_files", "new_layers"])))]
+#[command(group(clap::ArgGroup::new("old").required(true).multiple(true).args(["policies", "old_files", "old_layers", "log"])))]
+#[command(group(clap::ArgGroup::new("new").required(true).multiple(true).args(["policies", "new_files", "new_layers", "log"])))]
 pub struct DiffArgs {
     /// OLD and NEW, one file each: an artifact (`.hkb`) or a source file.
     /// A policy of several files is given with `--old`/`--new` or
     /// `--old-layer`/`--new-layer` instead.
-    #[arg(value_name = "OLD NEW", num_args = 2, conflicts_with_all = ["old_files", "new_files", "old_layers", "new_layers"])]
+    #[arg(value_name = "OLD NEW", num_args = 2, conflicts_with_all = ["old_files", "new_files", "old_layers", "new_layers", "log"])]
     policies: Vec<PathBuf>,
     /// A file of the old policy (repeatable; as `eval`'s FILE...).
     #[arg(long = "old", value_name = "FILE", conflicts_with = "old_layers")]
@@ -40,8 +40,14 @@ pub struct DiffArgs {
     #[arg(long, value_name = "lowest-first|highest-first", value_parser = parse_layer_order, requires = "new_layers")]
     new_layer_order: Option<LayerOrder>,
     /// The event log (as `eval --events`: `-` for standard input, gzip or not).
-    #[arg(long, value_name = "LOG.jsonl")]
-    events: PathBuf,
+    #[arg(long, value_name = "LOG.jsonl", required_unless_present = "log")]
+    events: Option<PathBuf>,
+    /// Instead of two policies and an event log: a decision log written
+    /// with `hookc hook --shadow`, whose shadow lines are compared with
+    /// the live ones (what the candidate would have changed on live
+    /// traffic).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["old_files", "new_files", "old_layers", "new_layers", "events"])]
+    log: Option<PathBuf>,
     /// Print the transitions as text, or as one JSON object.
     #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
     format: DiffFormat,
@@ -84,10 +90,17 @@ enum DiffFormat {
 /// line is not an event record or fails to evaluate under either policy
 /// (whatever changed), else 1 when a decision changed, else 0.
 pub fn run(args: &DiffArgs) -> Result<Exit, CliError> {
+    let events = match (&args.log, &args.events) {
+        (Some(log), _) => {
+            return crate::shadow::report(log, matches!(args.format, DiffFormat::Json))
+        }
+        (None, Some(events)) => events,
+        (None, None) => return Err(CliError::NoEvents),
+    };
     let (old, new) = args.sources();
     let old = old.load()?.policy;
     let new = new.load()?.policy;
-    let mut log = LogReader::open(&args.events)?;
+    let mut log = LogReader::open(events)?;
     let name = log.name().to_owned();
     let job = DiffJob {
         old: &old,

@@ -13,6 +13,11 @@ pub enum CliError {
     /// Neither files nor `--layer`s were given.
     #[error("no policy given: name its files, or `--layer NAME=FILE`")]
     NoPolicy,
+    /// `hookc diff` with neither an event log nor a shadow log.
+    #[error(
+        "`hookc diff` needs `--events LOG`, or a decision log with shadow lines, `--log FILE`"
+    )]
+    NoEvents,
     /// The policy does not load: a file that cannot be read, sources with
     /// errors (rendered with their snippets), a damaged or stale artifact,
     /// an overlay that does not layer over it.

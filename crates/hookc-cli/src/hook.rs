@@ -57,6 +57,13 @@ pub struct HookArgs {
     /// folder) instead of its value; repeatable.
     #[arg(long, value_name = "PATH", requires = "log")]
     mask: Vec<String>,
+    /// Also decide each call with this candidate policy and log its
+    /// decision beside the live one (`"shadow": true`, the same
+    /// `decision_id`); the host is answered with the live decision only,
+    /// whatever the candidate does. `hookc diff --log FILE` reports what
+    /// it would have changed.
+    #[arg(long, value_name = "CANDIDATE", requires = "log")]
+    shadow: Option<PathBuf>,
     /// Rotate the log to `FILE.1` once it is this large.
     #[arg(long, value_name = "BYTES", requires = "log", default_value_t = hookc_runtime::limits::MAX_LOG_BYTES)]
     log_max_bytes: u64,
@@ -164,6 +171,7 @@ fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
             mask: &args.mask,
             max_bytes: args.log_max_bytes,
             policy_digest: None,
+            decision_id: None,
         }),
     };
     let reply = match read_payload(args.payload.as_ref()) {
@@ -183,10 +191,39 @@ fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
                 }
                 match located(&args.files, args.find, call.cwd())
                     .and_then(|f| trusted(args, &f).map(|()| f))
-                    .and_then(|f| load(&f))
+                    .and_then(|f| loaded(&f, args.log.is_some()))
                 {
-                    Ok(policy) => {
+                    Ok((policy, digest)) => {
+                        // With a shadow, its line names the live line's id.
+                        let id = args
+                            .shadow
+                            .as_ref()
+                            .map(|_| hookc_binding::hosts::decision_log::new_decision_id());
+                        let options = HookOptions {
+                            log: options.log.map(|log| DecisionLog {
+                                policy_digest: digest.as_deref(),
+                                decision_id: id.as_deref(),
+                                ..log
+                            }),
+                            ..options
+                        };
                         let reply = call.reply(&policy, &options);
+                        if let (Some(candidate), Some(log)) = (&args.shadow, options.log) {
+                            // A candidate that does not load logs nothing
+                            // and changes nothing.
+                            if let Ok((shadow, digest)) =
+                                loaded(std::slice::from_ref(candidate), true)
+                            {
+                                call.log_shadow(
+                                    &shadow,
+                                    DecisionLog {
+                                        policy_digest: digest.as_deref(),
+                                        ..log
+                                    },
+                                );
+                                std::mem::forget(shadow);
+                            }
+                        }
                         // PERF: the process exits next, and the system frees
                         // its memory at once; freeing a policy's tables one
                         // allocation at a time first is a few percent of a

@@ -27,6 +27,7 @@ mod policy_test;
 mod probe;
 mod replay;
 mod serve;
+mod shadow;
 mod trust;
 
 use args::{print, ARTIFACT_OR_SOURCES};

@@ -33,6 +33,9 @@ pub struct DecisionLog<'a> {
     /// bytes, or the artifact cache's entry); else it is computed, which
     /// encodes the policy again.
     pub policy_digest: Option<&'a str>,
+    /// The decision id to write (a shadow line names its live line's);
+    /// `None` for a fresh one.
+    pub decision_id: Option<&'a str>,
 }
 
 impl<'a> DecisionLog<'a> {
@@ -44,6 +47,7 @@ impl<'a> DecisionLog<'a> {
             mask: &[],
             max_bytes: hookc_runtime::limits::MAX_LOG_BYTES,
             policy_digest: None,
+            decision_id: None,
         }
     }
 }
@@ -54,7 +58,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A decision id: 128 bits of the system's random source, in hex (the
 /// time and process when it has none).
-fn decision_id() -> String {
+pub fn new_decision_id() -> String {
     let mut id = [0u8; 16];
     if getrandom::fill(&mut id).is_err() {
         let nanos = std::time::SystemTime::now()
@@ -132,6 +136,16 @@ fn masked(context: &Value, mask: &[String]) -> Result<Value, HookError> {
     Ok(out)
 }
 
+/// What a line logs: the live decision, or a shadow policy's (or why it
+/// could not decide).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Logged<'d, 'p> {
+    /// The decision the host is answered with.
+    Live(&'d Decision<'p>),
+    /// A candidate's, beside it (`--shadow`).
+    Shadow(Result<&'d Decision<'p>, &'d str>),
+}
+
 /// Appends the call's line to the log, rotating it first when it is past
 /// its bound.
 pub(super) fn append(
@@ -140,21 +154,33 @@ pub(super) fn append(
     policy: &Policy,
     event: &str,
     context: &Value,
-    decision: &Decision<'_>,
+    decided: Logged<'_, '_>,
 ) -> Result<(), HookError> {
     let mut line = Map::new();
-    line.insert("decision_id".to_owned(), Value::from(decision_id()));
+    let id = log.decision_id.map_or_else(new_decision_id, str::to_owned);
+    line.insert("decision_id".to_owned(), Value::from(id));
     line.insert("time".to_owned(), Value::from(super::now_utc()));
     line.insert("host".to_owned(), Value::from(host));
     line.insert("event".to_owned(), Value::from(event));
-    line.insert(
-        "hook".to_owned(),
-        decision
-            .terminal
-            .as_ref()
-            .map_or(Value::Null, |m| Value::from(m.hook)),
-    );
-    line.insert("decision".to_owned(), decision.to_json());
+    match decided {
+        Logged::Live(decision) | Logged::Shadow(Ok(decision)) => {
+            line.insert(
+                "hook".to_owned(),
+                decision
+                    .terminal
+                    .as_ref()
+                    .map_or(Value::Null, |m| Value::from(m.hook)),
+            );
+            line.insert("decision".to_owned(), decision.to_json());
+        }
+        Logged::Shadow(Err(e)) => {
+            line.insert("hook".to_owned(), Value::Null);
+            line.insert("error".to_owned(), Value::from(e));
+        }
+    }
+    if matches!(decided, Logged::Shadow(_)) {
+        line.insert("shadow".to_owned(), Value::Bool(true));
+    }
     let digest = log.policy_digest.map_or_else(
         || hookc::files::artifact_digest(&policy.to_artifact()),
         str::to_owned,

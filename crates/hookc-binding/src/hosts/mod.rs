@@ -533,7 +533,14 @@ impl Call {
             results.insert(hook, result);
         };
         if let Some(log) = &log {
-            decision_log::append(log, host.name(), policy, event, context, &decision)?;
+            decision_log::append(
+                log,
+                host.name(),
+                policy,
+                event,
+                context,
+                decision_log::Logged::Live(&decision),
+            )?;
         }
         if let Some(pending) = &decision.pending {
             return Err(HookError::Pending {
@@ -546,6 +553,30 @@ impl Call {
         }
         let ruling = Ruling::of(policy, &decision, host.input_member());
         Ok(host.answer(event, &ruling))
+    }
+
+    /// Logs what `candidate` decides on this call beside the live line
+    /// (`--shadow`): on the payload as the host sent it, performing no host
+    /// action (an awaiting hook is logged as pending), and never failing
+    /// the call: what goes wrong is the line's `error`, or nothing.
+    pub fn log_shadow(&self, candidate: &Policy, log: DecisionLog<'_>) {
+        let decided = candidate
+            .query(&self.event, Context::Value(&self.context))
+            .decision();
+        let error = decided.as_ref().err().map(ToString::to_string);
+        let logged = match (&decided, &error) {
+            (Ok(d), _) => decision_log::Logged::Shadow(Ok(d)),
+            (Err(_), Some(e)) => decision_log::Logged::Shadow(Err(e.as_str())),
+            (Err(_), None) => return,
+        };
+        let _ = decision_log::append(
+            &log,
+            self.host.name(),
+            candidate,
+            &self.event,
+            &self.context,
+            logged,
+        );
     }
 
     /// The session's memory: none when the payload names no session or

@@ -122,3 +122,75 @@ fn a_log_past_its_bound_is_rotated() {
     assert_eq!(lines(&dir.join("log.jsonl")).len(), 1);
     assert_eq!(lines(&dir.join("log.jsonl.1")).len(), 1);
 }
+
+#[test]
+fn a_shadow_policy_is_logged_beside_the_live_one_and_reported() {
+    let dir = scratch("shadow");
+    std::fs::write(
+        dir.join("candidate.yaml"),
+        GUARD.replace("type: deny", "type: ask"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("broken.yaml"), "hooks: [").unwrap();
+    let answer = |args: &[&str], command: &str| {
+        let mut all = vec!["--log", "log.jsonl"];
+        all.extend_from_slice(args);
+        all.push("guard.yaml");
+        crate::bash_call(&dir, &all, command)
+            .wait_with_output()
+            .unwrap()
+    };
+    let live = answer(&[], "rm x");
+    for (candidate, command) in [
+        ("candidate.yaml", "rm x"),
+        ("candidate.yaml", "ls"),
+        ("broken.yaml", "rm x"),
+    ] {
+        let out = answer(&["--shadow", candidate], command);
+        // The host hears the live decision only, whatever the candidate.
+        if command == "rm x" {
+            assert_eq!(out.stdout, live.stdout, "{candidate}");
+        }
+        assert_eq!(out.status.code(), Some(0));
+    }
+    let log = lines(&dir.join("log.jsonl"));
+    // The live call alone, then three live lines, two with a shadow line
+    // (the broken candidate logs nothing).
+    assert_eq!(log.len(), 6, "{log:#?}");
+    let shadows: Vec<&Value> = log.iter().filter(|l| l["shadow"] == true).collect();
+    assert_eq!(shadows.len(), 2);
+    for s in &shadows {
+        let twin = log
+            .iter()
+            .find(|l| l["shadow"] != true && l["decision_id"] == s["decision_id"])
+            .unwrap();
+        assert_eq!(twin["context"], s["context"]);
+        assert_ne!(twin["policy_digest"], s["policy_digest"]);
+    }
+    assert_eq!(shadows[0]["decision"]["action"]["type"], "ask");
+    // What the candidate would have changed: one call of the two.
+    let report = crate::hookc_command()
+        .args(["diff", "--log", "log.jsonl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1), "{report:?}");
+    let text = String::from_utf8(report.stdout).unwrap();
+    assert!(
+        text.contains("2 calls with a shadow decision, 1 decided otherwise"),
+        "{text}"
+    );
+    assert!(
+        text.contains("PreToolUse: no_rm (deny) -> no_rm (ask): 1"),
+        "{text}"
+    );
+    let json = crate::hookc_command()
+        .args(["diff", "--log", "log.jsonl", "--format", "json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["compared"], 2);
+    assert_eq!(v["changed"], 1);
+    assert_eq!(v["transitions"][0]["shadow"], "no_rm (ask)");
+}
