@@ -140,8 +140,10 @@ fn within_deadline(args: &HookArgs, ms: u64) -> Reply {
         let _ = tx.send(answer(&worker_args, Some((ms, &worker_early))));
     });
     match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
-        Ok(reply) => reply,
-        Err(_) => {
+        // An answer that came at the deadline came because of it (a `run`
+        // program ended then answers "timed out"): it is the deadline's.
+        Ok(reply) if Instant::now() < at => reply,
+        Ok(_) | Err(_) => {
             let grace = Instant::now() + Duration::from_millis(100);
             while hookc_binding::hosts::host_actions::running_programs() > 0
                 && Instant::now() < grace
