@@ -39,9 +39,20 @@ pub fn report(path: &Path, json_out: bool) -> Result<Exit, CliError> {
     let mut shadows: Vec<Value> = Vec::new();
     let mut unreadable = 0usize;
     for line in std::io::BufReader::new(file).lines() {
-        let Ok(line) = line else {
-            unreadable += 1;
-            continue;
+        let line = match line {
+            Ok(line) => line,
+            // A line that is not UTF-8 is consumed and counted; any other
+            // read error (a folder, a failing disk) would repeat forever.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                unreadable += 1;
+                continue;
+            }
+            Err(source) => {
+                return Err(CliError::Read {
+                    path: path.to_owned(),
+                    source,
+                })
+            }
         };
         let Ok(v) = serde_json::from_str::<Value>(&line) else {
             unreadable += 1;

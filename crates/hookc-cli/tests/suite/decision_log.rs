@@ -194,3 +194,29 @@ fn a_shadow_policy_is_logged_beside_the_live_one_and_reported() {
     assert_eq!(v["changed"], 1);
     assert_eq!(v["transitions"][0]["shadow"], "no_rm (ask)");
 }
+
+/// A shadow report of something that cannot be read says so and ends (a
+/// folder used to make it read forever), and a line that is not UTF-8 is
+/// counted, not fatal.
+#[test]
+fn a_shadow_report_of_an_unreadable_log_ends_with_an_error() {
+    let dir = scratch("unreadable");
+    let out = crate::hookc_command()
+        .args(["diff", "--log", "."])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot read"),
+        "{out:?}"
+    );
+    std::fs::write(dir.join("bad.jsonl"), b"\xff\xfe\n{}\n").unwrap();
+    let out = crate::hookc_command()
+        .args(["diff", "--log", "bad.jsonl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(1 lines were not JSON)"));
+}
