@@ -254,6 +254,12 @@ def cases() -> list:
         case("deny", common.case_deny(DRIVER, read_env),
              "rm -rf and a .env read are denied; the reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
+        case("adopt", common.case_adopt(
+            DRIVER, HOST, ".claude/settings.json", "PreToolUse",
+            lambda command: {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]},
+            lambda new: {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                "updatedInput": {"command": new}}}),
+            "init --adopt: two rewriting hooks apply in order, an exit-2 hook blocks"),
         case("rewrite", common.case_rewrite(DRIVER, told="pip install was run as uv pip install"),
              "pip install runs as uv pip install, with its context"),
         # `-p` has nobody to ask: Claude Code refuses the call and hands the

@@ -223,6 +223,9 @@ def session(project: Project, script: list, prompt: str = "go", **drive_args) ->
     return Session(result, server)
 
 
+# What the shared cases need (`common.Driver`).
+DRIVER = common.Driver(scratch, session, shell)
+
 DENIED = "touch denied.marker && rm -rf victim"
 # A command the guard denies (uv_only) and Codex itself does not: Codex
 # 0.171 refuses `rm -rf` on its own ("rm -f style commands are not
@@ -430,6 +433,14 @@ def cases() -> list:
         case("allow", case_allow, "`ls` is allowed with an answer Codex accepts"),
         case("ask", case_ask, "an `ask` push does not run silently"),
         case("rewrite", case_rewrite, "pip install runs as uv pip install, with its context"),
+        # Codex applies a rewrite only under an allow (hosts.md).
+        case("adopt", common.case_adopt(
+            DRIVER, HOST, ".codex/hooks.json", "PreToolUse",
+            lambda command: {"hooks": [{"type": "command", "command": command}]},
+            lambda new: {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                "permissionDecision": "allow",
+                                                "updatedInput": {"command": new}}}),
+            "init --adopt: two rewriting hooks apply in order, an exit-2 hook blocks"),
         case("context", case_context,
              "SessionStart/UserPromptSubmit/PostToolUse context, PostToolUse block, Stop once"),
         case("prompt-block", case_prompt_block, "a prompt with an API key never reaches the model"),

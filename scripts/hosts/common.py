@@ -647,6 +647,52 @@ def case_allow(d: Driver) -> Callable[[], None]:
     return body
 
 
+def case_adopt(d: Driver, host: str, settings: str, event: str, group: Callable[[str], dict],
+               rewrite: Callable[[str], dict]) -> Callable[[], None]:
+    """`hookc init --adopt` (docs/src/hosts/adopt.md): the project's
+    settings get three hooks of their own on `event` (`group(command)` is
+    one settings entry running `command`): two that rewrite the command
+    (`rewrite(new)` is the host's answer that does), the slower first, and
+    one that blocks a secret with exit 2. Adopted, the rewrites apply in
+    the settings' order whatever their speed, the block's reason reaches
+    the model, and the host runs only hookc on the event."""
+    python = sys.executable
+
+    def hook(name: str, body: str) -> tuple:
+        path = f"hooks/{name}.py"
+        return path, (f"#!{python}\nimport json, sys, time\n"
+                      "payload = json.load(sys.stdin)\n"
+                      "command = payload['tool_input']['command']\n" + body)
+
+    def body() -> None:
+        with d.scratch() as project:
+            project.fake_tools("deploy")
+            scripts = [
+                hook("slow_a", "time.sleep(1.0)\n"
+                     f"print(json.dumps({rewrite('__NEW__')!r}).replace('__NEW__', command + ' A'))\n"),
+                hook("fast_b", f"print(json.dumps({rewrite('__NEW__')!r}).replace('__NEW__', command + ' B'))\n"),
+                hook("no_secret", "if 'secret' in command:\n"
+                     "    print('adopted hook: no secrets here', file=sys.stderr)\n    sys.exit(2)\n"),
+            ]
+            for path, text in scripts:
+                project.write(path, text).chmod(0o755)
+            file = project.path(settings)
+            current = json.loads(file.read_text())
+            entries = current.setdefault("hooks", {}).setdefault(event, [])
+            entries[:0] = [group(f"./{path}") for path, _ in scripts]
+            file.write_text(json.dumps(current, indent=2))
+            adopted = project.init(host, "--adopt")
+            expect("adopted 3 hook(s)" in adopted.stdout, f"init --adopt said: {adopted.stdout}")
+            s = d.session(project, [d.shell("deploy prod", "adopt_1"),
+                                    d.shell("deploy secret", "adopt_2")])
+            expect(project.ran() == ["deploy prod A B"],
+                   f"expected the adopted rewrites in order (`deploy prod A B`), ran: "
+                   f"{project.ran()}; {s.describe()}")
+            expect(s.saw("adopted hook: no secrets here"),
+                   f"the adopted block's reason did not reach the model: {s.describe()}")
+    return body
+
+
 def case_rewrite(d: Driver, told: Optional[str] = None) -> Callable[[], None]:
     """`pip install` runs as `uv pip install` (stand-ins record which ran);
     `told`, when given, is what the model must then see."""

@@ -294,6 +294,12 @@ def cases() -> list:
              "rm -rf, a .env read and a command printing a credential are denied; reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
         # Gemini says so itself in the tool's result.
+        case("adopt", common.case_adopt(
+            DRIVER, HOST, ".gemini/settings.json", "BeforeTool",
+            lambda command: {"matcher": "run_shell_command",
+                             "hooks": [{"name": "mine", "type": "command", "command": command}]},
+            lambda new: {"hookSpecificOutput": {"tool_input": {"command": new}}}),
+            "init --adopt: two rewriting hooks apply in order, an exit-2 hook blocks"),
         case("rewrite", common.case_rewrite(DRIVER, told="were modified by a hook"),
              "pip install runs as uv pip install"),
         case("context", case_context,

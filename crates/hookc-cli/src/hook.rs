@@ -78,9 +78,9 @@ pub struct HookArgs {
     trust: Vec<PathBuf>,
     /// Run the policy file only while its digest is DIGEST (`sha256:...`,
     /// as `hookc init --pin` writes it); a changed file is answered with
-    /// the host's block.
+    /// the host's block. One per POLICY file, in their order.
     #[arg(long, value_name = "DIGEST")]
-    pin: Option<String>,
+    pin: Vec<String>,
     /// Answer the host's block (nothing, with `--fail-open`) when the call
     /// is not decided MS milliseconds after it started: a slow `run`, a
     /// huge payload, a slow disk. The programs `run` actions started are
@@ -245,8 +245,8 @@ fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
 /// (`crate::trust`), or the call is refused.
 fn trusted(args: &HookArgs, files: &[PathBuf]) -> Result<(), HookError> {
     let refused = |e: crate::trust::TrustError| HookError::Policy(e.to_string());
-    if let Some(pin) = &args.pin {
-        crate::trust::check_pin(files, pin).map_err(refused)?;
+    if !args.pin.is_empty() {
+        crate::trust::check_pin(files, &args.pin).map_err(refused)?;
     }
     if !args.trust.is_empty() {
         let keys = args

@@ -78,9 +78,14 @@ pub enum TrustError {
     /// The signature does not verify.
     #[error("the signature of `{0}` does not verify with its key: do not run it")]
     BadSignature(String),
-    /// `--pin` with a policy of several files.
-    #[error("`--pin` pins one policy file (an artifact or one source): compile the policy into one `.hkb` to pin it")]
-    PinOneFile,
+    /// `--pin` given a number of times other than the policy's files.
+    #[error("`--pin` pins each policy file: {pins} `--pin` for {files} file(s); give one digest per file, in their order (`hookc init --pin` writes them)")]
+    PinCount {
+        /// How many digests were given.
+        pins: usize,
+        /// How many files the policy has.
+        files: usize,
+    },
     /// The pinned policy file changed.
     #[error("the policy `{file}` changed since it was pinned ({found}, pinned {pinned}): review the change, then pin it again (`hookc init --pin`)")]
     PinMismatch {
@@ -303,18 +308,22 @@ pub fn check_signed(files: &[PathBuf], trusted: &[TrustedKey]) -> Result<(), Tru
         .map_err(|_| TrustError::BadSignature(name))
 }
 
-/// Checks that the one policy file has the pinned digest.
-pub fn check_pin(files: &[PathBuf], pinned: &str) -> Result<(), TrustError> {
-    let [file] = files else {
-        return Err(TrustError::PinOneFile);
-    };
-    {
+/// Checks that each policy file has its pinned digest (one per file, in
+/// order).
+pub fn check_pin(files: &[PathBuf], pins: &[String]) -> Result<(), TrustError> {
+    if files.len() != pins.len() {
+        return Err(TrustError::PinCount {
+            pins: pins.len(),
+            files: files.len(),
+        });
+    }
+    for (file, pinned) in files.iter().zip(pins) {
         let bytes = std::fs::read(file).map_err(|source| TrustError::Io {
             path: file.clone(),
             source,
         })?;
         let found = digest(&bytes);
-        if found != pinned {
+        if &found != pinned {
             return Err(TrustError::PinMismatch {
                 file: file.display().to_string(),
                 found,

@@ -511,6 +511,16 @@ pub struct SettingsSpec {
     /// prints it.
     #[serde(default)]
     pub trust: Option<String>,
+    /// What one unit of a settings hook's timeout member (the numeric
+    /// member of `entry`'s hook) is worth, in milliseconds: 1000 for
+    /// seconds (the default), 1 for Gemini CLI's milliseconds. `hookc init
+    /// --adopt` reads an adopted hook's timeout with it.
+    #[serde(default = "seconds")]
+    pub timeout_unit_ms: u64,
+}
+
+fn seconds() -> u64 {
+    1000
 }
 
 /// What the host has that the profile leaves out (`host_profile.left_out`):

@@ -8,9 +8,12 @@
 //!   `argv` is one command line for `sh -c`), in `cwd` (relative to the
 //!   payload's `cwd`), its standard input `stdin` (a string as it is, any
 //!   other value as JSON) or the payload (`stdin_payload: true`, the
-//!   payload as JSON as the policy reads it), else closed, killed after
+//!   payload as JSON as the policy reads it, with the rewrites of the hooks
+//!   before it applied), else closed, killed after
 //!   `timeout_ms`; its result is
-//!   `{exit_code, stdout, stderr, timed_out, truncated}`, each output kept to
+//!   `{exit_code, stdout, stderr, timed_out, truncated}` (and `answer`, the
+//!   program's answer read as the host reads a hook's, with `read_answer:
+//!   true`: [`super::hook_answer`]), each output kept to
 //!   [`MAX_HOST_OUTPUT_BYTES`] (the rest read and dropped, so the program
 //!   never blocks on a full pipe). Output is waited for only until the
 //!   timeout: a process the program leaves behind may hold its pipes open,
@@ -81,6 +84,11 @@ pub struct RunSpec {
     pub timeout: Duration,
     /// Its standard input.
     pub stdin: RunInput,
+    /// Whether its answer is read as the host reads a hook's
+    /// (`read_answer: true`), into the result's `answer`
+    /// ([`super::hook_answer`]): how `hookc init --adopt` runs a host's
+    /// existing hooks.
+    pub read_answer: bool,
 }
 
 /// What a program run reads on its standard input.
@@ -185,6 +193,11 @@ fn run_spec(action: &Map<String, Value>) -> Result<RunSpec, HostActionError> {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(bad("stdin_payload", "must be a boolean")),
     };
+    let read_answer = match action.get("read_answer") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad("read_answer", "must be a boolean")),
+    };
     let stdin = match (action.get("stdin"), payload) {
         (None | Some(Value::Null), false) => RunInput::Closed,
         (None | Some(Value::Null), true) => RunInput::Payload,
@@ -202,6 +215,7 @@ fn run_spec(action: &Map<String, Value>) -> Result<RunSpec, HostActionError> {
         cwd,
         timeout: Duration::from_millis(timeout_ms),
         stdin,
+        read_answer,
     })
 }
 

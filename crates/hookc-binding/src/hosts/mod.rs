@@ -36,6 +36,7 @@
 //! --events` and `hookc diff` replay.
 
 pub mod decision_log;
+pub mod hook_answer;
 pub mod host_actions;
 pub mod memory;
 mod outcome;
@@ -520,15 +521,36 @@ impl Call {
                 // loop.
                 break decision;
             }
-            let result =
+            // A program reading the payload reads it as the hooks before
+            // it left it: their rewrites applied, in hook order.
+            let rewritten;
+            let payload = if decision.patched.is_empty() {
+                &self.context
+            } else {
+                let mut payload = self.context.clone();
+                if let Value::Object(members) = &mut payload {
+                    for (name, value) in &decision.patched {
+                        members.insert(name.clone(), value.clone());
+                    }
+                }
+                rewritten = payload;
+                &rewritten
+            };
+            let mut result =
                 action
-                    .perform(&base, &self.context)
+                    .perform(&base, payload)
                     .map_err(|source| HookError::HostAction {
                         hook: hook.clone(),
                         source,
                     })?;
             if result.get("timed_out") == Some(&Value::Bool(true)) {
                 return Err(HookError::TimedOut { hook });
+            }
+            if matches!(&action, HostAction::Run(spec) if spec.read_answer) {
+                let answer = hook_answer::read(host.profile(), event, &result);
+                if let Value::Object(members) = &mut result {
+                    members.insert("answer".to_owned(), answer);
+                }
             }
             results.insert(hook, result);
         };

@@ -89,15 +89,16 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         .map_err(|e| format!("cannot be written back ({e})"))
 }
 
-/// `command` without its `--pin DIGEST` and `--deadline MS` words (an
-/// entry `init` wrote before either changed is the same entry).
-fn unpinned(command: &str) -> String {
+/// `command` without its `--pin DIGEST` and `--deadline MS` words and
+/// without the adopted hooks' policy (an entry `init` wrote before any of
+/// them changed is the same entry).
+pub(super) fn unpinned(command: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut words = command.split(' ');
     while let Some(w) = words.next() {
         if w == "--pin" || w == "--deadline" {
             words.next();
-        } else {
+        } else if !w.contains(super::adopt::ADOPTED_WORD) {
             out.push(w);
         }
     }

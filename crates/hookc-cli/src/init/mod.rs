@@ -15,7 +15,12 @@
 //! the same command is not added twice, and a file that is not a JSON
 //! object of that shape is refused rather than replaced. `--print` shows
 //! what would be written and writes nothing.
+//!
+//! `--adopt` moves the command hooks the settings file already has under
+//! hookc ([`adopt`]): into `.hookc/adopted.yaml`, which every entry then
+//! runs before the guard; `--unadopt` puts the file back as it was.
 
+mod adopt;
 mod merge;
 
 use crate::args::host_parser;
@@ -42,6 +47,16 @@ pub struct InitArgs {
     /// `hookc init --pin` again blocks every call (run it again to re-pin).
     #[arg(long)]
     pin: bool,
+    /// Move the command hooks the settings file has under hookc: each is
+    /// run by hookc's one hook, in their order, its answer read as the
+    /// host reads it, into `.hookc/adopted.yaml`; the settings as they
+    /// were are kept for `--unadopt`.
+    #[arg(long, conflicts_with = "unadopt")]
+    adopt: bool,
+    /// Put the settings file back as it was before `--adopt`, and remove
+    /// the adopted hooks' policy.
+    #[arg(long)]
+    unadopt: bool,
 }
 
 /// Why `hookc init` did not set the project up.
@@ -80,6 +95,9 @@ pub enum InitError {
          `hookc check {0}` says why; fix it and run `hookc init` again"
     )]
     Guard(PathBuf),
+    /// `--adopt` or `--unadopt` cannot go ahead.
+    #[error("{0}")]
+    Adopt(String),
 }
 
 /// An event `hookc init` sets up, as its profile declares it.
@@ -97,9 +115,18 @@ struct Event {
 /// with it). A host runs every registered hook on every call of its event
 /// (Gemini CLI's AfterModel once per streamed chunk), so an event without
 /// a hook would only cost time.
-fn events(host: Host, guard: &str, kept: Option<&Path>) -> Result<Vec<Event>, InitError> {
-    let input = hookc::compile::Input::new("guard.yaml", guard);
-    let compiled = hookc::compile::compile(&[input]);
+fn events(
+    host: Host,
+    guard: &str,
+    adopted: Option<&str>,
+    kept: Option<&Path>,
+) -> Result<Vec<Event>, InitError> {
+    let mut inputs = Vec::new();
+    if let Some(adopted) = adopted {
+        inputs.push(hookc::compile::Input::new(adopt::POLICY, adopted));
+    }
+    inputs.push(hookc::compile::Input::new("guard.yaml", guard));
+    let compiled = hookc::compile::compile(&inputs);
     let Some(policy) = compiled.policy else {
         return Err(match kept {
             Some(path) => InitError::Guard(path.to_owned()),
@@ -138,6 +165,9 @@ fn entry(settings: &SettingsSpec, event: &Event, command: &str) -> Value {
 
 /// Runs `hookc init`: what it wrote (or would write), one line per file.
 pub fn run(args: &InitArgs) -> Result<String, InitError> {
+    if args.unadopt {
+        return unadopt(args);
+    }
     let host = args.host;
     let settings_spec = &host.profile().settings();
     let (policy, tests) = host
@@ -149,21 +179,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
     // last `init`: its events are the ones to set up, so that running
     // `init` again after a hook on a new event adds that event's entry.
     let guard_path = folder.join("guard.yaml");
-    let kept = match std::fs::read_to_string(&guard_path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(InitError::Io {
-                what: "read",
-                path: guard_path,
-                source,
-            })
-        }
-    };
-    let wanted_events = match &kept {
-        Some(text) => events(host, text, Some(&guard_path))?,
-        None => events(host, policy, None)?,
-    };
+    let kept = read_text(&guard_path)?;
     let mut report = String::new();
     let mut plan: Vec<(PathBuf, String)> = Vec::new();
     for (name, text) in [("guard.yaml", policy), ("guard.test.yaml", tests)] {
@@ -175,23 +191,82 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         }
     }
     let settings = args.dir.join(&settings_spec.file);
-    let existing = match std::fs::read(&settings) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(InitError::Io {
-                what: "read",
-                path: settings,
-                source,
-            })
+    let existing = read_bytes(&settings)?;
+    let guard_text = kept.as_deref().unwrap_or(policy);
+    // The adopted hooks: taken from the settings now (`--adopt`), or those
+    // an earlier adoption wrote.
+    let adopted_path = folder.join(adopt::POLICY);
+    let record_path = folder.join(adopt::RECORD);
+    let mut settings_after_adopt: Option<String> = None;
+    let adopted = if args.adopt {
+        if record_path.exists() {
+            return Err(InitError::Adopt(format!(
+                "hooks were adopted here already (`{}`): run `hookc init --unadopt` first, then adopt again",
+                record_path.display()
+            )));
         }
+        let current =
+            match &existing {
+                None => None,
+                Some(bytes) => Some(serde_json::from_slice::<Value>(bytes).map_err(|e| {
+                    InitError::Settings {
+                        path: settings.clone(),
+                        problem: format!("is not valid JSON ({e})"),
+                    }
+                })?),
+            };
+        let taken = match &current {
+            None => None,
+            Some(value) => Some(adopt::take(host, value, settings_spec).map_err(|problem| {
+                InitError::Settings {
+                    path: settings.clone(),
+                    problem,
+                }
+            })?),
+        };
+        for why in taken.iter().flat_map(|t| &t.left) {
+            report.push_str(&format!("left in {}: {why}\n", settings.display()));
+        }
+        match taken.filter(|t| !t.hooks.is_empty()) {
+            None => {
+                report.push_str(&format!(
+                    "nothing to adopt: {} has no command hook that hookc can run\n",
+                    settings.display()
+                ));
+                None
+            }
+            Some(taken) => {
+                let text = adopt::policy(
+                    host,
+                    &taken.hooks,
+                    &settings_spec.file,
+                    deadline_ms(&settings_spec.command),
+                );
+                report.push_str(&format!(
+                    "adopted {} hook(s) from {}\n",
+                    taken.hooks.len(),
+                    settings.display()
+                ));
+                settings_after_adopt = Some(pretty(&taken.settings));
+                plan.push((adopted_path.clone(), text.clone()));
+                Some(text)
+            }
+        }
+    } else {
+        read_text(&adopted_path)?
     };
+    let wanted_events = events(
+        host,
+        guard_text,
+        adopted.as_deref(),
+        kept.is_some().then_some(guard_path.as_path()),
+    )?;
     let pin = args.pin.then(|| {
-        let text = kept.as_deref().unwrap_or(policy);
-        format!(
-            "hookc hook --pin {} ",
-            crate::trust::digest(text.as_bytes())
-        )
+        let mut words = String::from("hookc hook ");
+        for text in adopted.iter().map(String::as_str).chain([guard_text]) {
+            words.push_str(&format!("--pin {} ", crate::trust::digest(text.as_bytes())));
+        }
+        words
     });
     let entries = wanted_events
         .iter()
@@ -201,6 +276,9 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
                 .get(&e.name)
                 .unwrap_or(&settings_spec.command)
                 .replace("$event", &e.name);
+            if adopted.is_some() {
+                command = adopt::with_adopted(&command);
+            }
             if let Some(pinned) = &pin {
                 command = command.replacen("hookc hook ", pinned, 1);
             }
@@ -215,11 +293,27 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         required: settings_spec.required.clone().into_iter().collect(),
         entries,
     };
-    let merged =
-        merge::merge(existing.as_deref(), wanted).map_err(|problem| InitError::Settings {
+    let base = settings_after_adopt
+        .as_deref()
+        .map(str::as_bytes)
+        .or(existing.as_deref());
+    let merged = merge::merge(base, wanted)
+        .map_err(|problem| InitError::Settings {
             path: settings.clone(),
             problem,
-        })?;
+        })?
+        .or(settings_after_adopt);
+    if args.adopt {
+        if let Some(written) = merged.as_deref().filter(|_| adopted.is_some()) {
+            let original = existing
+                .as_deref()
+                .map(|b| String::from_utf8_lossy(b).into_owned());
+            plan.push((
+                record_path,
+                adopt::record(&settings_spec.file, original.as_deref(), written),
+            ));
+        }
+    }
     match merged {
         Some(text) => plan.push((settings, text)),
         None => report.push_str(&format!(
@@ -234,6 +328,125 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         report.push_str(&format!("note: {trust}\n"));
     }
     Ok(report)
+}
+
+/// The `--deadline MS` a settings command gives (the profile's), which
+/// bounds every adopted program; 9 s when it gives none.
+fn deadline_ms(command: &str) -> u64 {
+    let mut words = command.split(' ');
+    while let Some(word) = words.next() {
+        if word == "--deadline" {
+            if let Some(ms) = words.next().and_then(|w| w.parse().ok()) {
+                return ms;
+            }
+        }
+    }
+    9000
+}
+
+/// Settings as JSON text, as `init` writes them.
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// `hookc init --unadopt`: the settings file put back as it was before
+/// `--adopt` (or removed, when there was none), if it is still as adopt
+/// left it; the adopted hooks' policy and the record removed.
+fn unadopt(args: &InitArgs) -> Result<String, InitError> {
+    let folder = args.dir.join(".hookc");
+    let record_path = folder.join(adopt::RECORD);
+    let text = read_text(&record_path)?.ok_or_else(|| {
+        InitError::Adopt(format!(
+            "nothing was adopted here: `{}` is not there",
+            record_path.display()
+        ))
+    })?;
+    let record = adopt::read_record(&text).map_err(|problem| InitError::Settings {
+        path: record_path.clone(),
+        problem,
+    })?;
+    let settings = args.dir.join(&args.host.profile().settings().file);
+    let current = read_text(&settings)?;
+    if current.as_deref().map(adopt::normalized_digest) != Some(record.written.clone()) {
+        return Err(InitError::Adopt(format!(
+            "`{}` changed since the hooks were adopted, so it is not put back: \
+             its text before adoption is the `original` of `{}`; restore it by hand, \
+             then remove that file and `.hookc/{}`",
+            settings.display(),
+            record_path.display(),
+            adopt::POLICY
+        )));
+    }
+    let mut report = String::new();
+    let adopted_path = folder.join(adopt::POLICY);
+    if args.print {
+        match &record.original {
+            Some(text) => report.push_str(&format!("--- {}\n{text}", settings.display())),
+            None => report.push_str(&format!("would remove {}\n", settings.display())),
+        }
+        report.push_str(&format!(
+            "would remove {}\nwould remove {}\n",
+            adopted_path.display(),
+            record_path.display()
+        ));
+        return Ok(report);
+    }
+    match &record.original {
+        Some(text) => {
+            write(&settings, text)?;
+            report.push_str(&format!("restored {}\n", settings.display()));
+        }
+        None => {
+            remove(&settings)?;
+            report.push_str(&format!(
+                "removed {} (there was none)\n",
+                settings.display()
+            ));
+        }
+    }
+    for path in [adopted_path, record_path] {
+        remove(&path)?;
+        report.push_str(&format!("removed {}\n", path.display()));
+    }
+    Ok(report)
+}
+
+/// A file's text; `None` when it is not there.
+fn read_text(path: &Path) -> Result<Option<String>, InitError> {
+    read_bytes(path)?
+        .map(|bytes| {
+            String::from_utf8(bytes).map_err(|_| InitError::Settings {
+                path: path.to_owned(),
+                problem: "is not UTF-8 text".to_owned(),
+            })
+        })
+        .transpose()
+}
+
+/// A file's bytes; `None` when it is not there.
+fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, InitError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(InitError::Io {
+            what: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+fn remove(path: &Path) -> Result<(), InitError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(InitError::Io {
+            what: "remove",
+            path: path.to_owned(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Writes (or, with `--print`, shows) the planned files.
@@ -282,7 +495,7 @@ mod tests {
 
     /// The events set up for `host`, space-separated.
     fn names(name: &str) -> String {
-        let events = events(host(name), guard(name), None).unwrap();
+        let events = events(host(name), guard(name), None, None).unwrap();
         let names: Vec<_> = events.into_iter().map(|e| e.name).collect();
         names.join(" ")
     }
@@ -315,14 +528,14 @@ mod tests {
     #[test]
     fn a_guard_with_one_hook_sets_up_one_event() {
         let guard = "host: claude-code\nhooks:\n  - {id: a, event: Stop, action: {type: deny, reason: go on}}\n";
-        let events = events(host("claude-code"), guard, None).unwrap();
+        let events = events(host("claude-code"), guard, None, None).unwrap();
         let names: Vec<_> = events.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["Stop"]);
     }
 
     #[test]
     fn tool_events_are_those_whose_payload_names_a_tool() {
-        let tools: Vec<_> = events(host("claude-code"), guard("claude-code"), None)
+        let tools: Vec<_> = events(host("claude-code"), guard("claude-code"), None, None)
             .unwrap()
             .into_iter()
             .filter(|e| e.tools)

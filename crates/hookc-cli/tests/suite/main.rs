@@ -30,6 +30,15 @@ pub fn hookc_command() -> std::process::Command {
     command
 }
 
+/// Runs `hookc ARGS...` in `dir` to its end.
+pub fn hookc_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    hookc_command()
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 /// Starts `hookc hook --host claude-code ARGS...` in `cwd` on a Bash call
 /// of `command` whose payload names `cwd`, the payload written.
 pub fn bash_call(cwd: &std::path::Path, args: &[&str], command: &str) -> std::process::Child {
@@ -82,6 +91,7 @@ pub fn state_dir() -> std::path::PathBuf {
 #[path = "../../../hookc/tests/common/walk.rs"]
 mod walk;
 
+mod adopt;
 mod bench_hook;
 mod cache;
 mod cli;

@@ -17,14 +17,6 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn hookc(dir: &Path, args: &[&str]) -> Output {
-    crate::hookc_command()
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
 /// A PreToolUse call of `rm x` with `args` after `hook --host claude-code`.
 fn hook(dir: &Path, args: &[&str]) -> Output {
     crate::bash_call(dir, args, "rm x")
@@ -60,7 +52,7 @@ fn signed(name: &str) -> PathBuf {
         &["compile", "guard.yaml", "-o", "guard.hkb"],
         &["sign", "guard.hkb", "--key", "keys/hookc.key"],
     ] {
-        let out = hookc(&dir, args);
+        let out = crate::hookc_in(&dir, args);
         assert!(out.status.success(), "{args:?}: {out:?}");
     }
     dir
@@ -86,13 +78,14 @@ fn a_signed_artifact_runs_under_its_key_and_the_digest_is_disasms() {
     )));
     let sig = std::fs::read_to_string(dir.join("guard.hkb.sig")).unwrap();
     let signed_digest = sig.split_whitespace().nth(2).unwrap().to_owned();
-    let disasm = String::from_utf8(hookc(&dir, &["disasm", "guard.hkb"]).stdout).unwrap();
+    let disasm = String::from_utf8(crate::hookc_in(&dir, &["disasm", "guard.hkb"]).stdout).unwrap();
     assert_eq!(
         disasm.lines().next().unwrap(),
         format!("digest: {signed_digest}")
     );
     // The sources compile to the same bytes: the same digest.
-    let from_sources = String::from_utf8(hookc(&dir, &["disasm", "guard.yaml"]).stdout).unwrap();
+    let from_sources =
+        String::from_utf8(crate::hookc_in(&dir, &["disasm", "guard.yaml"]).stdout).unwrap();
     assert_eq!(from_sources.lines().next(), disasm.lines().next());
 }
 
@@ -108,9 +101,11 @@ fn what_is_not_signed_by_a_trusted_key_over_these_bytes_blocks() {
     // for its bytes, before it is loaded.
     let original = std::fs::read(dir.join("guard.hkb")).unwrap();
     std::fs::write(dir.join("allow.yaml"), GUARD.replace("deny", "allow")).unwrap();
-    assert!(hookc(&dir, &["compile", "allow.yaml", "-o", "guard.hkb"])
-        .status
-        .success());
+    assert!(
+        crate::hookc_in(&dir, &["compile", "allow.yaml", "-o", "guard.hkb"])
+            .status
+            .success()
+    );
     blocked_saying(&hook(&dir, &trust), "was changed after it was signed");
     // One byte changed.
     let mut flipped = original.clone();
@@ -148,9 +143,11 @@ fn what_is_not_signed_by_a_trusted_key_over_these_bytes_blocks() {
 #[test]
 fn a_pinned_guard_that_changed_blocks_until_pinned_again() {
     let dir = scratch("pin");
-    assert!(hookc(&dir, &["init", "--host", "claude-code", "--pin"])
-        .status
-        .success());
+    assert!(
+        crate::hookc_in(&dir, &["init", "--host", "claude-code", "--pin"])
+            .status
+            .success()
+    );
     let settings = || -> String {
         let v: Value =
             serde_json::from_slice(&std::fs::read(dir.join(".claude/settings.json")).unwrap())
@@ -184,9 +181,11 @@ fn a_pinned_guard_that_changed_blocks_until_pinned_again() {
     );
     // Pinned again: the settings carry the new digest, in every entry,
     // and no entry twice.
-    assert!(hookc(&dir, &["init", "--host", "claude-code", "--pin"])
-        .status
-        .success());
+    assert!(
+        crate::hookc_in(&dir, &["init", "--host", "claude-code", "--pin"])
+            .status
+            .success()
+    );
     let repinned = pin_of(&settings());
     assert_ne!(repinned, pinned);
     let all = std::fs::read_to_string(dir.join(".claude/settings.json")).unwrap();
