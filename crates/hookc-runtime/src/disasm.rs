@@ -51,6 +51,18 @@ fn write_program(out: &mut String, prog: &Program) -> fmt::Result {
     if prog.reads_environment {
         writeln!(out, "environment: read")?;
     }
+    if !prog.sensitive.is_empty() {
+        let members: Vec<String> = prog
+            .sensitive
+            .iter()
+            .map(|&i| {
+                prog.paths
+                    .get(i.as_usize())
+                    .map_or_else(|| format!("<bad path {}>", i.as_u32()), ToString::to_string)
+            })
+            .collect();
+        writeln!(out, "sensitive: {}", members.join(", "))?;
+    }
     if prog.attribution != crate::bytecode::Attribution::default() {
         use crate::bytecode::Spelled;
         writeln!(out, "attribution: {}", prog.attribution.name())?;

@@ -147,6 +147,7 @@ impl CompiledExpr {
             action_types: ActionTypes::builtin(),
             events: crate::check::events::DeclaredEvents::default(),
             layers: crate::compile::DEFAULT_LAYERS.map(String::from).to_vec(),
+            sensitive: Vec::new(),
         }
     }
 }

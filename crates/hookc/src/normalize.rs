@@ -34,6 +34,15 @@ pub fn normalized(policy: &CheckedPolicy) -> Value {
     if policy.environment().is_declared() {
         doc.insert("env".into(), policy.environment().to_json());
     }
+    if !policy.sensitive().is_empty() {
+        let members: Vec<Value> = policy
+            .sensitive()
+            .iter()
+            .filter_map(|&id| policy.paths().get(id))
+            .map(|path| Value::from(path.to_string()))
+            .collect();
+        doc.insert("sensitive".into(), Value::Array(members));
+    }
     if let Some(schema) = policy.schema().source() {
         doc.insert("event_context_schema".into(), schema.clone());
     }

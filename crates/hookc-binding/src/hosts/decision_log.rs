@@ -2,7 +2,8 @@
 //! per decided call, `{"decision_id", "time", "host", "event", "hook",
 //! "decision", "policy_digest", "hookc", "context"}`, appended in one write
 //! (concurrent calls append whole lines), the file rotated to `FILE.1`
-//! once it passes its size bound. The members `--mask` names are replaced
+//! once it passes its size bound. The members `--mask` names, and those
+//! the policy marks `sensitive:`, are replaced
 //! in the logged context by `hmac-sha256:HEX` of their JSON text, keyed
 //! (`HOOKC_LOG_KEY`, else a key made once in the state folder), so that
 //! equal values still log equal and nobody without the key reads them.
@@ -187,7 +188,16 @@ pub(super) fn append(
     );
     line.insert("policy_digest".to_owned(), Value::from(digest));
     line.insert("hookc".to_owned(), Value::from(env!("CARGO_PKG_VERSION")));
-    line.insert("context".to_owned(), masked(context, log.mask)?);
+    // The members the policy marks sensitive are masked with `--mask`'s.
+    let marked = policy.sensitive_members();
+    let context = if marked.is_empty() {
+        masked(context, log.mask)?
+    } else {
+        let mut mask = log.mask.to_vec();
+        mask.extend(marked.into_iter().filter(|m| !log.mask.contains(m)));
+        masked(context, &mask)?
+    };
+    line.insert("context".to_owned(), context);
     let text = format!("{}\n", Value::Object(line));
     let path = log.path;
     let io = |source| HookError::Log {

@@ -1,7 +1,8 @@
 //! Decision logs through `hookc hook --log` (`docs/src/hosts/teams.md`):
 //! each line's decision id, host, policy digest (the one `hookc disasm`
 //! prints), masked members (a keyed hash: equal values log equal under one
-//! key, differently under another, and nothing else changes), rotation
+//! key, differently under another, and nothing else changes; the members
+//! the policy marks `sensitive:` too), rotation
 //! past `--log-max-bytes`, and `hookc eval --events` replaying the log.
 
 use serde_json::Value;
@@ -109,6 +110,30 @@ fn masked_members_log_as_their_keyed_hash() {
         assert_eq!(line["hook"], "no_rm");
         assert!(!line.to_string().contains("rm x"));
     }
+}
+
+#[test]
+fn members_the_policy_marks_sensitive_log_as_their_keyed_hash() {
+    let dir = scratch("sensitive");
+    let marked = GUARD.replace("hooks:\n", "sensitive: [tool_input.command]\nhooks:\n");
+    std::fs::write(dir.join("guard.yaml"), marked).unwrap();
+    // The first call compiles the source, the second loads the artifact
+    // the cache kept (the members are in it).
+    call(&dir, &[], &[("HOOKC_LOG_KEY", "k1")]);
+    call(
+        &dir,
+        &["--mask", "tool_input.command"],
+        &[("HOOKC_LOG_KEY", "k1")],
+    );
+    let log = lines(&dir.join("log.jsonl"));
+    assert_eq!(log.len(), 2);
+    for line in &log {
+        let hashed = line["context"]["tool_input"]["command"].as_str().unwrap();
+        assert!(hashed.starts_with("hmac-sha256:"), "{line}");
+        assert!(!line.to_string().contains("rm x"), "{line}");
+    }
+    // Marked and given with `--mask`: hashed once, the same hash.
+    assert_eq!(log[0]["context"], log[1]["context"]);
 }
 
 #[test]

@@ -9,7 +9,7 @@
 
 use super::{
     checksum, get_op, ArtifactError, Section, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
-    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
+    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_SENSITIVE, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
     FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS,
     MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
@@ -268,7 +268,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let with_model = version != FORMAT_VERSION_FIRST_MATCH;
     let with_exprs = version >= FORMAT_VERSION_FUNCTIONS;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals, sensitive] =
         SECTIONS;
     let mut program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
@@ -301,6 +301,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         model: DecisionModel::default(),
         tables: Vec::new(),
         regex_literals: Vec::new(),
+        sensitive: Vec::new(),
     };
     if with_model {
         let offset = r.offset();
@@ -371,6 +372,20 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
             });
         }
         _ => {}
+    }
+    if flags & FLAG_SENSITIVE != 0 {
+        let offset = r.offset();
+        program.sensitive = read_section(&mut r, sensitive, |r| {
+            read_list(r, "sensitive path count", "sensitive path")
+        })?;
+        // One encoding per program: the flag only with members to hash.
+        if program.sensitive.is_empty() {
+            return Err(ArtifactError::Invalid {
+                what: "section `sensitive`",
+                reason: "lists no member, so the flag must not be set",
+                offset,
+            });
+        }
     }
     r.finish("the last section")?;
     Ok(program)

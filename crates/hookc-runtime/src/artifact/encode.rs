@@ -4,7 +4,7 @@
 
 use super::{
     checksum, hook_flags, put_op, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
-    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
+    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_SENSITIVE, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
     FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC,
     SECTIONS, VALUE_TAG_STRING,
 };
@@ -95,7 +95,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals, sensitive] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -247,6 +247,14 @@ pub fn encode(prog: &Program) -> Vec<u8> {
             }
         });
     }
+    if !prog.sensitive.is_empty() {
+        body.section(sensitive.id, |w| {
+            w.len(prog.sensitive.len());
+            for &p in &prog.sensitive {
+                w.put(p);
+            }
+        });
+    }
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
     out.extend_from_slice(&MAGIC);
@@ -265,7 +273,12 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     } else {
         0
     };
-    let flags = order | attribution | environment;
+    let sensitive = if prog.sensitive.is_empty() {
+        0
+    } else {
+        FLAG_SENSITIVE
+    };
+    let flags = order | attribution | environment | sensitive;
     out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&checksum(flags, &body.buf).to_le_bytes());
     out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());

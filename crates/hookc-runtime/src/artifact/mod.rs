@@ -47,7 +47,8 @@
 //! 1 `strings`, 2 `paths`, 3 `consts`, 4 `regexes`, 5 `sets`, 6 `code`,
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
 //! and from format 4, 13 `model`, from format 5, 14 `tables`, and from
-//! format 6, 15 `literals`. Each
+//! format 6, 15 `literals`; then, in any format, 16 `sensitive` when the
+//! header flag [`FLAG_SENSITIVE`] says so. Each
 //! program has the lowest version that holds it, and no other.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
@@ -114,6 +115,9 @@
 //! - `tables` (formats 5 to 7): `vec<(on: uleb path, patterns: vec<uleb
 //!   regex>, rows: uleb constant)>`, the hooks' pattern tables
 //!   ([`PatternTable`](crate::bytecode::PatternTable)).
+//! - `sensitive` (with [`FLAG_SENSITIVE`]): `vec<uleb path>`, at least one,
+//!   each once: the context members a decision log hashes
+//!   ([`Program::sensitive`](crate::bytecode::Program::sensitive)).
 //! - `literals` (formats 6 and 7): `vec<vec<str>>`, one list per regex, in the
 //!   order of `regexes`: the literals every match of the regex contains,
 //!   longest first, at most [`crate::limits::MAX_REGEX_LITERALS`]
@@ -205,13 +209,23 @@ pub const FLAG_ATTRIBUTION_OFF: u16 = 4;
 /// ([`Program::reads_environment`](crate::bytecode::Program::reads_environment)).
 pub const FLAG_ENVIRONMENT: u16 = 8;
 
+/// Header flag: the program marks context members sensitive, listed in
+/// the `sensitive` section after the others
+/// ([`Program::sensitive`](crate::bytecode::Program::sensitive)). Without
+/// it the artifact is laid out exactly as before the flag existed.
+pub const FLAG_SENSITIVE: u16 = 16;
+
 /// Every header flag this hookc knows.
-pub(crate) const KNOWN_FLAGS: u16 =
-    FLAG_LOWER_FIRST | FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT;
+pub(crate) const KNOWN_FLAGS: u16 = FLAG_LOWER_FIRST
+    | FLAG_ATTRIBUTION_ID
+    | FLAG_ATTRIBUTION_OFF
+    | FLAG_ENVIRONMENT
+    | FLAG_SENSITIVE;
 
 /// The header flags the checksum covers when one is set (all but the
 /// lower-first flag, which the verifier checks against the hooks' order).
-const CHECKED_FLAGS: u16 = FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT;
+const CHECKED_FLAGS: u16 =
+    FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT | FLAG_SENSITIVE;
 
 /// A hook's flags byte (and an absent hook's): it is marked `replace`.
 pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
@@ -496,7 +510,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 15] = sections![
+const SECTIONS: [Section; 16] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -512,6 +526,7 @@ const SECTIONS: [Section; 15] = sections![
     13 "model",
     14 "tables",
     15 "literals",
+    16 "sensitive",
 ];
 
 // ---------------------------------------------------------------------------

@@ -433,6 +433,10 @@ pub struct Program {
     /// a hook call reads into `env` ([`ENV_ROOT`]); a header flag of the
     /// artifact.
     pub reads_environment: bool,
+    /// The context members a decision log keeps only as a keyed hash
+    /// (`sensitive:`), each once; a header flag and a section of the
+    /// artifact when there are any.
+    pub sensitive: Vec<PathIdx>,
 }
 
 /// Which priorities run first (`priority_order:` of a hook file;

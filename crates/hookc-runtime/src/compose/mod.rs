@@ -443,8 +443,16 @@ impl<'a> Linker<'a> {
         let attribution = [lower.attribution, upper.attribution];
         let side = chosen("attribution", attribution, |a| a.name().to_owned())?;
         self.out.attribution = self.prog(side)?.attribution;
-        // Either program's variables are read.
+        // Either program's variables are read, and its members hashed.
         self.out.reads_environment = lower.reads_environment || upper.reads_environment;
+        for side in [LOWER, UPPER] {
+            for &i in &self.prog(side)?.sensitive {
+                let path = self.path(side, i)?;
+                if !self.out.sensitive.contains(&path) {
+                    self.out.sensitive.push(path);
+                }
+            }
+        }
         let on_error = [lower.model.on_error, upper.model.on_error];
         let side = match on_error {
             // Two error actions are two choices, however alike they read.

@@ -498,6 +498,18 @@ impl Policy {
         self.program.program().attribution
     }
 
+    /// The context members the policy marks sensitive (`sensitive:`), as
+    /// dotted paths (`tool_input.content`): a decision log keeps them only
+    /// as a keyed hash (`docs/src/hosts/teams.md`).
+    pub fn sensitive_members(&self) -> Vec<String> {
+        let p = self.program.program();
+        p.sensitive
+            .iter()
+            .filter_map(|&i| p.paths.get(i.as_usize()))
+            .map(ToString::to_string)
+            .collect()
+    }
+
     /// The environment variables a hook call gives this policy as
     /// `env.NAME` (`docs/src/semantics.md#environment-variables`): those
     /// its code reads, when it declares any; each name once, in the

@@ -12,7 +12,8 @@
 //! 2. **Paths**: each root is an identifier (the [`crate::bytecode::path::Path`]
 //!    invariant), with at most [`MAX_PATH_SEGMENTS`] segments, and no two
 //!    paths are equal (the compiler interns them, and the runtime's path
-//!    plan keeps one slot per distinct path).
+//!    plan keeps one slot per distinct path). The sensitive members
+//!    ([`Program::sensitive`]) are path indexes, each once.
 //! 3. **Constants**: nested at most [`MAX_VALUE_DEPTH`] deep.
 //! 4. **Sets**: each names a constant that is a list. **Pattern tables**:
 //!    the path, regex and constant indexes are in bounds, there is at least
@@ -172,6 +173,7 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_table_sizes(&program)?;
     check_layers(&program)?;
     check_paths(&program)?;
+    check_sensitive(&program)?;
     check_consts(&program)?;
     check_sets(&program)?;
     check_tables(&program)?;

@@ -32,6 +32,26 @@ pub(super) fn check_paths(p: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
+/// The sensitive members ([`Program::sensitive`]): path indexes in
+/// bounds, each once.
+pub(super) fn check_sensitive(p: &Program) -> Result<(), VerifyError> {
+    let mut seen = std::collections::HashSet::with_capacity(p.sensitive.len());
+    for &path in &p.sensitive {
+        in_bounds(p, path, || Location::Program)?;
+        if !seen.insert(path) {
+            return Err(VerifyError::Duplicate {
+                at: Location::Program,
+                what: "sensitive member",
+                name: p
+                    .paths
+                    .get(path.as_usize())
+                    .map_or_else(String::new, ToString::to_string),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The regexes' recorded literals: none, or one list per regex of at most
 /// [`MAX_REGEX_LITERALS`] each. (That each literal is one every match
 /// contains is the compiler's to say, as what the code computes is: the

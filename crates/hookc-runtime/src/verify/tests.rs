@@ -126,6 +126,7 @@ pub(crate) fn sample() -> Program {
         priority_order: crate::bytecode::PriorityOrder::default(),
         attribution: crate::bytecode::Attribution::default(),
         reads_environment: false,
+        sensitive: Vec::new(),
         model: crate::bytecode::DecisionModel::default(),
         tables: Vec::new(),
         absent: vec![crate::bytecode::AbsentHook {

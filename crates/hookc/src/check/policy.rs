@@ -118,6 +118,8 @@ pub struct CheckedPolicy {
     pub(crate) action_types: ActionTypes,
     pub(crate) events: DeclaredEvents,
     pub(crate) layers: Vec<String>,
+    /// The members a decision log hashes (`sensitive:`).
+    pub(crate) sensitive: Vec<hookc_runtime::bytecode::path::PathId>,
 }
 
 /// What a hook that cannot decide does (`on_error:`,
@@ -152,6 +154,12 @@ impl CheckedPolicy {
     /// What a host answer adds to a decision's reason (`attribution:`).
     pub fn attribution(&self) -> Attribution {
         self.attribution
+    }
+
+    /// The context members a decision log keeps only as a keyed hash
+    /// (`sensitive:`), as ids of [`CheckedPolicy::paths`].
+    pub fn sensitive(&self) -> &[hookc_runtime::bytecode::path::PathId] {
+        &self.sensitive
     }
 
     /// The environment variables the policy declares (`env:`).

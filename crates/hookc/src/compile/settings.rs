@@ -34,6 +34,8 @@ pub(super) struct PolicySettings {
     pub layer_order: LayerOrder,
     /// The priority of a hook that gives none.
     pub default_priority: i64,
+    /// The members a decision log hashes (`sensitive:`), each once.
+    pub sensitive: Vec<hookc_runtime::bytecode::path::PathId>,
 }
 
 impl PolicySettings {
@@ -156,7 +158,9 @@ impl PolicySettings {
             diags,
         )
         .unwrap_or(0);
+        let sensitive = sensitive(files, &schema, &events, paths, diags);
         PolicySettings {
+            sensitive,
             schema,
             types,
             environment,
@@ -197,6 +201,7 @@ impl PolicySettings {
             action_types: self.types,
             events: self.events,
             layers,
+            sensitive: self.sensitive,
         }
     }
 }
@@ -425,4 +430,60 @@ fn declares_member(schema: &ContextSchema, events: &DeclaredEvents, name: &str) 
     let root = hookc_runtime::bytecode::path::Path::root(name.to_owned());
     let declared = |s: &ContextSchema| s.resolve(&root).is_ok_and(|r| r.outside.is_none());
     declared(schema) || events.iter().any(|e| e.schema().is_some_and(declared))
+}
+
+/// `sensitive:` (`docs/src/hosts/teams.md#decision-logs-you-can-ship`): each
+/// dotted path checked against the context of the shared schema and of
+/// every declared event (one that knows it is enough: `tool_input.content`
+/// is `PreToolUse`'s), interned once. A path no context knows is reported
+/// as a condition's would be, against the context that knows most of it.
+fn sensitive(
+    files: &[(FileId, SourceFile)],
+    schema: &ContextSchema,
+    events: &DeclaredEvents,
+    paths: &mut PathTable,
+    diags: &mut Diagnostics,
+) -> Vec<hookc_runtime::bytecode::path::PathId> {
+    use hookc_runtime::bytecode::path::{is_identifier, Path, Segment};
+    let contexts: Vec<&ContextSchema> = std::iter::once(schema)
+        .chain(events.iter().filter_map(|e| e.schema()))
+        .collect();
+    let mut out = Vec::new();
+    for written in files.iter().flat_map(|(_, f)| &f.sensitive) {
+        let mut parts = written.value.split('.');
+        let root = parts.next().filter(|r| is_identifier(r));
+        let segments: Option<Vec<&str>> = parts.map(|p| (!p.is_empty()).then_some(p)).collect();
+        let (Some(root), Some(segments)) = (root, segments) else {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongShape,
+                    format!("`{}` is not a context path", written.value),
+                )
+                .at(written.span)
+                .node("sensitive")
+                .help("write members joined by dots, `tool_input.content`"),
+            );
+            continue;
+        };
+        let path = segments.into_iter().fold(Path::root(root), |p, s| {
+            p.child(Segment::Field(s.to_owned()))
+        });
+        let known = |c: &ContextSchema| {
+            c.resolve(&path).map_or(0, |r| {
+                r.outside.map_or(usize::MAX, |o| o.known_prefix.len())
+            })
+        };
+        match contexts.iter().copied().max_by_key(|c| known(c)) {
+            Some(best) if known(best) == usize::MAX => {}
+            Some(best) => {
+                best.type_of_path(&path, written.span, diags);
+            }
+            None => {}
+        }
+        let id = paths.intern(path);
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
 }

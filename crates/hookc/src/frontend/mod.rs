@@ -104,6 +104,9 @@ pub struct SourceFile {
     pub locals: Vec<RawLocal>,
     /// `env`: the environment variables the policy reads, unparsed.
     pub environment: Option<Node>,
+    /// `sensitive`: the context members a decision log keeps only as a
+    /// keyed hash, as dotted paths (`docs/src/hosts/teams.md`).
+    pub sensitive: Vec<Spanned<String>>,
 }
 
 /// A local name as written (`let: {NAME: EXPR}`, at a file's top level or

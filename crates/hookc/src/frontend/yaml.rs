@@ -25,6 +25,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "on_error",
     "let",
     "env",
+    "sensitive",
     "default_priority",
     "builtin_hooks",
     "hooks",
@@ -178,6 +179,7 @@ impl Reader<'_> {
                 "action_types" => self.out.action_types = Some(value.clone()),
                 "events" => self.out.events = Some(value.clone()),
                 "env" => self.out.environment = Some(value.clone()),
+                "sensitive" => self.sensitive(value),
                 "operators" => self.out.operators_doc = Some(value.clone()),
                 "combinators" | "return_schema" => {}
                 // A host profile's own data, read by `hosts.rs` (through
@@ -188,6 +190,35 @@ impl Reader<'_> {
                         .at(key.span)
                         .node(name)
                         .maybe_help(help_for(name, TOP_LEVEL_KEYS.iter().copied())),
+                ),
+            }
+        }
+    }
+
+    /// `sensitive: [PATH, ...]`: dotted context paths, checked against
+    /// the schema later.
+    fn sensitive(&mut self, value: &Node) {
+        let help = "write a list of context members, `sensitive: [tool_input.content, prompt]`";
+        let NodeKind::Seq(items) = &value.kind else {
+            self.wrong_shape(
+                value,
+                "sensitive".into(),
+                "a list of paths",
+                Some(help.into()),
+            );
+            return;
+        };
+        for (i, item) in items.iter().enumerate() {
+            match &item.kind {
+                NodeKind::Str(path) => self
+                    .out
+                    .sensitive
+                    .push(Spanned::new(path.clone(), item.span)),
+                _ => self.wrong_shape(
+                    item,
+                    format!("sensitive[{i}]"),
+                    "a path string",
+                    Some(help.into()),
                 ),
             }
         }

@@ -118,6 +118,12 @@ fn lower_hooks(policy: &CheckedPolicy, record: bool) -> Lowerer<'_> {
     l.prog.priority_order = policy.priority_order();
     l.prog.attribution = policy.attribution();
     l.prog.reads_environment = policy.environment().is_declared();
+    l.prog.sensitive = policy
+        .sensitive()
+        .iter()
+        .filter_map(|&id| policy.paths().get(id))
+        .map(|path| l.path(path))
+        .collect();
     l.prog.model.combine = policy.combine();
     l.prog.model.on_error = match policy.on_error() {
         OnErrorPolicy::Skip => OnError::Skip,

@@ -295,3 +295,92 @@ fn a_kept_name_is_written_in_format_7() {
     let e = artifact::decode(&newer).unwrap_err().to_string();
     assert!(e.contains("keeps no local value"), "{e}");
 }
+
+#[test]
+fn sensitive_members_are_a_flag_and_a_section() {
+    use hookc_runtime::artifact::FLAG_SENSITIVE;
+    let src = "sensitive: [secret.key, token, token]\nhooks:\n- id: h\n  event: e\n  \
+               when: \"token == 'x'\"\n  action: {type: abort}\n";
+    let policy = compile(&[Input::new("p.yaml", src)]).into_policy().unwrap();
+    assert_eq!(policy.sensitive_members(), ["secret.key", "token"]);
+    let bytes = policy.to_artifact();
+    let flags = u16::from_le_bytes([bytes[10], bytes[11]]);
+    assert_ne!(flags & FLAG_SENSITIVE, 0);
+    let program = decode(&bytes).unwrap();
+    assert_eq!(program.sensitive.len(), 2);
+    assert_eq!(encode(&program), bytes);
+    let loaded = hookc_runtime::Policy::from_artifact(&bytes).unwrap();
+    assert_eq!(loaded.sensitive_members(), ["secret.key", "token"]);
+    let listing = hookc_runtime::disasm::disassemble(&program);
+    assert!(
+        listing.contains("sensitive: secret.key, token"),
+        "{listing}"
+    );
+
+    // Without members, no flag and no section: the bytes of a policy that
+    // never had the key.
+    let plain = src.replace("sensitive: [secret.key, token, token]\n", "");
+    let plain = compile(&[Input::new("p.yaml", plain)])
+        .into_policy()
+        .unwrap()
+        .to_artifact();
+    assert_eq!(
+        u16::from_le_bytes([plain[10], plain[11]]) & FLAG_SENSITIVE,
+        0
+    );
+
+    // The flag without its section is refused (resealed, checksum and all).
+    let mut flagged = plain.clone();
+    let flags = u16::from_le_bytes([plain[10], plain[11]]) | FLAG_SENSITIVE;
+    flagged[10..12].copy_from_slice(&flags.to_le_bytes());
+    let sealed = [&flags.to_le_bytes()[..], &flagged[HEADER_LEN..]].concat();
+    flagged[12..16].copy_from_slice(&crc32(&sealed).to_le_bytes());
+    assert!(decode(&flagged).is_err());
+
+    // A member twice, or a path index out of bounds, does not verify.
+    for bad in [vec![0, 0], vec![u32::MAX]] {
+        let mut program = decode(&bytes).unwrap();
+        program.sensitive = bad
+            .into_iter()
+            .map(hookc_runtime::bytecode::PathIdx::new)
+            .collect();
+        let e = hookc_runtime::verify::verify(program)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("sensitive") || e.contains("path"), "{e}");
+    }
+}
+
+#[test]
+fn sensitive_members_are_checked_against_the_contexts() {
+    let codes = |src: &str| -> Vec<String> {
+        compile(&[Input::new("p.yaml", src.to_owned())])
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+            .collect()
+    };
+    let host = "host: claude-code\nhooks: []\n";
+    // A member of one event's context (PreToolUse's tool_input) is known.
+    assert_eq!(
+        codes(&format!("{host}sensitive: [tool_input.content, prompt]\n")),
+        Vec::<String>::new()
+    );
+    let found = codes(&format!("{host}sensitive: [tool_input.contnt]\n"));
+    assert!(
+        found
+            .iter()
+            .any(|d| d.contains("`tool_input` has no key `contnt`")),
+        "{found:?}"
+    );
+    let found = codes(&format!("{host}sensitive: [\"a..b\"]\n"));
+    assert!(
+        found.iter().any(|d| d.contains("is not a context path")),
+        "{found:?}"
+    );
+    let found = codes(&format!("{host}sensitive: tool_input\n"));
+    assert!(
+        found.iter().any(|d| d.contains("a list of paths")),
+        "{found:?}"
+    );
+}
