@@ -169,11 +169,9 @@ fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
         event: args.event.as_deref(),
         fail_open: args.fail_open,
         log: args.log.as_deref().map(|path| DecisionLog {
-            path,
             mask: &args.mask,
             max_bytes: args.log_max_bytes,
-            policy_digest: None,
-            decision_id: None,
+            ..DecisionLog::at(path)
         }),
     };
     let reply = match read_payload(args.payload.as_ref()) {

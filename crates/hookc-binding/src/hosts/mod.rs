@@ -43,7 +43,7 @@ mod outcome;
 pub use outcome::{Reply, Ruling, Verdict};
 
 use crate::error::BindingError;
-pub use decision_log::DecisionLog;
+pub use decision_log::{DecisionLog, DecisionSink};
 use hookc::hosts::HostProfile;
 use hookc_runtime::{Context, Policy, QueryError, Results};
 use host_actions::{HostAction, HostActionError};
