@@ -494,7 +494,8 @@ pub struct OtlpQueue {
     endpoint: OtlpEndpoint,
 }
 
-/// The background side of an [`OtlpQueue`]: await it after [`OtlpFlush::stop`].
+/// The background side of an [`OtlpQueue`]: [`OtlpFlush::stop`] sends
+/// what is queued and ends it.
 #[derive(Debug)]
 pub struct OtlpFlush {
     /// Tells the task to send what is queued and end.
@@ -687,6 +688,69 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    /// A loopback receiver answering 200 to each request, for at most 10
+    /// seconds; its port, and the records it read so far.
+    fn receiver() -> (u16, Arc<AtomicU64>) {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        listener.set_nonblocking(true).unwrap();
+        let records = Arc::new(AtomicU64::new(0));
+        let seen = Arc::clone(&records);
+        std::thread::spawn(move || {
+            let until = std::time::Instant::now() + Duration::from_secs(10);
+            while std::time::Instant::now() < until {
+                let Ok((stream, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(2));
+                    continue;
+                };
+                stream.set_nonblocking(false).unwrap();
+                let mut reader = BufReader::new(&stream);
+                let (mut line, mut length) = (String::new(), 0);
+                while reader.read_line(&mut line).unwrap() > 2 {
+                    if let Some(n) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = n.trim().parse().unwrap();
+                    }
+                    line.clear();
+                }
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body).unwrap();
+                let request = ExportLogsServiceRequest::decode(body.as_slice()).unwrap();
+                let n = request.resource_logs[0].scope_logs[0].log_records.len();
+                seen.fetch_add(n as u64, Ordering::Relaxed);
+                (&stream)
+                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                    .unwrap();
+            }
+        });
+        (port, records)
+    }
+
+    #[test]
+    fn serve_queue_drops_past_its_bound_and_sends_the_rest_on_stop() {
+        let (port, received) = receiver();
+        let endpoint = parse_endpoint(&format!("http://127.0.0.1:{port}")).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let line = json!({"decision_id": "ab", "decision": null, "context": {}});
+        let health = runtime.block_on(async {
+            let (queue, flush) = OtlpQueue::start(endpoint, Vec::new(), Duration::from_secs(5));
+            // The sending task has not run yet (one thread, no await):
+            // the queue holds its bound, and drops one.
+            for _ in 0..=QUEUE_RECORDS {
+                queue.offer(&line);
+            }
+            flush.stop().await;
+            queue.health()
+        });
+        assert_eq!(health["dropped"], 1);
+        assert_eq!(health["exported"], QUEUE_RECORDS);
+        assert_eq!(health["failed"], 0);
+        assert_eq!(received.load(Ordering::Relaxed), QUEUE_RECORDS as u64);
     }
 
     #[test]

@@ -33,7 +33,8 @@
 //! [`HookOptions::log`] (`--log FILE`) appends one JSON line per evaluated
 //! call ([`decision_log`]: its decision id, host, event, hook, decision,
 //! policy digest and context, masked members hashed), which `hookc eval
-//! --events` and `hookc diff` replay.
+//! --events` and `hookc diff` replay, and hands it to its
+//! [`DecisionSink`], if any (the CLI's OpenTelemetry export).
 
 pub mod decision_log;
 pub mod host_actions;
