@@ -6,21 +6,26 @@
 //! failing closed, `--log`; its module doc says how). What stays here is
 //! the command's own: its arguments, reading the payload, and a policy
 //! that does not load, answered as every other failure with the host's
-//! block (`--fail-open`: no decision, the reason on standard error).
+//! block (`--fail-open`: no decision, the reason on standard error); and
+//! `--otlp-endpoint`, the decision lines exported once the reply is
+//! written (`crate::otlp`).
 
 use crate::args::host_parser;
 use crate::exit::Exit;
+use crate::otlp::OtlpEndpoint;
 use hookc::files::PolicyFile;
 use hookc_binding::hosts::{Call, HookError, HookOptions, Host};
-use hookc_binding::hosts::{DecisionLog, Reply};
+use hookc_binding::hosts::{DecisionLog, DecisionSink, Reply};
 use hookc_runtime::Policy;
-use std::io::{Read, Write};
+use opentelemetry_proto::tonic::logs::v1::LogRecord as OtlpRecord;
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// `hookc hook`'s arguments.
 #[derive(clap::Args, Clone)]
+#[command(group(clap::ArgGroup::new("decision_out").args(["log", "otlp_endpoint"]).multiple(true)))]
 pub struct HookArgs {
     /// The host that runs the hook: how its payload reads and how it is
     /// answered.
@@ -55,18 +60,33 @@ pub struct HookArgs {
     /// A context member (`tool_input.command`) to log as its keyed hash
     /// (`hmac-sha256:...`, key `HOOKC_LOG_KEY` or one made in the state
     /// folder) instead of its value; repeatable.
-    #[arg(long, value_name = "PATH", requires = "log")]
+    #[arg(long, value_name = "PATH", requires = "decision_out")]
     mask: Vec<String>,
-    /// Also decide each call with this candidate policy and log its
-    /// decision beside the live one (`"shadow": true`, the same
-    /// `decision_id`); the host is answered with the live decision only,
+    /// Also decide each call with this candidate policy and log (or
+    /// export) its decision beside the live one (`"shadow": true`, the
+    /// same `decision_id`); the host is answered with the live decision only,
     /// whatever the candidate does. `hookc diff --log FILE` reports what
     /// it would have changed.
-    #[arg(long, value_name = "CANDIDATE", requires = "log")]
+    #[arg(long, value_name = "CANDIDATE", requires = "decision_out")]
     shadow: Option<PathBuf>,
     /// Rotate the log to `FILE.1` once it is this large.
     #[arg(long, value_name = "BYTES", requires = "log", default_value_t = hookc_runtime::limits::MAX_LOG_BYTES)]
     log_max_bytes: u64,
+    /// Also export each decision (live and shadow) as an OpenTelemetry log
+    /// record, OTLP over HTTP, to URL (`http://127.0.0.1:4318`: sent to
+    /// `URL/v1/logs`; a URL ending in `/v1/logs` is used as given), with
+    /// the headers of `OTEL_EXPORTER_OTLP_HEADERS` and
+    /// `OTEL_EXPORTER_OTLP_LOGS_HEADERS`. Sent once the answer is written,
+    /// within `--otlp-timeout-ms` and `--deadline`; a failed export changes
+    /// nothing (said on standard error only when it is a terminal).
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT` is not read.
+    #[arg(long, value_name = "URL", value_parser = crate::otlp::parse_endpoint)]
+    otlp_endpoint: Option<OtlpEndpoint>,
+    /// Milliseconds the export may take, connecting included; past them it
+    /// is given up.
+    #[arg(long, value_name = "MS", requires = "otlp_endpoint", default_value_t = crate::otlp::TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    otlp_timeout_ms: u64,
     /// Read the payload from FILE instead of standard input (to try the
     /// hook on a saved payload).
     #[arg(long, value_name = "FILE")]
@@ -108,16 +128,58 @@ impl HookArgs {
     }
 }
 
-/// Runs `hookc hook`: the reply is written, and its exit code returned.
+/// The OTLP records of a call's decision lines, gathered while it is
+/// decided (`--otlp-endpoint`) and sent once it is answered.
+type ExportedRecords = Arc<Mutex<Vec<OtlpRecord>>>;
+
+/// Runs `hookc hook`: the reply is written, and its exit code returned;
+/// with `--otlp-endpoint`, the call's decisions are exported after.
 pub fn run(args: &HookArgs) -> Exit {
+    // Zero cost when off: nothing is made (or timed) unless the flag is
+    // given.
+    let exported: Option<(ExportedRecords, Instant)> = args
+        .otlp_endpoint
+        .as_ref()
+        .map(|_| (Arc::new(Mutex::new(Vec::new())), Instant::now()));
+    let records = exported.as_ref().map(|(records, _)| records);
     let reply = match args.deadline {
-        None => answer(args, None),
-        Some(ms) => within_deadline(args, ms),
+        None => answer(args, None, records),
+        Some(ms) => within_deadline(args, ms, records),
     };
     // Nothing more can be said if the host closed our output.
     let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
     let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+    if let (Some(endpoint), Some((records, started))) = (&args.otlp_endpoint, &exported) {
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        export(args, endpoint, records, *started);
+    }
     Exit::Host(reply.exit)
+}
+
+/// `--otlp-endpoint`: the call's records sent, within `--otlp-timeout-ms`
+/// and what is left of `--deadline` from `started`. The answer is written
+/// already and nothing here changes it: a failure is said only to a
+/// person (standard error a terminal); a host reads standard error, and
+/// some show it.
+fn export(args: &HookArgs, endpoint: &OtlpEndpoint, records: &ExportedRecords, started: Instant) {
+    let records = match records.lock() {
+        Ok(mut records) => std::mem::take(&mut *records),
+        Err(_) => return,
+    };
+    let mut budget = Duration::from_millis(args.otlp_timeout_ms);
+    if let Some(ms) = args.deadline {
+        let left = (started + Duration::from_millis(ms)).saturating_duration_since(Instant::now());
+        budget = budget.min(left);
+    }
+    if records.is_empty() || budget.is_zero() {
+        return;
+    }
+    if let Err(e) = crate::otlp::export_blocking(endpoint, records, budget) {
+        if std::io::stderr().is_terminal() {
+            eprintln!("hookc: {e}");
+        }
+    }
 }
 
 /// The reply a call that missed its deadline gives, once the payload is
@@ -130,14 +192,20 @@ type DeadlineReply = Arc<Mutex<Option<Reply>>>;
 /// loading). The `run` programs it started end at the same instant
 /// (`host_actions::set_deadline`); they are waited for, a moment at most,
 /// so that none outlives the call.
-fn within_deadline(args: &HookArgs, ms: u64) -> Reply {
+fn within_deadline(args: &HookArgs, ms: u64, exported: Option<&ExportedRecords>) -> Reply {
     let at = Instant::now() + Duration::from_millis(ms);
     hookc_binding::hosts::host_actions::set_deadline(at);
     let early: DeadlineReply = Arc::new(Mutex::new(None));
     let (tx, rx) = mpsc::channel();
     let (worker_args, worker_early) = (args.clone(), Arc::clone(&early));
+    let worker_exported = exported.cloned();
     std::thread::spawn(move || {
-        let _ = tx.send(answer(&worker_args, Some((ms, &worker_early))));
+        let reply = answer(
+            &worker_args,
+            Some((ms, &worker_early)),
+            worker_exported.as_ref(),
+        );
+        let _ = tx.send(reply);
     });
     match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
         // An answer that came at the deadline came because of it (a `run`
@@ -163,17 +231,30 @@ fn within_deadline(args: &HookArgs, ms: u64) -> Reply {
 }
 
 /// The call's reply. With a deadline, the reply for missing it is left in
-/// its slot as soon as the payload is read.
-fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
+/// its slot as soon as the payload is read. With `exported`, each
+/// decision line's record is gathered there.
+fn answer(
+    args: &HookArgs,
+    deadline: Option<(u64, &DeadlineReply)>,
+    exported: Option<&ExportedRecords>,
+) -> Reply {
+    let gather = |line: &serde_json::Value| {
+        if let Some(Ok(mut records)) = exported.map(|r| r.lock()) {
+            records.push(crate::otlp::record(line, crate::otlp::now_nanos()));
+        }
+    };
+    let sink = exported.map(|_| DecisionSink(&gather));
+    let logged = args.log.is_some() || sink.is_some();
     let options = HookOptions {
         event: args.event.as_deref(),
         fail_open: args.fail_open,
-        log: args.log.as_deref().map(|path| DecisionLog {
-            path,
+        log: logged.then(|| DecisionLog {
+            path: args.log.as_deref(),
             mask: &args.mask,
             max_bytes: args.log_max_bytes,
             policy_digest: None,
             decision_id: None,
+            sink,
         }),
     };
     let reply = match read_payload(args.payload.as_ref()) {
@@ -193,7 +274,7 @@ fn answer(args: &HookArgs, deadline: Option<(u64, &DeadlineReply)>) -> Reply {
                 }
                 match located(&args.files, args.find, call.cwd())
                     .and_then(|f| trusted(args, &f).map(|()| f))
-                    .and_then(|f| loaded(&f, args.log.is_some()))
+                    .and_then(|f| loaded(&f, logged))
                 {
                     Ok((policy, digest)) => {
                         // With a shadow, its line names the live line's id.

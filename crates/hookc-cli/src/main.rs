@@ -23,6 +23,7 @@ mod eval;
 mod exit;
 mod hook;
 mod init;
+mod otlp;
 mod policy_test;
 mod probe;
 mod replay;

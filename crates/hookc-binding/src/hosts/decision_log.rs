@@ -9,6 +9,11 @@
 //! equal values still log equal and nobody without the key reads them.
 //! `hookc eval --events` and `hookc diff` replay the lines (a masked
 //! member replays as its hash).
+//!
+//! A [`DecisionSink`] also receives each line once it is built (and
+//! written, when there is a file): `hookc hook --otlp-endpoint` exports
+//! them as OpenTelemetry log records (`crates/hookc-cli/src/otlp.rs`),
+//! without this crate knowing anything of OpenTelemetry.
 
 use super::memory::state_dir;
 use super::HookError;
@@ -20,11 +25,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where and how a call's decision is logged (`--log`, `--mask`,
-/// `--log-max-bytes`).
+/// `--log-max-bytes`, and a [`DecisionSink`]).
 #[derive(Debug, Clone, Copy)]
 pub struct DecisionLog<'a> {
-    /// The file lines are appended to.
-    pub path: &'a Path,
+    /// The file lines are appended to; `None` when the lines only go to
+    /// [`DecisionLog::sink`] (`hookc hook --otlp-endpoint` without `--log`).
+    pub path: Option<&'a Path>,
     /// Context members to mask, as dotted paths (`tool_input.command`).
     pub mask: &'a [String],
     /// Past this size the file is renamed `FILE.1` (replacing an older
@@ -37,18 +43,39 @@ pub struct DecisionLog<'a> {
     /// The decision id to write (a shadow line names its live line's);
     /// `None` for a fresh one.
     pub decision_id: Option<&'a str>,
+    /// Also given each line, once built (and written, when there is a
+    /// file).
+    pub sink: Option<DecisionSink<'a>>,
+}
+
+/// A receiver of each decision line (a JSON object) as it is logged, masked members
+/// already hashed: the CLI's OpenTelemetry exporter. It must not fail the
+/// call (it returns nothing), and it is called on the thread that decides.
+#[derive(Clone, Copy)]
+pub struct DecisionSink<'a>(pub &'a (dyn Fn(&Value) + Sync));
+
+impl std::fmt::Debug for DecisionSink<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DecisionSink(..)")
+    }
 }
 
 impl<'a> DecisionLog<'a> {
     /// A log at `path`, nothing masked, rotated at
     /// [`hookc_runtime::limits::MAX_LOG_BYTES`].
     pub fn at(path: &'a Path) -> DecisionLog<'a> {
+        DecisionLog::new(Some(path))
+    }
+
+    /// [`DecisionLog::at`], or with no file (lines for a sink only).
+    pub fn new(path: Option<&'a Path>) -> DecisionLog<'a> {
         DecisionLog {
             path,
             mask: &[],
             max_bytes: hookc_runtime::limits::MAX_LOG_BYTES,
             policy_digest: None,
             decision_id: None,
+            sink: None,
         }
     }
 }
@@ -148,7 +175,9 @@ pub(super) enum Logged<'d, 'p> {
 }
 
 /// Appends the call's line to the log, rotating it first when it is past
-/// its bound.
+/// its bound, then gives it to the log's sink. Without a file, nothing
+/// here can fail the call: a line whose masking key cannot be had is
+/// given to no sink (never unmasked).
 pub(super) fn append(
     log: &DecisionLog<'_>,
     host: &str,
@@ -191,15 +220,26 @@ pub(super) fn append(
     // The members the policy marks sensitive are masked with `--mask`'s.
     let marked = policy.sensitive_members();
     let context = if marked.is_empty() {
-        masked(context, log.mask)?
+        masked(context, log.mask)
     } else {
         let mut mask = log.mask.to_vec();
         mask.extend(marked.into_iter().filter(|m| !log.mask.contains(m)));
-        masked(context, &mask)?
+        masked(context, &mask)
+    };
+    let context = match (context, log.path) {
+        (Ok(context), _) => context,
+        (Err(e), Some(_)) => return Err(e),
+        (Err(_), None) => return Ok(()),
     };
     line.insert("context".to_owned(), context);
-    let text = format!("{}\n", Value::Object(line));
-    let path = log.path;
+    let line = Value::Object(line);
+    let Some(path) = log.path else {
+        if let Some(DecisionSink(sink)) = log.sink {
+            sink(&line);
+        }
+        return Ok(());
+    };
+    let text = format!("{line}\n");
     let io = |source| HookError::Log {
         path: path.to_owned(),
         source,
@@ -217,5 +257,9 @@ pub(super) fn append(
         .open(path)
         .map_err(io)?;
     // One write per line: concurrent hooks append whole lines.
-    file.write_all(text.as_bytes()).map_err(io)
+    file.write_all(text.as_bytes()).map_err(io)?;
+    if let Some(DecisionSink(sink)) = log.sink {
+        sink(&line);
+    }
+    Ok(())
 }

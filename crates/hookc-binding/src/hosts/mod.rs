@@ -33,7 +33,8 @@
 //! [`HookOptions::log`] (`--log FILE`) appends one JSON line per evaluated
 //! call ([`decision_log`]: its decision id, host, event, hook, decision,
 //! policy digest and context, masked members hashed), which `hookc eval
-//! --events` and `hookc diff` replay.
+//! --events` and `hookc diff` replay, and hands it to its
+//! [`DecisionSink`], if any (the CLI's OpenTelemetry export).
 
 pub mod decision_log;
 pub mod hook_answer;
@@ -44,7 +45,7 @@ mod outcome;
 pub use outcome::{Reply, Ruling, Verdict};
 
 use crate::error::BindingError;
-pub use decision_log::DecisionLog;
+pub use decision_log::{DecisionLog, DecisionSink};
 use hookc::hosts::HostProfile;
 use hookc_runtime::{Context, Policy, QueryError, Results};
 use host_actions::{HostAction, HostActionError};

@@ -322,3 +322,40 @@ fn hosts_are_named_as_the_cli_spells_them() {
         Some("no host `claude`: one of claude-code, codex, gemini-cli, cursor, copilot")
     );
 }
+
+#[test]
+fn a_sink_gets_each_line_masked_with_or_without_a_file() {
+    let lines = std::sync::Mutex::new(Vec::new());
+    let gather = |line: &Value| lines.lock().unwrap().push(line.clone());
+    let mask = ["tool_input.command".to_owned()];
+    std::env::set_var("HOOKC_LOG_KEY", "sink-test");
+    let log = std::env::temp_dir().join(format!("hookc-hosts-sink-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    for path in [None, Some(log.as_path())] {
+        let options = HookOptions {
+            log: Some(super::DecisionLog {
+                mask: &mask,
+                sink: Some(super::DecisionSink(&gather)),
+                ..super::DecisionLog::new(path)
+            }),
+            ..HookOptions::default()
+        };
+        let reply = hook(&guard(), claude(), &pre_tool_use("rm -rf x"), &options);
+        assert_eq!(reply.exit, 0);
+    }
+    std::env::remove_var("HOOKC_LOG_KEY");
+    let written = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    let lines = lines.into_inner().unwrap();
+    assert_eq!(lines.len(), 2);
+    // The file has the second line only, as the sink got it.
+    let in_file: Value = serde_json::from_str(written.trim_end()).unwrap_or_default();
+    assert_eq!(in_file, lines[1]);
+    for line in &lines {
+        assert_eq!(line["hook"], "no_rm_rf");
+        let command = line["context"]["tool_input"]["command"]
+            .as_str()
+            .unwrap_or("");
+        assert!(command.starts_with("hmac-sha256:"), "{line}");
+    }
+}

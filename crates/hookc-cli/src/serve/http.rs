@@ -22,7 +22,7 @@
 
 use super::reload::Version;
 use super::{limits, Server};
-use hookc_binding::hosts::{Call, HookOptions, Host, Reply, Ruling};
+use hookc_binding::hosts::{Call, DecisionLog, DecisionSink, HookOptions, Host, Reply, Ruling};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
@@ -111,6 +111,7 @@ async fn route(server: &Arc<Server>, request: Request<Incoming>) -> HttpAnswer {
     };
     // One version for the whole request, whatever reloads meanwhile.
     let version = server.versions.current();
+    // A queued export never waits: it stays on the worker.
     if !version.awaits && server.log.is_none() {
         // Nothing to wait for: the evaluation is CPU work bounded by the
         // runtime's limits, of the order of reading the request, done
@@ -188,13 +189,21 @@ fn decide(
     payload: &[u8],
     given: Option<&str>,
 ) -> HttpAnswer {
+    let offer = |line: &Value| {
+        if let Some(queue) = &server.otlp {
+            queue.offer(line);
+        }
+    };
+    let sink = server.otlp.as_ref().map(|_| DecisionSink(&offer));
+    let logged = server.log.is_some() || sink.is_some();
     let options = HookOptions {
         event: given,
         fail_open: server.fail_open,
-        log: server
-            .log
-            .as_deref()
-            .map(hookc_binding::hosts::DecisionLog::at),
+        log: logged.then(|| DecisionLog {
+            policy_digest: Some(version.digest()),
+            sink,
+            ..DecisionLog::new(server.log.as_deref())
+        }),
     };
     // `hosts::hook`'s two steps, to tell a payload that does not read (400).
     let (status, event, reply) = match Call::read(host, payload, given) {
@@ -240,10 +249,11 @@ fn hook_answer(status: StatusCode, host: Host, event: Option<&str>, reply: &Repl
     response
 }
 
-/// `/health`: the serving policy's version, and the refused reloads.
+/// `/health`: the serving policy's version, the refused reloads, and the
+/// OTLP export's counters (with `--otlp-endpoint`).
 fn health(server: &Server) -> Value {
     let current = server.versions.current();
-    json!({
+    let mut health = json!({
         "status": "ok",
         "policy": {
             "version": current.version,
@@ -252,7 +262,11 @@ fn health(server: &Server) -> Value {
             "hooks": current.policy.hook_count(),
         },
         "refused": server.versions.refused(),
-    })
+    });
+    if let (Some(queue), Value::Object(members)) = (&server.otlp, &mut health) {
+        members.insert("otlp".to_owned(), queue.health());
+    }
+    health
 }
 
 /// 405, naming the method the route takes.

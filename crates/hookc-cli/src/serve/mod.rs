@@ -91,6 +91,16 @@ pub struct ServeArgs {
     /// --log` does (whole lines, whatever the concurrency).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Also export each decision as an OpenTelemetry log record, OTLP over
+    /// HTTP, to URL, as `hookc hook --otlp-endpoint` does; from a bounded
+    /// queue, off the request path (a full queue drops records, counted in
+    /// `/health`), what is queued sent on shutdown.
+    #[arg(long, value_name = "URL", value_parser = crate::otlp::parse_endpoint)]
+    otlp_endpoint: Option<crate::otlp::OtlpEndpoint>,
+    /// Milliseconds one export request may take, connecting included.
+    #[arg(long, value_name = "MS", requires = "otlp_endpoint", default_value_t = crate::otlp::TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    otlp_timeout_ms: u64,
     /// Milliseconds between checks of the policy's files for a change.
     #[arg(long, value_name = "MS", default_value_t = limits::POLL_MS,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -120,6 +130,9 @@ pub enum ServeError {
     /// The async runtime could not be built.
     #[error("hookc serve: cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+    /// `OTEL_EXPORTER_OTLP_HEADERS` (or its logs variable) does not read.
+    #[error("hookc serve: {0}")]
+    Otlp(#[from] crate::otlp::OtlpError),
     /// The address could not be bound.
     #[error("hookc serve: cannot listen on {addr}: {source}")]
     Bind {
@@ -138,6 +151,8 @@ struct Server {
     fail_open: bool,
     /// The decision log.
     log: Option<PathBuf>,
+    /// The OTLP export's queue (`--otlp-endpoint`).
+    otlp: Option<crate::otlp::OtlpQueue>,
     /// The time a client has to send a request's body.
     body_timeout: Duration,
 }
@@ -158,20 +173,34 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
     if !args.addr.ip().is_loopback() && !args.allow_remote {
         return Err(ServeError::NotLoopback(args.addr));
     }
+    let headers = match args.otlp_endpoint {
+        Some(_) => crate::otlp::env_headers(|name| std::env::var(name).ok())?,
+        None => Vec::new(),
+    };
     let versions = Arc::new(Versions::load(args.files.clone())?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(limits::MAX_BLOCKING_THREADS)
         .build()
         .map_err(ServeError::Runtime)?;
-    let server = Arc::new(Server {
-        versions: Arc::clone(&versions),
-        fail_open: args.fail_open,
-        log: args.log.clone(),
-        body_timeout: Duration::from_millis(args.body_timeout_ms),
-    });
     let header_timeout = Duration::from_millis(args.header_timeout_ms);
     runtime.block_on(async {
+        let (otlp, flush) = match &args.otlp_endpoint {
+            Some(endpoint) => {
+                let timeout = Duration::from_millis(args.otlp_timeout_ms);
+                let (queue, flush) =
+                    crate::otlp::OtlpQueue::start(endpoint.clone(), headers, timeout);
+                (Some(queue), Some(flush))
+            }
+            None => (None, None),
+        };
+        let server = Arc::new(Server {
+            versions: Arc::clone(&versions),
+            fail_open: args.fail_open,
+            log: args.log.clone(),
+            otlp,
+            body_timeout: Duration::from_millis(args.body_timeout_ms),
+        });
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|source| ServeError::Bind {
@@ -192,6 +221,9 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
         tokio::select! {
             () = http::accept(listener, server, header_timeout) => {}
             () = shutdown() => eprintln!("hookc serve: stopped"),
+        }
+        if let Some(flush) = flush {
+            flush.stop().await;
         }
         Ok(())
     })

@@ -38,6 +38,9 @@ pub struct Version {
     /// Whether a hook awaits a result (`run`, `test_path`: a program or the
     /// file system); its evaluations go to the blocking pool.
     pub awaits: bool,
+    /// The policy's digest (`hookc disasm`'s), for the decision lines;
+    /// computed at the first one (it encodes the policy).
+    digest: std::sync::OnceLock<String>,
 }
 
 impl Version {
@@ -49,7 +52,14 @@ impl Version {
             version,
             fingerprint,
             loaded_at: now_utc(),
+            digest: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The policy's digest, `sha256:HEX`, as `hookc disasm` prints it.
+    pub fn digest(&self) -> &str {
+        self.digest
+            .get_or_init(|| hookc::files::artifact_digest(&self.policy.to_artifact()))
     }
 }
 
