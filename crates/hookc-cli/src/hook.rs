@@ -273,7 +273,7 @@ fn answer(
                     }
                 }
                 match located(&args.files, args.find, call.cwd())
-                    .and_then(|f| trusted(args, &f).map(|()| f))
+                    .and_then(|f| trusted(args, f))
                     .and_then(|f| loaded(&f, logged))
                 {
                     Ok((policy, digest)) => {
@@ -294,9 +294,10 @@ fn answer(
                         if let (Some(candidate), Some(log)) = (&args.shadow, options.log) {
                             // A candidate that does not load logs nothing
                             // and changes nothing.
-                            if let Ok((shadow, digest)) =
-                                loaded(std::slice::from_ref(candidate), true)
-                            {
+                            if let Ok((shadow, digest)) = loaded(
+                                &hookc::files::policy_files(std::slice::from_ref(candidate)),
+                                true,
+                            ) {
                                 call.log_shadow(
                                     &shadow,
                                     DecisionLog {
@@ -323,11 +324,23 @@ fn answer(
 }
 
 /// `--trust` and `--pin`: the policy's files are the ones trusted
-/// (`crate::trust`), or the call is refused.
-fn trusted(args: &HookArgs, files: &[PathBuf]) -> Result<(), HookError> {
+/// (`crate::trust`), or the call is refused. Each file is read once, and
+/// the bytes checked are the bytes loaded (a file swapped after the check
+/// is never the one that runs).
+fn trusted(args: &HookArgs, files: Vec<PathBuf>) -> Result<Vec<PolicyFile>, HookError> {
+    if args.pin.is_empty() && args.trust.is_empty() {
+        return Ok(hookc::files::policy_files(&files));
+    }
     let refused = |e: crate::trust::TrustError| HookError::Policy(e.to_string());
+    let read: Vec<(PathBuf, Vec<u8>)> = files
+        .into_iter()
+        .map(|path| match std::fs::read(&path) {
+            Ok(bytes) => Ok((path, bytes)),
+            Err(source) => Err(refused(crate::trust::TrustError::Io { path, source })),
+        })
+        .collect::<Result<_, _>>()?;
     if !args.pin.is_empty() {
-        crate::trust::check_pin(files, &args.pin).map_err(refused)?;
+        crate::trust::check_pin(&read, &args.pin).map_err(refused)?;
     }
     if !args.trust.is_empty() {
         let keys = args
@@ -336,9 +349,12 @@ fn trusted(args: &HookArgs, files: &[PathBuf]) -> Result<(), HookError> {
             .map(|k| crate::trust::trusted_key(k))
             .collect::<Result<Vec<_>, _>>()
             .map_err(refused)?;
-        crate::trust::check_signed(files, &keys).map_err(refused)?;
+        crate::trust::check_signed(&read, &keys).map_err(refused)?;
     }
-    Ok(())
+    Ok(read
+        .into_iter()
+        .map(|(path, bytes)| PolicyFile::new(path).with_contents(bytes))
+        .collect())
 }
 
 /// The payload: standard input, or `--payload FILE`.
@@ -398,30 +414,38 @@ fn located(files: &[PathBuf], find: bool, cwd: Option<&str>) -> Result<Vec<PathB
 /// directory" from a Stop hook as a hook that could not start, and lets
 /// the agent stop (`docs/src/hosts/claude-code.md`).
 pub fn load(files: &[PathBuf]) -> Result<Policy, HookError> {
-    loaded(files, false).map(|(policy, _)| policy)
+    loaded(&hookc::files::policy_files(files), false).map(|(policy, _)| policy)
 }
 
 /// [`load`], with the policy's digest when `digest` asks for it and it is
 /// known cheaply: an artifact's bytes hashed, or the artifact cache's entry
 /// (else the decision log computes it).
-fn loaded(files: &[PathBuf], digest: bool) -> Result<(Policy, Option<String>), HookError> {
-    if let Some(missing) = files.iter().find(|f| !f.exists()) {
+fn loaded(files: &[PolicyFile], digest: bool) -> Result<(Policy, Option<String>), HookError> {
+    if let Some(missing) = files
+        .iter()
+        .find(|f| f.contents.is_none() && !f.path.exists())
+    {
         return Err(HookError::Policy(format!(
             "the policy `{}` is not there: run `hookc init`, or fix the path in the host's settings",
-            missing.display()
+            missing.path.display()
         )));
     }
-    let named: Vec<PolicyFile> = hookc::files::policy_files(files);
-    let loaded = hookc::cache::load_policy_cached(&named)
+    let loaded = hookc::cache::load_policy_cached(files)
         .map_err(|e| HookError::Policy(e.render().trim_end().to_owned()))?;
     let known = match (digest, loaded.digest, files) {
         (false, _, _) => None,
         (true, Some(d), _) => Some(d),
-        // One artifact: its bytes are the policy's encoding.
-        (true, None, [one]) => std::fs::read(one)
-            .ok()
-            .filter(|b| hookc::files::is_artifact(b))
-            .map(|b| hookc::files::artifact_digest(&b)),
+        // One artifact: its bytes are the policy's encoding (those read
+        // already, when a check read them).
+        (true, None, [one]) => match &one.contents {
+            Some(bytes) => {
+                hookc::files::is_artifact(bytes).then(|| hookc::files::artifact_digest(bytes))
+            }
+            None => std::fs::read(&one.path)
+                .ok()
+                .filter(|b| hookc::files::is_artifact(b))
+                .map(|b| hookc::files::artifact_digest(&b)),
+        },
         (true, None, _) => None,
     };
     Ok((loaded.policy, known))

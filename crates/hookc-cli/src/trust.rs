@@ -247,18 +247,17 @@ pub fn trusted_key(path: &Path) -> Result<TrustedKey, TrustError> {
     })
 }
 
-/// Checks that the policy `files` is one artifact signed by one of
-/// `trusted` over exactly its bytes.
-pub fn check_signed(files: &[PathBuf], trusted: &[TrustedKey]) -> Result<(), TrustError> {
-    let [artifact] = files else {
+/// Checks that the policy `files` (each with the bytes read of it) is
+/// one artifact signed by one of `trusted` over exactly those bytes.
+pub fn check_signed(
+    files: &[(PathBuf, Vec<u8>)],
+    trusted: &[TrustedKey],
+) -> Result<(), TrustError> {
+    let [(artifact, bytes)] = files else {
         return Err(TrustError::NotAnArtifact);
     };
     let name = artifact.display().to_string();
-    let bytes = std::fs::read(artifact).map_err(|source| TrustError::Io {
-        path: artifact.clone(),
-        source,
-    })?;
-    if !hookc::files::is_artifact(&bytes) {
+    if !hookc::files::is_artifact(bytes) {
         return Err(TrustError::NotAnArtifact);
     }
     let sig_path = signature_path(artifact);
@@ -294,7 +293,7 @@ pub fn check_signed(files: &[PathBuf], trusted: &[TrustedKey]) -> Result<(), Tru
                 .join(", "),
         });
     };
-    let found = digest(&bytes);
+    let found = digest(bytes);
     if found != signed {
         return Err(TrustError::Tampered {
             artifact: name,
@@ -308,21 +307,17 @@ pub fn check_signed(files: &[PathBuf], trusted: &[TrustedKey]) -> Result<(), Tru
         .map_err(|_| TrustError::BadSignature(name))
 }
 
-/// Checks that each policy file has its pinned digest (one per file, in
-/// order).
-pub fn check_pin(files: &[PathBuf], pins: &[String]) -> Result<(), TrustError> {
+/// Checks that each policy file (with the bytes read of it) has its
+/// pinned digest (one per file, in order).
+pub fn check_pin(files: &[(PathBuf, Vec<u8>)], pins: &[String]) -> Result<(), TrustError> {
     if files.len() != pins.len() {
         return Err(TrustError::PinCount {
             pins: pins.len(),
             files: files.len(),
         });
     }
-    for (file, pinned) in files.iter().zip(pins) {
-        let bytes = std::fs::read(file).map_err(|source| TrustError::Io {
-            path: file.clone(),
-            source,
-        })?;
-        let found = digest(&bytes);
+    for ((file, bytes), pinned) in files.iter().zip(pins) {
+        let found = digest(bytes);
         if &found != pinned {
             return Err(TrustError::PinMismatch {
                 file: file.display().to_string(),

@@ -67,6 +67,10 @@ pub struct PolicyFile {
     /// layers (by YAML section). Either every file of a policy names one, or
     /// none does.
     pub layer: Option<LayerName>,
+    /// Its bytes, when they were read already (and checked: a pinned or
+    /// signed policy, `hookc hook --pin`/`--trust`): then the loaders use
+    /// them and never read `path`, so what was checked is what is loaded.
+    pub contents: Option<std::sync::Arc<[u8]>>,
 }
 
 impl PolicyFile {
@@ -77,7 +81,47 @@ impl PolicyFile {
             name: path.display().to_string(),
             path,
             layer: None,
+            contents: None,
         }
+    }
+
+    /// The same file, loaded from `bytes` (read and checked by the caller)
+    /// instead of its path.
+    pub fn with_contents(self, bytes: Vec<u8>) -> PolicyFile {
+        PolicyFile {
+            contents: Some(bytes.into()),
+            ..self
+        }
+    }
+
+    /// The file's bytes: [`PolicyFile::contents`], else read from its path
+    /// (refused past `limit` bytes, before anything is read).
+    fn bytes(&self, limit: Option<usize>) -> Result<std::borrow::Cow<'_, [u8]>, ReadError> {
+        if let Some(bytes) = &self.contents {
+            if limit.is_some_and(|l| bytes.len() > l) {
+                return Err(ReadError::TooLarge {
+                    name: self.name.clone(),
+                    size: bytes.len() as u64,
+                });
+            }
+            return Ok(std::borrow::Cow::Borrowed(bytes));
+        }
+        let io = |source| ReadError::Io {
+            name: self.name.clone(),
+            source,
+        };
+        if let Some(limit) = limit {
+            let size = std::fs::metadata(&self.path).map_err(io)?.len();
+            if size > limit as u64 {
+                return Err(ReadError::TooLarge {
+                    name: self.name.clone(),
+                    size,
+                });
+            }
+        }
+        std::fs::read(&self.path)
+            .map(std::borrow::Cow::Owned)
+            .map_err(io)
     }
 
     /// A file of a named layer, named by its path as given (`--layer NAME=FILE`).
@@ -94,6 +138,7 @@ impl PolicyFile {
             name: name.into(),
             path: path.into(),
             layer: None,
+            contents: None,
         }
     }
 }
@@ -154,18 +199,7 @@ impl PolicyError {
 /// Reads one policy source: at most [`MAX_INPUT_BYTES`] of UTF-8 text.
 pub fn read_input(file: &PolicyFile) -> Result<Input, ReadError> {
     let name = &file.name;
-    let io = |source| ReadError::Io {
-        name: name.clone(),
-        source,
-    };
-    let size = std::fs::metadata(&file.path).map_err(io)?.len();
-    if size > MAX_INPUT_BYTES as u64 {
-        return Err(ReadError::TooLarge {
-            name: name.clone(),
-            size,
-        });
-    }
-    let bytes = std::fs::read(&file.path).map_err(io)?;
+    let bytes = file.bytes(Some(MAX_INPUT_BYTES))?.into_owned();
     let text = String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
         name: name.clone(),
         offset: e.utf8_error().valid_up_to(),
@@ -375,10 +409,7 @@ fn load_overlay(
 /// The policy of `file` if it is an artifact (recognized by its magic
 /// bytes, decoded and verified); `None` if it is not one.
 fn load_artifact(file: &PolicyFile) -> Result<Option<Policy>, PolicyError> {
-    let bytes = std::fs::read(&file.path).map_err(|source| ReadError::Io {
-        name: file.name.clone(),
-        source,
-    })?;
+    let bytes = file.bytes(None)?;
     if !is_artifact(&bytes) {
         return Ok(None);
     }
@@ -511,5 +542,21 @@ mod tests {
             e.to_string().starts_with("cannot read `shown.yaml`: "),
             "{e}"
         );
+    }
+
+    #[test]
+    fn contents_read_already_are_the_ones_loaded() {
+        // The path names nothing: a loader that read it again would fail.
+        let yaml = "hooks:\n- {id: h, event: e, action: {type: abort}}\n";
+        let file = PolicyFile::named("p.yaml", "/no/such/p.yaml").with_contents(yaml.into());
+        let loaded = load_policy(std::slice::from_ref(&file)).unwrap();
+        assert_eq!(loaded.policy.hook_count(), 1);
+        let artifact = loaded.policy.to_artifact();
+        let file = PolicyFile::named("p.hkb", "/no/such/p.hkb").with_contents(artifact.clone());
+        let again = load_policy(&[file]).unwrap();
+        assert_eq!(again.policy.to_artifact(), artifact);
+        // The input limit holds for contents too.
+        let big = PolicyFile::new("/no/such").with_contents(vec![b' '; MAX_INPUT_BYTES + 1]);
+        assert!(matches!(read_input(&big), Err(ReadError::TooLarge { .. })));
     }
 }
