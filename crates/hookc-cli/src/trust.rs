@@ -82,7 +82,7 @@ pub enum TrustError {
     #[error("`--pin` pins one policy file (an artifact or one source): compile the policy into one `.hkb` to pin it")]
     PinOneFile,
     /// The pinned policy file changed.
-    #[error("the policy `{file}` changed since it was pinned ({found}, pinned {pinned}): review the change, then pin it again (`hookc init --pin`)")]
+    #[error("the policy `{file}` changed since it was pinned ({found}, pinned {pinned}): review the change, then pin it again (`hookc init --pin`, or `hookc init --managed` for a managed install)")]
     PinMismatch {
         /// The file.
         file: String,

@@ -13,8 +13,12 @@ use serde_json::{Map, Value};
 /// What to merge into one settings file.
 pub(super) struct Merge {
     /// Members the file must have besides `hooks`, added (at the end) only
-    /// where the file lacks them: a value already there is the user's.
+    /// where the file lacks them: a value already there is the user's. A
+    /// dotted name is a member of a member (`hooks.managed_dir`).
     pub required: Vec<(String, Value)>,
+    /// Members set to their value whatever the file has (a managed
+    /// install's `allowManagedHooksOnly: true`); dotted as `required`.
+    pub set: Vec<(String, Value)>,
     /// The entries, in the order they are added.
     pub entries: Vec<Wanted>,
 }
@@ -44,11 +48,8 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         return Err("is not a JSON object".to_owned());
     };
     let mut changed = false;
-    for (name, value) in merge.required {
-        if !top.contains_key(&name) {
-            top.insert(name, value);
-            changed = true;
-        }
+    for (name, value, replace) in members(merge.required, merge.set) {
+        changed |= put(top, &name, value, replace)?;
     }
     let hooks = top
         .entry("hooks")
@@ -89,9 +90,57 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         .map_err(|e| format!("cannot be written back ({e})"))
 }
 
+/// The `required` members (not replacing) then the `set` ones
+/// (replacing), each with whether it replaces a value already there.
+pub(super) fn members(
+    required: Vec<(String, Value)>,
+    set: Vec<(String, Value)>,
+) -> impl Iterator<Item = (String, Value, bool)> {
+    let required = required.into_iter().map(|(n, v)| (n, v, false));
+    required.chain(set.into_iter().map(|(n, v)| (n, v, true)))
+}
+
+/// Puts `value` at the dotted `name` of `top` (the members on the way
+/// made objects where absent), replacing a value there only if `replace`;
+/// whether it changed anything. An error names a member on the way that
+/// is not an object.
+fn put(
+    top: &mut Map<String, Value>,
+    name: &str,
+    value: Value,
+    replace: bool,
+) -> Result<bool, String> {
+    let mut table = top;
+    let mut parts = name.split('.').peekable();
+    let mut path = String::new();
+    while let Some(part) = parts.next() {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(part);
+        if parts.peek().is_none() {
+            return Ok(match table.get(part) {
+                Some(old) if !replace || *old == value => false,
+                _ => {
+                    table.insert(part.to_owned(), value);
+                    true
+                }
+            });
+        }
+        let next = table
+            .entry(part)
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(next) = next else {
+            return Err(format!("has a `{path}` member that is not an object"));
+        };
+        table = next;
+    }
+    Ok(false)
+}
+
 /// `command` without its `--pin DIGEST` and `--deadline MS` words (an
 /// entry `init` wrote before either changed is the same entry).
-fn unpinned(command: &str) -> String {
+pub(super) fn unpinned(command: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut words = command.split(' ');
     while let Some(w) = words.next() {
@@ -130,7 +179,7 @@ fn repin(entry: &mut Value, command: &str) -> bool {
 /// flat entries) or `bash` (Copilot's), or as the `command` of one of its
 /// `hooks` (the matcher groups of Claude Code, Codex and Gemini CLI).
 /// Looking at every shape keeps this one test for every host.
-fn runs(entry: &Value, command: &str) -> bool {
+pub(super) fn runs(entry: &Value, command: &str) -> bool {
     let is_it = |h: &Value| {
         ["command", "bash"]
             .iter()
@@ -161,6 +210,7 @@ mod tests {
     fn ours() -> Merge {
         Merge {
             required: vec![("version".to_owned(), json!(1))],
+            set: Vec::new(),
             entries: vec![
                 wanted(
                     "PreToolUse",
@@ -188,6 +238,22 @@ mod tests {
         assert_eq!(v["hooks"]["Stop"][0]["command"], CMD);
         // Again: nothing to add, in either entry shape.
         assert_eq!(merge(Some(merged.as_bytes()), ours()).unwrap(), None);
+    }
+
+    #[test]
+    fn set_members_replace_and_dotted_members_nest() {
+        let mut m = ours();
+        m.set = vec![("allowManagedHooksOnly".to_owned(), json!(true))];
+        m.required = vec![("a.b".to_owned(), json!("/x"))];
+        let before = br#"{"allowManagedHooksOnly": false, "a": {"c": 1}}"#;
+        let merged = merge(Some(before), m).unwrap().unwrap();
+        let v: Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(v["allowManagedHooksOnly"], true);
+        assert_eq!(v["a"], json!({"c": 1, "b": "/x"}));
+        let mut m = ours();
+        m.required = vec![("a.b".to_owned(), json!("/x"))];
+        let e = merge(Some(br#"{"a": 1}"#), m).unwrap_err();
+        assert!(e.contains("`a` member that is not an object"), "{e}");
     }
 
     #[test]

@@ -15,8 +15,13 @@
 //! the same command is not added twice, and a file that is not a JSON
 //! object of that shape is refused rather than replaced. `--print` shows
 //! what would be written and writes nothing.
+//!
+//! `--managed` installs for the whole machine instead ([`managed`]): the
+//! guard in hookc's system folder and the host's managed settings.
 
+mod managed;
 mod merge;
+mod merge_toml;
 
 use crate::args::host_parser;
 use hookc::hosts::{fill, Filled, SettingsSpec};
@@ -32,8 +37,24 @@ pub struct InitArgs {
     #[arg(long, value_parser = host_parser())]
     host: Host,
     /// The project's folder.
-    #[arg(long, default_value = ".")]
+    #[arg(long, default_value = ".", conflicts_with = "managed")]
     dir: PathBuf,
+    /// Install for every user of the machine, as its administrator: the
+    /// guard in hookc's system folder (`/etc/hookc/HOST/`) and the host's
+    /// managed settings (`/etc/claude-code/managed-settings.json`,
+    /// `/etc/codex/requirements.toml`), whose hooks the host runs alone
+    /// and no user or project setting removes; the guard is pinned.
+    #[arg(long)]
+    managed: bool,
+    /// With `--managed`: the folder the system paths are taken under (to
+    /// try an install without being root); the commands name the guard
+    /// where it is written, under this folder.
+    #[arg(long, default_value = "/", requires = "managed")]
+    root: PathBuf,
+    /// With `--managed`: the `hookc` the hooks run, by absolute path (this
+    /// binary's by default).
+    #[arg(long, value_name = "PATH", requires = "managed")]
+    hookc: Option<PathBuf>,
     /// Print what would be written instead of writing it.
     #[arg(long)]
     print: bool,
@@ -50,7 +71,7 @@ pub enum InitError {
     /// A file could not be read or written.
     #[error("cannot {what} `{path}`: {source}")]
     Io {
-        /// `read` or `write`.
+        /// `read`, `write` or `find`.
         what: &'static str,
         /// The file.
         path: PathBuf,
@@ -80,6 +101,15 @@ pub enum InitError {
          `hookc check {0}` says why; fix it and run `hookc init` again"
     )]
     Guard(PathBuf),
+    /// `--managed` for a host without managed settings hookc writes.
+    #[error(
+        "`{0}` has no managed settings hookc writes (`--managed` is for claude-code and codex): \
+         install its hooks per project, or in the user's settings by hand"
+    )]
+    NoManaged(&'static str),
+    /// `--managed` on a system the host's profile names no file for.
+    #[error("`{0}` names no managed settings file on `{1}`: write them by hand (docs/src/hosts/managed.md)")]
+    NoManagedHere(&'static str, &'static str),
 }
 
 /// An event `hookc init` sets up, as its profile declares it.
@@ -138,6 +168,9 @@ fn entry(settings: &SettingsSpec, event: &Event, command: &str) -> Value {
 
 /// Runs `hookc init`: what it wrote (or would write), one line per file.
 pub fn run(args: &InitArgs) -> Result<String, InitError> {
+    if args.managed {
+        return managed::run(args);
+    }
     let host = args.host;
     let settings_spec = &host.profile().settings();
     let (policy, tests) = host
@@ -149,17 +182,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
     // last `init`: its events are the ones to set up, so that running
     // `init` again after a hook on a new event adds that event's entry.
     let guard_path = folder.join("guard.yaml");
-    let kept = match std::fs::read_to_string(&guard_path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(InitError::Io {
-                what: "read",
-                path: guard_path,
-                source,
-            })
-        }
-    };
+    let kept = read_kept(&guard_path)?;
     let wanted_events = match &kept {
         Some(text) => events(host, text, Some(&guard_path))?,
         None => events(host, policy, None)?,
@@ -175,17 +198,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         }
     }
     let settings = args.dir.join(&settings_spec.file);
-    let existing = match std::fs::read(&settings) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(InitError::Io {
-                what: "read",
-                path: settings,
-                source,
-            })
-        }
-    };
+    let existing = read_existing(&settings)?;
     let pin = args.pin.then(|| {
         let text = kept.as_deref().unwrap_or(policy);
         format!(
@@ -213,6 +226,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         .collect();
     let wanted = merge::Merge {
         required: settings_spec.required.clone().into_iter().collect(),
+        set: Vec::new(),
         entries,
     };
     let merged =
@@ -234,6 +248,33 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         report.push_str(&format!("note: {trust}\n"));
     }
     Ok(report)
+}
+
+/// The guard at `path` as text, if there is one (a guard already there is
+/// kept, and its events are the ones set up).
+fn read_kept(path: &Path) -> Result<Option<String>, InitError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(InitError::Io {
+            what: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// The settings file at `path` as bytes, if there is one.
+fn read_existing(path: &Path) -> Result<Option<Vec<u8>>, InitError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(InitError::Io {
+            what: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
 }
 
 /// Writes (or, with `--print`, shows) the planned files.

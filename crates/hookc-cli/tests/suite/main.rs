@@ -93,6 +93,7 @@ mod help;
 mod hook_find;
 mod hosts;
 mod init;
+mod managed;
 mod policy_tests;
 mod probe;
 mod replay;
