@@ -99,7 +99,7 @@ class ClaudeWire(Wire):
 
 def drive(project: Project, server: ModelServer, prompt: str, *,
           permission_mode: Optional[str] = "bypassPermissions", hookc_on_path: bool = True,
-          stream: bool = False, timeout: float = 90):
+          stream: bool = False, timeout: float = 90, extra_args: tuple = ()):
     """Run `claude -p PROMPT` in the project against the scripted model
     (`stream`: `--output-format stream-json`, every message the user would
     see, one JSON object a line)."""
@@ -118,6 +118,7 @@ def drive(project: Project, server: ModelServer, prompt: str, *,
     argv = [host_command(HOST), "-p", prompt, "--output-format", *output, "--model", MODEL]
     if permission_mode:
         argv += ["--permission-mode", permission_mode]
+    argv += list(extra_args)
     return run(argv, cwd=project.dir, env=env, timeout=timeout)
 
 
@@ -238,6 +239,33 @@ def case_skill_shell() -> None:
                f"the deny reason did not reach the model: {s.describe()}")
 
 
+def case_managed_only() -> None:
+    # `hookc init --managed --root`: the managed settings it writes, as the
+    # real Claude Code reads them. Claude Code reads managed-settings.json
+    # only at the system path (/etc/claude-code on Linux; the variable that
+    # moves it is read by Anthropic's own builds only), and the suite
+    # writes nothing there. The document written under the scratch root is
+    # handed over whole with `--managed-settings JSON` instead, the policy
+    # tier a parent process passes (SDK use): 2.1.332 honours its
+    # allowManagedHooksOnly there but runs no hooks of that tier, so this
+    # case sees the project's own hook stop running, not the guard's deny
+    # (docs/src/hosts/managed.md).
+    with Project(host=HOST) as project:
+        root = project.root / "sysroot"
+        project.hookc("init", "--managed", "--host", HOST, "--root", str(root))
+        managed = (root / "etc/claude-code/managed-settings.json").read_text()
+        marker = project.root / "project-hook.ran"
+        project.write(".claude/settings.json", json.dumps({"hooks": {"PreToolUse": [
+            {"matcher": "*", "hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}))
+        s = session(project, [bash("echo hi", "managed_1")])
+        expect(marker.exists(), f"the project's own hook did not run to begin with: {s.describe()}")
+        marker.unlink()
+        s = session(project, [bash("echo hi", "managed_2")],
+                    extra_args=("--managed-settings", managed))
+        expect(not marker.exists(),
+               f"the project's own hook ran despite allowManagedHooksOnly: {s.describe()}")
+
+
 def user_message_shown(s: Session) -> bool:
     """Whether `claude -p` reported the user's message as a notice
     (`PreToolUse:Bash says: ...`, a stream-json `informational` message)."""
@@ -266,6 +294,8 @@ def cases() -> list:
         case("context", case_context,
              "SessionStart, UserPromptSubmit, PostToolUse(Failure) context and Stop reach the model"),
         case("skill-shell", case_skill_shell, "a slash command's !`rm -rf victim` is denied"),
+        case("managed-only", case_managed_only,
+             "init --managed's settings, as the policy tier: the project's own hook no longer runs"),
         case("user-message",
              common.case_user_message(DRIVER, HOST, "PreToolUse", "Bash", user_message_shown,
                                       stream=True),
