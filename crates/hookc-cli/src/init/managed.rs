@@ -194,7 +194,16 @@ fn wanted_merge(
             }
         })
         .collect();
+    // An entry that runs this guard for this host is ours whatever runs
+    // it: after `hookc` moved (`--hookc`, an upgrade), init again replaces
+    // the entries that name the old binary rather than adding beside them.
+    let marks = [
+        format!(" hook --host {} ", host.name()),
+        format!(" {}", shell_quote(guard)),
+    ];
+    let ours = move |c: &str| marks.iter().all(|m| c.contains(m.as_str()));
     merge::Merge {
+        ours: Some(Box::new(ours)),
         required: spec
             .required
             .iter()

@@ -21,7 +21,15 @@ pub(super) struct Merge {
     pub set: Vec<(String, Value)>,
     /// The entries, in the order they are added.
     pub entries: Vec<Wanted>,
+    /// Commands that are ours under another form than a pin or deadline
+    /// apart (a managed install's, run by a `hookc` moved since): an entry
+    /// running one runs the wanted command instead. `None`: only the pin
+    /// and the deadline may differ.
+    pub ours: Option<Box<Ours>>,
 }
+
+/// A test of whether a command is ours ([`Merge::ours`]).
+pub(super) type Ours = dyn Fn(&str) -> bool;
 
 /// One entry to merge.
 pub(super) struct Wanted {
@@ -57,6 +65,7 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
     let Value::Object(hooks) = hooks else {
         return Err("has a `hooks` member that is not an object".to_owned());
     };
+    let ours = merge.ours;
     for Wanted {
         event,
         command,
@@ -71,8 +80,9 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         };
         // A re-pin: the entry that runs the command under another pin
         // runs it under this one now.
+        let same = same_as(&command, ours.as_deref());
         for e in list.iter_mut() {
-            changed |= repin(e, &command);
+            changed |= repin(e, &command, &same);
         }
         if !list.iter().any(|e| runs(e, &command)) {
             list.push(entry);
@@ -153,15 +163,24 @@ pub(super) fn unpinned(command: &str) -> String {
     out.join(" ")
 }
 
-/// Makes an entry that runs `command` under another `--pin` or
-/// `--deadline` (or none) run it as `command`; whether it changed anything. Every shape, as [`runs`].
-fn repin(entry: &mut Value, command: &str) -> bool {
+/// Whether a command is `command` in another form: under another
+/// `--pin` or `--deadline` (or none), or one `ours` accepts.
+pub(super) fn same_as<'a>(
+    command: &str,
+    ours: Option<&'a dyn Fn(&str) -> bool>,
+) -> impl Fn(&str) -> bool + 'a {
     let target = unpinned(command);
+    move |c: &str| unpinned(c) == target || ours.is_some_and(|f| f(c))
+}
+
+/// Makes an entry that runs `command` in another form (`same`) run it as
+/// `command`; whether it changed anything. Every shape, as [`runs`].
+fn repin(entry: &mut Value, command: &str, same: &dyn Fn(&str) -> bool) -> bool {
     let mut changed = false;
     let mut fix = |h: &mut Value| {
         for key in ["command", "bash"] {
             if let Some(Value::String(c)) = h.get_mut(key) {
-                if c != command && unpinned(c) == target {
+                if c != command && same(c) {
                     *c = command.to_owned();
                     changed = true;
                 }
@@ -211,6 +230,7 @@ mod tests {
         Merge {
             required: vec![("version".to_owned(), json!(1))],
             set: Vec::new(),
+            ours: None,
             entries: vec![
                 wanted(
                     "PreToolUse",

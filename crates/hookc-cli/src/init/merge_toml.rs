@@ -11,7 +11,7 @@
 //! (`[[hooks.PreToolUse]]`) when the event has none yet, each entry's
 //! members inline (`hooks = [{ type = "command", command = "…" }]`).
 
-use super::merge::{members, runs, unpinned, Merge, Wanted};
+use super::merge::{members, runs, same_as, Merge, Wanted};
 use serde_json::{Map, Value};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike};
 
@@ -39,6 +39,7 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
     let Some(hooks) = hooks.as_table_like_mut() else {
         return Err("has a `hooks` member that is not a table".to_owned());
     };
+    let ours = merge.ours;
     for Wanted {
         event,
         command,
@@ -51,7 +52,8 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         let not_a_list = || format!("has a `hooks.{event}` member that is not a list");
         // A re-pin, as the JSON merge's: the entry that runs the command
         // under another pin runs it under this one now.
-        for_each_table(list, &mut |t| changed |= repin(t, &command));
+        let same = same_as(&command, ours.as_deref());
+        for_each_table(list, &mut |t| changed |= repin(t, &command, &same));
         let listed = match to_json(list) {
             Value::Array(entries) => entries,
             _ => return Err(not_a_list()),
@@ -116,17 +118,16 @@ fn for_each_table(list: &mut Item, f: &mut dyn FnMut(&mut dyn TableLike)) {
     }
 }
 
-/// Makes an entry that runs `command` under another `--pin` or
-/// `--deadline` run it as `command` (its own `command`, or one of its
-/// `hooks`); whether it changed anything.
-fn repin(entry: &mut dyn TableLike, command: &str) -> bool {
-    let target = unpinned(command);
+/// Makes an entry that runs `command` in another form (`same`: another
+/// pin, deadline or binary) run it as `command` (its own `command`, or one
+/// of its `hooks`); whether it changed anything.
+fn repin(entry: &mut dyn TableLike, command: &str, same: &dyn Fn(&str) -> bool) -> bool {
     let fix = |t: &mut dyn TableLike| -> bool {
         let Some(item) = t.get_mut("command") else {
             return false;
         };
         match item.as_str() {
-            Some(c) if c != command && unpinned(c) == target => {
+            Some(c) if c != command && same(c) => {
                 *item = toml_edit::value(command);
                 true
             }
@@ -234,6 +235,7 @@ mod tests {
         Merge {
             required: vec![("hooks.managed_dir".to_owned(), json!("/etc/hookc/codex"))],
             set: vec![("allow_managed_hooks_only".to_owned(), json!(true))],
+            ours: None,
             entries: vec![Wanted {
                 event: "PreToolUse".into(),
                 command: command.into(),

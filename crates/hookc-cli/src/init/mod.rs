@@ -227,6 +227,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
     let wanted = merge::Merge {
         required: settings_spec.required.clone().into_iter().collect(),
         set: Vec::new(),
+        ours: None,
         entries,
     };
     let merged =

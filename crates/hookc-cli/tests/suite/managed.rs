@@ -387,3 +387,23 @@ fn managed_is_for_the_hosts_that_have_managed_settings() {
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_moved_hookc_replaces_the_entries_that_ran_the_old_one() {
+    for host in [CLAUDE, CODEX] {
+        let root = root(&host, "moved");
+        ok(&init(&host, &root, &[]));
+        let before = commands(&settings(&host, &root));
+        let moved = root.join("usr/local/bin/hookc");
+        ok(&init(&host, &root, &["--hookc", moved.to_str().unwrap()]));
+        let after = commands(&settings(&host, &root));
+        assert_eq!(after.len(), before.len(), "{after:?}");
+        for (_, command) in &after {
+            assert!(
+                command.contains(&format!("{} hook", moved.display())),
+                "{command}"
+            );
+            assert!(!command.contains(env!("CARGO_BIN_EXE_hookc")), "{command}");
+        }
+    }
+}
