@@ -99,7 +99,8 @@ class ClaudeWire(Wire):
 
 def drive(project: Project, server: ModelServer, prompt: str, *,
           permission_mode: Optional[str] = "bypassPermissions", hookc_on_path: bool = True,
-          stream: bool = False, timeout: float = 90, extra_args: tuple = ()):
+          stream: bool = False, timeout: float = 90,
+          etc: Optional[common.PrivateEtc] = None):
     """Run `claude -p PROMPT` in the project against the scripted model
     (`stream`: `--output-format stream-json`, every message the user would
     see, one JSON object a line)."""
@@ -118,7 +119,8 @@ def drive(project: Project, server: ModelServer, prompt: str, *,
     argv = [host_command(HOST), "-p", prompt, "--output-format", *output, "--model", MODEL]
     if permission_mode:
         argv += ["--permission-mode", permission_mode]
-    argv += list(extra_args)
+    if etc:
+        argv = etc.wrap(argv)
     return run(argv, cwd=project.dir, env=env, timeout=timeout)
 
 
@@ -239,29 +241,34 @@ def case_skill_shell() -> None:
                f"the deny reason did not reach the model: {s.describe()}")
 
 
-def case_managed_only() -> None:
-    # `hookc init --managed --root`: the managed settings it writes, as the
-    # real Claude Code reads them. Claude Code reads managed-settings.json
-    # only at the system path (/etc/claude-code on Linux; the variable that
-    # moves it is read by Anthropic's own builds only), and the suite
-    # writes nothing there. The document written under the scratch root is
-    # handed over whole with `--managed-settings JSON` instead, the policy
-    # tier a parent process passes (SDK use): 2.1.332 honours its
-    # allowManagedHooksOnly there but runs no hooks of that tier, so this
-    # case sees the project's own hook stop running, not the guard's deny
-    # (docs/src/hosts/managed.md).
+def case_managed() -> None:
+    # `hookc init --managed`, as the machine's administrator: the guard in
+    # /etc/hookc/claude-code/ and /etc/claude-code/managed-settings.json,
+    # the system paths themselves, in a private /etc (common.PrivateEtc:
+    # the machine's is never written). The real Claude Code reads them
+    # from there; the guard denies the rm -rf from a project that has no
+    # hookc set up, and the project's own hook, which runs without them,
+    # no longer runs. (`--managed-settings JSON`, the policy tier a parent
+    # process passes, is no way around the system path: 2.1.332 honours
+    # its allowManagedHooksOnly but runs none of its hooks.)
     with Project(host=HOST) as project:
-        root = project.root / "sysroot"
-        project.hookc("init", "--managed", "--host", HOST, "--root", str(root))
-        managed = (root / "etc/claude-code/managed-settings.json").read_text()
+        etc = common.PrivateEtc(project)
+        run(etc.wrap([project.bin / "hookc", "init", "--managed", "--host", HOST]),
+            cwd=project.dir, env=project.env(), timeout=60, check=True)
+        expect((etc.upper / "claude-code/managed-settings.json").exists()
+               and (etc.upper / "hookc/claude-code/guard.yaml").exists(),
+               f"init --managed wrote no managed settings under /etc: {list(etc.upper.rglob('*'))}")
         marker = project.root / "project-hook.ran"
         project.write(".claude/settings.json", json.dumps({"hooks": {"PreToolUse": [
             {"matcher": "*", "hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}))
-        s = session(project, [bash("echo hi", "managed_1")])
+        project.write("victim/keep.txt", "keep me\n")
+        s = session(project, [bash("echo hi", "managed_0")])
         expect(marker.exists(), f"the project's own hook did not run to begin with: {s.describe()}")
         marker.unlink()
-        s = session(project, [bash("echo hi", "managed_2")],
-                    extra_args=("--managed-settings", managed))
+        s = session(project, [bash(common.DENIED, "managed_1")], etc=etc)
+        common.expect_not_run(project, s, "the managed guard's deny")
+        expect(s.saw("recursive force-remove is not allowed"),
+               f"the managed guard's reason did not reach the model: {s.describe()}")
         expect(not marker.exists(),
                f"the project's own hook ran despite allowManagedHooksOnly: {s.describe()}")
 
@@ -294,8 +301,9 @@ def cases() -> list:
         case("context", case_context,
              "SessionStart, UserPromptSubmit, PostToolUse(Failure) context and Stop reach the model"),
         case("skill-shell", case_skill_shell, "a slash command's !`rm -rf victim` is denied"),
-        case("managed-only", case_managed_only,
-             "init --managed's settings, as the policy tier: the project's own hook no longer runs"),
+        case("managed", case_managed,
+             "init --managed in a private /etc: the managed guard denies rm -rf in a project "
+             "without hookc; the project's own hook does not run"),
         case("user-message",
              common.case_user_message(DRIVER, HOST, "PreToolUse", "Bash", user_message_shown,
                                       stream=True),
