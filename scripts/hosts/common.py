@@ -495,9 +495,10 @@ class PrivateEtc:
     written; what one process wrote there, the next one sees. So a host
     that reads its managed settings only at their system path (Claude
     Code's /etc/claude-code, Codex's /etc/codex) reads the ones `hookc init
-    --managed` wrote, with no `--root`. Needs the right to make a mount
-    namespace and an overlay (root, or CAP_SYS_ADMIN): `SuiteError`
-    otherwise."""
+    --managed` wrote, with no `--root`. Root makes the mount namespace
+    itself; anyone else makes it in a user namespace of their own, mapped
+    to root (`unshare -r`, where the kernel allows unprivileged user
+    namespaces and overlays in them): `SuiteError` when neither can."""
 
     SCRIPT = ('mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1,workdir=$2" /etc '
               '&& shift 2 && exec "$@"')
@@ -510,11 +511,13 @@ class PrivateEtc:
         probe = run(self.wrap(["true"]), timeout=30)
         if probe.returncode != 0:
             raise SuiteError("a private /etc needs a mount namespace and an overlay mount "
-                             f"(root, or CAP_SYS_ADMIN): {probe.stderr.strip()[-400:]}")
+                             "(root, or unprivileged user namespaces): "
+                             f"{probe.stderr.strip()[-400:]}")
 
     def wrap(self, argv: list) -> list:
         """`argv`, run with the private `/etc`."""
-        return ["unshare", "-m", "sh", "-c", self.SCRIPT, "private-etc",
+        namespaces = ["-m"] if os.geteuid() == 0 else ["-r", "-m"]
+        return ["unshare", *namespaces, "sh", "-c", self.SCRIPT, "private-etc",
                 str(self.upper), str(self.work), *argv]
 
 
