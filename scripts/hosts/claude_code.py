@@ -99,7 +99,8 @@ class ClaudeWire(Wire):
 
 def drive(project: Project, server: ModelServer, prompt: str, *,
           permission_mode: Optional[str] = "bypassPermissions", hookc_on_path: bool = True,
-          stream: bool = False, timeout: float = 90):
+          stream: bool = False, timeout: float = 90,
+          etc: Optional[common.PrivateEtc] = None):
     """Run `claude -p PROMPT` in the project against the scripted model
     (`stream`: `--output-format stream-json`, every message the user would
     see, one JSON object a line)."""
@@ -118,6 +119,8 @@ def drive(project: Project, server: ModelServer, prompt: str, *,
     argv = [host_command(HOST), "-p", prompt, "--output-format", *output, "--model", MODEL]
     if permission_mode:
         argv += ["--permission-mode", permission_mode]
+    if etc:
+        argv = etc.wrap(argv)
     return run(argv, cwd=project.dir, env=env, timeout=timeout)
 
 
@@ -238,6 +241,38 @@ def case_skill_shell() -> None:
                f"the deny reason did not reach the model: {s.describe()}")
 
 
+def case_managed() -> None:
+    # `hookc init --managed`, as the machine's administrator: the guard in
+    # /etc/hookc/claude-code/ and /etc/claude-code/managed-settings.json,
+    # the system paths themselves, in a private /etc (common.PrivateEtc:
+    # the machine's is never written). The real Claude Code reads them
+    # from there; the guard denies the rm -rf from a project that has no
+    # hookc set up, and the project's own hook, which runs without them,
+    # no longer runs. (`--managed-settings JSON`, the policy tier a parent
+    # process passes, is no way around the system path: 2.1.332 honours
+    # its allowManagedHooksOnly but runs none of its hooks.)
+    with Project(host=HOST) as project:
+        etc = common.PrivateEtc(project)
+        run(etc.wrap([project.bin / "hookc", "init", "--managed", "--host", HOST]),
+            cwd=project.dir, env=project.env(), timeout=60, check=True)
+        expect((etc.upper / "claude-code/managed-settings.json").exists()
+               and (etc.upper / "hookc/claude-code/guard.yaml").exists(),
+               f"init --managed wrote no managed settings under /etc: {list(etc.upper.rglob('*'))}")
+        marker = project.root / "project-hook.ran"
+        project.write(".claude/settings.json", json.dumps({"hooks": {"PreToolUse": [
+            {"matcher": "*", "hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}))
+        project.write("victim/keep.txt", "keep me\n")
+        s = session(project, [bash("echo hi", "managed_0")])
+        expect(marker.exists(), f"the project's own hook did not run to begin with: {s.describe()}")
+        marker.unlink()
+        s = session(project, [bash(common.DENIED, "managed_1")], etc=etc)
+        common.expect_not_run(project, s, "the managed guard's deny")
+        expect(s.saw("recursive force-remove is not allowed"),
+               f"the managed guard's reason did not reach the model: {s.describe()}")
+        expect(not marker.exists(),
+               f"the project's own hook ran despite allowManagedHooksOnly: {s.describe()}")
+
+
 def user_message_shown(s: Session) -> bool:
     """Whether `claude -p` reported the user's message as a notice
     (`PreToolUse:Bash says: ...`, a stream-json `informational` message)."""
@@ -272,6 +307,9 @@ def cases() -> list:
         case("context", case_context,
              "SessionStart, UserPromptSubmit, PostToolUse(Failure) context and Stop reach the model"),
         case("skill-shell", case_skill_shell, "a slash command's !`rm -rf victim` is denied"),
+        case("managed", case_managed,
+             "init --managed in a private /etc: the managed guard denies rm -rf in a project "
+             "without hookc; the project's own hook does not run"),
         case("user-message",
              common.case_user_message(DRIVER, HOST, "PreToolUse", "Bash", user_message_shown,
                                       stream=True),

@@ -146,16 +146,22 @@ def write_config(project: Project, server: ModelServer) -> Path:
 
 
 def drive(project: Project, server: ModelServer, prompt: str, *, mode: str = "bypass",
-          hookc_on_path: bool = True, cwd: Optional[Path] = None, timeout: float = 90):
+          hookc_on_path: bool = True, cwd: Optional[Path] = None, timeout: float = 90,
+          bypass_hook_trust: bool = True, etc: Optional[common.PrivateEtc] = None):
     """Run `codex exec PROMPT` in the project (or `cwd`) against the
     scripted model."""
     home = write_config(project, server)
     env = project.env({"CODEX_HOME": str(home), "SCRIPTED_API_KEY": "dummy"},
                       hookc_on_path=hookc_on_path)
-    argv = [host_command(HOST), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"]
+    argv = [host_command(HOST), "exec", "--skip-git-repo-check"]
+    if bypass_hook_trust:
+        argv += ["--dangerously-bypass-hook-trust"]
     argv += {"bypass": ["--dangerously-bypass-approvals-and-sandbox"],
              "review": ["--approve-for-me"]}[mode]
-    return run(argv + [prompt], cwd=cwd or project.dir, env=env, timeout=timeout)
+    argv += [prompt]
+    if etc:
+        argv = etc.wrap(argv)
+    return run(argv, cwd=cwd or project.dir, env=env, timeout=timeout)
 
 
 # ---------------------------------------------------------------------------
@@ -237,6 +243,41 @@ def expect_denied(project: Project, s: Session, what: str) -> None:
     expect(not project.path("denied.marker").exists(),
            f"{what}: the denied command ran (denied.marker exists): {s.describe()}")
     expect(project.path("victim/keep.txt").exists(), f"{what}: victim/ was removed: {s.describe()}")
+
+
+def case_managed() -> None:
+    # `hookc init --managed`, as the machine's administrator: the guard in
+    # /etc/hookc/codex/ and /etc/codex/requirements.toml, the system paths
+    # themselves, in a private /etc (common.PrivateEtc: the machine's is
+    # never written). The real Codex reads them from there, without the
+    # `/hooks` review (no --dangerously-bypass-hook-trust): the guard
+    # denies the rm -rf in a project without hookc. The user's own hook,
+    # which runs without them (its review bypassed), no longer runs with
+    # them (allow_managed_hooks_only).
+    with Project(host=HOST) as project:
+        etc = common.PrivateEtc(project)
+        run(etc.wrap([project.bin / "hookc", "init", "--managed", "--host", HOST]),
+            cwd=project.dir, env=project.env(), timeout=60, check=True)
+        expect((etc.upper / "codex/requirements.toml").exists()
+               and (etc.upper / "hookc/codex/guard.yaml").exists(),
+               f"init --managed wrote no requirements under /etc: {list(etc.upper.rglob('*'))}")
+        marker = project.root / "user-hook.ran"
+        project.write("victim/keep.txt", "keep me\n")
+        user_hooks = project.home / ".codex/hooks.json"
+        user_hooks.parent.mkdir(parents=True, exist_ok=True)
+        user_hooks.write_text(json.dumps({"hooks": {"PreToolUse": [
+            {"hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}))
+        s = session(project, [shell(DENIED, "managed_1")], bypass_hook_trust=False, etc=etc)
+        expect_denied(project, s, "the managed guard's deny")
+        expect(s.saw("recursive force-remove is not allowed"),
+               f"the managed guard's reason did not reach the model: {s.describe()}")
+        marker.unlink(missing_ok=True)
+        s = session(project, [shell("echo hi", "managed_2")])
+        expect(marker.exists(), f"the user's own hook did not run to begin with: {s.describe()}")
+        marker.unlink()
+        s = session(project, [shell("echo hi", "managed_3")], etc=etc)
+        expect(not marker.exists(),
+               f"the user's own hook ran despite allow_managed_hooks_only: {s.describe()}")
 
 
 def case_deny() -> None:
@@ -429,6 +470,9 @@ def cases() -> list:
 
     return [
         case("deny", case_deny, "rm -rf is denied; the reason reaches the model"),
+        case("managed", case_managed,
+             "init --managed in a private /etc: the managed guard denies rm -rf without a hook "
+             "review; the user's own hook does not run"),
         case("harmless", case_harmless, "a command no hook decides runs"),
         case("allow", case_allow, "`ls` is allowed with an answer Codex accepts"),
         case("ask", case_ask, "an `ask` push does not run silently"),

@@ -487,6 +487,40 @@ def run(argv: list, cwd: Optional[Path] = None, env: Optional[dict] = None,
     return done
 
 
+class PrivateEtc:
+    """A private `/etc` for the processes of a case: each runs in a mount
+    namespace of its own (`unshare -m`, private propagation) where `/etc`
+    is an overlay of the machine's `/etc` and a folder of the case's
+    (`upper`), which receives every write. The machine's `/etc` is never
+    written; what one process wrote there, the next one sees. So a host
+    that reads its managed settings only at their system path (Claude
+    Code's /etc/claude-code, Codex's /etc/codex) reads the ones `hookc init
+    --managed` wrote, with no `--root`. Root makes the mount namespace
+    itself; anyone else makes it in a user namespace of their own, mapped
+    to root (`unshare -r`, where the kernel allows unprivileged user
+    namespaces and overlays in them): `SuiteError` when neither can."""
+
+    SCRIPT = ('mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1,workdir=$2" /etc '
+              '&& shift 2 && exec "$@"')
+
+    def __init__(self, project: "Project"):
+        self.upper = project.root / "etc-upper"
+        self.work = project.root / "etc-work"
+        self.upper.mkdir()
+        self.work.mkdir()
+        probe = run(self.wrap(["true"]), timeout=30)
+        if probe.returncode != 0:
+            raise SuiteError("a private /etc needs a mount namespace and an overlay mount "
+                             "(root, or unprivileged user namespaces): "
+                             f"{probe.stderr.strip()[-400:]}")
+
+    def wrap(self, argv: list) -> list:
+        """`argv`, run with the private `/etc`."""
+        namespaces = ["-m"] if os.geteuid() == 0 else ["-r", "-m"]
+        return ["unshare", *namespaces, "sh", "-c", self.SCRIPT, "private-etc",
+                str(self.upper), str(self.work), *argv]
+
+
 @dataclass
 class Session:
     """One run of a host: what it printed and what the model saw. Each host

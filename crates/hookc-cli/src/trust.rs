@@ -87,7 +87,7 @@ pub enum TrustError {
         files: usize,
     },
     /// The pinned policy file changed.
-    #[error("the policy `{file}` changed since it was pinned ({found}, pinned {pinned}): review the change, then pin it again (`hookc init --pin`)")]
+    #[error("the policy `{file}` changed since it was pinned ({found}, pinned {pinned}): review the change, then pin it again (`hookc init --pin`, or `hookc init --managed` for a managed install)")]
     PinMismatch {
         /// The file.
         file: String,

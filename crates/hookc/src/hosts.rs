@@ -517,10 +517,59 @@ pub struct SettingsSpec {
     /// --adopt` reads an adopted hook's timeout with it.
     #[serde(default = "seconds")]
     pub timeout_unit_ms: u64,
+    /// The host's machine-wide settings that an organisation installs and
+    /// a developer cannot override (`hookc init --managed`); none: the host
+    /// has none hookc writes.
+    #[serde(default)]
+    pub managed: Option<ManagedSpec>,
 }
 
 fn seconds() -> u64 {
     1000
+}
+
+/// How `hookc init --managed` writes the host's managed settings
+/// (`host_profile.settings.managed`, `docs/src/hosts/managed.md`): the
+/// host's own file at its system path, holding entries of the same shape
+/// as the project's (`SettingsSpec::entry`) that run a machine-wide guard.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManagedSpec {
+    /// The file by operating system (`linux`, `macos`, `windows`, as Rust's
+    /// `std::env::consts::OS` names them), an absolute path each.
+    pub files: BTreeMap<String, String>,
+    /// The file's format.
+    pub format: ManagedFormat,
+    /// Members set to these values whatever the file has (a dotted path
+    /// names a member of a table): what makes the hooks the only ones.
+    #[serde(default)]
+    pub set: serde_json::Map<String, Value>,
+    /// Members added only where the file lacks them (dotted paths;
+    /// `$guard_dir` stands for the guard's folder).
+    #[serde(default)]
+    pub required: serde_json::Map<String, Value>,
+    /// What each entry runs: `$hookc` (the binary), `$pin` (the guard's
+    /// digest) and `$guard` (its path) are filled in, the paths quoted for
+    /// the shell.
+    pub command: String,
+    /// The commands of events that need another, by event; else `command`.
+    #[serde(default)]
+    pub commands: BTreeMap<String, String>,
+    /// What the administrator should know once the file is written, as
+    /// `init --managed` prints it.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The format of a managed settings file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ManagedFormat {
+    /// A JSON object (Claude Code's `managed-settings.json`).
+    #[default]
+    Json,
+    /// A TOML document (Codex's `requirements.toml`).
+    Toml,
 }
 
 /// What the host has that the profile leaves out (`host_profile.left_out`):

@@ -13,11 +13,23 @@ use serde_json::{Map, Value};
 /// What to merge into one settings file.
 pub(super) struct Merge {
     /// Members the file must have besides `hooks`, added (at the end) only
-    /// where the file lacks them: a value already there is the user's.
+    /// where the file lacks them: a value already there is the user's. A
+    /// dotted name is a member of a member (`hooks.managed_dir`).
     pub required: Vec<(String, Value)>,
+    /// Members set to their value whatever the file has (a managed
+    /// install's `allowManagedHooksOnly: true`); dotted as `required`.
+    pub set: Vec<(String, Value)>,
     /// The entries, in the order they are added.
     pub entries: Vec<Wanted>,
+    /// Commands that are ours under another form than a pin or deadline
+    /// apart (a managed install's, run by a `hookc` moved since): an entry
+    /// running one runs the wanted command instead. `None`: only the pin
+    /// and the deadline may differ.
+    pub ours: Option<Box<Ours>>,
 }
+
+/// A test of whether a command is ours ([`Merge::ours`]).
+pub(super) type Ours = dyn Fn(&str) -> bool;
 
 /// One entry to merge.
 pub(super) struct Wanted {
@@ -44,11 +56,8 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         return Err("is not a JSON object".to_owned());
     };
     let mut changed = false;
-    for (name, value) in merge.required {
-        if !top.contains_key(&name) {
-            top.insert(name, value);
-            changed = true;
-        }
+    for (name, value, replace) in members(merge.required, merge.set) {
+        changed |= put(top, &name, value, replace)?;
     }
     let hooks = top
         .entry("hooks")
@@ -56,6 +65,7 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
     let Value::Object(hooks) = hooks else {
         return Err("has a `hooks` member that is not an object".to_owned());
     };
+    let ours = merge.ours;
     for Wanted {
         event,
         command,
@@ -70,8 +80,9 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
         };
         // A re-pin: the entry that runs the command under another pin
         // runs it under this one now.
+        let same = same_as(&command, ours.as_deref());
         for e in list.iter_mut() {
-            changed |= repin(e, &command);
+            changed |= repin(e, &command, &same);
         }
         if !list.iter().any(|e| runs(e, &command)) {
             list.push(entry);
@@ -87,6 +98,54 @@ pub(super) fn merge(existing: Option<&[u8]>, merge: Merge) -> Result<Option<Stri
             Some(text)
         })
         .map_err(|e| format!("cannot be written back ({e})"))
+}
+
+/// The `required` members (not replacing) then the `set` ones
+/// (replacing), each with whether it replaces a value already there.
+pub(super) fn members(
+    required: Vec<(String, Value)>,
+    set: Vec<(String, Value)>,
+) -> impl Iterator<Item = (String, Value, bool)> {
+    let required = required.into_iter().map(|(n, v)| (n, v, false));
+    required.chain(set.into_iter().map(|(n, v)| (n, v, true)))
+}
+
+/// Puts `value` at the dotted `name` of `top` (the members on the way
+/// made objects where absent), replacing a value there only if `replace`;
+/// whether it changed anything. An error names a member on the way that
+/// is not an object.
+fn put(
+    top: &mut Map<String, Value>,
+    name: &str,
+    value: Value,
+    replace: bool,
+) -> Result<bool, String> {
+    let mut table = top;
+    let mut parts = name.split('.').peekable();
+    let mut path = String::new();
+    while let Some(part) = parts.next() {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(part);
+        if parts.peek().is_none() {
+            return Ok(match table.get(part) {
+                Some(old) if !replace || *old == value => false,
+                _ => {
+                    table.insert(part.to_owned(), value);
+                    true
+                }
+            });
+        }
+        let next = table
+            .entry(part)
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(next) = next else {
+            return Err(format!("has a `{path}` member that is not an object"));
+        };
+        table = next;
+    }
+    Ok(false)
 }
 
 /// `command` without its `--pin DIGEST` and `--deadline MS` words and
@@ -105,15 +164,24 @@ pub(super) fn unpinned(command: &str) -> String {
     out.join(" ")
 }
 
-/// Makes an entry that runs `command` under another `--pin` or
-/// `--deadline` (or none) run it as `command`; whether it changed anything. Every shape, as [`runs`].
-fn repin(entry: &mut Value, command: &str) -> bool {
+/// Whether a command is `command` in another form: under another
+/// `--pin` or `--deadline` (or none), or one `ours` accepts.
+pub(super) fn same_as<'a>(
+    command: &str,
+    ours: Option<&'a dyn Fn(&str) -> bool>,
+) -> impl Fn(&str) -> bool + 'a {
     let target = unpinned(command);
+    move |c: &str| unpinned(c) == target || ours.is_some_and(|f| f(c))
+}
+
+/// Makes an entry that runs `command` in another form (`same`) run it as
+/// `command`; whether it changed anything. Every shape, as [`runs`].
+fn repin(entry: &mut Value, command: &str, same: &dyn Fn(&str) -> bool) -> bool {
     let mut changed = false;
     let mut fix = |h: &mut Value| {
         for key in ["command", "bash"] {
             if let Some(Value::String(c)) = h.get_mut(key) {
-                if c != command && unpinned(c) == target {
+                if c != command && same(c) {
                     *c = command.to_owned();
                     changed = true;
                 }
@@ -131,7 +199,7 @@ fn repin(entry: &mut Value, command: &str) -> bool {
 /// flat entries) or `bash` (Copilot's), or as the `command` of one of its
 /// `hooks` (the matcher groups of Claude Code, Codex and Gemini CLI).
 /// Looking at every shape keeps this one test for every host.
-fn runs(entry: &Value, command: &str) -> bool {
+pub(super) fn runs(entry: &Value, command: &str) -> bool {
     let is_it = |h: &Value| {
         ["command", "bash"]
             .iter()
@@ -162,6 +230,8 @@ mod tests {
     fn ours() -> Merge {
         Merge {
             required: vec![("version".to_owned(), json!(1))],
+            set: Vec::new(),
+            ours: None,
             entries: vec![
                 wanted(
                     "PreToolUse",
@@ -189,6 +259,22 @@ mod tests {
         assert_eq!(v["hooks"]["Stop"][0]["command"], CMD);
         // Again: nothing to add, in either entry shape.
         assert_eq!(merge(Some(merged.as_bytes()), ours()).unwrap(), None);
+    }
+
+    #[test]
+    fn set_members_replace_and_dotted_members_nest() {
+        let mut m = ours();
+        m.set = vec![("allowManagedHooksOnly".to_owned(), json!(true))];
+        m.required = vec![("a.b".to_owned(), json!("/x"))];
+        let before = br#"{"allowManagedHooksOnly": false, "a": {"c": 1}}"#;
+        let merged = merge(Some(before), m).unwrap().unwrap();
+        let v: Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(v["allowManagedHooksOnly"], true);
+        assert_eq!(v["a"], json!({"c": 1, "b": "/x"}));
+        let mut m = ours();
+        m.required = vec![("a.b".to_owned(), json!("/x"))];
+        let e = merge(Some(br#"{"a": 1}"#), m).unwrap_err();
+        assert!(e.contains("`a` member that is not an object"), "{e}");
     }
 
     #[test]

@@ -19,9 +19,13 @@
 //! `--adopt` moves the command hooks the settings file already has under
 //! hookc ([`adopt`]): into `.hookc/adopted.yaml`, which every entry then
 //! runs before the guard; `--unadopt` puts the file back as it was.
+//! `--managed` installs for the whole machine instead ([`managed`]): the
+//! guard in hookc's system folder and the host's managed settings.
 
 mod adopt;
+mod managed;
 mod merge;
+mod merge_toml;
 
 use crate::args::host_parser;
 use hookc::hosts::{fill, Filled, SettingsSpec};
@@ -37,8 +41,24 @@ pub struct InitArgs {
     #[arg(long, value_parser = host_parser())]
     host: Host,
     /// The project's folder.
-    #[arg(long, default_value = ".")]
+    #[arg(long, default_value = ".", conflicts_with = "managed")]
     dir: PathBuf,
+    /// Install for every user of the machine, as its administrator: the
+    /// guard in hookc's system folder (`/etc/hookc/HOST/`) and the host's
+    /// managed settings (`/etc/claude-code/managed-settings.json`,
+    /// `/etc/codex/requirements.toml`), whose hooks the host runs alone
+    /// and no user or project setting removes; the guard is pinned.
+    #[arg(long)]
+    managed: bool,
+    /// With `--managed`: the folder the system paths are taken under (to
+    /// try an install without being root); the commands name the guard
+    /// where it is written, under this folder.
+    #[arg(long, default_value = "/", requires = "managed")]
+    root: PathBuf,
+    /// With `--managed`: the `hookc` the hooks run, by absolute path (this
+    /// binary's by default).
+    #[arg(long, value_name = "PATH", requires = "managed")]
+    hookc: Option<PathBuf>,
     /// Print what would be written instead of writing it.
     #[arg(long)]
     print: bool,
@@ -51,11 +71,11 @@ pub struct InitArgs {
     /// run by hookc's one hook, in their order, its answer read as the
     /// host reads it, into `.hookc/adopted.yaml`; the settings as they
     /// were are kept for `--unadopt`.
-    #[arg(long, conflicts_with = "unadopt")]
+    #[arg(long, conflicts_with_all = ["unadopt", "managed"])]
     adopt: bool,
     /// Put the settings file back as it was before `--adopt`, and remove
     /// the adopted hooks' policy.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "managed")]
     unadopt: bool,
 }
 
@@ -65,7 +85,7 @@ pub enum InitError {
     /// A file could not be read or written.
     #[error("cannot {what} `{path}`: {source}")]
     Io {
-        /// `read` or `write`.
+        /// `read`, `write` or `find`.
         what: &'static str,
         /// The file.
         path: PathBuf,
@@ -98,6 +118,15 @@ pub enum InitError {
     /// `--adopt` or `--unadopt` cannot go ahead.
     #[error("{0}")]
     Adopt(String),
+    /// `--managed` for a host without managed settings hookc writes.
+    #[error(
+        "`{0}` has no managed settings hookc writes (`--managed` is for claude-code and codex): \
+         install its hooks per project, or in the user's settings by hand"
+    )]
+    NoManaged(&'static str),
+    /// `--managed` on a system the host's profile names no file for.
+    #[error("`{0}` names no managed settings file on `{1}`: write them by hand (docs/src/hosts/managed.md)")]
+    NoManagedHere(&'static str, &'static str),
 }
 
 /// An event `hookc init` sets up, as its profile declares it.
@@ -167,6 +196,9 @@ fn entry(settings: &SettingsSpec, event: &Event, command: &str) -> Value {
 pub fn run(args: &InitArgs) -> Result<String, InitError> {
     if args.unadopt {
         return unadopt(args);
+    }
+    if args.managed {
+        return managed::run(args);
     }
     let host = args.host;
     let settings_spec = &host.profile().settings();
@@ -291,6 +323,8 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         .collect();
     let wanted = merge::Merge {
         required: settings_spec.required.clone().into_iter().collect(),
+        set: Vec::new(),
+        ours: None,
         entries,
     };
     let base = settings_after_adopt

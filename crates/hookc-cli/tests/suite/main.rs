@@ -103,6 +103,7 @@ mod help;
 mod hook_find;
 mod hosts;
 mod init;
+mod managed;
 mod otlp;
 mod policy_tests;
 mod probe;
