@@ -289,6 +289,12 @@ def cases() -> list:
         case("deny", common.case_deny(DRIVER, read_env),
              "rm -rf and a .env read are denied; the reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
+        case("deadline", common.case_deadline(DRIVER, ".claude/settings.json"),
+             "a `run` past --deadline: the host gets the block in time, the command does not run"),
+        case("pinned", common.case_pinned(DRIVER, HOST, prints_stop=True),
+             "init --pin, then the guard changed: every call is blocked, saying why"),
+        case("logged", common.case_logged(DRIVER, HOST, ".claude/settings.json"),
+             "--log with --shadow: the live deny holds; live and shadow lines, disasm's digest"),
         case("adopt", common.case_adopt(
             DRIVER, HOST, ".claude/settings.json", "PreToolUse",
             lambda command: {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]},

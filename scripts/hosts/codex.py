@@ -477,6 +477,12 @@ def cases() -> list:
         case("allow", case_allow, "`ls` is allowed with an answer Codex accepts"),
         case("ask", case_ask, "an `ask` push does not run silently"),
         case("rewrite", case_rewrite, "pip install runs as uv pip install, with its context"),
+        case("deadline", common.case_deadline(DRIVER, ".codex/hooks.json"),
+             "a `run` past --deadline: the host gets the block in time, the command does not run"),
+        case("pinned", common.case_pinned(DRIVER, HOST, prints_stop=False),
+             "init --pin, then the guard changed: every call is blocked, saying why"),
+        case("logged", common.case_logged(DRIVER, HOST, ".codex/hooks.json"),
+             "--log with --shadow: the live deny holds; live and shadow lines, disasm's digest"),
         # Codex applies a rewrite only under an allow (hosts.md).
         case("adopt", common.case_adopt(
             DRIVER, HOST, ".codex/hooks.json", "PreToolUse",

@@ -727,6 +727,111 @@ def case_adopt(d: Driver, host: str, settings: str, event: str, group: Callable[
     return body
 
 
+def settings_commands(project: Project, settings: str, change: Callable[[str], str]) -> None:
+    """Rewrites every command of the project's settings file (`settings`)
+    that runs `hookc hook` with `change`."""
+    file = project.path(settings)
+    current = json.loads(file.read_text())
+
+    def walk(value):
+        if isinstance(value, dict):
+            return {k: (change(v) if k in ("command", "bash") and isinstance(v, str)
+                        and "hookc hook " in v else walk(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+    file.write_text(json.dumps(walk(current), indent=2))
+
+
+def case_deadline(d: Driver, settings: str) -> Callable[[], None]:
+    """A guard whose `run` never answers in time (`sleep 30`, under the
+    host's own 10 s timeout, which would let the call through): `hookc hook
+    --deadline` answers the host's block first, and the command does not
+    run (teams.md, deadlines)."""
+    guard = (
+        "hooks:\n"
+        "  - id: slow_check\n    event: PreToolUse\n"
+        "    when: \"tool_input.command.contains('slow.marker')\"\n"
+        "    action: {type: run, argv: [sleep, '30'], timeout_ms: 60000}\n")
+
+    def body() -> None:
+        with d.scratch() as project:
+            text = project.path(GUARD).read_text()
+            expect("\nhooks:\n" in text, "the guard has no top-level `hooks:` line")
+            project.write(GUARD, text.replace("\nhooks:\n", "\n" + guard, 1))
+            settings_commands(project, settings,
+                              lambda c: c.replace("--deadline 9000", "--deadline 1500"))
+            started = time.monotonic()
+            s = d.session(project, [d.shell("touch slow.marker", "deadline_1")])
+            took = time.monotonic() - started
+            expect(not project.path("slow.marker").exists(),
+                   f"a command whose hook missed its deadline ran: {s.describe()}")
+            expect(s.saw("no decision within the deadline of 1500 ms"),
+                   f"the deadline's reason did not reach the model: {s.describe()}")
+            expect(took < 25, f"the run took {took:.1f} s: the `sleep 30` was waited for")
+    return body
+
+
+def case_pinned(d: Driver, host: str, prints_stop: bool) -> Callable[[], None]:
+    """`hookc init --pin`, then the guard changed without re-pinning: the
+    host blocks even a harmless command, saying why (teams.md, pinning);
+    `prints_stop`: the host prints the reason of a hook that stops the
+    session before the model is called."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            project.init(host, "--pin")
+            guard = project.path(GUARD)
+            guard.write_text(guard.read_text() + "# changed after the pin\n")
+            s = d.session(project, [d.shell("touch ok.marker", "pin_1")])
+            expect(not project.path("ok.marker").exists(),
+                   f"a command ran under a guard changed since it was pinned: {s.describe()}")
+            # The session's or the prompt's own hook blocks first on the
+            # hosts that have one: nothing reaches the model (Claude Code
+            # prints the reason; Codex stops the session and prints only
+            # that a SessionStart hook stopped it). Else the tool call's
+            # block carries the reason to the model. (The reason's words
+            # are the CLI suite's: trust.rs.)
+            said = s.result.stdout + s.result.stderr
+            stopped = s.server.model_calls == 0 and (
+                not prints_stop or "changed since it was pinned" in said)
+            expect(s.saw("changed since it was pinned") or stopped,
+                   f"a guard changed since it was pinned let the session reach the model "
+                   f"without its reason: {s.describe()}; host said: {said[-400:]}")
+    return body
+
+
+def case_logged(d: Driver, host: str, settings: str) -> Callable[[], None]:
+    """`--log FILE --shadow CANDIDATE` in the host's command: the host is
+    answered by the live guard (a denied command does not run), and the
+    log has the live and the candidate's line for the call, one decision id,
+    the live one's digest the one `hookc disasm` prints."""
+
+    def body() -> None:
+        with d.scratch() as project:
+            log_file = project.root / "decisions.jsonl"
+            candidate = project.write(".hookc/candidate.yaml", f"host: {host}\nhooks: []\n")
+            settings_commands(project, settings, lambda c: c.replace(
+                "hookc hook ", f"hookc hook --log {log_file} --shadow {candidate} ", 1))
+            s = d.session(project, [d.shell(DENIED, "log_1")])
+            expect_not_run(project, s, "the denied command, logged with a shadow")
+            lines = [json.loads(l) for l in log_file.read_text().splitlines()] \
+                if log_file.exists() else []
+            denied = [l for l in lines if not l.get("shadow")
+                      and ((l.get("decision") or {}).get("action") or {}).get("type") == "deny"]
+            expect(denied, f"no live deny was logged: {lines}")
+            live = denied[0]
+            shadows = [l for l in lines if l.get("shadow")
+                       and l.get("decision_id") == live.get("decision_id")]
+            expect(len(shadows) == 1 and shadows[0].get("hook") is None,
+                   f"the candidate's line for the call is missing or decided: {lines}")
+            listing = project.hookc("disasm", GUARD).stdout
+            expect(listing.startswith(f"digest: {live.get('policy_digest')}"),
+                   f"the log's policy_digest is not disasm's: {live.get('policy_digest')}; "
+                   f"{listing[:80]}")
+    return body
+
+
 def case_rewrite(d: Driver, told: Optional[str] = None) -> Callable[[], None]:
     """`pip install` runs as `uv pip install` (stand-ins record which ran);
     `told`, when given, is what the model must then see."""

@@ -294,10 +294,9 @@ fn answer(
                         if let (Some(candidate), Some(log)) = (&args.shadow, options.log) {
                             // A candidate that does not load logs nothing
                             // and changes nothing.
-                            if let Ok((shadow, digest)) = loaded(
-                                &hookc::files::policy_files(std::slice::from_ref(candidate)),
-                                true,
-                            ) {
+                            if let Ok((shadow, digest)) =
+                                loaded(&[project_named(candidate.clone())], true)
+                            {
                                 call.log_shadow(
                                     &shadow,
                                     DecisionLog {
@@ -329,7 +328,7 @@ fn answer(
 /// is never the one that runs).
 fn trusted(args: &HookArgs, files: Vec<PathBuf>) -> Result<Vec<PolicyFile>, HookError> {
     if args.pin.is_empty() && args.trust.is_empty() {
-        return Ok(hookc::files::policy_files(&files));
+        return Ok(files.into_iter().map(project_named).collect());
     }
     let refused = |e: crate::trust::TrustError| HookError::Policy(e.to_string());
     let read: Vec<(PathBuf, Vec<u8>)> = files
@@ -353,8 +352,30 @@ fn trusted(args: &HookArgs, files: Vec<PathBuf>) -> Result<Vec<PolicyFile>, Hook
     }
     Ok(read
         .into_iter()
-        .map(|(path, bytes)| PolicyFile::new(path).with_contents(bytes))
+        .map(|(path, bytes)| project_named(path).with_contents(bytes))
         .collect())
+}
+
+/// A policy file named as its project names it: an absolute path into a
+/// `.hookc` folder from that folder on (`/home/u/proj/.hookc/guard.yaml`
+/// is `.hookc/guard.yaml`), any other as given. The name is in the
+/// compiled policy (default hook ids, locations), so a call compiles the
+/// same policy, with the digest `hookc disasm .hookc/guard.yaml` prints in
+/// the project, whether the host's settings name the guard by an absolute
+/// path (`"$CLAUDE_PROJECT_DIR"/.hookc/guard.yaml`) or found it with
+/// `--find`; and no user's folder reaches a log.
+fn project_named(path: PathBuf) -> PolicyFile {
+    if !path.is_absolute() {
+        return PolicyFile::new(path);
+    }
+    let components: Vec<_> = path.components().collect();
+    match components.iter().rposition(|c| c.as_os_str() == ".hookc") {
+        Some(from) => {
+            let name: PathBuf = components.iter().skip(from).collect();
+            PolicyFile::named(name.display().to_string(), path)
+        }
+        None => PolicyFile::new(path),
+    }
 }
 
 /// The payload: standard input, or `--payload FILE`.

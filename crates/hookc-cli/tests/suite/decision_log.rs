@@ -113,6 +113,38 @@ fn masked_members_log_as_their_keyed_hash() {
 }
 
 #[test]
+fn the_digest_is_disasms_in_the_project_however_the_settings_name_the_guard() {
+    // As Claude Code's settings name it (an absolute path into `.hookc`),
+    // and as Codex's find it (`--find .hookc/guard.yaml`).
+    let dir = scratch("named");
+    std::fs::create_dir_all(dir.join(".hookc")).unwrap();
+    std::fs::write(dir.join(".hookc/guard.yaml"), GUARD).unwrap();
+    let absolute = dir.join(".hookc/guard.yaml");
+    let absolute = absolute.to_str().unwrap();
+    for args in [
+        vec!["--log", "log.jsonl", absolute],
+        vec!["--log", "log.jsonl", "--find", ".hookc/guard.yaml"],
+    ] {
+        let out = crate::bash_call(&dir, &args, "rm x")
+            .wait_with_output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+    let disasm = crate::hookc_in(&dir, &["disasm", ".hookc/guard.yaml"]);
+    let listing = String::from_utf8(disasm.stdout).unwrap();
+    let digest = listing
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("digest: ");
+    let log = lines(&dir.join("log.jsonl"));
+    assert_eq!(log.len(), 2);
+    for line in &log {
+        assert_eq!(line["policy_digest"], digest, "{line}");
+    }
+}
+
+#[test]
 fn members_the_policy_marks_sensitive_log_as_their_keyed_hash() {
     let dir = scratch("sensitive");
     let marked = GUARD.replace("hooks:\n", "sensitive: [tool_input.command]\nhooks:\n");
