@@ -201,6 +201,7 @@ fn decide(
         fail_open: server.fail_open,
         log: logged.then(|| DecisionLog {
             policy_digest: Some(version.digest()),
+            mask: &server.mask,
             sink,
             ..DecisionLog::new(server.log.as_deref())
         }),

@@ -91,6 +91,10 @@ pub struct ServeArgs {
     /// --log` does (whole lines, whatever the concurrency).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// A context member (`tool_input.command`) to log and export as its
+    /// keyed hash, as `hookc hook --mask` does; repeatable.
+    #[arg(long, value_name = "PATH")]
+    mask: Vec<String>,
     /// Also export each decision as an OpenTelemetry log record, OTLP over
     /// HTTP, to URL, as `hookc hook --otlp-endpoint` does; from a bounded
     /// queue, off the request path (a full queue drops records, counted in
@@ -151,6 +155,8 @@ struct Server {
     fail_open: bool,
     /// The decision log.
     log: Option<PathBuf>,
+    /// The members logged and exported as their keyed hash (`--mask`).
+    mask: Vec<String>,
     /// The OTLP export's queue (`--otlp-endpoint`).
     otlp: Option<crate::otlp::OtlpQueue>,
     /// The time a client has to send a request's body.
@@ -198,6 +204,7 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
             versions: Arc::clone(&versions),
             fail_open: args.fail_open,
             log: args.log.clone(),
+            mask: args.mask.clone(),
             otlp,
             body_timeout: Duration::from_millis(args.body_timeout_ms),
         });

@@ -453,14 +453,20 @@ fn an_endpoint_that_is_not_plain_http_is_refused_with_a_reason() {
 }
 
 #[test]
-fn serve_exports_its_decisions_off_the_request_path() {
+fn serve_exports_its_decisions_off_the_request_path_masked() {
     let dir = scratch("serve");
     let receiver = Receiver::start(Answer::Ok);
     let url = receiver.url();
     let guard = dir.join("guard.yaml");
     let served = crate::serve_client::Served::start(
         env!("CARGO_BIN_EXE_hookc"),
-        &[guard.to_str().unwrap(), "--otlp-endpoint", url.as_str()],
+        &[
+            guard.to_str().unwrap(),
+            "--otlp-endpoint",
+            url.as_str(),
+            "--mask",
+            "tool_input.command",
+        ],
         &dir,
     )
     .unwrap();
@@ -480,6 +486,11 @@ fn serve_exports_its_decisions_off_the_request_path() {
         attr(&records[0], "hookc.host").as_deref(),
         Some("claude-code")
     );
+    // `--mask`: the command is exported as its keyed hash, never as is.
+    let body = text(records[0].body.as_ref()).unwrap();
+    let body: Value = serde_json::from_str(&body).unwrap();
+    let hashed = body["tool_input"]["command"].as_str().unwrap();
+    assert!(hashed.starts_with("hmac-sha256:"), "{body}");
     drop(posted);
     let start = Instant::now();
     loop {
