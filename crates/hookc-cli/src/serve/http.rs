@@ -196,11 +196,17 @@ fn decide(
     };
     let sink = server.otlp.as_ref().map(|_| DecisionSink(&offer));
     let logged = server.log.is_some() || sink.is_some();
+    // With a shadow, its line names the live line's id.
+    let id = server
+        .shadow
+        .as_ref()
+        .map(|_| hookc_binding::hosts::decision_log::new_decision_id());
     let options = HookOptions {
         event: given,
         fail_open: server.fail_open,
         log: logged.then(|| DecisionLog {
             policy_digest: Some(version.digest()),
+            decision_id: id.as_deref(),
             mask: &server.mask,
             sink,
             ..DecisionLog::new(server.log.as_deref())
@@ -215,6 +221,18 @@ fn decide(
         ),
         Ok(call) => {
             let reply = call.reply(&version.policy, &options);
+            // The candidate decides after the live answer is made, and
+            // nothing it does reaches it (`Call::log_shadow`).
+            if let (Some(shadow), Some(log)) = (&server.shadow, options.log) {
+                let candidate = shadow.current();
+                call.log_shadow(
+                    &candidate.policy,
+                    DecisionLog {
+                        policy_digest: Some(candidate.digest()),
+                        ..log
+                    },
+                );
+            }
             (StatusCode::OK, Some(call.event), reply)
         }
     };

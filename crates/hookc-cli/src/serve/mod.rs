@@ -95,6 +95,11 @@ pub struct ServeArgs {
     /// keyed hash, as `hookc hook --mask` does; repeatable.
     #[arg(long, value_name = "PATH")]
     mask: Vec<String>,
+    /// Also decide each call with this candidate policy and log (and
+    /// export) its decision beside the live one, as `hookc hook --shadow`
+    /// does; reloaded when it changes. Needs `--log` or `--otlp-endpoint`.
+    #[arg(long, value_name = "CANDIDATE")]
+    shadow: Option<PathBuf>,
     /// Also export each decision as an OpenTelemetry log record, OTLP over
     /// HTTP, to URL, as `hookc hook --otlp-endpoint` does; from a bounded
     /// queue, off the request path (a full queue drops records, counted in
@@ -131,6 +136,12 @@ pub enum ServeError {
     /// and the old policy kept; at start there is none to keep).
     #[error("{0}")]
     Policy(#[from] HookError),
+    /// `--shadow` without a log or an export to write its lines to.
+    #[error("hookc serve: `--shadow` logs the candidate's decisions: give `--log FILE` or `--otlp-endpoint URL` too")]
+    ShadowUnlogged,
+    /// The candidate policy does not load at start.
+    #[error("hookc serve: the `--shadow` candidate does not load: {0}")]
+    Shadow(HookError),
     /// The async runtime could not be built.
     #[error("hookc serve: cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
@@ -155,6 +166,8 @@ struct Server {
     fail_open: bool,
     /// The decision log.
     log: Option<PathBuf>,
+    /// The candidate policy's versions (`--shadow`).
+    shadow: Option<Arc<Versions>>,
     /// The members logged and exported as their keyed hash (`--mask`).
     mask: Vec<String>,
     /// The OTLP export's queue (`--otlp-endpoint`).
@@ -183,7 +196,16 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
         Some(_) => crate::otlp::env_headers(|name| std::env::var(name).ok())?,
         None => Vec::new(),
     };
+    if args.shadow.is_some() && args.log.is_none() && args.otlp_endpoint.is_none() {
+        return Err(ServeError::ShadowUnlogged);
+    }
     let versions = Arc::new(Versions::load(args.files.clone())?);
+    let shadow = match &args.shadow {
+        None => None,
+        Some(candidate) => Some(Arc::new(
+            Versions::load(vec![candidate.clone()]).map_err(ServeError::Shadow)?,
+        )),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(limits::MAX_BLOCKING_THREADS)
@@ -204,6 +226,7 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
             versions: Arc::clone(&versions),
             fail_open: args.fail_open,
             log: args.log.clone(),
+            shadow: shadow.clone(),
             mask: args.mask.clone(),
             otlp,
             body_timeout: Duration::from_millis(args.body_timeout_ms),
@@ -225,6 +248,9 @@ fn serve(args: &ServeArgs) -> Result<(), ServeError> {
             reload::hex(current.fingerprint)
         );
         tokio::spawn(reload::watch(versions, Duration::from_millis(args.poll_ms)));
+        if let Some(shadow) = shadow {
+            tokio::spawn(reload::watch(shadow, Duration::from_millis(args.poll_ms)));
+        }
         tokio::select! {
             () = http::accept(listener, server, header_timeout) => {}
             () = shutdown() => eprintln!("hookc serve: stopped"),

@@ -554,6 +554,57 @@ fn the_log_gets_whole_lines_from_concurrent_requests() {
 }
 
 #[test]
+fn a_shadow_policy_is_logged_beside_the_live_one() {
+    let dir = scratch("shadow");
+    let log = dir.join("decisions.jsonl");
+    let candidate = dir.join("candidate.yaml");
+    std::fs::write(&candidate, "host: claude-code\nhooks: []\n").unwrap();
+    let served = serve(&[
+        "examples/hosts/claude-code/guard.yaml",
+        "--log",
+        log.to_str().unwrap(),
+        "--shadow",
+        candidate.to_str().unwrap(),
+    ]);
+    let mut client = Client::connect(served.addr).unwrap();
+    let response = client.post("/hook/claude-code", &bash("rm -rf /")).unwrap();
+    assert_eq!(response.status, 200);
+    // The live answer, whatever the candidate (which decides nothing).
+    assert!(response.text().contains("\"deny\""), "{}", response.text());
+    let lines: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["hook"], "no_rm_rf");
+    assert_eq!(lines[1]["shadow"], true);
+    assert_eq!(lines[1]["hook"], Value::Null);
+    assert_eq!(lines[0]["decision_id"], lines[1]["decision_id"]);
+    assert_ne!(lines[0]["policy_digest"], lines[1]["policy_digest"]);
+}
+
+#[test]
+fn a_shadow_without_a_log_is_refused() {
+    let out = crate::hookc_command()
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--shadow",
+            "c.yaml",
+            "p.yaml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("give `--log FILE`"),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn a_slow_host_action_stalls_only_its_own_requests() {
     let dir = scratch("slow-action");
     let policy = dir.join("slow.yaml");
