@@ -682,7 +682,8 @@ def case_allow(d: Driver) -> Callable[[], None]:
 
 
 def case_adopt(d: Driver, host: str, settings: str, event: str, group: Callable[[str], dict],
-               rewrite: Callable[[str], dict]) -> Callable[[], None]:
+               rewrite: Callable[[str], dict],
+               read_command: str = "payload['tool_input']['command']") -> Callable[[], None]:
     """`hookc init --adopt` (docs/src/hosts/adopt.md): the project's
     settings get three hooks of their own on `event` (`group(command)` is
     one settings entry running `command`): two that rewrite the command
@@ -696,7 +697,7 @@ def case_adopt(d: Driver, host: str, settings: str, event: str, group: Callable[
         path = f"hooks/{name}.py"
         return path, (f"#!{python}\nimport json, sys, time\n"
                       "payload = json.load(sys.stdin)\n"
-                      "command = payload['tool_input']['command']\n" + body)
+                      f"command = {read_command}\n" + body)
 
     def body() -> None:
         with d.scratch() as project:
@@ -711,12 +712,15 @@ def case_adopt(d: Driver, host: str, settings: str, event: str, group: Callable[
             for path, text in scripts:
                 project.write(path, text).chmod(0o755)
             file = project.path(settings)
-            current = json.loads(file.read_text())
+            current = (json.loads(file.read_text()) if file.exists()
+                       else {"version": 1, "hooks": {}})
             entries = current.setdefault("hooks", {}).setdefault(event, [])
             entries[:0] = [group(f"./{path}") for path, _ in scripts]
             file.write_text(json.dumps(current, indent=2))
             adopted = project.init(host, "--adopt")
             expect("adopted 3 hook(s)" in adopted.stdout, f"init --adopt said: {adopted.stdout}")
+            expect(not any(f"./{path}" in file.read_text() for path, _ in scripts),
+                   f"the adopted hooks are still in {settings}: {file.read_text()}")
             s = d.session(project, [d.shell("deploy prod", "adopt_1"),
                                     d.shell("deploy secret", "adopt_2")])
             expect(project.ran() == ["deploy prod A B"],

@@ -290,6 +290,14 @@ def cases() -> list:
              "rm -rf and a .env view are denied; the reasons reach the model"),
         case("allow", common.case_allow(DRIVER), "a command no hook decides runs, and `ls` is allowed"),
         case("rewrite", common.case_rewrite(DRIVER), "pip install runs as uv pip install (modifiedArgs)"),
+        # Copilot reads every .github/hooks/*.json: the project's own hooks
+        # are in a file of their own, and read toolArgs as JSON text.
+        case("adopt", common.case_adopt(
+            DRIVER, HOST, ".github/hooks/mine.json", "preToolUse",
+            lambda command: {"type": "command", "bash": command, "timeoutSec": 30},
+            lambda new: {"modifiedArgs": {"command": new}},
+            read_command="json.loads(payload['toolArgs'])['command']"),
+            "init --adopt: two rewriting hooks apply in order, an exit-2 hook blocks"),
         # `-p` has nobody to ask: Copilot refuses the call ("unable to ask
         # user for confirmation") and hands the reason to the model.
         case("ask", common.case_ask_headless(DRIVER),

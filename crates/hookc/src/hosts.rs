@@ -517,6 +517,11 @@ pub struct SettingsSpec {
     /// --adopt` reads an adopted hook's timeout with it.
     #[serde(default = "seconds")]
     pub timeout_unit_ms: u64,
+    /// A folder of the project whose every `*.json` file holds hooks in
+    /// the settings file's shape, which the host reads besides it
+    /// (Copilot's `.github/hooks`): `hookc init --adopt` adopts theirs too.
+    #[serde(default)]
+    pub adopt_from: Option<String>,
     /// The host's machine-wide settings that an organisation installs and
     /// a developer cannot override (`hookc init --managed`); none: the host
     /// has none hookc writes.

@@ -8,8 +8,8 @@
 //!   `argv` is one command line for `sh -c`), in `cwd` (relative to the
 //!   payload's `cwd`), its standard input `stdin` (a string as it is, any
 //!   other value as JSON) or the payload (`stdin_payload: true`, the
-//!   payload as JSON as the policy reads it, with the rewrites of the hooks
-//!   before it applied), else closed, killed after
+//!   payload as the host sent it, members it sends as JSON text as text,
+//!   with the rewrites of the hooks before it applied), else closed, killed after
 //!   `timeout_ms`; its result is
 //!   `{exit_code, stdout, stderr, timed_out, truncated}` (and `answer`, the
 //!   program's answer read as the host reads a hook's, with `read_answer:

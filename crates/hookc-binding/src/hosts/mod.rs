@@ -522,16 +522,23 @@ impl Call {
                 // loop.
                 break decision;
             }
-            // A program reading the payload reads it as the hooks before
-            // it left it: their rewrites applied, in hook order.
+            // A program reading the payload reads it as the host sent it
+            // (the members it sends as JSON text as text again) with the
+            // rewrites of the hooks before it applied, in hook order.
+            let json_text = &host.profile().meta().payload.json_text;
             let rewritten;
-            let payload = if decision.patched.is_empty() {
+            let payload = if decision.patched.is_empty() && json_text.is_empty() {
                 &self.context
             } else {
                 let mut payload = self.context.clone();
                 if let Value::Object(members) = &mut payload {
                     for (name, value) in &decision.patched {
                         members.insert(name.clone(), value.clone());
+                    }
+                    for name in json_text {
+                        if let Some(value @ Value::Object(_)) = members.get_mut(name.as_str()) {
+                            *value = Value::String(value.to_string());
+                        }
                     }
                 }
                 rewritten = payload;

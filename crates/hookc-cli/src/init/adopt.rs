@@ -45,6 +45,9 @@ pub(super) struct FoundHook {
     pub command: String,
     /// Its own timeout, in milliseconds, when it gives one.
     pub timeout_ms: Option<u64>,
+    /// The folder it runs in, relative to the project, when it gives one
+    /// (Copilot's `cwd`).
+    pub cwd: Option<String>,
 }
 
 /// What adoption takes from a settings file.
@@ -181,6 +184,16 @@ pub(super) fn take(host: Host, settings: &Value, spec: &SettingsSpec) -> Result<
                 if runs_hookc(command) {
                     return false;
                 }
+                if hook
+                    .get("env")
+                    .and_then(Value::as_object)
+                    .is_some_and(|env| !env.is_empty())
+                {
+                    left.push(format!(
+                        "`{command}` on {event} (it sets environment variables, which a `run` does not)"
+                    ));
+                    return false;
+                }
                 let Some(known) = known else {
                     left.push(format!(
                         "`{command}` on {event} (hookc does not answer {event})"
@@ -204,6 +217,11 @@ pub(super) fn take(host: Host, settings: &Value, spec: &SettingsSpec) -> Result<
                     matcher: matcher.clone(),
                     command: command.to_owned(),
                     timeout_ms,
+                    cwd: hook
+                        .get("cwd")
+                        .and_then(Value::as_str)
+                        .filter(|c| !c.is_empty() && *c != ".")
+                        .map(str::to_owned),
                 });
                 true
             };
@@ -296,9 +314,14 @@ pub(super) fn policy(
         if let Some(when) = when {
             let _ = writeln!(out, "    when: {}", q(&when));
         }
+        let cwd = hook
+            .cwd
+            .as_ref()
+            .map(|c| format!(", cwd: {}", q(c)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "    action: {{type: run, argv: [{}], shell: true, stdin_payload: true, read_answer: true, timeout_ms: {timeout}}}",
+            "    action: {{type: run, argv: [{}], shell: true{cwd}, stdin_payload: true, read_answer: true, timeout_ms: {timeout}}}",
             q(&hook.command)
         );
         let seen = format!("has({result}) && ");
@@ -393,15 +416,33 @@ fn cel_string(text: &str) -> String {
 
 /// The record `--unadopt` reads: the settings file as it was, and the
 /// digest of the settings adopt wrote (hookc's own commands normalised).
-pub(super) fn record(settings_file: &str, original: Option<&str>, written: &str) -> String {
+pub(super) fn record(
+    settings_file: &str,
+    original: Option<&str>,
+    written: &str,
+    others: &[OtherFile],
+) -> String {
+    let others: Vec<Value> = others
+        .iter()
+        .map(|o| json!({"file": o.file, "original": o.original, "written": o.written}))
+        .collect();
     let record = json!({
         "settings": settings_file,
         "original": original,
         "written": normalized_digest(written),
+        "others": others,
     });
     let mut text = serde_json::to_string_pretty(&record).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Another hook file adoption changed (`adopt_from`): its path relative to
+/// the project, its text before, and the digest of the text written.
+pub(super) struct OtherFile {
+    pub file: String,
+    pub original: String,
+    pub written: String,
 }
 
 /// What a record says, read back.
@@ -410,6 +451,8 @@ pub(super) struct Record {
     pub original: Option<String>,
     /// The digest of the settings adopt wrote, normalised.
     pub written: String,
+    /// The other hook files it changed.
+    pub others: Vec<OtherFile>,
 }
 
 /// Reads a record; `Err` says what is wrong with it.
@@ -426,7 +469,27 @@ pub(super) fn read_record(text: &str) -> Result<Record, String> {
         .and_then(Value::as_str)
         .ok_or("has no `written` digest")?
         .to_owned();
-    Ok(Record { original, written })
+    let text = |o: &Value, key: &str| o.get(key).and_then(Value::as_str).map(str::to_owned);
+    let others = match value.get("others") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|o| {
+                Some(OtherFile {
+                    file: text(o, "file")?,
+                    original: text(o, "original")?,
+                    written: text(o, "written")?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or("has an `others` entry without its file, original and written")?,
+        Some(_) => return Err("has `others` that is not a list".to_owned()),
+    };
+    Ok(Record {
+        original,
+        written,
+        others,
+    })
 }
 
 /// The digest of a settings text with hookc's own commands normalised
@@ -527,6 +590,7 @@ mod tests {
                     matcher: e.tools.then(|| "Bash|Write".to_owned()),
                     command: "./it's \"quoted\" ${HOME}.sh".to_owned(),
                     timeout_ms: Some(120_000),
+                    cwd: Some("sub dir".to_owned()),
                 })
                 .collect();
             assert!(!hooks.is_empty(), "{name}");

@@ -230,6 +230,8 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
     let adopted_path = folder.join(adopt::POLICY);
     let record_path = folder.join(adopt::RECORD);
     let mut settings_after_adopt: Option<String> = None;
+    // The other hook files adoption changed: (file, text before, text after).
+    let mut adopted_others: Vec<(PathBuf, String, String)> = Vec::new();
     let adopted = if args.adopt {
         if record_path.exists() {
             return Err(InitError::Adopt(format!(
@@ -237,52 +239,63 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
                 record_path.display()
             )));
         }
-        let current =
-            match &existing {
-                None => None,
-                Some(bytes) => Some(serde_json::from_slice::<Value>(bytes).map_err(|e| {
-                    InitError::Settings {
-                        path: settings.clone(),
-                        problem: format!("is not valid JSON ({e})"),
-                    }
-                })?),
-            };
-        let taken = match &current {
-            None => None,
-            Some(value) => Some(adopt::take(host, value, settings_spec).map_err(|problem| {
+        // The settings file, then the other files the host reads hooks
+        // from (`adopt_from`: Copilot's `.github/hooks/*.json`), each in
+        // turn; the hooks numbered in that order.
+        let mut hooks = Vec::new();
+        let mut others_written = Vec::new();
+        for (path, bytes) in adoptable_files(args, &settings, existing.as_deref())? {
+            let value =
+                serde_json::from_slice::<Value>(&bytes).map_err(|e| InitError::Settings {
+                    path: path.clone(),
+                    problem: format!("is not valid JSON ({e})"),
+                })?;
+            let taken = adopt::take(host, &value, settings_spec).map_err(|problem| {
                 InitError::Settings {
-                    path: settings.clone(),
+                    path: path.clone(),
                     problem,
                 }
-            })?),
-        };
-        for why in taken.iter().flat_map(|t| &t.left) {
-            report.push_str(&format!("left in {}: {why}\n", settings.display()));
+            })?;
+            for why in &taken.left {
+                report.push_str(&format!("left in {}: {why}\n", path.display()));
+            }
+            if taken.hooks.is_empty() {
+                continue;
+            }
+            report.push_str(&format!(
+                "adopted {} hook(s) from {}\n",
+                taken.hooks.len(),
+                path.display()
+            ));
+            hooks.extend(taken.hooks);
+            let text = pretty(&taken.settings);
+            if path == settings {
+                settings_after_adopt = Some(text);
+            } else {
+                others_written.push((
+                    path.clone(),
+                    String::from_utf8_lossy(&bytes).into_owned(),
+                    text.clone(),
+                ));
+                plan.push((path, text));
+            }
         }
-        match taken.filter(|t| !t.hooks.is_empty()) {
-            None => {
-                report.push_str(&format!(
-                    "nothing to adopt: {} has no command hook that hookc can run\n",
-                    settings.display()
-                ));
-                None
-            }
-            Some(taken) => {
-                let text = adopt::policy(
-                    host,
-                    &taken.hooks,
-                    &settings_spec.file,
-                    deadline_ms(&settings_spec.command),
-                );
-                report.push_str(&format!(
-                    "adopted {} hook(s) from {}\n",
-                    taken.hooks.len(),
-                    settings.display()
-                ));
-                settings_after_adopt = Some(pretty(&taken.settings));
-                plan.push((adopted_path.clone(), text.clone()));
-                Some(text)
-            }
+        if hooks.is_empty() {
+            report.push_str(&format!(
+                "nothing to adopt: {} has no command hook that hookc can run\n",
+                settings.display()
+            ));
+            None
+        } else {
+            let text = adopt::policy(
+                host,
+                &hooks,
+                &settings_spec.file,
+                deadline_ms(&settings_spec.command),
+            );
+            plan.push((adopted_path.clone(), text.clone()));
+            adopted_others = others_written;
+            Some(text)
         }
     } else {
         read_text(&adopted_path)?
@@ -342,9 +355,21 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             let original = existing
                 .as_deref()
                 .map(|b| String::from_utf8_lossy(b).into_owned());
+            let others: Vec<adopt::OtherFile> = adopted_others
+                .iter()
+                .map(|(path, before, after)| adopt::OtherFile {
+                    file: path
+                        .strip_prefix(&args.dir)
+                        .unwrap_or(path)
+                        .display()
+                        .to_string(),
+                    original: before.clone(),
+                    written: crate::trust::digest(after.as_bytes()),
+                })
+                .collect();
             plan.push((
                 record_path,
-                adopt::record(&settings_spec.file, original.as_deref(), written),
+                adopt::record(&settings_spec.file, original.as_deref(), written, &others),
             ));
         }
     }
@@ -376,6 +401,47 @@ fn deadline_ms(command: &str) -> u64 {
         }
     }
     9000
+}
+
+/// The files `--adopt` reads hooks from, with their bytes: the settings
+/// file (when there is one), then each `*.json` of the profile's
+/// `adopt_from` folder but the settings file, by name.
+fn adoptable_files(
+    args: &InitArgs,
+    settings: &Path,
+    existing: Option<&[u8]>,
+) -> Result<Vec<(PathBuf, Vec<u8>)>, InitError> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    if let Some(bytes) = existing {
+        files.push((settings.to_owned(), bytes.to_vec()));
+    }
+    let Some(folder) = &args.host.profile().settings().adopt_from else {
+        return Ok(files);
+    };
+    let folder = args.dir.join(folder);
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
+        Err(source) => {
+            return Err(InitError::Io {
+                what: "read",
+                path: folder,
+                source,
+            })
+        }
+    };
+    let mut others: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && p.as_path() != settings)
+        .collect();
+    others.sort();
+    for path in others {
+        if let Some(bytes) = read_bytes(&path)? {
+            files.push((path, bytes));
+        }
+    }
+    Ok(files)
 }
 
 /// Settings as JSON text, as `init` writes them.
@@ -413,12 +479,30 @@ fn unadopt(args: &InitArgs) -> Result<String, InitError> {
             adopt::POLICY
         )));
     }
+    // The other hook files, each as adopt wrote it.
+    for other in &record.others {
+        let path = args.dir.join(&other.file);
+        let now = read_text(&path)?;
+        if now.as_deref().map(|t| crate::trust::digest(t.as_bytes())) != Some(other.written.clone())
+        {
+            return Err(InitError::Adopt(format!(
+                "`{}` changed since the hooks were adopted, so nothing is put back: \
+                 its text before adoption is in `{}`; restore it by hand",
+                path.display(),
+                record_path.display(),
+            )));
+        }
+    }
     let mut report = String::new();
     let adopted_path = folder.join(adopt::POLICY);
     if args.print {
         match &record.original {
             Some(text) => report.push_str(&format!("--- {}\n{text}", settings.display())),
             None => report.push_str(&format!("would remove {}\n", settings.display())),
+        }
+        for other in &record.others {
+            let path = args.dir.join(&other.file);
+            report.push_str(&format!("--- {}\n{}", path.display(), other.original));
         }
         report.push_str(&format!(
             "would remove {}\nwould remove {}\n",
@@ -439,6 +523,11 @@ fn unadopt(args: &InitArgs) -> Result<String, InitError> {
                 settings.display()
             ));
         }
+    }
+    for other in &record.others {
+        let path = args.dir.join(&other.file);
+        write(&path, &other.original)?;
+        report.push_str(&format!("restored {}\n", path.display()));
     }
     for path in [adopted_path, record_path] {
         remove(&path)?;

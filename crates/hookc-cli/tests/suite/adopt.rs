@@ -321,3 +321,97 @@ fn a_pinned_adoption_blocks_when_the_adopted_hooks_change() {
         "{out:?}"
     );
 }
+
+#[test]
+fn copilot_hooks_in_other_files_of_its_folder_are_adopted_and_put_back() {
+    let dir = scratch("copilot");
+    std::fs::create_dir_all(dir.join(".github/hooks")).unwrap();
+    // Blocks a secret, and says whether it read `toolArgs` as Copilot
+    // sends it: JSON text, not an object.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("hooks/no.sh");
+        std::fs::write(
+            &path,
+            "#!/bin/sh\np=$(cat)\n\
+             case \"$p\" in *'\"toolArgs\":\"{'*) ;; *) echo 'toolArgs not as text' >&2; exit 2;; esac\n\
+             case \"$p\" in *secret*) echo 'no secrets here' >&2; exit 2;; esac\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let mine = dir.join(".github/hooks/mine.json");
+    let before = serde_json::to_string_pretty(&json!({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "./hooks/no.sh", "timeoutSec": 5},
+        {"type": "command", "bash": "./hooks/no.sh", "env": {"A": "1"}}]}}))
+    .unwrap();
+    std::fs::write(&mine, &before).unwrap();
+    let said = ok(crate::hookc_in(
+        &dir,
+        &["init", "--host", "copilot", "--adopt"],
+    ));
+    assert!(said.contains("adopted 1 hook(s) from"), "{said}");
+    assert!(said.contains("sets environment variables"), "{said}");
+    // The hook with `env` stays in its file; the other moved.
+    let left: Value = serde_json::from_slice(&std::fs::read(&mine).unwrap()).unwrap();
+    assert_eq!(left["hooks"]["preToolUse"].as_array().unwrap().len(), 1);
+    assert!(left["hooks"]["preToolUse"][0]["env"].is_object());
+    let settings: Value =
+        serde_json::from_slice(&std::fs::read(dir.join(".github/hooks/hookc.json")).unwrap())
+            .unwrap();
+    let command = settings["hooks"]["preToolUse"][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.contains(".hookc/adopted.yaml"), "{command}");
+    let call = |tool_args: &str| -> Output {
+        let mut sh = std::process::Command::new("sh");
+        for (key, value) in crate::hookc_command().get_envs() {
+            if let Some(value) = value {
+                sh.env(key, value);
+            }
+        }
+        let path = format!(
+            "{}:{}",
+            bin_dir().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut child = sh
+            .args(["-c", &command])
+            .env("PATH", path)
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload =
+            json!({"timestamp": 1, "cwd": dir, "toolName": "bash", "toolArgs": tool_args});
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let denied = call(r#"{"command": "cat secret"}"#);
+    let answer: Value =
+        serde_json::from_slice(&denied.stdout).unwrap_or_else(|_| panic!("{denied:?}"));
+    assert_eq!(answer["permissionDecision"], "deny", "{denied:?}");
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.starts_with("no secrets here"), "{reason}");
+    let allowed = call(r#"{"command": "ls"}"#);
+    assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
+    assert!(
+        !String::from_utf8_lossy(&allowed.stdout).contains("deny"),
+        "{allowed:?}"
+    );
+    // Undone: the file as it was, byte for byte.
+    let said = ok(crate::hookc_in(
+        &dir,
+        &["init", "--host", "copilot", "--unadopt"],
+    ));
+    assert!(said.contains("restored"), "{said}");
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), before);
+}
