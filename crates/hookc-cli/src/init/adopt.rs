@@ -61,8 +61,8 @@ pub(super) struct Taken {
     pub left: Vec<String>,
 }
 
-/// The events a host's profile lets adopted hooks run on, with what each
-/// takes: an awaited `run` at least.
+/// An event of the host's profile, with what an adopted hook's answer may
+/// become there.
 struct EventEffects {
     /// Its name.
     name: String,
@@ -109,10 +109,12 @@ impl HostFacts {
             has("rewrite", Effect::Transform),
             has("context", Effect::Collected),
         );
+        // Every event: a `run` is hookc's own (`performed_by: hookc`), so
+        // it runs on an event whose host reads no answer too (an observer,
+        // Cursor's `afterFileEdit`), where only the decisions are left out.
         let events = policy
             .events()
             .iter()
-            .filter(|e| e.allows(Effect::Await))
             .map(|e| EventEffects {
                 name: e.name().to_owned(),
                 tools: e
