@@ -252,12 +252,8 @@ def case_managed() -> None:
     # process passes, is no way around the system path: 2.1.332 honours
     # its allowManagedHooksOnly but runs none of its hooks.)
     with Project(host=HOST) as project:
-        etc = common.PrivateEtc(project)
-        run(etc.wrap([project.bin / "hookc", "init", "--managed", "--host", HOST]),
-            cwd=project.dir, env=project.env(), timeout=60, check=True)
-        expect((etc.upper / "claude-code/managed-settings.json").exists()
-               and (etc.upper / "hookc/claude-code/guard.yaml").exists(),
-               f"init --managed wrote no managed settings under /etc: {list(etc.upper.rglob('*'))}")
+        etc = common.install_managed(project, HOST, ["claude-code/managed-settings.json",
+                                                     "hookc/claude-code/guard.yaml"])
         marker = project.root / "project-hook.ran"
         project.write(".claude/settings.json", json.dumps({"hooks": {"PreToolUse": [
             {"matcher": "*", "hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}))

@@ -255,12 +255,8 @@ def case_managed() -> None:
     # which runs without them (its review bypassed), no longer runs with
     # them (allow_managed_hooks_only).
     with Project(host=HOST) as project:
-        etc = common.PrivateEtc(project)
-        run(etc.wrap([project.bin / "hookc", "init", "--managed", "--host", HOST]),
-            cwd=project.dir, env=project.env(), timeout=60, check=True)
-        expect((etc.upper / "codex/requirements.toml").exists()
-               and (etc.upper / "hookc/codex/guard.yaml").exists(),
-               f"init --managed wrote no requirements under /etc: {list(etc.upper.rglob('*'))}")
+        etc = common.install_managed(project, HOST, ["codex/requirements.toml",
+                                                     "hookc/codex/guard.yaml"])
         marker = project.root / "user-hook.ran"
         project.write("victim/keep.txt", "keep me\n")
         user_hooks = project.home / ".codex/hooks.json"

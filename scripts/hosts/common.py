@@ -487,6 +487,19 @@ def run(argv: list, cwd: Optional[Path] = None, env: Optional[dict] = None,
     return done
 
 
+def install_managed(project: "Project", host: str, written: list) -> "PrivateEtc":
+    """`hookc init --managed --host HOST` at the system paths, in a private
+    /etc (`PrivateEtc`); the files `written` (relative to /etc) must be
+    there. The private /etc, for the host's runs."""
+    etc = PrivateEtc(project)
+    run(etc.wrap([project.bin / "hookc", "init", "--managed", "--host", host]),
+        cwd=project.dir, env=project.env(), timeout=60, check=True)
+    missing = [w for w in written if not (etc.upper / w).exists()]
+    expect(not missing, f"init --managed did not write {missing} under /etc: "
+                        f"{list(etc.upper.rglob('*'))}")
+    return etc
+
+
 class PrivateEtc:
     """A private `/etc` for the processes of a case: each runs in a mount
     namespace of its own (`unshare -m`, private propagation) where `/etc`

@@ -365,15 +365,8 @@ fn trusted(args: &HookArgs, files: Vec<PathBuf>) -> Result<Vec<PolicyFile>, Hook
 /// path (`"$CLAUDE_PROJECT_DIR"/.hookc/guard.yaml`) or found it with
 /// `--find`; and no user's folder reaches a log.
 fn project_named(path: PathBuf) -> PolicyFile {
-    if !path.is_absolute() {
-        return PolicyFile::new(path);
-    }
-    let components: Vec<_> = path.components().collect();
-    match components.iter().rposition(|c| c.as_os_str() == ".hookc") {
-        Some(from) => {
-            let name: PathBuf = components.iter().skip(from).collect();
-            PolicyFile::named(name.display().to_string(), path)
-        }
+    match hookc::files::from_project_folder(&path) {
+        Some(name) => PolicyFile::named(name.display().to_string(), path),
         None => PolicyFile::new(path),
     }
 }

@@ -478,6 +478,21 @@ pub fn policy_files(paths: &[PathBuf]) -> Vec<PolicyFile> {
     paths.iter().cloned().map(PolicyFile::new).collect()
 }
 
+/// An absolute path into a project's `.hookc` folder, from that folder on
+/// (`/home/u/proj/.hookc/guard.yaml` is `.hookc/guard.yaml`); `None` for
+/// a relative path or one outside any `.hookc` folder. How the hook call
+/// names a guard (so that its digest is the one `hookc disasm
+/// .hookc/guard.yaml` prints in the project) and how a host's answer
+/// shows a location: no user's folder reaches a host or a log.
+pub fn from_project_folder(path: &Path) -> Option<PathBuf> {
+    if !path.is_absolute() {
+        return None;
+    }
+    let components: Vec<_> = path.components().collect();
+    let from = components.iter().rposition(|c| c.as_os_str() == ".hookc")?;
+    Some(components.iter().skip(from).collect())
+}
+
 /// `base` joined with `rel`, with `.` segments and `dir/..` pairs removed
 /// lexically (no file system access), so a name like `tests/x/../p.yaml`
 /// reads `tests/p.yaml`. A leading `..` stays.

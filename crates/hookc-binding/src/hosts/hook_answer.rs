@@ -148,13 +148,14 @@ fn best(table: &AnswerTable, members: &Map<String, Value>) -> Option<ReadAnswer>
             "*" => 2,
             _ => 1,
         };
-        let mut captures = Captures::default();
-        let Some(score) = unfill(template, &answer, &mut captures) else {
+        // The placeholders found, the word (`$word`) as the decision.
+        let mut read = ReadAnswer::default();
+        let Some(score) = unfill(template, &answer, &mut read) else {
             continue;
         };
-        let decision = match word {
+        read.decision = match word {
             "none" => None,
-            "*" if mentions(template, "$word") => match captures.word.take() {
+            "*" if mentions(template, "$word") => match read.decision.take() {
                 Some(word) => Some(word),
                 // A template that names the word, without one: not this.
                 None => continue,
@@ -169,31 +170,10 @@ fn best(table: &AnswerTable, members: &Map<String, Value>) -> Option<ReadAnswer>
             Some((s, r, _)) => score > *s || (score == *s && rank < *r),
         };
         if better {
-            found = Some((
-                score,
-                rank,
-                ReadAnswer {
-                    decision,
-                    reason: captures.reason,
-                    input: captures.input,
-                    context: captures.context,
-                    user_message: captures.user_message,
-                    failed: None,
-                },
-            ));
+            found = Some((score, rank, read));
         }
     }
     found.map(|(_, _, read)| read)
-}
-
-/// What a template's placeholders found in an answer.
-#[derive(Debug, Default)]
-struct Captures {
-    word: Option<String>,
-    reason: Option<String>,
-    input: Option<Value>,
-    context: Option<String>,
-    user_message: Option<String>,
 }
 
 /// Whether `template` holds the string `text` anywhere.
@@ -213,13 +193,13 @@ fn mentions(template: &Value, text: &str) -> bool {
 /// members the template does not name are ignored, as the hosts ignore
 /// them. The score counts the literals matched and the decision word
 /// found; `None` when the value does not match.
-fn unfill(template: &Value, value: &Value, captures: &mut Captures) -> Option<usize> {
+fn unfill(template: &Value, value: &Value, captures: &mut ReadAnswer) -> Option<usize> {
     match template {
         Value::String(s) if s.starts_with('$') => {
             let as_text = || value.as_str().map(str::to_owned);
             match s.as_str() {
                 "$word" => {
-                    captures.word = Some(as_text()?);
+                    captures.decision = Some(as_text()?);
                     return Some(1);
                 }
                 "$reason" => captures.reason = as_text(),

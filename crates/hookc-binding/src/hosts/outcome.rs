@@ -126,12 +126,10 @@ fn project_relative(at: &str) -> std::borrow::Cow<'_, str> {
     if !path.is_absolute() {
         return at.into();
     }
-    let components: Vec<_> = path.components().collect();
-    let from = components
-        .iter()
-        .rposition(|c| c.as_os_str() == ".hookc")
-        .unwrap_or(components.len().saturating_sub(1));
-    let relative: std::path::PathBuf = components.iter().skip(from).collect();
+    // Outside a `.hookc` folder, the file's name alone.
+    let relative = hookc::files::from_project_folder(path)
+        .or_else(|| path.file_name().map(std::path::PathBuf::from))
+        .unwrap_or_default();
     format!("{}:{line}:{col}", relative.display()).into()
 }
 

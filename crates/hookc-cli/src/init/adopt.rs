@@ -78,14 +78,18 @@ struct EventEffects {
 }
 
 /// The host's words and events, from compiling its profile.
-struct HostFacts {
+pub(super) struct HostFacts {
+    /// The host.
+    host: Host,
     /// Terminal action types the host performs, by decreasing severity.
     words: Vec<(String, bool)>,
     events: Vec<EventEffects>,
 }
 
 impl HostFacts {
-    fn of(host: Host) -> Option<HostFacts> {
+    /// The facts of `host`'s profile, compiled once per `init --adopt`
+    /// (`None`: the profile does not compile, a hookc bug).
+    pub(super) fn of(host: Host) -> Option<HostFacts> {
         let source = format!("host: {}\nhooks: []\n", host.name());
         let compiled = hookc::compile::compile(&[hookc::compile::Input::new("host.yaml", source)]);
         let policy = compiled.policy?;
@@ -131,6 +135,7 @@ impl HostFacts {
             })
             .collect();
         Some(HostFacts {
+            host,
             words: words.into_iter().map(|(_, w, m)| (w, m)).collect(),
             events,
         })
@@ -141,12 +146,15 @@ impl HostFacts {
     }
 }
 
-/// Takes the command hooks out of `settings` (a host's settings file, read
-/// as JSON): every one that does not run hookc and runs on an event hookc
-/// can run it on. `timeout_unit_ms` is what one unit of the host's timeout
-/// member is worth.
-pub(super) fn take(host: Host, settings: &Value, spec: &SettingsSpec) -> Result<Taken, String> {
-    let facts = HostFacts::of(host).ok_or("the host's profile does not compile (a hookc bug)")?;
+/// Takes the command hooks out of `settings` (one of the host's hook
+/// files, read as JSON): every one that does not run hookc and runs on an
+/// event of the host's profile, its timeout read with the profile's
+/// `timeout_unit_ms`.
+pub(super) fn take(
+    facts: &HostFacts,
+    settings: &Value,
+    spec: &SettingsSpec,
+) -> Result<Taken, String> {
     let timeout_key = timeout_member(&spec.entry);
     let mut settings = settings.clone();
     let mut hooks = Vec::new();
@@ -266,12 +274,12 @@ fn timeout_member(entry: &Value) -> Option<String> {
 /// JSON strings (which YAML reads as they are). `deadline_ms` bounds each
 /// program's timeout (the whole call has no more).
 pub(super) fn policy(
-    host: Host,
+    facts: &HostFacts,
     hooks: &[FoundHook],
     settings_file: &str,
     deadline_ms: u64,
 ) -> String {
-    let facts = HostFacts::of(host);
+    let host = facts.host;
     let title = host.profile().title();
     let input = &host.profile().meta().payload.tool_input;
     let q = |s: &str| Value::from(s).to_string();
@@ -292,7 +300,7 @@ pub(super) fn policy(
     );
     for (n, hook) in hooks.iter().enumerate() {
         let id = format!("adopted_{}", n + 1);
-        let Some(event) = facts.as_ref().and_then(|f| f.event(&hook.event)) else {
+        let Some(event) = facts.event(&hook.event) else {
             continue;
         };
         let ev = q(&hook.event);
@@ -351,9 +359,7 @@ pub(super) fn policy(
             let _ = writeln!(out, "    action: {{type: {block}, reason: {}}}", q(&reason));
         }
         for word in &event.words {
-            let shows_user = facts
-                .as_ref()
-                .is_some_and(|f| f.words.iter().any(|(w, m)| w == word && *m));
+            let shows_user = facts.words.iter().any(|(w, m)| w == word && *m);
             let _ = writeln!(
                 out,
                 "  - id: {id}_{word}\n    event: {ev}\n    when: {}",
@@ -555,7 +561,8 @@ mod tests {
             "Stop": [{"hooks": [{"type": "command", "command": "./b.sh"}]}],
             "FileChanged": [{"hooks": [{"type": "command", "command": "./c.sh"}]}]}});
         let spec = claude().profile().settings();
-        let taken = take(claude(), &settings, spec).unwrap();
+        let facts = HostFacts::of(claude()).unwrap();
+        let taken = take(&facts, &settings, spec).unwrap();
         let commands: Vec<_> = taken.hooks.iter().map(|h| h.command.as_str()).collect();
         assert_eq!(commands, ["./a.sh", "./b.sh"]);
         assert_eq!(taken.hooks[0].matcher.as_deref(), Some("Bash"));
@@ -596,7 +603,7 @@ mod tests {
                 })
                 .collect();
             assert!(!hooks.is_empty(), "{name}");
-            let text = policy(host, &hooks, "settings.json", 9000);
+            let text = policy(&facts, &hooks, "settings.json", 9000);
             let compiled = hookc::compile::compile(&[hookc::compile::Input::new(
                 "adopted.yaml",
                 text.clone(),

@@ -140,17 +140,7 @@ pub(super) fn run(args: &InitArgs) -> Result<String, InitError> {
             settings.display()
         )),
     }
-    for (path, text) in plan {
-        if args.print {
-            report.push_str(&format!("--- {}\n{text}", path.display()));
-            if !text.ends_with('\n') {
-                report.push('\n');
-            }
-            continue;
-        }
-        write_shared(&path, &text)?;
-        report.push_str(&format!("wrote {} (mode 0644)\n", path.display()));
-    }
+    let mut report = super::finish(args, plan, report, super::Readers::Everyone)?;
     report.push_str(&format!(
         "note: the guard is pinned (sha256 of {}): after any change to it, review it and run \
          `hookc init --managed` again to re-pin; until then every call is blocked\n",
@@ -222,7 +212,7 @@ fn wanted_merge(
 /// Writes `text` to `path` readable by every user (0644), making the
 /// missing folders on the way readable and searchable by every user
 /// (0755).
-fn write_shared(path: &Path, text: &str) -> Result<(), InitError> {
+pub(super) fn write_shared(path: &Path, text: &str) -> Result<(), InitError> {
     let io = |p: &Path| {
         let p = p.to_owned();
         move |source| InitError::Io {

@@ -242,6 +242,12 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
         // The settings file, then the other files the host reads hooks
         // from (`adopt_from`: Copilot's `.github/hooks/*.json`), each in
         // turn; the hooks numbered in that order.
+        let facts = adopt::HostFacts::of(host).ok_or_else(|| {
+            InitError::Adopt(format!(
+                "the profile of `{}` does not compile (a hookc bug: please report it)",
+                host.name()
+            ))
+        })?;
         let mut hooks = Vec::new();
         let mut others_written = Vec::new();
         for (path, bytes) in adoptable_files(args, &settings, existing.as_deref())? {
@@ -250,7 +256,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
                     path: path.clone(),
                     problem: format!("is not valid JSON ({e})"),
                 })?;
-            let taken = adopt::take(host, &value, settings_spec).map_err(|problem| {
+            let taken = adopt::take(&facts, &value, settings_spec).map_err(|problem| {
                 InitError::Settings {
                     path: path.clone(),
                     problem,
@@ -288,7 +294,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             None
         } else {
             let text = adopt::policy(
-                host,
+                &facts,
                 &hooks,
                 &settings_spec.file,
                 deadline_ms(&settings_spec.command),
@@ -380,7 +386,7 @@ pub fn run(args: &InitArgs) -> Result<String, InitError> {
             settings.display()
         )),
     }
-    let mut report = finish(args, plan, report)?;
+    let mut report = finish(args, plan, report, Readers::Project)?;
     // What the host needs before it runs a project's hooks: without it
     // the settings are there and nothing runs, and nothing says so.
     if let Some(trust) = &settings_spec.trust {
@@ -572,11 +578,22 @@ fn remove(path: &Path) -> Result<(), InitError> {
     }
 }
 
+/// Who reads the files `init` writes, which says how they are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Readers {
+    /// The project's: written as any file of the project.
+    Project,
+    /// Every user of the machine (`--managed`): mode 0644, new folders
+    /// 0755 ([`managed::write_shared`]).
+    Everyone,
+}
+
 /// Writes (or, with `--print`, shows) the planned files.
 fn finish(
     args: &InitArgs,
     plan: Vec<(PathBuf, String)>,
     mut report: String,
+    readers: Readers,
 ) -> Result<String, InitError> {
     for (path, text) in plan {
         if args.print {
@@ -586,8 +603,16 @@ fn finish(
             }
             continue;
         }
-        write(&path, &text)?;
-        report.push_str(&format!("wrote {}\n", path.display()));
+        match readers {
+            Readers::Project => write(&path, &text)?,
+            Readers::Everyone => managed::write_shared(&path, &text)?,
+        }
+        let mode = if readers == Readers::Everyone {
+            " (mode 0644)"
+        } else {
+            ""
+        };
+        report.push_str(&format!("wrote {}{mode}\n", path.display()));
     }
     Ok(report)
 }

@@ -87,12 +87,20 @@ fn bin_dir() -> PathBuf {
 
 /// Runs `command` as Claude Code would, on a Bash call of `bash`.
 fn host_runs(dir: &Path, command: &str, bash: &str) -> Output {
+    let payload = json!({"session_id": "s", "cwd": dir, "hook_event_name": "PreToolUse",
+                         "tool_name": "Bash", "tool_input": {"command": bash}});
+    run_settings_command(dir, command, &payload)
+}
+
+/// Runs a settings `command` through `sh -c` in `dir`, as a host runs it,
+/// `payload` on its standard input, with `hookc` on `PATH` and
+/// `hookc_command`'s environment (state and cache folders).
+fn run_settings_command(dir: &Path, command: &str, payload: &Value) -> Output {
     let path = format!(
         "{}:{}",
         bin_dir().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    // `hookc_command`'s environment (state and cache folders), on `sh -c`.
     let mut sh = std::process::Command::new("sh");
     for (key, value) in crate::hookc_command().get_envs() {
         if let Some(value) = value {
@@ -109,8 +117,6 @@ fn host_runs(dir: &Path, command: &str, bash: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let payload = json!({"session_id": "s", "cwd": dir, "hook_event_name": "PreToolUse",
-                         "tool_name": "Bash", "tool_input": {"command": bash}});
     running
         .stdin
         .take()
@@ -365,35 +371,9 @@ fn copilot_hooks_in_other_files_of_its_folder_are_adopted_and_put_back() {
         .to_owned();
     assert!(command.contains(".hookc/adopted.yaml"), "{command}");
     let call = |tool_args: &str| -> Output {
-        let mut sh = std::process::Command::new("sh");
-        for (key, value) in crate::hookc_command().get_envs() {
-            if let Some(value) = value {
-                sh.env(key, value);
-            }
-        }
-        let path = format!(
-            "{}:{}",
-            bin_dir().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        let mut child = sh
-            .args(["-c", &command])
-            .env("PATH", path)
-            .current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
         let payload =
             json!({"timestamp": 1, "cwd": dir, "toolName": "bash", "toolArgs": tool_args});
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        run_settings_command(&dir, &command, &payload)
     };
     let denied = call(r#"{"command": "cat secret"}"#);
     let answer: Value =

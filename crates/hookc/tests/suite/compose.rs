@@ -527,3 +527,22 @@ fn an_overlay_compiles_with_the_declarations_of_its_base() {
 fn policy_from(input: &Input) -> Policy {
     policy(hookc::compile::compile(std::slice::from_ref(input)))
 }
+
+#[test]
+fn layering_keeps_both_policies_sensitive_members_once_each() {
+    let base = policy(compile_layers(&[layer(
+        "base",
+        "sensitive: [token, secret.key]\nhooks:\n  - {id: a, event: e, when: \"token == 'x'\", action: {type: abort}}\n",
+    )]));
+    let overlay = policy(compile_layers(&[layer(
+        "over",
+        "sensitive: [secret.key, prompt]\nhooks:\n  - {id: b, event: e, action: {type: abort}}\n",
+    )]));
+    let layered = base.with_layer(&overlay).unwrap();
+    assert_eq!(
+        layered.sensitive_members(),
+        ["token", "secret.key", "prompt"]
+    );
+    let again = Policy::from_artifact(&layered.to_artifact()).unwrap();
+    assert_eq!(again.sensitive_members(), layered.sensitive_members());
+}
