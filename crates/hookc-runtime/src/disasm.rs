@@ -412,24 +412,22 @@ fn write_tables(out: &mut String, prog: &Program) -> fmt::Result {
     section(out, "paths", &prog.paths, ToString::to_string)?;
     let consts: Vec<&serde_json::Value> = prog.consts.iter().collect();
     section(out, "constants", &consts, |v| json_text(v))?;
-    // Each pattern, then the literals recorded for its prefilter (format 6).
-    let regexes: Vec<(&String, Option<&Vec<String>>)> = prog
-        .regexes
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r, prog.regex_literals.get(i)))
-        .collect();
-    section(out, "regexes", &regexes, |&(r, literals)| {
+    // Each pattern, then the literals recorded for its prefilter (format
+    // 6): those every match contains, or the one-of set.
+    let regexes: Vec<(usize, &String)> = prog.regexes.iter().enumerate().collect();
+    section(out, "regexes", &regexes, |&(i, r)| {
         let pattern = json_text(&serde_json::Value::String(r.clone()));
-        match literals {
-            Some(l) if !l.is_empty() => {
-                let shown: Vec<String> = l
-                    .iter()
-                    .map(|l| json_text(&serde_json::Value::String(l.clone())))
-                    .collect();
-                format!("{pattern}  requires {}", shown.join(", "))
-            }
-            _ => pattern,
+        let shown = |l: &[String]| {
+            l.iter()
+                .map(|l| json_text(&serde_json::Value::String(l.clone())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let i = RegexIdx::from_usize(i);
+        match (prog.required_literals_of(i), prog.one_of_literals_of(i)) {
+            ([], []) => pattern,
+            ([], one_of) => format!("{pattern}  requires one of {}", shown(one_of)),
+            (required, _) => format!("{pattern}  requires {}", shown(required)),
         }
     })?;
     let sets: Vec<SetIdx> = (0..prog.sets.len()).map(SetIdx::from_usize).collect();

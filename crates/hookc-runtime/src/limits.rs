@@ -96,6 +96,11 @@ pub const MAX_REGEX_NESTING: u32 = 250;
 /// regex.
 pub const MAX_REGEX_LITERALS: usize = 4;
 
+/// Most literals a regex's one-of set holds, in the compiler's analysis
+/// and in an artifact (`bytecode::Program::regex_one_of`): a search tests
+/// each before the regex, so more would cost more than they save.
+pub const MAX_REGEX_ONE_OF: usize = 16;
+
 /// Most backtracking steps one search of a regex on the backtracking
 /// engine (a pattern with look-around or a backreference,
 /// `value::policy_regex`) may take: `fancy-regex`'s `backtrack_limit`.

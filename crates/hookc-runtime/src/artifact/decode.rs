@@ -9,9 +9,9 @@
 
 use super::{
     checksum, get_op, ArtifactError, Section, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
-    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_SENSITIVE, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, HEADER_LEN, HOOK_FLAG_REPLACE, KNOWN_FLAGS,
-    MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_ONE_OF, FLAG_SENSITIVE, FORMAT_VERSION,
+    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, HEADER_LEN,
+    HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -268,7 +268,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
     let with_model = version != FORMAT_VERSION_FIRST_MATCH;
     let with_exprs = version >= FORMAT_VERSION_FUNCTIONS;
     let mut r = ByteReader::within(body, HEADER_LEN as u64, "the artifact body");
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals, sensitive] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals, sensitive, one_of] =
         SECTIONS;
     let mut program = Program {
         strings: read_section(&mut r, strings, read_strings)?,
@@ -302,6 +302,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
         tables: Vec::new(),
         regex_literals: Vec::new(),
         sensitive: Vec::new(),
+        regex_one_of: Vec::new(),
     };
     if with_model {
         let offset = r.offset();
@@ -383,6 +384,27 @@ pub fn decode(bytes: &[u8]) -> Result<Program, ArtifactError> {
             return Err(ArtifactError::Invalid {
                 what: "section `sensitive`",
                 reason: "lists no member, so the flag must not be set",
+                offset,
+            });
+        }
+    }
+    if flags & FLAG_ONE_OF != 0 {
+        let offset = r.offset();
+        program.regex_one_of = read_section(&mut r, one_of, |r| {
+            read_str_lists(
+                r,
+                [
+                    "one-of list count",
+                    "one-of literal count",
+                    "one-of literal",
+                ],
+            )
+        })?;
+        // One encoding per program: the flag only with a set to test.
+        if program.regex_one_of.iter().all(Vec::is_empty) {
+            return Err(ArtifactError::Invalid {
+                what: "section `one_of`",
+                reason: "lists no literal, so the flag must not be set",
                 offset,
             });
         }
@@ -659,13 +681,28 @@ fn read_regexes(r: &mut ByteReader<'_>) -> Result<Vec<String>, ArtifactError> {
 
 /// The `literals` section (format 6): one list of literals per regex.
 fn read_literals(r: &mut ByteReader<'_>) -> Result<Vec<Vec<String>>, ArtifactError> {
-    let n = r.count("regex literal list count", 1)?;
+    read_str_lists(
+        r,
+        [
+            "regex literal list count",
+            "regex literal count",
+            "regex literal",
+        ],
+    )
+}
+
+/// A `vec<vec<str>>`, its counts and items named by `what`.
+fn read_str_lists(
+    r: &mut ByteReader<'_>,
+    [lists, count, item]: [&'static str; 3],
+) -> Result<Vec<Vec<String>>, ArtifactError> {
+    let n = r.count(lists, 1)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let k = r.count("regex literal count", 1)?;
+        let k = r.count(count, 1)?;
         let mut list = Vec::with_capacity(k);
         for _ in 0..k {
-            list.push(r.str("regex literal")?.to_owned());
+            list.push(r.str(item)?.to_owned());
         }
         out.push(list);
     }

@@ -4,9 +4,9 @@
 
 use super::{
     checksum, hook_flags, put_op, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
-    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_SENSITIVE, FORMAT_VERSION, FORMAT_VERSION_FIRST_MATCH,
-    FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC,
-    SECTIONS, VALUE_TAG_STRING,
+    FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_ONE_OF, FLAG_SENSITIVE, FORMAT_VERSION,
+    FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS,
+    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Attribution, Binding, Combine, Effect, OnError, PriorityOrder};
@@ -73,6 +73,17 @@ impl ByteWriter {
         self.buf.extend_from_slice(s.as_bytes());
     }
 
+    /// A `vec<vec<str>>` (the `literals` and `one_of` sections).
+    fn str_lists(&mut self, lists: &[Vec<String>]) {
+        self.len(lists.len());
+        for list in lists {
+            self.len(list.len());
+            for s in list {
+                self.str(s);
+            }
+        }
+    }
+
     /// A section: id, a `u32` length patched after the payload, the payload.
     fn section(&mut self, id: u8, payload: impl FnOnce(&mut ByteWriter)) {
         self.u8(id);
@@ -95,7 +106,7 @@ impl ByteWriter {
 /// [`super::load`] does, on the way back.
 pub fn encode(prog: &Program) -> Vec<u8> {
     let mut body = ByteWriter::new();
-    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals, sensitive] =
+    let [strings, paths, consts, regexes, sets, code, hooks, actions, events, debug, layers, absent, model, tables, literals, sensitive, one_of] =
         SECTIONS;
     body.section(strings.id, |w| {
         w.len(prog.strings.len());
@@ -237,15 +248,7 @@ pub fn encode(prog: &Program) -> Vec<u8> {
         });
     }
     if version >= FORMAT_VERSION_LITERALS {
-        body.section(literals.id, |w| {
-            w.len(prog.regex_literals.len());
-            for list in &prog.regex_literals {
-                w.len(list.len());
-                for literal in list {
-                    w.str(literal);
-                }
-            }
-        });
+        body.section(literals.id, |w| w.str_lists(&prog.regex_literals));
     }
     if !prog.sensitive.is_empty() {
         body.section(sensitive.id, |w| {
@@ -254,6 +257,10 @@ pub fn encode(prog: &Program) -> Vec<u8> {
                 w.put(p);
             }
         });
+    }
+
+    if !prog.regex_one_of.is_empty() {
+        body.section(one_of.id, |w| w.str_lists(&prog.regex_one_of));
     }
 
     let mut out = Vec::with_capacity(HEADER_LEN + body.buf.len());
@@ -278,7 +285,12 @@ pub fn encode(prog: &Program) -> Vec<u8> {
     } else {
         FLAG_SENSITIVE
     };
-    let flags = order | attribution | environment | sensitive;
+    let one_of = if prog.regex_one_of.is_empty() {
+        0
+    } else {
+        FLAG_ONE_OF
+    };
+    let flags = order | attribution | environment | sensitive | one_of;
     out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&checksum(flags, &body.buf).to_le_bytes());
     out.extend_from_slice(&(body.buf.len() as u64).to_le_bytes());

@@ -48,7 +48,8 @@
 //! 7 `hooks`, 8 `actions`, 9 `events`, 10 `debug`, 11 `layers`, 12 `absent`,
 //! and from format 4, 13 `model`, from format 5, 14 `tables`, and from
 //! format 6, 15 `literals`; then, in any format, 16 `sensitive` when the
-//! header flag [`FLAG_SENSITIVE`] says so. Each
+//! header flag [`FLAG_SENSITIVE`] says so, and 17 `one_of` when
+//! [`FLAG_ONE_OF`] does. Each
 //! program has the lowest version that holds it, and no other.
 //! Payloads (`str` is `uleb` byte
 //! length + UTF-8; `vec<T>` is `uleb` count + the items; tag bytes start
@@ -124,6 +125,13 @@
 //!   ([`required_literals`](crate::value::policy_regex::required_literals);
 //!   empty for a regex that has none). The runtime's prefilter tests them
 //!   before it parses the pattern.
+//! - `one_of` (with [`FLAG_ONE_OF`]): `vec<vec<str>>`, one list per regex,
+//!   in the order of `regexes`: for a regex whose `literals` list is empty,
+//!   literals of which every match contains one, at most
+//!   [`crate::limits::MAX_REGEX_ONE_OF`], none empty
+//!   ([`one_of_literals_in`](crate::value::policy_regex::one_of_literals_in));
+//!   empty for the others, and not all empty. The prefilter tests them
+//!   next: a haystack with none of them is no match.
 //!
 //! # Loading
 //!
@@ -215,17 +223,24 @@ pub const FLAG_ENVIRONMENT: u16 = 8;
 /// it the artifact is laid out exactly as before the flag existed.
 pub const FLAG_SENSITIVE: u16 = 16;
 
+/// Header flag: some regex requires no literal but has a one-of set,
+/// listed in the `one_of` section after the others
+/// ([`Program::regex_one_of`](crate::bytecode::Program::regex_one_of)).
+/// Without it the artifact is laid out exactly as before the flag existed.
+pub const FLAG_ONE_OF: u16 = 32;
+
 /// Every header flag this hookc knows.
 pub(crate) const KNOWN_FLAGS: u16 = FLAG_LOWER_FIRST
     | FLAG_ATTRIBUTION_ID
     | FLAG_ATTRIBUTION_OFF
     | FLAG_ENVIRONMENT
-    | FLAG_SENSITIVE;
+    | FLAG_SENSITIVE
+    | FLAG_ONE_OF;
 
 /// The header flags the checksum covers when one is set (all but the
 /// lower-first flag, which the verifier checks against the hooks' order).
 const CHECKED_FLAGS: u16 =
-    FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT | FLAG_SENSITIVE;
+    FLAG_ATTRIBUTION_ID | FLAG_ATTRIBUTION_OFF | FLAG_ENVIRONMENT | FLAG_SENSITIVE | FLAG_ONE_OF;
 
 /// A hook's flags byte (and an absent hook's): it is marked `replace`.
 pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
@@ -510,7 +525,7 @@ macro_rules! sections {
 }
 
 /// The sections, in their required order.
-const SECTIONS: [Section; 16] = sections![
+const SECTIONS: [Section; 17] = sections![
     1 "strings",
     2 "paths",
     3 "consts",
@@ -527,6 +542,7 @@ const SECTIONS: [Section; 16] = sections![
     14 "tables",
     15 "literals",
     16 "sensitive",
+    17 "one_of",
 ];
 
 // ---------------------------------------------------------------------------

@@ -1018,3 +1018,77 @@ fn regex_literals_are_format_6() {
         assert!(decode(&short).is_err(), "cut at {cut}");
     }
 }
+
+/// A regex that requires no literal but whose alternatives each do has its
+/// one-of set recorded (header flag [`FLAG_ONE_OF`], section `one_of`):
+/// it round-trips and loads into the regex's prefilter; a program without
+/// one is written as before; the decoder and the verifier hold the sets to
+/// one list per regex, bounded, of non-empty literals, only where no
+/// literal is required.
+#[test]
+fn one_of_sets_are_recorded_under_their_flag() {
+    use crate::bytecode::RegexIdx;
+    let flags = |bytes: &[u8]| u16::from_le_bytes([bytes[10], bytes[11]]);
+    let mut p = sample();
+    p.regexes = vec!["cat|dog".to_owned()];
+    crate::value::policy_regex::record_required_literals(&mut p);
+    assert_eq!(p.regex_literals, vec![Vec::<String>::new()]);
+    assert_eq!(
+        p.regex_one_of,
+        vec![vec!["cat".to_owned(), "dog".to_owned()]]
+    );
+    let bytes = encode(&p);
+    assert_eq!(flags(&bytes), FLAG_ONE_OF);
+    let back = decode(&bytes).unwrap();
+    assert_eq!(back, p);
+    assert_eq!(encode(&back), bytes);
+    let v = load(&bytes).unwrap();
+    let re = v.regex(RegexIdx::new(0)).unwrap();
+    assert_eq!(re.is_match("a bird"), Ok(false));
+    assert_eq!(re.is_match("hotdog"), Ok(true));
+    let listing = crate::disasm::disassemble(&back);
+    assert!(
+        listing.contains(r#""cat|dog"  requires one of "cat", "dog""#),
+        "{listing}"
+    );
+    // No set: no flag and no section.
+    let mut plain = p.clone();
+    plain.regexes = vec!["^rate".to_owned()];
+    crate::value::policy_regex::record_required_literals(&mut plain);
+    assert!(plain.regex_one_of.is_empty());
+    let plain_bytes = encode(&plain);
+    assert_eq!(flags(&plain_bytes), 0);
+    assert_eq!(decode(&plain_bytes).unwrap(), plain);
+    // The decoder: the flag with no literal in any list is not its encoding.
+    let mut empty = p.clone();
+    empty.regex_one_of = vec![Vec::new()];
+    let e = decode(&encode(&empty)).unwrap_err().to_string();
+    assert!(e.contains("lists no literal"), "{e}");
+    // The verifier.
+    let refused = |one_of: Vec<Vec<String>>, literals: Vec<Vec<String>>| {
+        let mut bad = p.clone();
+        bad.regex_one_of = one_of;
+        bad.regex_literals = literals;
+        load(&encode(&bad)).unwrap_err().to_string()
+    };
+    let cat = || vec!["cat".to_owned()];
+    let e = refused(vec![cat(), cat()], vec![Vec::new()]);
+    assert!(
+        e.contains("one-of literals are 2 lists for 1 regexes"),
+        "{e}"
+    );
+    let max = crate::limits::MAX_REGEX_ONE_OF;
+    let e = refused(vec![vec!["c".to_owned(); max + 1]], vec![Vec::new()]);
+    assert!(e.contains("of regex 0 are more than"), "{e}");
+    let e = refused(vec![vec![String::new()]], vec![Vec::new()]);
+    assert!(e.contains("hold an empty literal"), "{e}");
+    let e = refused(vec![cat()], vec![cat()]);
+    assert!(e.contains("which has required literals"), "{e}");
+    let mut at_bound = p.clone();
+    at_bound.regex_one_of = vec![vec!["c".to_owned(); max]];
+    load(&encode(&at_bound)).unwrap();
+    // Every cut of such an artifact is an error, never a panic.
+    for cut in HEADER_LEN..bytes.len() {
+        assert!(decode(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+}

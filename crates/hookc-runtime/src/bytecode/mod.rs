@@ -402,6 +402,14 @@ pub struct Program {
     /// prefilter; or none at all (formats 3 to 5), and then a regex is
     /// parsed on its first search to find them.
     pub regex_literals: Vec<Vec<String>>,
+    /// For each regex that requires no literal, literals of which every
+    /// match contains at least one
+    /// ([`one_of_literals_in`](crate::value::policy_regex::one_of_literals_in):
+    /// the alternatives of `(ghp|gho)_...|AKIA...`), one list per regex,
+    /// empty for the others; or none at all when no regex has such a set.
+    /// A haystack with none of them is no match, answered without parsing
+    /// the pattern.
+    pub regex_one_of: Vec<Vec<String>>,
     /// Constant lists used with `in`, by `consts` index (hashed at load).
     pub sets: Vec<ConstIdx>,
     /// All hooks' code, one hook after another.
@@ -590,6 +598,22 @@ impl Program {
     /// A regex pattern of the table.
     pub fn regex(&self, i: RegexIdx) -> Option<&str> {
         self.regexes.get(i.as_usize()).map(String::as_str)
+    }
+
+    /// The literals recorded as required by regex `i`
+    /// ([`regex_literals`](Self::regex_literals)): empty when none are.
+    pub fn required_literals_of(&self, i: RegexIdx) -> &[String] {
+        self.regex_literals
+            .get(i.as_usize())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The one-of set recorded for regex `i`
+    /// ([`regex_one_of`](Self::regex_one_of)): empty when none is.
+    pub fn one_of_literals_of(&self, i: RegexIdx) -> &[String] {
+        self.regex_one_of
+            .get(i.as_usize())
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The constant a set hashes.

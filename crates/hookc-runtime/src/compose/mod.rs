@@ -226,6 +226,10 @@ fn link_stack(
     l.events(&hook_events)?;
     l.absent(&dropped)?;
     l.model()?;
+    // One encoding: the one-of section only where some regex has a set.
+    if l.out.regex_one_of.iter().all(Vec::is_empty) {
+        l.out.regex_one_of.clear();
+    }
     Ok(l.out)
 }
 
@@ -362,22 +366,34 @@ impl<'a> Linker<'a> {
         }))
     }
 
-    /// Regex `i` of `side`, with its required literals: the ones the side
-    /// recorded, or (a side from an older artifact) found by parsing it
-    /// now, so that the layered program records them for every regex.
+    /// Regex `i` of `side`, with its required literals and one-of set: the
+    /// ones the side recorded (a side that records literals but no one-of
+    /// section has no set), or (a side from an older artifact, which
+    /// records neither) found by parsing it now, so that the layered
+    /// program records them for every regex.
     fn regex(&mut self, side: usize, i: RegexIdx) -> Result<RegexIdx, ComposeError> {
         let prog = self.prog(side)?;
         let pattern = prog.regex(i).ok_or(self.bad(side, "regex"))?;
         if let Some(&k) = self.regexes.get(pattern) {
             return Ok(k);
         }
-        let literals = match prog.regex_literals.get(i.as_usize()) {
-            Some(recorded) => recorded.clone(),
-            None => crate::value::policy_regex::required_literals(pattern),
+        let (literals, one_of) = match prog.regex_literals.get(i.as_usize()) {
+            Some(recorded) => (
+                recorded.clone(),
+                prog.regex_one_of
+                    .get(i.as_usize())
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+            None => (
+                crate::value::policy_regex::required_literals(pattern),
+                crate::value::policy_regex::one_of_literals_in(pattern),
+            ),
         };
         let k = RegexIdx::from_usize(self.out.regexes.len());
         self.out.regexes.push(pattern.to_owned());
         self.out.regex_literals.push(literals);
+        self.out.regex_one_of.push(one_of);
         self.regexes.insert(pattern, k);
         Ok(k)
     }

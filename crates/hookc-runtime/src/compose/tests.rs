@@ -187,6 +187,12 @@ fn the_debug_section_is_kept_only_when_both_have_one() {
 /// The layered program records every regex's required literals: the ones
 /// a side recorded are carried as they are (not parsed again), and a side
 /// from an older artifact, which recorded none, has its regexes parsed.
+/// What `lists` (one list per regex of `p`) holds for regex `pattern`.
+fn list_of(p: &Program, lists: &[Vec<String>], pattern: &str) -> Vec<String> {
+    let i = p.regexes.iter().position(|r| r == pattern).unwrap();
+    lists[i].clone()
+}
+
 #[test]
 fn regex_literals_are_carried_or_found() {
     let mut recorded = renamed(|s| format!("o_{s}"));
@@ -197,13 +203,38 @@ fn regex_literals_are_carried_or_found() {
     assert!(unrecorded.regex_literals.is_empty());
     let linked = link(&unrecorded, &recorded).unwrap();
     assert_eq!(linked.regexes.len(), linked.regex_literals.len());
-    let of = |pattern: &str| {
-        let i = linked.regexes.iter().position(|p| p == pattern).unwrap();
-        linked.regex_literals[i].clone()
-    };
+    let of = |pattern: &str| list_of(&linked, &linked.regex_literals, pattern);
     assert_eq!(of("^o_rate"), ["carried"]);
     assert_eq!(of("^rate"), ["rate"]);
+    // No regex has a one-of set: none is recorded.
+    assert!(linked.regex_one_of.is_empty());
     crate::verify::verify(linked).unwrap();
+}
+
+/// One-of sets are carried from a side that records them (a side that
+/// records literals but no set has none), found by parsing for a side that
+/// records nothing, and kept one list per regex of the layered program.
+#[test]
+fn one_of_sets_are_carried_or_found() {
+    let mut recorded = renamed(|s| format!("o_{s}"));
+    recorded.regexes = vec!["o_cat|o_dog".to_owned()];
+    recorded.regex_literals = vec![Vec::new()];
+    // Not what the pattern has: only a copy gives it back.
+    recorded.regex_one_of = vec![vec!["carried".to_owned()]];
+    let mut unrecorded = sample();
+    unrecorded.regexes = vec!["cat|dog".to_owned()];
+    assert!(unrecorded.regex_literals.is_empty());
+    let linked = link(&unrecorded, &recorded).unwrap();
+    assert_eq!(linked.regexes.len(), linked.regex_one_of.len());
+    let of = |pattern: &str| list_of(&linked, &linked.regex_one_of, pattern);
+    assert_eq!(of("o_cat|o_dog"), ["carried"]);
+    assert_eq!(of("cat|dog"), ["cat", "dog"]);
+    crate::verify::verify(linked).unwrap();
+    // A side with literals recorded but no one-of section has no set.
+    let mut older = recorded.clone();
+    older.regex_one_of.clear();
+    let linked = link(&older, &renamed(|s| format!("p_{s}"))).unwrap();
+    assert!(linked.regex_one_of.iter().all(Vec::is_empty));
 }
 
 #[test]

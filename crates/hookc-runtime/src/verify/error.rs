@@ -131,6 +131,15 @@ pub enum VerifyError {
         /// What is wrong with them.
         reason: String,
     },
+    /// The recorded one-of sets are not one list per regex, or a list is
+    /// longer than [`MAX_REGEX_ONE_OF`](crate::limits::MAX_REGEX_ONE_OF),
+    /// holds an empty literal, or belongs to a regex that has required
+    /// literals.
+    #[error("the regexes' one-of literals {reason}")]
+    BadRegexOneOf {
+        /// What is wrong with them.
+        reason: String,
+    },
     /// A table has more entries than an index can address or the limit allows.
     #[error("the program has {len} {table}, over the limit of {limit}")]
     TableTooLarge {

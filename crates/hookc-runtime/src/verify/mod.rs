@@ -98,8 +98,8 @@ use crate::bytecode::{
     Program, RegexIdx, SetIdx, StrIdx, TableIdx, TemplatePart, ValueCheck,
 };
 use crate::limits::{
-    MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_REGEX_LITERALS, MAX_STACK_DEPTH, MAX_TABLE_LEN,
-    MAX_VALUE_DEPTH,
+    MAX_HOOKS, MAX_PATH_SEGMENTS, MAX_REGEX_LITERALS, MAX_REGEX_ONE_OF, MAX_STACK_DEPTH,
+    MAX_TABLE_LEN, MAX_VALUE_DEPTH,
 };
 use crate::value::check;
 use crate::value::table_matcher::TableMatcher;
@@ -184,19 +184,22 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
     check_events(&program)?;
     check_debug(&program)?;
     check_regex_literals(&program)?;
-    let regexes = match program.regex_literals.as_slice() {
-        [] => program
-            .regexes
-            .iter()
-            .map(|pattern| PolicyRegex::deferred(pattern))
-            .collect(),
-        recorded => program
-            .regexes
-            .iter()
-            .zip(recorded)
-            .map(|(pattern, literals)| PolicyRegex::with_required(pattern, literals))
-            .collect(),
-    };
+    check_regex_one_of(&program)?;
+    // What each regex's prefilter tests before the pattern is parsed: the
+    // recorded literals and one-of set, none where nothing is recorded.
+    let regexes = program
+        .regexes
+        .iter()
+        .enumerate()
+        .map(|(i, pattern)| {
+            let i = RegexIdx::from_usize(i);
+            PolicyRegex::with_literals(
+                pattern,
+                program.required_literals_of(i),
+                program.one_of_literals_of(i),
+            )
+        })
+        .collect();
     let sets = program
         .sets
         .iter()

@@ -75,6 +75,41 @@ pub(super) fn check_regex_literals(p: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
+/// The regexes' recorded one-of sets: none, or one list per regex, each of
+/// at most [`MAX_REGEX_ONE_OF`] literals, none empty (an empty literal is in
+/// every haystack, which is no set), and empty where the regex has
+/// required literals (the compiler records a set only where there are
+/// none). That every match contains one is the compiler's to say, as for
+/// the required literals.
+pub(super) fn check_regex_one_of(p: &Program) -> Result<(), VerifyError> {
+    let bad = |reason: String| Err(VerifyError::BadRegexOneOf { reason });
+    if p.regex_one_of.is_empty() {
+        return Ok(());
+    }
+    if p.regex_one_of.len() != p.regexes.len() {
+        return bad(format!(
+            "are {} lists for {} regexes",
+            p.regex_one_of.len(),
+            p.regexes.len()
+        ));
+    }
+    for (i, set) in p.regex_one_of.iter().enumerate() {
+        if set.len() > MAX_REGEX_ONE_OF {
+            return bad(format!("of regex {i} are more than {MAX_REGEX_ONE_OF}"));
+        }
+        if set.iter().any(String::is_empty) {
+            return bad(format!("of regex {i} hold an empty literal"));
+        }
+        let required = p.regex_literals.get(i).is_some_and(|l| !l.is_empty());
+        if required && !set.is_empty() {
+            return bad(format!(
+                "are recorded for regex {i}, which has required literals"
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn check_consts(p: &Program) -> Result<(), VerifyError> {
     // One explicit stack for all constants: no recursion over the values.
     let mut stack: Vec<(&serde_json::Value, usize)> = Vec::new();

@@ -127,6 +127,7 @@ pub(crate) fn sample() -> Program {
         attribution: crate::bytecode::Attribution::default(),
         reads_environment: false,
         sensitive: Vec::new(),
+        regex_one_of: Vec::new(),
         model: crate::bytecode::DecisionModel::default(),
         tables: Vec::new(),
         absent: vec![crate::bytecode::AbsentHook {

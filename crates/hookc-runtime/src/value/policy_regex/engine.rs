@@ -338,15 +338,38 @@ pub fn required_literals(pattern: &str) -> Vec<String> {
     analyze(pattern).map_or_else(|_| Vec::new(), |parsed| parsed.required)
 }
 
+/// Literals of which every match of `pattern` contains one, for a
+/// pattern that requires none but whose alternatives each do
+/// (`(ghp|gho)_...|AKIA...`: `["AKIA", "gh"]`), at most
+/// [`MAX_REGEX_ONE_OF`](crate::limits::MAX_REGEX_ONE_OF); empty for any
+/// other pattern, as for one that does not parse, needs backtracking or
+/// sets a flag that changes what a literal matches.
+pub fn one_of_literals_in(pattern: &str) -> Vec<String> {
+    analyze(pattern).map_or_else(|_| Vec::new(), |parsed| parsed.one_of)
+}
+
 /// Records in `program` the literals every match of each of its regexes
 /// contains ([`required_literals`]), for the artifact (format 6): none for
-/// a program without regexes, which keeps its older format.
+/// a program without regexes, which keeps its older format; and the
+/// one-of sets of those that require none ([`one_of_literals_in`]), when
+/// any has one (the artifact's `one_of` section).
 pub fn record_required_literals(program: &mut crate::bytecode::Program) {
-    program.regex_literals = program
+    let parses: Vec<Option<RegexParse>> = program
         .regexes
         .iter()
-        .map(|pattern| required_literals(pattern))
+        .map(|pattern| analyze(pattern).ok())
         .collect();
+    program.regex_literals = parses
+        .iter()
+        .map(|p| p.as_ref().map_or_else(Vec::new, |p| p.required.clone()))
+        .collect();
+    program.regex_one_of = parses
+        .into_iter()
+        .map(|p| p.map_or_else(Vec::new, |p| p.one_of))
+        .collect();
+    if program.regex_one_of.iter().all(Vec::is_empty) {
+        program.regex_one_of.clear();
+    }
 }
 
 /// What parsing a pattern found.

@@ -20,9 +20,9 @@ pub(super) fn required_of(ast: &Ast) -> Vec<String> {
     literals
 }
 
-/// Most literals in a [`one_of_literals`] set: more would cost a search
-/// each for little.
-const MAX_ONE_OF: usize = 16;
+// Most literals in a [`one_of_literals`] set: more would cost a search
+// each for little.
+use crate::limits::MAX_REGEX_ONE_OF as MAX_ONE_OF;
 
 /// Literals of which every match of `ast` contains at least one, when the
 /// tree says so: a literal run; a group or a repetition of at least one of

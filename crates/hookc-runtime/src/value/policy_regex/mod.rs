@@ -36,10 +36,12 @@
 //! change `.`, the anchors and greediness) are read past, so a path glob's
 //! `(?s)\A(?:.*/)?\.hookc/.*\z` requires `.hookc/` (artifacts written
 //! before 2026-12-07 record no literal for such a pattern; they load and
-//! search as before). One more prefilter is read at run time from the
-//! parse: a pattern that requires no literal but whose alternatives each
-//! do requires one of theirs (`one_of_literals`): a haystack with none of
-//! them is no match.
+//! search as before). One more prefilter: a pattern that requires no
+//! literal but whose alternatives each do requires one of theirs
+//! (`one_of_literals`): a haystack with none of them is no match. The
+//! compiler records that set too ([`one_of_literals_in`], the artifact's
+//! `one_of` section), tested before the pattern is parsed; where it is not
+//! recorded (older artifacts), the parse finds it.
 //!
 //! Two engines, chosen from the pattern text alone by [`engine`] (the
 //! compiler and the runtime both decide there, so they never disagree): a
@@ -85,6 +87,8 @@ pub const LITE_HAYSTACK_BYTES: usize = 2048;
 
 // At most this many required literals are tested before the regex.
 use crate::limits::MAX_REGEX_LITERALS as MAX_REQUIRED;
+// At most this many literals of a one-of set.
+use crate::limits::MAX_REGEX_ONE_OF;
 
 /// A regex of a verified program: parsed and compiled on first use.
 #[derive(Debug, Clone)]
@@ -93,7 +97,12 @@ pub struct PolicyRegex {
     /// The literals every match contains as the compiler found them
     /// ([`required_literals`]), when the artifact records them (format 6):
     /// a haystack without one is answered without parsing the pattern.
-    known: Option<KnownLiterals>,
+    known: Option<KnownLiterals<MAX_REQUIRED>>,
+    /// For a pattern that requires no literal, the one-of set the compiler
+    /// recorded ([`one_of_literals_in`]; the artifact's `one_of` section):
+    /// a haystack with none of them is answered without parsing the
+    /// pattern. Boxed: most regexes have none.
+    known_one_of: Option<Box<KnownLiterals<MAX_REGEX_ONE_OF>>>,
     /// What parsing found, or the parser's reason (first use, or
     /// [`parse`](Self::parse)).
     parsed: OnceLock<Result<ParsedRegex, String>>,
@@ -134,27 +143,27 @@ struct ParsedRegex {
     names: Vec<(usize, String)>,
 }
 
-/// Required literals recorded in the artifact, searched for with finders
-/// made on the first search.
+/// Literals recorded in the artifact (at most `N`: the required ones, or a
+/// one-of set), searched for with finders made on the first search.
 // PERF: the literals in one string (one allocation a regex, not one a
 // literal: a 60-hook guard's load copied 28 literals of 14 regexes).
 #[derive(Debug, Clone)]
-struct KnownLiterals {
+struct KnownLiterals<const N: usize> {
     /// The literals, one after another.
     text: Box<str>,
     /// Where each literal ends in `text`, for the first `count`.
-    ends: [usize; MAX_REQUIRED],
+    ends: [usize; N],
     count: usize,
     finders: OnceLock<Box<[Finder<'static>]>>,
 }
 
-impl KnownLiterals {
-    /// The first [`MAX_REQUIRED`] of `literals` (the verifier allows no
-    /// more), or `None` for none.
-    fn new(literals: &[String]) -> Option<KnownLiterals> {
-        let kept = literals.get(..literals.len().min(MAX_REQUIRED))?;
+impl<const N: usize> KnownLiterals<N> {
+    /// The first `N` of `literals` (the verifier allows no more), or
+    /// `None` for none.
+    fn new(literals: &[String]) -> Option<KnownLiterals<N>> {
+        let kept = literals.get(..literals.len().min(N))?;
         let mut text = String::with_capacity(kept.iter().map(String::len).sum());
-        let mut ends = [0; MAX_REQUIRED];
+        let mut ends = [0; N];
         for (end, literal) in ends.iter_mut().zip(kept) {
             text.push_str(literal);
             *end = text.len();
@@ -176,16 +185,28 @@ impl KnownLiterals {
             .filter_map(|(start, &end)| self.text.get(start..end))
     }
 
-    /// Whether one of the literals is missing from `haystack`.
-    fn lacked_by(&self, haystack: &str) -> bool {
-        let finders = self.finders.get_or_init(|| {
+    /// The finders, made on the first call.
+    fn finders(&self) -> &[Finder<'static>] {
+        self.finders.get_or_init(|| {
             self.literals()
                 .map(|l| Finder::new(l.as_bytes()).into_owned())
                 .collect()
-        });
-        finders
+        })
+    }
+
+    /// Whether one of the literals is missing from `haystack`.
+    fn lacked_by(&self, haystack: &str) -> bool {
+        self.finders()
             .iter()
             .any(|f| f.find(haystack.as_bytes()).is_none())
+    }
+
+    /// Whether `haystack` holds none of the literals.
+    fn none_in(&self, haystack: &str) -> bool {
+        !self
+            .finders()
+            .iter()
+            .any(|f| f.find(haystack.as_bytes()).is_some())
     }
 }
 
@@ -214,6 +235,7 @@ impl PolicyRegex {
         PolicyRegex {
             pattern: pattern.to_owned(),
             known: None,
+            known_one_of: None,
             parsed: OnceLock::new(),
             compiled: OnceLock::new(),
             lite: OnceLock::new(),
@@ -227,8 +249,17 @@ impl PolicyRegex {
     /// the pattern. The artifact is trusted for them as for its code
     /// (`docs/src/reference/artifact.md`, "What loading guarantees").
     pub fn with_required(pattern: &str, literals: &[String]) -> PolicyRegex {
+        PolicyRegex::with_literals(pattern, literals, &[])
+    }
+
+    /// [`with_required`](Self::with_required), with the one-of set the
+    /// compiler recorded for a pattern that requires no literal
+    /// ([`one_of_literals_in`]): a haystack with none of them is answered
+    /// without parsing the pattern. Trusted as the required literals are.
+    pub fn with_literals(pattern: &str, required: &[String], one_of: &[String]) -> PolicyRegex {
         PolicyRegex {
-            known: KnownLiterals::new(literals),
+            known: KnownLiterals::new(required),
+            known_one_of: KnownLiterals::new(one_of).map(Box::new),
             ..PolicyRegex::deferred(pattern)
         }
     }
@@ -254,7 +285,7 @@ impl PolicyRegex {
     /// ([`EvalError::RegexStepLimit`]).
     #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, EvalError> {
-        if self.lacks_required(haystack)? {
+        if self.lacks_known_one_of(haystack) || self.lacks_required(haystack)? {
             return Ok(false);
         }
         let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
@@ -276,7 +307,7 @@ impl PolicyRegex {
         &self,
         haystack: &'h str,
     ) -> Result<Option<Vec<Option<&'h str>>>, EvalError> {
-        if self.lacks_required(haystack)? {
+        if self.lacks_known_one_of(haystack) || self.lacks_required(haystack)? {
             return Ok(None);
         }
         let parsed = self.parsed().map_err(|_| EvalError::InvalidArgument)?;
@@ -333,6 +364,17 @@ impl PolicyRegex {
                 .map(|parsed| parsed.lacks_required(haystack))
                 .map_err(|_| EvalError::InvalidArgument),
         }
+    }
+
+    /// Whether `haystack` holds none of the recorded one-of set (`false`
+    /// when none is recorded). Tested first: a regex with a set has no
+    /// required literal to record, so [`lacks_required`](Self::lacks_required)
+    /// would parse the pattern to find that out.
+    #[inline]
+    fn lacks_known_one_of(&self, haystack: &str) -> bool {
+        self.known_one_of
+            .as_ref()
+            .is_some_and(|set| set.none_in(haystack))
     }
 
     /// The parse, done now on first use.

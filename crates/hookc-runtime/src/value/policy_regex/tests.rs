@@ -26,6 +26,40 @@ impl PolicyRegex {
     }
 }
 
+/// A recorded one-of set answers a haystack with none of its literals
+/// without parsing the pattern; one with a literal gets the regex's answer.
+#[test]
+fn a_recorded_one_of_set_answers_without_parsing() {
+    let pattern = r"169\.254\.169\.254|metadata\.google\.internal|fd00:ec2::254";
+    assert!(required_literals(pattern).is_empty());
+    let one_of = one_of_literals_in(pattern);
+    assert_eq!(
+        one_of,
+        [
+            "169.254.169.254",
+            "fd00:ec2::254",
+            "metadata.google.internal"
+        ]
+    );
+    let re = PolicyRegex::with_literals(pattern, &[], &one_of);
+    assert_eq!(re.is_match("curl http://example.com/"), Ok(false));
+    assert_eq!(re.captures("ls -la"), Ok(None));
+    assert!(!re.is_parsed());
+    assert_eq!(re.is_match("curl http://169.254.169.254/latest"), Ok(true));
+    assert!(re.is_parsed());
+    // Not recorded (an artifact written before the `one_of` section): the
+    // parse finds the set, as before.
+    let unrecorded = PolicyRegex::with_literals(pattern, &[], &[]);
+    assert_eq!(unrecorded.is_match("ls"), Ok(false));
+    assert!(unrecorded.is_parsed());
+    // Only patterns that require no literal have a set; flags that change
+    // literals, and backtracking patterns, none.
+    assert!(one_of_literals_in(r"ab(c|d)").is_empty());
+    assert!(one_of_literals_in(r"(?i)ab|cd").is_empty());
+    assert!(one_of_literals_in(r"(?=a)b|c").is_empty());
+    assert!(one_of_literals_in(r"ab(").is_empty());
+}
+
 #[test]
 fn recorded_literals_answer_a_search_without_parsing() {
     let pattern = r"(^|;\s*)terraform\s+apply\b";
@@ -618,6 +652,7 @@ fn the_prefilter_is_exact_on_random_patterns() {
         "A", "a{2}",
     ];
     let mut compared = 0;
+    let mut with_one_of = 0;
     for _ in 0..2000 {
         let mut pattern = String::new();
         for _ in 0..=next(4) {
@@ -641,8 +676,11 @@ fn the_prefilter_is_exact_on_random_patterns() {
             );
         }
         let lazy = PolicyRegex::parse(&pattern).unwrap();
-        // As a loaded format 6 artifact has it: the literals recorded.
-        let recorded = PolicyRegex::with_required(&pattern, &required_literals(&pattern));
+        // As a loaded format 6 artifact has it: the literals recorded, and
+        // the one-of set where there are none.
+        let one_of = one_of_literals_in(&pattern);
+        with_one_of += usize::from(!one_of.is_empty());
+        let recorded = PolicyRegex::with_literals(&pattern, &required_literals(&pattern), &one_of);
         let eager = regex::Regex::new(&pattern).unwrap();
         for _ in 0..20 {
             let haystack: String = (0..next(8))
@@ -659,8 +697,18 @@ fn the_prefilter_is_exact_on_random_patterns() {
                 want,
                 "{pattern:?} on {haystack:?}"
             );
+            assert_eq!(
+                recorded.captures(&haystack).map(|c| c.is_some()),
+                want,
+                "{pattern:?} on {haystack:?}"
+            );
             compared += 1;
         }
     }
     assert_eq!(compared, 40_000);
+    // The recorded one-of sets were tested, not only the required literals.
+    assert!(
+        with_one_of > 100,
+        "{with_one_of} patterns with a one-of set"
+    );
 }
