@@ -582,6 +582,9 @@ fn read_consts(r: &mut ByteReader<'_>) -> Result<ConstPool, ArtifactError> {
     Ok(pool)
 }
 
+/// Most items a list constant reserves room for before reading them.
+const LIST_CAPACITY_BOUND: usize = 256;
+
 /// One constant at nesting `depth` (1 = top level); the depth is checked
 /// before anything else, so recursion stops at [`MAX_VALUE_DEPTH`].
 fn read_value(r: &mut ByteReader<'_>, depth: usize) -> Result<Value, ArtifactError> {
@@ -633,10 +636,13 @@ fn read_tagged(
         VALUE_TAG_STRING => Value::String(r.str("string constant")?.to_owned()),
         8 => {
             let n = r.count("list constant length", 1)?;
-            // No capacity from the count: nested lists each claiming all the
-            // bytes left would reserve that much once per level. Growing
-            // keeps memory proportional to the items actually read.
-            let mut items = Vec::new();
+            // Capacity from the count only up to a bound: nested lists each
+            // claiming all the bytes left would reserve that much once per
+            // level. Past the bound, growing keeps memory proportional to
+            // the items actually read. PERF: a guard's lists of names (80
+            // package names, 20 hosts) were grown from empty, a copy per
+            // doubling.
+            let mut items = Vec::with_capacity(n.min(LIST_CAPACITY_BOUND));
             for _ in 0..n {
                 items.push(read_value(r, depth + 1)?);
             }
