@@ -20,7 +20,7 @@ use hookc_runtime::Policy;
 use opentelemetry_proto::tonic::logs::v1::LogRecord as OtlpRecord;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// `hookc hook`'s arguments.
@@ -146,9 +146,7 @@ pub fn run(args: &HookArgs) -> Exit {
         None => answer(args, None, records),
         Some(ms) => within_deadline(args, ms, records),
     };
-    // Nothing more can be said if the host closed our output.
-    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+    write_reply(&reply);
     if let (Some(endpoint), Some((records, started))) = (&args.otlp_endpoint, &exported) {
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
@@ -182,52 +180,94 @@ fn export(args: &HookArgs, endpoint: &OtlpEndpoint, records: &ExportedRecords, s
     }
 }
 
+/// Writes a reply to the host. Nothing more can be said if the host closed
+/// our output.
+fn write_reply(reply: &Reply) {
+    let _ = std::io::stdout().write_all(reply.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(reply.stderr.as_bytes());
+}
+
 /// The reply a call that missed its deadline gives, once the payload is
 /// read (the host's block may depend on it).
 type DeadlineReply = Arc<Mutex<Option<Reply>>>;
 
-/// `--deadline MS`: the call decided on a thread of its own, and the
-/// host's block (or nothing, with `--fail-open`) answered if it is not
-/// done MS milliseconds from now (the process's start, give or take its
-/// loading). The `run` programs it started end at the same instant
-/// (`host_actions::set_deadline`); they are waited for, a moment at most,
-/// so that none outlives the call.
+/// `--deadline MS`: the call decided on this thread, and the host's block
+/// (or nothing, with `--fail-open`) answered if it is not done MS
+/// milliseconds from now (the process's start, give or take its loading).
+/// A timer thread waits for the deadline; whichever of the two claims the
+/// answer first gives it, so exactly one is written. The timer's answer
+/// is written there and ends the process. The `run` programs the call
+/// started end at the same instant (`host_actions::set_deadline`); they
+/// are waited for, a moment at most, so that none outlives the call.
+// PERF: the decision stays on the main thread, whose stack the loading
+// already touched: deciding on a thread of its own cost 117k instructions
+// and 21 page faults a call (callgrind and `perf stat`, the bundled guard,
+// the static release build), the new thread's stack faulted in page by
+// page.
 fn within_deadline(args: &HookArgs, ms: u64, exported: Option<&ExportedRecords>) -> Reply {
     let at = Instant::now() + Duration::from_millis(ms);
     hookc_binding::hosts::host_actions::set_deadline(at);
     let early: DeadlineReply = Arc::new(Mutex::new(None));
-    let (tx, rx) = mpsc::channel();
-    let (worker_args, worker_early) = (args.clone(), Arc::clone(&early));
-    let worker_exported = exported.cloned();
-    std::thread::spawn(move || {
-        let reply = answer(
-            &worker_args,
-            Some((ms, &worker_early)),
-            worker_exported.as_ref(),
-        );
-        let _ = tx.send(reply);
-    });
-    match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
-        // An answer that came at the deadline came because of it (a `run`
-        // program ended then answers "timed out"): it is the deadline's.
-        Ok(reply) if Instant::now() < at => reply,
-        Ok(_) | Err(_) => {
-            let grace = Instant::now() + Duration::from_millis(100);
-            while hookc_binding::hosts::host_actions::running_programs() > 0
-                && Instant::now() < grace
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            let said = early.lock().ok().and_then(|mut e| e.take());
-            said.unwrap_or_else(|| {
-                args.host.failed(
-                    args.event.as_deref(),
-                    &HookError::Deadline { ms },
-                    args.fail_open,
-                )
+    let claimed = Arc::new(Mutex::new(false));
+    let missed = {
+        let (host, event, fail_open) = (args.host, args.event.clone(), args.fail_open);
+        let early = Arc::clone(&early);
+        move || missed_deadline(host, event.as_deref(), fail_open, ms, &early)
+    };
+    let timer = {
+        let (claimed, missed) = (Arc::clone(&claimed), missed.clone());
+        std::thread::Builder::new()
+            .name("hookc-deadline".to_owned())
+            .spawn(move || {
+                std::thread::sleep(at.saturating_duration_since(Instant::now()));
+                match claimed.lock() {
+                    Ok(mut claimed) if !*claimed => *claimed = true,
+                    _ => return,
+                }
+                let reply = missed();
+                write_reply(&reply);
+                let _ = std::io::stdout().flush();
+                let _ = std::io::stderr().flush();
+                std::process::exit(i32::from(reply.exit));
             })
-        }
+    };
+    // A deadline that cannot be kept is a call that cannot decide in time.
+    if timer.is_err() {
+        return missed();
     }
+    let reply = answer(args, Some((ms, &early)), exported);
+    match claimed.lock() {
+        Ok(mut claimed) if !*claimed => *claimed = true,
+        // The timer answers, and ends the process.
+        _ => loop {
+            std::thread::park();
+        },
+    }
+    // An answer that came at the deadline came because of it (a `run`
+    // program ended then answers "timed out"): it is the deadline's.
+    if Instant::now() < at {
+        reply
+    } else {
+        missed()
+    }
+}
+
+/// The deadline's reply: the one the call left once its payload was read,
+/// else the host's block for the event given; after the `run` programs
+/// the call started have ended (waited for 100 ms at most).
+fn missed_deadline(
+    host: Host,
+    event: Option<&str>,
+    fail_open: bool,
+    ms: u64,
+    early: &DeadlineReply,
+) -> Reply {
+    let grace = Instant::now() + Duration::from_millis(100);
+    while hookc_binding::hosts::host_actions::running_programs() > 0 && Instant::now() < grace {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let said = early.lock().ok().and_then(|mut e| e.take());
+    said.unwrap_or_else(|| host.failed(event, &HookError::Deadline { ms }, fail_open))
 }
 
 /// The call's reply. With a deadline, the reply for missing it is left in
