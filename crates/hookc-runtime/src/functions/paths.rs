@@ -10,6 +10,7 @@
 //! character and `C:\x\y` is one relative element, so a policy guarding
 //! Windows paths must normalize them itself (`replace('\\', '/')`).
 
+use smallvec::SmallVec;
 use std::borrow::Cow;
 
 /// `path.clean(p)`: the shortest path lexically equivalent to `p`, exactly
@@ -72,7 +73,33 @@ fn is_clean(p: &str) -> bool {
         return false;
     }
     let body = p.strip_prefix('/').unwrap_or(p);
-    body.split('/').all(|e| !matches!(e, "" | "." | ".."))
+    split_bytes(body).all(|e| !matches!(e, "" | "." | ".."))
+}
+
+/// `p.split('/')`, found byte by byte: `/` is one byte in UTF-8 and never
+/// part of another character, so the pieces are the same.
+// PERF: `str::split` on a `char` went through its UTF-8 searcher, a
+// quarter of `path.startup`'s, `path.secret`'s and `clean`'s time
+// (callgrind, bundled Claude Code guard on a 200-character command:
+// 127 paths a decision).
+fn split_bytes(p: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(p);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == b'/') {
+            Some(at) => {
+                rest = r.get(at + 1..);
+                r.get(..at)
+            }
+            None => rest.take(),
+        }
+    })
+}
+
+/// The non-empty elements of `p`, in order: most paths have few, kept
+/// without allocating.
+fn elements(p: &str) -> SmallVec<[&str; 8]> {
+    split_bytes(p).filter(|e| !e.is_empty()).collect()
 }
 
 /// `path.base(p)`: the last element of `p`, as Go's `path.Base`: trailing
@@ -299,7 +326,7 @@ const ENV_TEMPLATES: &[&str] = &[".example", ".sample", ".template", ".dist", ".
 /// themselves count (`~/.ssh`).
 pub fn secret(p: &str) -> bool {
     let p = normal(p);
-    let elements: Vec<&str> = p.split('/').filter(|e| !e.is_empty()).collect();
+    let elements = elements(&p);
     if elements.iter().any(|e| SECRET_DIRS.contains(e)) {
         return true;
     }
@@ -362,7 +389,7 @@ const STARTUP_DIRS: &[&[&str]] = &[
 /// `/etc/init.d` and the cron directories.
 pub fn startup(p: &str) -> bool {
     let p = normal(p);
-    let elements: Vec<&str> = p.split('/').filter(|e| !e.is_empty()).collect();
+    let elements = elements(&p);
     if elements.last().is_some_and(|l| STARTUP_FILES.contains(l)) {
         return true;
     }
@@ -573,6 +600,22 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed % n as u64) as usize
+        }
+    }
+
+    /// `split_bytes` is `str::split('/')`, on random paths of the
+    /// characters that matter (and multi-byte ones), whether or not they
+    /// are clean; `elements` keeps its non-empty pieces.
+    #[test]
+    fn byte_split_is_str_split() {
+        let pieces = ["", "/", "//", ".", "..", "a", "é", "日本", "🦀/x", "b.c"];
+        let mut next = xorshift(0x0b17_e5ed_u64);
+        for _ in 0..5000 {
+            let p: String = (0..next(7)).map(|_| pieces[next(pieces.len())]).collect();
+            let by_str: Vec<&str> = p.split('/').collect();
+            assert_eq!(split_bytes(&p).collect::<Vec<_>>(), by_str, "{p:?}");
+            let nonempty: Vec<&str> = by_str.into_iter().filter(|e| !e.is_empty()).collect();
+            assert_eq!(elements(&p).to_vec(), nonempty, "{p:?}");
         }
     }
 
