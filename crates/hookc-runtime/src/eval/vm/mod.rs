@@ -825,6 +825,9 @@ fn or_matches<'a>(
     acc: &mut Val<'a>,
     frames: &[MacroFrame<'a>],
 ) -> usize {
+    // The byte set of the string element `Var(d)` reads (the elements do
+    // not change in a chain: only `MacroNext` moves them).
+    let mut bytes_of: Option<(u16, u64)> = None;
     while let Some([Op::OrShort(to), Op::Var(d), Op::Matches(r), Op::OrJoin]) =
         code.get(at..at.saturating_add(4))
     {
@@ -840,7 +843,27 @@ fn or_matches<'a>(
             let (Some(frame), Some(re)) = (frame, prog.regex(*r)) else {
                 break;
             };
-            let tested = value::matches(&frame.elem, re);
+            // PERF: the element's bytes, found once for the links that test
+            // it, rule out most regexes of a path's chain without a search
+            // (a byte of a recorded literal the path has not).
+            let tested = match &frame.elem {
+                Val::Str(s) => {
+                    let bytes = match bytes_of {
+                        Some((of, bytes)) if of == *d => bytes,
+                        _ => {
+                            let bytes = value::policy_regex::byte_set(s);
+                            bytes_of = Some((*d, bytes));
+                            bytes
+                        }
+                    };
+                    if re.surely_lacks(bytes) {
+                        Val::Bool(false)
+                    } else {
+                        value::matches(&frame.elem, re)
+                    }
+                }
+                elem => value::matches(elem, re),
+            };
             match (&*acc, tested) {
                 // `value::or`'s rule for two bools, the usual case, without
                 // dropping the loser through the drop glue.
