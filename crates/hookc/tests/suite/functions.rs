@@ -450,23 +450,87 @@ fn regex_chains_on_a_macro_variable_run_as_written() {
                     .collect()
             };
             let ctx = json!({"ps": list(&mut rng), "qs": list(&mut rng)});
-            let derived = Derived::new();
-            let run = |trace: Option<&mut ErrorSite>| {
-                let mut cache = PathCache::new(&loaded.program().paths, Source::Document(&ctx))
-                    .with_derived(&derived);
-                outcome(&eval_hook(&loaded, 0, &mut cache, trace))
-            };
-            let by_vm = run(None);
-            let by_steps = run(Some(&mut ErrorSite::default()));
-            let by_reference = reference_outcome(&compiled, &ctx);
-            assert_eq!(by_vm, by_reference, "`{text}` on {ctx}");
-            assert_eq!(by_vm, by_steps, "`{text}` on {ctx}, traced");
+            let by_vm = stepped_alike(&loaded, &compiled, &text, &ctx);
             outcomes[outcome_class(&by_vm)] += 1;
         }
     }
     // Most conditions hold a chain, and the contexts reach every outcome.
     assert!(fused > 150, "{fused} chains");
     assert!(outcomes.iter().all(|&n| n > 200), "{outcomes:?}");
+}
+
+/// The VM's outcome of the one-hook `loaded` (compiled from `text`) on
+/// `ctx`, checked against the reference evaluator's and against the VM's
+/// when it traces, stepping through every instruction (the untraced VM
+/// runs some instruction sequences in one step: `eval/vm`).
+fn stepped_alike(
+    loaded: &VerifiedProgram,
+    compiled: &CompiledExpr,
+    text: &str,
+    ctx: &Value,
+) -> Result<Value, EvalError> {
+    let derived = Derived::new();
+    let run = |trace: Option<&mut ErrorSite>| {
+        let mut cache =
+            PathCache::new(&loaded.program().paths, Source::Document(ctx)).with_derived(&derived);
+        outcome(&eval_hook(loaded, 0, &mut cache, trace))
+    };
+    let by_vm = run(None);
+    let by_steps = run(Some(&mut ErrorSite::default()));
+    assert_eq!(by_vm, reference_outcome(compiled, ctx), "`{text}` on {ctx}");
+    assert_eq!(by_vm, by_steps, "`{text}` on {ctx}, traced");
+    by_vm
+}
+
+/// A macro variable's member (`x.k`, `c.program`: `Var; Field`, which the
+/// VM reads in place), of objects, of values that are none (an error), of
+/// missing keys and of parsed commands, at every nesting depth, as the
+/// reference evaluator and the traced VM read it.
+#[test]
+fn members_of_a_macro_variable_read_as_written() {
+    let items = [
+        json!({"k": "a", "j": 1}),
+        json!({"k": ["a"], "j": "a"}),
+        json!({"j": 2}),
+        json!({}),
+        json!("k"),
+        json!(7),
+        Value::Null,
+        json!([{"k": "a"}]),
+    ];
+    let bodies = [
+        "V.k == 'a'",
+        "V.j > 0",
+        "has(V.k)",
+        "V.k.size() > 0",
+        "'a' in V.k",
+        "V.k == W.j",
+        "c.program == V.k",
+        "c.argv.exists(a, a == V.k)",
+    ];
+    let mut rng = Rng(0x7a1d_0f1e);
+    let mut outcomes = [0usize; 3];
+    for _ in 0..200 {
+        let (v, w) = (*rng.pick(&["x", "y"]), *rng.pick(&["x", "y"]));
+        let body = rng.pick(&bodies).replace('V', v).replace('W', w);
+        let text = format!(
+            "shell.commands(cmd).exists(c, xs.{}(x, ys.exists(y, {body})))",
+            rng.pick(&["exists", "all", "exists_one", "filter", "map"])
+        );
+        let compiled = compile_expr(&text, &free_form(), ExprMode::Unchecked).unwrap();
+        let loaded =
+            hookc_runtime::verify::verify(hookc::lower::lower(&compiled.policy())).unwrap();
+        for _ in 0..8 {
+            let list = |rng: &mut Rng| -> Vec<Value> {
+                (0..rng.below(4))
+                    .map(|_| rng.pick(&items).clone())
+                    .collect()
+            };
+            let ctx = json!({"xs": list(&mut rng), "ys": list(&mut rng), "cmd": "a a; ls"});
+            outcomes[outcome_class(&stepped_alike(&loaded, &compiled, &text, &ctx))] += 1;
+        }
+    }
+    assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
 }
 
 /// A command of `shell.commands` is an object read without a map

@@ -510,9 +510,22 @@ fn run<'a, const TRACE: bool>(
                     .len()
                     .checked_sub(1 + usize::from(d))
                     .and_then(|k| frames.get(k));
-                match frame {
-                    Some(f) => stack.push(f.elem.clone()),
-                    None => bail!(),
+                let Some(f) = frame else { bail!() };
+                // PERF: `Var; Field` (`c.program`, `c.argv`) reads the
+                // member of the element in place: the same `value::field`
+                // on the same value, without the copy that `Field` would
+                // replace and drop (untraced: a traced run steps through
+                // both). A bad name is left to `Field`, which fails.
+                let member = match code.get(next) {
+                    Some(Op::Field(s)) if !TRACE => program.get_string(*s),
+                    _ => None,
+                };
+                match member {
+                    Some(name) => {
+                        stack.push(value::field(&f.elem, name));
+                        next += 1;
+                    }
+                    None => stack.push(f.elem.clone()),
                 }
             }
             Op::HasPath(_) => match context_leaf(prog, op, paths) {
