@@ -615,8 +615,17 @@ pub fn pattern_test<'a>(s: &Val<'a>, test: impl FnOnce(&str) -> bool) -> Val<'a>
 /// `base.name`: a key of an object; missing keys and non-objects are errors.
 pub fn field<'a>(base: &Val<'a>, name: &str) -> Val<'a> {
     match base {
-        Val::Object(m) => lookup(m, name).map_or(Val::Error(EvalError::NoSuchKey), Val::from_json),
-        Val::Command(c) => c.member(name).unwrap_or(Val::Error(EvalError::NoSuchKey)),
+        // PERF: matched, not `map_or`/`unwrap_or`, whose default value was
+        // made and dropped (a drop-glue call) on every read that found
+        // the member (callgrind, bundled Claude Code guard: 154 a decision).
+        Val::Object(m) => match lookup(m, name) {
+            Some(v) => Val::from_json(v),
+            None => Val::Error(EvalError::NoSuchKey),
+        },
+        Val::Command(c) => match c.member(name) {
+            Some(v) => v,
+            None => Val::Error(EvalError::NoSuchKey),
+        },
         Val::Error(e) => Val::Error(*e),
         _ => Val::Error(EvalError::NoSuchOverload),
     }
@@ -669,7 +678,15 @@ pub fn type_is(v: &Val<'_>, kinds: Kinds) -> bool {
 /// membership with exactly the semantics of [`contains_elem`] on the list.
 #[derive(Debug, Clone, Default)]
 pub struct ConstSet {
-    strings: std::collections::HashSet<String>,
+    /// Without repeats, sorted by length: a probe is compared with the
+    /// members of its length only.
+    // PERF: searched by halving rather than hashed: a policy's sets are
+    // small (a guard's program lists: 8 to 20 names), and hashing each
+    // probe with `SipHash` cost more than the few length comparisons that
+    // rule most probes out (callgrind, bundled Claude Code guard on a
+    // 200-character command: 55 probes a decision, 476,092 -> 468,000
+    // instructions).
+    strings: Box<[Box<str>]>,
     ints: std::collections::HashSet<i64>,
     doubles: Vec<f64>,
     /// Nulls, bools, lists and objects: compared one by one.
@@ -684,11 +701,10 @@ impl ConstSet {
     /// The set of a list's items.
     pub fn new(items: &[Value]) -> ConstSet {
         let mut set = ConstSet::default();
+        let mut strings: Vec<Box<str>> = Vec::new();
         for item in items {
             match Val::from_json(item) {
-                Val::Str(s) => {
-                    set.strings.insert(s.into_owned());
-                }
+                Val::Str(s) => strings.push(s.into()),
                 Val::Int(i) => {
                     set.ints.insert(i);
                 }
@@ -696,6 +712,12 @@ impl ConstSet {
                 _ => set.others.push(item.clone()),
             }
         }
+        strings.sort_unstable();
+        strings.dedup();
+        // By length (stable: equal lengths stay sorted), so that the
+        // members of one length are one run.
+        strings.sort_by_key(|s| s.len());
+        set.strings = strings.into_boxed_slice();
         set
     }
 
@@ -703,7 +725,16 @@ impl ConstSet {
     pub fn contains<'a>(&self, v: &Val<'a>) -> Val<'a> {
         Val::Bool(match v {
             Val::Error(e) => return Val::Error(*e),
-            Val::Str(s) => self.strings.contains(s.as_ref()),
+            Val::Str(s) => {
+                // The members of the probe's length, then each compared.
+                let from = self.strings.partition_point(|k| k.len() < s.len());
+                self.strings
+                    .get(from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|k| k.len() == s.len())
+                    .any(|k| same_str(k, s))
+            }
             Val::Int(i) => self.ints.contains(i) || self.doubles.contains(&(*i as f64)),
             Val::Double(d) => {
                 let as_int = if d.fract() == 0.0 && d.abs() < EXACT_INT_DOUBLE {

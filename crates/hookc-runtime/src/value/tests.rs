@@ -169,6 +169,40 @@ fn const_sets_agree_with_list_membership() {
 }
 
 #[test]
+fn const_sets_of_random_strings_agree_with_list_membership() {
+    // Strings of a small alphabet and of lengths 0 to 9, so that members
+    // share lengths and prefixes, repeat, and probes hit and miss both.
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    fn word(next: &mut dyn FnMut(u64) -> u64) -> String {
+        let len = next(10);
+        (0..len)
+            .map(|_| ['a', 'b', 'é', '/'][next(4) as usize])
+            .collect()
+    }
+    for _ in 0..300 {
+        let items: Vec<Value> = (0..next(24)).map(|_| json!(word(&mut next))).collect();
+        let list = Value::Array(items.clone());
+        let set = ConstSet::new(&items);
+        for _ in 0..40 {
+            let probe = word(&mut next);
+            let v = s(&probe);
+            let by_list = contains_elem(&v, &Val::from_json(&list));
+            let by_set = set.contains(&v);
+            assert!(
+                matches!((&by_list, &by_set), (Val::Bool(a), Val::Bool(b)) if a == b),
+                "{probe:?} in {list}: {by_list:?} vs {by_set:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn membership_size_and_strings() {
     let l = json!([5, 4, 3]);
     assert!(matches!(

@@ -13,7 +13,7 @@
 
 use crate::rng::Rng;
 use hookc::check::schema::ContextSchema;
-use hookc::expr_program::{compile_expr, ExprMode};
+use hookc::expr_program::{compile_expr, CompiledExpr, ExprMode};
 use hookc::frontend::doc::Node;
 use hookc::span::{FileId, Span};
 use hookc::testing::reference;
@@ -21,7 +21,7 @@ use hookc_runtime::bytecode::Op;
 use hookc_runtime::functions::{Builtin, Derived, Form, PatternKind};
 use hookc_runtime::internals::context::{PathCache, Source};
 use hookc_runtime::internals::value::{EvalError, Val};
-use hookc_runtime::internals::vm::eval_hook;
+use hookc_runtime::internals::vm::{eval_hook, ErrorSite};
 use hookc_runtime::verify::VerifiedProgram;
 use serde_json::{json, Map, Value};
 
@@ -158,6 +158,26 @@ fn outcome(v: &Val<'_>) -> Result<Value, EvalError> {
     }
 }
 
+/// The reference evaluator's outcome of `compiled` on `ctx`.
+fn reference_outcome(compiled: &CompiledExpr, ctx: &Value) -> Result<Value, EvalError> {
+    let consts = reference::Constants::new(compiled.expr());
+    outcome(&reference::eval_with(
+        compiled.expr(),
+        compiled.paths(),
+        ctx,
+        &consts,
+    ))
+}
+
+/// Which outcome it is: 0 `true`, 1 another value, 2 an error.
+fn outcome_class(outcome: &Result<Value, EvalError>) -> usize {
+    match outcome {
+        Ok(Value::Bool(true)) => 0,
+        Ok(_) => 1,
+        Err(_) => 2,
+    }
+}
+
 /// The VM's result of the one-hook program of `text` on `ctx`, through an
 /// artifact round trip.
 fn vm(text: &str, ctx: &Value) -> (Result<Value, EvalError>, VerifiedProgram) {
@@ -228,13 +248,7 @@ fn the_vm_the_reference_and_folding_agree_on_random_arguments() {
             );
 
             let compiled = compile_expr(&from_context, &free_form(), ExprMode::Unchecked).unwrap();
-            let consts = reference::Constants::new(compiled.expr());
-            let by_reference = outcome(&reference::eval_with(
-                compiled.expr(),
-                compiled.paths(),
-                &ctx,
-                &consts,
-            ));
+            let by_reference = reference_outcome(&compiled, &ctx);
             assert_eq!(by_vm, by_reference, "`{from_context}` on {ctx}");
 
             let (by_folding, folded_program) = vm(&from_literals, &json!({}));
@@ -349,19 +363,9 @@ fn the_shell_program_prefilter_is_exact() {
                     .with_derived(&derived);
                 outcome(&eval_hook(&loaded, 0, &mut cache, None))
             };
-            let consts = reference::Constants::new(compiled.expr());
-            let by_reference = outcome(&reference::eval_with(
-                compiled.expr(),
-                compiled.paths(),
-                &ctx,
-                &consts,
-            ));
+            let by_reference = reference_outcome(&compiled, &ctx);
             assert_eq!(by_vm, by_reference, "`{text}` on {ctx}");
-            outcomes[match by_vm {
-                Ok(Value::Bool(true)) => 0,
-                Ok(_) => 1,
-                Err(_) => 2,
-            }] += 1;
+            outcomes[outcome_class(&by_vm)] += 1;
         }
     }
     // Most shapes are rewritten; those after which a macro runs are not.
@@ -369,6 +373,163 @@ fn the_shell_program_prefilter_is_exact() {
     assert_eq!(rewritten_tests.len(), tests.len(), "{rewritten_tests:?}");
     // The contexts reach every outcome, so the rewrite is compared where it
     // decides, where it passes on, and on errors.
+    assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
+}
+
+/// Chains of regex tests joined by `||` on macro variables (`path.match(p,
+/// G1) || path.match(p, G2) || ...`), which the VM runs link by link in
+/// one step (`eval/vm`, `or_matches`), on random lists of strings and of
+/// other values (whose tests are errors): the VM gives what the reference
+/// evaluator gives, and what the VM gives when it traces, stepping through
+/// every instruction. Links of other shapes (`p == 'x'`, a test of another
+/// variable, `&&`) break a chain where they stand.
+#[test]
+fn regex_chains_on_a_macro_variable_run_as_written() {
+    let globs = [
+        "**/.claude/settings*.json",
+        "**/.hookc/**",
+        "**/state/hookc",
+        "**/.moat",
+        "**/bin/*",
+        "*.rs",
+        "**",
+    ];
+    let regexes = ["^/etc/", "x", "a|b", "(?i)SECRET", ""];
+    let items = [
+        json!("/home/u/.claude/settings.local.json"),
+        json!("a/.hookc/x"),
+        json!("/var/state/hookc"),
+        json!(".moat"),
+        json!("/usr/bin/ls"),
+        json!("main.rs"),
+        json!("/etc/passwd"),
+        json!("abc"),
+        json!(""),
+        json!(5),
+        Value::Null,
+        json!(["x"]),
+    ];
+    let mut rng = Rng(0x0c4a_1175);
+    let (mut fused, mut outcomes) = (0usize, [0usize; 3]);
+    for _ in 0..300 {
+        let links: Vec<String> = (0..1 + rng.below(6))
+            .map(|_| {
+                let var = *rng.pick(&["p", "p", "p", "q"]);
+                match rng.below(10) {
+                    0 => format!("{var} == 'abc'"),
+                    1 => format!("(path.match({var}, '*.rs') && {var}.size() > 2)"),
+                    2..=4 => format!("{var}.matches('{}')", rng.pick(&regexes)),
+                    _ => format!("path.match({var}, '{}')", rng.pick(&globs)),
+                }
+            })
+            .collect();
+        let text = format!(
+            "qs.exists(q, ps.{}(p, {}))",
+            rng.pick(&["exists", "all", "exists_one", "filter"]),
+            links.join(" || ")
+        );
+        let compiled = compile_expr(&text, &free_form(), ExprMode::Unchecked).unwrap();
+        let program = hookc::lower::lower(&compiled.policy());
+        fused += usize::from(program.code.windows(5).any(|w| {
+            matches!(
+                w,
+                [
+                    Op::Matches(_),
+                    Op::OrShort(_),
+                    Op::Var(_),
+                    Op::Matches(_),
+                    Op::OrJoin
+                ]
+            )
+        }));
+        let loaded = hookc_runtime::verify::verify(program).unwrap();
+        for _ in 0..8 {
+            let list = |rng: &mut Rng| -> Vec<Value> {
+                (0..rng.below(5))
+                    .map(|_| rng.pick(&items).clone())
+                    .collect()
+            };
+            let ctx = json!({"ps": list(&mut rng), "qs": list(&mut rng)});
+            let by_vm = stepped_alike(&loaded, &compiled, &text, &ctx);
+            outcomes[outcome_class(&by_vm)] += 1;
+        }
+    }
+    // Most conditions hold a chain, and the contexts reach every outcome.
+    assert!(fused > 150, "{fused} chains");
+    assert!(outcomes.iter().all(|&n| n > 200), "{outcomes:?}");
+}
+
+/// The VM's outcome of the one-hook `loaded` (compiled from `text`) on
+/// `ctx`, checked against the reference evaluator's and against the VM's
+/// when it traces, stepping through every instruction (the untraced VM
+/// runs some instruction sequences in one step: `eval/vm`).
+fn stepped_alike(
+    loaded: &VerifiedProgram,
+    compiled: &CompiledExpr,
+    text: &str,
+    ctx: &Value,
+) -> Result<Value, EvalError> {
+    let derived = Derived::new();
+    let run = |trace: Option<&mut ErrorSite>| {
+        let mut cache =
+            PathCache::new(&loaded.program().paths, Source::Document(ctx)).with_derived(&derived);
+        outcome(&eval_hook(loaded, 0, &mut cache, trace))
+    };
+    let by_vm = run(None);
+    let by_steps = run(Some(&mut ErrorSite::default()));
+    assert_eq!(by_vm, reference_outcome(compiled, ctx), "`{text}` on {ctx}");
+    assert_eq!(by_vm, by_steps, "`{text}` on {ctx}, traced");
+    by_vm
+}
+
+/// A macro variable's member (`x.k`, `c.program`: `Var; Field`, which the
+/// VM reads in place), of objects, of values that are none (an error), of
+/// missing keys and of parsed commands, at every nesting depth, as the
+/// reference evaluator and the traced VM read it.
+#[test]
+fn members_of_a_macro_variable_read_as_written() {
+    let items = [
+        json!({"k": "a", "j": 1}),
+        json!({"k": ["a"], "j": "a"}),
+        json!({"j": 2}),
+        json!({}),
+        json!("k"),
+        json!(7),
+        Value::Null,
+        json!([{"k": "a"}]),
+    ];
+    let bodies = [
+        "V.k == 'a'",
+        "V.j > 0",
+        "has(V.k)",
+        "V.k.size() > 0",
+        "'a' in V.k",
+        "V.k == W.j",
+        "c.program == V.k",
+        "c.argv.exists(a, a == V.k)",
+    ];
+    let mut rng = Rng(0x7a1d_0f1e);
+    let mut outcomes = [0usize; 3];
+    for _ in 0..200 {
+        let (v, w) = (*rng.pick(&["x", "y"]), *rng.pick(&["x", "y"]));
+        let body = rng.pick(&bodies).replace('V', v).replace('W', w);
+        let text = format!(
+            "shell.commands(cmd).exists(c, xs.{}(x, ys.exists(y, {body})))",
+            rng.pick(&["exists", "all", "exists_one", "filter", "map"])
+        );
+        let compiled = compile_expr(&text, &free_form(), ExprMode::Unchecked).unwrap();
+        let loaded =
+            hookc_runtime::verify::verify(hookc::lower::lower(&compiled.policy())).unwrap();
+        for _ in 0..8 {
+            let list = |rng: &mut Rng| -> Vec<Value> {
+                (0..rng.below(4))
+                    .map(|_| rng.pick(&items).clone())
+                    .collect()
+            };
+            let ctx = json!({"xs": list(&mut rng), "ys": list(&mut rng), "cmd": "a a; ls"});
+            outcomes[outcome_class(&stepped_alike(&loaded, &compiled, &text, &ctx))] += 1;
+        }
+    }
     assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
 }
 
@@ -418,6 +579,11 @@ fn a_parsed_command_reads_as_its_json_object() {
         "X.hasFlag('r', 'recursive')",
         "X.hasFlag('f')",
         "X.argvPrefix(['rm', '-rf'])",
+        "X.argvPrefix(['rm', '-rf', '~/x', 'y'])",
+        "X.argvPrefix(['/bin/rm'])",
+        "X.argvPrefix([])",
+        "X.argvPrefix(['rm', 1])",
+        "X.argvPrefix(['rm', '-rf'] + [obj.program])",
         "X.paths()",
         "[X, 1][0].program",
         "(true ? X : obj).argv[1]",

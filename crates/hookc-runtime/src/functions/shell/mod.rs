@@ -430,7 +430,7 @@ pub fn named_paths<'w>(
         if dir.is_empty() || p.starts_with('/') || p.starts_with('~') {
             out.push(p.into_owned());
         } else {
-            out.push(paths::normal(&paths::join(dir, &p)).into_owned());
+            out.push(paths::normal_owned(paths::join(dir, &p)));
         }
     };
     // The program is what runs, not a path it is given.

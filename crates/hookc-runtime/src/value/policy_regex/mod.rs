@@ -155,6 +155,15 @@ struct KnownLiterals<const N: usize> {
     ends: [usize; N],
     count: usize,
     finders: OnceLock<Box<[Finder<'static>]>>,
+    /// [`byte_set`] of `text`: the bytes of the literals.
+    bytes: u64,
+}
+
+/// The bytes of `s` as a set: bit `b % 64` for each byte `b` (bytes 64
+/// apart share a bit, so a clear bit is a byte surely absent, a set one a
+/// byte perhaps present). What [`PolicyRegex::surely_lacks`] compares.
+pub fn byte_set(s: &str) -> u64 {
+    s.bytes().fold(0, |set, b| set | 1 << (b & 63))
 }
 
 impl<const N: usize> KnownLiterals<N> {
@@ -169,6 +178,7 @@ impl<const N: usize> KnownLiterals<N> {
             *end = text.len();
         }
         (!kept.is_empty()).then(|| KnownLiterals {
+            bytes: byte_set(&text),
             text: text.into_boxed_str(),
             ends,
             count: kept.len(),
@@ -276,6 +286,20 @@ impl PolicyRegex {
     /// The pattern's text.
     pub fn pattern(&self) -> &str {
         &self.pattern
+    }
+
+    /// Whether a haystack whose [`byte_set`] is `haystack` surely lacks a
+    /// recorded required literal, one of whose bytes it has not: then
+    /// [`is_match`](Self::is_match) is `Ok(false)` and `captures` `Ok(None)`,
+    /// found without a search (a literal is tested before anything else).
+    /// `false` when not sure: no literal recorded, or every byte's bit
+    /// set. One set answers for every regex tested on one haystack (a
+    /// chain of `path.match` on one path, `eval/vm`).
+    #[inline]
+    pub fn surely_lacks(&self, haystack: u64) -> bool {
+        self.known
+            .as_ref()
+            .is_some_and(|known| known.bytes & !haystack != 0)
     }
 
     /// Whether `haystack` has a match; an error when the pattern does not

@@ -651,8 +651,7 @@ fn the_prefilter_is_exact_on_random_patterns() {
         "ab", "b", "c", "abc", r"\s", "[ab]", ".", "a", "ca", r"\x61", r"\bc", "(?i)a", "(?:b)",
         "A", "a{2}",
     ];
-    let mut compared = 0;
-    let mut with_one_of = 0;
+    let (mut compared, mut ruled_out, mut with_one_of) = (0, 0, 0);
     for _ in 0..2000 {
         let mut pattern = String::new();
         for _ in 0..=next(4) {
@@ -683,10 +682,16 @@ fn the_prefilter_is_exact_on_random_patterns() {
         let recorded = PolicyRegex::with_literals(&pattern, &required_literals(&pattern), &one_of);
         let eager = regex::Regex::new(&pattern).unwrap();
         for _ in 0..20 {
+            // `!` shares its bit of a byte set with `a`.
             let haystack: String = (0..next(8))
-                .map(|_| ['a', 'b', 'c', ' ', 'A'][next(5) as usize])
+                .map(|_| ['a', 'b', 'c', ' ', 'A', '!'][next(6) as usize])
                 .collect();
             let want = Ok(eager.is_match(&haystack));
+            // A byte set that rules the regex out is right to.
+            if recorded.surely_lacks(byte_set(&haystack)) {
+                assert_eq!(want, Ok(false), "{pattern:?} on {haystack:?}");
+                ruled_out += 1;
+            }
             assert_eq!(
                 lazy.is_match(&haystack),
                 want,
@@ -711,4 +716,5 @@ fn the_prefilter_is_exact_on_random_patterns() {
         with_one_of > 100,
         "{with_one_of} patterns with a one-of set"
     );
+    assert!(ruled_out > 5_000, "{ruled_out} ruled out by byte sets");
 }
