@@ -172,8 +172,11 @@ pub fn join_all<'e, I>(elements: I) -> String
 where
     I: IntoIterator<Item = &'e str>,
 {
-    let mut joined = String::new();
-    for (i, element) in elements.into_iter().filter(|e| !e.is_empty()).enumerate() {
+    let parts: SmallVec<[&str; 4]> = elements.into_iter().filter(|e| !e.is_empty()).collect();
+    // Sized once: growing it reallocated most joins (callgrind).
+    let len = parts.iter().map(|p| p.len() + 1).sum::<usize>();
+    let mut joined = String::with_capacity(len);
+    for (i, element) in parts.into_iter().enumerate() {
         if i > 0 {
             joined.push('/');
         }

@@ -55,8 +55,10 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 mod fill;
+mod fused;
 
 pub use fill::*;
+use fused::{join_bools, or_matches};
 
 /// Operand-stack values held inline before the stack spills to the heap.
 pub const INLINE_STACK: usize = 16;
@@ -642,13 +644,11 @@ fn run<'a, const TRACE: bool>(
             },
             Op::AndJoin => {
                 let b = pop!();
-                let a = top!();
-                *a = value::and(std::mem::replace(a, Val::Null), b);
+                join_bools(top!(), b, false);
             }
             Op::OrJoin => {
                 let b = pop!();
-                let a = top!();
-                *a = value::or(std::mem::replace(a, Val::Null), b);
+                join_bools(top!(), b, true);
             }
             Op::Branch { otherwise, end } => match pop!() {
                 Val::Bool(true) => {}
@@ -808,85 +808,6 @@ fn run<'a, const TRACE: bool>(
         }
         ip = next;
     }
-}
-
-/// Runs, from `at`, the rest of a chain of regex tests of one macro
-/// variable joined by `||`, as the compiler lowers `path.match(p, G1) ||
-/// path.match(p, G2) || ...` (a guard's list of protected files: 14 globs
-/// in the bundled Claude Code guard), with `acc` the value on top of the
-/// stack, the chain's value so far. Returns the index of the first
-/// instruction not run.
-///
-/// Each link is the four instructions `OrShort -> L; Var d; Matches r;
-/// OrJoin` with `L` just past them, and is run here as those instructions
-/// run: past a `true` (the jump to `L`), else `acc || (elem_d matches r)`
-/// through [`value::or`] and [`value::matches`], the same functions on the
-/// same values (`Var` would push a copy of the element, which `Matches`
-/// reads and drops). Nothing else is read or written, so the stack, the
-/// frames and the result are exactly what the instructions leave. A link
-/// of any other shape, or with an index a verified program cannot have,
-/// ends the chain there, and the interpreter goes on from it.
-// PERF: per link, one step of this loop instead of four dispatches with
-// their pushes, pops and copies (callgrind, bundled Claude Code guard on a
-// 200-character command).
-#[inline(never)]
-fn or_matches<'a>(
-    prog: &'a VerifiedProgram,
-    code: &[Op],
-    base: usize,
-    mut at: usize,
-    acc: &mut Val<'a>,
-    frames: &[MacroFrame<'a>],
-) -> usize {
-    // The byte set of the string element `Var(d)` reads (the elements do
-    // not change in a chain: only `MacroNext` moves them).
-    let mut bytes_of: Option<(u16, u64)> = None;
-    while let Some([Op::OrShort(to), Op::Var(d), Op::Matches(r), Op::OrJoin]) =
-        code.get(at..at.saturating_add(4))
-    {
-        let past = at + 4;
-        if to.as_usize().checked_sub(base) != Some(past) {
-            break;
-        }
-        if !matches!(acc, Val::Bool(true)) {
-            let frame = frames
-                .len()
-                .checked_sub(1 + usize::from(*d))
-                .and_then(|k| frames.get(k));
-            let (Some(frame), Some(re)) = (frame, prog.regex(*r)) else {
-                break;
-            };
-            // PERF: the element's bytes, found once for the links that test
-            // it, rule out most regexes of a path's chain without a search
-            // (a byte of a recorded literal the path has not).
-            let tested = match &frame.elem {
-                Val::Str(s) => {
-                    let bytes = match bytes_of {
-                        Some((of, bytes)) if of == *d => bytes,
-                        _ => {
-                            let bytes = value::policy_regex::byte_set(s);
-                            bytes_of = Some((*d, bytes));
-                            bytes
-                        }
-                    };
-                    if re.surely_lacks(bytes) {
-                        Val::Bool(false)
-                    } else {
-                        value::matches(&frame.elem, re)
-                    }
-                }
-                elem => value::matches(elem, re),
-            };
-            match (&*acc, tested) {
-                // `value::or`'s rule for two bools, the usual case, without
-                // dropping the loser through the drop glue.
-                (Val::Bool(false), Val::Bool(b)) => discard(std::mem::replace(acc, Val::Bool(b))),
-                (_, tested) => *acc = value::or(std::mem::replace(acc, Val::Null), tested),
-            }
-        }
-        at = past;
-    }
-    at
 }
 
 /// `LocalLoad`'s read: a copy of the value kept in `slot`, if any.
