@@ -155,7 +155,10 @@ struct KnownLiterals<const N: usize> {
     ends: [usize; N],
     count: usize,
     finders: OnceLock<Box<[Finder<'static>]>>,
-    /// [`byte_set`] of `text`: the bytes of the literals.
+    /// [`byte_set`] of `text`: the bytes of the literals. Read for the
+    /// required literals only ([`PolicyRegex::surely_lacks`]: a missing
+    /// byte is a missing literal); a one-of set is lacked only where every
+    /// one of its literals is.
     bytes: u64,
 }
 
