@@ -625,27 +625,16 @@ mod tests {
 
     #[test]
     fn endpoints_follow_the_exporter_rules() {
-        let url = |arg: &str| parse_endpoint(arg).map(|e| e.to_string());
-        assert_eq!(
-            url("http://127.0.0.1:4318").ok().as_deref(),
-            Some("http://127.0.0.1:4318/v1/logs")
-        );
-        assert_eq!(
-            url("http://127.0.0.1:4318/").ok().as_deref(),
-            Some("http://127.0.0.1:4318/v1/logs")
-        );
-        assert_eq!(
-            url("http://c:4318/v1/logs").ok().as_deref(),
-            Some("http://c:4318/v1/logs")
-        );
-        assert_eq!(
-            url("http://c/otel/").ok().as_deref(),
-            Some("http://c/otel/v1/logs")
-        );
-        assert_eq!(
-            url("http://c:1/x/v1/logs?a=b").ok().as_deref(),
-            Some("http://c:1/x/v1/logs?a=b")
-        );
+        for (given, endpoint) in [
+            ("http://127.0.0.1:4318", "http://127.0.0.1:4318/v1/logs"),
+            ("http://127.0.0.1:4318/", "http://127.0.0.1:4318/v1/logs"),
+            ("http://c:4318/v1/logs", "http://c:4318/v1/logs"),
+            ("http://c/otel/", "http://c/otel/v1/logs"),
+            ("http://c:1/x/v1/logs?a=b", "http://c:1/x/v1/logs?a=b"),
+        ] {
+            let url = parse_endpoint(given).map(|e| e.to_string());
+            assert_eq!(url.ok().as_deref(), Some(endpoint), "{given}");
+        }
         let v6 = parse_endpoint("http://[::1]:4318").ok();
         assert_eq!(v6.map(|e| (e.host, e.port)), Some(("::1".to_owned(), 4318)));
         assert!(matches!(
