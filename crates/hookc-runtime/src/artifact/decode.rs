@@ -11,7 +11,7 @@ use super::{
     checksum, get_op, ArtifactError, Section, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
     FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_ONE_OF, FLAG_SENSITIVE, FORMAT_VERSION,
     FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS, HEADER_LEN,
-    HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    HOOK_FLAG_REPLACE, KNOWN_FLAGS, MAGIC, SECTIONS, VALUE_TAG_LIST, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::{Path, Segment};
 use crate::bytecode::{
@@ -567,15 +567,34 @@ fn read_paths(r: &mut ByteReader<'_>) -> Result<Vec<Path>, ArtifactError> {
     Ok(out)
 }
 
-/// The constants: a string's text kept for the pool to build on first use
-/// ([`ConstPool::push_text`]), every other value built now.
+/// The constants: the text of a string, and the texts of a list of
+/// strings, kept for the pool to build on first use
+/// ([`ConstPool::push_text`], [`ConstPool::push_text_list`]), every other
+/// value built now. Either way every byte is checked here, with the same
+/// errors.
 fn read_consts(r: &mut ByteReader<'_>) -> Result<ConstPool, ArtifactError> {
+    // A list's strings are at depth 2, which a built list checks.
+    const _: () = assert!(MAX_VALUE_DEPTH >= 2);
     let n = r.count("constant count", 1)?;
     let mut pool = ConstPool::with_capacity(n, r.remaining());
     for _ in 0..n {
         let offset = r.offset();
         match r.u8("constant tag")? {
             VALUE_TAG_STRING => pool.push_text(r.str("string constant")?),
+            VALUE_TAG_LIST => {
+                // Read ahead as texts; a list with an item that is not a
+                // string is read again from its start, and built.
+                let mut items = r.clone();
+                let len = items.count("list constant length", 1)?;
+                let texts = pool.push_text_list(len, || match items.u8("constant tag")? {
+                    VALUE_TAG_STRING => items.str("string constant").map(Some),
+                    _ => Ok(None),
+                })?;
+                match texts {
+                    true => *r = items,
+                    false => pool.push(read_tagged(r, VALUE_TAG_LIST, 1, offset)?),
+                }
+            }
             tag => pool.push(read_tagged(r, tag, 1, offset)?),
         }
     }
@@ -634,7 +653,7 @@ fn read_tagged(
             Value::Number(number)
         }
         VALUE_TAG_STRING => Value::String(r.str("string constant")?.to_owned()),
-        8 => {
+        VALUE_TAG_LIST => {
             let n = r.count("list constant length", 1)?;
             // Capacity from the count only up to a bound: nested lists each
             // claiming all the bytes left would reserve that much once per

@@ -6,7 +6,7 @@ use super::{
     checksum, hook_flags, put_op, Wire, FLAG_ATTRIBUTION_ID, FLAG_ATTRIBUTION_OFF,
     FLAG_ENVIRONMENT, FLAG_LOWER_FIRST, FLAG_ONE_OF, FLAG_SENSITIVE, FORMAT_VERSION,
     FORMAT_VERSION_FIRST_MATCH, FORMAT_VERSION_FUNCTIONS, FORMAT_VERSION_LITERALS,
-    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_STRING,
+    FORMAT_VERSION_MODEL, HEADER_LEN, MAGIC, SECTIONS, VALUE_TAG_LIST, VALUE_TAG_STRING,
 };
 use crate::bytecode::path::Segment;
 use crate::bytecode::{Attribution, Binding, Combine, Effect, OnError, PriorityOrder};
@@ -391,7 +391,7 @@ fn put_value(w: &mut ByteWriter, value: &Value) {
             w.str(s);
         }
         Value::Array(items) => {
-            w.u8(8);
+            w.u8(VALUE_TAG_LIST);
             w.len(items.len());
             for item in items {
                 put_value(w, item);

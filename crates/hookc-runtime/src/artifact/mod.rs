@@ -245,9 +245,13 @@ const CHECKED_FLAGS: u16 =
 /// A hook's flags byte (and an absent hook's): it is marked `replace`.
 pub(crate) const HOOK_FLAG_REPLACE: u8 = 1;
 
-/// The tag of a string constant (`consts`, above): the one tag the decoder
-/// reads apart, keeping the text for the pool to build on first use.
+/// The tag of a string constant (`consts`, above): the decoder keeps its
+/// text for the pool to build on first use.
 pub(crate) const VALUE_TAG_STRING: u8 = 7;
+
+/// The tag of a list constant: the decoder keeps the texts of a list of
+/// strings only, for the pool to build on first use.
+pub(crate) const VALUE_TAG_LIST: u8 = 8;
 
 /// The flags byte of a hook marked `replace` or not.
 fn hook_flags(replace: bool) -> u8 {

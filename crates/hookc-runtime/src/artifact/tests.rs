@@ -4,7 +4,10 @@
 
 use super::*;
 use crate::bytecode::Program;
+use crate::bytecode::{ConstIdx, SetIdx};
+use crate::value::Val;
 use crate::verify::tests::sample;
+use serde_json::json;
 
 /// xorshift64*: a small deterministic PRNG (no dependency).
 pub(crate) struct Rng(u64);
@@ -147,25 +150,67 @@ fn every_instruction_round_trips() {
 }
 
 #[test]
-fn a_load_builds_no_string_constant_until_it_is_read() {
-    let p = sample();
+fn a_load_builds_no_string_constant_nor_list_of_strings_until_it_is_read() {
+    let mut p = sample();
+    // Lists of strings, one that becomes a set, and lists that are not all
+    // strings (built at load).
+    let first_list = p.consts.len();
+    for list in [
+        json!(["b", "a", "b"]),
+        json!([]),
+        json!(["x", 1]),
+        json!([["a"]]),
+        json!(["é", ""]),
+    ] {
+        p.consts.push(list);
+    }
+    p.sets.push(ConstIdx::from_usize(first_list));
     let bytes = encode(&p);
     let v = load(&bytes).unwrap();
     let pool = &v.program().consts;
-    let strings: Vec<usize> = (0..p.consts.len())
-        .filter(|&i| p.consts.get(i).is_some_and(serde_json::Value::is_string))
+    let lazy = |value: &serde_json::Value| match value {
+        serde_json::Value::String(_) => true,
+        serde_json::Value::Array(items) => items.iter().all(serde_json::Value::is_string),
+        _ => false,
+    };
+    let texts: Vec<usize> = (0..p.consts.len())
+        .filter(|&i| p.consts.get(i).is_some_and(lazy))
         .collect();
-    assert!(!strings.is_empty());
-    // Decoding and verifying built every constant but the strings.
+    assert!(texts.iter().filter(|&&i| i >= first_list).count() == 3);
+    // Decoding and verifying built every constant but these, the set's
+    // list included (its set is made from the texts).
     let built: Vec<usize> = pool.built().map(|(i, _)| i).collect();
-    let others: Vec<usize> = (0..p.consts.len())
-        .filter(|i| !strings.contains(i))
-        .collect();
+    let others: Vec<usize> = (0..p.consts.len()).filter(|i| !texts.contains(i)).collect();
     assert_eq!(built, others);
-    // A read builds the string, the same value the compiler wrote.
-    let first = strings[0];
-    assert_eq!(pool.get(first), p.consts.get(first));
-    assert!(pool.built().any(|(i, _)| i == first));
+    let set = v.set(SetIdx::from_usize(p.sets.len() - 1)).unwrap();
+    assert!(matches!(
+        set.contains(&Val::from_json(&json!("a"))),
+        Val::Bool(true)
+    ));
+    assert!(matches!(
+        set.contains(&Val::from_json(&json!("c"))),
+        Val::Bool(false)
+    ));
+    // Lists of strings give their items without being built; others none.
+    for &i in &texts {
+        let items = pool.text_list(i).map(|t| t.collect::<Vec<_>>());
+        match p.consts.get(i) {
+            Some(serde_json::Value::Array(list)) => {
+                assert_eq!(
+                    items.unwrap(),
+                    list.iter().filter_map(|s| s.as_str()).collect::<Vec<_>>()
+                );
+                assert!(pool.is_list(i));
+            }
+            _ => assert!(items.is_none() && !pool.is_list(i)),
+        }
+    }
+    assert!(pool.built().all(|(i, _)| !texts.contains(&i)));
+    // A read builds the value, the same value the compiler wrote.
+    for &i in &texts {
+        assert_eq!(pool.get(i), p.consts.get(i));
+        assert!(pool.built().any(|(j, _)| j == i));
+    }
     // Re-encoding reads them all, to the same bytes.
     assert_eq!(encode(v.program()), bytes);
 }

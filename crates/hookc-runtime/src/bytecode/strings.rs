@@ -43,6 +43,21 @@ impl StringTable {
         self.ends.push(self.text.len());
     }
 
+    /// Keeps the first `len` strings (all of them if there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.ends.len() {
+            return;
+        }
+        let end = match len.checked_sub(1) {
+            Some(last) => self.ends.get(last).copied().unwrap_or(0),
+            None => 0,
+        };
+        // INVARIANT (string ends): `end` is the end of string `len - 1`, a
+        // boundary, and becomes the last end.
+        self.text.truncate(end);
+        self.ends.truncate(len);
+    }
+
     /// The table of `text` cut at `ends` (string `i` ends at `ends[i]`),
     /// if that is a table: `ends` non-decreasing, each a `char` boundary,
     /// the last `text.len()` (none for empty `text`). Checked in one pass
@@ -138,5 +153,14 @@ mod tests {
             StringTable::from_parts(String::new(), vec![]),
             Some(StringTable::new())
         );
+        let mut cut = t.clone();
+        cut.truncate(9);
+        assert_eq!(cut, t);
+        cut.truncate(3);
+        assert_eq!(cut, StringTable::from(vec!["", "ab", "é"]));
+        cut.push("z");
+        assert_eq!(cut.get(3), Some("z"));
+        cut.truncate(0);
+        assert_eq!(cut, StringTable::new());
     }
 }

@@ -712,13 +712,25 @@ impl ConstSet {
                 _ => set.others.push(item.clone()),
             }
         }
+        set.with_strings(strings)
+    }
+
+    /// The set of a list of strings' items, the list not built
+    /// ([`ConstPool::text_list`](crate::bytecode::ConstPool::text_list)).
+    pub fn of_strs<'s>(items: impl IntoIterator<Item = &'s str>) -> ConstSet {
+        ConstSet::default().with_strings(items.into_iter().map(Box::from).collect())
+    }
+
+    /// The set with these strings (in any order, repeats allowed).
+    fn with_strings(mut self, mut strings: Vec<Box<str>>) -> ConstSet {
+        let set = &mut self;
         strings.sort_unstable();
         strings.dedup();
         // By length (stable: equal lengths stay sorted), so that the
         // members of one length are one run.
         strings.sort_by_key(|s| s.len());
         set.strings = strings.into_boxed_slice();
-        set
+        self
     }
 
     /// `v in set`.

@@ -204,13 +204,19 @@ pub fn verify(program: Program) -> Result<VerifiedProgram, VerifyError> {
         .sets
         .iter()
         .enumerate()
-        .map(|(index, &konst)| match program.konst(konst) {
-            Some(serde_json::Value::Array(items)) => Ok(ConstSet::new(items)),
-            _ => Err(VerifyError::BadSet {
-                index,
-                konst: konst.as_u32(),
-            }),
-        })
+        .map(
+            |(index, &konst)| match program.consts.text_list(konst.as_usize()) {
+                // A list of strings kept as texts: the set without the list.
+                Some(items) => Ok(ConstSet::of_strs(items)),
+                None => match program.konst(konst) {
+                    Some(serde_json::Value::Array(items)) => Ok(ConstSet::new(items)),
+                    _ => Err(VerifyError::BadSet {
+                        index,
+                        konst: konst.as_u32(),
+                    }),
+                },
+            },
+        )
         .collect::<Result<Vec<_>, _>>()?;
     let tables = program
         .tables

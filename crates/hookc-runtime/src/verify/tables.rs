@@ -113,9 +113,9 @@ pub(super) fn check_regex_one_of(p: &Program) -> Result<(), VerifyError> {
 pub(super) fn check_consts(p: &Program) -> Result<(), VerifyError> {
     // One explicit stack for all constants: no recursion over the values.
     let mut stack: Vec<(&serde_json::Value, usize)> = Vec::new();
-    // The constants built so far hold every list and object; a string not
-    // yet built is one level deep, and building it here would undo the
-    // pool's laziness.
+    // The constants built so far hold every object and every list but the
+    // lists of strings kept as texts; those are two levels deep and a
+    // string one, and building them here would undo the pool's laziness.
     for (i, value) in p.consts.built() {
         stack.push((value, 1));
         while let Some((v, depth)) = stack.pop() {
@@ -170,7 +170,8 @@ pub(super) fn check_tables(p: &Program) -> Result<(), VerifyError> {
 pub(super) fn check_sets(p: &Program) -> Result<(), VerifyError> {
     for (index, &konst) in p.sets.iter().enumerate() {
         in_bounds(p, konst, || Location::Set(index_u32(index)))?;
-        if !matches!(p.konst(konst), Some(serde_json::Value::Array(_))) {
+        // (A list of strings kept as texts stays unbuilt.)
+        if !p.consts.is_list(konst.as_usize()) {
             return Err(VerifyError::BadSet {
                 index,
                 konst: konst.as_u32(),
