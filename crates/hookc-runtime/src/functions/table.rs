@@ -651,6 +651,43 @@ functions! {
             })))
         })()),
     }
+    /// `shell.runsPrefix(s, prefixes)`: whether a command of the Bash command string `s` begins with one of `prefixes`, each a list of words as `c.argvPrefix` reads it (`[['git', 'push'], ['git', 'reset']]`): `shell.commands(s).exists(c, prefixes.exists(w, c.argvPrefix(w)))` without the walk (a prefix that is not a list of strings is an error).
+    0x0059 ShellRunsPrefix {
+        ns: "shell", name: "runsPrefix", form: Global,
+        params: [s: STR, prefixes: LIST],
+        result: BOOL,
+        yaml: None, lower: Call,
+        run: |[s, prefixes], _, scratch| lift((|| {
+            // A list of the policy's (the compiler's own prefilter, below)
+            // is read in place; any other list of lists of strings is
+            // copied to words first.
+            let wanted: SmallVec<[Cow<'_, [Value]>; 2]> = match prefixes {
+                Val::Array(items) => items
+                    .iter()
+                    .map(|w| match w {
+                        Value::Array(words) if words.iter().all(Value::is_string) => {
+                            Ok(Cow::Borrowed(words.as_slice()))
+                        }
+                        _ => Err(EvalError::NoSuchOverload),
+                    })
+                    .collect::<Result<_, _>>()?,
+                list => {
+                    let n = list.element_count().ok_or(EvalError::NoSuchOverload)?;
+                    (0..n)
+                        .map(|i| {
+                            let prefix = list.element(i).ok_or(EvalError::NoSuchOverload)?;
+                            let words = string_items(&prefix)?;
+                            Ok(Cow::Owned(words.iter().map(|w| Value::from(&**w)).collect()))
+                        })
+                        .collect::<Result<_, _>>()?
+                }
+            };
+            let script = parsed(s, scratch).ok_or(EvalError::InvalidArgument)?;
+            Ok(Val::Bool(script.commands.iter().any(|c| {
+                wanted.iter().any(|w| shell::argv_prefix(&c.parts().argv, w))
+            })))
+        })()),
+    }
     /// `c.hasFlag(flag)`: whether the command `c` (of `shell.commands`) is given the flag: `-x` alone or in a cluster (`-rx`, `-i.bak`: letters up to an attached value) for one letter, `--flag`/`--flag=v` for a word.
     0x0053 HasFlag {
         name: "hasFlag", form: Method,

@@ -297,6 +297,9 @@ fn the_shell_program_prefilter_is_exact() {
         "git -C . push --force",
         "/bin/rm -f y; ./git push",
         "pushd /tmp && gitx push",
+        "git -c a=b reset --hard; npm exec --yes x",
+        "npx -y x && git status",
+        "git log | git reset",
     ]
     .iter()
     .map(|s| json!(s))
@@ -312,6 +315,9 @@ fn the_shell_program_prefilter_is_exact() {
         "c.argvPrefix(['rm'])",
         "(c.program == 'ls' || c.argvPrefix(['git', 'push']))",
         "(c.program in ['cd', 'pushd'] || c.program == 'rm' && c.argv.size() > 2)",
+        "c.argvPrefix(['git', 'reset'])",
+        "(c.argvPrefix(['git', 'push']) || c.argvPrefix(['npm', 'exec']) && c.argv.size() > 3)",
+        "(c.program == 'npx' || c.argvPrefix(['npm', 'exec']))",
     ];
     let rests = [
         "c.hasFlag('r', 'recursive')",
@@ -329,8 +335,11 @@ fn the_shell_program_prefilter_is_exact() {
     ];
     let mut rng = Rng(0x005e_11f1);
     let mut rewritten = 0usize;
-    // Which program tests were rewritten: every form the rewrite reads.
+    // Which program tests were rewritten: every form the rewrite reads; and
+    // by which test (`shell.runs`, `shell.runsPrefix`).
     let mut rewritten_tests = std::collections::BTreeSet::new();
+    let mut by_prefix = 0usize;
+    let gates = [Builtin::ShellRuns, Builtin::ShellRunsPrefix].map(|b| b.func_id());
     // How often each outcome came: `true`, `false`, an error.
     let mut outcomes = [0usize; 3];
     for _ in 0..400 {
@@ -340,13 +349,14 @@ fn the_shell_program_prefilter_is_exact() {
         let text = rng.pick(&shapes).replace("EXISTS", &exists);
         let compiled = compile_expr(&text, &free_form(), ExprMode::Unchecked).unwrap();
         let program = hookc::lower::lower(&compiled.policy());
-        if program
-            .code
-            .iter()
-            .any(|op| matches!(op, Op::Call(g) if *g == Builtin::ShellRuns.func_id()))
-        {
+        let gate = program.code.iter().find_map(|op| match op {
+            Op::Call(g) if gates.contains(g) => Some(*g),
+            _ => None,
+        });
+        if let Some(gate) = gate {
             rewritten += 1;
             rewritten_tests.insert(test);
+            by_prefix += usize::from(gate == Builtin::ShellRunsPrefix.func_id());
         }
         let loaded = hookc_runtime::verify::verify(program).unwrap();
         for _ in 0..6 {
@@ -371,9 +381,61 @@ fn the_shell_program_prefilter_is_exact() {
     // Most shapes are rewritten; those after which a macro runs are not.
     assert!(rewritten > 150 && rewritten < 400, "{rewritten} rewritten");
     assert_eq!(rewritten_tests.len(), tests.len(), "{rewritten_tests:?}");
+    // Subcommand rules (prefixes of two words) by their own test.
+    assert!(by_prefix > 40, "{by_prefix} by `shell.runsPrefix`");
     // The contexts reach every outcome, so the rewrite is compared where it
     // decides, where it passes on, and on errors.
     assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
+}
+
+/// `shell.runsPrefix(s, prefixes)` on random commands and prefix lists,
+/// written out and computed from the context: the VM gives what the walk
+/// it stands for gives (`shell.commands(s).exists(c, prefixes.exists(w,
+/// c.argvPrefix(w)))`), and an error for a prefix that is not a list of
+/// strings.
+#[test]
+fn shell_runs_prefix_is_the_walk_it_stands_for() {
+    let commands = [
+        "git -C . push --force",
+        "git -c a=b reset --hard; npm exec --yes x",
+        "/usr/bin/git push origin",
+        "echo git push; gitx push",
+        "sudo git reset HEAD~1",
+        "npm install && npx -y y",
+        "",
+        "'unterminated git push",
+    ];
+    let prefixes = [
+        "[['git', 'push']]",
+        "[['git', 'reset'], ['npm', 'exec']]",
+        "[['/usr/bin/git', 'push']]",
+        "[['git']]",
+        "[]",
+        "[['git', 'push', 'origin'], ['npx', '-y']]",
+        "[['git', word]]",
+        "[[word]]",
+    ];
+    let mut rng = Rng(0x0a1e_57f1);
+    let mut outcomes = [0usize; 3];
+    for _ in 0..200 {
+        let p = *rng.pick(&prefixes);
+        let ctx = json!({"cmd": rng.pick(&commands), "word": rng.pick(&["push", "reset", "git"])});
+        let (fast, _) = vm(&format!("shell.runsPrefix(cmd, {p})"), &ctx);
+        let (walk, _) = vm(
+            &format!("shell.commands(cmd).exists(c, {p}.exists(w, c.argvPrefix(w)))"),
+            &ctx,
+        );
+        assert_eq!(fast, walk, "{p} on {ctx}");
+        outcomes[outcome_class(&fast)] += 1;
+    }
+    assert!(outcomes[0] > 30 && outcomes[1] > 30, "{outcomes:?}");
+    for bad in ["[['git', 1]]", "['git', 'push']", "[['git'], 'x']"] {
+        let (r, _) = vm(
+            &format!("shell.runsPrefix(cmd, {bad})"),
+            &json!({"cmd": "git push"}),
+        );
+        assert_eq!(r, Err(EvalError::NoSuchOverload), "{bad}");
+    }
 }
 
 /// Chains of regex tests joined by `||` on macro variables (`path.match(p,
