@@ -404,6 +404,10 @@ fn shell_runs_prefix_is_the_walk_it_stands_for() {
         "npm install && npx -y y",
         "",
         "'unterminated git push",
+        // Where a program is not a plain name.
+        "./git push; git/ push; / push",
+        "X=git; $X push && env git reset",
+        "\\git push || 'g'it reset || busybox git push",
     ];
     let prefixes = [
         "[['git', 'push']]",
@@ -414,10 +418,12 @@ fn shell_runs_prefix_is_the_walk_it_stands_for() {
         "[['git', 'push', 'origin'], ['npx', '-y']]",
         "[['git', word]]",
         "[[word]]",
+        "[['./git', 'push'], ['git/', 'push'], ['/', 'push']]",
+        "[['', 'push']]",
     ];
     let mut rng = Rng(0x0a1e_57f1);
     let mut outcomes = [0usize; 3];
-    for _ in 0..200 {
+    for _ in 0..400 {
         let p = *rng.pick(&prefixes);
         let ctx = json!({"cmd": rng.pick(&commands), "word": rng.pick(&["push", "reset", "git"])});
         let (fast, _) = vm(&format!("shell.runsPrefix(cmd, {p})"), &ctx);
