@@ -181,3 +181,23 @@ fn json_context_is_accepted_exactly_when_serde_json_accepts_it() {
         }
     }
 }
+
+/// Target `shell_parse`, its invariant "what `parse` accepts,
+/// `parse_as_written` accepts": the input (bytes as the target reads them,
+/// lossily) feeds `mksh` a heredoc whose body opens a backquote inside
+/// single quotes. `parse`, which read the body only as `mksh`'s script
+/// (where the quotes quote), accepted it; the shell of the line expands
+/// the body first, and there the backquote is left open. Both readings
+/// now expand the body in the shell of the line, so `parse` fails too, and
+/// `bash <<EOF` of `echo '`rm -rf /`'` shows the `rm` the line runs.
+#[test]
+fn heredoc_into_a_shell_is_expanded_by_the_line_first() {
+    use hookc_runtime::functions::shell::{parse, parse_as_written};
+    let input: &[u8] = b"mksh<<EOF |\xfb\xdb\xd7\x96zd\nEO\0\0\0u\0OF | bash[ -c 'za` rm {}'\n$(i=t;d)F\xff\xff\xff\xff\xff\xff\x03xfor f in *.t=\nEOF\nf\nf\nr ";
+    let text = String::from_utf8_lossy(input);
+    let (script, written) = (parse(&text), parse_as_written(&text));
+    assert!(!script.is_valid() || written.is_valid());
+    assert!(!script.is_valid(), "{:?}", script.commands);
+    let rm = parse("bash <<EOF\necho '`rm -rf /`'\nEOF");
+    assert!(rm.commands.iter().any(|c| c.argv == ["rm", "-rf", "/"]));
+}

@@ -1122,6 +1122,34 @@ fn heredocs_and_here_strings_feed_their_interpreter() {
     assert_eq!(programs("bash <<-EOF\n\trm -rf /\n\tEOF"), ["bash", "rm"]);
 }
 
+/// The substitutions of a body whose delimiter is not quoted run in the
+/// shell of the line, before the shell the body feeds reads it: single
+/// quotes do not quote there (a fuzz finding: the body parsed only as the
+/// inner shell's script hid `rm`, and a backquote left open there was no
+/// error).
+#[test]
+fn a_heredoc_body_into_a_shell_is_expanded_by_the_outer_shell_first() {
+    let outer = "bash <<EOF\necho '`rm -rf /`'\nEOF";
+    assert_eq!(argvs(outer)[1], ["rm", "-rf", "/"]);
+    assert_eq!(programs(outer), ["bash", "rm", "echo"]);
+    assert_eq!(
+        programs("sh <<EOF\necho '$(id)'\nEOF"),
+        ["sh", "id", "echo"]
+    );
+    // Quoted, the body is the inner shell's alone.
+    assert_eq!(
+        programs("bash <<'EOF'\necho '`rm -rf /`'\nEOF"),
+        ["bash", "echo"]
+    );
+    // Both readings agree on what is an error.
+    let open = "mksh <<EOF\necho 'a` rm'\nEOF";
+    assert!(matches!(
+        parse(open).error,
+        Some(ShellError::UnterminatedSubstitution { .. })
+    ));
+    assert!(parse_as_written(open).error.is_some());
+}
+
 #[test]
 fn inline_code_is_exposed() {
     let c = one("python3 -c 'import os; os.system(\"rm -rf /\")'");

@@ -84,10 +84,10 @@ impl<'s> ShellParser<'s> {
                     break line_start;
                 }
             };
-            if self.unwrap == Unwrap::Yes && self.heredoc_code(&h, body_start, body_end)? {
-                // Parsed as the script of the shell it feeds.
-                continue;
-            }
+            // The substitutions of a body the delimiter does not quote run
+            // in this shell, before whatever reads the body (a shell it
+            // feeds too): single quotes do not quote in a body, so
+            // `bash <<EOF` of `echo '`rm -rf /`'` runs `rm` here.
             if h.expand {
                 let body = self.bytes.get(body_start..body_end).unwrap_or_default();
                 if memchr::memchr2(b'$', b'`', body).is_some() {
@@ -105,6 +105,11 @@ impl<'s> ShellParser<'s> {
                     }
                     self.pos = after;
                 }
+            }
+            if self.unwrap == Unwrap::Yes {
+                // The body is also the code of the interpreters of the line
+                // it feeds, and a shell's body is parsed as its script.
+                self.heredoc_code(&h, body_start, body_end)?;
             }
         }
         Ok(())
