@@ -229,6 +229,13 @@ const _: () = {
     assert!(MAX_HOST_OUTPUT_BYTES <= MAX_STRING_BYTES);
 };
 
+/// The most bytes of variable values (`X=v; ... $X`) one command string's
+/// analysis substitutes, at every nesting level together (a script of
+/// `bash -c`, `eval` or a heredoc included): more is
+/// `ShellError::TooLarge`, so that `A1=$A0$A0...; A2=$A1$A1...` cannot grow
+/// the analysis of a 261-byte string to a gigabyte (a fuzz finding).
+pub const MAX_SHELL_EXPANSION_BYTES: usize = 1 << 20;
+
 /// The most words one shell word expands to by brace expansion and the
 /// splitting of a variable's value (`functions::shell::expand`): more is
 /// `ShellError::TooLarge`, so that `{a,b}{a,b}...` cannot grow a command

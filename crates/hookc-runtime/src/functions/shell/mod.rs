@@ -59,8 +59,10 @@
 //! `{rm,-rf,/}` is `rm -rf /`, `a{1..3}`, `{a..c}`, nested; not in an
 //! assignment, not `{}` or `{a}`. More than
 //! [`MAX_SHELL_BRACE_WORDS`](crate::limits::MAX_SHELL_BRACE_WORDS) words
-//! from one word is [`ShellError::TooLarge`]. Globs and `~` are not
-//! expanded.
+//! from one word is [`ShellError::TooLarge`], and so are more than
+//! [`MAX_SHELL_EXPANSION_BYTES`](crate::limits::MAX_SHELL_EXPANSION_BYTES)
+//! bytes of variable values substituted in the whole string, its nested
+//! scripts included. Globs and `~` are not expanded.
 //!
 //! **Pipes and code.** A command after `|` or `|&` has the program before it
 //! in [`SimpleCommand::piped_from`]. An interpreter's program
@@ -193,7 +195,13 @@ pub use crate::value::command::keys;
 /// it cannot parse, the result has an [`error`](ShellScript::error) and the
 /// commands recognised before it.
 pub fn parse(src: &str) -> ShellScript<'_> {
-    let (commands, error) = parser::parse_script(src, 0, 0, parser::Unwrap::Yes);
+    let (commands, error) = parser::parse_script(
+        src,
+        0,
+        0,
+        parser::Unwrap::Yes,
+        &parser::ExpansionBudget::new(),
+    );
     ShellScript { commands, error }
 }
 
@@ -202,7 +210,13 @@ pub fn parse(src: &str) -> ShellScript<'_> {
 /// a shell's grammar alone gives, which the corpus test compares with
 /// bashlex; a guard wants [`parse`].
 pub fn parse_as_written(src: &str) -> ShellScript<'_> {
-    let (commands, error) = parser::parse_script(src, 0, 0, parser::Unwrap::No);
+    let (commands, error) = parser::parse_script(
+        src,
+        0,
+        0,
+        parser::Unwrap::No,
+        &parser::ExpansionBudget::new(),
+    );
     ShellScript { commands, error }
 }
 

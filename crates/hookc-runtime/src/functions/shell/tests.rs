@@ -1097,6 +1097,53 @@ fn a_literal_piped_into_a_shell_is_its_script() {
     assert_eq!(programs("echo rm -rf / | bash -s"), ["echo", "bash", "rm"]);
 }
 
+/// Variables whose values double at each assignment: 261 bytes of
+/// `A1=$A0$A0...; A2=$A1$A1...` once made a gigabyte of values and took
+/// seconds (a fuzz run's hang). The values substituted for one command
+/// string, nested scripts included, are bounded
+/// (`MAX_SHELL_EXPANSION_BYTES`): past it the string is too large to read,
+/// and a guard fails closed on it.
+#[test]
+fn substituted_values_are_bounded_over_the_whole_string() {
+    let doubling = |levels: usize, last: &str| {
+        let mut s = String::from("A0=aaaaaaaaaaaaaaaa");
+        for i in 1..=levels {
+            s.push_str(&format!("; A{i}={}", format!("$A{}", i - 1).repeat(8)));
+        }
+        s.push_str(&format!("; {last} $A{levels}"));
+        s
+    };
+    // 16 * 8^4 = 64 KiB: read.
+    let text = doubling(4, "echo");
+    let fine = parse(&text);
+    assert!(fine.is_valid());
+    assert_eq!(
+        fine.commands.last().map(|c| c.argv[1].len()),
+        Some(16 * 8usize.pow(4))
+    );
+    // 16 * 8^8 = 256 MiB: not.
+    assert_eq!(
+        parse(&doubling(8, "echo")).error,
+        Some(ShellError::TooLarge)
+    );
+    assert_eq!(
+        parse_as_written(&doubling(8, "echo")).error,
+        Some(ShellError::TooLarge)
+    );
+    // The budget is the string's, not each script's: eight scripts that
+    // substitute 140 KB each are read one by one, not together.
+    let script = format!("bash -c '{text}'");
+    assert!(parse(&script).is_valid());
+    let eight = vec![script; 8].join("; ");
+    assert_eq!(parse(&eight).error, Some(ShellError::TooLarge));
+    // A long path used many times stays readable.
+    let uses = format!(
+        "D=/home/user/projects/some/deep/folder/of/the/app; {}",
+        "cp $D/a $D/b; ".repeat(200)
+    );
+    assert!(parse(&uses).is_valid());
+}
+
 #[test]
 fn heredocs_and_here_strings_feed_their_interpreter() {
     let s = parse("bash <<'EOF'\nrm -rf /\nEOF\nls");

@@ -15,7 +15,10 @@
 //! redirections, here-documents and expansions, `lexical.rs` the byte-level
 //! helpers.
 
+use crate::limits::MAX_SHELL_EXPANSION_BYTES;
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::rc::Rc;
 
 use super::expand::{self, BraceMark};
 use super::interp::{self, CodeArg};
@@ -34,13 +37,14 @@ const OUTER_COMMANDS: usize = 16;
 
 /// Parses `src` (found at byte `base` of the outermost input, for error
 /// positions) at nesting `depth`.
-pub(super) fn parse_script(
-    src: &str,
+pub(super) fn parse_script<'s>(
+    src: &'s str,
     base: usize,
     depth: usize,
     unwrap: Unwrap,
-) -> (Vec<SimpleCommand<'_>>, Option<ShellError>) {
-    let mut p = ShellParser::new(src, base, depth, unwrap);
+    expansion: &ExpansionBudget,
+) -> (Vec<SimpleCommand<'s>>, Option<ShellError>) {
+    let mut p = ShellParser::new(src, base, depth, unwrap, expansion.clone());
     if depth > MAX_NESTING {
         p.error = Some(ShellError::NestingTooDeep);
     } else if p.list(Term::Eof).is_ok() {
@@ -62,8 +66,9 @@ fn parse_owned(
     base: usize,
     depth: usize,
     unwrap: Unwrap,
+    expansion: &ExpansionBudget,
 ) -> (Vec<SimpleCommand<'static>>, Option<ShellError>) {
-    let (commands, error) = parse_script(src, base, depth, unwrap);
+    let (commands, error) = parse_script(src, base, depth, unwrap, expansion);
     let error = error.map(|e| e.relocated(base));
     (
         commands
@@ -97,6 +102,18 @@ impl ShellError {
             ShellError::TooLarge => ShellError::TooLarge,
             ShellError::MissingFunctionBody { .. } => ShellError::MissingFunctionBody { at },
         }
+    }
+}
+
+/// What is left of [`MAX_SHELL_EXPANSION_BYTES`] for one command string:
+/// one counter for its parser and every parser of a script nested in it.
+#[derive(Clone)]
+pub(super) struct ExpansionBudget(Rc<Cell<usize>>);
+
+impl ExpansionBudget {
+    /// The whole budget, for the outermost parser.
+    pub(super) fn new() -> ExpansionBudget {
+        ExpansionBudget(Rc::new(Cell::new(MAX_SHELL_EXPANSION_BYTES)))
     }
 }
 
@@ -337,6 +354,9 @@ struct ShellParser<'s> {
     unwrap: Unwrap,
     /// See [`ShellParser::spend`].
     copy_budget: usize,
+    /// See [`ShellParser::substitute`]: shared with the parsers of the
+    /// scripts nested in this one.
+    expansion: ExpansionBudget,
     /// The variables set on the line so far, with their values (quotes
     /// removed): `X=rm; $X` runs `rm`. A name set from what only running
     /// tells keeps that text (`X=$(cmd)`), so its uses stay dynamic. A
@@ -362,7 +382,13 @@ struct ShellParser<'s> {
 }
 
 impl<'s> ShellParser<'s> {
-    fn new(src: &'s str, base: usize, depth: usize, unwrap: Unwrap) -> Self {
+    fn new(
+        src: &'s str,
+        base: usize,
+        depth: usize,
+        unwrap: Unwrap,
+        expansion: ExpansionBudget,
+    ) -> Self {
         ShellParser {
             src,
             bytes: src.as_bytes(),
@@ -379,6 +405,7 @@ impl<'s> ShellParser<'s> {
             heredocs: Vec::new(),
             unwrap,
             copy_budget: src.len() + COPY_ALLOWANCE,
+            expansion,
             vars: Vec::new(),
             branched: false,
             base_depth: depth,
@@ -396,6 +423,20 @@ impl<'s> ShellParser<'s> {
         match self.copy_budget.checked_sub(copies) {
             Some(left) => {
                 self.copy_budget = left;
+                Ok(())
+            }
+            None => Err(self.fail(ShellError::TooLarge)),
+        }
+    }
+
+    /// Takes `bytes`, a variable's value about to be substituted, from the
+    /// budget of the whole command string's analysis
+    /// ([`MAX_SHELL_EXPANSION_BYTES`]).
+    fn substitute(&mut self, bytes: usize) -> ScanStep {
+        let left = self.expansion.0.get();
+        match left.checked_sub(bytes) {
+            Some(left) => {
+                self.expansion.0.set(left);
                 Ok(())
             }
             None => Err(self.fail(ShellError::TooLarge)),
@@ -441,7 +482,13 @@ impl<'s> ShellParser<'s> {
     /// as a script one level deeper, and takes its commands.
     fn parse_slice(&mut self, start: usize, end: usize) -> ScanStep {
         let text = self.slice(start, end);
-        let (commands, error) = parse_script(text, self.base + start, self.depth + 1, self.unwrap);
+        let (commands, error) = parse_script(
+            text,
+            self.base + start,
+            self.depth + 1,
+            self.unwrap,
+            &self.expansion,
+        );
         self.out.extend(commands);
         match error {
             Some(e) => Err(self.fail(e)),
@@ -457,11 +504,11 @@ impl<'s> ShellParser<'s> {
     ) -> (Vec<SimpleCommand<'s>>, Option<ShellError>) {
         match text {
             Cow::Borrowed(t) => {
-                let (c, e) = parse_script(t, at, self.depth + 1, self.unwrap);
+                let (c, e) = parse_script(t, at, self.depth + 1, self.unwrap, &self.expansion);
                 (c, e.map(|e| e.relocated(at)))
             }
             Cow::Owned(t) => {
-                let (c, e) = parse_owned(&t, at, self.depth + 1, self.unwrap);
+                let (c, e) = parse_owned(&t, at, self.depth + 1, self.unwrap, &self.expansion);
                 (c, e)
             }
         }

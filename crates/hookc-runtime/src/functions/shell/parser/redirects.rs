@@ -97,6 +97,7 @@ impl<'s> ShellParser<'s> {
                         self.base + body_start,
                         self.depth,
                         self.unwrap,
+                        self.expansion.clone(),
                     );
                     let r = p.expansions();
                     self.out.append(&mut p.out);
@@ -203,7 +204,7 @@ impl<'s> ShellParser<'s> {
         let text = self.slice(start, end);
         let base = self.base + start;
         self.nested(|p| {
-            let mut sub = ShellParser::new(text, base, p.depth, p.unwrap);
+            let mut sub = ShellParser::new(text, base, p.depth, p.unwrap, p.expansion.clone());
             let r = sub.expansions();
             p.out.append(&mut sub.out);
             match (r, sub.error) {

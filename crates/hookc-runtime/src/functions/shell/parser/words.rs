@@ -188,6 +188,7 @@ impl<'s> ShellParser<'s> {
                 // `${X}` of a variable set on the line is its value.
                 let name = self.slice(open + 2, self.pos.saturating_sub(1));
                 if let Some(value) = self.known(name) {
+                    self.substitute(value.len())?;
                     buf.push_value(self.src, &value, in_double_quotes);
                 } else {
                     buf.push_src(self.src, open, self.pos);
@@ -202,6 +203,7 @@ impl<'s> ShellParser<'s> {
                 };
                 let name = self.slice(open + 1, open + 1 + len);
                 if let Some(value) = self.known(name) {
+                    self.substitute(value.len())?;
                     buf.push_value(self.src, &value, in_double_quotes);
                     self.pos = open + 1 + len;
                     return Ok(());
@@ -299,7 +301,7 @@ impl<'s> ShellParser<'s> {
             let (commands, error) = if depth > MAX_NESTING {
                 (Vec::new(), Some(ShellError::NestingTooDeep))
             } else {
-                parse_owned(&text, at, depth, self.unwrap)
+                parse_owned(&text, at, depth, self.unwrap, &self.expansion)
             };
             self.out.extend(commands);
             if let Some(e) = error {
