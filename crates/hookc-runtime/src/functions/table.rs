@@ -658,9 +658,9 @@ functions! {
         result: BOOL,
         yaml: None, lower: Call,
         run: |[s, prefixes], _, scratch| lift((|| {
-            // A list of the policy's (the compiler's own prefilter, below)
-            // is read in place; any other list of lists of strings is
-            // copied to words first.
+            // A constant list (the gate the compiler's shell prefilter
+            // writes) is read in place; any other list of lists of strings
+            // is copied to words first.
             let wanted: SmallVec<[Cow<'_, [Value]>; 2]> = match prefixes {
                 Val::Array(items) => items
                     .iter()
