@@ -23,7 +23,7 @@ use typed_arena::Arena;
 /// record borrows the store's own values.
 #[derive(Default)]
 pub struct Derived<'a> {
-    arena: OnceCell<Arena<DerivedValue>>,
+    arena: OnceCell<Arena<DerivedValue<'a>>>,
     /// What each function derived from each input, first asked first.
     // PERF: kept here rather than in the path cache, so that a cache (and
     // its drop) is one word larger, not four: an evaluation that calls no
@@ -50,21 +50,23 @@ impl<'a> Derived<'a> {
     }
 
     /// Keeps `value` for as long as the store lives.
-    pub fn keep(&self, value: DerivedValue) -> &DerivedValue {
+    pub fn keep(&self, value: DerivedValue<'a>) -> &DerivedValue<'a> {
         self.arena.get_or_init(Arena::new).alloc(value)
     }
 }
 
-/// A value derived from the context.
+/// A value derived from the context. `'a` is the evaluation's lifetime:
+/// a parse borrows the words of its command string, which the context or
+/// the store holds.
 #[derive(Debug)]
-pub enum DerivedValue {
+pub enum DerivedValue<'a> {
     /// JSON: a list of paths, a copy of an input string.
     Json(Value),
     /// A command string read by `shell::parse`.
-    Script(ParsedScript),
+    Script(ParsedScript<'a>),
 }
 
-impl DerivedValue {
+impl<'a> DerivedValue<'a> {
     /// The JSON value, for what is one.
     pub fn as_json(&self) -> Option<&Value> {
         match self {
@@ -74,7 +76,7 @@ impl DerivedValue {
     }
 
     /// The parse, for what is one.
-    pub fn as_script(&self) -> Option<&ParsedScript> {
+    pub fn as_script(&self) -> Option<&ParsedScript<'a>> {
         match self {
             DerivedValue::Script(s) => Some(s),
             DerivedValue::Json(_) => None,
@@ -97,9 +99,9 @@ impl DerivedValue {
 /// What `shell.commands`, `shell.valid` and `shell.error` read from a
 /// command string.
 #[derive(Debug)]
-pub struct ParsedScript {
+pub struct ParsedScript<'a> {
     /// The commands, as objects of the policy language.
-    pub commands: Vec<CommandRecord>,
+    pub commands: Vec<CommandRecord<'a>>,
     /// Why the string does not parse, if it does not.
     pub error: Option<String>,
 }
@@ -112,7 +114,7 @@ struct Memo<'a> {
     /// Its input (a context string, or a copy kept in the store).
     input: &'a str,
     /// Its result, in the store.
-    output: &'a DerivedValue,
+    output: &'a DerivedValue<'a>,
 }
 
 /// An evaluation's view of its [`Derived`] store. Without a store (an
@@ -136,13 +138,15 @@ impl<'a> Scratch<'a> {
     }
 
     /// The value `function` derives from `input`: remembered, or made by
-    /// `derive`, kept, and remembered. `None` without a store.
+    /// `derive`, kept, and remembered. `None` without a store. `derive` is
+    /// given the input for as long as the store lives (a built string is
+    /// copied into the store first), so its value may borrow from it.
     pub fn memo(
         &mut self,
         function: super::Builtin,
         input: &Cow<'a, str>,
-        derive: impl FnOnce(&str) -> DerivedValue,
-    ) -> Option<&'a DerivedValue> {
+        derive: impl FnOnce(&'a str) -> DerivedValue<'a>,
+    ) -> Option<&'a DerivedValue<'a>> {
         let store = self.store?;
         // PERF: a linear scan: an evaluation derives from a handful of
         // strings (a command, a path), and a pointer test answers the
@@ -155,7 +159,6 @@ impl<'a> Scratch<'a> {
         if let Some(m) = store.memos.borrow().iter().find(same) {
             return Some(m.output);
         }
-        let output: &'a DerivedValue = store.keep(derive(input));
         let input: &'a str = match input {
             Cow::Borrowed(s) => s,
             Cow::Owned(s) => store
@@ -164,6 +167,7 @@ impl<'a> Scratch<'a> {
                 .and_then(Value::as_str)
                 .unwrap_or_default(),
         };
+        let output: &'a DerivedValue<'a> = store.keep(derive(input));
         store.memos.borrow_mut().push(Memo {
             function,
             input,
@@ -174,7 +178,7 @@ impl<'a> Scratch<'a> {
 
     /// What was derived, in the order it was first asked for: the
     /// function, its input and the value kept (explain traces list them).
-    pub fn derivations(&self) -> Vec<(super::Builtin, &'a str, &'a DerivedValue)> {
+    pub fn derivations(&self) -> Vec<(super::Builtin, &'a str, &'a DerivedValue<'a>)> {
         self.store.map_or_else(Vec::new, |store| {
             store
                 .memos

@@ -289,6 +289,7 @@ fn string_items<'v, 'a>(v: &'v Val<'a>) -> Result<Vec<Cow<'v, str>>, EvalError> 
                 out.push(Cow::Borrowed(str_of(item)?));
             }
         }
+        Val::Words(words) => out.extend(words.iter().map(|w| Cow::Borrowed(&**w))),
         _ => return Err(EvalError::NoSuchOverload),
     }
     Ok(out)

@@ -40,7 +40,7 @@ const ANY: Kinds = Kinds::ANY;
 /// The parse of the command string `s`, kept in the evaluation's store,
 /// made once per evaluation for each string however many hooks and
 /// functions read it. `None` without a store.
-fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a ParsedScript> {
+fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a ParsedScript<'a>> {
     let Val::Str(text) = s else { return None };
     scratch
         .memo(Builtin::ShellCommands, text, |text| {
@@ -48,8 +48,8 @@ fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a ParsedScript
             DerivedValue::Script(ParsedScript {
                 commands: script
                     .commands
-                    .iter()
-                    .map(shell::SimpleCommand::to_record)
+                    .into_iter()
+                    .map(shell::SimpleCommand::into_record)
                     .collect(),
                 error: script.error.map(|e| e.to_string()),
             })
@@ -94,6 +94,7 @@ fn every_string<'a>(v: &Val<'a>, out: &mut Vec<Val<'a>>) {
             .iter()
             .for_each(|c| c.to_map().values().for_each(|i| json(i, out))),
         Val::List(items) => items.iter().for_each(|i| every_string(i, out)),
+        Val::Words(words) => out.extend(words.iter().map(|w| Val::Str(Cow::Borrowed(&**w)))),
         _ => {}
     }
 }
@@ -103,7 +104,7 @@ fn every_string<'a>(v: &Val<'a>, out: &mut Vec<Val<'a>>) {
 /// without copying its words.
 fn argv_of<'v>(c: &'v Val<'_>) -> Result<SmallVec<[&'v str; 16]>, EvalError> {
     let argv = match c {
-        Val::Command(c) => &c.parts().argv,
+        Val::Command(c) => return Ok(c.parts().argv.iter().map(|w| &**w).collect()),
         Val::Object(map) => value::lookup(map, shell::keys::ARGV)
             .and_then(Value::as_array)
             .ok_or(EvalError::NoSuchKey)?,
@@ -767,7 +768,7 @@ functions! {
             // Kept with the parse: one list per evaluation.
             let all = scratch.memo(Builtin::ShellPaths, text, |_| {
                 DerivedValue::Json(Value::Array(
-                    script.commands.iter().flat_map(|c| c.paths().iter().cloned()).collect(),
+                    script.commands.iter().flat_map(|c| c.paths().iter().map(|p| Value::from(&**p))).collect(),
                 ))
             });
             all.and_then(DerivedValue::as_json).map(Val::from_json).ok_or(EvalError::InvalidArgument)
@@ -781,7 +782,7 @@ functions! {
         yaml: None, lower: Call,
         run: |[c], _, _| lift((|| match c {
             // A command of `shell.commands` keeps its paths.
-            Val::Command(c) => Ok(Val::Array(c.paths())),
+            Val::Command(c) => Ok(Val::Words(c.paths())),
             Val::Object(c) => match value::lookup(c, shell::keys::PATHS) {
                 Some(paths @ Value::Array(_)) => Ok(Val::from_json(paths)),
                 _ => Ok(string_list(command_paths(c)?)),

@@ -34,7 +34,7 @@ pub mod command;
 pub mod policy_regex;
 pub mod table_matcher;
 
-pub use command::{CommandParts, CommandRecord};
+pub use command::CommandRecord;
 pub use policy_regex::{CompiledRegex, Matcher, PolicyRegex};
 
 /// Why an evaluation produced an error value.
@@ -98,13 +98,16 @@ pub enum Val<'a> {
     Array(&'a [Value]),
     /// A list built at evaluation (a list literal with computed items, `+`).
     List(Vec<Val<'a>>),
+    /// A list of strings read in place: a parsed command's `argv`,
+    /// `wrappers` and `paths` ([`command`]).
+    Words(&'a [Cow<'a, str>]),
     /// A JSON object.
     Object(&'a Map<String, Value>),
     /// A command of `shell.commands(s)`: an object whose members are
     /// fields ([`command`]).
-    Command(&'a CommandRecord),
+    Command(&'a CommandRecord<'a>),
     /// The list `shell.commands(s)` gives: its items are [`Val::Command`]s.
-    Commands(&'a [CommandRecord]),
+    Commands(&'a [CommandRecord<'a>]),
     /// An error value.
     Error(EvalError),
 }
@@ -139,7 +142,7 @@ impl<'a> Val<'a> {
             Val::Int(_) => Kinds::INT,
             Val::Double(_) => Kinds::DOUBLE,
             Val::Str(_) => Kinds::STRING,
-            Val::Array(_) | Val::List(_) | Val::Commands(_) => Kinds::LIST,
+            Val::Array(_) | Val::List(_) | Val::Words(_) | Val::Commands(_) => Kinds::LIST,
             Val::Object(_) | Val::Command(_) => Kinds::OBJECT,
             Val::Error(_) => Kinds::NONE,
         }
@@ -163,6 +166,7 @@ impl<'a> Val<'a> {
             Val::List(items) => {
                 Value::Array(items.iter().map(Val::to_json).collect::<Option<_>>()?)
             }
+            Val::Words(words) => command::words_json(words),
             Val::Object(map) => Value::Object((*map).clone()),
             Val::Command(c) => Value::Object(c.to_map().clone()),
             Val::Commands(cs) => Value::Array(
@@ -179,6 +183,7 @@ impl<'a> Val<'a> {
         match self {
             Val::Array(a) => Some(a.len()),
             Val::List(l) => Some(l.len()),
+            Val::Words(w) => Some(w.len()),
             Val::Commands(c) => Some(c.len()),
             _ => None,
         }
@@ -189,6 +194,7 @@ impl<'a> Val<'a> {
         match self {
             Val::Array(a) => a.get(i).map(Val::from_json),
             Val::List(l) => l.get(i).cloned(),
+            Val::Words(w) => w.get(i).map(|w| Val::Str(Cow::Borrowed(w))),
             Val::Commands(c) => c.get(i).map(Val::Command),
             _ => None,
         }
@@ -199,6 +205,7 @@ impl<'a> Val<'a> {
         match self {
             Val::Array(a) => Some(a.iter().map(Val::from_json).collect()),
             Val::List(l) => Some(l.clone()),
+            Val::Words(w) => Some(w.iter().map(|w| Val::Str(Cow::Borrowed(&**w))).collect()),
             Val::Commands(c) => Some(c.iter().map(Val::Command).collect()),
             Val::Object(m) => Some(
                 m.keys()
@@ -295,11 +302,10 @@ pub fn eq(a: &Val<'_>, b: &Val<'_>) -> bool {
         (Val::Str(x), Val::Str(y)) => x == y,
         (Val::Object(x), Val::Object(y)) => maps_eq(x, y),
         (Val::Command(x), Val::Command(y)) => {
-            std::ptr::eq(*x, *y) || maps_eq(x.to_map(), y.to_map())
+            std::ptr::addr_eq(*x, *y) || maps_eq(x.to_map(), y.to_map())
         }
-        (Val::Command(x), Val::Object(y)) | (Val::Object(y), Val::Command(x)) => {
-            maps_eq(x.to_map(), y)
-        }
+        (Val::Command(x), Val::Object(y)) => maps_eq(x.to_map(), y),
+        (Val::Object(x), Val::Command(y)) => maps_eq(x, y.to_map()),
         (x, y) if x.list_len().is_some() && y.list_len().is_some() => {
             let n = x.list_len().unwrap_or(0);
             n == y.list_len().unwrap_or(usize::MAX)

@@ -435,7 +435,7 @@ fn to_const(v: &Val<'_>) -> Option<Const> {
                 .collect(),
         ),
         // A parse is derived at run time, never folded (no store here).
-        Val::Command(_) | Val::Commands(_) => return None,
+        Val::Command(_) | Val::Commands(_) | Val::Words(_) => return None,
     };
     exact(&c).then_some(c)
 }

@@ -353,7 +353,7 @@ fn fill_value(paths: &PathTable, value: &ActionValue, ctx: &Value) -> Value {
 pub fn same_result(a: &Val<'_>, b: &Val<'_>) -> bool {
     fn items<'v>(v: &Val<'v>) -> Option<Vec<Val<'v>>> {
         match v {
-            Val::Array(_) | Val::List(_) | Val::Commands(_) => v.elements(),
+            Val::Array(_) | Val::List(_) | Val::Words(_) | Val::Commands(_) => v.elements(),
             _ => None,
         }
     }

@@ -296,6 +296,7 @@ fn discard(v: Val<'_>) {
         | Val::Double(_)
         | Val::Str(Cow::Borrowed(_))
         | Val::Array(_)
+        | Val::Words(_)
         | Val::Object(_)
         | Val::Command(_)
         | Val::Commands(_)

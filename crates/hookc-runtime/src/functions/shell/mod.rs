@@ -188,7 +188,7 @@ pub const MAX_NESTING: usize = crate::limits::MAX_SHELL_NESTING;
 
 /// The keys of [`ShellScript::to_json`]'s objects (the members of a
 /// command object).
-pub use crate::value::command::keys;
+pub use crate::value::command::{keys, CodeFrom, Redirect, RedirectOp, SimpleCommand};
 
 /// Parses a Bash command string into the simple commands it runs (see the
 /// module documentation for the subset understood). Never panics; on input
@@ -243,121 +243,17 @@ impl ShellScript<'_> {
     }
 }
 
-/// One simple command: a program and its arguments, after quote removal and
-/// unwrapping.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SimpleCommand<'s> {
-    /// The words, program first, quotes and escapes removed.
-    pub argv: Vec<Cow<'s, str>>,
-    /// `argv[0]` without its directory (`/usr/bin/rm` is `rm`); empty when
-    /// the argv is (a command of assignments or redirections only).
-    pub program: Cow<'s, str>,
-    /// `NAME=VALUE` assignments before the program and those given to `env`
-    /// or `sudo`, in order.
-    pub env: Vec<(Cow<'s, str>, Cow<'s, str>)>,
-    /// The redirections, in order.
-    pub redirects: Vec<Redirect<'s>>,
-    /// The wrappers unwrapped to reach this command, outermost first:
-    /// `"sudo"`, `"env"`, `"bash -c"`, `"xargs"`, ...
-    pub wrappers: Vec<Cow<'s, str>>,
-    /// The program of the command before this one in a pipeline (`curl`
-    /// for the `sh` of `curl x | sh`), empty when its input is no pipe.
-    pub piped_from: Cow<'s, str>,
-    /// The program an interpreter or a shell runs from its command line or
-    /// its input: `python -c CODE`, `node -e CODE`, `awk PROGRAM`, a
-    /// heredoc or here-string into `bash` or `python`. Empty when there is
-    /// none or it is not known ([`CodeFrom::Pipe`]).
-    pub code: Cow<'s, str>,
-    /// Where the interpreter's program comes from.
-    pub code_from: CodeFrom,
-    /// Whether the program's name is computed when the command runs: a
-    /// `$` or `` ` `` remains in it (a variable not set on the line, a
-    /// substitution) or a glob character (`/bin/r?`).
-    pub dynamic: bool,
-    /// The directory an earlier `cd` or `pushd` of the line moved to
-    /// (joined when relative: `cd ~; cd .ssh` gives `~/.ssh`), empty when
-    /// none did or where it went is not known (`cd -`, `cd $(...)`).
-    pub dir: Cow<'s, str>,
-}
-
-/// Where an interpreter's (or a shell's) program comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum CodeFrom {
-    /// Not an interpreter, or one running a script file or a module.
-    #[default]
-    None,
-    /// An argument: `python -c CODE`, `awk PROGRAM`.
-    Argument,
-    /// A here-document (`python <<EOF`).
-    Heredoc,
-    /// A here-string (`bash <<< CODE`).
-    HereString,
-    /// A pipe (`curl x | sh`): the code is whatever the command before it
-    /// prints, never known.
-    Pipe,
-    /// Standard input as the command inherits it (`bash` alone).
-    Stdin,
-}
-
-impl CodeFrom {
-    /// The name a policy reads (`c.codeFrom`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CodeFrom::None => "",
-            CodeFrom::Argument => "argument",
-            CodeFrom::Heredoc => "heredoc",
-            CodeFrom::HereString => "herestring",
-            CodeFrom::Pipe => "pipe",
-            CodeFrom::Stdin => "stdin",
-        }
-    }
-}
-
-impl SimpleCommand<'_> {
+impl<'s> SimpleCommand<'s> {
     /// This command as a JSON object (see [`ShellScript::to_json`]).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::Value::Object(self.to_record().into_map())
+        serde_json::Value::Object(self.clone().into_record().into_map())
     }
 
     /// This command as the policy language reads it (`c` of
-    /// `shell.commands(s).exists(c, ...)`): its members in fields, its
-    /// `paths` made when first read.
-    pub fn to_record(&self) -> crate::value::CommandRecord {
-        use serde_json::{Map, Value};
-        let strings = |v: &[Cow<'_, str>]| v.iter().map(|s| Value::from(&**s)).collect();
-        let mut env = Map::with_capacity(self.env.len());
-        for (name, value) in &self.env {
-            env.insert(name.to_string(), Value::from(&**value));
-        }
-        let redirects = self
-            .redirects
-            .iter()
-            .map(|r| {
-                let mut o = Map::with_capacity(3);
-                o.insert(keys::FD.into(), r.fd.map_or(Value::Null, Value::from));
-                o.insert(keys::OP.into(), Value::from(r.op.as_str()));
-                o.insert(keys::TARGET.into(), Value::from(&*r.target));
-                Value::Object(o)
-            })
-            .collect();
-        let parts = crate::value::CommandParts {
-            argv: strings(&self.argv),
-            program: self.program.to_string(),
-            env,
-            redirects,
-            wrappers: strings(&self.wrappers),
-            piped_from: self.piped_from.to_string(),
-            code: self.code.to_string(),
-            code_from: self.code_from.as_str(),
-            dynamic: self.dynamic,
-            dir: self.dir.to_string(),
-        };
-        crate::value::CommandRecord::new(parts, |p| {
-            record_paths(&p.argv, &p.redirects, &p.dir)
-                .into_iter()
-                .map(Value::String)
-                .collect()
-        })
+    /// `shell.commands(s)`): the command itself, its words not copied, and
+    /// its `paths` made when first read.
+    pub fn into_record(self) -> crate::value::CommandRecord<'s> {
+        crate::value::CommandRecord::new(self, |c| c.paths())
     }
 
     /// The same command owning all its text.
@@ -480,86 +376,6 @@ pub fn named_paths<'w>(
         }
     }
     out
-}
-
-/// One redirection of a simple command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Redirect<'s> {
-    /// The file descriptor written before the operator (`2>`), if any.
-    pub fd: Option<u32>,
-    /// The operator.
-    pub op: RedirectOp,
-    /// The target word, quotes removed: a file, a descriptor (`2>&1` has
-    /// `1`), a here-document's delimiter or a here-string.
-    pub target: Cow<'s, str>,
-}
-
-/// A redirection operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RedirectOp {
-    /// `>`
-    Out,
-    /// `>>`
-    Append,
-    /// `<`
-    In,
-    /// `<<`
-    Heredoc,
-    /// `<<-`
-    HeredocStripTabs,
-    /// `<<<`
-    HereString,
-    /// `>&`
-    DupOut,
-    /// `<&`
-    DupIn,
-    /// `&>`
-    OutErr,
-    /// `&>>`
-    AppendOutErr,
-    /// `>|`
-    Clobber,
-    /// `<>`
-    ReadWrite,
-}
-
-impl RedirectOp {
-    /// The operator written `s` ([`RedirectOp::as_str`]'s inverse).
-    pub fn parse(s: &str) -> Option<RedirectOp> {
-        const ALL: [RedirectOp; 12] = [
-            RedirectOp::Out,
-            RedirectOp::Append,
-            RedirectOp::In,
-            RedirectOp::Heredoc,
-            RedirectOp::HeredocStripTabs,
-            RedirectOp::HereString,
-            RedirectOp::DupOut,
-            RedirectOp::DupIn,
-            RedirectOp::OutErr,
-            RedirectOp::AppendOutErr,
-            RedirectOp::Clobber,
-            RedirectOp::ReadWrite,
-        ];
-        ALL.into_iter().find(|op| op.as_str() == s)
-    }
-
-    /// The operator as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RedirectOp::Out => ">",
-            RedirectOp::Append => ">>",
-            RedirectOp::In => "<",
-            RedirectOp::Heredoc => "<<",
-            RedirectOp::HeredocStripTabs => "<<-",
-            RedirectOp::HereString => "<<<",
-            RedirectOp::DupOut => ">&",
-            RedirectOp::DupIn => "<&",
-            RedirectOp::OutErr => "&>",
-            RedirectOp::AppendOutErr => "&>>",
-            RedirectOp::Clobber => ">|",
-            RedirectOp::ReadWrite => "<>",
-        }
-    }
 }
 
 /// Why a command string did not parse. Positions are byte offsets into the
