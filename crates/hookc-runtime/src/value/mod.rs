@@ -551,6 +551,17 @@ pub fn contains_elem<'a>(a: &Val<'a>, b: &Val<'a>) -> Val<'a> {
             Val::Str(k) => Val::Bool(c.has(k)),
             _ => Val::Bool(false),
         },
+        // PERF: a string in a list of the policy's or of a command's words
+        // (`c.program in ['tee', 'cp']`, `'-rf' in c.argv`), the commonest
+        // `in`, compares the strings where they lie: `eq`'s rule for two
+        // strings, and for a string and any other item (unequal), without
+        // a value made per item (callgrind, bundled Claude Code guard on a
+        // 200-character command).
+        (Val::Str(x), Val::Array(items)) => Val::Bool(items.iter().any(|item| match item {
+            Value::String(y) => same_str(x, y),
+            other => eq(a, &Val::from_json(other)),
+        })),
+        (Val::Str(x), Val::Words(words)) => Val::Bool(words.iter().any(|y| same_str(x, y))),
         (x, list) if list.list_len().is_some() => {
             let n = list.list_len().unwrap_or(0);
             Val::Bool((0..n).any(|i| list.list_item(i).is_some_and(|item| eq(x, &item))))

@@ -202,6 +202,61 @@ fn const_sets_of_random_strings_agree_with_list_membership() {
     }
 }
 
+/// `in` of a string in a JSON list and in a command's words (answered on
+/// the strings where they lie) is the walk by `eq` that any other list
+/// takes: on random lists of strings mixed with other kinds.
+#[test]
+fn string_membership_is_the_walk_by_equality() {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let words = [
+        "",
+        "a",
+        "ab",
+        "rm",
+        "tee",
+        "é",
+        "a/b",
+        "ab/",
+        "-rf",
+        "0123456789abcdefg",
+    ];
+    for _ in 0..400 {
+        let items: Vec<Value> = (0..next(12))
+            .map(|_| match next(6) {
+                0 => json!(1),
+                1 => json!(null),
+                2 => json!([words[next(10) as usize]]),
+                _ => json!(words[next(10) as usize]),
+            })
+            .collect();
+        let strings: Vec<Cow<'_, str>> = items
+            .iter()
+            .filter_map(|i| i.as_str().map(Cow::Borrowed))
+            .collect();
+        let list = Value::Array(items.clone());
+        for probe in words {
+            let v = s(probe);
+            let walk = |l: &Val<'_>| {
+                let n = l.list_len().unwrap_or(0);
+                (0..n).any(|i| l.list_item(i).is_some_and(|item| eq(&v, &item)))
+            };
+            for l in [Val::from_json(&list), Val::Words(&strings)] {
+                let got = contains_elem(&v, &l);
+                assert!(
+                    matches!(got, Val::Bool(b) if b == walk(&l)),
+                    "{probe:?} in {l:?}: {got:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn membership_size_and_strings() {
     let l = json!([5, 4, 3]);
