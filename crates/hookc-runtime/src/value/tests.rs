@@ -168,17 +168,21 @@ fn const_sets_agree_with_list_membership() {
     }
 }
 
-#[test]
-fn const_sets_of_random_strings_agree_with_list_membership() {
-    // Strings of a small alphabet and of lengths 0 to 9, so that members
-    // share lengths and prefixes, repeat, and probes hit and miss both.
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move |n: u64| {
+/// A xorshift generator from `seed`: each call a number below its argument.
+fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed % n
-    };
+    }
+}
+
+#[test]
+fn const_sets_of_random_strings_agree_with_list_membership() {
+    // Strings of a small alphabet and of lengths 0 to 9, so that members
+    // share lengths and prefixes, repeat, and probes hit and miss both.
+    let mut next = below(0x9e37_79b9_7f4a_7c15_u64);
     fn word(next: &mut dyn FnMut(u64) -> u64) -> String {
         let len = next(10);
         (0..len)
@@ -207,13 +211,7 @@ fn const_sets_of_random_strings_agree_with_list_membership() {
 /// takes: on random lists of strings mixed with other kinds.
 #[test]
 fn string_membership_is_the_walk_by_equality() {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = below(0x2545_f491_4f6c_dd1d_u64);
     let words = [
         "",
         "a",
