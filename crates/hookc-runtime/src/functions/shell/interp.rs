@@ -149,10 +149,15 @@ const INTERPRETERS: &[Interpreter] = &[
 /// versioned name (`python3.12`, `ruby3.3`) by its name before the digits.
 fn interpreter(program: &str) -> Option<&'static Interpreter> {
     let unversioned = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    // PERF: whether a version was trimmed, decided once: compared with
+    // each name, the two equal strings were a `memcmp` a name, most of the
+    // parse of a command that runs no interpreter (callgrind, bundled
+    // Claude Code guard on a 200-character command).
+    let versioned = unversioned.len() != program.len();
     INTERPRETERS.iter().find(|i| {
         i.names
             .iter()
-            .any(|n| *n == program || (unversioned != program && *n == unversioned))
+            .any(|n| *n == program || (versioned && *n == unversioned))
     })
 }
 

@@ -1207,6 +1207,13 @@ fn inline_code_is_exposed() {
     assert_eq!(one("python script.py").code_from, CodeFrom::None);
     assert_eq!(one("python").code_from, CodeFrom::Stdin);
     assert_eq!(one("ls -c x").code_from, CodeFrom::None);
+    // A version after the name is the interpreter's; digits that are the
+    // name's own are not a version of an interpreter.
+    assert_eq!(one("python3.12 -c 'x'").code, "x");
+    assert_eq!(one("/usr/bin/ruby2.7 -e y").code, "y");
+    assert_eq!(one("perl5.36.0 -e z").code, "z");
+    assert_eq!(one("mpg123 -e x").code_from, CodeFrom::None);
+    assert_eq!(one("python3x -c x").code_from, CodeFrom::None);
 }
 
 #[test]
