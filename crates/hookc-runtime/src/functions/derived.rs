@@ -64,6 +64,9 @@ pub enum DerivedValue<'a> {
     Json(Value),
     /// A command string read by `shell::parse`.
     Script(ParsedScript<'a>),
+    /// Strings, most borrowed from another derived value (`shell.paths`:
+    /// its commands' paths).
+    Words(Vec<Cow<'a, str>>),
 }
 
 impl<'a> DerivedValue<'a> {
@@ -71,7 +74,7 @@ impl<'a> DerivedValue<'a> {
     pub fn as_json(&self) -> Option<&Value> {
         match self {
             DerivedValue::Json(v) => Some(v),
-            DerivedValue::Script(_) => None,
+            DerivedValue::Script(_) | DerivedValue::Words(_) => None,
         }
     }
 
@@ -79,7 +82,15 @@ impl<'a> DerivedValue<'a> {
     pub fn as_script(&self) -> Option<&ParsedScript<'a>> {
         match self {
             DerivedValue::Script(s) => Some(s),
-            DerivedValue::Json(_) => None,
+            DerivedValue::Json(_) | DerivedValue::Words(_) => None,
+        }
+    }
+
+    /// The strings, for what are.
+    pub fn as_words(&self) -> Option<&[Cow<'a, str>]> {
+        match self {
+            DerivedValue::Words(w) => Some(w),
+            DerivedValue::Json(_) | DerivedValue::Script(_) => None,
         }
     }
 
@@ -88,6 +99,7 @@ impl<'a> DerivedValue<'a> {
     pub fn to_json(&self) -> Value {
         match self {
             DerivedValue::Json(v) => v.clone(),
+            DerivedValue::Words(w) => crate::value::words_json(w),
             DerivedValue::Script(s) => serde_json::json!({
                 "commands": s.commands.iter().map(|c| Value::Object(c.to_map().clone())).collect::<Vec<_>>(),
                 "error": s.error,

@@ -767,11 +767,11 @@ functions! {
             let script = parsed(s, scratch).ok_or(EvalError::InvalidArgument)?;
             // Kept with the parse: one list per evaluation.
             let all = scratch.memo(Builtin::ShellPaths, text, |_| {
-                DerivedValue::Json(Value::Array(
-                    script.commands.iter().flat_map(|c| c.paths().iter().map(|p| Value::from(&**p))).collect(),
-                ))
+                DerivedValue::Words(
+                    script.commands.iter().flat_map(|c| c.paths().iter().map(|p| Cow::Borrowed(&**p))).collect(),
+                )
             });
-            all.and_then(DerivedValue::as_json).map(Val::from_json).ok_or(EvalError::InvalidArgument)
+            all.and_then(DerivedValue::as_words).map(Val::Words).ok_or(EvalError::InvalidArgument)
         })()),
     }
     /// `c.paths()`: the paths the command `c` (of `shell.commands`) names: its operands (not the program), `--opt=VALUE`/`KEY=VALUE` values, `@file`s and redirection files, normalised and joined to `c.dir`.

@@ -347,7 +347,7 @@ impl<'a> CommandRecord<'a> {
 }
 
 /// The JSON list of `words`.
-pub(crate) fn words_json(words: &[Cow<'_, str>]) -> Value {
+pub fn words_json(words: &[Cow<'_, str>]) -> Value {
     Value::Array(words.iter().map(|w| Value::from(&**w)).collect())
 }
 

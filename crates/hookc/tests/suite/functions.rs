@@ -716,3 +716,34 @@ fn a_parsed_command_reads_as_its_json_object() {
         Ok(json!("rm"))
     );
 }
+
+/// `shell.paths(s)` is every command's `paths`, in order, and reads as the
+/// JSON list of them (it borrows the commands' strings).
+#[test]
+fn shell_paths_are_the_commands_paths_in_order() {
+    let cmd = "cd /tmp && cp a ~/.ssh/id_rsa b > out.log; cat <x 2>&1 | tee -a y";
+    let script = hookc_runtime::functions::shell::parse(cmd);
+    let all: Vec<String> = script.commands.iter().flat_map(|c| c.paths()).collect();
+    assert!(all.len() >= 5, "{all:?}");
+    let list = json!(all);
+    let ctx = json!({"cmd": cmd, "list": list});
+    for (form, want) in [
+        ("shell.paths(cmd)", list.clone()),
+        ("shell.paths(cmd) == list", json!(true)),
+        ("size(shell.paths(cmd))", json!(all.len())),
+        ("shell.paths(cmd)[1]", json!(all[1])),
+        ("'~/.ssh/id_rsa' in shell.paths(cmd)", json!(true)),
+        ("'a' in shell.paths(cmd)", json!(false)),
+        (
+            "shell.paths(cmd).filter(p, p.startsWith('/tmp'))",
+            json!(all
+                .iter()
+                .filter(|p| p.starts_with("/tmp"))
+                .collect::<Vec<_>>()),
+        ),
+        ("shell.paths(cmd) + ['z'] == list + ['z']", json!(true)),
+        ("strings(shell.paths(cmd)) == list", json!(true)),
+    ] {
+        assert_eq!(vm(form, &ctx).0, Ok(want), "{form}");
+    }
+}
