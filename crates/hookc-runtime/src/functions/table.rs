@@ -49,7 +49,7 @@ fn parsed<'a>(s: &Val<'a>, scratch: &mut Scratch<'a>) -> Option<&'a ParsedScript
                 commands: script
                     .commands
                     .into_iter()
-                    .map(shell::SimpleCommand::into_record)
+                    .map(value::CommandRecord::new)
                     .collect(),
                 error: script.error.map(|e| e.to_string()),
             })

@@ -16,9 +16,9 @@
 //!
 //! The value layer knows the members' names and kinds, not how a command
 //! is read: `functions::shell` parses command strings into
-//! [`SimpleCommand`]s (and re-exports the type), builds the records, and
-//! gives the one member that is work to compute (`paths`) as a function the
-//! record calls the first time the member is read.
+//! [`SimpleCommand`]s (and re-exports the type), whose `paths` (the one
+//! member that is work to compute, made the first time it is read) it
+//! also defines.
 
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -219,9 +219,6 @@ impl RedirectOp {
     }
 }
 
-/// How a record's `paths` member is made from its other members.
-pub type PathsOf = fn(&SimpleCommand<'_>) -> Vec<String>;
-
 /// One command of `shell.commands(s)`, an object to the policy language
 /// (see the module docs).
 // PERF: the word lists (`argv`, `wrappers`, `paths`) are read in place as
@@ -231,7 +228,6 @@ pub type PathsOf = fn(&SimpleCommand<'_>) -> Vec<String>;
 #[derive(Debug)]
 pub struct CommandRecord<'a> {
     parts: SimpleCommand<'a>,
-    paths_of: PathsOf,
     paths: OnceCell<Vec<Cow<'a, str>>>,
     env: OnceCell<Map<String, Value>>,
     redirects: OnceCell<Vec<Value>>,
@@ -240,12 +236,10 @@ pub struct CommandRecord<'a> {
 }
 
 impl<'a> CommandRecord<'a> {
-    /// A record of `parts`, whose `paths` member `paths_of` makes when it
-    /// is first read.
-    pub fn new(parts: SimpleCommand<'a>, paths_of: PathsOf) -> CommandRecord<'a> {
+    /// The record of a parsed command, its words moved in, not copied.
+    pub fn new(parts: SimpleCommand<'a>) -> CommandRecord<'a> {
         CommandRecord {
             parts,
-            paths_of,
             paths: OnceCell::new(),
             env: OnceCell::new(),
             redirects: OnceCell::new(),
@@ -258,14 +252,11 @@ impl<'a> CommandRecord<'a> {
         &self.parts
     }
 
-    /// The `paths` member, made on the first call.
+    /// The `paths` member ([`SimpleCommand::paths`]), made on the first
+    /// call.
     pub fn paths(&self) -> &[Cow<'a, str>] {
-        self.paths.get_or_init(|| {
-            (self.paths_of)(&self.parts)
-                .into_iter()
-                .map(Cow::Owned)
-                .collect()
-        })
+        self.paths
+            .get_or_init(|| self.parts.paths().into_iter().map(Cow::Owned).collect())
     }
 
     /// The `env` member as JSON, made on the first call.
@@ -347,7 +338,7 @@ impl<'a> CommandRecord<'a> {
 }
 
 /// The JSON list of `words`.
-pub fn words_json(words: &[Cow<'_, str>]) -> Value {
+pub(crate) fn words_json(words: &[Cow<'_, str>]) -> Value {
     Value::Array(words.iter().map(|w| Value::from(&**w)).collect())
 }
 
@@ -368,9 +359,7 @@ mod tests {
             }],
             ..SimpleCommand::default()
         };
-        CommandRecord::new(parts, |p| {
-            p.argv.iter().skip(2).map(|w| w.to_string()).collect()
-        })
+        CommandRecord::new(parts)
     }
 
     #[test]
@@ -386,7 +375,8 @@ mod tests {
         }
         assert!(r.member("nope").is_none());
         assert!(!r.has("nope"));
-        assert_eq!(r.paths(), ["x"]);
+        // The operand and the file appended to, not the option.
+        assert_eq!(r.paths(), ["x", "log"]);
         assert_eq!(map[keys::ARGV], json!(["rm", "-rf", "x"]));
         assert_eq!(map[keys::ENV], json!({"A": "1"}));
         assert_eq!(

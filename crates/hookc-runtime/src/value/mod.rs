@@ -34,7 +34,8 @@ pub mod command;
 pub mod policy_regex;
 pub mod table_matcher;
 
-pub use command::{words_json, CommandRecord};
+pub(crate) use command::words_json;
+pub use command::CommandRecord;
 pub use policy_regex::{CompiledRegex, Matcher, PolicyRegex};
 
 /// Why an evaluation produced an error value.

@@ -246,14 +246,7 @@ impl ShellScript<'_> {
 impl<'s> SimpleCommand<'s> {
     /// This command as a JSON object (see [`ShellScript::to_json`]).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::Value::Object(self.clone().into_record().into_map())
-    }
-
-    /// This command as the policy language reads it (`c` of
-    /// `shell.commands(s)`): the command itself, its words not copied, and
-    /// its `paths` made when first read.
-    pub fn into_record(self) -> crate::value::CommandRecord<'s> {
-        crate::value::CommandRecord::new(self, |c| c.paths())
+        serde_json::Value::Object(crate::value::CommandRecord::new(self.clone()).into_map())
     }
 
     /// The same command owning all its text.
